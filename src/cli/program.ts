@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+
+/** What every command needs from the outside world; tests pass their own. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  /** Set by a command's action: the process exit code. */
+  exitCode: number;
+}
+
+/** Each command lives in its own file under commands/ and registers itself with this signature. */
+export type RegisterCommand = (program: Command, io: CliIo) => void;

@@ -1,0 +1,95 @@
+/**
+ * The words of catalog-sync, and the types that cross from one stage to the next.
+ *
+ * Glossary
+ * - **source**: what the seller gives us: a file path, `-` (standard input) or an http(s) URL of a feed.
+ * - **record**: one data record read from a source, with its 1-based data row number (the header is
+ *   not counted) and the physical line where it starts. Values are raw strings, as read.
+ * - **preset**: the column mapping of a known export (shopify, woocommerce, …); `generic` sends each
+ *   column as the product field of the same name.
+ * - **mapping**: a user's file (JSON or YAML) that maps source columns to product fields with transforms.
+ * - **upsert**: what a record becomes once mapped and validated: a match key and the product fields
+ *   to send. A blank cell is absent from `fields` ("leave as it is"), never an empty value.
+ * - **match key**: the value of the `--match-by` field (default `sku`) that identifies a product across runs.
+ * - **seller**: the account behind an API key. We never store the key: a seller is named by a
+ *   **seller ref**, a short fingerprint (hash) of the key, and jobs carry the *name* of the environment
+ *   variable that holds the key (`keyEnv`).
+ * - **run**: one import of one source for one seller; it ends when every row is **settled**.
+ * - **outcome**: what became of a row: its action (`create`, `update`, `unchanged`, `invalid`,
+ *   `merged`) and status (`ok`, `failed`, `planned`, `held`).
+ */
+
+/** A decimal number kept as a canonical string ("12.5", "1299", "0.05"): exact, comparable with ===. */
+export type Decimal = string & { readonly __decimal: unique symbol };
+
+/** A product field value as sent to the API. Prices and quantities are JSON numbers. */
+export type FieldValue = string | number | boolean | string[];
+
+/** Product fields by name, as sent in a POST or PUT body. */
+export type ProductFields = Record<string, FieldValue>;
+
+/** One data record of a source. */
+export interface SourceRecord {
+  /** 1-based data row number (the header row is not counted). */
+  row: number;
+  /** 1-based physical line (or, for XML/JSON, item position) where the record starts. */
+  line: number;
+  /** Raw values by column name. A missing column is absent; an empty cell is ''. */
+  values: Record<string, string>;
+}
+
+/** A record mapped and validated: ready to be diffed against the seller's products. */
+export interface ProductUpsert {
+  kind: 'upsert';
+  row: number;
+  line: number;
+  /** The match key value (of `--match-by`). */
+  key: string;
+  /** The remote product id, when the source carries one (generic preset's `id` column). */
+  id?: string;
+  /** Fields to send; blank cells are absent. Includes the match field itself. */
+  fields: ProductFields;
+  /** Non-fatal notes about this row, e.g. "key derived from handle and options". */
+  notes?: string[];
+}
+
+/** A record that cannot be sent; reported with its row number and a one-line reason. */
+export interface InvalidRow {
+  kind: 'invalid';
+  row: number;
+  line: number;
+  /** The match key, when one could be read. */
+  key?: string;
+  reason: string;
+}
+
+/**
+ * A record that carries no product of its own but adds to another row's product
+ * (e.g. a Shopify image-only row). Reported as `merged` with the row it went into.
+ */
+export interface MergedRow {
+  kind: 'merged';
+  row: number;
+  line: number;
+  key: string;
+  /** The data row whose product this record was merged into. */
+  intoRow: number;
+  reason: string;
+}
+
+export type MappedRow = ProductUpsert | InvalidRow | MergedRow;
+
+export type RowAction = 'create' | 'update' | 'unchanged' | 'invalid' | 'merged' | 'missing';
+export type RowStatus = 'ok' | 'failed' | 'planned' | 'held';
+
+/** The settled result of one source row (or of one remote product missing from the source). */
+export interface RowOutcome {
+  /** Empty for `missing` lines. */
+  row: number | null;
+  key: string;
+  action: RowAction;
+  productId: string | null;
+  status: RowStatus;
+  /** Empty when ok; otherwise a one-line reason. */
+  error: string;
+}
