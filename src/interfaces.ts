@@ -36,6 +36,11 @@ export interface SourceRecord {
   line: number;
   /** Raw values by column name. A missing column is absent; an empty cell is ''. */
   values: Record<string, string>;
+  /**
+   * Set when the record could not be read whole (e.g. more cells than the header has columns):
+   * a one-line reason. The mapper turns such a record into an invalid row; it is never dropped.
+   */
+  problem?: string;
 }
 
 /** A record mapped and validated: ready to be diffed against the seller's products. */
