@@ -1,0 +1,26 @@
+/** What the API decided to do with a request; the server turns it into bytes (or a dropped socket). */
+export type ApiAnswer = JsonAnswer | { kind: 'drop' };
+
+/** An answer with a status; `body` undefined means no body at all. */
+export interface JsonAnswer {
+  kind: 'answer';
+  status: number;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** A JSON answer; `body` undefined answers with no body at all. */
+export function answer(status: number, body?: unknown, headers: Record<string, string> = {}): JsonAnswer {
+  return { kind: 'answer', status, headers, body };
+}
+
+/** The error body of every 4xx and 5xx: `{error: {code, message, field?}}` (spec 7: shape "not shown"). */
+export function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  extra: { field?: string; headers?: Record<string, string> } = {},
+): JsonAnswer {
+  const error = extra.field === undefined ? { code, message } : { code, message, field: extra.field };
+  return answer(status, { error }, extra.headers);
+}
