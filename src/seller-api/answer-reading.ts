@@ -1,0 +1,68 @@
+import type { ErrorContext } from './errors/from-response.js';
+import { errorFromResponse } from './errors/from-response.js';
+import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { MAX_BODY_LENGTH, oneLine, redact } from './errors/one-line.js';
+import { normaliseId } from './remote-record.js';
+import type { Answer } from './transport.js';
+
+/** Throws the error that a non-2xx answer means (errors/from-response.ts); returns it otherwise. */
+export function expectSuccess(answer: Answer, context: ErrorContext, alsoAccept: number[] = []): Answer {
+  if ((answer.status >= 200 && answer.status < 300) || alsoAccept.includes(answer.status)) return answer;
+  throw errorFromResponse(
+    {
+      method: answer.method,
+      path: answer.path,
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: answer.headers,
+      body: answer.text,
+    },
+    context,
+  );
+}
+
+/** The body as JSON; `undefined` when empty. Broken JSON is an InvalidResponseError. */
+export function parseJsonBody(answer: Answer, secret: string): unknown {
+  if (answer.text.trim() === '') return undefined;
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch (error) {
+    const detail = error instanceof Error ? ` (${oneLine(error.message, 120)})` : '';
+    throw invalidResponse(answer, secret, `the body is not valid JSON${detail}`, true);
+  }
+}
+
+export function invalidResponse(
+  answer: Answer,
+  secret: string,
+  reason: string,
+  retryable = false,
+): InvalidResponseError {
+  return new InvalidResponseError(
+    {
+      method: answer.method,
+      path: redact(answer.path, secret),
+      status: answer.status,
+      headers: answer.headers,
+      body: redact(answer.text, secret).slice(0, MAX_BODY_LENGTH),
+      reason: redact(reason, secret),
+    },
+    retryable,
+  );
+}
+
+/** The id in a `Location` header: `…/products?id=42`, or a last path segment `…/products/42`. */
+export function idFromLocation(answer: Answer): string | null {
+  const location = answer.headers.location;
+  if (!location) return null;
+  let url: URL;
+  try {
+    url = new URL(location, answer.url);
+  } catch {
+    return null;
+  }
+  const fromQuery = normaliseId(url.searchParams.get('id') ?? undefined);
+  if (fromQuery !== null) return fromQuery;
+  const last = url.pathname.split('/').filter(Boolean).at(-1) ?? '';
+  return /^\d+$/.test(last) ? last : null;
+}

@@ -1,0 +1,209 @@
+import type { ProductFields } from '../interfaces.js';
+import { type Logger, silentLogger } from '../logger.js';
+import { expectSuccess, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
+import { endpointUrl, parseBaseUrl } from './base-url.js';
+import type { ErrorContext } from './errors/from-response.js';
+import { readListPage } from './list-page.js';
+import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
+import { parseDailyReset } from './reset-instant.js';
+import { backoffDelay, type RetryPolicy, shouldRetry } from './retry-policy.js';
+import { type Answer, type RequestEvent, send, type Transport } from './transport.js';
+
+export interface SellerApiClientOptions {
+  /** Ends in `/api/v1`; validated with parseBaseUrl. */
+  baseUrl: string;
+  apiKey: string;
+  /** Allow `http://` to a non-loopback host. */
+  allowInsecure?: boolean;
+  fetch?: typeof globalThis.fetch;
+  /** Epoch ms. */
+  now?: () => number;
+  /** Every request has one. Default 30_000. */
+  timeoutMs?: number;
+  /** `HH:MM` UTC used when a 429 carries no reset header. Default `00:00`. */
+  dailyReset?: string;
+  /** Default silentLogger. */
+  logger?: Logger;
+  /** Every HTTP request passes through it (the process's shared p-limit). */
+  schedule?: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Called after every answer or network failure: used to count requests. */
+  onRequest?: (event: RequestEvent) => void;
+  /** Applied to GET requests only. No retries when absent. */
+  retry?: RetryPolicy;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+/** `id` is null when the API answered without a body or id: the caller then looks the product up. */
+export interface CreateResult {
+  id: string | null;
+  product: RemoteProduct | null;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** A runaway guard: an API that always names a new next page would otherwise be read forever. */
+export const MAX_LIST_PAGES = 100_000;
+
+/** The Seller API v1 client (spec section 4.1): one method per operation, errors from errors/. */
+export class SellerApiClient {
+  readonly #transport: Transport;
+  readonly #errorContext: () => ErrorContext;
+  readonly #retry: RetryPolicy | undefined;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+
+  constructor(options: SellerApiClientOptions) {
+    const baseUrl = parseBaseUrl(options.baseUrl, { allowInsecure: options.allowInsecure ?? false });
+    if (options.apiKey.trim() === '') throw new Error('the Seller API key is empty');
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+    }
+    const dailyReset = options.dailyReset ?? '00:00';
+    parseDailyReset(dailyReset);
+    const now = options.now ?? Date.now;
+    this.#transport = {
+      baseUrl,
+      apiKey: options.apiKey,
+      fetch: options.fetch ?? globalThis.fetch,
+      now,
+      timeoutMs,
+      logger: options.logger ?? silentLogger,
+      schedule: options.schedule ?? ((task) => task()),
+      onRequest: options.onRequest ?? (() => {}),
+    };
+    this.#errorContext = () => ({ now: now(), dailyReset, secret: options.apiKey });
+    this.#retry = options.retry;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** `GET /ping`: resolves when the key is valid (spec section 5 rule 4). */
+  async ping(): Promise<void> {
+    await this.#withRetry(() => this.#get(this.#url('/ping')));
+  }
+
+  listProducts(): AsyncGenerator<RemoteProduct[]> {
+    return this.#list('/products');
+  }
+
+  listOrders(): AsyncGenerator<RemoteOrder[]> {
+    return this.#list('/orders');
+  }
+
+  getProduct(id: string): Promise<RemoteProduct> {
+    return this.#getOne('/products', id, 'product');
+  }
+
+  getOrder(id: string): Promise<RemoteOrder> {
+    return this.#getOne('/orders', id, 'order');
+  }
+
+  /**
+   * `POST /products`. Never retried here: when the answer is lost the product may exist, and only
+   * the caller can look before sending again. A 2xx (or 303) without a readable id gives `id: null`.
+   */
+  async createProduct(fields: ProductFields): Promise<CreateResult> {
+    const answer = expectSuccess(
+      await send(this.#transport, 'POST', this.#url('/products'), fields),
+      this.#errorContext(),
+      [303],
+    );
+    const record = this.#lenientRecord(answer);
+    if (record) return { id: record.id, product: record };
+    return { id: idFromLocation(answer), product: null };
+  }
+
+  /** `PUT /products?id=…`. The product as the API echoed it, or null when it echoed none. */
+  async updateProduct(id: string, fields: ProductFields): Promise<RemoteProduct | null> {
+    const url = this.#url('/products', id);
+    const answer = expectSuccess(await send(this.#transport, 'PUT', url, fields), this.#errorContext());
+    return this.#lenientRecord(answer);
+  }
+
+  async *#list(path: string): AsyncGenerator<RemoteRecord[]> {
+    const baseOrigin = this.#transport.baseUrl.origin;
+    const fetched = new Set<string>();
+    let url = this.#url(path);
+    for (let page = 1; ; page++) {
+      fetched.add(url.href);
+      const pageUrl = url;
+      const { answer, reading } = await this.#withRetry(async () => {
+        const answer = await this.#get(pageUrl);
+        return {
+          answer,
+          reading: readListPage(parseJsonBody(answer, this.#key), answer.headers.link, pageUrl),
+        };
+      });
+      if (!reading.ok) throw invalidResponse(answer, this.#key, reading.problem);
+      yield reading.records;
+      const next = reading.next;
+      if (next === null || fetched.has(next.href)) return;
+      if (next.origin !== baseOrigin) {
+        throw invalidResponse(
+          answer,
+          this.#key,
+          `the next page is on another origin (${next.origin}); not followed, so the API key goes nowhere else`,
+        );
+      }
+      if (page >= MAX_LIST_PAGES) {
+        throw invalidResponse(answer, this.#key, `more than ${MAX_LIST_PAGES} pages; stopped reading`);
+      }
+      url = next;
+    }
+  }
+
+  async #getOne(path: string, id: string, what: string): Promise<RemoteRecord> {
+    const url = this.#url(path, id);
+    const { answer, record } = await this.#withRetry(async () => {
+      const answer = await this.#get(url);
+      return { answer, record: readRecord(parseJsonBody(answer, this.#key)) };
+    });
+    if (!record) throw invalidResponse(answer, this.#key, `expected a ${what} object with an id`);
+    return record;
+  }
+
+  async #get(url: URL): Promise<Answer> {
+    return expectSuccess(await send(this.#transport, 'GET', url), this.#errorContext());
+  }
+
+  /** Retries GET work under the policy; writes never come here (see createProduct). */
+  async #withRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!this.#retry || !shouldRetry(error, attempt, this.#retry)) throw error;
+        const delayMs = backoffDelay(attempt, this.#retry, this.#random);
+        this.#transport.logger.warn(
+          { attempt, delayMs, error: error instanceof Error ? error.message : String(error) },
+          'seller api request failed; retrying',
+        );
+        await this.#sleep(delayMs);
+      }
+    }
+  }
+
+  /** A write's echo: broken or empty bodies give null, since the write itself succeeded. */
+  #lenientRecord(answer: Answer): RemoteRecord | null {
+    try {
+      return readRecord(parseJsonBody(answer, this.#key));
+    } catch (error) {
+      this.#transport.logger.warn(
+        { method: answer.method, path: answer.path, status: answer.status },
+        error instanceof Error ? error.message : 'unreadable body',
+      );
+      return null;
+    }
+  }
+
+  #url(path: string, id?: string): URL {
+    if (id === undefined) return endpointUrl(this.#transport.baseUrl, path);
+    if (id.trim() === '') throw new RangeError(`an id is required for ${path}?id=…`);
+    return endpointUrl(this.#transport.baseUrl, path, { id });
+  }
+
+  get #key(): string {
+    return this.#transport.apiKey;
+  }
+}

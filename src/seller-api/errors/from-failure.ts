@@ -1,0 +1,83 @@
+import { NetworkError } from './network-error.js';
+import { oneLine, redact } from './one-line.js';
+import { TimeoutError } from './timeout-error.js';
+
+export interface FailureContext {
+  method: string;
+  path: string;
+  /** The status, when the headers had arrived before the body failed. */
+  status: number | null;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  /** The API key, removed from anything a failure message might echo. */
+  secret?: string;
+}
+
+/** Codes of failures that happen before a byte of the request reached the server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ERR_INVALID_URL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What a rejected `fetch` (or body read) means. A write's outcome is unknown unless the failure
+ * surely came before sending (connection refused, DNS): a reset or a timeout may follow a write
+ * the server applied (ARCHITECTURE.md decision 4).
+ */
+export function errorFromFailure(error: unknown, context: FailureContext): NetworkError {
+  const isWrite = WRITE_METHODS.has(context.method);
+  const base = {
+    method: context.method,
+    path: redact(context.path, context.secret),
+    status: context.status,
+    headers: context.headers ?? {},
+    cause: error,
+  };
+  if (isTimeout(error)) {
+    return new TimeoutError({ ...base, outcomeUnknown: isWrite }, context.timeoutMs);
+  }
+  const code = failureCode(error);
+  const reason = oneLine(redact(failureText(error), context.secret));
+  const outcomeUnknown = isWrite && !(code !== null && NOT_SENT_CODES.has(code));
+  return new NetworkError({ ...base, code, reason: code ? `${reason} (${code})` : reason, outcomeUnknown });
+}
+
+function isTimeout(error: unknown): boolean {
+  return chain(error).some(
+    (link) =>
+      link instanceof Error && (link.name === 'TimeoutError' || (link as { code?: unknown }).code === 23),
+  );
+}
+
+function failureCode(error: unknown): string | null {
+  for (const link of chain(error)) {
+    const code = (link as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code !== '') return code;
+  }
+  return null;
+}
+
+/** The innermost message says the most (`connect ECONNREFUSED 127.0.0.1:1` rather than `fetch failed`). */
+function failureText(error: unknown): string {
+  const messages = chain(error)
+    .map((link) => (link instanceof Error ? link.message : String(link)))
+    .filter((message) => message !== '');
+  return messages.at(-1) ?? 'connection failed';
+}
+
+function chain(error: unknown): unknown[] {
+  const links: unknown[] = [];
+  let link: unknown = error;
+  while (link !== undefined && link !== null && links.length < 10 && !links.includes(link)) {
+    links.push(link);
+    link = (link as { cause?: unknown }).cause;
+  }
+  return links;
+}

@@ -1,0 +1,12 @@
+export { DailyLimitError } from './daily-limit-error.js';
+export { errorFromFailure, type FailureContext } from './from-failure.js';
+export { type ErrorContext, type ErrorResponse, errorFromResponse } from './from-response.js';
+export { InvalidBaseUrlError } from './invalid-base-url-error.js';
+export { InvalidRequestError } from './invalid-request-error.js';
+export { InvalidResponseError } from './invalid-response-error.js';
+export { NetworkError } from './network-error.js';
+export { NotFoundError } from './not-found-error.js';
+export { SellerApiError, type SellerApiErrorDetails } from './seller-api-error.js';
+export { ServerError } from './server-error.js';
+export { TimeoutError } from './timeout-error.js';
+export { UnauthorizedError } from './unauthorized-error.js';

@@ -1,0 +1,15 @@
+export { displayPath, endpointUrl, isLoopback, parseBaseUrl } from './base-url.js';
+export {
+  type CreateResult,
+  DEFAULT_TIMEOUT_MS,
+  MAX_LIST_PAGES,
+  SellerApiClient,
+  type SellerApiClientOptions,
+} from './client.js';
+export * from './errors/index.js';
+export { type ListPageReading, readListPage } from './list-page.js';
+export type { RemoteOrder, RemoteProduct } from './remote-record.js';
+export { nextDailyReset, parseDailyReset, resetInstant } from './reset-instant.js';
+export { backoffDelay, defaultRetryPolicy, type RetryPolicy, shouldRetry } from './retry-policy.js';
+export type { RequestEvent } from './transport.js';
+export { USER_AGENT } from './user-agent.js';

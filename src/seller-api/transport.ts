@@ -1,0 +1,86 @@
+import type { Logger } from '../logger.js';
+import { displayPath } from './base-url.js';
+import { errorFromFailure } from './errors/from-failure.js';
+import { USER_AGENT } from './user-agent.js';
+
+/** One answer, whatever its status, with its body read whole. */
+export interface Answer {
+  method: string;
+  url: URL;
+  /** For messages and logs: the path after the base URL, with its query. */
+  path: string;
+  status: number;
+  statusText: string;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  text: string;
+}
+
+export interface RequestEvent {
+  method: string;
+  path: string;
+  status: number | null;
+  ms: number;
+}
+
+export interface Transport {
+  baseUrl: URL;
+  apiKey: string;
+  fetch: typeof globalThis.fetch;
+  now: () => number;
+  timeoutMs: number;
+  logger: Logger;
+  schedule: <T>(task: () => Promise<T>) => Promise<T>;
+  onRequest: (event: RequestEvent) => void;
+}
+
+/**
+ * Sends one request through the shared scheduler and reads the whole answer inside the slot.
+ * Throws only NetworkError / TimeoutError: a status is the caller's to interpret.
+ * The key goes in the Authorization header and nowhere else (spec section 5).
+ */
+export function send(transport: Transport, method: string, url: URL, body?: unknown): Promise<Answer> {
+  const path = displayPath(transport.baseUrl, url);
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Authorization: `Bearer ${transport.apiKey}`,
+    'User-Agent': USER_AGENT,
+  };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  return transport.schedule(async () => {
+    const started = transport.now();
+    let status: number | null = null;
+    let responseHeaders: Record<string, string> = {};
+    const finish = (): void => {
+      const event = { method, path, status, ms: Math.max(0, transport.now() - started) };
+      transport.logger.debug(event, 'seller api request');
+      transport.onRequest(event);
+    };
+    try {
+      const response = await transport.fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        // A redirect is not part of the spec; following one could carry the key elsewhere.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(transport.timeoutMs),
+      });
+      status = response.status;
+      responseHeaders = Object.fromEntries(response.headers.entries());
+      const text = await response.text();
+      finish();
+      return { method, url, path, status, statusText: response.statusText, headers: responseHeaders, text };
+    } catch (error) {
+      finish();
+      throw errorFromFailure(error, {
+        method,
+        path,
+        status,
+        headers: responseHeaders,
+        timeoutMs: transport.timeoutMs,
+        secret: transport.apiKey,
+      });
+    }
+  });
+}
