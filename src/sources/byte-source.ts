@@ -1,0 +1,77 @@
+import { open } from 'node:fs/promises';
+import { sourceError } from './source-error.js';
+
+/** The raw bytes of a source, whatever it is, and how to name it to the user. */
+export interface ByteSource {
+  /** How messages name the source: the path, "standard input", or the URL without credentials or query. */
+  label: string;
+  /** Lower-case extension of the path or URL path, without the dot; '' when none. */
+  extension: string;
+  chunks: AsyncIterator<Uint8Array>;
+  /** Releases the file or socket; safe to call twice. */
+  close(): Promise<void>;
+}
+
+const READ_CHUNK = 64 * 1024;
+
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+};
+
+/** Opens a file; a missing or unreadable file is a `SourceError` that names it, never a stack. */
+export async function openFile(path: string, extension: string): Promise<ByteSource> {
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    throw sourceError(`cannot read ${path}`, describeFileError(error));
+  });
+  if ((await handle.stat()).isDirectory()) {
+    await handle.close();
+    throw sourceError(`cannot read ${path}`, FILE_ERRORS.EISDIR!);
+  }
+  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
+  const chunks = readChunks(stream, path);
+  let closed = false;
+  return {
+    label: path,
+    extension,
+    chunks,
+    async close() {
+      if (closed) return;
+      closed = true;
+      stream.destroy();
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Reads standard input (or the stream given for `-`). */
+export function openStream(stream: NodeJS.ReadableStream, label: string): ByteSource {
+  const chunks = readChunks(stream, label);
+  return {
+    label,
+    extension: '',
+    chunks,
+    async close() {
+      await chunks.return?.(undefined);
+      if ('destroy' in stream && typeof stream.destroy === 'function' && stream !== process.stdin) {
+        stream.destroy();
+      }
+    },
+  };
+}
+
+async function* readChunks(stream: NodeJS.ReadableStream, label: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of stream) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  } catch (error) {
+    throw sourceError(`cannot read ${label}`, describeFileError(error));
+  }
+}
+
+function describeFileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && FILE_ERRORS[code]) return FILE_ERRORS[code];
+  return error instanceof Error ? error.message : String(error);
+}

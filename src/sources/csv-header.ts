@@ -1,0 +1,45 @@
+import type { SourceRecord } from '../interfaces.js';
+
+/**
+ * Column names from a header row: trimmed, a leading BOM removed, a blank name given its position
+ * (`column_5`) so spreadsheet exports with empty header cells still read. Two columns with the same
+ * name cannot both be kept: that is an error naming them. Returns the names or the error's detail.
+ */
+export function columnNames(cells: readonly string[]): { names: string[] } | { error: string } {
+  const names = cells.map((cell, i) => cell.replace(/^\uFEFF/, '').trim() || `column_${i + 1}`);
+  const seen = new Map<string, number>();
+  const duplicates: string[] = [];
+  names.forEach((name, i) => {
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, i);
+    else duplicates.push(`'${name}' (columns ${first + 1} and ${i + 1})`);
+  });
+  if (duplicates.length > 0) return { error: `the header repeats column names: ${duplicates.join(', ')}` };
+  return { names };
+}
+
+/**
+ * One data row as a record. Fewer cells than the header: the missing columns are absent. More cells:
+ * the record says so in `problem` (it is never dropped), unless the extra cells are all empty, which
+ * is only a trailing delimiter and loses nothing.
+ */
+export function recordFromCells(
+  columns: readonly string[],
+  cells: readonly string[],
+  row: number,
+  line: number,
+): SourceRecord {
+  const values: Record<string, string> = {};
+  const width = Math.min(columns.length, cells.length);
+  for (let i = 0; i < width; i++) values[columns[i]!] = cells[i]!;
+  const record: SourceRecord = { row, line, values };
+  if (cells.length > columns.length && cells.slice(columns.length).some((cell) => cell !== '')) {
+    record.problem = `row ${row} has ${cells.length} cells, the header has ${columns.length}`;
+  }
+  return record;
+}
+
+/** A line csv-parse did not skip but that holds nothing: one cell of spaces. */
+export function isBlankRow(cells: readonly string[]): boolean {
+  return cells.length === 1 && cells[0]!.trim() === '';
+}

@@ -1,0 +1,86 @@
+import { pipeline, Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import type { SourceRecord } from '../interfaces.js';
+import { columnNames, isBlankRow, recordFromCells } from './csv-header.js';
+import { normalizeLineBreaks } from './decode.js';
+import { sourceError } from './source-error.js';
+
+/** A field this large is an unclosed quote swallowing the file, not data; stop before memory runs out. */
+const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number; empty_lines: number };
+}
+
+/**
+ * Streams CSV records with csv-parse. `relax_quotes` reads a bare `"` inside an unquoted field as text
+ * (`Redline 10" Mattress`, BigCommerce fixture); `relax_column_count` lets ragged rows through to
+ * `recordFromCells`. `onColumns` receives the header before the first record.
+ */
+export async function* readCsv(
+  text: AsyncIterable<string>,
+  delimiter: string,
+  label: string,
+  onColumns: (columns: string[]) => void,
+): AsyncGenerator<SourceRecord> {
+  const parser = parse({
+    delimiter,
+    info: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_RECORD_CHARS,
+  });
+  pipeline(Readable.from(normalizeLineBreaks(text)), parser, () => undefined);
+
+  let columns: string[] | undefined;
+  let row = 0;
+  let endLine = 0;
+  let emptyLines = 0;
+  try {
+    for await (const { record: cells, info } of parser as AsyncIterable<ParsedRecord>) {
+      const line = info.lines - countLineBreaks(cells);
+      endLine = info.lines;
+      emptyLines = info.empty_lines;
+      if (isBlankRow(cells)) continue;
+      if (!columns) {
+        const header = columnNames(cells);
+        if ('error' in header) throw sourceError(label, header.error);
+        columns = header.names;
+        onColumns(columns);
+        continue;
+      }
+      row++;
+      yield recordFromCells(columns, cells, row, line);
+    }
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const startLine = endLine + 1 + (Number(error.empty_lines ?? emptyLines) - emptyLines);
+      throw sourceError(label, describeCsvError(error, startLine));
+    }
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (!columns) onColumns([]);
+}
+
+function describeCsvError(error: CsvError, startLine: number): string {
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `unclosed quote in the record that starts on line ${startLine}`;
+    case 'CSV_MAX_RECORD_SIZE':
+      return `the record that starts on line ${startLine} is over ${MAX_RECORD_CHARS / 1024 / 1024} MiB: probably an unclosed quote`;
+    default:
+      return `cannot read the CSV record that starts on line ${startLine}: ${error.message}`;
+  }
+}
+
+function countLineBreaks(cells: readonly string[]): number {
+  let breaks = 0;
+  for (const cell of cells) {
+    for (let i = cell.indexOf('\n'); i !== -1; i = cell.indexOf('\n', i + 1)) breaks++;
+  }
+  return breaks;
+}

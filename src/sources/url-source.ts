@@ -1,0 +1,89 @@
+import type { ByteSource } from './byte-source.js';
+import { extensionOf } from './detect-format.js';
+import { SourceError, sourceError } from './source-error.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** A URL fit for messages and logs: no user, password, query or fragment (they may hold a token). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
+}
+
+/**
+ * Streams a feed. `timeoutMs` bounds the wait for the answer and then for each next piece of the body,
+ * so a large feed may take as long as it needs but a stalled one fails.
+ */
+export async function openUrl(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<ByteSource> {
+  const label = redactUrl(url);
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer = setTimeout(() => abort(), timeoutMs);
+  function abort(): void {
+    timedOut = true;
+    controller.abort();
+  }
+  function failure(error: unknown): Error {
+    clearTimeout(timer);
+    if (timedOut) return sourceError(label, `feed did not answer within ${formatMs(timeoutMs)}`);
+    return sourceError(label, `cannot fetch the feed: ${describeFetchError(error)}`);
+  }
+
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { signal: controller.signal, redirect: 'follow' });
+  } catch (error) {
+    throw failure(error);
+  }
+  if (!response.ok) {
+    clearTimeout(timer);
+    await response.body?.cancel().catch(() => undefined);
+    throw new SourceError(`feed answered ${`${response.status} ${response.statusText}`.trim()}: ${label}`);
+  }
+  const reader = response.body?.getReader();
+
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (!reader) return;
+    try {
+      for (;;) {
+        clearTimeout(timer);
+        timer = setTimeout(() => abort(), timeoutMs);
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } catch (error) {
+      throw failure(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  let closed = false;
+  return {
+    label,
+    extension: extensionOf(new URL(url).pathname),
+    chunks: chunks(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(timer);
+      await reader?.cancel().catch(() => undefined);
+    },
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
