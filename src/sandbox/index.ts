@@ -3,7 +3,7 @@
  * Used by `npm start`, `run --sandbox`, `catalog-sync sandbox`, integration tests and benchmarks.
  */
 export type { ListShape, ResetHeader, SandboxFaults, SandboxKey, SandboxOptions } from './options.js';
-export { LIST_SHAPES, parseDuration, RESET_HEADERS } from './options.js';
+export { isLoopbackHost, LIST_SHAPES, parseDuration, RESET_HEADERS } from './options.js';
 export type { Sandbox } from './sandbox.js';
 export { startSandbox } from './server.js';
 export type { SandboxStats } from './stats.js';
