@@ -24,6 +24,8 @@ export async function* readCsv(
   label: string,
   onColumns: (columns: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
+  let endLine = 0;
+  let emptyLines = 0;
   const parser = parse({
     delimiter,
     info: true,
@@ -31,18 +33,20 @@ export async function* readCsv(
     relax_column_count: true,
     skip_empty_lines: true,
     max_record_size: MAX_RECORD_CHARS,
+    // Runs as each record is parsed, before any is consumed: the position a parse error starts from.
+    on_record: (record, context) => {
+      endLine = context.lines;
+      emptyLines = context.empty_lines;
+      return record;
+    },
   });
   pipeline(Readable.from(normalizeLineBreaks(text)), parser, () => undefined);
 
   let columns: string[] | undefined;
   let row = 0;
-  let endLine = 0;
-  let emptyLines = 0;
   try {
     for await (const { record: cells, info } of parser as AsyncIterable<ParsedRecord>) {
       const line = info.lines - countLineBreaks(cells);
-      endLine = info.lines;
-      emptyLines = info.empty_lines;
       if (isBlankRow(cells)) continue;
       if (!columns) {
         const header = columnNames(cells);

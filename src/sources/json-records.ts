@@ -25,7 +25,7 @@ export async function* readJson(text: AsyncIterable<string>, label: string): Asy
     }
   } catch (error) {
     if (error instanceof Error && error.name !== 'SourceError') {
-      throw sourceError(label, `not valid JSON after item ${items.row}: ${error.message}`);
+      throw sourceError(label, `not valid JSON: ${error.message}`);
     }
     throw error;
   } finally {
