@@ -63,7 +63,7 @@ function getProducts(state: SandboxState, request: RouteRequest): ApiAnswer {
     productRepresentation(product, options.hideFields);
   const idText = request.query.get('id');
   if (idText !== null) {
-    const id = parseId(idText);
+    const id = parsePositiveInteger(idText);
     if (id === null) return invalidId();
     const product = store.getProduct(request.seller, id);
     return product ? answer(200, { data: represent(product) }) : productNotFound();
@@ -87,7 +87,7 @@ function updateProduct(state: SandboxState, request: RouteRequest): ApiAnswer {
   const idText = request.query.get('id');
   if (idText === null)
     return errorAnswer(400, 'missing_id', 'id: required as a query parameter', { field: 'id' });
-  const id = parseId(idText);
+  const id = parsePositiveInteger(idText);
   if (id === null) return invalidId();
   const parsed = parseJson(request.body);
   if (!parsed.ok) return parsed.answer;
@@ -101,7 +101,7 @@ function updateProduct(state: SandboxState, request: RouteRequest): ApiAnswer {
 function getOrders(state: SandboxState, request: RouteRequest): ApiAnswer {
   const idText = request.query.get('id');
   if (idText !== null) {
-    const id = parseId(idText);
+    const id = parsePositiveInteger(idText);
     if (id === null) return invalidId();
     const order = state.store.getOrder(request.seller, id);
     return order ? answer(200, { data: order }) : orderNotFound();
@@ -120,10 +120,6 @@ function listAnswer<T extends { id: number }>(
   const list = renderList(items, listShape, pageSize, request.query, listUrl, represent);
   if (!list.ok) return errorAnswer(400, 'invalid_query', list.message);
   return answer(200, list.body, list.headers);
-}
-
-function parseId(text: string): number | null {
-  return parsePositiveInteger(text);
 }
 
 function invalidId(): ApiAnswer {
