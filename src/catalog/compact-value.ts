@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { decimalEquals } from './decimal.js';
+
+/**
+ * A field value as kept in Redis for diffing: numbers and booleans as they are, short strings as
+ * they are, and anything long (descriptions, image lists) as a digest, so that an index of a
+ * million products stays small while still telling "changed" from "unchanged" exactly.
+ */
+export type CompactValue = string | number | boolean;
+
+const LONGEST_KEPT = 64;
+const DIGEST_MARK = '#sha1:';
+
+export function compactValue(value: unknown): CompactValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text.length <= LONGEST_KEPT && !text.startsWith(DIGEST_MARK)) return text;
+  return DIGEST_MARK + createHash('sha1').update(text).digest('base64url');
+}
+
+/** Equal as the API would see them: decimals compare as decimals (`"12.50"` equals `12.5`). */
+export function compactEquals(a: CompactValue, b: CompactValue): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' || typeof b === 'number') return decimalEquals(a, b);
+  return false;
+}
+
+/** The compact form of every field of a product, leaving out what cannot be compared. */
+export function compactFields(
+  fields: Record<string, unknown>,
+  only?: ReadonlySet<string>,
+): Record<string, CompactValue> {
+  const out: Record<string, CompactValue> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (only && !only.has(name)) continue;
+    const compact = compactValue(value);
+    if (compact !== undefined) out[name] = compact;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
+import { finaliseIfSettled } from './finalise.js';
+import { syncRow } from './row-sync.js';
+import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
+import { SellerPausedError } from './seller-pause.js';
+import { ensureSnapshot } from './snapshot.js';
+
+/** A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key. */
+export interface ChunkJobData {
+  runId: string;
+  chunk: number;
+  rows: ProductUpsert[];
+}
+
+/** How long a job waits before another try when this worker lacks the run's key. */
+const KEY_UNAVAILABLE_RETRY_MS = 60_000;
+
+/**
+ * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
+ * through the shared limiter, settle outcomes, then end the run if it was the last.
+ * A 429 or 401 pauses the seller's queue and puts the job back without spending an attempt.
+ */
+export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
+  return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
+    const { runId, rows } = job.data;
+    let context: Awaited<ReturnType<RunContexts['get']>>;
+    try {
+      context = await contexts.get(runId);
+    } catch (error) {
+      if (!(error instanceof KeyUnavailableError)) throw error;
+      deps.logger.error({ run: runId }, error.message);
+      await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
+      throw new DelayedError();
+    }
+    if (!context || context.run.state === 'done') return;
+    const ref = context.run.sellerRef;
+    try {
+      await deps.sellers.assertNotPaused(ref);
+      await deps.runs.markRunning(runId);
+      await ensureSnapshot(deps, runId, context.loadIndex);
+      const settled = await deps.runs.settledRows(
+        runId,
+        rows.map((row) => row.row),
+      );
+      const todo = rows.filter((row) => !settled.has(row.row));
+      const lookups = await context.index.lookup(todo);
+      const results = await Promise.allSettled(
+        todo.map((row) => syncRow(context, row, lookups.get(row.row) ?? {})),
+      );
+      const outcomes: RowOutcome[] = [];
+      let pause: unknown = null;
+      for (const result of results) {
+        if (result.status === 'fulfilled') outcomes.push(result.value);
+        else if (isPause(result.reason)) pause ??= result.reason;
+        else throw result.reason;
+      }
+      await settle(deps, runId, outcomes);
+      if (pause) throw pause;
+    } catch (error) {
+      if (isPause(error)) await pauseSeller(deps, queue, ref, error);
+      throw error;
+    }
+    if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+  };
+}
+
+function isPause(error: unknown): boolean {
+  return (
+    error instanceof DailyLimitError ||
+    error instanceof UnauthorizedError ||
+    error instanceof SellerPausedError
+  );
+}
+
+async function settle(deps: WorkerDeps, runId: string, outcomes: RowOutcome[]): Promise<void> {
+  await deps.runs.settle(runId, outcomes);
+  const touched = outcomes.map((o) => o.productId).filter((id): id is string => id !== null);
+  if (touched.length > 0) await deps.redis.sadd(deps.keys.touched(runId), ...touched);
+}
+
+/**
+ * Stops every worker on every machine from taking the seller's jobs: until the reset for a daily
+ * limit (a Redis key with a TTL, so it outlives restarts), or until `resume` for a rejected key.
+ */
+async function pauseSeller(deps: WorkerDeps, queue: Queue, ref: string, error: unknown): Promise<never> {
+  if (
+    error instanceof UnauthorizedError ||
+    (error instanceof SellerPausedError && error.reason === 'unauthorized')
+  ) {
+    await deps.sellers.markAuthRejected(ref);
+    deps.logger.error(
+      { seller: ref },
+      'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
+    );
+    await queue.pause();
+  } else {
+    const until =
+      error instanceof DailyLimitError
+        ? error.resetAt.getTime()
+        : ((error as SellerPausedError).until ?? deps.now() + 60_000);
+    const reason =
+      error instanceof SellerPausedError && error.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
+    await deps.sellers.pauseUntil(ref, until, reason);
+    deps.logger.warn(
+      { seller: ref, until: new Date(until).toISOString(), reason },
+      'seller paused until the daily reset',
+    );
+    await queue.rateLimit(Math.max(1, until - deps.now()));
+  }
+  // Back to waiting without spending an attempt (BullMQ's manual rate limit).
+  throw new RateLimitError();
+}

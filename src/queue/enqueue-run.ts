@@ -1,0 +1,98 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { MappedRow } from '../interfaces.js';
+import type { Logger } from '../logger.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
+import type { ChunkJobData } from './chunk-processor.js';
+import { finaliseIfSettled } from './finalise.js';
+import { produceChunks } from './producer.js';
+import { sellerQueueName } from './seller-ref.js';
+import type { SellerState } from './seller-state.js';
+
+export interface EnqueueDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  sellers: SellerState;
+  prefix: string;
+  logger: Logger;
+}
+
+export type EnqueueResult =
+  | { kind: 'queued'; run: RunRecord; total: number }
+  | { kind: 'already-queued'; runId: string };
+
+/**
+ * Creates a run and streams its rows into the seller's queue. Re-importing a source while its run is
+ * still queued does not queue it twice (issue 4): the earlier run id is returned instead.
+ */
+export async function enqueueRun(
+  deps: EnqueueDeps,
+  spec: RunSpec,
+  rows: AsyncIterable<MappedRow>,
+  hooks: { onRunCreated?: (run: RunRecord) => void; onBackpressure?: (waitingJobs: number) => void } = {},
+): Promise<EnqueueResult> {
+  const queueName = sellerQueueName(spec.sellerRef);
+  await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
+  const run = await deps.runs.create(spec);
+  if (spec.sourceId) {
+    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id);
+    if (earlier) {
+      await deps.redis.multi().del(deps.keys.run(run.id)).zrem(deps.keys.runs, run.id).exec();
+      return { kind: 'already-queued', runId: earlier };
+    }
+  }
+  hooks.onRunCreated?.(run);
+  const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  try {
+    const { total, chunks } = await produceChunks({
+      redis: deps.redis,
+      keys: deps.keys,
+      runs: deps.runs,
+      queue,
+      runId: run.id,
+      rows,
+      ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
+    });
+    // A run whose rows needed no request still needs a worker to read the seller's products, so
+    // that its report lists the `missing` ones: one empty chunk does that.
+    if (chunks === 0) {
+      await queue.add(
+        'chunk',
+        { runId: run.id, chunk: 0, rows: [] },
+        { jobId: `${run.id}-0`, removeOnComplete: true },
+      );
+    }
+    await deps.runs.markProduced(run.id, total);
+    await finaliseIfSettled(deps, run.id);
+    deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
+    return { kind: 'queued', run, total };
+  } catch (error) {
+    // A source that breaks half way leaves a run that can never end: end it now, marked as such.
+    await deps.redis.hset(deps.keys.run(run.id), { state: 'done', finishedAt: Date.now(), aborted: 1 });
+    if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
+    throw error;
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Claims the source for this run; resolves to the id of an unfinished earlier run that holds it. */
+async function claimSource(
+  deps: EnqueueDeps,
+  ref: string,
+  sourceId: string,
+  runId: string,
+): Promise<string | null> {
+  const key = deps.keys.activeRun(ref, sourceId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await deps.redis.set(key, runId, 'NX')) === 'OK') return null;
+    const holder = await deps.redis.get(key);
+    if (!holder) continue;
+    const earlier = await deps.runs.get(holder);
+    if (earlier && earlier.state !== 'done') return holder;
+    await deps.redis.del(key);
+  }
+  return null;
+}

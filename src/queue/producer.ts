@@ -1,0 +1,115 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunStore } from '../runs/run-store.js';
+import type { ChunkJobData } from './chunk-processor.js';
+
+export interface ProduceOptions {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  queue: Queue<ChunkJobData>;
+  runId: string;
+  rows: AsyncIterable<MappedRow>;
+  /** Rows per job: a million-row catalog is ten thousand jobs, not a million (ARCHITECTURE.md, decision 2). */
+  chunkSize?: number;
+  /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
+  highWater?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Called while the producer waits for workers to drain the queue. */
+  onBackpressure?: (waitingJobs: number) => void;
+}
+
+export const DEFAULT_CHUNK_SIZE = 100;
+export const DEFAULT_HIGH_WATER = 200;
+
+/**
+ * Streams mapped rows into chunk jobs. Invalid and merged rows settle here at once (they need no
+ * request); the rest go to the seller's queue with deterministic job ids, so that a chunk added twice
+ * is stored once. Resolves to the number of source rows read.
+ */
+export async function produceChunks(options: ProduceOptions): Promise<{ total: number; chunks: number }> {
+  const { redis, keys, runs, queue, runId } = options;
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const highWater = options.highWater ?? DEFAULT_HIGH_WATER;
+  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+  let total = 0;
+  let chunks = 0;
+  let upserts: ProductUpsert[] = [];
+  let settledHere: RowOutcome[] = [];
+  let sourceKeys: string[] = [];
+
+  const flush = async () => {
+    if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
+    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
+    if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
+    if (settledHere.length > 0) await runs.settle(runId, settledHere);
+    if (upserts.length > 0) {
+      await waitForRoom(queue, highWater, sleep, options.onBackpressure);
+      await queue.add(
+        'chunk',
+        { runId, chunk: chunks, rows: upserts },
+        {
+          jobId: `${runId}-${chunks}`,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+          // Rows settle once each, so a chunk tried again after a crash or a Redis error is safe.
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1000 },
+        },
+      );
+      chunks++;
+    }
+    await runs.setTotalSoFar(runId, total);
+    upserts = [];
+    settledHere = [];
+    sourceKeys = [];
+  };
+
+  for await (const mapped of options.rows) {
+    total++;
+    if (mapped.key) sourceKeys.push(mapped.key);
+    if (mapped.kind === 'upsert') upserts.push(mapped);
+    else settledHere.push(settledAtOnce(mapped));
+    if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
+  }
+  await flush();
+  return { total, chunks };
+}
+
+function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
+  if (row.kind === 'invalid') {
+    return {
+      row: row.row,
+      key: row.key ?? '',
+      action: 'invalid',
+      productId: null,
+      status: 'failed',
+      error: row.reason,
+    };
+  }
+  // A merged row carries no product of its own; the error column says where it went.
+  return {
+    row: row.row,
+    key: row.key,
+    action: 'merged',
+    productId: null,
+    status: 'ok',
+    error: `merged into row ${row.intoRow}: ${row.reason}`,
+  };
+}
+
+async function waitForRoom(
+  queue: Queue<ChunkJobData>,
+  highWater: number,
+  sleep: (ms: number) => Promise<void>,
+  onBackpressure?: (waitingJobs: number) => void,
+): Promise<void> {
+  for (;;) {
+    const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+    if (waiting < highWater) return;
+    onBackpressure?.(waiting);
+    await sleep(250);
+  }
+}

@@ -1,0 +1,121 @@
+import type { Redis } from 'ioredis';
+import { compactFields } from '../catalog/compact-value.js';
+import type { IndexedProduct } from '../catalog/diff.js';
+import type { ProductUpsert } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RemoteProduct } from '../seller-api/index.js';
+import type { IdMap, KnownProduct } from './id-map.js';
+
+/** A remote product whose match key neither the API nor our id map tells. */
+export interface UnkeyedProduct extends IndexedProduct {}
+
+export interface RowLookup {
+  remote?: IndexedProduct;
+  known?: KnownProduct;
+}
+
+/**
+ * The run's snapshot of the seller's products in Redis (ARCHITECTURE.md, decision 3): read once per
+ * run from `GET /products`, then every chunk diffs against it with two round trips.
+ */
+export class RemoteIndex {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly runId: string,
+    private readonly matchBy: string,
+    private readonly fields: ReadonlySet<string> | null,
+    private readonly idMap: IdMap,
+  ) {}
+
+  /** Writes every page into the index; resolves to the products no key could be found for. */
+  async load(pages: AsyncIterable<RemoteProduct[]>): Promise<UnkeyedProduct[]> {
+    const unkeyed: UnkeyedProduct[] = [];
+    for await (const page of pages) {
+      const keysOfHidden = await this.idMap.keysOfIds(
+        page.filter((product) => this.matchKeyOf(product) === null).map((product) => product.id),
+      );
+      const multi = this.redis.multi();
+      for (const product of page) {
+        const indexed = this.indexed(product);
+        multi.hset(this.keys.products(this.runId), product.id, JSON.stringify(indexed));
+        const key = this.matchKeyOf(product) ?? keysOfHidden.get(product.id) ?? null;
+        if (key === null) {
+          unkeyed.push(indexed);
+          continue;
+        }
+        // The first product listed under a key wins; a second one is reported as `missing`.
+        multi.hsetnx(this.keys.keyToId(this.runId), key, product.id);
+        multi.hset(this.keys.idToKey(this.runId), product.id, key);
+      }
+      await multi.exec();
+    }
+    return unkeyed;
+  }
+
+  /** The remote product (and what we know of it) for each row, by the row's id column or its key. */
+  async lookup(upserts: ProductUpsert[]): Promise<Map<number, RowLookup>> {
+    const result = new Map<number, RowLookup>();
+    if (upserts.length === 0) return result;
+    const known = await this.idMap.getMany(upserts.map((u) => u.key));
+    const idsByKey = await this.redis.hmget(this.keys.keyToId(this.runId), ...upserts.map((u) => u.key));
+    const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
+    const wanted = ids.filter((id): id is string => id !== null);
+    const products =
+      wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
+    const byId = new Map<string, IndexedProduct>();
+    wanted.forEach((id, i) => {
+      const json = products[i];
+      if (json) byId.set(id, JSON.parse(json) as IndexedProduct);
+    });
+    upserts.forEach((upsert, i) => {
+      const id = ids[i];
+      const lookup: RowLookup = {};
+      const remote = id ? byId.get(id) : undefined;
+      if (remote) lookup.remote = remote;
+      const knownProduct = known.get(upsert.key);
+      if (knownProduct) lookup.known = knownProduct;
+      result.set(upsert.row, lookup);
+    });
+    return result;
+  }
+
+  /** The index entry of a product found under a key (after a lost answer to a create). */
+  async byKey(key: string): Promise<IndexedProduct | null> {
+    const id = await this.redis.hget(this.keys.keyToId(this.runId), key);
+    if (!id) return null;
+    const json = await this.redis.hget(this.keys.products(this.runId), id);
+    return json ? (JSON.parse(json) as IndexedProduct) : null;
+  }
+
+  /** Records the product a row created, so a later lookup (a re-run chunk) sees it. */
+  async put(key: string, product: IndexedProduct): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.keys.products(this.runId), product.id, JSON.stringify(product))
+      .hset(this.keys.keyToId(this.runId), key, product.id)
+      .hset(this.keys.idToKey(this.runId), product.id, key)
+      .exec();
+  }
+
+  async forget(key: string, id: string): Promise<void> {
+    await this.redis
+      .multi()
+      .hdel(this.keys.products(this.runId), id)
+      .hdel(this.keys.keyToId(this.runId), key)
+      .hdel(this.keys.idToKey(this.runId), id)
+      .exec();
+  }
+
+  indexed(product: RemoteProduct): IndexedProduct {
+    const { id: _id, ...fields } = product.fields;
+    return { id: product.id, values: compactFields(fields, this.fields ?? undefined) };
+  }
+
+  private matchKeyOf(product: RemoteProduct): string | null {
+    const value = product.fields[this.matchBy];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    return null;
+  }
+}

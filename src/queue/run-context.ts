@@ -1,0 +1,128 @@
+import type { Redis } from 'ioredis';
+import type { LimitFunction } from 'p-limit';
+import type { Logger } from '../logger.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import { CreatedProductFinder } from './created-product-finder.js';
+import { IdMap } from './id-map.js';
+import { RemoteIndex } from './remote-index.js';
+import type { RowSyncContext } from './row-sync.js';
+import { sellerRef } from './seller-ref.js';
+import type { SellerState } from './seller-state.js';
+
+/** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
+export interface WorkerDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  sellers: SellerState;
+  /** Where keys are read from: the run names the variable (`--key-env`), never the key. */
+  env: NodeJS.ProcessEnv;
+  /** Every Seller API request of this process passes it (`--concurrency`, ARCHITECTURE.md decision 2). */
+  limiter: LimitFunction;
+  logger: Logger;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface RunContext extends RowSyncContext {
+  run: RunRecord;
+  /** Re-reads every page of the seller's products into the index. */
+  loadIndex: () => Promise<unknown>;
+}
+
+/** The worker cannot serve a run: its key variable is unset or holds another seller's key. */
+export class KeyUnavailableError extends Error {
+  override name = 'KeyUnavailableError';
+}
+
+/** Builds the per-run context once per process and run; the key is read from the environment here. */
+export class RunContexts {
+  private readonly cache = new Map<string, Promise<RunContext | null>>();
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  get(runId: string): Promise<RunContext | null> {
+    let context = this.cache.get(runId);
+    if (!context) {
+      context = this.build(runId);
+      this.cache.set(runId, context);
+      context.catch(() => this.cache.delete(runId));
+    }
+    return context;
+  }
+
+  /** Forget a finished run's context (its index finder and caches). */
+  drop(runId: string): void {
+    this.cache.delete(runId);
+  }
+
+  private async build(runId: string): Promise<RunContext | null> {
+    const { deps } = this;
+    const run = await deps.runs.get(runId);
+    if (!run) return null;
+    const apiKey = deps.env[run.keyEnv];
+    if (!apiKey) {
+      throw new KeyUnavailableError(`$${run.keyEnv} is not set in this worker; run ${runId} needs it`);
+    }
+    if (sellerRef(run.baseUrl, apiKey) !== run.sellerRef) {
+      throw new KeyUnavailableError(
+        `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
+      );
+    }
+    const ref = run.sellerRef;
+    const logger = deps.logger.child({ run: runId, seller: ref });
+    const client = new SellerApiClient({
+      baseUrl: run.baseUrl,
+      apiKey,
+      allowInsecure: run.allowInsecure,
+      dailyReset: run.dailyReset,
+      timeoutMs: deps.timeoutMs,
+      retry: deps.retry,
+      sleep: deps.sleep,
+      random: deps.random,
+      now: deps.now,
+      logger,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      schedule: (task) =>
+        deps.limiter(async () => {
+          // Nothing new starts once this process knows the seller is paused (issue 5: at most about
+          // `--concurrency` answers 429 when a run crosses the limit).
+          deps.sellers.assertNotPausedLocally(ref);
+          await deps.sellers.reserveRequest(ref, run.dailyReset, run.dailyBudget);
+          return task();
+        }),
+      onRequest: (event) => {
+        deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
+      },
+    });
+    const idMap = new IdMap(deps.redis, deps.keys, ref);
+    const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
+    const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap);
+    const loadIndex = () => index.load(client.listProducts());
+    const finder = new CreatedProductFinder(
+      () => index.load(client.listProducts()),
+      (key) => index.byKey(key),
+      run.matchBy,
+    );
+    return {
+      run,
+      runId,
+      client,
+      index,
+      idMap,
+      finder,
+      loadIndex,
+      dryRun: run.dryRun,
+      retry: deps.retry,
+      sleep: deps.sleep,
+      random: deps.random,
+      logger,
+    };
+  }
+}

@@ -1,0 +1,125 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../runs/keys.js';
+import { quotaDayStart } from './quota-day.js';
+import { SellerPausedError } from './seller-pause.js';
+
+export interface SellerInfo {
+  ref: string;
+  baseUrl: string;
+  queueName: string;
+}
+
+export interface SellerStatus {
+  pausedUntil: number | null;
+  authRejected: boolean;
+  requestsToday: number;
+}
+
+/**
+ * A seller's shared state in Redis: registry entry, daily-limit pause, rejected key, requests used today.
+ * Every process that serves the seller reads the same keys, so a pause holds on every machine and
+ * outlives restarts. A local copy of the pause spares a Redis round trip per request.
+ */
+export class SellerState {
+  private readonly localPause = new Map<string, SellerPausedError>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async register(info: SellerInfo): Promise<void> {
+    await this.redis
+      .multi()
+      .sadd(this.keys.sellers, info.ref)
+      .hset(this.keys.seller(info.ref), { baseUrl: info.baseUrl, queueName: info.queueName })
+      .exec();
+  }
+
+  async registered(): Promise<SellerInfo[]> {
+    const refs = await this.redis.smembers(this.keys.sellers);
+    const infos: SellerInfo[] = [];
+    for (const ref of refs) {
+      const hash = await this.redis.hgetall(this.keys.seller(ref));
+      if (hash.baseUrl && hash.queueName)
+        infos.push({ ref, baseUrl: hash.baseUrl, queueName: hash.queueName });
+    }
+    return infos;
+  }
+
+  /** Throws SellerPausedError when this process already knows the seller is paused; costs nothing. */
+  assertNotPausedLocally(ref: string): void {
+    const pause = this.localPause.get(ref);
+    if (!pause) return;
+    if (pause.until !== null && pause.until <= this.now()) {
+      this.localPause.delete(ref);
+      return;
+    }
+    throw pause;
+  }
+
+  /** Reads the shared pause (set by any process); call once per chunk. */
+  async assertNotPaused(ref: string): Promise<void> {
+    this.assertNotPausedLocally(ref);
+    const [until, rejected] = await this.redis.mget(this.keys.pausedUntil(ref), this.keys.authRejected(ref));
+    if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null));
+    if (until && Number(until) > this.now())
+      throw this.remember(ref, new SellerPausedError('daily-limit', Number(until)));
+  }
+
+  async pauseUntil(
+    ref: string,
+    until: number,
+    reason: 'daily-limit' | 'daily-budget',
+  ): Promise<SellerPausedError> {
+    const ttl = Math.max(1, until - this.now());
+    await this.redis.set(this.keys.pausedUntil(ref), until, 'PX', ttl);
+    return this.remember(ref, new SellerPausedError(reason, until));
+  }
+
+  async markAuthRejected(ref: string): Promise<SellerPausedError> {
+    await this.redis.set(this.keys.authRejected(ref), this.now());
+    return this.remember(ref, new SellerPausedError('unauthorized', null));
+  }
+
+  async clearAuthRejected(ref: string): Promise<boolean> {
+    this.localPause.delete(ref);
+    return (await this.redis.del(this.keys.authRejected(ref))) === 1;
+  }
+
+  /**
+   * Counts a request about to be sent against the seller's quota day; resolves to the count.
+   * With a daily budget, a request past it is not sent: the seller pauses until the reset.
+   */
+  async reserveRequest(ref: string, dailyReset: string, budget: number | null): Promise<number> {
+    const dayStart = quotaDayStart(this.now(), dailyReset);
+    const key = this.keys.requestsUsed(ref, dayStart);
+    const [[, used]] = (await this.redis
+      .multi()
+      .incr(key)
+      .expire(key, 2 * 24 * 3600)
+      .exec()) as [[null, number]];
+    if (budget !== null && used > budget) {
+      await this.redis.decr(key);
+      throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');
+    }
+    return used;
+  }
+
+  async status(ref: string, dailyReset: string): Promise<SellerStatus> {
+    const dayStart = quotaDayStart(this.now(), dailyReset);
+    const [until, rejected, used] = await this.redis.mget(
+      this.keys.pausedUntil(ref),
+      this.keys.authRejected(ref),
+      this.keys.requestsUsed(ref, dayStart),
+    );
+    const pausedUntil = until && Number(until) > this.now() ? Number(until) : null;
+    return { pausedUntil, authRejected: rejected !== null, requestsToday: Number(used ?? 0) };
+  }
+
+  private remember(ref: string, pause: SellerPausedError): SellerPausedError {
+    this.localPause.set(ref, pause);
+    return pause;
+  }
+}

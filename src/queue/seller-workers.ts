@@ -1,0 +1,69 @@
+import { Queue, Worker } from 'bullmq';
+import { type ChunkJobData, makeChunkProcessor } from './chunk-processor.js';
+import { RunContexts, type WorkerDeps } from './run-context.js';
+import type { SellerInfo } from './seller-state.js';
+
+export interface SellerWorkersOptions {
+  prefix: string;
+  /** Chunks of one seller processed at once by this process; requests stay bounded by the limiter. */
+  chunksAtOnce?: number;
+  /** How long a job's lock lasts without renewal: a killed worker's jobs return after about this long. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+/**
+ * One BullMQ Worker per seller queue in this process, all sharing the process's request limiter
+ * (ARCHITECTURE.md, decision 1). `run` serves one seller; `worker` serves every registered one.
+ */
+export class SellerWorkers {
+  private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();
+  private readonly contexts: RunContexts;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly options: SellerWorkersOptions,
+  ) {
+    this.contexts = new RunContexts(deps);
+  }
+
+  serve(seller: SellerInfo): void {
+    if (this.workers.has(seller.queueName)) return;
+    const connection = this.deps.redis;
+    const queue = new Queue<ChunkJobData>(seller.queueName, { connection, prefix: this.options.prefix });
+    const lockDuration = this.options.lockDurationMs ?? 30_000;
+    const worker = new Worker<ChunkJobData>(
+      seller.queueName,
+      makeChunkProcessor(this.deps, this.contexts, queue),
+      {
+        connection,
+        prefix: this.options.prefix,
+        concurrency: this.options.chunksAtOnce ?? 2,
+        lockDuration,
+        stalledInterval: this.options.stalledIntervalMs ?? lockDuration,
+        maxStalledCount: 100,
+        // BullMQ applies a manual rate limit (queue.rateLimit, our daily-limit pause) only when a
+        // limiter is set; this one never limits by itself.
+        limiter: { max: 1_000_000_000, duration: 1000 },
+      },
+    );
+    worker.on('failed', (job, error) => {
+      this.deps.logger.error({ job: job?.id, err: error.message }, 'chunk job failed');
+    });
+    worker.on('error', (error) => {
+      this.deps.logger.warn({ err: error.message }, 'worker error (retrying)');
+    });
+    this.workers.set(seller.queueName, { worker, queue });
+  }
+
+  get size(): number {
+    return this.workers.size;
+  }
+
+  /** Lets the jobs in progress finish, then stops; nothing is lost (unfinished jobs return to waiting). */
+  async close(): Promise<void> {
+    await Promise.all([...this.workers.values()].map(({ worker }) => worker.close()));
+    await Promise.all([...this.workers.values()].map(({ queue }) => queue.close()));
+    this.workers.clear();
+  }
+}

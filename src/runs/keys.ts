@@ -1,0 +1,85 @@
+/**
+ * Every Redis key catalog-sync writes besides BullMQ's own, in one place.
+ * All start with the deployment prefix (REDIS prefix option), so several deployments can share a Redis.
+ * Nothing here holds an API key: sellers are named by their ref (a fingerprint).
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  /** Sorted set of run ids by start time: `status` without an id shows the latest. */
+  get runs(): string {
+    return `${this.prefix}:runs`;
+  }
+  /** Set of seller refs whose queues the `worker` command serves. */
+  get sellers(): string {
+    return `${this.prefix}:sellers`;
+  }
+  /** Hash: the run record (state, options, counters). */
+  run(runId: string): string {
+    return `${this.prefix}:run:${runId}`;
+  }
+  /** Hash: data row number → outcome (compact JSON). Written once per row (HSETNX): a row settles once. */
+  outcomes(runId: string): string {
+    return `${this.prefix}:run:${runId}:outcomes`;
+  }
+  /** Hash: remote id → indexed product (JSON): the run's snapshot of the seller's products. */
+  products(runId: string): string {
+    return `${this.prefix}:run:${runId}:products`;
+  }
+  /** Hash: match key → remote id, for the snapshot's products whose key is known. */
+  keyToId(runId: string): string {
+    return `${this.prefix}:run:${runId}:key-to-id`;
+  }
+  /** Hash: remote id → match key (the reverse of keyToId). */
+  idToKey(runId: string): string {
+    return `${this.prefix}:run:${runId}:id-to-key`;
+  }
+  /** List of `missing` outcomes (JSON), filled when the run is finalised. */
+  missing(runId: string): string {
+    return `${this.prefix}:run:${runId}:missing`;
+  }
+  /** Set of the match keys the source holds: a remote product whose key is not here is `missing`. */
+  sourceKeys(runId: string): string {
+    return `${this.prefix}:run:${runId}:source-keys`;
+  }
+  /** Set of remote ids that a source row addressed, created or updated. */
+  touched(runId: string): string {
+    return `${this.prefix}:run:${runId}:touched`;
+  }
+  /** String lock held while one worker reads the seller's products into the index. */
+  snapshotLock(runId: string): string {
+    return `${this.prefix}:run:${runId}:snapshot-lock`;
+  }
+  /** Active run of a given source for a seller: re-running `import` while it is queued does not queue it twice. */
+  activeRun(sellerRef: string, sourceId: string): string {
+    return `${this.prefix}:seller:${sellerRef}:active:${sourceId}`;
+  }
+  /** Hash: match key → { id, sent } for the products this tool created or updated for a seller. */
+  idMap(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:ids`;
+  }
+  /** Hash: remote id → match key, the reverse of idMap: finds our products when the API hides the key. */
+  idMapReverse(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:ids-reverse`;
+  }
+  /** Hash: match key → run id, set before a POST and cleared after: an unknown outcome is looked for first. */
+  pendingCreates(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:pending-creates`;
+  }
+  /** String with a TTL: the instant (ms) until which the seller's daily limit holds us. */
+  pausedUntil(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:paused-until`;
+  }
+  /** String: set when the seller's key was rejected (401); cleared by `resume`. */
+  authRejected(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:auth-rejected`;
+  }
+  /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
+  requestsUsed(sellerRef: string, dayStart: number): string {
+    return `${this.prefix}:seller:${sellerRef}:used:${dayStart}`;
+  }
+  /** Hash: what `worker` processes need to serve a seller's queue (base URL, key variable name). */
+  seller(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}`;
+  }
+}

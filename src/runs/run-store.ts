@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RowAction, RowOutcome, RowStatus } from '../interfaces.js';
+import type { RedisKeys } from './keys.js';
+
+/** What a run was asked to do. Stored in Redis: it never holds the API key, only the variable's name. */
+export interface RunSpec {
+  /** The source as shown to the user (a URL without its query string). */
+  source: string;
+  /** Identifies the source across imports (path, size and mtime; or URL), null for stdin. */
+  sourceId: string | null;
+  sellerRef: string;
+  baseUrl: string;
+  keyEnv: string;
+  matchBy: string;
+  dryRun: boolean;
+  dailyReset: string;
+  dailyBudget: number | null;
+  allowInsecure: boolean;
+  preset: string;
+  /** `--fields`: the product fields the run may send (null: every mapped field). */
+  fields: string[] | null;
+}
+
+export type RunState = 'queued' | 'running' | 'done';
+
+export interface RunRecord extends RunSpec {
+  id: string;
+  state: RunState;
+  createdAt: number;
+  finishedAt: number | null;
+  /** True once the producer has read the whole source: `total` is final. */
+  produced: boolean;
+  total: number;
+  settled: number;
+  snapshotReady: boolean;
+  requests: number;
+  writes: number;
+  /** Counts by `action:<action>` and `status:<status>`. */
+  counts: Record<string, number>;
+}
+
+/** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
+export const RUN_TTL_SECONDS = 7 * 24 * 3600;
+
+// Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
+const SETTLE_SCRIPT = `
+local settledNow = 0
+for i = 1, #ARGV, 4 do
+  if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
+    settledNow = settledNow + 1
+    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
+    redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
+  end
+end
+local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
+return {settledNow, settled}
+`;
+
+export function newRunId(now = Date.now()): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+type StoredOutcome = [
+  key: string,
+  action: RowAction,
+  productId: string | null,
+  status: RowStatus,
+  error: string,
+];
+
+export function encodeOutcome(outcome: RowOutcome): string {
+  const stored: StoredOutcome = [
+    outcome.key,
+    outcome.action,
+    outcome.productId,
+    outcome.status,
+    outcome.error,
+  ];
+  return JSON.stringify(stored);
+}
+
+export function decodeOutcome(row: number | null, json: string): RowOutcome {
+  const [key, action, productId, status, error] = JSON.parse(json) as StoredOutcome;
+  return { row, key, action, productId, status, error };
+}
+
+export class RunStore {
+  constructor(
+    readonly redis: Redis,
+    readonly keys: RedisKeys,
+  ) {}
+
+  async create(spec: RunSpec, now = Date.now()): Promise<RunRecord> {
+    const id = newRunId(now);
+    const key = this.keys.run(id);
+    await this.redis
+      .multi()
+      .hset(key, {
+        spec: JSON.stringify(spec),
+        state: 'queued',
+        createdAt: now,
+        produced: 0,
+        total: 0,
+        settled: 0,
+        snapshotReady: 0,
+        requests: 0,
+        writes: 0,
+      })
+      .expire(key, RUN_TTL_SECONDS)
+      .zadd(this.keys.runs, now, id)
+      .exec();
+    const record = await this.get(id);
+    if (!record) throw new Error(`run ${id} vanished right after it was created`);
+    return record;
+  }
+
+  async get(id: string): Promise<RunRecord | null> {
+    const hash = await this.redis.hgetall(this.keys.run(id));
+    if (!hash.spec) return null;
+    const counts: Record<string, number> = {};
+    for (const [field, value] of Object.entries(hash)) {
+      if (field.startsWith('action:') || field.startsWith('status:')) counts[field] = Number(value);
+    }
+    return {
+      ...(JSON.parse(hash.spec) as RunSpec),
+      id,
+      state: (hash.state as RunState) ?? 'queued',
+      createdAt: Number(hash.createdAt),
+      finishedAt: hash.finishedAt ? Number(hash.finishedAt) : null,
+      produced: hash.produced === '1',
+      total: Number(hash.total ?? 0),
+      settled: Number(hash.settled ?? 0),
+      snapshotReady: hash.snapshotReady === '1',
+      requests: Number(hash.requests ?? 0),
+      writes: Number(hash.writes ?? 0),
+      counts,
+    };
+  }
+
+  /** The newest run, for `status` without an id. */
+  async latestId(): Promise<string | null> {
+    const [id] = await this.redis.zrevrange(this.keys.runs, 0, 0);
+    return id ?? null;
+  }
+
+  async markRunning(id: string): Promise<void> {
+    await this.redis.hsetnx(this.keys.run(id), 'startedAt', Date.now());
+    await this.redis.eval(
+      "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end",
+      1,
+      this.keys.run(id),
+    );
+  }
+
+  async markProduced(id: string, total: number): Promise<void> {
+    await this.redis.hset(this.keys.run(id), { produced: 1, total });
+  }
+
+  async setTotalSoFar(id: string, total: number): Promise<void> {
+    await this.redis.hset(this.keys.run(id), 'total', total);
+  }
+
+  async markSnapshotReady(id: string): Promise<void> {
+    await this.redis.hset(this.keys.run(id), 'snapshotReady', 1);
+  }
+
+  /** Records request and write counts; called once per HTTP request, so kept to one round trip. */
+  async countRequest(id: string, isWrite: boolean): Promise<void> {
+    const key = this.keys.run(id);
+    const multi = this.redis.multi().hincrby(key, 'requests', 1);
+    if (isWrite) multi.hincrby(key, 'writes', 1);
+    await multi.exec();
+  }
+
+  /** Settles rows (once each); resolves to how many rows of the run are settled now. */
+  async settle(id: string, outcomes: RowOutcome[]): Promise<{ settledNow: number; settled: number }> {
+    if (outcomes.length === 0) {
+      const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
+      return { settledNow: 0, settled };
+    }
+    const args: (string | number)[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.row === null)
+        throw new Error('settle() takes source rows; missing lines are added at the end');
+      args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status);
+    }
+    const [settledNow, settled] = (await this.redis.eval(
+      SETTLE_SCRIPT,
+      2,
+      this.keys.outcomes(id),
+      this.keys.run(id),
+      ...args,
+    )) as [number, number];
+    return { settledNow, settled };
+  }
+
+  /** The rows of a chunk that are settled already (a chunk run again skips them). */
+  async settledRows(id: string, rows: number[]): Promise<Set<number>> {
+    if (rows.length === 0) return new Set();
+    const values = await this.redis.hmget(this.keys.outcomes(id), ...rows.map(String));
+    return new Set(rows.filter((_, i) => values[i] !== null));
+  }
+
+  /**
+   * Marks the run done if every row is settled and the source fully read; true for exactly one caller.
+   * `missing` lines are written by that caller before it calls `finish`.
+   */
+  async claimFinalisation(id: string): Promise<boolean> {
+    const run = await this.get(id);
+    if (!run || run.state === 'done' || !run.produced || !run.snapshotReady || run.settled < run.total)
+      return false;
+    return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
+  }
+
+  async finish(id: string, now = Date.now()): Promise<void> {
+    const multi = this.redis.multi().hset(this.keys.run(id), { state: 'done', finishedAt: now });
+    for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
+    await multi.exec();
+  }
+
+  async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.redis
+      .multi()
+      .rpush(this.keys.missing(id), ...outcomes.map(encodeOutcome))
+      .hincrby(this.keys.run(id), 'action:missing', outcomes.length)
+      .exec();
+  }
+
+  /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
+  async *outcomes(id: string, batchSize = 1000): AsyncGenerator<RowOutcome> {
+    const run = await this.get(id);
+    if (!run) return;
+    for (let first = 1; first <= run.total; first += batchSize) {
+      const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
+      const values = await this.redis.hmget(this.keys.outcomes(id), ...rows.map(String));
+      for (const [i, value] of values.entries()) {
+        const row = rows[i] as number;
+        yield value
+          ? decodeOutcome(row, value)
+          : { row, key: '', action: 'invalid', productId: null, status: 'failed', error: 'not settled yet' };
+      }
+    }
+    const missingCount = await this.redis.llen(this.keys.missing(id));
+    for (let start = 0; start < missingCount; start += batchSize) {
+      for (const value of await this.redis.lrange(this.keys.missing(id), start, start + batchSize - 1)) {
+        yield decodeOutcome(null, value);
+      }
+    }
+  }
+
+  private runDataKeys(id: string): string[] {
+    return [
+      this.keys.outcomes(id),
+      this.keys.products(id),
+      this.keys.keyToId(id),
+      this.keys.idToKey(id),
+      this.keys.touched(id),
+      this.keys.sourceKeys(id),
+      this.keys.missing(id),
+    ];
+  }
+}
