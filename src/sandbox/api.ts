@@ -8,6 +8,8 @@ export interface ApiRequest {
   method: string;
   /** Path relative to /api/v1, without query, e.g. '/products'. */
   path: string;
+  /** The base URL as the client addressed it (its Host header), so next-page URLs keep its origin. */
+  baseUrl: string;
   query: URLSearchParams;
   authorization: string | undefined;
   body: string;
@@ -74,6 +76,7 @@ export function handleApiRequest(state: SandboxState, request: ApiRequest): ApiO
   const result = route.handler(state, {
     seller,
     path: request.path,
+    baseUrl: request.baseUrl,
     query: request.query,
     body: request.body,
   });

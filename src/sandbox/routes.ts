@@ -9,6 +9,8 @@ export interface RouteRequest {
   seller: string;
   /** Path relative to /api/v1, e.g. '/products'. */
   path: string;
+  /** The base URL as the client addressed it, for the absolute URLs in answers. */
+  baseUrl: string;
   query: URLSearchParams;
   body: string;
 }
@@ -78,7 +80,7 @@ function createProduct(state: SandboxState, request: RouteRequest): ApiAnswer {
   if (!result.ok) return errorAnswer(400, result.code, result.message, { field: result.field });
   const product = state.store.createProduct(request.seller, result.fields);
   const { createStatus, createBody, hideFields } = state.options;
-  const headers = { Location: `${state.baseUrl}${request.path}?id=${product.id}` };
+  const headers = { Location: `${request.baseUrl}${request.path}?id=${product.id}` };
   const body = createBody ? { data: productRepresentation(product, hideFields) } : undefined;
   return answer(createStatus, body, headers);
 }
@@ -116,7 +118,7 @@ function listAnswer<T extends { id: number }>(
   represent: (item: T) => unknown,
 ): ApiAnswer {
   const { listShape, pageSize } = state.options;
-  const listUrl = `${state.baseUrl}${request.path}`;
+  const listUrl = `${request.baseUrl}${request.path}`;
   const list = renderList(items, listShape, pageSize, request.query, listUrl, represent);
   if (!list.ok) return errorAnswer(400, 'invalid_query', list.message);
   return answer(200, list.body, list.headers);

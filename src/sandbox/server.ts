@@ -78,6 +78,7 @@ async function serve(
   const { answer, seller } = handleApiRequest(state, {
     method,
     path,
+    baseUrl: req.headers.host ? `http://${req.headers.host}${API_PREFIX}` : state.baseUrl,
     query: url.searchParams,
     authorization: req.headers.authorization,
     body,

@@ -42,7 +42,7 @@ export class SandboxState {
   readonly store: SandboxStore;
   readonly faults: ActiveFaults;
   dailyLimit: number | null;
-  /** Set once the server listens: `http://HOST:PORT/api/v1`. */
+  /** Set once the server listens: `http://HOST:PORT/api/v1`; answers use the Host the client sent. */
   baseUrl = '';
 
   constructor(

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ListShape, type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { clientFor, type Reply } from './http-client.js';
@@ -112,6 +113,25 @@ describe('with list shape link-header', () => {
 });
 
 describe('with list shape next-url', () => {
+  it('builds the next URL on the host the client addressed', async () => {
+    sandbox = await startSandbox({ listShape: 'next-url', pageSize: 1 });
+    sandbox.seedProducts(sandbox.defaultKey.seller, [
+      { name: 'A', price: 1 },
+      { name: 'B', price: 1 },
+    ]);
+    const body = await new Promise<string>((resolve, reject) => {
+      const headers = { Host: 'localhost:4010', Authorization: `Bearer ${sandbox?.defaultKey.key}` };
+      get(`${sandbox?.baseUrl}/products`, { headers }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    expect((JSON.parse(body) as { next: string }).next).toMatch(
+      /^http:\/\/localhost:4010\/api\/v1\/products\?cursor=/,
+    );
+  });
+
   it('answers 400 to a cursor it did not give', async () => {
     sandbox = await startSandbox({ listShape: 'next-url' });
     expect((await clientFor(sandbox)('GET', '/products?cursor=bogus')).status).toBe(400);
