@@ -1,0 +1,188 @@
+/**
+ * Exact decimal numbers as canonical strings (see `Decimal` in src/interfaces.ts): no floats ever
+ * touch a price until `decimalToNumber` builds the JSON body. CONTRACT: "Prices compare as
+ * decimals (`"12.50"` equals `12.5`)".
+ */
+import type { Decimal } from '../interfaces.js';
+
+/** Which character separates the decimals when a value alone cannot tell (`1,299`). */
+export type DecimalStyle = 'dot' | 'comma' | 'auto';
+
+export type ParsedDecimal =
+  | {
+      ok: true;
+      value: Decimal;
+      /** Set when the text reads two ways (`1,299`, `1.299`) and the style was `auto`. */
+      ambiguous?: boolean;
+      /** The decimal separator the text itself showed, when it showed one unambiguously. */
+      separator?: 'dot' | 'comma';
+    }
+  | { ok: false; reason: string };
+
+/** Currency symbols (any Unicode `Sc`) or an ISO 4217-like code, before or after the number. */
+const CURRENCY_PREFIX = /^(?:\p{Sc}|[A-Z]{3}(?![A-Z]))\s*/u;
+const CURRENCY_SUFFIX = /\s*(?:\p{Sc}|(?<![A-Z])[A-Z]{3})$/u;
+/** Spaces (plain, no-break, narrow no-break) and apostrophes only ever group thousands. */
+const GROUPED_BY_SPACE = /^\d{1,3}(?:[ '’]\d{3})+(?:[.,]\d*)?$/;
+const ONLY_NUMBER_CHARS = /^[\d.,]*\d[\d.,]*$|^[\d.,]*[.,]\d+$/;
+
+export function parseDecimal(text: string, style: DecimalStyle = 'auto'): ParsedDecimal {
+  const unsigned = splitSign(text.replace(/[\u00a0\u202f]/g, ' ').trim());
+  if (unsigned === null) return { ok: false, reason: 'not a number' };
+  const { negative } = unsigned;
+  let { rest } = unsigned;
+  if (rest === '') return { ok: false, reason: 'empty' };
+  if (GROUPED_BY_SPACE.test(rest)) rest = rest.replace(/[ '’]/g, '');
+  if (!ONLY_NUMBER_CHARS.test(rest)) return { ok: false, reason: 'not a number' };
+  const read = readSeparators(rest, style);
+  if (!read.ok) return read;
+  const result: ParsedDecimal = { ok: true, value: canonicalise(negative, read.intPart, read.fracPart) };
+  if (read.ambiguous) result.ambiguous = true;
+  if (read.separator) result.separator = read.separator;
+  return result;
+}
+
+/** Strips an optional sign and an optional currency (either side, in either order with the sign). */
+function splitSign(text: string): { negative: boolean; rest: string } | null {
+  let rest = text;
+  let sign = '';
+  const takeSign = () => {
+    const first = rest[0];
+    if (first === '+' || first === '-') {
+      if (sign !== '') return false;
+      sign = first;
+      rest = rest.slice(1).trimStart();
+    }
+    return true;
+  };
+  if (!takeSign()) return null;
+  rest = rest.replace(CURRENCY_PREFIX, '');
+  if (!takeSign()) return null;
+  rest = rest.replace(CURRENCY_SUFFIX, '').trimEnd();
+  return { negative: sign === '-', rest };
+}
+
+type Separated =
+  | { ok: true; intPart: string; fracPart: string; ambiguous?: boolean; separator?: 'dot' | 'comma' }
+  | { ok: false; reason: string };
+
+function readSeparators(text: string, style: DecimalStyle): Separated {
+  const dots = count(text, '.');
+  const commas = count(text, ',');
+  if (dots === 0 && commas === 0) return { ok: true, intPart: text, fracPart: '' };
+  if (dots > 0 && commas > 0) {
+    const decimalChar = text.lastIndexOf('.') > text.lastIndexOf(',') ? '.' : ',';
+    const groupChar = decimalChar === '.' ? ',' : '.';
+    if (count(text, decimalChar) > 1) return { ok: false, reason: 'not a number' };
+    const [whole = '', frac = ''] = text.split(decimalChar);
+    if (!isGrouped(whole, groupChar)) return { ok: false, reason: 'misplaced thousands separator' };
+    return {
+      ok: true,
+      intPart: whole.split(groupChar).join(''),
+      fracPart: frac,
+      separator: nameOf(decimalChar),
+    };
+  }
+  const char = dots > 0 ? '.' : ',';
+  if (count(text, char) > 1) {
+    if (!isGrouped(text, char)) return { ok: false, reason: 'not a number' };
+    return { ok: true, intPart: text.split(char).join(''), fracPart: '' };
+  }
+  const [whole = '', frac = ''] = text.split(char);
+  const couldBeThousands = frac.length === 3 && /^[1-9]\d{0,2}$/.test(whole);
+  if (!couldBeThousands) return { ok: true, intPart: whole, fracPart: frac, separator: nameOf(char) };
+  const asDecimal = { ok: true as const, intPart: whole, fracPart: frac };
+  const asThousands = { ok: true as const, intPart: whole + frac, fracPart: '' };
+  if (style === 'auto') return { ...(char === '.' ? asDecimal : asThousands), ambiguous: true };
+  return nameOf(char) === style ? asDecimal : asThousands;
+}
+
+function isGrouped(whole: string, groupChar: string): boolean {
+  const groups = whole.split(groupChar);
+  if (groups.length === 1) return /^\d*$/.test(whole);
+  return /^\d{1,3}$/.test(groups[0] ?? '') && groups.slice(1).every((g) => /^\d{3}$/.test(g));
+}
+
+function nameOf(char: string): 'dot' | 'comma' {
+  return char === '.' ? 'dot' : 'comma';
+}
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (const c of text) if (c === char) n++;
+  return n;
+}
+
+function canonicalise(negative: boolean, intPart: string, fracPart: string): Decimal {
+  const whole = intPart.replace(/^0+/, '') || '0';
+  const frac = fracPart.replace(/0+$/, '');
+  const body = frac === '' ? whole : `${whole}.${frac}`;
+  return (negative && body !== '0' ? `-${body}` : body) as Decimal;
+}
+
+/** A JSON number (or numeric string in plain dot notation) as a canonical decimal; null otherwise. */
+export function toDecimal(value: unknown): Decimal | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? fromNumber(value) : null;
+  if (typeof value !== 'string') return null;
+  if (!/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value)) return null;
+  const parsed = parseDecimal(value, 'dot');
+  return parsed.ok ? parsed.value : null;
+}
+
+function fromNumber(n: number): Decimal {
+  const text = String(n);
+  const exp = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!exp) return canonicalise(n < 0, text.replace('-', '').split('.')[0] ?? '0', text.split('.')[1] ?? '');
+  const [, sign = '', whole = '', frac = '', power = '0'] = exp;
+  const digits = whole + frac;
+  const point = whole.length + Number(power);
+  if (point <= 0) return canonicalise(sign === '-', '0', '0'.repeat(-point) + digits);
+  if (point >= digits.length)
+    return canonicalise(sign === '-', digits + '0'.repeat(point - digits.length), '');
+  return canonicalise(sign === '-', digits.slice(0, point), digits.slice(point));
+}
+
+/** True when both are numbers (JSON numbers or plain numeric strings) of the same value. */
+export function decimalEquals(a: unknown, b: unknown): boolean {
+  const x = toDecimal(a);
+  const y = toDecimal(b);
+  return x !== null && x === y;
+}
+
+/** -1, 0 or 1, exactly. */
+export function compareDecimals(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const negA = a.startsWith('-');
+  const negB = b.startsWith('-');
+  if (negA !== negB) return negA ? -1 : 1;
+  const magnitude = compareMagnitudes(negA ? a.slice(1) : a, negB ? b.slice(1) : b);
+  return (negA ? -magnitude : magnitude) as -1 | 0 | 1;
+}
+
+function compareMagnitudes(a: string, b: string): -1 | 0 | 1 {
+  const [ai = '', af = ''] = a.split('.');
+  const [bi = '', bf = ''] = b.split('.');
+  if (ai.length !== bi.length) return ai.length < bi.length ? -1 : 1;
+  const width = Math.max(af.length, bf.length);
+  const x = ai + af.padEnd(width, '0');
+  const y = bi + bf.padEnd(width, '0');
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+/** True when the JSON number for `d` reads back as exactly `d` (about 15 significant digits). */
+export function isExactAsNumber(d: Decimal): boolean {
+  return fromNumber(Number(d)) === d;
+}
+
+/** The JSON number for the request body; exact (round-trips) up to 15 significant digits. */
+export function decimalToNumber(d: Decimal): number {
+  return Number(d);
+}
+
+/** Whole cents as a bigint, or null when the value has more than two decimals. */
+export function toCents(d: Decimal): bigint | null {
+  const negative = d.startsWith('-');
+  const [whole = '0', frac = ''] = (negative ? d.slice(1) : d).split('.');
+  if (frac.length > 2) return null;
+  const cents = BigInt(whole) * 100n + BigInt(frac.padEnd(2, '0'));
+  return negative ? -cents : cents;
+}

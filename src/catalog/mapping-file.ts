@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { CatalogConfigError } from './errors.js';
+import { PRESET_NAMES } from './presets/types.js';
+import { TRANSFORM_NAMES } from './transforms.js';
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+const fieldRule = z.preprocess(
+  (value) => (typeof value === 'string' ? { column: value } : value),
+  z
+    .strictObject({
+      column: z.string().min(1).optional(),
+      columns: z.array(z.string().min(1)).min(1).optional(),
+      /** Joins the text of several columns (default one space); lists keep one item per column. */
+      join: z.string().optional(),
+      /** Splits one cell into a list (default `,`). */
+      separator: z.string().min(1).optional(),
+      transform: z
+        .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(TRANSFORM_NAMES)))
+        .optional(),
+      constant: scalar.optional(),
+    })
+    .refine(
+      (rule) => [rule.column, rule.columns, rule.constant].filter((v) => v !== undefined).length === 1,
+      {
+        message: 'give exactly one of column, columns or constant',
+      },
+    )
+    .nullable(),
+);
+
+const mappingFile = z.strictObject({
+  /** A preset to start from; the mapping's fields replace or add to its fields (null removes one). */
+  preset: z.enum(PRESET_NAMES).optional(),
+  decimal: z.enum(['dot', 'comma', 'auto']).optional(),
+  matchBy: z.string().min(1).optional(),
+  fields: z.record(z.string().min(1), fieldRule),
+});
+
+export type FieldRule = NonNullable<z.infer<typeof fieldRule>>;
+
+export interface MappingSpec extends z.infer<typeof mappingFile> {
+  /** The file's name, for error messages. */
+  origin: string;
+}
+
+/** Reads a mapping file (JSON or YAML); every problem is one line naming the file and the key. */
+export async function loadMappingFile(path: string): Promise<MappingSpec> {
+  const origin = basename(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CatalogConfigError(`${origin}: cannot read the mapping file (${code})`);
+  }
+  return parseMapping(text, origin, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml');
+}
+
+/** Parses mapping text; pure, so its errors are table-tested. */
+export function parseMapping(text: string, origin: string, syntax: 'json' | 'yaml'): MappingSpec {
+  let data: unknown;
+  try {
+    data = syntax === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const first = String((error as Error).message).split('\n')[0];
+    throw new CatalogConfigError(`${origin}: not valid ${syntax === 'json' ? 'JSON' : 'YAML'}: ${first}`);
+  }
+  const result = mappingFile.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new CatalogConfigError(`${origin}: ${describeIssue(issue, data)}`);
+  }
+  return { ...result.data, origin };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, data: unknown): string {
+  const path = issue.path.reduce<string>(
+    (text, part) =>
+      typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part),
+    '',
+  );
+  const where = path || '(top level)';
+  const input = valueAt(data, issue.path);
+  if (issue.code === 'invalid_value' && path.includes('transform')) {
+    return `${where}: unknown transform ${JSON.stringify(input)} (known: ${TRANSFORM_NAMES.join(', ')})`;
+  }
+  if (issue.code === 'invalid_value')
+    return `${where}: ${JSON.stringify(input)} is not one of ${issue.values.join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return `${where ? `${where}: ` : ''}unknown key "${issue.keys[0]}"`;
+  if (issue.code === 'invalid_type' && input === undefined) return `${where}: missing`;
+  return `${where}: ${issue.message}`;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current = data;
+  for (const part of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}

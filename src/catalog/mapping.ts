@@ -1,0 +1,90 @@
+import type { SourceRecord } from '../interfaces.js';
+import { CatalogConfigError } from './errors.js';
+import { kindOf, splitList } from './fields.js';
+import type { FieldRule, MappingSpec } from './mapping-file.js';
+import type { RawFields } from './presets/types.js';
+import { applyTextTransforms, type FieldSpec, specFromTransforms } from './transforms.js';
+
+export interface CompiledMapping {
+  /** Fields the mapping sets (or removes, when null) on top of the preset's. */
+  fields: string[];
+  removed: string[];
+  specs: Record<string, FieldSpec>;
+  /** Sets the mapping's fields on a draft's fields from the record (blank results are removed). */
+  apply(record: SourceRecord, fields: RawFields): void;
+}
+
+/** Checks a mapping against the source's columns (one line naming the key at fault) and compiles it. */
+export function compileMapping(spec: MappingSpec, columns: readonly string[]): CompiledMapping {
+  const present = new Set(columns);
+  const specs: Record<string, FieldSpec> = {};
+  const setters: ((record: SourceRecord, fields: RawFields) => void)[] = [];
+  const fields: string[] = [];
+  const removed: string[] = [];
+
+  for (const [field, rule] of Object.entries(spec.fields)) {
+    if (rule === null) {
+      removed.push(field);
+      setters.push((_, out) => delete out[field]);
+      continue;
+    }
+    const wanted = rule.column !== undefined ? [rule.column] : (rule.columns ?? []);
+    wanted.forEach((column, i) => {
+      if (!present.has(column)) {
+        const key = rule.column !== undefined ? `fields.${field}.column` : `fields.${field}.columns[${i}]`;
+        throw new CatalogConfigError(`${spec.origin}: ${key}: the source has no column "${column}"`);
+      }
+    });
+    const transforms = rule.transform ?? [];
+    const fieldSpec = specFromTransforms({ kind: kindOf(field) }, transforms);
+    if (rule.separator !== undefined) fieldSpec.separator = rule.separator;
+    specs[field] = fieldSpec;
+    fields.push(field);
+    setters.push(fieldSetter(field, rule, fieldSpec, transforms));
+  }
+
+  return {
+    fields,
+    removed,
+    specs,
+    apply(record, out) {
+      for (const set of setters) set(record, out);
+    },
+  };
+}
+
+function fieldSetter(
+  field: string,
+  rule: FieldRule,
+  spec: FieldSpec,
+  transforms: NonNullable<FieldRule['transform']>,
+): (record: SourceRecord, fields: RawFields) => void {
+  const transform = (text: string) => applyTextTransforms(text.trim(), transforms);
+  if (rule.constant !== undefined) {
+    const text = transform(String(rule.constant));
+    return (_, out) => setOrRemove(out, field, text);
+  }
+  if (rule.column !== undefined) {
+    const column = rule.column;
+    return (record, out) => setOrRemove(out, field, transform(record.values[column] ?? ''));
+  }
+  const columns = rule.columns ?? [];
+  const join = rule.join ?? ' ';
+  return (record, out) => {
+    const texts = columns
+      .map((column) => transform(record.values[column] ?? ''))
+      .filter((text) => text !== '');
+    if (spec.kind === 'list')
+      setOrRemove(
+        out,
+        field,
+        texts.flatMap((text) => splitList(text, spec.separator)),
+      );
+    else setOrRemove(out, field, texts.join(join));
+  };
+}
+
+function setOrRemove(out: RawFields, field: string, value: string | string[]): void {
+  if (Array.isArray(value) ? value.length === 0 : value === '') delete out[field];
+  else out[field] = value;
+}

@@ -1,0 +1,59 @@
+import { splitList } from '../fields.js';
+import { Columns, put, slug } from './columns.js';
+import type { Preset, RawFields } from './types.js';
+import { oneToOne } from './types.js';
+
+/**
+ * Etsy "Download Data" listings export. Its SKU column is often empty and it has no listing id, so
+ * the key is the SKU, else `etsy:<LISTING_ID>` where present, else `etsy:<title slug>` (said in a
+ * note: renaming a listing then makes a new product). Variations stay one listing: the export has
+ * one price per listing.
+ */
+export const etsy: Preset = {
+  name: 'etsy',
+  signature: {
+    required: [['title'], ['price'], ['currency_code']],
+    distinctive: ['image1', 'quantity', 'tags', 'materials', 'variation 1 type', 'sku'],
+  },
+  decimalStyle: 'dot',
+  fields: () => ['sku', 'name', 'description', 'price', 'currency', 'quantity', 'tags', 'images'],
+  create(columns) {
+    const c = new Columns(columns);
+    const read = {
+      sku: c.reader('sku'),
+      listingId: c.reader('listing_id', 'listing id'),
+      title: c.reader('title'),
+      description: c.reader('description'),
+      price: c.reader('price'),
+      currency: c.reader('currency_code'),
+      quantity: c.reader('quantity'),
+      tags: c.reader('tags'),
+      images: Array.from({ length: 10 }, (_, i) => c.reader(`image${i + 1}`)),
+    };
+    return oneToOne((record) => {
+      const notes: string[] = [];
+      let key = read.sku(record);
+      if (key === '') {
+        const listingId = read.listingId(record);
+        const titleSlug = slug(read.title(record));
+        key = listingId ? `etsy:${listingId}` : titleSlug ? `etsy:${titleSlug}` : '';
+        if (key !== '')
+          notes.push(`key derived from the ${listingId ? 'listing id' : 'title'} (no SKU): ${key}`);
+      }
+      const fields: RawFields = {};
+      put(fields, 'sku', key);
+      put(fields, 'name', read.title(record));
+      put(fields, 'description', read.description(record));
+      put(fields, 'price', read.price(record));
+      put(fields, 'currency', read.currency(record));
+      put(fields, 'quantity', read.quantity(record));
+      put(fields, 'tags', splitList(read.tags(record)));
+      put(
+        fields,
+        'images',
+        read.images.map((image) => image(record)).filter((url) => url !== ''),
+      );
+      return { kind: 'product', record, fields, notes };
+    });
+  },
+};

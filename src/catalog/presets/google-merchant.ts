@@ -1,0 +1,86 @@
+import { splitList } from '../fields.js';
+import { Columns, put } from './columns.js';
+import type { Preset, RawFields } from './types.js';
+import { oneToOne } from './types.js';
+
+const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
+
+/**
+ * Google Merchant Center feeds (RSS 2.0 with `g:` elements, or the TSV form). The `g:` prefix is
+ * ignored and plain RSS `title`/`link` stand in for `g:title`/`g:link`. `price` like `12.50 EUR`
+ * gives the price and the `currency`; the offer `id` is the SKU (not the remote product id).
+ */
+export const googleMerchant: Preset = {
+  name: 'google-merchant',
+  signature: {
+    required: [['id'], ['price'], ['title']],
+    distinctive: [
+      'image_link',
+      'availability',
+      'link',
+      'gtin',
+      'brand',
+      'condition',
+      'google_product_category',
+      'mpn',
+    ],
+  },
+  decimalStyle: 'dot',
+  fields: () => [
+    'sku',
+    'name',
+    'description',
+    'price',
+    'sale_price',
+    'currency',
+    'url',
+    'images',
+    'availability',
+    'condition',
+    'brand',
+    'barcode',
+    'mpn',
+    'category',
+  ],
+  create(columns) {
+    const c = new Columns(columns);
+    const read = {
+      id: c.reader('id'),
+      title: c.reader('title'),
+      description: c.reader('description'),
+      price: c.reader('price'),
+      sale: c.reader('sale_price'),
+      link: c.reader('link'),
+      image: c.reader('image_link'),
+      additional: c.reader('additional_image_link'),
+      availability: c.reader('availability'),
+      condition: c.reader('condition'),
+      brand: c.reader('brand'),
+      gtin: c.reader('gtin'),
+      mpn: c.reader('mpn'),
+      productType: c.reader('product_type'),
+      googleCategory: c.reader('google_product_category'),
+    };
+    return oneToOne((record) => {
+      const fields: RawFields = {};
+      const notes: string[] = [];
+      put(fields, 'sku', read.id(record));
+      put(fields, 'name', read.title(record));
+      put(fields, 'description', read.description(record));
+      const price = TRAILING_CURRENCY.exec(read.price(record));
+      put(fields, 'price', price ? (price[1] ?? '') : read.price(record));
+      put(fields, 'currency', price?.[2] ?? '');
+      if (read.price(record) !== '' && !price) notes.push('price without a currency');
+      put(fields, 'sale_price', read.sale(record));
+      put(fields, 'url', read.link(record));
+      put(fields, 'images', [read.image(record), ...splitList(read.additional(record))].filter(Boolean));
+      put(fields, 'availability', read.availability(record));
+      put(fields, 'condition', read.condition(record));
+      put(fields, 'brand', read.brand(record));
+      put(fields, 'barcode', read.gtin(record));
+      put(fields, 'mpn', read.mpn(record));
+      put(fields, 'category', read.productType(record) || read.googleCategory(record));
+      return { kind: 'product', record, fields, notes };
+    });
+  },
+};

@@ -1,0 +1,24 @@
+import { amazon } from './amazon.js';
+import { ebay } from './ebay.js';
+import { etsy } from './etsy.js';
+import { generic } from './generic.js';
+import { googleMerchant } from './google-merchant.js';
+import { magento } from './magento.js';
+import { shopify } from './shopify.js';
+import type { Preset, PresetName } from './types.js';
+import { woocommerce } from './woocommerce.js';
+
+export const PRESETS: Readonly<Record<PresetName, Preset>> = {
+  generic,
+  shopify,
+  woocommerce,
+  etsy,
+  amazon,
+  ebay,
+  magento,
+  'google-merchant': googleMerchant,
+};
+
+export { isAmazonTemplatePreamble } from './amazon.js';
+export type { Draft, Preset, PresetName, RawFields, RowMapper } from './types.js';
+export { PRESET_NAMES } from './types.js';

@@ -1,0 +1,162 @@
+import type { SourceRecord } from '../../interfaces.js';
+import { compareDecimals, parseDecimal } from '../decimal.js';
+import { splitList } from '../fields.js';
+import { Columns, put } from './columns.js';
+import type { Draft, Preset, RawFields, RowMapper } from './types.js';
+
+const DEFAULT_OPTION = 'Default Title';
+
+/**
+ * Shopify product CSV (export and import template). One product spreads over several rows that share
+ * a Handle: the first carries the product fields (Title, Body, Vendor …), each variant row its own
+ * SKU and price, and image-only rows (Handle + Image Src) add to the gallery. The Seller API has no
+ * variants, so each variant becomes its own product; image-only rows are merged into the handle's
+ * first row. A variant without SKU gets the key `shopify:<handle>[:<opt1>/<opt2>…]`.
+ */
+export const shopify: Preset = {
+  name: 'shopify',
+  signature: {
+    required: [['handle'], ['variant price']],
+    distinctive: [
+      'title',
+      'variant sku',
+      'body (html)',
+      'option1 value',
+      'image src',
+      'variant compare at price',
+    ],
+  },
+  decimalStyle: 'dot',
+  fields: () => [
+    'sku',
+    'name',
+    'description',
+    'brand',
+    'category',
+    'tags',
+    'status',
+    'price',
+    'sale_price',
+    'quantity',
+    'barcode',
+    'weight',
+    'images',
+  ],
+  create: (columns) => createShopifyMapper(new Columns(columns)),
+};
+
+function createShopifyMapper(c: Columns): RowMapper {
+  const read = {
+    handle: c.reader('handle'),
+    title: c.reader('title'),
+    body: c.reader('body (html)', 'body html'),
+    vendor: c.reader('vendor'),
+    category: c.reader('product category'),
+    type: c.reader('type'),
+    tags: c.reader('tags'),
+    status: c.reader('status'),
+    options: [c.reader('option1 value'), c.reader('option2 value'), c.reader('option3 value')],
+    sku: c.reader('variant sku'),
+    price: c.reader('variant price'),
+    compareAt: c.reader('variant compare at price'),
+    quantity: c.reader('variant inventory qty'),
+    barcode: c.reader('variant barcode'),
+    grams: c.reader('variant grams'),
+    variantImage: c.reader('variant image'),
+    imageSrc: c.reader('image src'),
+  };
+  type Read = typeof read;
+  let group: SourceRecord[] = [];
+
+  const flush = (): Draft[] => {
+    const drafts = group.length > 0 ? mapHandle(group, read) : [];
+    group = [];
+    return drafts;
+  };
+
+  return {
+    push(record) {
+      const handle = read.handle(record);
+      if (handle === '') return [...flush(), { kind: 'invalid', record, reason: 'missing Handle' }];
+      const closing = group.length > 0 && read.handle(group[0]!) !== handle ? flush() : [];
+      group.push(record);
+      return closing;
+    },
+    end: flush,
+  };
+
+  function mapHandle(rows: SourceRecord[], r: Read): Draft[] {
+    const handle = r.handle(rows[0]!);
+    const productRow = rows.find((row) => r.title(row) !== '') ?? rows[0]!;
+    const isVariant = (row: SourceRecord) =>
+      r.sku(row) !== '' || r.price(row) !== '' || r.options[0]!(row) !== '';
+    const variants = rows.filter(isVariant);
+    if (variants.length === 0) variants.push(productRow);
+    const gallery = unique(rows.map(r.imageSrc));
+    const several = variants.length > 1;
+
+    const products = new Map<SourceRecord, Draft & { kind: 'product' }>();
+    for (const row of variants) {
+      const options = r.options.map((option) => option(row)).filter((value) => value !== '');
+      const named = options.length > 0 && !(options.length === 1 && options[0] === DEFAULT_OPTION);
+      const fields: RawFields = {};
+      const notes: string[] = [];
+      const sku = r.sku(row) || `shopify:${handle}${named ? `:${options.join('/')}` : ''}`;
+      if (r.sku(row) === '') notes.push(`key derived from handle and options (no Variant SKU): ${sku}`);
+      put(fields, 'sku', sku);
+      const title = r.title(productRow);
+      put(fields, 'name', title !== '' && several && named ? `${title} - ${options.join(' / ')}` : title);
+      put(fields, 'description', r.body(productRow));
+      put(fields, 'brand', r.vendor(productRow));
+      put(fields, 'category', r.category(productRow) || r.type(productRow));
+      put(fields, 'tags', splitList(r.tags(productRow)));
+      put(fields, 'status', r.status(productRow));
+      putPrices(fields, notes, r.price(row), r.compareAt(row));
+      put(fields, 'quantity', r.quantity(row));
+      put(fields, 'barcode', r.barcode(row));
+      put(fields, 'weight', r.grams(row));
+      put(fields, 'images', unique([r.variantImage(row), ...gallery]));
+      products.set(row, { kind: 'product', record: row, fields, notes });
+    }
+
+    const first = products.get(variants[0]!)!;
+    const firstKey = String(first.fields.sku);
+    return rows.map((row): Draft => {
+      const product = products.get(row);
+      if (product) return product;
+      const what = r.imageSrc(row) !== '' ? 'image row' : 'row without variant data';
+      return {
+        kind: 'merged',
+        record: row,
+        key: firstKey,
+        intoRow: first.record.row,
+        reason: `Shopify ${what} of handle "${handle}": merged into row ${first.record.row}`,
+      };
+    });
+  }
+}
+
+/**
+ * Shopify's Variant Price is what the customer pays and Compare At the "was" price; our `price` is
+ * the regular price and `sale_price` the reduced one (src/catalog/fields.ts), so a real compare-at
+ * swaps them in. A compare-at not above the price is not a sale: Shopify shows none, neither do we.
+ */
+function putPrices(fields: RawFields, notes: string[], price: string, compareAt: string): void {
+  const current = parseDecimal(price, 'dot');
+  const was = parseDecimal(compareAt, 'dot');
+  if (compareAt === '' || !current.ok || !was.ok) {
+    put(fields, 'price', price);
+    return;
+  }
+  if (compareDecimals(was.value, current.value) > 0) {
+    put(fields, 'price', compareAt);
+    put(fields, 'sale_price', price);
+    return;
+  }
+  put(fields, 'price', price);
+  notes.push(`compare-at price ${compareAt} is not above the price ${price}: not sent as a sale`);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values.filter((value) => value !== ''))];
+}

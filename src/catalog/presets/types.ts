@@ -1,0 +1,49 @@
+import type { SourceRecord } from '../../interfaces.js';
+import type { DecimalStyle } from '../decimal.js';
+
+export const PRESET_NAMES = [
+  'generic',
+  'shopify',
+  'woocommerce',
+  'etsy',
+  'amazon',
+  'ebay',
+  'magento',
+  'google-merchant',
+] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+/** Product fields as raw text (or lists of text), before kinds are applied. Blank cells are absent. */
+export type RawFields = Record<string, string | string[]>;
+
+/**
+ * What a preset makes of a record, before conversion and validation. Every record pushed into a
+ * preset comes out as exactly one draft, possibly later (a Shopify handle waits for its next row).
+ */
+export type Draft =
+  | { kind: 'product'; record: SourceRecord; fields: RawFields; id?: string; notes: string[] }
+  | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
+  | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string };
+
+export interface RowMapper {
+  /** The drafts now complete: this record's, or those of an earlier group it closes. */
+  push(record: SourceRecord): Draft[];
+  /** The drafts still held when the source ends. */
+  end(): Draft[];
+}
+
+export interface Preset {
+  name: PresetName;
+  /** Detection: every `required` column must be present; `distinctive` ones add to the score. */
+  signature: { required: string[][]; distinctive: string[] };
+  /** `dot` where the platform's export always writes dot decimals, whatever the shop's locale. */
+  decimalStyle: DecimalStyle;
+  /** The fields this preset can produce from these columns (used to check `--fields`). */
+  fields(columns: readonly string[]): string[];
+  create(columns: readonly string[]): RowMapper;
+}
+
+/** A preset whose rows map one to one: the common case. */
+export function oneToOne(mapRecord: (record: SourceRecord) => Draft): RowMapper {
+  return { push: (record) => [mapRecord(record)], end: () => [] };
+}

@@ -1,0 +1,130 @@
+import type { InvalidRow, MappedRow, ProductFields, ProductUpsert } from '../interfaces.js';
+import { decimalToNumber, isExactAsNumber, type ParsedDecimal } from './decimal.js';
+import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
+import type { Draft, RawFields } from './presets/types.js';
+import type { FieldSpec } from './transforms.js';
+
+export interface RowRules {
+  /** The `--match-by` field. */
+  matchBy: string;
+  specOf(field: string): FieldSpec;
+  readDecimal(text: string, forced?: 'dot' | 'comma'): ParsedDecimal;
+  /** `--fields`: the fields sent (the match field is always kept); undefined sends every field. */
+  send?: ReadonlySet<string>;
+}
+
+type Converted =
+  | { ok: true; value: ProductFields[string] }
+  | { ok: false; reason: string }
+  | { ok: 'drop'; note: string };
+
+/** One raw field to its value by kind. Pure apart from the decimal reader's learning. */
+export function convertField(field: string, raw: string | string[], rules: RowRules): Converted {
+  const spec = rules.specOf(field);
+  if (spec.kind === 'list')
+    return { ok: true, value: Array.isArray(raw) ? raw : splitList(raw, spec.separator) };
+  const text = Array.isArray(raw) ? raw.join(', ') : raw;
+  switch (spec.kind) {
+    case 'string':
+      if (field === 'barcode' && isSpreadsheetMangled(text)) {
+        return {
+          ok: 'drop',
+          note: `barcode "${text}" was mangled by a spreadsheet (scientific notation): not sent`,
+        };
+      }
+      return { ok: true, value: text };
+    case 'boolean': {
+      const value = parseBoolean(text);
+      return value === null ? { ok: false, reason: `invalid ${field} "${text}"` } : { ok: true, value };
+    }
+    case 'decimal':
+    case 'integer': {
+      const parsed = rules.readDecimal(text, spec.decimal);
+      if (!parsed.ok) return { ok: false, reason: `invalid ${field} "${text}"` };
+      if (parsed.ambiguous) {
+        return {
+          ok: false,
+          reason: `ambiguous ${field} "${text}" (a decimal or thousands separator?): set decimal: comma or dot in a mapping file`,
+        };
+      }
+      if (spec.kind === 'integer' && parsed.value.includes('.')) {
+        return { ok: false, reason: `invalid ${field} "${text}": not a whole number` };
+      }
+      if (NON_NEGATIVE_FIELDS.has(field) && parsed.value.startsWith('-')) {
+        return { ok: false, reason: `invalid ${field} "${text}": negative` };
+      }
+      if (!isExactAsNumber(parsed.value)) {
+        return {
+          ok: false,
+          reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
+        };
+      }
+      return { ok: true, value: decimalToNumber(parsed.value) };
+    }
+  }
+}
+
+/** Keys already seen in this source, with the row that had them first. Memory: see BENCHMARKS.md. */
+export type SeenKeys = Map<string, number>;
+
+/** A preset's draft to the row the rest of the pipeline sees: converted, validated, filtered. */
+export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): MappedRow {
+  const { record } = draft;
+  if (draft.kind === 'merged') {
+    return {
+      kind: 'merged',
+      row: record.row,
+      line: record.line,
+      key: draft.key,
+      intoRow: draft.intoRow,
+      reason: draft.reason,
+    };
+  }
+  if (draft.kind === 'invalid') return invalid(record.row, record.line, draft.reason, draft.key);
+
+  const fields: ProductFields = {};
+  const notes = [...draft.notes];
+  const errors: string[] = [];
+  for (const [field, raw] of Object.entries(draft.fields satisfies RawFields)) {
+    const converted = convertField(field, raw, rules);
+    if (converted.ok === true) fields[field] = converted.value;
+    else if (converted.ok === 'drop') notes.push(converted.note);
+    else errors.push(converted.reason);
+  }
+  const keyValue = fields[rules.matchBy];
+  const key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
+  if (key === '') errors.unshift(`missing ${rules.matchBy}`);
+  else {
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, record.row);
+    else errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);
+  }
+  if (errors.length > 0) return invalid(record.row, record.line, errors.join('; '), key || undefined);
+
+  const upsert: ProductUpsert = {
+    kind: 'upsert',
+    row: record.row,
+    line: record.line,
+    key,
+    fields: pick(fields, rules),
+  };
+  if (draft.id !== undefined) upsert.id = draft.id;
+  if (notes.length > 0) upsert.notes = notes;
+  return upsert;
+}
+
+function pick(fields: ProductFields, rules: RowRules): ProductFields {
+  const { send } = rules;
+  if (!send) return fields;
+  const picked: ProductFields = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (send.has(field) || field === rules.matchBy) picked[field] = value;
+  }
+  return picked;
+}
+
+function invalid(row: number, line: number, reason: string, key?: string): InvalidRow {
+  const result: InvalidRow = { kind: 'invalid', row, line, reason };
+  if (key !== undefined && key !== '') result.key = key;
+  return result;
+}
