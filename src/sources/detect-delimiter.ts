@@ -9,37 +9,58 @@ export function describeDelimiter(delimiter: string): string {
 /**
  * The delimiter of a CSV from its first lines. For each candidate, count it outside quotes on each
  * line (a quote opens a field only at the start of a field, as `relax_quotes` reads it, so
- * `10" mattress` does not open one). A candidate found the same number of times on every line wins,
- * the highest count first; failing that, the one whose header count most lines share.
- * `complete` is false when the text is a prefix, so its last line may be cut and is left out.
+ * `10" mattress` does not open one). A candidate found the same number of times on every line wins;
+ * among those, the one that leaves fewer quotes stranded mid-field, then the highest count. Failing
+ * that, the one whose header count most lines share. `complete` is false when the text is a prefix,
+ * so its last line may be cut and is left out.
  */
 export function detectDelimiter(text: string, complete: boolean): string {
-  let best: { delimiter: string; consistent: boolean; agreeing: number; count: number } | undefined;
+  let best: Candidate | undefined;
   for (const delimiter of DELIMITERS) {
-    const counts = countPerRecord(text, delimiter, complete);
+    const { counts, strayQuotes } = scanRecords(text, delimiter, complete);
     const header = counts[0] ?? 0;
     if (header === 0) continue;
     const agreeing = counts.filter((count) => count === header).length;
-    const candidate = { delimiter, consistent: agreeing === counts.length, agreeing, count: header };
+    const candidate = {
+      delimiter,
+      consistent: agreeing === counts.length,
+      agreeing,
+      strayQuotes,
+      count: header,
+    };
     if (!best || isBetter(candidate, best)) best = candidate;
   }
   return best?.delimiter ?? ',';
 }
 
-function isBetter(
-  a: { consistent: boolean; agreeing: number; count: number },
-  b: { consistent: boolean; agreeing: number; count: number },
-): boolean {
+interface Candidate {
+  delimiter: string;
+  consistent: boolean;
+  agreeing: number;
+  strayQuotes: number;
+  count: number;
+}
+
+function isBetter(a: Candidate, b: Candidate): boolean {
   if (a.consistent !== b.consistent) return a.consistent;
-  if (a.consistent) return a.count > b.count;
-  return a.agreeing > b.agreeing || (a.agreeing === b.agreeing && a.count > b.count);
+  if (!a.consistent && a.agreeing !== b.agreeing) return a.agreeing > b.agreeing;
+  if (a.strayQuotes !== b.strayQuotes) return a.strayQuotes < b.strayQuotes;
+  return a.count > b.count;
 }
 
 const MAX_RECORDS = 20;
 
-/** Occurrences of `delimiter` outside quotes in each non-blank record of `text`. */
-export function countPerRecord(text: string, delimiter: string, complete: boolean): number[] {
+/**
+ * Occurrences of `delimiter` outside quotes in each non-blank record of `text`, and how many quotes
+ * stand mid-field (not opening a field, nor closing one before a delimiter or line end).
+ */
+export function scanRecords(
+  text: string,
+  delimiter: string,
+  complete: boolean,
+): { counts: number[]; strayQuotes: number } {
   const counts: number[] = [];
+  let strayQuotes = 0;
   let count = 0;
   let inQuotes = false;
   let atFieldStart = true;
@@ -49,7 +70,11 @@ export function countPerRecord(text: string, delimiter: string, complete: boolea
     if (inQuotes) {
       if (char === '"') {
         if (text[i + 1] === '"') i++;
-        else inQuotes = false;
+        else {
+          inQuotes = false;
+          const next = text[i + 1];
+          if (next !== undefined && next !== delimiter && next !== '\n' && next !== '\r') strayQuotes++;
+        }
       }
       continue;
     }
@@ -67,9 +92,10 @@ export function countPerRecord(text: string, delimiter: string, complete: boolea
     } else if (char === '"' && atFieldStart) {
       inQuotes = true;
     } else {
+      if (char === '"') strayQuotes++;
       atFieldStart = false;
     }
   }
   if (complete && !blank && counts.length < MAX_RECORDS) counts.push(count);
-  return counts;
+  return { counts, strayQuotes };
 }

@@ -30,12 +30,13 @@ export async function openUrl(url: string, fetchImpl: typeof fetch, timeoutMs: n
   function failure(error: unknown): Error {
     clearTimeout(timer);
     if (timedOut) return sourceError(label, `feed did not answer within ${formatMs(timeoutMs)}`);
-    return sourceError(label, `cannot fetch the feed: ${describeFetchError(error)}`);
+    return sourceError(label, `cannot fetch the feed: ${describeFetchError(error, url, label)}`);
   }
 
   let response: Response;
   try {
-    response = await fetchImpl(url, { signal: controller.signal, redirect: 'follow' });
+    const { address, headers } = withoutCredentials(url);
+    response = await fetchImpl(address, { signal: controller.signal, redirect: 'follow', headers });
   } catch (error) {
     throw failure(error);
   }
@@ -77,13 +78,29 @@ export async function openUrl(url: string, fetchImpl: typeof fetch, timeoutMs: n
   };
 }
 
+/**
+ * fetch refuses a URL with `user:password@` (and its error repeats the URL, password included), so the
+ * credentials travel as HTTP Basic authentication instead.
+ */
+export function withoutCredentials(url: string): { address: string; headers: Record<string, string> } {
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return { address: url, headers: {} };
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  parsed.username = '';
+  parsed.password = '';
+  const token = Buffer.from(`${user}:${password}`).toString('base64');
+  return { address: parsed.href, headers: { authorization: `Basic ${token}` } };
+}
+
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-function describeFetchError(error: unknown): string {
+/** The cause's code where there is one (ECONNREFUSED, ENOTFOUND); messages may repeat the URL, so no URL. */
+function describeFetchError(error: unknown, url: string, label: string): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   if (cause?.code) return cause.code;
-  if (cause?.message) return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return message.replaceAll(url, label);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { columnNames, recordFromCells } from '../../../src/sources/csv-header.js';
-import { countPerRecord, detectDelimiter } from '../../../src/sources/detect-delimiter.js';
+import { detectDelimiter, scanRecords } from '../../../src/sources/detect-delimiter.js';
 import { binaryReason, detectEncoding } from '../../../src/sources/detect-encoding.js';
 import { detectFormat, extensionOf } from '../../../src/sources/detect-format.js';
 import { flattenItem } from '../../../src/sources/flatten.js';
@@ -94,13 +94,14 @@ describe('detectDelimiter', () => {
     ['a quoted newline', 'a,b\n"line 1\nline;2",3\n', ','],
     ['a bare quote in an unquoted field', 'name,sku\nRedline 10" Mattress,R1\nPillow,P1\n', ','],
     ['a single column', 'sku\n1\n2\n', ','],
+    ['the delimiter whose quotes open and close fields', '"a"|"b;c"\n"d"|"e;f"\n', '|'],
   ])('finds %s', (_, sample, delimiter) => {
     expect(detectDelimiter(sample, true)).toBe(delimiter);
   });
 
   it('leaves out the last line of a cut prefix', () => {
-    expect(countPerRecord('a;b\n1;2\n3;', ';', false)).toEqual([1, 1]);
-    expect(countPerRecord('a;b\n1;2\n3;', ';', true)).toEqual([1, 1, 1]);
+    expect(scanRecords('a;b\n1;2\n3;', ';', false).counts).toEqual([1, 1]);
+    expect(scanRecords('a;b\n1;2\n3;', ';', true).counts).toEqual([1, 1, 1]);
   });
 });
 

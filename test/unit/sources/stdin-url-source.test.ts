@@ -1,0 +1,122 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSource, SourceError } from '../../../src/sources/index.js';
+import { openAndRead, readAll, stdinOf } from './helpers.js';
+
+describe('standard input (-)', () => {
+  it('reads the stream given for "-"', async () => {
+    const { opened, records } = await openAndRead('-', { stdin: stdinOf('sku;name\nA1;Café\n', 3) });
+    expect(opened.delimiter).toBe(';');
+    expect(records).toEqual([{ row: 1, line: 2, values: { sku: 'A1', name: 'Café' } }]);
+  });
+
+  it('calls empty standard input empty', async () => {
+    await expect(openSource('-', { stdin: stdinOf('') })).rejects.toThrow('standard input: source is empty');
+  });
+});
+
+describe('a feed URL', () => {
+  const routes: Record<string, (res: ServerResponse) => void> = {
+    '/feed.csv': (res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.write('sku,name\nA1,Mug\n');
+      res.end('B2,Crème\n');
+    },
+    '/private.csv': (res) => {
+      res.writeHead(200);
+      res.end(`authorization\n${res.req.headers.authorization ?? 'none'}\n`);
+    },
+    '/slow.csv': () => {
+      // never answers: the client's timeout must end the wait
+    },
+    '/stalls.csv': (res) => {
+      res.writeHead(200);
+      res.write('sku,name\n');
+      for (let i = 0; i < 5000; i++) res.write(`S${i},${'x'.repeat(20)}\n`);
+      // then sends nothing more and never ends
+    },
+  };
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+      if (route) route(res);
+      else {
+        res.writeHead(404, 'Not Found');
+        res.end('nope');
+      }
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((closed) => server.close(closed));
+  });
+
+  it('streams the body of a 200 answer', async () => {
+    const { opened, records } = await openAndRead(`${base}/feed.csv`);
+    expect(opened.format).toBe('csv');
+    expect(records.map((record) => record.values)).toEqual([
+      { sku: 'A1', name: 'Mug' },
+      { sku: 'B2', name: 'Crème' },
+    ]);
+  });
+
+  it('names the status and the URL without credentials or query on a 404', async () => {
+    const url = `http://seller:secret@127.0.0.1:${new URL(base).port}/missing.csv?token=abc`;
+    const opening = openSource(url);
+    await expect(opening).rejects.toBeInstanceOf(SourceError);
+    await expect(openSource(url)).rejects.toThrow(`feed answered 404 Not Found: ${base}/missing.csv`);
+    await expect(openSource(url)).rejects.not.toThrow(/secret|token/);
+  });
+
+  it('sends credentials in the URL as Basic authentication', async () => {
+    const url = `http://seller:s%3Acret@127.0.0.1:${new URL(base).port}/private.csv`;
+    const { records } = await openAndRead(url);
+    expect(records[0]?.values.authorization).toBe(`Basic ${Buffer.from('seller:s:cret').toString('base64')}`);
+  });
+
+  it('gives up on a feed that does not answer in time', async () => {
+    await expect(openSource(`${base}/slow.csv`, { timeoutMs: 200 })).rejects.toThrow(
+      `${base}/slow.csv: feed did not answer within 200 ms`,
+    );
+  });
+
+  it('gives up on a feed that stops sending halfway', async () => {
+    const opened = await openSource(`${base}/stalls.csv`, { timeoutMs: 200 });
+    await expect(readAll(opened)).rejects.toThrow(`${base}/stalls.csv: feed did not answer within 200 ms`);
+  });
+
+  it('says why a feed cannot be reached', async () => {
+    const refused = await new Promise<string>((found) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as AddressInfo).port;
+        probe.close(() => found(`http://127.0.0.1:${port}/feed.csv`));
+      });
+    });
+    await expect(openSource(refused)).rejects.toThrow(`${refused}: cannot fetch the feed: ECONNREFUSED`);
+  });
+
+  it('uses the injected fetch', async () => {
+    const fetch = (async () => new Response('[{"sku":"A1"}]', { status: 200 })) as typeof globalThis.fetch;
+    const { opened, records } = await openAndRead('https://feeds.example.test/products', { fetch });
+    expect(opened.format).toBe('json');
+    expect(records).toEqual([{ row: 1, line: 1, values: { sku: 'A1' } }]);
+  });
+});
+
+describe('closing early', () => {
+  it('releases the source when the caller stops before the end', async () => {
+    const stdin = stdinOf(`sku\n${'A\n'.repeat(20_000)}`, 4096);
+    const opened = await openSource('-', { stdin });
+    for await (const record of opened.records) {
+      if (record.row === 3) break;
+    }
+    await opened.close();
+    expect(stdin.destroyed).toBe(true);
+  });
+});
