@@ -13,7 +13,11 @@ const fieldRule = z.preprocess(
   z
     .strictObject({
       column: z.string().min(1).optional(),
+      /** The first of these columns the source has (one mapping for several versions of an export). */
+      anyColumn: z.array(z.string().min(1)).min(1).optional(),
       columns: z.array(z.string().min(1)).min(1).optional(),
+      /** A column the source may lack: then the field is absent instead of an error. */
+      optional: z.boolean().optional(),
       /** Joins the text of several columns (default one space); lists keep one item per column. */
       join: z.string().optional(),
       /** Splits one cell into a list (default `,`). */
@@ -24,10 +28,10 @@ const fieldRule = z.preprocess(
       constant: scalar.optional(),
     })
     .refine(
-      (rule) => [rule.column, rule.columns, rule.constant].filter((v) => v !== undefined).length === 1,
-      {
-        message: 'give exactly one of column, columns or constant',
-      },
+      (rule) =>
+        [rule.column, rule.anyColumn, rule.columns, rule.constant].filter((v) => v !== undefined).length ===
+        1,
+      { message: 'give exactly one of column, anyColumn, columns or constant' },
     )
     .nullable(),
 );

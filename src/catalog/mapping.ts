@@ -28,19 +28,14 @@ export function compileMapping(spec: MappingSpec, columns: readonly string[]): C
       setters.push((_, out) => delete out[field]);
       continue;
     }
-    const wanted = rule.column !== undefined ? [rule.column] : (rule.columns ?? []);
-    wanted.forEach((column, i) => {
-      if (!present.has(column)) {
-        const key = rule.column !== undefined ? `fields.${field}.column` : `fields.${field}.columns[${i}]`;
-        throw new CatalogConfigError(`${spec.origin}: ${key}: the source has no column "${column}"`);
-      }
-    });
+    const resolved = resolveColumns(spec.origin, field, rule, present);
+    if (resolved === null) continue;
     const transforms = rule.transform ?? [];
     const fieldSpec = specFromTransforms({ kind: kindOf(field) }, transforms);
     if (rule.separator !== undefined) fieldSpec.separator = rule.separator;
     specs[field] = fieldSpec;
     fields.push(field);
-    setters.push(fieldSetter(field, rule, fieldSpec, transforms));
+    setters.push(fieldSetter(field, resolved, fieldSpec, transforms));
   }
 
   return {
@@ -51,6 +46,31 @@ export function compileMapping(spec: MappingSpec, columns: readonly string[]): C
       for (const set of setters) set(record, out);
     },
   };
+}
+
+/**
+ * The rule with its columns checked against the source: `anyColumn` resolved to the one present.
+ * Null when an `optional` column is absent (the field is then simply not mapped).
+ */
+function resolveColumns(
+  origin: string,
+  field: string,
+  rule: FieldRule,
+  present: Set<string>,
+): FieldRule | null {
+  if (rule.anyColumn !== undefined) {
+    const found = rule.anyColumn.find((column) => present.has(column));
+    if (found !== undefined) return { ...rule, anyColumn: undefined, column: found };
+    if (rule.optional) return null;
+    const names = rule.anyColumn.map((column) => `"${column}"`).join(' or ');
+    throw new CatalogConfigError(`${origin}: fields.${field}.anyColumn: the source has no column ${names}`);
+  }
+  const wanted = rule.column !== undefined ? [rule.column] : (rule.columns ?? []);
+  const missing = wanted.findIndex((column) => !present.has(column));
+  if (missing === -1) return rule;
+  if (rule.optional) return null;
+  const key = rule.column !== undefined ? `fields.${field}.column` : `fields.${field}.columns[${missing}]`;
+  throw new CatalogConfigError(`${origin}: ${key}: the source has no column "${wanted[missing]}"`);
 }
 
 function fieldSetter(

@@ -102,8 +102,9 @@ function createWooMapper(c: Columns): RowMapper {
       const notes: string[] = [];
       const parentRef = types.includes('variation') ? read.parent(record) : '';
       const key = keyOf(record, parentRef, notes);
-      const fields = productFields(record);
+      const fields: RawFields = {};
       put(fields, 'sku', key);
+      Object.assign(fields, productFields(record));
 
       if (types.includes('variable')) {
         const refs = [read.sku(record), read.id(record) ? `id:${read.id(record)}` : ''];

@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { createMapper, loadMappingFile, type MapperOptions } from '../../src/catalog/index.js';
+import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
+import { openSource } from '../../src/sources/index.js';
+
+const repoRoot = join(import.meta.dirname, '../..');
+export const realDir = join(repoRoot, '../shared/fixtures/real');
+
+export interface MappedFile {
+  records: number;
+  rows: MappedRow[];
+  detections: string[];
+  upserts: ProductUpsert[];
+  counts: { upsert: number; invalid: number; merged: number };
+  byKey(key: string): ProductUpsert;
+}
+
+/** Reads a real export through openSource and maps it; counts the records that went in. */
+export async function mapRealFile(
+  relativePath: string,
+  options: Partial<MapperOptions> & { mappingFile?: string; sourceDelimiter?: string } = {},
+): Promise<MappedFile> {
+  const { mappingFile, sourceDelimiter, ...mapperOptions } = options;
+  const source = await openSource(
+    join(realDir, relativePath),
+    sourceDelimiter ? { delimiter: sourceDelimiter } : {},
+  );
+  try {
+    const mapping = mappingFile
+      ? await loadMappingFile(join(repoRoot, 'fixtures/mappings', mappingFile))
+      : undefined;
+    const mapper = createMapper({
+      columns: source.columns,
+      ...(source.delimiter !== undefined ? { delimiter: source.delimiter } : {}),
+      ...(mapping ? { mapping } : {}),
+      ...mapperOptions,
+    });
+    let records = 0;
+    async function* counted(): AsyncIterable<SourceRecord> {
+      for await (const record of source.records) {
+        records++;
+        yield record;
+      }
+    }
+    const rows: MappedRow[] = [];
+    for await (const row of mapper.map(counted())) rows.push(row);
+    const upserts = rows.filter((row): row is ProductUpsert => row.kind === 'upsert');
+    const counts = { upsert: 0, invalid: 0, merged: 0 };
+    for (const row of rows) counts[row.kind]++;
+    return {
+      records,
+      rows,
+      detections: [...source.detections, ...mapper.detections],
+      upserts,
+      counts,
+      byKey(key) {
+        const found = upserts.find((upsert) => upsert.key === key);
+        if (!found) throw new Error(`no upsert with key ${key}`);
+        return found;
+      },
+    };
+  } finally {
+    await source.close();
+  }
+}
+
+/** Every record came out as exactly one row, and each row number once. */
+export function unexplainedRows(file: MappedFile): string[] {
+  const problems: string[] = [];
+  if (file.rows.length !== file.records)
+    problems.push(`${file.records} records but ${file.rows.length} rows`);
+  const numbers = file.rows.map((row) => row.row).sort((a, b) => a - b);
+  numbers.forEach((n, i) => {
+    if (n !== i + 1) problems.push(`row ${i + 1} is not reported once (found ${n})`);
+  });
+  for (const row of file.rows) {
+    if (row.kind === 'invalid' && row.reason.trim() === '')
+      problems.push(`row ${row.row} invalid without reason`);
+    if (row.kind === 'merged' && row.reason.trim() === '')
+      problems.push(`row ${row.row} merged without reason`);
+  }
+  return problems.slice(0, 5);
+}
