@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { CatalogConfigError } from '../../src/catalog/index.js';
+import type { InvalidRow, MergedRow } from '../../src/interfaces.js';
+import { mapRealFile } from './map-real-file.js';
+
+describe('shopify exports', () => {
+  it('makes each variant of the template its own product, named by title and options', async () => {
+    const file = await mapRealFile('shopify-template/product_template.csv');
+    const variant = file.byKey('SRT_COT_122');
+    expect(variant.fields).toMatchObject({ name: 'Example T-Shirt - Green / M', price: 25, brand: 'Acme' });
+    expect(file.byKey('HAT_GRY_275').fields).toMatchObject({
+      name: 'Example Beanie',
+      price: 22.99,
+      sale_price: 17.99,
+    });
+  });
+
+  it('merges the image-only row into the first row of its handle and adds its image there', async () => {
+    const file = await mapRealFile('shopify-template/product_template.csv');
+    const merged = file.rows.find((row): row is MergedRow => row.kind === 'merged');
+    expect(merged).toMatchObject({ row: 16, intoRow: 13, key: 'PNT_DEN_285' });
+    // the three variant rows' images and the image-only row's
+    expect(file.byKey('PNT_DEN_285').fields.images).toHaveLength(4);
+  });
+
+  it('does not send barcodes a spreadsheet turned into scientific notation, and says so', async () => {
+    const file = await mapRealFile('shopify-template/product_template.csv');
+    const variant = file.byKey('SRT_COT_111');
+    expect(variant.fields.barcode).toBeUndefined();
+    expect(variant.notes?.join()).toContain('3.65275E+11');
+  });
+
+  it('derives a key from handle and options when the export has no SKU', async () => {
+    const file = await mapRealFile('shopify-export/products_export_1.csv');
+    expect(file.byKey('shopify:floor-lamp').fields).toMatchObject({ price: 85, sale_price: 69.99 });
+    expect(file.byKey('shopify:gardening-gloves:Yellow').fields).toMatchObject({
+      name: 'Gardening Gloves - Yellow',
+      price: 15.99,
+    });
+    expect(file.byKey('shopify:floor-lamp').notes?.[0]).toContain('key derived from handle and options');
+  });
+});
+
+describe('woocommerce exports', () => {
+  it('merges a variable parent into its first variation, which inherits its name', async () => {
+    const file = await mapRealFile('woocommerce/sample.csv');
+    expect(file.rows.find((row) => row.row === 4)).toMatchObject({
+      kind: 'merged',
+      key: 'WOOIDEA',
+      intoRow: 5,
+    });
+    expect(file.byKey('woocommerce:WOOIDEA:Green/L').fields).toMatchObject({
+      name: 'Ship Your Idea - Green, L',
+      price: 20,
+      sale_price: 17.99,
+    });
+  });
+
+  it('reports a grouped product without price as invalid, whether before or after its items', async () => {
+    const file = await mapRealFile('woocommerce/import-grouped-before-children-25706-data.csv');
+    const invalid = file.rows.find((row): row is InvalidRow => row.kind === 'invalid');
+    expect(invalid).toMatchObject({ row: 1, key: 'GROUP-25706' });
+    expect(invalid?.reason).toContain('grouped product has no price of its own');
+    expect(file.byKey('CHILD-B-25706').fields.price).toBe(25);
+  });
+
+  it('keys rows without SKU by their WooCommerce ID and keeps escaped inch marks', async () => {
+    const file = await mapRealFile('woocommerce/cys-dummy-products.csv');
+    expect(file.byKey('woocommerce:id:69').fields).toMatchObject({
+      name: 'Leather-Clad Leisure Chair',
+      price: 249,
+    });
+  });
+
+  it('reads decimals without a leading zero', async () => {
+    const file = await mapRealFile('woocommerce/sample_products.csv');
+    expect(file.byKey('woo-vneck-tee-red').fields).toMatchObject({ name: 'V-Neck T-Shirt - Red', price: 20 });
+    expect(file.byKey('wp-pennant').fields.price).toBe(11.05);
+  });
+});
+
+describe('magento exports', () => {
+  it('reads Cyrillic names and prices', async () => {
+    const file = await mapRealFile(
+      'magento2-integration-tests/products_to_import_with_non_latin_url_keys.csv',
+    );
+    expect(file.byKey('ukrainian-with-url-key').fields).toMatchObject({
+      name: "Нове ім'я після імпорту що стане url key",
+      price: 55,
+    });
+  });
+
+  it('reports the grouped product without price as invalid and keeps the bundles', async () => {
+    const file = await mapRealFile('magento2/catalog_product.csv');
+    expect(file.rows.find((row) => row.row === 4)).toMatchObject({ kind: 'invalid', key: '24-WG085_Group' });
+    expect(file.byKey('24-WG085').fields).toMatchObject({
+      price: 14,
+      quantity: 100,
+      weight: 1.23,
+      active: true,
+    });
+  });
+
+  it('reads the semicolon file Magento rejects, since the delimiter is detected (four-decimal prices too)', async () => {
+    const file = await mapRealFile('magento2-integration-tests/incorrect_catalog_product_semicolon.csv');
+    expect(file.detections).toContain("delimiter ';' (detected)");
+    expect(file.byKey('Simple').fields).toMatchObject({ price: 100, quantity: 100 });
+  });
+
+  it('read with a comma, as Magento reads it, fails with one line naming the preset and the missing columns', async () => {
+    const reading = mapRealFile('magento2-integration-tests/incorrect_catalog_product_semicolon.csv', {
+      sourceDelimiter: ',',
+      preset: 'magento',
+    });
+    await expect(reading).rejects.toThrow(CatalogConfigError);
+    await expect(reading).rejects.toThrow(
+      /^--preset magento: the source has no column "sku", "product_type"/,
+    );
+  });
+});
+
+describe('other presets', () => {
+  it('etsy: keys listings by their title and keeps emoji-free names exact', async () => {
+    const file = await mapRealFile('etsy/EtsyListingsDownload.csv');
+    expect(file.byKey('etsy:latte-paw-squishy').fields).toMatchObject({
+      name: 'Latte Paw Squishy',
+      price: 14.95,
+      currency: 'AUD',
+      quantity: 1,
+    });
+    const descriptions = file.upserts.map((u) => String(u.fields.description)).join('\n');
+    expect(descriptions).toContain('🍓');
+  });
+
+  it('ebay: reads "$269.99 " as 269.99 and keeps accented text', async () => {
+    const file = await mapRealFile('ebay-seller-hub-upload/ebay_upload.csv');
+    expect(file.byKey('LIV-ALISSON-PAB-PSA10').fields.price).toBe(269.99);
+    const texts = file.upserts.map((u) => String(u.fields.description)).join('\n');
+    expect(texts).toContain('Vinícius Júnior');
+  });
+
+  it('amazon: merges parents into their first child and reports the duplicate SKU', async () => {
+    const file = await mapRealFile('amazon-flat-file-synthetic/sample-variation-flat-file.tsv');
+    expect(file.rows.find((row) => row.row === 1)).toMatchObject({ kind: 'merged', intoRow: 2 });
+    expect(file.rows.find((row) => row.row === 8)).toMatchObject({
+      kind: 'invalid',
+      reason: 'duplicate sku "SKU-DUP-001": first seen in row 7',
+    });
+    expect(file.byKey('SKU-SELLABLE-CHILD').fields).toMatchObject({ price: 12.99, quantity: 3 });
+  });
+
+  it('google merchant: splits "47.00 BGN" into price and currency and reads Cyrillic titles', async () => {
+    const file = await mapRealFile('google-merchant/google_merchant_feed.xml');
+    expect(file.byKey('MINOX-2').fields).toMatchObject({
+      name: 'Миноксидил 2% за жени – 125 мл',
+      price: 47,
+      currency: 'BGN',
+    });
+  });
+
+  it('google merchant: an empty <g:price/> sends no price; a bare 0 is a price of 0', async () => {
+    const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
+    expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.price).toBeUndefined();
+    expect(file.upserts.some((u) => u.fields.price === 0)).toBe(true);
+  });
+});
+
+describe('platforms read with a shipped mapping file', () => {
+  it('shopware 5: decimal commas, umlauts, and the variant text joined to the name', async () => {
+    const file = await mapRealFile('shopware5-swagimportexport/ArticlePricesImport.csv', {
+      mappingFile: 'shopware5.yml',
+    });
+    expect(file.byKey('SW10002.1').fields).toMatchObject({
+      name: 'Münsterländer Lagerkorn 32% 1,5 Liter',
+      price: 59.99,
+    });
+    expect(file.byKey('SW10002.2').fields.price).toBe(199);
+    expect(file.byKey('SW10101').fields.price).toBe(0.79);
+  });
+
+  it('shopware 6: the repeated product is a duplicate', async () => {
+    const file = await mapRealFile('shopware/products_with_variants.csv', { mappingFile: 'shopware.yml' });
+    expect(file.rows[1]).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^duplicate sku/) });
+    expect(file.upserts[0]?.fields.price).toBe(590);
+  });
+
+  it('prestashop: one mapping reads the 1.6 and 1.7 samples', async () => {
+    for (const name of [
+      'prestashop/products_import.csv',
+      'prestashop/Exemples-Import CSV - 1.6-Products-US-Mono.csv',
+    ]) {
+      const file = await mapRealFile(name, { mappingFile: 'prestashop.yml' });
+      expect(file.byKey('RP-demo_3').fields).toMatchObject({
+        name: 'MacBook Air',
+        price: 1500,
+        quantity: 400,
+      });
+    }
+  });
+
+  it('ec-cube: Japanese names, matched by name', async () => {
+    const file = await mapRealFile('ec-cube/product.csv', { mappingFile: 'ec-cube.yml' });
+    expect(file.byKey('アップロード商品2').fields).toMatchObject({ name: 'アップロード商品2', price: 200 });
+  });
+
+  it('bigcommerce: the bare inch mark survives', async () => {
+    const file = await mapRealFile('bigcommerce-api-import-script/sample_products.csv', {
+      mappingFile: 'bigcommerce.yml',
+    });
+    expect(file.byKey('RED-MAT-10').fields).toMatchObject({
+      name: 'Redline 10" Premium Memory Foam Mattress',
+      price: 595.95,
+    });
+  });
+});
+
+describe('a wrong --preset on a real file', () => {
+  it('is one line naming the missing columns and the preset that fits', async () => {
+    const reading = mapRealFile('shopify-template/product_template.csv', { preset: 'woocommerce' });
+    await expect(reading).rejects.toThrow(
+      '--preset woocommerce: the source has no column "name", "regular price" (preset shopify fits)',
+    );
+  });
+});
