@@ -75,7 +75,11 @@ export function parseMapping(text: string, origin: string, syntax: 'json' | 'yam
   }
   const result = mappingFile.safeParse(data);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
+    // A misspelt key also leaves the right one missing: the misspelling is the useful line.
+    const issues = [...result.error.issues].sort(
+      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+    );
+    const issue = issues[0]!;
     throw new CatalogConfigError(`${origin}: ${describeIssue(issue, data)}`);
   }
   return { ...result.data, origin };
@@ -94,7 +98,7 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): string {
   }
   if (issue.code === 'invalid_value')
     return `${where}: ${JSON.stringify(input)} is not one of ${issue.values.join(', ')}`;
-  if (issue.code === 'unrecognized_keys') return `${where ? `${where}: ` : ''}unknown key "${issue.keys[0]}"`;
+  if (issue.code === 'unrecognized_keys') return `${path ? `${path}: ` : ''}unknown key "${issue.keys[0]}"`;
   if (issue.code === 'invalid_type' && input === undefined) return `${where}: missing`;
   return `${where}: ${issue.message}`;
 }

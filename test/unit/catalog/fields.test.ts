@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { createDecimalReader } from '../../../src/catalog/decimal-reader.js';
+import { kindOf, parseBoolean, splitList } from '../../../src/catalog/fields.js';
+import type { FieldSpec } from '../../../src/catalog/transforms.js';
+import { convertField, type RowRules } from '../../../src/catalog/validate.js';
+
+const rules = (specs: Record<string, FieldSpec> = {}): RowRules => ({
+  matchBy: 'sku',
+  specOf: (field) => specs[field] ?? { kind: kindOf(field) },
+  readDecimal: createDecimalReader('auto'),
+});
+
+describe('the field table', () => {
+  it.each([
+    ['sku', 'string'],
+    ['name', 'string'],
+    ['price', 'decimal'],
+    ['sale_price', 'decimal'],
+    ['weight', 'decimal'],
+    ['quantity', 'integer'],
+    ['images', 'list'],
+    ['tags', 'list'],
+    ['active', 'boolean'],
+    ['barcode', 'string'],
+    ['colour_of_the_box', 'string'],
+  ])('%s is a %s', (field, kind) => {
+    expect(kindOf(field)).toBe(kind);
+  });
+});
+
+describe('convertField', () => {
+  it.each([
+    ['price', '12,50', 12.5],
+    ['price', '$1,299.99', 1299.99],
+    ['quantity', '100.0000', 100],
+    ['active', 'TRUE', true],
+    ['active', 'no', false],
+    ['images', 'a.jpg, b.jpg,,', ['a.jpg', 'b.jpg']],
+    ['name', 'Münsterländer', 'Münsterländer'],
+  ])('%s %j becomes %j', (field, raw, expected) => {
+    expect(convertField(field, raw, rules())).toEqual({ ok: true, value: expected });
+  });
+
+  it.each([
+    ['price', 'abc', 'invalid price "abc"'],
+    ['price', '-5', 'invalid price "-5": negative'],
+    ['quantity', '2.5', 'invalid quantity "2.5": not a whole number'],
+    ['active', 'maybe', 'invalid active "maybe"'],
+    ['price', '1,299', 'ambiguous price "1,299"'],
+    ['price', '12345678901234567890', 'has too many digits to send exactly'],
+  ])('%s %j is refused: %s', (field, raw, reason) => {
+    const result = convertField(field, raw, rules());
+    expect(result.ok).toBe(false);
+    expect(result).toHaveProperty('reason', expect.stringContaining(reason));
+  });
+
+  it('drops a barcode a spreadsheet mangled, with a note', () => {
+    expect(convertField('barcode', '3.65275E+11', rules())).toMatchObject({ ok: 'drop' });
+    expect(convertField('barcode', '0036527500123', rules())).toEqual({ ok: true, value: '0036527500123' });
+  });
+
+  it('follows a decimal separator forced on the field', () => {
+    expect(convertField('price', '1.299', rules({ price: { kind: 'decimal', decimal: 'comma' } }))).toEqual({
+      ok: true,
+      value: 1299,
+    });
+  });
+});
+
+describe('parseBoolean and splitList', () => {
+  it.each([
+    ['1', true],
+    ['yes', true],
+    ['FALSE', false],
+    ['0', false],
+    ['2', null],
+  ])('%j → %j', (text, expected) => {
+    expect(parseBoolean(text)).toBe(expected);
+  });
+
+  it('splits on a chosen separator', () => {
+    expect(splitList('a | b|c', '|')).toEqual(['a', 'b', 'c']);
+  });
+});
