@@ -76,6 +76,20 @@ describe('every request', () => {
     ]);
   });
 
+  it('uses an injected fetch, with a timeout signal on every request', async () => {
+    const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
+    const fakeFetch: typeof globalThis.fetch = async (input, init) => {
+      calls.push({ url: String(input), init });
+      return new Response(JSON.stringify({ id: 5 }), { status: 200 });
+    };
+    const { client } = probeClient({ fetch: fakeFetch });
+    expect((await client.getProduct('5')).id).toBe('5');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url).toBe(`${ORIGIN}${BASE_PATH}/products?id=5`);
+    expect(calls[0]?.init?.signal).toBeInstanceOf(AbortSignal);
+    expect(calls[0]?.init?.redirect).toBe('manual');
+  });
+
   it('logs each request at debug level without the key', async () => {
     api().get(`${BASE_PATH}/ping`).reply(200);
     const { client, logs } = probeClient();
