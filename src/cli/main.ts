@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../project-root.js';
+import { registerDemo } from './commands/demo.js';
+import { registerImport } from './commands/import.js';
 import { registerNotYet } from './commands/not-yet.js';
+import { registerPing } from './commands/ping.js';
+import { registerReport } from './commands/report.js';
+import { registerResume } from './commands/resume.js';
+import { registerRun } from './commands/run.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerStatus } from './commands/status.js';
+import { registerWorker } from './commands/worker.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
 import { UsageError } from './usage-error.js';
@@ -24,17 +33,18 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  registerNotYet(program, io, 'run <source>', 'enqueue one import run, process it here, print a summary');
-  registerNotYet(program, io, 'import <source>', 'enqueue one import run for the workers; prints its run id');
-  registerNotYet(program, io, 'worker', 'long-running consumer of all runs');
-  registerNotYet(program, io, 'status [run-id]', "a run's state and counts (latest run when no id)");
-  registerNotYet(program, io, 'report <run-id>', 'the per-row result file of a run');
-  registerNotYet(program, io, 'ping', 'check the API key (GET /ping): exit 0 valid, 3 rejected');
-  registerNotYet(program, io, 'resume', 'lift a pause left by a rejected key (401), once the key is fixed');
+  registerRun(program, io);
+  registerImport(program, io);
+  registerWorker(program, io);
+  registerStatus(program, io);
+  registerReport(program, io);
+  registerPing(program, io);
+  registerResume(program, io);
   registerNotYet(program, io, 'schedule', 'register the scheduled imports of jobs/ with the workers');
   registerNotYet(program, io, 'dashboard', 'the queues and runs in a browser');
   registerNotYet(program, io, 'orders', "export the seller's orders, every page, as CSV or JSON lines");
-  registerNotYet(program, io, 'sandbox', 'serve the sandbox Seller API on loopback');
+  registerSandbox(program, io);
+  registerDemo(program, io);
   return program;
 }
 

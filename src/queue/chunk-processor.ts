@@ -34,7 +34,8 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new DelayedError();
     }
-    if (!context || context.run.state === 'done') return;
+    // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do.
+    if (!context || (await deps.redis.hget(deps.keys.run(runId), 'state')) === 'done') return;
     const ref = context.run.sellerRef;
     try {
       await deps.sellers.assertNotPaused(ref);

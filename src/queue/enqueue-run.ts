@@ -54,6 +54,10 @@ export async function enqueueRun(
       runId: run.id,
       rows,
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
+      sellerPaused: async () => {
+        const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
+        return seller.authRejected || seller.pausedUntil !== null;
+      },
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so
     // that its report lists the `missing` ones: one empty chunk does that.

@@ -19,6 +19,11 @@ export interface ProduceOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called while the producer waits for workers to drain the queue. */
   onBackpressure?: (waitingJobs: number) => void;
+  /**
+   * True while the seller is paused (daily limit, rejected key): then the high-water mark is ignored,
+   * since waiting would hold the unread rows hostage; they are queued instead, so none is lost.
+   */
+  sellerPaused?: () => Promise<boolean>;
 }
 
 export const DEFAULT_CHUNK_SIZE = 100;
@@ -46,7 +51,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
     if (settledHere.length > 0) await runs.settle(runId, settledHere);
     if (upserts.length > 0) {
-      await waitForRoom(queue, highWater, sleep, options.onBackpressure);
+      await waitForRoom(queue, highWater, sleep, options);
       await queue.add(
         'chunk',
         { runId, chunk: chunks, rows: upserts },
@@ -104,12 +109,12 @@ async function waitForRoom(
   queue: Queue<ChunkJobData>,
   highWater: number,
   sleep: (ms: number) => Promise<void>,
-  onBackpressure?: (waitingJobs: number) => void,
+  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPaused'>,
 ): Promise<void> {
   for (;;) {
     const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-    if (waiting < highWater) return;
-    onBackpressure?.(waiting);
+    if (waiting < highWater || (await hooks.sellerPaused?.())) return;
+    hooks.onBackpressure?.(waiting);
     await sleep(250);
   }
 }

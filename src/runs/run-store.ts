@@ -36,7 +36,7 @@ export interface RunRecord extends RunSpec {
   snapshotReady: boolean;
   requests: number;
   writes: number;
-  /** Counts by `action:<action>` and `status:<status>`. */
+  /** Counts by `action:<action>`, `status:<status>` and `pair:<action>:<status>`. */
   counts: Record<string, number>;
 }
 
@@ -51,6 +51,7 @@ for i = 1, #ARGV, 4 do
     settledNow = settledNow + 1
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
+    redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
   end
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
@@ -121,7 +122,7 @@ export class RunStore {
     if (!hash.spec) return null;
     const counts: Record<string, number> = {};
     for (const [field, value] of Object.entries(hash)) {
-      if (field.startsWith('action:') || field.startsWith('status:')) counts[field] = Number(value);
+      if (/^(action|status|pair):/.test(field)) counts[field] = Number(value);
     }
     return {
       ...(JSON.parse(hash.spec) as RunSpec),

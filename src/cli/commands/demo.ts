@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { projectRoot } from '../../project-root.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../program.js';
+import type { RunFlags } from '../run-options.js';
+import { withRuntime } from '../runtime.js';
+import { syncOnce } from './run.js';
+
+/**
+ * `npm start`: the main job on its embedded default (CONTRACT.md). The sandbox Seller API runs in
+ * this process; fixtures/catalog.csv is synced into it twice, and the second run writes nothing.
+ */
+export function registerDemo(program: Command, io: CliIo): void {
+  program
+    .command('demo', { hidden: true })
+    .description('what `npm start` runs: sync fixtures/catalog.csv into an in-process sandbox, twice')
+    .option('--source <file>', 'the catalog to sync', join(projectRoot(), 'fixtures', 'catalog.csv'))
+    .action(async (options: { source: string }) => {
+      const sandbox = await startSandbox({ port: 0 });
+      const keyEnv = 'CATALOG_SYNC_DEMO_KEY';
+      io.env[keyEnv] = sandbox.defaultKey.key;
+      const flags: RunFlags = {
+        matchBy: 'sku',
+        concurrency: 8,
+        dryRun: false,
+        dailyReset: '00:00',
+        wait: true,
+        sandbox: false,
+        keyEnv,
+        baseUrl: sandbox.baseUrl,
+        allowInsecure: false,
+      };
+      try {
+        await withRuntime(
+          io,
+          { privateRedisAllowed: true, logLevel: io.env.LOG_LEVEL ?? 'warn' },
+          async (runtime) => {
+            io.stdout.write(`sandbox Seller API at ${sandbox.baseUrl}\n\nfirst sync of ${options.source}:\n`);
+            const first = await syncOnce(io, runtime, options.source, flags);
+            io.stdout.write('\nthe same catalog again (every row unchanged, no write):\n');
+            const second = await syncOnce(io, runtime, options.source, flags);
+            io.exitCode = first === ExitCode.ok ? second : first;
+          },
+        );
+      } finally {
+        await sandbox.close();
+      }
+    });
+}

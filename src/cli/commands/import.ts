@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { enqueueRun } from '../../queue/enqueue-run.js';
+import { asUsageError, prepareRun } from '../prepare-run.js';
+import type { CliIo } from '../program.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import { withRuntime } from '../runtime.js';
+import { UsageError } from '../usage-error.js';
+
+export function registerImport(program: Command, io: CliIo): void {
+  addRunOptions(
+    program
+      .command('import <source>')
+      .description('enqueue one import run for the workers and print its run id; exits at once'),
+  ).action(async (source: string, flags: RunFlags) => {
+    if (flags.sandbox) {
+      throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
+    }
+    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+      const prepared = await prepareRun(io, source, flags);
+      try {
+        const result = await enqueueRun(
+          { ...runtime, prefix: runtime.config.prefix },
+          prepared.spec,
+          prepared.rows,
+          {
+            onBackpressure: (waiting) =>
+              runtime.logger.info(
+                { waiting },
+                'the queue is full: waiting for workers before reading more rows',
+              ),
+          },
+        ).catch((error: unknown) => {
+          throw asUsageError(error);
+        });
+        if (result.kind === 'already-queued') {
+          io.stderr.write(
+            `catalog-sync: this source is already queued as run ${result.runId}; not queued again\n`,
+          );
+          io.stdout.write(`${result.runId}\n`);
+        } else {
+          io.stdout.write(`${result.run.id}\n`);
+        }
+      } finally {
+        await prepared.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import { enqueueRun } from '../../queue/enqueue-run.js';
+import { sellerQueueName } from '../../queue/seller-ref.js';
+import { writeReportFile } from '../../runs/report.js';
+import { formatSummary, runCounts } from '../../runs/summary.js';
+import { ExitCode } from '../exit-codes.js';
+import { asUsageError, prepareRun } from '../prepare-run.js';
+import type { CliIo } from '../program.js';
+import { createProgressView, pausedMessage } from '../progress.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import { type Runtime, withRuntime } from '../runtime.js';
+import { waitForRun } from '../wait-for-run.js';
+import { startSellerWorkers } from '../worker-deps.js';
+
+export function registerRun(program: Command, io: CliIo): void {
+  addRunOptions(
+    program
+      .command('run <source>')
+      .description(
+        'enqueue one import run, process it in this process, wait until every row is settled, print a summary',
+      ),
+  ).action(async (source: string, flags: RunFlags) => {
+    io.exitCode = await runCommand(io, source, flags);
+  });
+}
+
+/** `run`: what cron calls when no separate worker runs. Resolves to the exit code of CONTRACT.md. */
+export async function runCommand(io: CliIo, source: string, flags: RunFlags): Promise<number> {
+  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
+  return withRuntime(
+    io,
+    {
+      ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+      privateRedisAllowed: flags.sandbox,
+      // While a progress bar owns the terminal, only warnings and errors are logged.
+      ...(tty && !io.env.LOG_LEVEL ? { logLevel: 'warn' } : {}),
+    },
+    (runtime) => syncOnce(io, runtime, source, flags),
+  );
+}
+
+/** One run on an open runtime (also used by `npm start`, which runs twice on one sandbox). */
+export async function syncOnce(
+  io: CliIo,
+  runtime: Runtime,
+  source: string,
+  flags: RunFlags,
+): Promise<number> {
+  const prepared = await prepareRun(io, source, flags);
+  const { spec } = prepared;
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+  workers.serve({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) });
+  const progress = createProgressView(io.stderr, runtime.logger);
+  try {
+    let announce: (id: string) => void = () => {};
+    const runId = new Promise<string>((resolve) => {
+      announce = resolve;
+    });
+    const stop = new AbortController();
+    const deps = { ...runtime, prefix: runtime.config.prefix };
+    const production = enqueueRun(deps, spec, prepared.rows, {
+      onRunCreated: (run) => announce(run.id),
+    }).then(
+      (result) => {
+        if (result.kind === 'already-queued') {
+          runtime.logger.warn({ run: result.runId }, 'this source is already queued: waiting for that run');
+          announce(result.runId);
+        }
+        return result;
+      },
+      (error: unknown) => {
+        stop.abort();
+        throw asUsageError(error);
+      },
+    );
+    const id = await Promise.race([runId, production.then(() => runId)]);
+    const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal });
+    waiting.catch(() => undefined);
+    const [waited] = await Promise.all([waiting, production]);
+    progress.stop();
+    switch (waited.kind) {
+      case 'stopped':
+        throw new Error('the run was stopped while its source was still being read');
+      case 'unauthorized':
+        io.stderr.write(
+          `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
+            `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
+        );
+        return ExitCode.unauthorized;
+      case 'paused':
+        io.stderr.write(
+          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on the daily limit. ` +
+            `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
+        );
+        return ExitCode.pausedDailyLimit;
+      case 'done': {
+        io.stdout.write(formatSummary(waited.run, prepared.detections));
+        if (flags.report) {
+          await writeReportFile(runtime.runs, id, flags.report);
+          io.stdout.write(`  report    ${flags.report}\n`);
+        }
+        const counts = runCounts(waited.run);
+        return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+      }
+    }
+  } finally {
+    progress.stop();
+    await workers.close();
+    await prepared.close();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { runCounts } from '../../runs/summary.js';
+import type { CliIo } from '../program.js';
+import { pausedMessage } from '../progress.js';
+import { withRuntime } from '../runtime.js';
+import { UsageError } from '../usage-error.js';
+
+export function registerStatus(program: Command, io: CliIo): void {
+  program
+    .command('status [run-id]')
+    .description("a run's state and counts (latest run when no id)")
+    .option('--json', 'print one JSON object instead of text', false)
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .action(async (runId: string | undefined, flags: { json: boolean; redisUrl?: string }) => {
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        const id = runId ?? (await runtime.runs.latestId());
+        if (!id)
+          throw new UsageError('no run yet: start one with `catalog-sync run` or `catalog-sync import`');
+        const run = await runtime.runs.get(id);
+        if (!run) throw new UsageError(`no run ${id} in Redis (runs are kept 7 days)`);
+        const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
+        const counts = runCounts(run);
+        const state =
+          run.state !== 'done' && seller.authRejected
+            ? 'paused: API key rejected (401)'
+            : run.state !== 'done' && seller.pausedUntil
+              ? pausedMessage(seller.pausedUntil, Date.now())
+              : run.state;
+        if (flags.json) {
+          const { id: _id, ...rest } = run;
+          io.stdout.write(`${JSON.stringify({ id, ...rest, stateText: state, counts, seller })}\n`);
+          return;
+        }
+        io.stdout.write(
+          [
+            `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
+            `  source    ${run.source} (preset ${run.preset})`,
+            `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
+            `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
+            `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+            '',
+          ].join('\n'),
+        );
+      });
+    });
+}

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { parseConcurrency } from '../../config.js';
+import type { CliIo } from '../program.js';
+import { withRuntime } from '../runtime.js';
+import { startSellerWorkers } from '../worker-deps.js';
+
+const REGISTRY_POLL_MS = 2000;
+
+export function registerWorker(
+  program: Command,
+  io: CliIo,
+  untilStopped: () => Promise<string> = untilSignal,
+): void {
+  program
+    .command('worker')
+    .description('long-running consumer of all runs; stops gracefully on SIGTERM/SIGINT, losing nothing')
+    .option(
+      '--concurrency <n>',
+      'requests in flight to the Seller API at once, for this process',
+      parseConcurrency,
+      8,
+    )
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .action(async (flags: { concurrency: number; redisUrl?: string }) => {
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+        // Sellers appear when `import` registers them: look for new ones now and then.
+        const serveRegistered = async () => {
+          for (const seller of await runtime.sellers.registered()) workers.serve(seller);
+        };
+        await serveRegistered();
+        const poll = setInterval(() => {
+          serveRegistered().catch((error: unknown) =>
+            runtime.logger.warn({ err: String(error) }, 'registry read failed'),
+          );
+        }, REGISTRY_POLL_MS);
+        runtime.logger.info({ queues: workers.size, concurrency: flags.concurrency }, 'worker started');
+        const signal = await untilStopped();
+        clearInterval(poll);
+        runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
+        await workers.close();
+        runtime.logger.info('worker stopped');
+      });
+    });
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CatalogConfigError, createMapper, loadMappingFile } from '../catalog/index.js';
+import { readApiConfig } from '../config.js';
+import type { MappedRow } from '../interfaces.js';
+import { sellerRef } from '../queue/seller-ref.js';
+import type { RunSpec } from '../runs/run-store.js';
+import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import { type OpenedSource, openSource, SourceError } from '../sources/index.js';
+import type { CliIo } from './program.js';
+import type { RunFlags } from './run-options.js';
+import { UsageError } from './usage-error.js';
+
+export interface PreparedRun {
+  spec: RunSpec;
+  rows: AsyncIterable<MappedRow>;
+  /** What was detected (format, encoding, delimiter, preset): said to the user before the run. */
+  detections: string[];
+  sandbox: Sandbox | null;
+  /** Closes the source and stops the in-process sandbox, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * From the command line to a run: the API endpoint (or an in-process sandbox), the opened source,
+ * the preset or mapping, and the run's spec. Every user mistake becomes a one-line UsageError.
+ */
+export async function prepareRun(io: CliIo, source: string, flags: RunFlags): Promise<PreparedRun> {
+  let sandbox: Sandbox | null = null;
+  let opened: OpenedSource | null = null;
+  try {
+    if (flags.sandbox) {
+      sandbox = await startSandbox({ port: 0 });
+      // The sandbox key lives only in this process's environment, where this process's workers read it.
+      io.env[flags.keyEnv] = sandbox.defaultKey.key;
+    }
+    const api = readApiConfig(io.env, {
+      ...(sandbox ? { baseUrl: sandbox.baseUrl } : flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+      keyEnv: flags.keyEnv,
+      allowInsecure: flags.allowInsecure,
+    });
+    opened = await openSource(source, {
+      ...(flags.format ? { format: flags.format } : {}),
+      ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
+      ...(flags.encoding ? { encoding: flags.encoding } : {}),
+      stdin: io.stdin,
+    });
+    const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
+    const mapper = createMapper({
+      columns: opened.columns,
+      matchBy: flags.matchBy,
+      ...(flags.preset ? { preset: flags.preset as never } : {}),
+      ...(mapping ? { mapping } : {}),
+      ...(flags.fields ? { fields: flags.fields } : {}),
+      ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
+    });
+    const spec: RunSpec = {
+      source: displaySource(source),
+      sourceId: await sourceIdentity(source, flags),
+      sellerRef: sellerRef(api.baseUrl, api.apiKey),
+      baseUrl: api.baseUrl,
+      keyEnv: api.keyEnv,
+      matchBy: flags.matchBy,
+      dryRun: flags.dryRun,
+      dailyReset: flags.dailyReset,
+      dailyBudget: flags.dailyBudget ?? null,
+      allowInsecure: api.allowInsecure,
+      preset: mapper.preset,
+      fields: flags.fields ?? null,
+    };
+    const openedSource = opened;
+    return {
+      spec,
+      rows: mapper.map(openedSource.records),
+      detections: [...openedSource.detections, ...mapper.detections],
+      sandbox,
+      async close() {
+        await openedSource.close();
+        await sandbox?.close();
+      },
+    };
+  } catch (error) {
+    await opened?.close();
+    await sandbox?.close();
+    throw asUsageError(error);
+  }
+}
+
+/** Source and mapping mistakes are the user's: one line, exit 2. */
+export function asUsageError(error: unknown): unknown {
+  if (error instanceof SourceError || error instanceof CatalogConfigError)
+    return new UsageError(error.message);
+  return error;
+}
+
+/** A URL without credentials or query (a feed token must not reach Redis or the report). */
+export function displaySource(source: string): string {
+  if (!/^https?:\/\//i.test(source)) return source === '-' ? '(standard input)' : source;
+  try {
+    const url = new URL(source);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return source;
+  }
+}
+
+/**
+ * The same source with the same options is the same import: a file by path, size and mtime (a
+ * changed file is a new import), a URL by address; stdin never matches.
+ */
+async function sourceIdentity(source: string, flags: RunFlags): Promise<string | null> {
+  if (source === '-') return null;
+  const options = [flags.preset, flags.mapping, flags.fields?.join(','), flags.matchBy, flags.dryRun].join(
+    '|',
+  );
+  let identity: string;
+  if (/^https?:\/\//i.test(source)) {
+    identity = `url:${source}`;
+  } else {
+    const path = resolve(source);
+    const info = await stat(path);
+    identity = `file:${path}:${info.size}:${info.mtimeMs}`;
+  }
+  return createHash('sha256').update(`${identity}|${options}`).digest('hex').slice(0, 16);
+}

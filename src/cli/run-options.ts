@@ -1,0 +1,92 @@
+import { type Command, Option } from 'commander';
+import { checkDailyReset, parseConcurrency, parseDailyBudget, parseFieldList } from '../config.js';
+import { UsageError } from './usage-error.js';
+
+/** The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed. */
+export interface RunFlags {
+  preset?: string;
+  mapping?: string;
+  fields?: string[];
+  matchBy: string;
+  concurrency: number;
+  dryRun: boolean;
+  report?: string;
+  dailyReset: string;
+  /** `--no-wait` sets it false. */
+  wait: boolean;
+  sandbox: boolean;
+  dailyBudget?: number;
+  keyEnv: string;
+  format?: 'csv' | 'json' | 'ndjson' | 'xml';
+  delimiter?: string;
+  encoding?: string;
+  baseUrl?: string;
+  redisUrl?: string;
+  allowInsecure: boolean;
+}
+
+const PRESETS = ['generic', 'shopify', 'woocommerce', 'etsy', 'amazon', 'ebay', 'magento', 'google-merchant'];
+
+export function addRunOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices(PRESETS),
+    )
+    .option(
+      '--mapping <file>',
+      'a mapping file (JSON or YAML): source column → product field, with transforms',
+    )
+    .option(
+      '--fields <list>',
+      'the product fields sent to the API, comma-separated (default: every mapped field)',
+      parseFieldList,
+    )
+    .option('--match-by <field>', 'the field that identifies a product across runs', 'sku')
+    .option(
+      '--concurrency <n>',
+      'requests in flight to the Seller API at once, per process',
+      parseConcurrency,
+      8,
+    )
+    .option('--dry-run', 'read, validate and diff; write the plan as the report; no POST or PUT', false)
+    .option('--report <file>', 'also write the per-row result file there when the run settles')
+    .option(
+      '--daily-reset <HH:MM>',
+      'UTC time the daily limit resets, when a 429 carries no reset header',
+      checkDailyReset,
+      '00:00',
+    )
+    .option('--no-wait', 'with run: on a daily-limit pause, exit 4 at once (rows stay queued)')
+    .option('--sandbox', 'use an in-process sandbox Seller API instead of a real one', false)
+    .option(
+      '--daily-budget <n>',
+      "spend at most N requests a day of the seller's quota, then pause",
+      parseDailyBudget,
+    )
+    .option('--key-env <name>', "the environment variable that holds this seller's key", 'SELLER_API_KEY')
+    .addOption(
+      new Option('--format <format>', 'force the source format (default: detected)').choices([
+        'csv',
+        'json',
+        'ndjson',
+        'xml',
+      ]),
+    )
+    .option('--delimiter <char>', 'force the CSV delimiter: , ; tab or |', parseDelimiter)
+    .option(
+      '--encoding <name>',
+      'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
+    )
+    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false);
+}
+
+function parseDelimiter(value: string): string {
+  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+  const delimiter = named[value.toLowerCase()] ?? value;
+  if (![',', ';', '\t', '|'].includes(delimiter)) {
+    throw new UsageError(`--delimiter takes , ; tab or |, not "${value}"`);
+  }
+  return delimiter;
+}

@@ -1,0 +1,83 @@
+import type { Redis } from 'ioredis';
+import { type CommonConfig, readCommonConfig } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+import { SellerState } from '../queue/seller-state.js';
+import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
+import {
+  hasRedisServerBinary,
+  type PrivateRedis,
+  redisAnswers,
+  startPrivateRedis,
+} from '../redis/private-server.js';
+import { RedisKeys } from '../runs/keys.js';
+import { RunStore } from '../runs/run-store.js';
+import type { CliIo } from './program.js';
+import { UsageError } from './usage-error.js';
+
+/** What a command that touches Redis holds, and how to let it all go. */
+export interface Runtime {
+  config: CommonConfig;
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  sellers: SellerState;
+  logger: Logger;
+  /** Closes Redis and stops a private Redis if one was started. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  redisUrl?: string;
+  /** `npm start` and `run --sandbox`: start a throwaway Redis when none answers (CONTRACT.md). */
+  privateRedisAllowed?: boolean;
+  /** Quieter logs while a progress bar owns the terminal. */
+  logLevel?: string;
+}
+
+export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
+  const config = readCommonConfig(io.env, options.redisUrl ? { redisUrl: options.redisUrl } : {});
+  const logger = createLogger(options.logLevel ?? config.logLevel, io.stderr);
+  let privateRedis: PrivateRedis | null = null;
+  if (options.privateRedisAllowed && !config.redisUrlGiven && !(await redisAnswers(config.redisUrl))) {
+    if (hasRedisServerBinary()) {
+      privateRedis = await startPrivateRedis();
+      config.redisUrl = privateRedis.url;
+      logger.info({ redis: privateRedis.url }, 'no Redis answered: started a private one for this run');
+    }
+  }
+  let redis: Redis;
+  try {
+    redis = await connectRedis(config.redisUrl);
+  } catch (error) {
+    await privateRedis?.stop();
+    if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
+    throw error;
+  }
+  const keys = new RedisKeys(config.prefix);
+  return {
+    config,
+    redis,
+    keys,
+    runs: new RunStore(redis, keys),
+    sellers: new SellerState(redis, keys),
+    logger,
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+      await privateRedis?.stop();
+    },
+  };
+}
+
+/** Runs `body` with a runtime and always closes it. */
+export async function withRuntime<T>(
+  io: CliIo,
+  options: RuntimeOptions,
+  body: (runtime: Runtime) => Promise<T>,
+): Promise<T> {
+  const runtime = await openRuntime(io, options);
+  try {
+    return await body(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

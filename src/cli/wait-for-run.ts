@@ -1,0 +1,41 @@
+import type { RunRecord } from '../runs/run-store.js';
+import type { ProgressView } from './progress.js';
+import type { Runtime } from './runtime.js';
+
+export type WaitResult =
+  | { kind: 'done'; run: RunRecord }
+  | { kind: 'unauthorized'; run: RunRecord }
+  | { kind: 'paused'; run: RunRecord; until: number }
+  | { kind: 'stopped' };
+
+/**
+ * Waits until every row of the run is settled, showing progress. Returns early when the seller's
+ * key is rejected (exit 3), or on a daily-limit pause when the user asked not to wait (exit 4).
+ */
+export async function waitForRun(
+  runtime: Runtime,
+  runId: string,
+  options: {
+    wait: boolean;
+    progress: ProgressView;
+    pollMs?: number;
+    now?: () => number;
+    signal?: AbortSignal;
+  },
+): Promise<WaitResult> {
+  const now = options.now ?? Date.now;
+  for (;;) {
+    if (options.signal?.aborted) return { kind: 'stopped' };
+    const run = await runtime.runs.get(runId);
+    if (!run) throw new Error(`run ${runId} is gone from Redis`);
+    if (run.state === 'done') return { kind: 'done', run };
+    const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
+    if (seller.authRejected) return { kind: 'unauthorized', run };
+    if (seller.pausedUntil !== null) {
+      if (!options.wait) return { kind: 'paused', run, until: seller.pausedUntil };
+      options.progress.paused(seller.pausedUntil, now());
+    }
+    options.progress.update(run);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+  }
+}

@@ -1,0 +1,131 @@
+import { UsageError } from './cli/usage-error.js';
+import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
+
+/**
+ * The one place that reads the environment (STYLE.md). Flags override variables; every bad value
+ * is a one-line UsageError naming the option or variable.
+ *
+ * | variable                  | meaning                                             | default                  |
+ * |---------------------------|-----------------------------------------------------|--------------------------|
+ * | SELLER_API_BASE_URL       | base URL ending in /api/v1                          | required unless sandbox  |
+ * | SELLER_API_KEY            | the key (or the variable named by --key-env)        | required unless sandbox  |
+ * | REDIS_URL                 | Redis of queues, runs and id maps                   | redis://127.0.0.1:6379   |
+ * | LOG_LEVEL                 | pino level                                          | info                     |
+ * | CATALOG_SYNC_PREFIX       | Redis key prefix of this deployment                 | catalog-sync             |
+ * | CATALOG_SYNC_LOCK_MS      | job lock; a killed worker's jobs return after it    | 30000                    |
+ * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
+ * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
+ */
+export interface CommonConfig {
+  redisUrl: string;
+  /** True when REDIS_URL was given (by variable or flag): no private Redis is started then. */
+  redisUrlGiven: boolean;
+  prefix: string;
+  logLevel: string;
+  lockDurationMs: number;
+  retryBaseMs: number;
+  retries: number;
+}
+
+export interface ApiConfig {
+  baseUrl: string;
+  keyEnv: string;
+  apiKey: string;
+  allowInsecure: boolean;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: string } = {}): CommonConfig {
+  const redisUrl = flags.redisUrl ?? env.REDIS_URL;
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
+  }
+  const prefix = env.CATALOG_SYNC_PREFIX ?? 'catalog-sync';
+  if (!/^[\w.{}-]+$/.test(prefix)) {
+    throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
+  }
+  return {
+    redisUrl: redisUrl ?? 'redis://127.0.0.1:6379',
+    redisUrlGiven: redisUrl !== undefined,
+    prefix,
+    logLevel,
+    lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', 30_000),
+    retryBaseMs: positiveInteger(env.CATALOG_SYNC_RETRY_BASE_MS, 'CATALOG_SYNC_RETRY_BASE_MS', 500),
+    retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', 4, true),
+  };
+}
+
+/** The Seller API endpoint and key; the key is read from the variable `--key-env` names. */
+export function readApiConfig(
+  env: NodeJS.ProcessEnv,
+  flags: { baseUrl?: string; keyEnv?: string; allowInsecure?: boolean },
+): ApiConfig {
+  const keyEnv = flags.keyEnv ?? 'SELLER_API_KEY';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
+    throw new UsageError(`--key-env takes an environment variable name, not "${keyEnv}"`);
+  }
+  const rawBaseUrl = flags.baseUrl ?? env.SELLER_API_BASE_URL;
+  if (!rawBaseUrl) {
+    throw new UsageError('SELLER_API_BASE_URL is not set (or use --base-url, or --sandbox for a rehearsal)');
+  }
+  const allowInsecure = flags.allowInsecure ?? false;
+  let baseUrl: string;
+  try {
+    baseUrl = parseBaseUrl(rawBaseUrl, { allowInsecure }).toString().replace(/\/$/, '');
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+  const apiKey = env[keyEnv]?.trim();
+  if (!apiKey) throw new UsageError(`${keyEnv} is not set: it must hold the seller's API key`);
+  return { baseUrl, keyEnv, apiKey, allowInsecure };
+}
+
+export function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new UsageError(`--concurrency takes a whole number from 1 to 256, not "${value}"`);
+  }
+  return n;
+}
+
+export function parseDailyBudget(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--daily-budget takes a whole number above 0, not "${value}"`);
+  return n;
+}
+
+export function checkDailyReset(value: string): string {
+  try {
+    parseDailyReset(value);
+    return value.trim();
+  } catch {
+    throw new UsageError(`--daily-reset takes a UTC time as HH:MM, not "${value}"`);
+  }
+}
+
+export function parseFieldList(value: string): string[] {
+  const fields = value
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new UsageError('--fields takes a comma-separated list of product fields');
+  return fields;
+}
+
+function positiveInteger(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  zeroAllowed = false,
+): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < (zeroAllowed ? 0 : 1)) {
+    throw new UsageError(`${name} takes a whole number${zeroAllowed ? '' : ' above 0'}, not "${raw}"`);
+  }
+  return n;
+}

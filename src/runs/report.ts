@@ -1,0 +1,38 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { stringify } from 'csv-stringify';
+import type { RunStore } from './run-store.js';
+
+export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error'] as const;
+
+/**
+ * Writes a run's report (CONTRACT.md, "The report"): a header, one line per source row in source
+ * order, then one `missing` line per remote product the source does not hold. Streamed from Redis,
+ * so a million-row report never sits in memory.
+ */
+export async function writeReport(
+  runs: RunStore,
+  runId: string,
+  out: NodeJS.WritableStream,
+): Promise<number> {
+  const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
+  csv.pipe(out, { end: false });
+  let lines = 0;
+  for await (const o of runs.outcomes(runId)) {
+    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error];
+    if (!csv.write(line)) await once(csv, 'drain');
+    lines++;
+  }
+  csv.end();
+  await once(csv, 'end');
+  return lines;
+}
+
+export async function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
+  const file = createWriteStream(path);
+  await once(file, 'open');
+  const lines = await writeReport(runs, runId, file);
+  file.end();
+  await once(file, 'finish');
+  return lines;
+}

@@ -1,0 +1,49 @@
+import type { RunRecord } from './run-store.js';
+
+/** Counts of a run by what became of its rows, with zeros filled in. */
+export function runCounts(run: RunRecord) {
+  const count = (name: string) => run.counts[name] ?? 0;
+  return {
+    created: count('pair:create:ok'),
+    updated: count('pair:update:ok'),
+    unchanged: count('action:unchanged'),
+    invalid: count('action:invalid'),
+    merged: count('action:merged'),
+    missing: count('action:missing'),
+    /** Writes that failed (400, retries used up); invalid rows are counted apart. */
+    failed: count('pair:create:failed') + count('pair:update:failed'),
+    toCreate: count('pair:create:planned'),
+    toUpdate: count('pair:update:planned'),
+  };
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The summary `run` prints when a run settles: what a person reads the next morning. */
+export function formatSummary(run: RunRecord, detections: string[] = []): string {
+  const c = runCounts(run);
+  const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
+  const lines = [
+    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${run.state === 'done' ? `done in ${took}` : run.state}`,
+    `  source    ${run.source} (preset ${run.preset})`,
+  ];
+  for (const detection of detections) lines.push(`            ${detection}`);
+  const rows = run.dryRun
+    ? `${c.toCreate} to create, ${c.toUpdate} to update, ${c.unchanged} unchanged`
+    : `${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
+  lines.push(
+    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}`,
+  );
+  if (c.missing > 0)
+    lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
+  lines.push(`  requests  ${run.requests} (${run.writes} writes)`);
+  if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
+  return `${lines.join('\n')}\n`;
+}
