@@ -68,7 +68,8 @@ function afterTemplateRows(preamble: readonly string[]): RowMapper {
         return mapper.push({ ...record, values });
       }
       held.push(record);
-      if (!cells.some((cell) => SKU.includes(cell.toLowerCase()))) return [];
+      // Case matters: the labels row above says "SKU", the header row "item_sku" or "sku".
+      if (!cells.some((cell) => SKU.includes(cell))) return [];
       header = cells;
       mapper = createAmazonMapper(header.filter((name) => name !== ''));
       return held.map((row) => ({

@@ -51,7 +51,9 @@ describe('loadMappingFile', () => {
     const path = join(dir, 'shop.yml');
     await writeFile(path, 'fields:\n  sku: ref\n');
     expect((await loadMappingFile(path)).origin).toBe('shop.yml');
-    await expect(loadMappingFile(join(dir, 'none.yml'))).rejects.toThrow('none.yml: cannot read the mapping file (ENOENT)');
+    await expect(loadMappingFile(join(dir, 'none.yml'))).rejects.toThrow(
+      'none.yml: cannot read the mapping file (ENOENT)',
+    );
   });
 });
 
@@ -94,10 +96,18 @@ describe('a mapping against a source', () => {
   });
 
   it('adds to a preset, and null removes a preset field', async () => {
-    const mapping = parseMapping('preset: magento\nfields:\n  name: null\n  color: colour\n', 'm.yml', 'yaml');
-    const rows = await mapRows(['sku', 'product_type', 'name', 'price', 'colour'], [['S1', 'simple', 'N', '5', 'red']], {
-      mapping,
-    });
+    const mapping = parseMapping(
+      'preset: magento\nfields:\n  name: null\n  color: colour\n',
+      'm.yml',
+      'yaml',
+    );
+    const rows = await mapRows(
+      ['sku', 'product_type', 'name', 'price', 'colour'],
+      [['S1', 'simple', 'N', '5', 'red']],
+      {
+        mapping,
+      },
+    );
     expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'S1', price: 5, color: 'red' } });
     expect(rows[0]).not.toHaveProperty('fields.name');
   });

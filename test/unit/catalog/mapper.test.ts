@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { CatalogConfigError, createMapper } from '../../../src/catalog/index.js';
+import { mapRecords, mapRows } from './map-rows.js';
+
+describe('the generic preset', () => {
+  it('sends each column as the field of the same name, with kinds from the field table', async () => {
+    const rows = await mapRows(
+      ['sku', 'name', 'price', 'quantity', 'images', 'color'],
+      [['A-1', 'Mug', '12.50', '3', 'a.jpg,b.jpg', 'red']],
+    );
+    expect(rows).toEqual([
+      {
+        kind: 'upsert',
+        row: 1,
+        line: 2,
+        key: 'A-1',
+        fields: {
+          sku: 'A-1',
+          name: 'Mug',
+          price: 12.5,
+          quantity: 3,
+          images: ['a.jpg', 'b.jpg'],
+          color: 'red',
+        },
+      },
+    ]);
+  });
+
+  it('takes an id column as the remote product id, not as a field', async () => {
+    const [row] = await mapRows(['id', 'sku', 'price'], [['981', 'A-1', '5']]);
+    expect(row).toMatchObject({ kind: 'upsert', id: '981', fields: { sku: 'A-1', price: 5 } });
+    expect(row).not.toHaveProperty('fields.id');
+  });
+});
+
+describe('blank cells', () => {
+  it('leave the field absent ("leave as it is"), never empty', async () => {
+    const [row] = await mapRows(['sku', 'name', 'price', 'brand'], [['A-1', '', '  ', 'Acme']]);
+    expect(row).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', brand: 'Acme' } });
+    expect(Object.keys(row!.kind === 'upsert' ? row!.fields : {})).toEqual(['sku', 'brand']);
+  });
+});
+
+describe('validation', () => {
+  it('makes a row without match key invalid', async () => {
+    const rows = await mapRows(['sku', 'price'], [['', '5']]);
+    expect(rows).toEqual([{ kind: 'invalid', row: 1, line: 2, reason: 'missing sku' }]);
+  });
+
+  it('makes a price that is not a number invalid, naming it', async () => {
+    const rows = await mapRows(['sku', 'price'], [['A-1', 'abc']]);
+    expect(rows).toEqual([{ kind: 'invalid', row: 1, line: 2, key: 'A-1', reason: 'invalid price "abc"' }]);
+  });
+
+  it('makes the later of two rows with the same key invalid, naming the first', async () => {
+    const rows = await mapRows(
+      ['sku', 'price'],
+      [
+        ['A-1', '5'],
+        ['B-2', '6'],
+        ['A-1', '7'],
+      ],
+    );
+    expect(rows[2]).toEqual({
+      kind: 'invalid',
+      row: 3,
+      line: 4,
+      key: 'A-1',
+      reason: 'duplicate sku "A-1": first seen in row 1',
+    });
+  });
+
+  it('turns a record the reader could not read whole into an invalid row with its reason', async () => {
+    const rows = await mapRecords(
+      ['sku'],
+      [{ row: 1, line: 2, values: { sku: 'A' }, problem: 'row 1 has 3 cells, the header has 1' }],
+    );
+    expect(rows).toEqual([
+      { kind: 'invalid', row: 1, line: 2, reason: 'row 1 has 3 cells, the header has 1' },
+    ]);
+  });
+
+  it('matches by another field with --match-by, and refuses one no column gives', async () => {
+    const rows = await mapRows(['ean', 'price'], [['400', '5']], { matchBy: 'ean' });
+    expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400' });
+    expect(() => createMapper({ columns: ['ean'], matchBy: 'sku' })).toThrow(
+      /^--match-by sku: no column of this source gives the field "sku" \(fields: ean\)$/,
+    );
+  });
+});
+
+describe('--fields', () => {
+  it('sends only the chosen fields, and always the match field', async () => {
+    const rows = await mapRows(['sku', 'name', 'price', 'quantity'], [['A-1', 'Mug', '5', '2']], {
+      fields: ['price'],
+    });
+    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', price: 5 } });
+    expect(rows[0]).not.toHaveProperty('fields.name');
+  });
+
+  it('still validates fields it does not send', async () => {
+    const rows = await mapRows(['sku', 'name', 'price'], [['A-1', 'Mug', 'abc']], { fields: ['name'] });
+    expect(rows[0]).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('refuses a field this source does not give, in one line', () => {
+    expect(() => createMapper({ columns: ['sku', 'price'], fields: ['prise'] })).toThrow(
+      new CatalogConfigError('--fields: unknown field "prise" (this source gives: sku, price)'),
+    );
+  });
+});
+
+describe('the decimal style of a source', () => {
+  it('learns it from the first unambiguous price', async () => {
+    const rows = await mapRows(
+      ['sku', 'price'],
+      [
+        ['A', '12,50'],
+        ['B', '1,299'],
+      ],
+    );
+    expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { price: 1.299 } });
+    const dotted = await mapRows(
+      ['sku', 'price'],
+      [
+        ['A', '1,299.00'],
+        ['B', '1,299'],
+      ],
+    );
+    expect(dotted[1]).toMatchObject({ kind: 'upsert', fields: { price: 1299 } });
+  });
+
+  it('takes comma decimals as the guess for a ;-delimited file', async () => {
+    const rows = await mapRows(['sku', 'price'], [['A', '1,299']], { delimiter: ';' });
+    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { price: 1.299 } });
+  });
+
+  it('makes a price it cannot tell invalid rather than guess a factor of 1000', async () => {
+    const rows = await mapRows(
+      ['sku', 'price'],
+      [
+        ['A', '1,299'],
+        ['B', '12.50'],
+      ],
+    );
+    expect(rows[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^ambiguous price "1,299"/),
+    });
+    expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { price: 12.5 } });
+  });
+
+  it('follows an explicit style', async () => {
+    const rows = await mapRows(['sku', 'price'], [['A', '1.299']], { decimalStyle: 'comma' });
+    expect(rows[0]).toMatchObject({ fields: { price: 1299 } });
+  });
+});
+
+describe('the mapper', () => {
+  it('says what it detected', () => {
+    const mapper = createMapper({ columns: ['sku', 'price'], delimiter: ';' });
+    expect(mapper.preset).toBe('generic');
+    expect(mapper.detections).toEqual([
+      'preset generic (the columns match no known export)',
+      'decimals: a comma unless the file shows otherwise (the file is ;-delimited)',
+    ]);
+  });
+
+  it('yields exactly one row per record over many records', async () => {
+    const input = Array.from({ length: 500 }, (_, i) => [`S${i % 400}`, String(i)]);
+    const rows = await mapRows(['sku', 'price'], input);
+    expect(rows).toHaveLength(500);
+    expect(rows.filter((row) => row.kind === 'invalid')).toHaveLength(100);
+  });
+});
