@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { type CompactValue, compactEquals, compactValue } from '../../../src/catalog/compact-value.js';
+import { diffProduct, type IndexedProduct } from '../../../src/catalog/diff.js';
+import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
+
+const upsert = (fields: ProductFields): ProductUpsert => ({
+  kind: 'upsert',
+  row: 1,
+  line: 2,
+  key: String(fields.sku ?? 'SKU-1'),
+  fields,
+});
+
+/** The remote product as the run's index keeps it: compact values, as RemoteIndex stores them. */
+const remote = (fields: Record<string, unknown>, id = '7'): IndexedProduct => {
+  const values: Record<string, CompactValue> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const compact = compactValue(value);
+    if (compact !== undefined) values[name] = compact;
+  }
+  return { id, values };
+};
+
+const longText = (variant: string) => `${'A fine wool scarf, hand-knitted. '.repeat(160)}${variant}`;
+
+describe('diffProduct', () => {
+  describe('when no remote product matches the row', () => {
+    it('creates it with every field of the row', () => {
+      const fields = { sku: 'SKU-1', name: 'Scarf', price: 12.5 };
+      expect(diffProduct(upsert(fields), undefined)).toEqual({ action: 'create', fields });
+    });
+
+    it('reports a row without a name as invalid rather than sending it', () => {
+      expect(diffProduct(upsert({ sku: 'SKU-1', price: 12.5 }), undefined)).toEqual({
+        action: 'invalid',
+        reason: 'missing name for a new product',
+      });
+    });
+  });
+
+  describe('when the remote product holds the same values', () => {
+    it.each<[string, ProductFields, Record<string, unknown>]>([
+      [
+        'identical fields',
+        { sku: 'S', name: 'Scarf', price: 12.5 },
+        { sku: 'S', name: 'Scarf', price: 12.5 },
+      ],
+      [
+        'a price of 12.5 against the remote "12.50"',
+        { name: 'Scarf', price: 12.5 },
+        { name: 'Scarf', price: '12.50' },
+      ],
+      ['a price of 12.5 against the remote 12.50 as a number', { price: 12.5 }, { price: 12.5 }],
+      ['a whole price against the remote "1299.00"', { price: 1299 }, { price: '1299.00' }],
+      ['a quantity of 3 against the remote "3"', { quantity: 3 }, { quantity: '3' }],
+      ['a cent price against the remote "0.050"', { price: 0.05 }, { price: '0.050' }],
+      ['a boolean against the same boolean', { active: true }, { active: true }],
+      ['the same image list', { images: ['a.jpg', 'b.jpg'] }, { images: ['a.jpg', 'b.jpg'] }],
+      [
+        'the same 5,000-character description',
+        { description: longText('end') },
+        { description: longText('end') },
+      ],
+      [
+        'the same long image list',
+        { images: Array.from({ length: 40 }, (_, i) => `https://cdn.example.com/${i}.jpg`) },
+        { images: Array.from({ length: 40 }, (_, i) => `https://cdn.example.com/${i}.jpg`) },
+      ],
+    ])('leaves it unchanged with %s', (_case, fields, theirs) => {
+      expect(diffProduct(upsert(fields), remote(theirs))).toEqual({ action: 'unchanged', id: '7' });
+    });
+
+    it('ignores remote fields the row does not carry', () => {
+      const result = diffProduct(upsert({ name: 'Scarf' }), remote({ name: 'Scarf', colour: 'red' }));
+      expect(result).toEqual({ action: 'unchanged', id: '7' });
+    });
+  });
+
+  describe('when some values differ', () => {
+    it.each<[string, ProductFields, Record<string, unknown>, ProductFields]>([
+      [
+        'a new price',
+        { sku: 'S', name: 'Scarf', price: 13 },
+        { sku: 'S', name: 'Scarf', price: '12.50' },
+        { price: 13 },
+      ],
+      ['a price off by a cent', { price: 12.51 }, { price: 12.5 }, { price: 12.51 }],
+      [
+        'a new name only',
+        { name: 'Wool scarf', price: 12.5 },
+        { name: 'Scarf', price: 12.5 },
+        { name: 'Wool scarf' },
+      ],
+      ['a field the remote lacks', { name: 'Scarf', colour: 'red' }, { name: 'Scarf' }, { colour: 'red' }],
+      ['a name that only looks like a number', { name: '12.50' }, { name: '12.5' }, { name: '12.50' }],
+      ['a flipped boolean', { active: false }, { active: true }, { active: false }],
+      [
+        'one image more',
+        { images: ['a.jpg', 'b.jpg'] },
+        { images: ['a.jpg'] },
+        { images: ['a.jpg', 'b.jpg'] },
+      ],
+      [
+        'images in another order',
+        { images: ['b.jpg', 'a.jpg'] },
+        { images: ['a.jpg', 'b.jpg'] },
+        { images: ['b.jpg', 'a.jpg'] },
+      ],
+      [
+        'one character changed at the end of a 5,000-character description',
+        { description: longText('end.') },
+        { description: longText('end') },
+        { description: longText('end.') },
+      ],
+    ])('sends only the changed fields for %s', (_case, fields, theirs, changed) => {
+      expect(diffProduct(upsert(fields), remote(theirs))).toEqual({
+        action: 'update',
+        id: '7',
+        fields: changed,
+      });
+    });
+  });
+
+  describe('when the API does not echo a field back (it hides sku)', () => {
+    const theirs = remote({ name: 'Scarf', price: 12.5 });
+
+    it('compares the field with what this tool last sent', () => {
+      const result = diffProduct(upsert({ sku: 'S-1', name: 'Scarf', price: 12.5 }), theirs, { sku: 'S-1' });
+      expect(result).toEqual({ action: 'unchanged', id: '7' });
+    });
+
+    it('sends the field when it differs from what was sent', () => {
+      const result = diffProduct(upsert({ sku: 'S-2', name: 'Scarf', price: 12.5 }), theirs, { sku: 'S-1' });
+      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-2' } });
+    });
+
+    it('sends the field when nothing was ever sent for it', () => {
+      const result = diffProduct(upsert({ sku: 'S-1', name: 'Scarf', price: 12.5 }), theirs);
+      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-1' } });
+    });
+
+    it('compares a digested long value that was sent', () => {
+      const sent = { description: compactValue(longText('x')) as CompactValue };
+      expect(diffProduct(upsert({ description: longText('x') }), remote({}), sent)).toEqual({
+        action: 'unchanged',
+        id: '7',
+      });
+      expect(diffProduct(upsert({ description: longText('y') }), remote({}), sent).action).toBe('update');
+    });
+  });
+
+  describe('when the remote value was changed by hand', () => {
+    it('updates it back although the last sent value equals the row', () => {
+      const result = diffProduct(
+        upsert({ name: 'Scarf', price: 12.5 }),
+        remote({ name: 'Scarf', price: 9.99 }),
+        {
+          price: 12.5,
+        },
+      );
+      expect(result).toEqual({ action: 'update', id: '7', fields: { price: 12.5 } });
+    });
+  });
+});
+
+describe('compactValue', () => {
+  it.each<[string, unknown, CompactValue | undefined]>([
+    ['a number', 12.5, 12.5],
+    ['a boolean', false, false],
+    ['a short string', 'Scarf', 'Scarf'],
+    ['a short list, as JSON', ['a', 'b'], '["a","b"]'],
+    ['null', null, undefined],
+    ['undefined', undefined, undefined],
+  ])('keeps %s as it is', (_case, value, expected) => {
+    expect(compactValue(value)).toBe(expected);
+  });
+
+  it('keeps a 64-character string and digests a 65-character one', () => {
+    expect(compactValue('x'.repeat(64))).toBe('x'.repeat(64));
+    expect(compactValue('x'.repeat(65))).toMatch(/^#sha1:[\w-]{27}$/);
+  });
+
+  it('digests a long string into a short one, the same each time', () => {
+    const digest = compactValue(longText('z'));
+    expect(typeof digest === 'string' && digest.length < 64).toBe(true);
+    expect(compactValue(longText('z'))).toBe(digest);
+    expect(compactValue(longText('Z'))).not.toBe(digest);
+  });
+
+  it('digests a short string that looks like a digest, so it cannot pass for one', () => {
+    const digest = compactValue(longText('z')) as string;
+    expect(compactValue(digest)).not.toBe(digest);
+  });
+});
+
+describe('compactEquals', () => {
+  it.each<[CompactValue, CompactValue, boolean]>([
+    [12.5, '12.50', true],
+    ['12.50', 12.5, true],
+    [3, '3', true],
+    [3, '3.0', true],
+    [3, '3.01', false],
+    [3, 'three', false],
+    ['12.50', '12.5', false],
+    [true, 'true', false],
+    ['a', 'a', true],
+  ])('%j and %j are equal: %s', (a, b, expected) => {
+    expect(compactEquals(a, b)).toBe(expected);
+  });
+});
