@@ -170,7 +170,9 @@ function compareMagnitudes(a: string, b: string): -1 | 0 | 1 {
 
 /** True when the JSON number for `d` reads back as exactly `d` (about 15 significant digits). */
 export function isExactAsNumber(d: Decimal): boolean {
-  return fromNumber(Number(d)) === d;
+  // Any decimal of up to 15 digits round-trips through a double; longer ones are checked.
+  const digits = d.length - (d.startsWith('-') ? 1 : 0) - (d.includes('.') ? 1 : 0);
+  return digits <= 15 || fromNumber(Number(d)) === d;
 }
 
 /** The JSON number for the request body; exact (round-trips) up to 15 significant digits. */

@@ -83,10 +83,11 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   if (draft.kind === 'invalid') return invalid(record.row, record.line, draft.reason, draft.key);
 
   const fields: ProductFields = {};
-  const notes = [...draft.notes];
+  const notes = draft.notes;
   const errors: string[] = [];
-  for (const [field, raw] of Object.entries(draft.fields satisfies RawFields)) {
-    const converted = convertField(field, raw, rules);
+  const raws: RawFields = draft.fields;
+  for (const field in raws) {
+    const converted = convertField(field, raws[field]!, rules);
     if (converted.ok === true) fields[field] = converted.value;
     else if (converted.ok === 'drop') notes.push(converted.note);
     else errors.push(converted.reason);

@@ -1,0 +1,87 @@
+/**
+ * How much the catalog stage costs over plain CSV parsing, on a 1,000,000-row generic catalog:
+ * (a) csv-parse alone, (b) openSource + createMapper + validation. Prints rows/s of each, their
+ * ratio, the peak RSS of (b), and the heap a million keys cost in the duplicate check.
+ *
+ *   npm run build && node dist/bench/parse-map-validate.js [rows]
+ */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import { createMapper } from '../src/catalog/index.js';
+import { openSource } from '../src/sources/index.js';
+import { writeGenericCatalog } from './parse/generate-catalog.js';
+import { collectGarbage, mib, withPeakRss } from './parse/measure.js';
+
+async function parseOnly(path: string): Promise<number> {
+  let rows = 0;
+  for await (const _ of createReadStream(path).pipe(parse({ from_line: 2 }))) rows++;
+  return rows;
+}
+
+async function parseMapValidate(path: string): Promise<Record<string, number>> {
+  const source = await openSource(path);
+  const mapper = createMapper({
+    columns: source.columns,
+    ...(source.delimiter ? { delimiter: source.delimiter } : {}),
+  });
+  const counts: Record<string, number> = { upsert: 0, invalid: 0, merged: 0 };
+  for await (const row of mapper.map(source.records)) counts[row.kind] = (counts[row.kind] ?? 0) + 1;
+  await source.close();
+  return counts;
+}
+
+/** Heap held by the duplicate check's Map<key, row> for `count` keys like those of the catalog. */
+function duplicateMapHeap(count: number): number {
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  const seen = new Map<string, number>();
+  for (let i = 1; i <= count; i++) seen.set(`SKU-${String(i).padStart(7, '0')}`, i);
+  collectGarbage();
+  const after = process.memoryUsage().heapUsed;
+  if (seen.size !== count) throw new Error('map lost keys');
+  return after - before;
+}
+
+async function main(): Promise<void> {
+  const rows = Number(process.argv[2] ?? 1_000_000);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-parse-'));
+  const path = join(dir, 'catalog.csv');
+  try {
+    let started = performance.now();
+    await writeGenericCatalog(path, rows);
+    const size = (await stat(path)).size;
+    console.log(
+      `generated ${rows} rows (${mib(size)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    started = performance.now();
+    const parsed = await parseOnly(path);
+    const parseSeconds = (performance.now() - started) / 1000;
+    if (parsed !== rows) throw new Error(`csv-parse read ${parsed} rows, expected ${rows}`);
+
+    collectGarbage();
+    started = performance.now();
+    const { result: counts, peakRss } = await withPeakRss(() => parseMapValidate(path));
+    const fullSeconds = (performance.now() - started) / 1000;
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (total !== rows) throw new Error(`the mapper gave ${total} rows, expected ${rows}`);
+
+    const keysHeap = duplicateMapHeap(rows);
+    const rate = (n: number, s: number) => `${Math.round(n / s).toLocaleString('en-US')} rows/s`;
+    console.log(
+      `(a) csv-parse alone:              ${rate(rows, parseSeconds)} (${parseSeconds.toFixed(1)} s)`,
+    );
+    console.log(`(b) openSource + mapper + checks: ${rate(rows, fullSeconds)} (${fullSeconds.toFixed(1)} s)`);
+    console.log(`    rows: ${JSON.stringify(counts)}`);
+    console.log(`(b)/(a) throughput ratio:         ${(parseSeconds / fullSeconds).toFixed(2)}`);
+    console.log(`(b) peak RSS:                     ${mib(peakRss)}`);
+    console.log(`duplicate check, ${rows} keys:    ${mib(keysHeap)} of heap`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
