@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { errorAction, reasonOf } from '../../../src/queue/error-policy.js';
+import { SellerPausedError } from '../../../src/queue/seller-pause.js';
+import {
+  DailyLimitError,
+  InvalidBaseUrlError,
+  InvalidRequestError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  SellerApiError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+} from '../../../src/seller-api/errors/index.js';
+
+type Request = 'create' | 'update';
+
+/** The request each kind of row sends: a create is a POST, an update a PUT (spec 4.1). */
+const request = (kind: Request) =>
+  kind === 'create' ? { method: 'POST', path: '/products' } : { method: 'PUT', path: '/products?id=7' };
+
+/** Each error as the client builds it for that request (errors/from-response.ts, from-failure.ts). */
+const cases: Array<[string, (kind: Request) => unknown, create: string, update: string]> = [
+  [
+    'a 400 (InvalidRequestError)',
+    (k) => new InvalidRequestError({ ...request(k), status: 400, reason: 'price must be a number' }),
+    'fail-row',
+    'fail-row',
+  ],
+  [
+    'a 401 (UnauthorizedError)',
+    (k) => new UnauthorizedError({ ...request(k), status: 401 }),
+    'pause-seller',
+    'pause-seller',
+  ],
+  ['a 404 (NotFoundError)', (k) => new NotFoundError({ ...request(k), status: 404 }), 'fail-row', 'recreate'],
+  [
+    'a 429 (DailyLimitError)',
+    (k) => new DailyLimitError({ ...request(k), status: 429 }, new Date('2024-05-11T00:00:00Z')),
+    'pause-seller',
+    'pause-seller',
+  ],
+  [
+    'a 500 on a write (ServerError, outcome unknown)',
+    (k) => new ServerError({ ...request(k), status: 500, outcomeUnknown: true }),
+    'look-first',
+    'retry',
+  ],
+  [
+    'a 503 on a write (ServerError, outcome unknown)',
+    (k) => new ServerError({ ...request(k), status: 503, outcomeUnknown: true }),
+    'look-first',
+    'retry',
+  ],
+  [
+    'a 408 (ServerError, retryable, not applied)',
+    (k) => new ServerError({ ...request(k), status: 408 }),
+    'retry',
+    'retry',
+  ],
+  [
+    'a 403 (ServerError, not retryable)',
+    (k) => new ServerError({ ...request(k), status: 403 }),
+    'fail-row',
+    'fail-row',
+  ],
+  [
+    'a connection reset after sending (NetworkError, outcome unknown)',
+    (k) => new NetworkError({ ...request(k), status: null, code: 'ECONNRESET', outcomeUnknown: true }),
+    'look-first',
+    'retry',
+  ],
+  [
+    'a refused connection (NetworkError, never sent)',
+    (k) => new NetworkError({ ...request(k), status: null, code: 'ECONNREFUSED', outcomeUnknown: false }),
+    'retry',
+    'retry',
+  ],
+  [
+    'a timeout (TimeoutError, outcome unknown)',
+    (k) => new TimeoutError({ ...request(k), status: null, outcomeUnknown: true }, 30_000),
+    'look-first',
+    'retry',
+  ],
+  [
+    'a wrong-shaped success (InvalidResponseError, not retryable)',
+    (k) =>
+      new InvalidResponseError(
+        { ...request(k), status: 200, reason: 'expected a product object with an id' },
+        false,
+      ),
+    'fail-row',
+    'fail-row',
+  ],
+  // A 2xx was answered, so a create was applied: sending it again would make a second product.
+  [
+    'a success with broken JSON (InvalidResponseError, retryable)',
+    (k) =>
+      new InvalidResponseError({ ...request(k), status: 201, reason: 'the body is not valid JSON' }, true),
+    'look-first',
+    'retry',
+  ],
+  [
+    'a bare SellerApiError, retryable',
+    (k) => new SellerApiError('odd', { ...request(k), status: 502 }, true),
+    'retry',
+    'retry',
+  ],
+  [
+    'a bare SellerApiError, not retryable',
+    (k) => new SellerApiError('odd', { ...request(k), status: 418 }, false),
+    'fail-row',
+    'fail-row',
+  ],
+  [
+    'an InvalidBaseUrlError (configuration, not the API)',
+    () => new InvalidBaseUrlError('ftp://x/api/v1', 'ftp:// is not supported'),
+    'fail-row',
+    'fail-row',
+  ],
+  [
+    'a daily-limit pause before sending (SellerPausedError)',
+    () => new SellerPausedError('daily-limit', Date.parse('2024-05-11T00:00:00Z')),
+    'pause-seller',
+    'pause-seller',
+  ],
+  [
+    'a budget pause before sending (SellerPausedError)',
+    () => new SellerPausedError('daily-budget', Date.parse('2024-05-11T00:00:00Z')),
+    'pause-seller',
+    'pause-seller',
+  ],
+  [
+    'a rejected key pause (SellerPausedError)',
+    () => new SellerPausedError('unauthorized', null),
+    'pause-seller',
+    'pause-seller',
+  ],
+  [
+    'a plain TypeError (a bug, not the API)',
+    () => new TypeError('cannot read properties of undefined'),
+    'fail-row',
+    'fail-row',
+  ],
+  ['a thrown string', () => 'boom', 'fail-row', 'fail-row'],
+];
+
+describe('errorAction', () => {
+  describe.each<Request>(['create', 'update'])('for a row that sends a %s', (kind) => {
+    it.each(cases)('on %s', (_name, build, onCreate, onUpdate) => {
+      expect(errorAction(build(kind), kind)).toBe(kind === 'create' ? onCreate : onUpdate);
+    });
+  });
+});
+
+describe('reasonOf', () => {
+  it.each<[string, unknown, string]>([
+    [
+      'an error message',
+      new Error('PUT /products?id=7: 400 Bad Request: price must be a number'),
+      'PUT /products?id=7: 400 Bad Request: price must be a number',
+    ],
+    ['a message over several lines, as one line', new Error('bad\n  price\r\n'), 'bad price'],
+    ['a thrown string', 'boom', 'boom'],
+  ])('gives %s', (_case, error, expected) => {
+    expect(reasonOf(error)).toBe(expected);
+  });
+
+  it('keeps a report cell short', () => {
+    expect(reasonOf(new Error('x'.repeat(2000)))).toHaveLength(500);
+  });
+});
