@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import { pausedMessage } from '../../../src/cli/progress.js';
+import type { RunRecord } from '../../../src/runs/run-store.js';
+import { formatDuration, formatSummary, runCounts } from '../../../src/runs/summary.js';
+
+const createdAt = Date.parse('2024-05-10T02:00:00Z');
+
+const runRecord = (overrides: Partial<RunRecord> = {}): RunRecord => ({
+  id: '20240510T020000-abc123',
+  source: 'catalog.csv',
+  sourceId: 'file:/srv/catalog.csv:1234:1715306400000',
+  sellerRef: '0123456789abcdef',
+  baseUrl: 'https://api.example.com/api/v1',
+  keyEnv: 'SELLER_API_KEY',
+  matchBy: 'sku',
+  dryRun: false,
+  dailyReset: '00:00',
+  dailyBudget: null,
+  allowInsecure: false,
+  preset: 'generic',
+  fields: null,
+  state: 'done',
+  createdAt,
+  finishedAt: createdAt + 83_000,
+  produced: true,
+  total: 0,
+  settled: 0,
+  snapshotReady: true,
+  requests: 0,
+  writes: 0,
+  counts: {},
+  ...overrides,
+});
+
+/** Counts as the run store's settle script keeps them: by action, by status and by pair. */
+const counted = (rows: Array<[action: string, status: string, n: number]>): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  const add = (name: string, n: number) => {
+    counts[name] = (counts[name] ?? 0) + n;
+  };
+  for (const [action, status, n] of rows) {
+    add(`action:${action}`, n);
+    add(`status:${status}`, n);
+    add(`pair:${action}:${status}`, n);
+  }
+  return counts;
+};
+
+describe('runCounts', () => {
+  it('reads each count from the pairs the run store keeps', () => {
+    const run = runRecord({
+      counts: counted([
+        ['create', 'ok', 5],
+        ['create', 'failed', 1],
+        ['update', 'ok', 3],
+        ['update', 'failed', 2],
+        ['unchanged', 'ok', 10],
+        ['invalid', 'failed', 4],
+        ['merged', 'ok', 6],
+        ['missing', 'ok', 7],
+      ]),
+    });
+    expect(runCounts(run)).toEqual({
+      created: 5,
+      updated: 3,
+      unchanged: 10,
+      invalid: 4,
+      merged: 6,
+      missing: 7,
+      failed: 3,
+      toCreate: 0,
+      toUpdate: 0,
+    });
+  });
+
+  it('counts planned writes of a dry run apart from done ones', () => {
+    const run = runRecord({
+      dryRun: true,
+      counts: counted([
+        ['create', 'planned', 4],
+        ['update', 'planned', 2],
+      ]),
+    });
+    expect(runCounts(run)).toMatchObject({ created: 0, updated: 0, toCreate: 4, toUpdate: 2 });
+  });
+
+  it('fills in zeros for a run with no rows', () => {
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(9).fill(0));
+  });
+});
+
+describe('formatDuration', () => {
+  it.each<[number, string]>([
+    [0, '0 ms'],
+    [999, '999 ms'],
+    [1000, '1.0 s'],
+    [12_345, '12.3 s'],
+    [59_949, '59.9 s'],
+    [60_000, '1 min 0 s'],
+    [83_000, '1 min 23 s'],
+    [3_599_000, '59 min 59 s'],
+    [3_600_000, '1 h 0 min'],
+    [11_520_000, '3 h 12 min'],
+    [90_000_000, '25 h 0 min'],
+  ])('shows %i ms as "%s"', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+
+  // Rounding must come before the split into units, or a reader sees "60.0 s" or "1 min 60 s".
+  it.each<[number, string]>([
+    [59_960, '1 min 0 s'],
+    [119_600, '2 min 0 s'],
+    [3_599_700, '1 h 0 min'],
+  ])('carries %i ms, which rounds up, into the next unit ("%s")', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe('formatSummary', () => {
+  describe('when every row of a run settled well', () => {
+    const text = formatSummary(
+      runRecord({
+        total: 20,
+        requests: 12,
+        writes: 9,
+        counts: counted([
+          ['create', 'ok', 6],
+          ['update', 'ok', 3],
+          ['unchanged', 'ok', 11],
+        ]),
+      }),
+    );
+
+    it('says the run is done and how long it took', () => {
+      expect(text.split('\n')[0]).toBe('run 20240510T020000-abc123: done in 1 min 23 s');
+    });
+
+    it('names the source and its preset', () => {
+      expect(text).toContain('  source    catalog.csv (preset generic)\n');
+    });
+
+    it('counts the rows by what became of them', () => {
+      expect(text).toContain('  rows      20: 6 created, 3 updated, 11 unchanged, 0 invalid, 0 failed\n');
+    });
+
+    it('counts the requests and the writes', () => {
+      expect(text).toContain('  requests  12 (9 writes)\n');
+    });
+
+    it('neither sends the reader to the report nor lists missing products', () => {
+      expect(text).not.toContain('catalog-sync report');
+      expect(text).not.toContain('missing');
+    });
+
+    it('ends with a newline, and has four lines', () => {
+      expect(text.endsWith('\n')).toBe(true);
+      expect(text.trimEnd().split('\n')).toHaveLength(4);
+    });
+  });
+
+  describe('when some rows were invalid or failed', () => {
+    it.each<[string, Array<[string, string, number]>]>([
+      ['an invalid row', [['invalid', 'failed', 1]]],
+      ['a failed create', [['create', 'failed', 1]]],
+      ['a failed update', [['update', 'failed', 1]]],
+    ])('sends the reader to the report after %s', (_case, rows) => {
+      const text = formatSummary(runRecord({ total: 1, counts: counted(rows) }));
+      expect(text.trimEnd().split('\n').at(-1)).toBe(
+        '  see       catalog-sync report 20240510T020000-abc123',
+      );
+    });
+
+    it('counts invalid and failed rows apart', () => {
+      const text = formatSummary(
+        runRecord({
+          total: 10,
+          counts: counted([
+            ['create', 'ok', 5],
+            ['create', 'failed', 1],
+            ['update', 'failed', 1],
+            ['invalid', 'failed', 3],
+          ]),
+        }),
+      );
+      expect(text).toContain('  rows      10: 5 created, 0 updated, 0 unchanged, 3 invalid, 2 failed\n');
+    });
+  });
+
+  describe('when the run is a dry run', () => {
+    const text = formatSummary(
+      runRecord({
+        dryRun: true,
+        total: 9,
+        requests: 2,
+        counts: counted([
+          ['create', 'planned', 4],
+          ['update', 'planned', 2],
+          ['unchanged', 'ok', 3],
+        ]),
+      }),
+    );
+
+    it('says nothing was written', () => {
+      expect(text.split('\n')[0]).toBe(
+        'run 20240510T020000-abc123 (dry run: nothing written): done in 1 min 23 s',
+      );
+    });
+
+    it('counts the planned writes as to do, not as done', () => {
+      expect(text).toContain('  rows      9: 4 to create, 2 to update, 3 unchanged, 0 invalid, 0 failed\n');
+      expect(text).not.toContain('created');
+    });
+  });
+
+  it('lists remote products the source does not hold', () => {
+    const text = formatSummary(runRecord({ counts: counted([['missing', 'ok', 4]]) }));
+    expect(text).toContain('  missing   4 remote products are not in the source (listed in the report)\n');
+    expect(text).not.toContain('catalog-sync report');
+  });
+
+  it('counts merged rows only when there are some', () => {
+    const text = formatSummary(
+      runRecord({
+        total: 3,
+        counts: counted([
+          ['merged', 'ok', 2],
+          ['create', 'ok', 1],
+        ]),
+      }),
+    );
+    expect(text).toContain('0 invalid, 0 failed, 2 merged\n');
+  });
+
+  it('prints what was detected about the source under it', () => {
+    const text = formatSummary(runRecord(), ['detected preset shopify', 'encoding windows-1252']);
+    const lines = text.split('\n');
+    expect(lines.slice(1, 4)).toEqual([
+      '  source    catalog.csv (preset generic)',
+      '            detected preset shopify',
+      '            encoding windows-1252',
+    ]);
+  });
+
+  it('shows the state of a run that has not finished', () => {
+    const text = formatSummary(runRecord({ state: 'running', finishedAt: null }));
+    expect(text.split('\n')[0]).toBe('run 20240510T020000-abc123: running');
+  });
+});
+
+describe('pausedMessage', () => {
+  const now = Date.parse('2024-05-10T20:48:00Z');
+
+  it.each<[until: string, text: string]>([
+    ['2024-05-11T00:00:00Z', 'paused until 00:00 UTC (in 3 h 12 min)'],
+    ['2024-05-10T21:00:00Z', 'paused until 21:00 UTC (in 12 min 0 s)'],
+    ['2024-05-10T20:48:30Z', 'paused until 20:48 UTC (in 30.0 s)'],
+    ['2024-05-11T08:30:00Z', 'paused until 08:30 UTC (in 11 h 42 min)'],
+  ])('until %s reads "%s"', (until, text) => {
+    expect(pausedMessage(Date.parse(until), now)).toBe(text);
+  });
+
+  it('never counts down below zero once the instant has passed', () => {
+    expect(pausedMessage(now - 5000, now)).toBe('paused until 20:47 UTC (in 0 ms)');
+  });
+});
