@@ -1,4 +1,5 @@
 import type { SandboxFaults, SandboxKey } from './options.js';
+import type { LoggedRequest } from './request-log.js';
 import type { SandboxState } from './state.js';
 import type { SandboxStats } from './stats.js';
 import { productRepresentation } from './store.js';
@@ -11,7 +12,10 @@ export interface Sandbox {
   defaultKey: SandboxKey;
   close(): Promise<void>;
   stats(): SandboxStats;
+  /** Zeroes the stats and empties the request log. */
   resetStats(): void;
+  /** The API requests served, oldest first (the latest 10,000), with their parsed bodies. */
+  requests(): LoggedRequest[];
   addKey(key: string, seller: string): void;
   /** Later requests with this key answer 401. */
   revokeKey(key: string): void;
@@ -35,7 +39,11 @@ export function sandboxHandles(state: SandboxState, close: () => Promise<void>):
     defaultKey: defaultKey ?? { key: '', seller: '' },
     close,
     stats: () => state.stats.snapshot(),
-    resetStats: () => state.stats.reset(),
+    resetStats: () => {
+      state.stats.reset();
+      state.requests.clear();
+    },
+    requests: () => state.requests.snapshot(),
     addKey: (key, seller) => state.addKey(key, seller),
     revokeKey: (key) => state.revokeKey(key),
     products: (seller) =>

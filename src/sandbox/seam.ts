@@ -9,7 +9,8 @@ export const SEAM_PREFIX = '/__sandbox';
  * Outside /api/v1, needs no key, never counted in the stats.
  *
  * GET  /__sandbox/stats                      the stats
- * POST /__sandbox/stats/reset                zero them
+ * POST /__sandbox/stats/reset                zero them, and empty the request log
+ * GET  /__sandbox/requests                   the API requests served, oldest first, bodies parsed
  * GET  /__sandbox/products?seller=S          snapshot of S's products, hidden fields included
  * POST /__sandbox/products?seller=S          seed: a JSON array of products; answers their ids
  * PUT  /__sandbox/products?seller=S&id=N     change fields "by hand on the marketplace"
@@ -35,6 +36,8 @@ function route(sandbox: Sandbox, route: string, query: URLSearchParams, body: st
   switch (route) {
     case 'GET /stats':
       return answer(200, sandbox.stats());
+    case 'GET /requests':
+      return answer(200, { data: sandbox.requests() });
     case 'POST /stats/reset':
       sandbox.resetStats();
       return answer(204);

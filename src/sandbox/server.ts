@@ -68,9 +68,14 @@ async function serve(
 
   const path = trimTrailingSlash(url.pathname.slice(API_PREFIX.length));
   const route = `${method} ${path}`;
+  const observe = (status: number | 'dropped', seller: string | undefined) => {
+    state.stats.record(route, status, seller);
+    const query = Object.fromEntries(url.searchParams);
+    state.requests.record({ method, path, query, body, status, ...(seller ? { seller } : {}) });
+  };
   if (state.faults.latencyMs > 0) await sleep(state.faults.latencyMs);
   if (body === null) {
-    state.stats.record(route, 400, undefined);
+    observe(400, undefined);
     writeAnswer(res, errorAnswer(400, 'body_too_large', 'the request body is too large'));
     return;
   }
@@ -84,11 +89,11 @@ async function serve(
     body,
   });
   if (answer.kind === 'drop') {
-    state.stats.record(route, 'dropped', seller);
+    observe('dropped', seller);
     req.socket.destroy();
     return;
   }
-  state.stats.record(route, answer.status, seller);
+  observe(answer.status, seller);
   writeAnswer(res, answer);
 }
 

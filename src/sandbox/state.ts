@@ -13,6 +13,7 @@ import {
   type SandboxOptions,
 } from './options.js';
 import type { DailyUsage } from './quota.js';
+import { RequestLog } from './request-log.js';
 import { StatsRecorder } from './stats.js';
 import { SandboxStore } from './store.js';
 
@@ -34,11 +35,12 @@ export interface ResolvedOptions {
   random: () => number;
 }
 
-/** Everything a running sandbox holds: keys, store, quota usage, faults and stats. */
+/** Everything a running sandbox holds: keys, store, quota usage, faults, stats and the request log. */
 export class SandboxState {
   readonly keys = new Map<string, string>();
   readonly usage = new Map<string, DailyUsage>();
   readonly stats = new StatsRecorder();
+  readonly requests = new RequestLog();
   readonly store: SandboxStore;
   readonly faults: ActiveFaults;
   dailyLimit: number | null;

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../src/cli/main.js';
+import { projectRoot } from '../../../src/project-root.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects what a stream receives, as text. */
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * Runs the CLI in this process, as `catalog-sync ...args` with `env` as its whole environment
+ * (a copy: a command may write to it, e.g. `--sandbox`). Never touches process.env.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliResult> {
+  const stdout = capture();
+  const stderr = capture();
+  const input = new PassThrough();
+  input.end(stdin);
+  const code = await main(['node', 'catalog-sync', ...args], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: input,
+    env: { ...env },
+  });
+  // Let the captures take in what was written just before the end.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+export const BIN = join(projectRoot(), 'bin', 'catalog-sync.js');
+
+/** Subprocess tests run the built CLI: say how to get it rather than fail obscurely. */
+export function assertBuilt(): void {
+  if (!existsSync(join(projectRoot(), 'dist', 'src', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` before the subprocess tests');
+  }
+}
+
+export interface CliChild {
+  process: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited, with its code (null when a signal ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first. */
+  waitForStdout(pattern: RegExp): Promise<RegExpMatchArray>;
+}
+
+/** The CLI as a user runs it, `node bin/catalog-sync.js ...args`; `stopAll` ends what is still running. */
+export class CliProcesses {
+  private readonly children = new Set<ChildProcess>();
+
+  spawn(args: string[], env: NodeJS.ProcessEnv): CliChild {
+    assertBuilt();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: projectRoot(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.add(child);
+    let out = '';
+    let err = '';
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+    });
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      err += text;
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.children.delete(child);
+        resolve({ code, signal });
+      });
+    });
+    const waitForStdout = (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const check = () => {
+          const match = out.match(pattern);
+          if (!match) return false;
+          child.stdout?.off('data', check);
+          resolve(match);
+          return true;
+        };
+        if (check()) return;
+        child.stdout?.on('data', check);
+        exited.then(({ code }) => {
+          if (!check()) reject(new Error(`exited (${code}) before printing ${pattern}: ${err.trim()}`));
+        });
+      });
+    return { process: child, stdout: () => out, stderr: () => err, exited, waitForStdout };
+  }
+
+  /** Kills every child still running (SIGKILL: a test that failed must not leave a worker behind). */
+  async stopAll(): Promise<void> {
+    const running = [...this.children];
+    await Promise.all(
+      running.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    this.children.clear();
+  }
+}
