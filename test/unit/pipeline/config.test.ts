@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/cli/usage-error.js';
+import {
+  checkDailyReset,
+  parseConcurrency,
+  parseDailyBudget,
+  parseFieldList,
+  readApiConfig,
+  readCommonConfig,
+} from '../../../src/config.js';
+
+/** The UsageError `run` throws, or a failure naming what did not throw. */
+const usageErrorOf = (call: () => unknown): UsageError => {
+  try {
+    call();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError, but nothing was thrown');
+};
+
+const expectOneLineUsageError = (call: () => unknown, names: string) => {
+  const error = usageErrorOf(call);
+  expect(error.exitCode).toBe(2);
+  expect(error.message).toContain(names);
+  expect(error.message).not.toContain('\n');
+  return error;
+};
+
+describe('readCommonConfig', () => {
+  it('falls back to the documented defaults on an empty environment', () => {
+    expect(readCommonConfig({})).toEqual({
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisUrlGiven: false,
+      prefix: 'catalog-sync',
+      logLevel: 'info',
+      lockDurationMs: 30_000,
+      retryBaseMs: 500,
+      retries: 4,
+    });
+  });
+
+  it('reads each variable', () => {
+    const config = readCommonConfig({
+      REDIS_URL: 'redis://redis.internal:6380/2',
+      CATALOG_SYNC_PREFIX: 'cs-{staging}',
+      LOG_LEVEL: 'WARN',
+      CATALOG_SYNC_LOCK_MS: '60000',
+      CATALOG_SYNC_RETRY_BASE_MS: '10',
+      CATALOG_SYNC_RETRIES: '0',
+    });
+    expect(config).toEqual({
+      redisUrl: 'redis://redis.internal:6380/2',
+      redisUrlGiven: true,
+      prefix: 'cs-{staging}',
+      logLevel: 'warn',
+      lockDurationMs: 60_000,
+      retryBaseMs: 10,
+      retries: 0,
+    });
+  });
+
+  it('lets the --redis-url flag override REDIS_URL', () => {
+    const config = readCommonConfig({ REDIS_URL: 'redis://a:6379' }, { redisUrl: 'redis://b:6379' });
+    expect(config).toMatchObject({ redisUrl: 'redis://b:6379', redisUrlGiven: true });
+  });
+
+  it('treats an empty number variable as unset', () => {
+    expect(readCommonConfig({ CATALOG_SYNC_RETRIES: '' }).retries).toBe(4);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['CATALOG_SYNC_PREFIX', { CATALOG_SYNC_PREFIX: 'has space' }],
+    ['CATALOG_SYNC_PREFIX', { CATALOG_SYNC_PREFIX: 'a:b' }],
+    ['CATALOG_SYNC_LOCK_MS', { CATALOG_SYNC_LOCK_MS: '0' }],
+    ['CATALOG_SYNC_LOCK_MS', { CATALOG_SYNC_LOCK_MS: '1.5' }],
+    ['CATALOG_SYNC_RETRY_BASE_MS', { CATALOG_SYNC_RETRY_BASE_MS: 'fast' }],
+    ['CATALOG_SYNC_RETRIES', { CATALOG_SYNC_RETRIES: '-1' }],
+  ])('refuses a bad %s in one line naming it', (name, env) => {
+    const error = expectOneLineUsageError(() => readCommonConfig(env), name);
+    expect(error.message).toContain(`"${Object.values(env)[0]}"`);
+  });
+});
+
+describe('readApiConfig', () => {
+  const env = { SELLER_API_BASE_URL: 'https://api.example.com/api/v1/', SELLER_API_KEY: 'sk_live_SECRET' };
+
+  it('reads the base URL (without its trailing slash) and the key', () => {
+    expect(readApiConfig(env, {})).toEqual({
+      baseUrl: 'https://api.example.com/api/v1',
+      keyEnv: 'SELLER_API_KEY',
+      apiKey: 'sk_live_SECRET',
+      allowInsecure: false,
+    });
+  });
+
+  it('reads the key from the variable --key-env names', () => {
+    const config = readApiConfig({ ...env, SHOP_B_KEY: ' sk_live_B \n' }, { keyEnv: 'SHOP_B_KEY' });
+    expect(config).toMatchObject({ keyEnv: 'SHOP_B_KEY', apiKey: 'sk_live_B' });
+  });
+
+  it('lets --base-url override SELLER_API_BASE_URL', () => {
+    const config = readApiConfig(env, { baseUrl: 'http://127.0.0.1:4010/api/v1' });
+    expect(config.baseUrl).toBe('http://127.0.0.1:4010/api/v1');
+  });
+
+  it('accepts http:// to a host other than loopback only when insecure is allowed', () => {
+    const insecure = { ...env, SELLER_API_BASE_URL: 'http://api.example.com/api/v1' };
+    expectOneLineUsageError(() => readApiConfig(insecure, {}), 'http:// is allowed only to a loopback host');
+    expect(readApiConfig(insecure, { allowInsecure: true })).toMatchObject({
+      baseUrl: 'http://api.example.com/api/v1',
+      allowInsecure: true,
+    });
+  });
+
+  it.each<[string, Record<string, string>, { keyEnv?: string }, string]>([
+    ['no base URL', { SELLER_API_KEY: 'k' }, {}, 'SELLER_API_BASE_URL is not set'],
+    [
+      'a base URL not ending in /api/v1',
+      { ...env, SELLER_API_BASE_URL: 'https://api.example.com' },
+      {},
+      'https://api.example.com',
+    ],
+    ['no key', { SELLER_API_BASE_URL: env.SELLER_API_BASE_URL }, {}, 'SELLER_API_KEY is not set'],
+    ['a blank key', { ...env, SELLER_API_KEY: '   ' }, {}, 'SELLER_API_KEY is not set'],
+    ['no value in the --key-env variable', env, { keyEnv: 'SHOP_B_KEY' }, 'SHOP_B_KEY is not set'],
+    ['a --key-env that is no variable name', env, { keyEnv: 'shop-b key' }, '--key-env'],
+  ])('refuses %s in one line naming it', (_case, given, flags, names) => {
+    expectOneLineUsageError(() => readApiConfig(given, flags), names);
+  });
+
+  it('never puts the key or the URL credentials in its errors', () => {
+    const leaky = {
+      SELLER_API_BASE_URL: 'https://bob:pa55@api.example.com/api/v1',
+      SELLER_API_KEY: 'sk_live_SECRET',
+    };
+    const error = usageErrorOf(() => readApiConfig(leaky, {}));
+    expect(error.message).not.toMatch(/pa55|sk_live_SECRET/);
+  });
+});
+
+describe('parseConcurrency', () => {
+  it.each([
+    ['1', 1],
+    ['8', 8],
+    ['256', 256],
+  ])('reads %s', (text, n) => {
+    expect(parseConcurrency(text)).toBe(n);
+  });
+
+  it.each(['0', '257', '-1', '2.5', 'many', ''])('refuses "%s" naming --concurrency', (text) => {
+    expectOneLineUsageError(() => parseConcurrency(text), '--concurrency');
+  });
+});
+
+describe('parseDailyBudget', () => {
+  it.each([
+    ['1', 1],
+    ['10000', 10_000],
+  ])('reads %s', (text, n) => {
+    expect(parseDailyBudget(text)).toBe(n);
+  });
+
+  it.each(['0', '-5', '1.5', 'lots', ''])('refuses "%s" naming --daily-budget', (text) => {
+    expectOneLineUsageError(() => parseDailyBudget(text), '--daily-budget');
+  });
+});
+
+describe('checkDailyReset', () => {
+  it.each([
+    ['00:00', '00:00'],
+    ['23:59', '23:59'],
+    [' 07:30 ', '07:30'],
+    ['7:30', '7:30'],
+  ])('accepts %j as %j', (text, kept) => {
+    expect(checkDailyReset(text)).toBe(kept);
+  });
+
+  it.each(['24:00', '12:60', '1230', '12:3', 'noon', ''])('refuses "%s" naming --daily-reset', (text) => {
+    expectOneLineUsageError(() => checkDailyReset(text), '--daily-reset');
+  });
+});
+
+describe('parseFieldList', () => {
+  it.each<[string, string[]]>([
+    ['name,price', ['name', 'price']],
+    [' name , price ,sku', ['name', 'price', 'sku']],
+    ['name,,price,', ['name', 'price']],
+  ])('reads %j', (text, fields) => {
+    expect(parseFieldList(text)).toEqual(fields);
+  });
+
+  it.each(['', ' , ,'])('refuses %j naming --fields', (text) => {
+    expectOneLineUsageError(() => parseFieldList(text), '--fields');
+  });
+});
