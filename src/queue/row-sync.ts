@@ -138,7 +138,11 @@ async function create(ctx: RowSyncContext, upsert: ProductUpsert, outcome: Outco
     } catch (error) {
       markedAt = ctx.finder.mark();
       const action = errorAction(error, 'create');
-      if (action === 'pause-seller') throw error;
+      if (action === 'pause-seller') {
+        // A 429, a 401 or a request never sent: certainly not applied, so no look-up is owed.
+        await ctx.idMap.clearCreatePending(upsert.key);
+        throw error;
+      }
       if (action === 'look-first') {
         const found = await ctx.finder.find(upsert.key, upsert.fields, markedAt);
         if (found) return adopt(ctx, upsert, found, outcome);

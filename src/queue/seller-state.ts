@@ -68,6 +68,14 @@ export class SellerState {
       throw this.remember(ref, new SellerPausedError('daily-limit', Number(until)));
   }
 
+  /**
+   * Records a pause in this process at once, before the shared record is written: requests still
+   * waiting for the limiter then fail without being sent (issue 5: about `--concurrency` 429s at most).
+   */
+  pauseLocally(ref: string, pause: SellerPausedError): void {
+    this.remember(ref, pause);
+  }
+
   async pauseUntil(
     ref: string,
     until: number,

@@ -21,6 +21,8 @@ export interface RequestEvent {
   path: string;
   status: number | null;
   ms: number;
+  /** Response headers (lower-cased names); empty when no answer came. Lets a 429 pause at once. */
+  headers: Record<string, string>;
 }
 
 export interface Transport {
@@ -55,7 +57,7 @@ export function send(transport: Transport, method: string, url: URL, body?: unkn
     const finish = (): void => {
       const event = { method, path, status, ms: Math.max(0, transport.now() - started) };
       transport.logger.debug(event, 'seller api request');
-      transport.onRequest(event);
+      transport.onRequest({ ...event, headers: responseHeaders });
     };
     try {
       const response = await transport.fetch(url, {
