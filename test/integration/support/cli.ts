@@ -39,6 +39,13 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = '')
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+/** The run id in a summary (`run 20260101T000000-abcdef: done …`) or in `import`'s output. */
+export function runIdOf(output: string): string {
+  const match = /\b(\d{8}T\d{6}-[0-9a-f]+)\b/.exec(output);
+  if (!match?.[1]) throw new Error(`no run id in: ${output}`);
+  return match[1];
+}
+
 export const BIN = join(projectRoot(), 'bin', 'catalog-sync.js');
 
 /** Subprocess tests run the built CLI: say how to get it rather than fail obscurely. */

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../support/catalog.js';
+import { MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+
+describe('a run with --dry-run', () => {
+  const pipeline = usePipeline();
+
+  async function planAgainstSeededSeller() {
+    const [unchangedId, changedId] = pipeline.sandbox.seedProducts(MAIN_SELLER, [
+      { sku: 'KEEP', name: 'Unchanged', price: 10 },
+      { sku: 'EDIT', name: 'Old name', price: 20 },
+    ]);
+    const source = await pipeline.csv('catalog.csv', [
+      { sku: 'KEEP', name: 'Unchanged', price: '10.00' },
+      { sku: 'EDIT', name: 'New name', price: '20' },
+      { sku: 'NEW', name: 'Brand new', price: '30.5' },
+    ]);
+    const before = pipeline.products();
+    pipeline.sandbox.resetStats();
+    const result = await pipeline.cli([
+      'run',
+      source,
+      '--dry-run',
+      '--report',
+      join(pipeline.dir, 'plan.csv'),
+    ]);
+    return { result, before, unchangedId, changedId };
+  }
+
+  it('sends no create and no update, and changes nothing on the marketplace', async () => {
+    const { result, before } = await planAgainstSeededSeller();
+
+    expect(result.code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    expect(pipeline.sandbox.stats().writesApplied).toBe(0);
+    expect(pipeline.products()).toEqual(before);
+  });
+
+  it('writes the plan as the report: planned creates and updates, and the unchanged rows', async () => {
+    const { unchangedId, changedId } = await planAgainstSeededSeller();
+
+    const report = parseCsv(await pipeline.readText('plan.csv'));
+
+    expect(report).toEqual([
+      { row: '1', key: 'KEEP', action: 'unchanged', product_id: unchangedId, status: 'ok', error: '' },
+      { row: '2', key: 'EDIT', action: 'update', product_id: changedId, status: 'planned', error: '' },
+      { row: '3', key: 'NEW', action: 'create', product_id: '', status: 'planned', error: '' },
+    ]);
+  });
+
+  it('says in its summary that nothing was written, and what would be', async () => {
+    const { result } = await planAgainstSeededSeller();
+
+    expect(result.stdout).toMatch(/^run \S+ \(dry run: nothing written\): done/m);
+    expect(result.stdout).toContain(
+      'rows      3: 1 to create, 1 to update, 1 unchanged, 0 invalid, 0 failed',
+    );
+  });
+
+  it('leaves the next real run to do the whole work', async () => {
+    await planAgainstSeededSeller();
+    pipeline.sandbox.resetStats();
+
+    const real = await pipeline.cli([
+      'run',
+      await pipeline.csv('again.csv', [
+        { sku: 'KEEP', name: 'Unchanged', price: '10.00' },
+        { sku: 'EDIT', name: 'New name', price: '20' },
+        { sku: 'NEW', name: 'Brand new', price: '30.5' },
+      ]),
+    ]);
+
+    expect(real.stdout).toContain('rows      3: 1 created, 1 updated, 1 unchanged');
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 1, updates: 1 });
+  });
+});
