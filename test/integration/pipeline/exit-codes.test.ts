@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogRows, parseCsv } from '../support/catalog.js';
+import { usePipeline } from '../support/pipeline.js';
+
+/** A user mistake is one line on stderr, never a stack trace. */
+function expectOneLineError(stderr: string, naming: string | RegExp): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(naming);
+  expect(stderr).not.toMatch(/^\s+at /m);
+}
+
+describe('`run` exit codes', () => {
+  describe('when every row settles', () => {
+    const pipeline = usePipeline();
+
+    it('exits 0', async () => {
+      const result = await pipeline.cli(['run', await pipeline.csv('ok.csv', catalogRows(5))]);
+
+      expect(result.code).toBe(0);
+    });
+  });
+
+  describe('when a row is invalid', () => {
+    const pipeline = usePipeline();
+
+    it('exits 1, sends the other rows and reports the bad one with its reason', async () => {
+      const rows = [
+        ...catalogRows(2),
+        { sku: 'BAD', name: 'Bad price', price: '12,3.4' },
+        ...catalogRows(2, 3),
+      ];
+      const report = join(pipeline.dir, 'report.csv');
+
+      const result = await pipeline.cli(['run', await pipeline.csv('bad.csv', rows), '--report', report]);
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('rows      5: 4 created, 0 updated, 0 unchanged, 1 invalid, 0 failed');
+      expect(pipeline.products()).toHaveLength(4);
+      expect(parseCsv(await pipeline.readText('report.csv'))[2]).toMatchObject({
+        row: '3',
+        key: 'BAD',
+        action: 'invalid',
+        status: 'failed',
+        error: expect.stringContaining('price'),
+      });
+    });
+  });
+
+  describe('when the API refuses a row with 400', () => {
+    const pipeline = usePipeline({ acceptFields: ['sku', 'name', 'price'] });
+
+    it('exits 1 and reports the API reason on that row only', async () => {
+      // Blank cells are not sent, so only the row with a colour carries the field the API refuses.
+      const rows = catalogRows(4).map((row) => ({ ...row, colour: '' }));
+      rows[1]!.colour = 'red';
+      const report = join(pipeline.dir, 'report.csv');
+
+      const result = await pipeline.cli(['run', await pipeline.csv('extra.csv', rows), '--report', report]);
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('rows      4: 3 created, 0 updated, 0 unchanged, 0 invalid, 1 failed');
+      const lines = parseCsv(await pipeline.readText('report.csv'));
+      expect(lines[1]).toMatchObject({ row: '2', action: 'create', status: 'failed' });
+      expect(lines[1]?.error).toMatch(/colour/);
+      expect(lines.filter((line) => line.status === 'ok')).toHaveLength(3);
+      expect(pipeline.sandbox.stats().byStatus['400']).toBe(1);
+    });
+
+    it('does not retry a 400', async () => {
+      const rows = catalogRows(1).map((row) => ({ ...row, colour: 'blue' }));
+
+      await pipeline.cli(['run', await pipeline.csv('extra.csv', rows)]);
+
+      expect(pipeline.sandbox.stats().byRoute['POST /products']).toBe(1);
+    });
+  });
+
+  describe('on a usage or configuration error', () => {
+    const pipeline = usePipeline();
+
+    it('exits 2 with one line when the source cannot be read', async () => {
+      const missing = join(pipeline.dir, 'no-such-file.csv');
+
+      const result = await pipeline.cli(['run', missing]);
+
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, /no-such-file\.csv/);
+      expect(pipeline.sandbox.stats().total).toBe(0);
+    });
+
+    it('exits 2 with one line naming --concurrency when it is 0', async () => {
+      const result = await pipeline.cli([
+        'run',
+        await pipeline.csv('ok.csv', catalogRows(1)),
+        '--concurrency',
+        '0',
+      ]);
+
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, /--concurrency/);
+      expect(pipeline.sandbox.stats().total).toBe(0);
+    });
+
+    it('exits 2 with one line naming the Redis when Redis is unreachable', async () => {
+      const source = await pipeline.csv('ok.csv', catalogRows(1));
+
+      const result = await pipeline.cli(['run', source], { REDIS_URL: 'redis://127.0.0.1:1' });
+
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, /Redis is not reachable at redis:\/\/127\.0\.0\.1:1/);
+      expect(pipeline.sandbox.stats().total).toBe(0);
+    });
+
+    it('exits 2 when the key variable is not set, without sending anything', async () => {
+      const source = await pipeline.csv('ok.csv', catalogRows(1));
+
+      const result = await pipeline.cli(['run', source], { SELLER_API_KEY: '' });
+
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, /SELLER_API_KEY/);
+    });
+  });
+});

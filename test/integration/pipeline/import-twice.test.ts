@@ -1,0 +1,63 @@
+import { Queue } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
+
+describe('`import` of a source whose run is still queued (no worker running)', () => {
+  const pipeline = usePipeline();
+
+  /** The seller's queue and run list, as the workers would find them. */
+  async function queued(runId: string) {
+    return withRedis(async (redis) => {
+      const spec = JSON.parse((await redis.hget(`${pipeline.prefix}:run:${runId}`, 'spec')) ?? '{}');
+      const queue = new Queue(sellerQueueName(spec.sellerRef), {
+        connection: redis,
+        prefix: pipeline.prefix,
+      });
+      try {
+        return {
+          jobs: await queue.getJobCountByTypes('wait', 'prioritized', 'delayed', 'active'),
+          runs: await redis.zrange(`${pipeline.prefix}:runs`, 0, -1),
+        };
+      } finally {
+        await queue.close();
+      }
+    });
+  }
+
+  it('prints the same run id and does not queue the rows twice', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(250));
+
+    const first = await pipeline.cli(['import', source]);
+    const second = await pipeline.cli(['import', source]);
+
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const runId = runIdOf(first.stdout);
+    expect(second.stdout.trim()).toBe(runId);
+    expect(second.stderr).toContain(`already queued as run ${runId}`);
+    expect(await queued(runId)).toEqual({ jobs: 3, runs: [runId] });
+  });
+
+  it('shows the run as queued, with every row read and none settled', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(40));
+    const runId = runIdOf((await pipeline.cli(['import', source])).stdout);
+
+    const status = await pipeline.cli(['status', runId, '--json']);
+
+    expect(JSON.parse(status.stdout)).toMatchObject({ id: runId, state: 'queued', total: 40, settled: 0 });
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it('queues a new run once the source file changes', async () => {
+    const first = runIdOf(
+      (await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(10))])).stdout,
+    );
+
+    const changed = await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(11))]);
+
+    expect(runIdOf(changed.stdout)).not.toBe(first);
+  });
+});
