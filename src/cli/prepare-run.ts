@@ -26,7 +26,12 @@ export interface PreparedRun {
  * From the command line to a run: the API endpoint (or an in-process sandbox), the opened source,
  * the preset or mapping, and the run's spec. Every user mistake becomes a one-line UsageError.
  */
-export async function prepareRun(io: CliIo, source: string, flags: RunFlags): Promise<PreparedRun> {
+export async function prepareRun(
+  io: CliIo,
+  source: string,
+  flags: RunFlags,
+  resolveRef: (keyFingerprint: string) => Promise<string>,
+): Promise<PreparedRun> {
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
   try {
@@ -58,7 +63,7 @@ export async function prepareRun(io: CliIo, source: string, flags: RunFlags): Pr
     const spec: RunSpec = {
       source: displaySource(source),
       sourceId: await sourceIdentity(source, flags),
-      sellerRef: sellerRef(api.baseUrl, api.apiKey),
+      sellerRef: await resolveRef(sellerRef(api.baseUrl, api.apiKey)),
       baseUrl: api.baseUrl,
       keyEnv: api.keyEnv,
       matchBy: flags.matchBy,

@@ -71,7 +71,7 @@ export class RunContexts {
     if (!apiKey) {
       throw new KeyUnavailableError(`$${run.keyEnv} is not set in this worker; run ${runId} needs it`);
     }
-    if (sellerRef(run.baseUrl, apiKey) !== run.sellerRef) {
+    if ((await deps.sellers.resolveRef(sellerRef(run.baseUrl, apiKey))) !== run.sellerRef) {
       throw new KeyUnavailableError(
         `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
       );

@@ -48,6 +48,16 @@ export class SellerState {
     return infos;
   }
 
+  /** The seller a key belongs to: its own fingerprint, unless `resume` linked it to an earlier seller. */
+  async resolveRef(keyFingerprint: string): Promise<string> {
+    return (await this.redis.hget(this.keys.sellerAliases, keyFingerprint)) ?? keyFingerprint;
+  }
+
+  /** Links a new key (by fingerprint) to an existing seller; nothing reversible is stored. */
+  async linkKey(keyFingerprint: string, ref: string): Promise<void> {
+    await this.redis.hset(this.keys.sellerAliases, keyFingerprint, ref);
+  }
+
   /** Throws SellerPausedError when this process already knows the seller is paused; costs nothing. */
   assertNotPausedLocally(ref: string): void {
     const pause = this.localPause.get(ref);

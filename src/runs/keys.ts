@@ -10,6 +10,13 @@ export class RedisKeys {
   get runs(): string {
     return `${this.prefix}:runs`;
   }
+  /**
+   * Hash: key fingerprint → seller ref, for a seller whose key was replaced (`resume` links the new
+   * key): the seller keeps its queue, its queued rows and its id map.
+   */
+  get sellerAliases(): string {
+    return `${this.prefix}:seller-aliases`;
+  }
   /** Set of seller refs whose queues the `worker` command serves. */
   get sellers(): string {
     return `${this.prefix}:sellers`;

@@ -16,7 +16,7 @@ export function registerImport(program: Command, io: CliIo): void {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }
     await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-      const prepared = await prepareRun(io, source, flags);
+      const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       try {
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },

@@ -46,7 +46,7 @@ export async function syncOnce(
   source: string,
   flags: RunFlags,
 ): Promise<number> {
-  const prepared = await prepareRun(io, source, flags);
+  const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
   const { spec } = prepared;
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
   workers.serve({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) });
