@@ -63,6 +63,7 @@ export interface CliChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first. */
   waitForStdout(pattern: RegExp): Promise<RegExpMatchArray>;
+  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>;
 }
 
 /** The CLI as a user runs it, `node bin/catalog-sync.js ...args`; `stopAll` ends what is still running. */
@@ -91,22 +92,30 @@ export class CliProcesses {
         resolve({ code, signal });
       });
     });
-    const waitForStdout = (pattern: RegExp) =>
+    const waitFor = (stream: 'stdout' | 'stderr', pattern: RegExp) =>
       new Promise<RegExpMatchArray>((resolve, reject) => {
+        const source = child[stream];
         const check = () => {
-          const match = out.match(pattern);
+          const match = (stream === 'stdout' ? out : err).match(pattern);
           if (!match) return false;
-          child.stdout?.off('data', check);
+          source?.off('data', check);
           resolve(match);
           return true;
         };
         if (check()) return;
-        child.stdout?.on('data', check);
+        source?.on('data', check);
         exited.then(({ code }) => {
           if (!check()) reject(new Error(`exited (${code}) before printing ${pattern}: ${err.trim()}`));
         });
       });
-    return { process: child, stdout: () => out, stderr: () => err, exited, waitForStdout };
+    return {
+      process: child,
+      stdout: () => out,
+      stderr: () => err,
+      exited,
+      waitForStdout: (pattern) => waitFor('stdout', pattern),
+      waitForStderr: (pattern) => waitFor('stderr', pattern),
+    };
   }
 
   /** Kills every child still running (SIGKILL: a test that failed must not leave a worker behind). */

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
+
+describe('`status` after a run', () => {
+  const pipeline = usePipeline();
+
+  /** A run with creates, an update, unchanged rows, an invalid row and a missing remote product. */
+  async function mixedRun() {
+    pipeline.sandbox.seedProducts(MAIN_SELLER, [
+      { sku: 'SKU-00001', name: 'Stale name', price: 1 },
+      { sku: 'GONE', name: 'Not in the source', price: 1 },
+    ]);
+    const rows = [...catalogRows(5), { sku: 'BAD', name: 'Bad', price: 'n/a' }];
+    rows[0]!.price = '1.00';
+    const result = await pipeline.cli(['run', await pipeline.csv('catalog.csv', rows)]);
+    await pipeline.cli(['run', await pipeline.csv('catalog.csv', rows)]);
+    return runIdOf(result.stdout);
+  }
+
+  it('--json shows the run done, with its counts', async () => {
+    const firstRunId = await mixedRun();
+
+    const latest = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    const first = JSON.parse((await pipeline.cli(['status', firstRunId, '--json'])).stdout);
+
+    expect(first).toMatchObject({
+      id: firstRunId,
+      state: 'done',
+      total: 6,
+      settled: 6,
+      counts: { created: 4, updated: 1, unchanged: 0, invalid: 1, failed: 0, missing: 1 },
+    });
+    expect(latest.id).not.toBe(firstRunId);
+    expect(latest).toMatchObject({
+      state: 'done',
+      counts: { created: 0, updated: 0, unchanged: 5, invalid: 1, missing: 1 },
+    });
+  });
+
+  it('shows the latest run as text when no id is given', async () => {
+    await mixedRun();
+
+    const status = await pipeline.cli(['status']);
+
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^run \S+: done$/m);
+    expect(status.stdout).toContain('rows      6 settled of 6');
+    expect(status.stdout).toContain('0 created, 0 updated, 5 unchanged, 1 invalid, 0 failed, 1 missing');
+  });
+
+  it('never shows the API key', async () => {
+    await mixedRun();
+
+    const text = await pipeline.cli(['status']);
+    const json = await pipeline.cli(['status', '--json']);
+
+    expect(text.stdout + json.stdout).not.toContain(pipeline.env.SELLER_API_KEY);
+  });
+
+  it('exits 2 with one line when there is no run yet', async () => {
+    const status = await pipeline.cli(['status']);
+
+    expect(status.code).toBe(2);
+    expect(status.stderr.trim().split('\n')).toEqual([expect.stringMatching(/no run yet/)]);
+  });
+});

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogRows, parseCsv } from '../support/catalog.js';
+import { CliProcesses, runIdOf } from '../support/cli.js';
+import { bySku, usePipeline } from '../support/pipeline.js';
+
+const ROWS = 600;
+
+describe('several `worker` processes on one run', () => {
+  const pipeline = usePipeline({ latencyMs: 2 });
+  const processes = new CliProcesses();
+  afterEach(() => processes.stopAll());
+
+  /** Polls `status --json` until the run is done; the deadline only keeps a broken run from hanging. */
+  async function waitUntilDone(runId: string, deadlineMs = 60_000) {
+    const giveUp = Date.now() + deadlineMs;
+    for (;;) {
+      const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+      if (status.state === 'done') return status;
+      if (Date.now() > giveUp) throw new Error(`run ${runId} not done: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it('settles every row once, creates no duplicate, and both workers stop cleanly on SIGTERM', async () => {
+    const rows = catalogRows(ROWS);
+    const imported = await pipeline.cli(['import', await pipeline.csv('catalog.csv', rows)]);
+    expect(imported.code).toBe(0);
+    const runId = runIdOf(imported.stdout);
+    const env = { ...pipeline.env, LOG_LEVEL: 'info' };
+    const workers = [
+      processes.spawn(['worker', '--concurrency', '4'], env),
+      processes.spawn(['worker'], env),
+    ];
+
+    const status = await waitUntilDone(runId);
+
+    expect(status).toMatchObject({ total: ROWS, settled: ROWS, counts: { created: ROWS, failed: 0 } });
+    expect(pipeline.products()).toHaveLength(ROWS);
+    expect(bySku(pipeline.products()).size).toBe(ROWS);
+    expect(pipeline.sandbox.stats().byRoute['POST /products']).toBe(ROWS);
+    const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
+    expect(report.map((line) => line.row)).toEqual(rows.map((_, i) => String(i + 1)));
+    expect(new Set(report.map((line) => line.product_id)).size).toBe(ROWS);
+
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    const exits = await Promise.all(workers.map((worker) => worker.exited));
+    expect(exits).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
+  });
+
+  it('picks up a run imported after the workers started (the seller registry is polled)', async () => {
+    const env = { ...pipeline.env, LOG_LEVEL: 'info' };
+    const workers = [processes.spawn(['worker'], env), processes.spawn(['worker'], env)];
+    await Promise.all(workers.map((worker) => worker.waitForStderr(/worker started/)));
+
+    const runId = runIdOf(
+      (await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(150))])).stdout,
+    );
+
+    expect(await waitUntilDone(runId)).toMatchObject({ settled: 150, counts: { created: 150 } });
+    expect(pipeline.products()).toHaveLength(150);
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    expect((await Promise.all(workers.map((worker) => worker.exited))).map((exit) => exit.code)).toEqual([
+      0, 0,
+    ]);
+  });
+});
