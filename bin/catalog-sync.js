@@ -2,4 +2,7 @@
 // Thin launcher: the CLI is compiled to dist/ by `npm ci` (the `prepare` script).
 import { main } from '../dist/src/cli/main.js';
 
-process.exitCode = await main(process.argv);
+const code = await main(process.argv);
+// Every command has closed what it opened by now; a handle left behind (a Redis reconnect timer
+// after Redis went away) must not keep a cron job hanging.
+process.exit(code);

@@ -9,6 +9,7 @@ import {
   redisAnswers,
   startPrivateRedis,
 } from '../redis/private-server.js';
+import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
 import type { CliIo } from './program.js';
@@ -62,7 +63,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     sellers: new SellerState(redis, keys),
     logger,
     async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
       await privateRedis?.stop();
     },
   };
@@ -77,6 +78,9 @@ export async function withRuntime<T>(
   const runtime = await openRuntime(io, options);
   try {
     return await body(runtime);
+  } catch (error) {
+    if (error instanceof RedisLostError) throw new UsageError(error.message);
+    throw error;
   } finally {
     await runtime.close();
   }

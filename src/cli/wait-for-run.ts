@@ -1,6 +1,10 @@
+import { withinRedisDeadline } from '../redis/watch.js';
 import type { RunRecord } from '../runs/run-store.js';
 import type { ProgressView } from './progress.js';
 import type { Runtime } from './runtime.js';
+
+/** Longer than a Redis restart takes; shorter than a person's patience at the terminal. */
+const REDIS_DEADLINE_MS = 20_000;
 
 export type WaitResult =
   | { kind: 'done'; run: RunRecord }
@@ -26,7 +30,12 @@ export async function waitForRun(
   const now = options.now ?? Date.now;
   for (;;) {
     if (options.signal?.aborted) return { kind: 'stopped' };
-    const run = await runtime.runs.get(runId);
+    const run = await withinRedisDeadline(
+      runtime.redis,
+      runtime.config.redisUrl,
+      runtime.runs.get(runId),
+      REDIS_DEADLINE_MS,
+    );
     if (!run) throw new Error(`run ${runId} is gone from Redis`);
     if (run.state === 'done') return { kind: 'done', run };
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);

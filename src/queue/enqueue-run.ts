@@ -7,6 +7,7 @@ import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { ChunkJobData } from './chunk-processor.js';
 import { finaliseIfSettled } from './finalise.js';
 import { produceChunks } from './producer.js';
+import { throttledErrorLog } from './quiet-errors.js';
 import { sellerQueueName } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';
 
@@ -45,6 +46,7 @@ export async function enqueueRun(
   }
   hooks.onRunCreated?.(run);
   const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     const { total, chunks } = await produceChunks({
       redis: deps.redis,

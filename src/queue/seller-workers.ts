@@ -1,5 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { type ChunkJobData, makeChunkProcessor } from './chunk-processor.js';
+import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
 import type { SellerInfo } from './seller-state.js';
 
@@ -50,9 +51,9 @@ export class SellerWorkers {
     worker.on('failed', (job, error) => {
       this.deps.logger.error({ job: job?.id, err: error.message }, 'chunk job failed');
     });
-    worker.on('error', (error) => {
-      this.deps.logger.warn({ err: error.message }, 'worker error (retrying)');
-    });
+    const warn = throttledErrorLog(this.deps.logger, `queue ${seller.queueName}`);
+    worker.on('error', warn);
+    queue.on('error', warn);
     this.workers.set(seller.queueName, { worker, queue });
   }
 

@@ -43,6 +43,7 @@ export function registerResume(program: Command, io: CliIo): void {
             connection: runtime.redis,
             prefix: runtime.config.prefix,
           });
+          queue.on('error', () => undefined);
           try {
             const paused =
               (await runtime.sellers.status(seller.ref, '00:00')).authRejected || (await queue.isPaused());

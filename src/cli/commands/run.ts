@@ -12,6 +12,8 @@ import { type Runtime, withRuntime } from '../runtime.js';
 import { waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
+const CLOSE_DEADLINE_MS = 10_000;
+
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(
     program
@@ -105,7 +107,11 @@ export async function syncOnce(
     }
   } finally {
     progress.stop();
-    await workers.close();
+    // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
+    await Promise.race([
+      workers.close(),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_DEADLINE_MS).unref()),
+    ]);
     await prepared.close();
   }
 }
