@@ -60,4 +60,17 @@ describe('`import` of a source whose run is still queued (no worker running)', (
 
     expect(runIdOf(changed.stdout)).not.toBe(first);
   });
+
+  it('lets `run` on the same source finish the queued run instead of queueing another', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(120));
+    const runId = runIdOf((await pipeline.cli(['import', source])).stdout);
+
+    const run = await pipeline.cli(['run', source]);
+
+    expect(run.code).toBe(0);
+    expect(runIdOf(run.stdout)).toBe(runId);
+    expect(run.stdout).toContain('rows      120: 120 created');
+    expect(pipeline.products()).toHaveLength(120);
+    expect((await queued(runId)).runs).toEqual([runId]);
+  });
 });
