@@ -1,0 +1,182 @@
+/**
+ * The request economy and throughput of a sync (ARCHITECTURE.md decision 3: requests per run
+ * approach list pages + creates + updates). The CLI runs in this process against the sandbox Seller
+ * API (in-process, with latency, so concurrency matters) and a real Redis under a unique prefix:
+ *   1. a fresh sync of N rows: requests against list pages + N creates;
+ *   2. the same catalog again: list pages only, no write;
+ *   3. the next export, with 2% of rows changed and 1% new: writes against changed + new;
+ *   4. the fresh sync at --concurrency 1, 4, 8 and 16, each on a fresh sandbox;
+ *   5. a fresh sync and a re-run against an API that does not echo `sku` back.
+ *
+ *   npm run build && node dist/bench/sync-economy.js [rows] [latencyMs]
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Sandbox, type SandboxStats, startSandbox } from '../src/sandbox/index.js';
+import { generateRows, nextExport, writeCatalogCsv } from './sync/catalog.js';
+import { runCli } from './sync/cli-run.js';
+import { redisVersion, removeKeys } from './sync/redis-info.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PAGE_SIZE = 100;
+
+interface Measure {
+  label: string;
+  rows: number;
+  requests: number;
+  idealRequests: number;
+  writes: number;
+  idealWrites: number;
+  listPages: number;
+  seconds: number;
+}
+
+const pages = (products: number) => Math.max(1, Math.ceil(products / PAGE_SIZE));
+const writesOf = (stats: SandboxStats) =>
+  (stats.byRoute['POST /products'] ?? 0) + (stats.byRoute['PUT /products'] ?? 0);
+
+/** One `catalog-sync run` of `path` into `sandbox`; throws unless it exits 0. */
+async function sync(sandbox: Sandbox, prefix: string, path: string, concurrency: number) {
+  sandbox.resetStats();
+  const result = await runCli(['run', path, '--concurrency', String(concurrency)], {
+    SELLER_API_BASE_URL: sandbox.baseUrl,
+    SELLER_API_KEY: sandbox.defaultKey.key,
+    REDIS_URL,
+    CATALOG_SYNC_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    PATH: process.env.PATH,
+  });
+  if (result.exitCode !== 0) {
+    throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
+  }
+  return { stats: sandbox.stats(), seconds: result.ms / 1000, summary: result.stdout };
+}
+
+function measure(
+  label: string,
+  rows: number,
+  run: { stats: SandboxStats; seconds: number },
+  ideal: { listPages: number; writes: number },
+): Measure {
+  return {
+    label,
+    rows,
+    requests: run.stats.total,
+    idealRequests: ideal.listPages + ideal.writes,
+    writes: writesOf(run.stats),
+    idealWrites: ideal.writes,
+    listPages: run.stats.byRoute['GET /products'] ?? 0,
+    seconds: run.seconds,
+  };
+}
+
+function printTable(measures: Measure[]): void {
+  const header = ['run', 'rows', 'requests', 'ideal', 'writes', 'ideal', 'list pages', 'seconds', 'rows/s'];
+  const lines = measures.map((m) => [
+    m.label,
+    String(m.rows),
+    String(m.requests),
+    String(m.idealRequests),
+    String(m.writes),
+    String(m.idealWrites),
+    String(m.listPages),
+    m.seconds.toFixed(2),
+    (m.rows / m.seconds).toFixed(0),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  for (const line of [header, ...lines]) {
+    console.log(
+      `| ${line.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const rows = Number(process.argv[2] ?? 5000);
+  const latencyMs = Number(process.argv[3] ?? 5);
+  const prefix = `bench-sync-${randomBytes(4).toString('hex')}`;
+  const dir = await mkdtemp(join(tmpdir(), 'bench-sync-'));
+  const measures: Measure[] = [];
+  console.log(
+    `machine: ${availableParallelism()} cpus (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, ` +
+      `redis ${await redisVersion(REDIS_URL)}; ${rows} rows, sandbox latency ${latencyMs} ms, page size ${PAGE_SIZE}`,
+  );
+  try {
+    const base = generateRows(rows);
+    const day1 = join(dir, 'day1.csv');
+    await writeCatalogCsv(day1, base);
+    const next = nextExport(base, 0.02, 0.01);
+    const day2 = join(dir, 'day2.csv');
+    await writeCatalogCsv(day2, next.rows);
+
+    const sandbox = await startSandbox({ latencyMs, pageSize: PAGE_SIZE });
+    try {
+      const fresh = await sync(sandbox, prefix, day1, 8);
+      measures.push(measure('1. fresh sync', rows, fresh, { listPages: pages(0), writes: rows }));
+      const again = await sync(sandbox, prefix, day1, 8);
+      measures.push(measure('2. unchanged re-run', rows, again, { listPages: pages(rows), writes: 0 }));
+      const incremental = await sync(sandbox, prefix, day2, 8);
+      measures.push(
+        measure(`3. ${next.changed} changed + ${next.added} new`, next.rows.length, incremental, {
+          listPages: pages(rows),
+          writes: next.changed + next.added,
+        }),
+      );
+      const products = sandbox.products(sandbox.defaultKey.seller).length;
+      if (products !== next.rows.length) {
+        throw new Error(`the sandbox holds ${products} products, expected ${next.rows.length}`);
+      }
+    } finally {
+      await sandbox.close();
+    }
+
+    const byConcurrency: Array<[number, Measure]> = [];
+    for (const concurrency of [1, 4, 8, 16]) {
+      const fresh = await startSandbox({ latencyMs, pageSize: PAGE_SIZE });
+      try {
+        const run = await sync(fresh, prefix, day1, concurrency);
+        const m = measure(`4. fresh, --concurrency ${concurrency}`, rows, run, {
+          listPages: 1,
+          writes: rows,
+        });
+        byConcurrency.push([concurrency, m]);
+        measures.push(m);
+      } finally {
+        await fresh.close();
+      }
+    }
+
+    // An API that does not echo the match field back (spec 2.1: the representation is "not shown"):
+    // the re-run must still write nothing, from what this tool remembers having sent.
+    const hiding = await startSandbox({ latencyMs, pageSize: PAGE_SIZE, hideFields: ['sku'] });
+    try {
+      const fresh = await sync(hiding, prefix, day1, 8);
+      measures.push(measure('5. fresh, API hides sku', rows, fresh, { listPages: pages(0), writes: rows }));
+      const again = await sync(hiding, prefix, day1, 8);
+      measures.push(measure('5. re-run, API hides sku', rows, again, { listPages: pages(rows), writes: 0 }));
+    } finally {
+      await hiding.close();
+    }
+
+    printTable(measures);
+    const one = byConcurrency[0]?.[1];
+    if (one) {
+      const ratios = byConcurrency.map(
+        ([c, m]) => `${c}: ${(rows / m.seconds / (rows / one.seconds)).toFixed(2)}x`,
+      );
+      console.log(`rows/s relative to --concurrency 1: ${ratios.join(', ')}`);
+    }
+  } finally {
+    const removed = await removeKeys(REDIS_URL, prefix);
+    console.log(`removed ${removed} Redis keys under ${prefix}`);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,35 @@
+import { Readable, Writable } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** A stream that keeps what is written to it. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Runs the CLI in this process (as `catalog-sync …args`), with its own output and environment. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const stdout = collector();
+  const stderr = collector();
+  const started = performance.now();
+  const exitCode = await main(['node', 'catalog-sync', ...args], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from([]),
+    env: { ...env },
+  });
+  return { exitCode, stdout: stdout.text(), stderr: stderr.text(), ms: performance.now() - started };
+}
