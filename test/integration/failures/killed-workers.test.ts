@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import type { CliChild } from '../support/cli.js';
+import { runIdOf } from '../support/cli.js';
+import { expectExactCatalog } from './support/exact-catalog.js';
+import { eventually, type FailureRig, runDone, SELLER_A, useFailureRig } from './support/rig.js';
+
+const ROWS = 300;
+
+/** kill -9 once the sandbox has applied `writes` writes in all: no cleanup, locks left behind. */
+async function killAfterWrites(rig: FailureRig, worker: CliChild, writes: number): Promise<void> {
+  await eventually(
+    `${writes} writes applied`,
+    () => (rig.sandbox.stats().writesApplied >= writes ? true : undefined),
+    { intervalMs: 5 },
+  );
+  worker.process.kill('SIGKILL');
+  expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
+}
+
+describe('when worker processes are killed (SIGKILL) in the middle of a run', () => {
+  // 20 ms per answer and 2 requests at once: the run lasts a few seconds, so the kills land mid-chunk.
+  const rig = useFailureRig(() => ({ latencyMs: 20 }));
+
+  it('a later worker takes the killed workers’ chunks back and the run ends exact, with no duplicate', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(ROWS);
+    const source = await rig.csv('catalog.csv', rows);
+    // A killed worker's jobs come back once their 2-second lock runs out.
+    const env = rig.env(undefined, { CATALOG_SYNC_LOCK_MS: '2000' });
+    const imported = await rig.cli(['import', source], env);
+    expect(imported.code).toBe(0);
+    const runId = runIdOf(imported.stdout);
+    const worker = ['worker', '--concurrency', '2'];
+
+    await killAfterWrites(rig, rig.spawn(worker, env), 60);
+    await killAfterWrites(rig, rig.spawn(worker, env), 160);
+    rig.spawn(worker, env);
+    const done = await runDone(rig, runId);
+
+    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
+    expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
+    expect(done.counts.created! + done.counts.unchanged!).toBe(ROWS);
+    expect(done.settled).toBe(ROWS);
+  });
+});

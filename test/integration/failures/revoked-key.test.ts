@@ -1,0 +1,93 @@
+import { Queue } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { withRedis } from '../support/redis-prefix.js';
+import { expectExactCatalog } from './support/exact-catalog.js';
+import { eventually, type FailureRig, KEY_A, runDone, SELLER_A, useFailureRig } from './support/rig.js';
+
+const ROWS = 200;
+const CONCURRENCY = 2;
+const NEW_KEY = 'sk_fail_a_rotated';
+
+/** Whether the seller's BullMQ queue is paused, and how many of its jobs wait. */
+async function sellerQueue(rig: FailureRig, ref: string): Promise<{ paused: boolean; waiting: number }> {
+  return withRedis(async (connection) => {
+    const queue = new Queue(sellerQueueName(ref), { connection, prefix: rig.prefix });
+    try {
+      const counts = await queue.getJobCounts('wait', 'paused', 'prioritized', 'delayed');
+      const waiting = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      return { paused: await queue.isPaused(), waiting };
+    } finally {
+      await queue.close();
+    }
+  });
+}
+
+/**
+ * `run` with the key revoked once some rows are written. Resolves to the run and seller printed
+ * in the exit-3 message, after checking that nothing settled was lost and the rest stays queued.
+ */
+async function runUntilTheKeyIsRevoked(rig: FailureRig): Promise<{ runId: string; ref: string }> {
+  const source = await rig.csv('catalog.csv', catalogRows(ROWS));
+  const running = rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
+  await eventually(
+    '30 products written',
+    () => (rig.sandbox.stats().writesApplied >= 30 ? true : undefined),
+    { intervalMs: 5 },
+  );
+  rig.sandbox.revokeKey(KEY_A);
+  const result = await running;
+
+  expect(result.code).toBe(3);
+  const ref = /catalog-sync resume --seller (\S+)/.exec(result.stderr)?.[1];
+  expect(ref, `the resume command in: ${result.stderr}`).toBeDefined();
+  expect(rig.sandbox.stats().byStatus['401'], 'requests answered 401').toBeLessThanOrEqual(2 * CONCURRENCY);
+  const runId = runIdOf(result.stderr);
+  const status = await rig.status(runId);
+  expect(status.state).not.toBe('done');
+  expect(status.seller.authRejected).toBe(true);
+  expect(status.settled).toBeLessThan(ROWS);
+  expect(await sellerQueue(rig, ref!)).toMatchObject({ paused: true, waiting: expect.any(Number) });
+  expect((await sellerQueue(rig, ref!)).waiting).toBeGreaterThan(0);
+  return { runId, ref: ref! };
+}
+
+describe('when the API key is revoked in the middle of a run', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 5 }));
+
+  it('exits 3 within a few requests, keeps the rest queued, and after the same key is restored, resume and a worker finish the run exactly', {
+    timeout: 60_000,
+  }, async () => {
+    const { runId, ref } = await runUntilTheKeyIsRevoked(rig);
+
+    rig.sandbox.addKey(KEY_A, SELLER_A);
+    const resumed = await rig.cli(['resume', '--seller', ref]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`seller ${ref}: resumed`);
+    rig.spawn(['worker', '--concurrency', '4']);
+    const done = await runDone(rig, runId);
+
+    expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
+    expectExactCatalog(rig.sandbox.products(SELLER_A), catalogRows(ROWS));
+  });
+
+  it('is finished with a new key for the same seller: resume links it, and a worker with the new key ends the run exactly', {
+    timeout: 60_000,
+  }, async () => {
+    const { runId, ref } = await runUntilTheKeyIsRevoked(rig);
+
+    rig.sandbox.addKey(NEW_KEY, SELLER_A);
+    const resumed = await rig.cli(['resume', '--seller', ref], rig.env(NEW_KEY));
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`seller ${ref}: resumed`);
+    const worker = rig.spawn(['worker', '--concurrency', '4'], rig.env(NEW_KEY));
+    const done = await runDone(rig, runId, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}; worker stderr: ${worker.stderr().trim()}`);
+    });
+
+    expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
+    expectExactCatalog(rig.sandbox.products(SELLER_A), catalogRows(ROWS));
+  });
+});
