@@ -37,8 +37,9 @@ export interface ApiConfig {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: string } = {}): CommonConfig {
-  const redisUrl = flags.redisUrl ?? env.REDIS_URL;
-  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  // An empty variable (`REDIS_URL=` in a crontab) means unset, as in most tools.
+  const redisUrl = flags.redisUrl ?? (env.REDIS_URL || undefined);
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
   }

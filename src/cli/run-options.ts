@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { checkDailyReset, parseConcurrency, parseDailyBudget, parseFieldList } from '../config.js';
+import { applyJob, loadJob } from './job-file.js';
 import { UsageError } from './usage-error.js';
 
 /** The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed. */
@@ -23,6 +24,7 @@ export interface RunFlags {
   baseUrl?: string;
   redisUrl?: string;
   allowInsecure: boolean;
+  job?: string;
 }
 
 const PRESETS = ['generic', 'shopify', 'woocommerce', 'etsy', 'amazon', 'ebay', 'magento', 'google-merchant'];
@@ -79,7 +81,24 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false);
+    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
+    .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
+}
+
+/** The source and options of a run: from the command line, filled in from `--job` where given. */
+export async function resolveRunInput(
+  command: Command,
+  source: string | undefined,
+  flags: RunFlags,
+): Promise<{ source: string; flags: RunFlags }> {
+  if (flags.job) {
+    const { path, job } = await loadJob(flags.job);
+    const resolved = applyJob(command, flags, job, path);
+    return { source: source ?? resolved.source, flags: resolved.flags };
+  }
+  if (!source)
+    throw new UsageError(`${command.name()} needs a <source> (a file, - or an http(s) URL) or --job NAME`);
+  return { source, flags };
 }
 
 function parseDelimiter(value: string): string {

@@ -1,6 +1,7 @@
 import {
   DailyLimitError,
   InvalidRequestError,
+  InvalidResponseError,
   NotFoundError,
   SellerApiError,
   UnauthorizedError,
@@ -28,7 +29,10 @@ export function errorAction(error: unknown, request: 'create' | 'update'): Error
   if (error instanceof InvalidRequestError) return 'fail-row';
   if (error instanceof NotFoundError) return request === 'update' ? 'recreate' : 'fail-row';
   if (error instanceof SellerApiError) {
-    if (request === 'create' && error.outcomeUnknown) return 'look-first';
+    // A create answered 2xx with a body we cannot read was applied: sending it again would duplicate.
+    const appliedButUnread =
+      error instanceof InvalidResponseError && error.status !== null && error.status < 300;
+    if (request === 'create' && (error.outcomeUnknown || appliedButUnread)) return 'look-first';
     return error.retryable ? 'retry' : 'fail-row';
   }
   return 'fail-row';

@@ -1,5 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify';
 import type { RunStore } from './run-store.js';
 
@@ -29,6 +31,7 @@ export async function writeReport(
 }
 
 export async function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
+  await mkdir(dirname(path), { recursive: true });
   const file = createWriteStream(path);
   await once(file, 'open');
   const lines = await writeReport(runs, runId, file);

@@ -18,11 +18,13 @@ export function runCounts(run: RunRecord) {
 }
 
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  // Round once, at the precision shown, then split: 59,960 ms is "1 min 0 s", never "60.0 s".
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.round(ms / 60_000);
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 

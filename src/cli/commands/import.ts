@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
-import { addRunOptions, type RunFlags } from '../run-options.js';
+import { addRunOptions, type RunFlags, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
@@ -11,7 +11,8 @@ export function registerImport(program: Command, io: CliIo): void {
     program
       .command('import <source>')
       .description('enqueue one import run for the workers and print its run id; exits at once'),
-  ).action(async (source: string, flags: RunFlags) => {
+  ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
+    const { source, flags } = await resolveRunInput(command, sourceArgument, options);
     if (flags.sandbox) {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }

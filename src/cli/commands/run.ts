@@ -7,7 +7,7 @@ import { ExitCode } from '../exit-codes.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
-import { addRunOptions, type RunFlags } from '../run-options.js';
+import { addRunOptions, type RunFlags, resolveRunInput } from '../run-options.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
@@ -17,12 +17,13 @@ const CLOSE_DEADLINE_MS = 10_000;
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(
     program
-      .command('run <source>')
+      .command('run [source]')
       .description(
         'enqueue one import run, process it in this process, wait until every row is settled, print a summary',
       ),
-  ).action(async (source: string, flags: RunFlags) => {
-    io.exitCode = await runCommand(io, source, flags);
+  ).action(async (source: string | undefined, options: RunFlags, command: Command) => {
+    const input = await resolveRunInput(command, source, options);
+    io.exitCode = await runCommand(io, input.source, input.flags);
   });
 }
 

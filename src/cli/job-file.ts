@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { RunFlags } from './run-options.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * A declarative import (`jobs/NAME.yml`): the source and the options of `run`/`import`, so a cron
+ * line reads `catalog-sync run --job nightly`. Flags given on the command line win over the file.
+ */
+const jobFile = z
+  .object({
+    source: z.string().min(1),
+    preset: z.string().optional(),
+    mapping: z.string().optional(),
+    fields: z.union([z.string(), z.array(z.string())]).optional(),
+    matchBy: z.string().optional(),
+    concurrency: z.number().int().min(1).max(256).optional(),
+    dryRun: z.boolean().optional(),
+    report: z.string().optional(),
+    dailyReset: z
+      .string()
+      .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+      .optional(),
+    dailyBudget: z.number().int().min(1).optional(),
+    keyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
+    baseUrl: z.string().optional(),
+    format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
+    delimiter: z.string().optional(),
+    encoding: z.string().optional(),
+    /** Read by `schedule` (cron syntax); ignored by run and import. */
+    schedule: z.string().optional(),
+  })
+  .strict();
+
+export type JobFile = z.infer<typeof jobFile>;
+
+/** `--job nightly` → jobs/nightly.yml (or .yaml, .json) under the current folder; a path works too. */
+export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path: string; job: JobFile }> {
+  const candidates = extname(name)
+    ? [resolve(cwd, name)]
+    : ['.yml', '.yaml', '.json'].map(
+        (ext) => resolve(cwd, name.includes('/') ? name : join('jobs', name)) + ext,
+      );
+  for (const path of candidates) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      continue;
+    }
+    return { path, job: parseJob(text, path) };
+  }
+  throw new UsageError(
+    `--job ${name}: no job file (looked for ${candidates.map((p) => basename(p)).join(', ')} in ${dirname(candidates[0] as string)})`,
+  );
+}
+
+export function parseJob(text: string, path: string): JobFile {
+  let data: unknown;
+  try {
+    data = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new UsageError(
+      `${basename(path)}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+  const parsed = jobFile.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length
+      ? issue.path.join('.')
+      : issue && 'keys' in issue
+        ? String(issue.keys)
+        : 'the file';
+    throw new UsageError(`${basename(path)}: ${where}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Fills the options the user did not give on the command line from the job file; resolves the job's
+ * relative paths against the folder that holds `jobs/`, so cron's working folder does not matter.
+ */
+export function applyJob(
+  command: Command,
+  flags: RunFlags,
+  job: JobFile,
+  jobPath: string,
+): { source: string; flags: RunFlags } {
+  const base = dirname(dirname(jobPath));
+  const path = (p: string) => (/^https?:\/\//i.test(p) || p === '-' || isAbsolute(p) ? p : resolve(base, p));
+  const merged: Record<string, unknown> = { ...flags };
+  const fromJob: Record<string, unknown> = {
+    ...job,
+    source: undefined,
+    schedule: undefined,
+    mapping: job.mapping ? path(job.mapping) : undefined,
+    report: job.report ? path(job.report) : undefined,
+    fields: typeof job.fields === 'string' ? job.fields.split(',').map((f) => f.trim()) : job.fields,
+  };
+  for (const [name, value] of Object.entries(fromJob)) {
+    if (value === undefined) continue;
+    if (command.getOptionValueSource(name) === 'cli') continue;
+    merged[name] = value;
+  }
+  return { source: path(job.source), flags: merged as unknown as RunFlags };
+}
