@@ -55,6 +55,21 @@ describe('the report of a run', () => {
     expect(missing).toHaveLength(2);
   });
 
+  it('lists a second remote product under a key the source holds as missing (the first one is synced)', async () => {
+    const [firstId, secondId] = pipeline.sandbox.seedProducts(MAIN_SELLER, [
+      { sku: 'TWICE', name: 'Listed twice', price: 1 },
+      { sku: 'TWICE', name: 'Listed twice', price: 1 },
+    ]);
+    const source = await pipeline.csv('catalog.csv', [{ sku: 'TWICE', name: 'Listed twice', price: '1' }]);
+
+    await pipeline.cli(['run', source, '--report', join(pipeline.dir, 'report.csv')]);
+
+    expect(parseCsv(await pipeline.readText('report.csv'))).toEqual([
+      { row: '1', key: 'TWICE', action: 'unchanged', product_id: firstId, status: 'ok', error: '' },
+      { row: '', key: 'TWICE', action: 'missing', product_id: secondId, status: 'ok', error: '' },
+    ]);
+  });
+
   it('gives each created row the id of the product it created', async () => {
     await runWithStrangers();
 
