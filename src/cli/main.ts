@@ -5,6 +5,7 @@ import { projectRoot } from '../project-root.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 import { registerNotYet } from './commands/not-yet.js';
+import { registerOrders } from './commands/orders.js';
 import { registerPing } from './commands/ping.js';
 import { registerReport } from './commands/report.js';
 import { registerResume } from './commands/resume.js';
@@ -42,7 +43,7 @@ export function buildProgram(io: CliIo): Command {
   registerResume(program, io);
   registerNotYet(program, io, 'schedule', 'register the scheduled imports of jobs/ with the workers');
   registerNotYet(program, io, 'dashboard', 'the queues and runs in a browser');
-  registerNotYet(program, io, 'orders', "export the seller's orders, every page, as CSV or JSON lines");
+  registerOrders(program, io);
   registerSandbox(program, io);
   registerDemo(program, io);
   return program;
