@@ -45,3 +45,34 @@ describe('when worker processes are killed (SIGKILL) in the middle of a run', ()
     expect(done.settled).toBe(ROWS);
   });
 });
+
+describe('when a worker is stopped with SIGTERM in the middle of a run', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 20 }));
+
+  it('exits 0 once its jobs in progress are done, and another worker ends the run exact', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(ROWS);
+    const source = await rig.csv('catalog.csv', rows);
+    const imported = await rig.cli(['import', source]);
+    const runId = runIdOf(imported.stdout);
+    const first = rig.spawn(['worker', '--concurrency', '2']);
+    await eventually(
+      '60 writes applied',
+      () => (rig.sandbox.stats().writesApplied >= 60 ? true : undefined),
+      {
+        intervalMs: 5,
+      },
+    );
+
+    first.process.kill('SIGTERM');
+
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    expect((await rig.status(runId)).state).not.toBe('done');
+    const stoppedAt = rig.sandbox.stats().total;
+    rig.spawn(['worker', '--concurrency', '2']);
+    await runDone(rig, runId);
+    expect(rig.sandbox.stats().total).toBeGreaterThan(stoppedAt);
+    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
+  });
+});

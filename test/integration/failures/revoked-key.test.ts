@@ -92,3 +92,22 @@ describe('when the API key is revoked in the middle of a run', () => {
     expectExactCatalog(rig.sandbox.products(SELLER_A), catalogRows(ROWS));
   });
 });
+
+describe('when the API key is already revoked as the run starts', () => {
+  const rig = useFailureRig();
+
+  it('exits 3 after a request or two, writes nothing, and keeps every row queued', async () => {
+    rig.sandbox.revokeKey(KEY_A);
+    const source = await rig.csv('catalog.csv', catalogRows(50));
+
+    const result = await rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/the API key was rejected \(401\)/);
+    expect(result.stderr).not.toContain(KEY_A);
+    expect(rig.sandbox.stats().total).toBeLessThanOrEqual(CONCURRENCY);
+    expect(rig.sandbox.stats().writesApplied).toBe(0);
+    const status = await rig.status(runIdOf(result.stderr));
+    expect(status).toMatchObject({ state: expect.not.stringMatching(/^done$/), settled: 0 });
+  });
+});
