@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { catalogRows } from '../support/catalog.js';
+import { type CatalogRow, catalogRows } from '../support/catalog.js';
 import type { CliChild } from '../support/cli.js';
 import { runIdOf } from '../support/cli.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
-import { eventually, type FailureRig, runDone, SELLER_A, useFailureRig } from './support/rig.js';
+import {
+  eventually,
+  type FailureRig,
+  type RunStatus,
+  runDone,
+  SELLER_A,
+  useFailureRig,
+} from './support/rig.js';
 
 const ROWS = 300;
 
@@ -18,6 +25,25 @@ async function killAfterWrites(rig: FailureRig, worker: CliChild, writes: number
   expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
 }
 
+/**
+ * Imports ROWS rows, then worker 1 is killed after 60 writes, worker 2 after 160, and worker 3
+ * ends the run. Resolves to the run's final status.
+ */
+async function runWithTwoKills(rig: FailureRig, rows: CatalogRow[]): Promise<RunStatus> {
+  const source = await rig.csv('catalog.csv', rows);
+  // A killed worker's jobs come back once their 2-second lock runs out.
+  const env = rig.env(undefined, { CATALOG_SYNC_LOCK_MS: '2000' });
+  const imported = await rig.cli(['import', source], env);
+  expect(imported.code).toBe(0);
+  const runId = runIdOf(imported.stdout);
+  const worker = ['worker', '--concurrency', '2'];
+
+  await killAfterWrites(rig, rig.spawn(worker, env), 60);
+  await killAfterWrites(rig, rig.spawn(worker, env), 160);
+  rig.spawn(worker, env);
+  return runDone(rig, runId);
+}
+
 describe('when worker processes are killed (SIGKILL) in the middle of a run', () => {
   // 20 ms per answer and 2 requests at once: the run lasts a few seconds, so the kills land mid-chunk.
   const rig = useFailureRig(() => ({ latencyMs: 20 }));
@@ -26,23 +52,22 @@ describe('when worker processes are killed (SIGKILL) in the middle of a run', ()
     timeout: 60_000,
   }, async () => {
     const rows = catalogRows(ROWS);
-    const source = await rig.csv('catalog.csv', rows);
-    // A killed worker's jobs come back once their 2-second lock runs out.
-    const env = rig.env(undefined, { CATALOG_SYNC_LOCK_MS: '2000' });
-    const imported = await rig.cli(['import', source], env);
-    expect(imported.code).toBe(0);
-    const runId = runIdOf(imported.stdout);
-    const worker = ['worker', '--concurrency', '2'];
 
-    await killAfterWrites(rig, rig.spawn(worker, env), 60);
-    await killAfterWrites(rig, rig.spawn(worker, env), 160);
-    rig.spawn(worker, env);
-    const done = await runDone(rig, runId);
+    const done = await runWithTwoKills(rig, rows);
 
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
     expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
-    expect(done.counts.created! + done.counts.unchanged!).toBe(ROWS);
     expect(done.settled).toBe(ROWS);
+  });
+
+  // Fails today: rows a killed worker created but had not settled are re-diffed by the next
+  // worker, find their product in the run's index, and are reported `unchanged`.
+  it('reports every row as created, also those whose worker died before settling them', {
+    timeout: 60_000,
+  }, async () => {
+    const done = await runWithTwoKills(rig, catalogRows(ROWS));
+
+    expect(done.counts).toMatchObject({ created: ROWS, unchanged: 0 });
   });
 });
 
