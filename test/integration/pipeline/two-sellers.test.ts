@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CatalogRow, catalogRows, priceNumber } from '../support/catalog.js';
-import { CliProcesses, runIdOf } from '../support/cli.js';
+import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, pipelineEnv, usePipeline } from '../support/pipeline.js';
 
 const OTHER_KEY = 'sk_test_other';
@@ -19,8 +19,6 @@ function twoCatalogs(): [CatalogRow[], CatalogRow[]] {
 
 describe('two sellers synced at the same time', () => {
   const pipeline = usePipeline();
-  const processes = new CliProcesses();
-  afterEach(() => processes.stopAll());
 
   function expectEachHoldsItsOwn(mine: CatalogRow[], theirs: CatalogRow[]): void {
     for (const [seller, rows] of [
@@ -63,7 +61,7 @@ describe('two sellers synced at the same time', () => {
       env,
     );
     const runs = [runIdOf(first.stdout), runIdOf(second.stdout)];
-    const worker = processes.spawn(['worker'], env);
+    const worker = pipeline.spawn(['worker'], env);
 
     for (const runId of runs) {
       for (let status = ''; status !== 'done'; ) {

@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
-import { CliProcesses, runIdOf } from '../support/cli.js';
+import { runIdOf } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 
 const ROWS = 600;
 
 describe('several `worker` processes on one run', () => {
   const pipeline = usePipeline({ latencyMs: 2 });
-  const processes = new CliProcesses();
-  afterEach(() => processes.stopAll());
 
   /** Polls `status --json` until the run is done; the deadline only keeps a broken run from hanging. */
   async function waitUntilDone(runId: string, deadlineMs = 60_000) {
@@ -26,11 +24,8 @@ describe('several `worker` processes on one run', () => {
     const imported = await pipeline.cli(['import', await pipeline.csv('catalog.csv', rows)]);
     expect(imported.code).toBe(0);
     const runId = runIdOf(imported.stdout);
-    const env = { ...pipeline.env, LOG_LEVEL: 'info' };
-    const workers = [
-      processes.spawn(['worker', '--concurrency', '4'], env),
-      processes.spawn(['worker'], env),
-    ];
+    const env = { LOG_LEVEL: 'info' };
+    const workers = [pipeline.spawn(['worker', '--concurrency', '4'], env), pipeline.spawn(['worker'], env)];
 
     const status = await waitUntilDone(runId);
 
@@ -51,8 +46,8 @@ describe('several `worker` processes on one run', () => {
   });
 
   it('picks up a run imported after the workers started (the seller registry is polled)', async () => {
-    const env = { ...pipeline.env, LOG_LEVEL: 'info' };
-    const workers = [processes.spawn(['worker'], env), processes.spawn(['worker'], env)];
+    const env = { LOG_LEVEL: 'info' };
+    const workers = [pipeline.spawn(['worker'], env), pipeline.spawn(['worker'], env)];
     await Promise.all(workers.map((worker) => worker.waitForStderr(/worker started/)));
 
     const runId = runIdOf(

@@ -9,7 +9,7 @@ import {
   startSandbox,
 } from '../../../src/sandbox/index.js';
 import { type CatalogRow, writeCsv } from './catalog.js';
-import { type CliResult, runCli } from './cli.js';
+import { type CliChild, CliProcesses, type CliResult, runCli } from './cli.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from './redis-prefix.js';
 
 export const MAIN_KEY = 'sk_test_main';
@@ -40,6 +40,8 @@ export interface Pipeline {
   csv(name: string, rows: CatalogRow[], columns?: string[]): Promise<string>;
   /** `catalog-sync ...args` in this process, with `env` (plus `extraEnv`). */
   cli(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<CliResult>;
+  /** `node bin/catalog-sync.js ...args` with `env` (plus `extraEnv`); killed after the test if still running. */
+  spawn(args: string[], extraEnv?: NodeJS.ProcessEnv): CliChild;
   /** The main seller's products as the sandbox stores them, hidden fields included. */
   products(seller?: string): Array<Record<string, unknown>>;
   readText(name: string): Promise<string>;
@@ -47,10 +49,11 @@ export interface Pipeline {
 
 /**
  * Per test: a sandbox Seller API over HTTP, a Redis prefix and a temporary directory, all removed
- * after the test. Returns an object whose fields are set before each test.
+ * after the test, once every CLI subprocess it spawned has been stopped. Returns an object whose fields are set before each test.
  */
 export function usePipeline(sandboxOptions: SandboxOptions = {}): Pipeline {
   const pipeline = {} as Pipeline;
+  const processes = new CliProcesses();
   beforeEach(async () => {
     const sandbox = await startSandbox({ keys: [{ key: MAIN_KEY, seller: MAIN_SELLER }], ...sandboxOptions });
     const prefix = uniquePrefix();
@@ -63,11 +66,15 @@ export function usePipeline(sandboxOptions: SandboxOptions = {}): Pipeline {
       dir,
       csv: (name: string, rows: CatalogRow[], columns?: string[]) => writeCsv(dir, name, rows, columns),
       cli: (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extraEnv }),
+      spawn: (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+        processes.spawn(args, { ...env, ...extraEnv }),
       products: (seller = MAIN_SELLER) => sandbox.products(seller),
       readText: (name: string) => readFile(join(dir, name), 'utf8'),
     } satisfies Pipeline);
   });
   afterEach(async () => {
+    // Children first: a worker still running could write under the prefix after it is cleaned.
+    await processes.stopAll();
     await pipeline.sandbox.close();
     await removePrefix(pipeline.prefix);
     await rm(pipeline.dir, { recursive: true, force: true });
