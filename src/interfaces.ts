@@ -84,7 +84,8 @@ export interface MergedRow {
 
 export type MappedRow = ProductUpsert | InvalidRow | MergedRow;
 
-export type RowAction = 'create' | 'update' | 'unchanged' | 'invalid' | 'merged' | 'missing';
+/** `skipped`: the row could not be diffed at all (e.g. the product list could not be read); status `failed`. */
+export type RowAction = 'create' | 'update' | 'unchanged' | 'invalid' | 'merged' | 'missing' | 'skipped';
 export type RowStatus = 'ok' | 'failed' | 'planned' | 'held';
 
 /** The settled result of one source row (or of one remote product missing from the source). */

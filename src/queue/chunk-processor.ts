@@ -1,6 +1,7 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
+import { notSyncedOutcomes, SNAPSHOT_FAILED, SnapshotError } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
 import { syncRow } from './row-sync.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
@@ -34,31 +35,43 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new DelayedError();
     }
+    const [state, snapshotFailed] = await deps.redis.hmget(deps.keys.run(runId), 'state', SNAPSHOT_FAILED);
     // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do.
-    if (!context || (await deps.redis.hget(deps.keys.run(runId), 'state')) === 'done') return;
+    if (!context || state === 'done') {
+      contexts.drop(runId);
+      return;
+    }
+    if (snapshotFailed) {
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, snapshotFailed));
+      await finaliseIfSettled(deps, runId);
+      return;
+    }
     const ref = context.run.sellerRef;
     try {
       await deps.sellers.assertNotPaused(ref);
       await deps.runs.markRunning(runId);
-      await ensureSnapshot(deps, runId, context.loadIndex);
+      await ensureSnapshot(deps, runId, context.loadIndex).catch((error: unknown) => {
+        throw isPause(error) ? error : new SnapshotError(error);
+      });
       const settled = await deps.runs.settledRows(
         runId,
         rows.map((row) => row.row),
       );
       const todo = rows.filter((row) => !settled.has(row.row));
       const lookups = await context.index.lookup(todo);
+      // Each row settles the moment it is done: a worker killed mid-chunk leaves no row whose
+      // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
       const results = await Promise.allSettled(
-        todo.map((row) => syncRow(context, row, lookups.get(row.row) ?? {})),
+        todo.map(async (row) => {
+          const outcome = await syncRow(context, row, lookups.get(row.row) ?? {});
+          await settle(deps, runId, [outcome]);
+        }),
       );
-      const outcomes: RowOutcome[] = [];
-      let pause: unknown = null;
-      for (const result of results) {
-        if (result.status === 'fulfilled') outcomes.push(result.value);
-        else if (isPause(result.reason)) pause ??= result.reason;
-        else throw result.reason;
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) {
+        const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+        throw reasons.find(isPause) ?? failure.reason;
       }
-      await settle(deps, runId, outcomes);
-      if (pause) throw pause;
     } catch (error) {
       if (isPause(error)) await pauseSeller(deps, queue, ref, error);
       throw error;

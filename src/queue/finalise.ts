@@ -25,10 +25,16 @@ export async function finaliseIfSettled(
       redis.hmget(keys.idToKey(runId), ...ids),
     ]);
     const keyed = matchKeys.map((key) => key ?? '');
-    const held = await redis.smismember(keys.sourceKeys(runId), ...keyed.map((key) => key || '\u0000'));
+    const placeholders = keyed.map((key) => key || '\u0000');
+    const [inSource, owners] = await Promise.all([
+      redis.smismember(keys.sourceKeys(runId), ...placeholders),
+      redis.hmget(keys.keyToId(runId), ...placeholders),
+    ]);
     const missing: RowOutcome[] = [];
     ids.forEach((id, i) => {
-      if (touched[i] === 1 || held[i] === 1) return;
+      // A key the source holds covers one product only: a second remote product under it is missing.
+      const held = inSource[i] === 1 && owners[i] === id;
+      if (touched[i] === 1 || held) return;
       missing.push({
         row: null,
         key: keyed[i] ?? '',

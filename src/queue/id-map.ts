@@ -62,6 +62,12 @@ export class IdMap {
     await this.redis.hset(this.keys.pendingCreates(this.sellerRef), matchKey, runId);
   }
 
+  /** For each key, the run whose create of it is pending (a crash can leave one), or null. */
+  async pendingCreates(matchKeys: string[]): Promise<(string | null)[]> {
+    if (matchKeys.length === 0) return [];
+    return this.redis.hmget(this.keys.pendingCreates(this.sellerRef), ...matchKeys);
+  }
+
   async isCreatePending(matchKey: string): Promise<boolean> {
     return (await this.redis.hexists(this.keys.pendingCreates(this.sellerRef), matchKey)) === 1;
   }

@@ -12,6 +12,8 @@ export interface UnkeyedProduct extends IndexedProduct {}
 export interface RowLookup {
   remote?: IndexedProduct;
   known?: KnownProduct;
+  /** This run created the product already (a chunk tried again after its worker died). */
+  createdByThisRun?: boolean;
 }
 
 /**
@@ -57,8 +59,15 @@ export class RemoteIndex {
   async lookup(upserts: ProductUpsert[]): Promise<Map<number, RowLookup>> {
     const result = new Map<number, RowLookup>();
     if (upserts.length === 0) return result;
-    const known = await this.idMap.getMany(upserts.map((u) => u.key));
-    const idsByKey = await this.redis.hmget(this.keys.keyToId(this.runId), ...upserts.map((u) => u.key));
+    const keys = upserts.map((u) => u.key);
+    // `created` and `pending` are evidence that this run created a product already: it recorded
+    // it, or its create is still marked pending (a worker killed before the recording ended).
+    const [known, idsByKey, created, pending] = await Promise.all([
+      this.idMap.getMany(keys),
+      this.redis.hmget(this.keys.keyToId(this.runId), ...keys),
+      this.redis.smismember(this.keys.createdKeys(this.runId), ...keys),
+      this.idMap.pendingCreates(keys),
+    ]);
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
     const wanted = ids.filter((id): id is string => id !== null);
     const products =
@@ -75,6 +84,7 @@ export class RemoteIndex {
       if (remote) lookup.remote = remote;
       const knownProduct = known.get(upsert.key);
       if (knownProduct) lookup.known = knownProduct;
+      if (created[i] === 1 || pending[i] === this.runId) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
     return result;
@@ -92,6 +102,7 @@ export class RemoteIndex {
   async put(key: string, product: IndexedProduct): Promise<void> {
     await this.redis
       .multi()
+      .sadd(this.keys.createdKeys(this.runId), key)
       .hset(this.keys.products(this.runId), product.id, JSON.stringify(product))
       .hset(this.keys.keyToId(this.runId), key, product.id)
       .hset(this.keys.idToKey(this.runId), product.id, key)

@@ -50,7 +50,10 @@ export async function syncRow(
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);
     case 'unchanged':
-      return outcome('unchanged', diff.id, 'ok');
+      if (!lookup.createdByThisRun) return outcome('unchanged', diff.id, 'ok');
+      // A worker died after this run's create was applied: finish recording it, and report it.
+      await record(ctx, upsert, diff.id, lookup.known?.sent ?? {});
+      return outcome('create', diff.id, 'ok');
     case 'update': {
       if (ctx.dryRun) return outcome('update', diff.id, 'planned');
       const remote = lookup.remote as IndexedProduct;

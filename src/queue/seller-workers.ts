@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import { type ChunkJobData, makeChunkProcessor } from './chunk-processor.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
@@ -49,7 +50,17 @@ export class SellerWorkers {
       },
     );
     worker.on('failed', (job, error) => {
-      this.deps.logger.error({ job: job?.id, err: error.message }, 'chunk job failed');
+      if (!job) return;
+      if (!isFinalAttempt(job)) {
+        this.deps.logger.warn(
+          { job: job.id, attempt: job.attemptsMade, err: error.message },
+          'chunk failed; tried again later',
+        );
+        return;
+      }
+      settleFailedChunk(this.deps, job, error).catch((settleError: unknown) =>
+        this.deps.logger.error({ job: job.id, err: String(settleError) }, 'could not mark a failed chunk'),
+      );
     });
     const warn = throttledErrorLog(this.deps.logger, `queue ${seller.queueName}`);
     worker.on('error', warn);

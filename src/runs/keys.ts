@@ -49,6 +49,10 @@ export class RedisKeys {
   sourceKeys(runId: string): string {
     return `${this.prefix}:run:${runId}:source-keys`;
   }
+  /** Set of the match keys this run created: a row whose outcome a killed worker lost still reads `create`. */
+  createdKeys(runId: string): string {
+    return `${this.prefix}:run:${runId}:created-keys`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;

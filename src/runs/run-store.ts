@@ -210,8 +210,11 @@ export class RunStore {
    */
   async claimFinalisation(id: string): Promise<boolean> {
     const run = await this.get(id);
-    if (!run || run.state === 'done' || !run.produced || !run.snapshotReady || run.settled < run.total)
-      return false;
+    if (!run || run.state === 'done' || !run.produced || run.settled < run.total) return false;
+    // Without the product list there are no `missing` lines to write, but the run must still end.
+    const listRead =
+      run.snapshotReady || (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
+    if (!listRead) return false;
     return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
   }
 
@@ -260,6 +263,7 @@ export class RunStore {
       this.keys.idToKey(id),
       this.keys.touched(id),
       this.keys.sourceKeys(id),
+      this.keys.createdKeys(id),
       this.keys.missing(id),
     ];
   }

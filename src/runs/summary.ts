@@ -10,8 +10,8 @@ export function runCounts(run: RunRecord) {
     invalid: count('action:invalid'),
     merged: count('action:merged'),
     missing: count('action:missing'),
-    /** Writes that failed (400, retries used up); invalid rows are counted apart. */
-    failed: count('pair:create:failed') + count('pair:update:failed'),
+    /** Rows that failed (a 400, retries used up, the API out of reach); invalid rows are counted apart. */
+    failed: count('status:failed') - count('pair:invalid:failed'),
     toCreate: count('pair:create:planned'),
     toUpdate: count('pair:update:planned'),
   };
