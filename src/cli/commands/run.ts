@@ -90,12 +90,18 @@ export async function syncOnce(
             `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
         );
         return ExitCode.unauthorized;
-      case 'paused':
+      case 'paused': {
+        const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
+        const cause =
+          spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
+            ? `the daily budget (--daily-budget ${spec.dailyBudget})`
+            : "the seller's daily request limit";
         io.stderr.write(
-          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on the daily limit. ` +
+          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
             `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
         );
         return ExitCode.pausedDailyLimit;
+      }
       case 'done': {
         io.stdout.write(formatSummary(waited.run, prepared.detections));
         if (flags.report) {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { useFailureRig } from './support/rig.js';
+
+describe('--daily-budget N', () => {
+  // The API itself has no limit here: only our own budget can stop the run.
+  const rig = useFailureRig();
+
+  it('sends exactly N requests, then pauses the seller until the daily reset (exit 4 with --no-wait)', async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(40));
+
+    const result = await rig.cli(['run', source, '--daily-budget', '10', '--no-wait', '--concurrency', '4']);
+
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('the daily budget (--daily-budget 10)');
+    expect(rig.sandbox.stats().total).toBe(10);
+    const status = await rig.status(runIdOf(result.stderr));
+    expect(status.seller.requestsToday).toBe(10);
+    expect(status.seller.pausedUntil).toBeGreaterThan(Date.now());
+    expect(status.state).not.toBe('done');
+    expect(status.settled).toBe(9); // one list page, then nine creates
+  });
+
+  it('counts the requests of earlier runs the same day against the budget', async () => {
+    const first = await rig.csv('first.csv', catalogRows(5));
+    expect((await rig.cli(['run', first, '--daily-budget', '8'])).code).toBe(0); // 1 list + 5 creates
+
+    const second = await rig.csv('second.csv', catalogRows(5, 101));
+    const result = await rig.cli(['run', second, '--daily-budget', '8', '--no-wait']);
+
+    expect(result.code).toBe(4);
+    expect(rig.sandbox.stats().total).toBe(8);
+  });
+});
