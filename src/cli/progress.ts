@@ -21,42 +21,66 @@ export function createProgressView(stream: NodeJS.WritableStream, logger: Logger
   return tty ? new BarView(stream) : new LogView(logger);
 }
 
+/** Rows per second over the last few seconds: a pause or a slow start does not skew the ETA for long. */
+export class RecentRate {
+  private readonly samples: Array<{ at: number; settled: number }> = [];
+
+  constructor(private readonly windowMs = 10_000) {}
+
+  add(at: number, settled: number): number {
+    this.samples.push({ at, settled });
+    while (this.samples.length > 2 && (this.samples[0]?.at ?? at) < at - this.windowMs) this.samples.shift();
+    const first = this.samples[0];
+    if (!first || at - first.at < 500) return 0;
+    return ((settled - first.settled) * 1000) / (at - first.at);
+  }
+}
+
 class BarView implements ProgressView {
   private readonly bar: cliProgress.SingleBar;
+  private readonly rate = new RecentRate();
   private started = false;
-  private status = '';
+  private pausedUntil: number | null = null;
 
   constructor(stream: NodeJS.WritableStream) {
     this.bar = new cliProgress.SingleBar(
       {
         stream: stream as NodeJS.WriteStream,
-        format: '{bar} {value}/{total} rows | {speed} rows/s | ETA {eta_formatted} {status}',
+        format: '{bar} {value}/{total} rows | {speed} rows/s | {etaText}',
         hideCursor: true,
-        etaBuffer: 50,
       },
       cliProgress.Presets.shades_classic,
     );
   }
 
   update(run: RunRecord): void {
+    const now = Date.now();
     const total = Math.max(run.total, run.settled, 1);
-    const seconds = Math.max(0.001, (Date.now() - run.createdAt) / 1000);
-    const payload = { speed: Math.round(run.settled / seconds), status: this.status };
+    const speed = this.rate.add(now, run.settled);
+    const left = total - run.settled;
+    const eta =
+      this.pausedUntil !== null && this.pausedUntil > now
+        ? pausedMessage(this.pausedUntil, now)
+        : speed > 0
+          ? `ETA ${formatDuration(Math.round((left / speed) * 1000))}`
+          : 'ETA —';
+    const payload = { speed: Math.round(speed), etaText: eta };
     if (!this.started) {
       this.bar.start(total, run.settled, payload);
       this.started = true;
     }
     this.bar.setTotal(total);
     this.bar.update(run.settled, payload);
-    this.status = '';
+    this.pausedUntil = null;
   }
 
-  paused(until: number, now: number): void {
-    this.status = `| ${pausedMessage(until, now)}`;
+  paused(until: number): void {
+    this.pausedUntil = until;
   }
 
   stop(): void {
     if (this.started) this.bar.stop();
+    this.started = false;
   }
 }
 

@@ -35,8 +35,8 @@ export async function runCommand(io: CliIo, source: string, flags: RunFlags): Pr
     {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       privateRedisAllowed: flags.sandbox,
-      // While a progress bar owns the terminal, only warnings and errors are logged.
-      ...(tty && !io.env.LOG_LEVEL ? { logLevel: 'warn' } : {}),
+      // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
+      ...(tty && !io.env.LOG_LEVEL ? { logLevel: 'error' } : {}),
     },
     (runtime) => syncOnce(io, runtime, source, flags),
   );
