@@ -37,7 +37,10 @@ export async function waitForRun(
       REDIS_DEADLINE_MS,
     );
     if (!run) throw new Error(`run ${runId} is gone from Redis`);
-    if (run.state === 'done') return { kind: 'done', run };
+    if (run.state === 'done') {
+      options.progress.update(run);
+      return { kind: 'done', run };
+    }
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
     if (seller.authRejected) return { kind: 'unauthorized', run };
     if (seller.pausedUntil !== null) {
