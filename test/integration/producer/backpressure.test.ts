@@ -1,0 +1,122 @@
+import { Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import type { ChunkJobData } from '../../../src/queue/chunk-processor.js';
+import { produceChunks } from '../../../src/queue/producer.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
+import {
+  countingSource,
+  pollUntil,
+  QUEUE_NAME,
+  quickSleep,
+  RUN_SPEC,
+  useProducerRig,
+} from './support/rig.js';
+
+const ROWS = 100;
+const CHUNK_SIZE = 10;
+const HIGH_WATER = 3;
+
+// Issue 4: memory and Redis stay flat whatever the source size (ARCHITECTURE.md decision 6).
+describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10 rows', () => {
+  const rig = useProducerRig();
+
+  async function startProducing(sellerPaused?: () => Promise<boolean>) {
+    const run = await rig.runs.create(RUN_SPEC);
+    const source = countingSource(ROWS);
+    const waits: number[] = [];
+    const produced = produceChunks({
+      redis: rig.redis,
+      keys: rig.keys,
+      runs: rig.runs,
+      queue: rig.queue,
+      runId: run.id,
+      rows: source.rows(),
+      chunkSize: CHUNK_SIZE,
+      highWater: HIGH_WATER,
+      sleep: quickSleep,
+      onBackpressure: (waiting) => waits.push(waiting),
+      ...(sellerPaused ? { sellerPaused } : {}),
+    });
+    return { run, source, waits, produced };
+  }
+
+  const waitingJobs = () => rig.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+
+  describe('when no worker takes the jobs', () => {
+    it('stops reading the source at the mark, with one chunk in hand', async () => {
+      const { source, waits, produced } = await startProducing();
+      let settled = false;
+      void produced.then(() => {
+        settled = true;
+      });
+
+      // Several looks at a full queue: the producer is waiting, not merely slow.
+      await pollUntil('the producer has found the queue full three times', () => waits.length >= 3);
+
+      expect(await waitingJobs()).toBe(HIGH_WATER);
+      expect(waits.every((waiting) => waiting === HIGH_WATER)).toBe(true);
+      // Three chunks queued and the fourth read but held back: the other 60 rows are still unread.
+      expect(source.pulled).toBe((HIGH_WATER + 1) * CHUNK_SIZE);
+      expect(settled).toBe(false);
+
+      // Removing the waiting jobs makes room: the producer reads on, one mark's worth at a time.
+      const looksBefore = waits.length;
+      await rig.queue.drain();
+      // Two more looks at a full queue: at most one of them was taken before the drain.
+      await pollUntil('the producer has found the queue full again', () => waits.length >= looksBefore + 2);
+      expect(await waitingJobs()).toBe(HIGH_WATER);
+      expect(source.pulled).toBe(2 * HIGH_WATER * CHUNK_SIZE + CHUNK_SIZE);
+      while (!settled) {
+        await rig.queue.drain();
+        await pollUntil(
+          'the queue is full again or the source read',
+          async () => settled || (await waitingJobs()) > 0,
+        );
+      }
+      expect(await produced).toEqual({ total: ROWS, chunks: 10 });
+      expect(source.pulled).toBe(ROWS);
+    });
+  });
+
+  describe('when a worker completes the jobs', () => {
+    it('reads on and queues all 10 chunks, with a total of 100 rows', async () => {
+      const { run, source, waits, produced } = await startProducing();
+      await pollUntil('the producer has found the queue full', () => waits.length >= 1);
+      expect(source.pulled).toBe((HIGH_WATER + 1) * CHUNK_SIZE);
+
+      const taken: string[] = [];
+      const worker = new Worker<ChunkJobData>(
+        QUEUE_NAME,
+        async (job) => {
+          taken.push(job.id ?? '');
+        },
+        { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null }, prefix: rig.prefix },
+      );
+      try {
+        const result = await produced;
+        await pollUntil('the worker has taken every chunk', () => taken.length === 10);
+
+        expect(result).toEqual({ total: ROWS, chunks: 10 });
+        expect(source.pulled).toBe(ROWS);
+        expect(taken.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))).toEqual(
+          Array.from({ length: 10 }, (_, chunk) => `${run.id}-${chunk}`),
+        );
+        expect((await rig.runs.get(run.id))?.total).toBe(ROWS);
+      } finally {
+        await worker.close();
+      }
+    });
+  });
+
+  describe('when the seller is paused (daily limit or rejected key)', () => {
+    it('ignores the mark and queues every chunk, so no unread row is held hostage', async () => {
+      const { source, produced } = await startProducing(async () => true);
+
+      const result = await produced;
+
+      expect(result).toEqual({ total: ROWS, chunks: 10 });
+      expect(source.pulled).toBe(ROWS);
+      expect(await waitingJobs()).toBe(10);
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { Queue } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import type { MappedRow } from '../../../src/interfaces.js';
+import { silentLogger } from '../../../src/logger.js';
+import type { ChunkJobData } from '../../../src/queue/chunk-processor.js';
+import { enqueueRun } from '../../../src/queue/enqueue-run.js';
+import { produceChunks } from '../../../src/queue/producer.js';
+import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { SellerState } from '../../../src/queue/seller-state.js';
+import { decodeOutcome } from '../../../src/runs/run-store.js';
+import {
+  countingSource,
+  invalid,
+  merged,
+  RUN_SPEC,
+  SELLER_REF,
+  upsert,
+  useProducerRig,
+} from './support/rig.js';
+
+describe('the chunks the producer queues', () => {
+  const rig = useProducerRig();
+
+  const produce = (runId: string, rows: AsyncIterable<MappedRow>) =>
+    produceChunks({
+      redis: rig.redis,
+      keys: rig.keys,
+      runs: rig.runs,
+      queue: rig.queue,
+      runId,
+      rows,
+      chunkSize: 10,
+    });
+
+  const queuedJobs = async () =>
+    (await rig.queue.getJobs(['wait', 'prioritized', 'delayed'])).sort((a, b) => a.data.chunk - b.data.chunk);
+
+  describe('when the source holds invalid and merged rows among the products', () => {
+    // Rows 1–25: every 5th invalid, every 7th (not 5th) merged into the row before it.
+    const mixed = (row: number): MappedRow =>
+      row % 5 === 0 ? invalid(row) : row % 7 === 0 ? merged(row, row - 1) : upsert(row);
+
+    it('settles them at once and queues only the products, in chunks', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+
+      const result = await produce(run.id, countingSource(25, mixed).rows());
+
+      const jobs = await queuedJobs();
+      const upsertRows = jobs.flatMap((job) => job.data.rows.map((r) => r.row));
+      expect(result).toEqual({ total: 25, chunks: 2 });
+      expect(jobs.map((job) => job.data.rows.length)).toEqual([10, 7]);
+      expect(upsertRows).toEqual([1, 2, 3, 4, 6, 8, 9, 11, 12, 13, 16, 17, 18, 19, 22, 23, 24]);
+      const outcomes = await rig.redis.hgetall(rig.keys.outcomes(run.id));
+      expect(
+        Object.keys(outcomes)
+          .map(Number)
+          .sort((a, b) => a - b),
+      ).toEqual([5, 7, 10, 14, 15, 20, 21, 25]);
+      expect(decodeOutcome(5, outcomes['5'] ?? '')).toEqual({
+        row: 5,
+        key: 'BAD-5',
+        action: 'invalid',
+        productId: null,
+        status: 'failed',
+        error: 'price: "abc" is not a number',
+      });
+      expect(decodeOutcome(7, outcomes['7'] ?? '')).toMatchObject({
+        action: 'merged',
+        status: 'ok',
+        error: 'merged into row 6: image-only row',
+      });
+      expect(await rig.runs.get(run.id)).toMatchObject({ total: 25, settled: 8 });
+    });
+  });
+
+  describe('when every row of the source is invalid', () => {
+    it('queues no job from the producer, but one empty chunk from enqueueRun so a worker ends the run', async () => {
+      const runOnly = await rig.runs.create(RUN_SPEC);
+      expect(await produce(runOnly.id, countingSource(3, invalid).rows())).toEqual({ total: 3, chunks: 0 });
+      expect(await queuedJobs()).toEqual([]);
+
+      const deps = {
+        redis: rig.redis,
+        keys: rig.keys,
+        runs: rig.runs,
+        sellers: new SellerState(rig.redis, rig.keys),
+        prefix: rig.prefix,
+        logger: silentLogger,
+      };
+      const result = await enqueueRun(deps, RUN_SPEC, countingSource(3, invalid).rows());
+
+      if (result.kind !== 'queued') throw new Error(`expected a queued run, got ${result.kind}`);
+      const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
+        connection: rig.redis,
+        prefix: rig.prefix,
+      });
+      try {
+        const jobs = await queue.getJobs(['wait', 'prioritized', 'delayed']);
+        expect(jobs.map((job) => [job.id, job.data])).toEqual([
+          [`${result.run.id}-0`, { runId: result.run.id, chunk: 0, rows: [] }],
+        ]);
+      } finally {
+        await queue.close();
+      }
+      expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 3, settled: 3 });
+    });
+  });
+
+  describe('when the same chunks are queued twice (an import retried after a crash)', () => {
+    it('stores each chunk once, under a job id made of the run id and the chunk number', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+
+      await produce(run.id, countingSource(25).rows());
+      await produce(run.id, countingSource(25).rows());
+
+      const jobs = await queuedJobs();
+      expect(jobs.map((job) => job.id)).toEqual([`${run.id}-0`, `${run.id}-1`, `${run.id}-2`]);
+      expect(jobs.map((job) => job.data.rows.length)).toEqual([10, 10, 5]);
+    });
+  });
+});
