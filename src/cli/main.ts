@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../project-root.js';
+import { registerDashboard } from './commands/dashboard.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 import { registerNotYet } from './commands/not-yet.js';
@@ -42,7 +43,7 @@ export function buildProgram(io: CliIo): Command {
   registerPing(program, io);
   registerResume(program, io);
   registerNotYet(program, io, 'schedule', 'register the scheduled imports of jobs/ with the workers');
-  registerNotYet(program, io, 'dashboard', 'the queues and runs in a browser');
+  registerDashboard(program, io);
   registerOrders(program, io);
   registerSandbox(program, io);
   registerDemo(program, io);

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The dashboard page: one HTML file with its CSS and a little vanilla JS, no framework and no
+ * external asset, so it works offline. It holds no data: the script fetches the JSON API every 2 s
+ * and puts every value in with `textContent`, never as markup.
+ */
+
+const STYLE = `
+:root { color-scheme: light; --ink: #1d2430; --muted: #677185; --line: #e3e6ec; --bg: #f6f7f9;
+  --ok: #1f7a43; --warn: #a15c00; --bad: #b3261e; --accent: #2f5fd0; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--ink); background: var(--bg); }
+header { display: flex; align-items: baseline; gap: 16px; padding: 14px 24px; background: #fff;
+  border-bottom: 1px solid var(--line); }
+h1 { font-size: 17px; margin: 0; }
+h2 { font-size: 14px; margin: 22px 0 8px; }
+main { padding: 0 24px 24px; }
+#updated { color: var(--muted); }
+#problem { color: var(--bad); font-weight: 600; }
+table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
+th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+th { font-weight: 600; color: var(--muted); background: #fafbfc; font-size: 12px; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+td.source { max-width: 220px; overflow: hidden; text-overflow: ellipsis; }
+td.empty { color: var(--muted); text-align: center; padding: 14px; }
+.zero { color: #b0b6c2; }
+.state { font-weight: 600; }
+.state-done, .state-active { color: var(--ok); }
+.state-running, .state-queued { color: var(--accent); }
+.state-paused { color: var(--warn); }
+.state-key-rejected, .state-failed { color: var(--bad); }
+.badge { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; font-size: 11px;
+  font-weight: 600; color: var(--warn); border: 1px solid currentColor; }
+.progress { display: flex; align-items: center; gap: 6px; }
+.bar { width: 90px; height: 8px; border-radius: 4px; background: var(--line); overflow: hidden; }
+.fill { height: 100%; background: var(--accent); }
+.fill.complete { background: var(--ok); }
+a { color: var(--accent); }
+`;
+
+const SCRIPT = `
+'use strict';
+const REFRESH_MS = 2000;
+const byId = (id) => document.getElementById(id);
+
+function utc(ms) {
+  return ms === null ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+function cell(row, text, className) {
+  const td = row.insertCell();
+  td.textContent = String(text);
+  if (className) td.className = className;
+  return td;
+}
+
+function count(row, value, suffix) {
+  return cell(row, value + (suffix || ''), value === 0 ? 'num zero' : 'num');
+}
+
+function stateCell(row, state, text) {
+  const td = cell(row, text, 'state state-' + state);
+  td.title = text;
+  return td;
+}
+
+function fill(tbody, items, columns, emptyText, addRow) {
+  const rows = [];
+  for (const item of items) {
+    const tr = document.createElement('tr');
+    addRow(tr, item);
+    rows.push(tr);
+  }
+  if (rows.length === 0) {
+    const tr = document.createElement('tr');
+    const td = cell(tr, emptyText, 'empty');
+    td.colSpan = columns;
+    rows.push(tr);
+  }
+  tbody.replaceChildren(...rows);
+}
+
+function sellerRow(tr, seller) {
+  cell(tr, seller.ref, 'mono');
+  cell(tr, seller.baseUrl, 'mono');
+  stateCell(tr, seller.state, seller.stateText);
+  count(tr, seller.requestsToday);
+  count(tr, seller.queue.waiting);
+  count(tr, seller.queue.active);
+  count(tr, seller.queue.delayed);
+  count(tr, seller.queue.failed);
+}
+
+function progressCell(tr, run) {
+  const td = tr.insertCell();
+  const wrap = document.createElement('div');
+  wrap.className = 'progress';
+  const bar = document.createElement('div');
+  bar.className = 'bar';
+  const inner = document.createElement('div');
+  const share = run.total > 0 ? Math.min(1, run.settled / run.total) : run.state === 'done' ? 1 : 0;
+  inner.className = share >= 1 && run.produced ? 'fill complete' : 'fill';
+  inner.style.width = (share * 100).toFixed(1) + '%';
+  bar.append(inner);
+  const label = document.createElement('span');
+  label.textContent = run.settled + ' / ' + run.total + (run.produced ? '' : '+');
+  wrap.append(bar, label);
+  td.append(wrap);
+}
+
+function runRow(tr, run) {
+  const c = run.counts;
+  cell(tr, run.id, 'mono');
+  const source = cell(tr, run.source, 'source');
+  source.title = run.source + ' (preset ' + run.preset + ')';
+  cell(tr, run.sellerRef, 'mono');
+  const state = stateCell(tr, run.stateText.startsWith('paused') ? 'paused' : run.state, run.stateText);
+  if (run.dryRun) {
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    badge.textContent = 'dry run';
+    state.append(badge);
+  }
+  progressCell(tr, run);
+  if (run.dryRun) {
+    count(tr, c.toCreate, ' planned');
+    count(tr, c.toUpdate, ' planned');
+  } else {
+    count(tr, c.created);
+    count(tr, c.updated);
+  }
+  count(tr, c.unchanged);
+  count(tr, c.invalid);
+  count(tr, c.failed);
+  count(tr, c.missing);
+  count(tr, run.requests);
+  cell(tr, utc(run.startedAt), 'mono');
+  cell(tr, utc(run.finishedAt), 'mono');
+  cell(tr, run.durationText + (run.finishedAt === null ? ' so far' : ''), 'num');
+  const link = document.createElement('a');
+  link.href = run.reportUrl;
+  link.textContent = 'CSV';
+  tr.insertCell().append(link);
+}
+
+async function getJson(path) {
+  const reply = await fetch(path, { cache: 'no-store' });
+  const body = await reply.json();
+  if (!reply.ok) throw new Error(body.error || reply.statusText);
+  return body;
+}
+
+async function refresh() {
+  try {
+    const [sellers, runs] = await Promise.all([getJson('/api/sellers'), getJson('/api/runs?limit=50')]);
+    fill(byId('sellers'), sellers.sellers, 8, 'No seller yet: catalog-sync import or run registers one.', sellerRow);
+    fill(byId('runs'), runs.runs, 16, 'No run yet.', runRow);
+    byId('updated').textContent = 'updated ' + utc(Date.now()) + ' UTC, every 2 s';
+    byId('problem').textContent = '';
+  } catch (error) {
+    byId('problem').textContent = 'not refreshed: ' + error.message;
+  } finally {
+    setTimeout(refresh, REFRESH_MS);
+  }
+}
+
+refresh();
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * Only the page's own inline script and style may run (by hash), and it may talk to this server
+ * only: should a value ever slip into the markup, it could not execute.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `script-src ${sha256(SCRIPT)}`,
+  `style-src ${sha256(STYLE)}`,
+  "connect-src 'self'",
+  'img-src data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>catalog-sync dashboard</title>
+<link rel="icon" href="data:,">
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>catalog-sync</h1><span id="updated">loading…</span><span id="problem"></span></header>
+<main>
+<h2>Sellers</h2>
+<table>
+<thead><tr><th>seller</th><th>base URL</th><th>state</th><th class="num">requests today</th>
+<th class="num">waiting</th><th class="num">active</th><th class="num">delayed</th><th class="num">failed</th></tr></thead>
+<tbody id="sellers"></tbody>
+</table>
+<h2>Runs <small>(latest 50, times in UTC)</small></h2>
+<table>
+<thead><tr><th>run</th><th>source</th><th>seller</th><th>state</th><th>progress</th>
+<th class="num">created</th><th class="num">updated</th><th class="num">unchanged</th><th class="num">invalid</th>
+<th class="num">failed</th><th class="num">missing</th><th class="num">requests</th>
+<th>started</th><th>finished</th><th class="num">duration</th><th>report</th></tr></thead>
+<tbody id="runs"></tbody>
+</table>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;

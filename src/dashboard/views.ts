@@ -1,0 +1,122 @@
+import type { SellerInfo, SellerStatus } from '../queue/seller-state.js';
+import type { RunRecord, RunState } from '../runs/run-store.js';
+import { formatDuration, runCounts } from '../runs/summary.js';
+
+/** A seller queue's jobs by state, as BullMQ counts them. */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+export type SellerStateName = 'active' | 'paused' | 'key-rejected';
+
+/** A seller as the dashboard shows it. Holds no key: a seller is named by its ref (a fingerprint). */
+export interface SellerView {
+  ref: string;
+  baseUrl: string;
+  state: SellerStateName;
+  /** "active", "paused until 00:00 UTC (in 3 h 12 min)" or "key rejected (401): …". */
+  stateText: string;
+  pausedUntil: number | null;
+  requestsToday: number;
+  queue: QueueCounts;
+}
+
+/** A run as the dashboard shows it: plain data, numbers as numbers, instants in ms since the epoch. */
+export interface RunView {
+  id: string;
+  source: string;
+  preset: string;
+  sellerRef: string;
+  state: RunState;
+  /** The state, or why a run that is not done is held (a pause of its seller). */
+  stateText: string;
+  dryRun: boolean;
+  total: number;
+  settled: number;
+  /** False while the source is still being read: `total` is what was read so far. */
+  produced: boolean;
+  counts: ReturnType<typeof runCounts>;
+  requests: number;
+  writes: number;
+  startedAt: number;
+  finishedAt: number | null;
+  /** Until the run finished, or until now while it goes on. */
+  durationMs: number;
+  durationText: string;
+  reportUrl: string;
+}
+
+/** "paused until 00:00 UTC (in 3 h 12 min)", as `status` says it. */
+export function pausedText(until: number, now: number): string {
+  const at = new Date(until).toISOString().slice(11, 16);
+  return `paused until ${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
+}
+
+const KEY_REJECTED_TEXT = 'key rejected (401): fix the key, then `catalog-sync resume`';
+
+export function sellerView(
+  info: SellerInfo,
+  status: SellerStatus,
+  queue: QueueCounts,
+  now: number,
+): SellerView {
+  const state: SellerStateName = status.authRejected
+    ? 'key-rejected'
+    : status.pausedUntil !== null
+      ? 'paused'
+      : 'active';
+  const stateText =
+    state === 'key-rejected'
+      ? KEY_REJECTED_TEXT
+      : status.pausedUntil !== null
+        ? pausedText(status.pausedUntil, now)
+        : 'active';
+  return {
+    ref: info.ref,
+    baseUrl: info.baseUrl,
+    state,
+    stateText,
+    pausedUntil: status.pausedUntil,
+    requestsToday: status.requestsToday,
+    queue,
+  };
+}
+
+/** `seller` is the run's seller's status, when known: a run that is not done may be held by its pause. */
+export function runView(run: RunRecord, seller: SellerStatus | undefined, now: number): RunView {
+  const held = run.state !== 'done' && seller !== undefined;
+  const stateText =
+    held && seller.authRejected
+      ? 'paused: API key rejected (401)'
+      : held && seller.pausedUntil !== null
+        ? pausedText(seller.pausedUntil, now)
+        : run.state;
+  const durationMs = Math.max(0, (run.finishedAt ?? now) - run.createdAt);
+  return {
+    id: run.id,
+    source: run.source,
+    preset: run.preset,
+    sellerRef: run.sellerRef,
+    state: run.state,
+    stateText,
+    dryRun: run.dryRun,
+    total: run.total,
+    settled: run.settled,
+    produced: run.produced,
+    counts: runCounts(run),
+    requests: run.requests,
+    writes: run.writes,
+    startedAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    durationMs,
+    durationText: formatDuration(durationMs),
+    reportUrl: reportPath(run.id),
+  };
+}
+
+export function reportPath(runId: string): string {
+  return `/runs/${encodeURIComponent(runId)}/report.csv`;
+}
