@@ -32,7 +32,11 @@ export async function enqueueRun(
   deps: EnqueueDeps,
   spec: RunSpec,
   rows: AsyncIterable<MappedRow>,
-  hooks: { onRunCreated?: (run: RunRecord) => void; onBackpressure?: (waitingJobs: number) => void } = {},
+  hooks: {
+    onRunCreated?: (run: RunRecord) => void;
+    onBackpressure?: (waitingJobs: number) => void;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<EnqueueResult> {
   const queueName = sellerQueueName(spec.sellerRef);
   await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
@@ -56,6 +60,7 @@ export async function enqueueRun(
       runId: run.id,
       rows,
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
       sellerPaused: async () => {
         const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
         return seller.authRejected || seller.pausedUntil !== null;

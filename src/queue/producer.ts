@@ -24,6 +24,16 @@ export interface ProduceOptions {
    * since waiting would hold the unread rows hostage; they are queued instead, so none is lost.
    */
   sellerPaused?: () => Promise<boolean>;
+  /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
+  signal?: AbortSignal;
+}
+
+/** The producer was told to stop before the source was read to the end. */
+export class RunInterruptedError extends Error {
+  override name = 'RunInterruptedError';
+  constructor() {
+    super('interrupted before the source was read to the end');
+  }
 }
 
 export const DEFAULT_CHUNK_SIZE = 100;
@@ -73,12 +83,15 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   };
 
   for await (const mapped of options.rows) {
+    if (options.signal?.aborted) throw new RunInterruptedError();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
     if (mapped.kind === 'upsert') upserts.push(mapped);
     else settledHere.push(settledAtOnce(mapped));
     if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
   }
+  // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
+  if (options.signal?.aborted) throw new RunInterruptedError();
   await flush();
   return { total, chunks };
 }

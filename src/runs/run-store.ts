@@ -31,6 +31,8 @@ export interface RunRecord extends RunSpec {
   finishedAt: number | null;
   /** True once the producer has read the whole source: `total` is final. */
   produced: boolean;
+  /** The run was ended before its source was read to the end (interrupted, or the source broke). */
+  aborted: boolean;
   total: number;
   settled: number;
   snapshotReady: boolean;
@@ -131,6 +133,7 @@ export class RunStore {
       createdAt: Number(hash.createdAt),
       finishedAt: hash.finishedAt ? Number(hash.finishedAt) : null,
       produced: hash.produced === '1',
+      aborted: hash.aborted === '1',
       total: Number(hash.total ?? 0),
       settled: Number(hash.settled ?? 0),
       snapshotReady: hash.snapshotReady === '1',

@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
+import { RunInterruptedError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
 import { writeReportFile } from '../../runs/report.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { ExitCode } from '../exit-codes.js';
-import { asUsageError, prepareRun } from '../prepare-run.js';
+import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
 import { addRunOptions, type RunFlags, resolveRunInput } from '../run-options.js';
 import { type Runtime, withRuntime } from '../runtime.js';
-import { waitForRun } from '../wait-for-run.js';
+import { type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
 const CLOSE_DEADLINE_MS = 10_000;
@@ -54,65 +55,57 @@ export async function syncOnce(
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
   workers.serve({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) });
   const progress = createProgressView(io.stderr, runtime.logger);
+  const interrupt = onInterrupt();
   try {
     let announce: (id: string) => void = () => {};
     const runId = new Promise<string>((resolve) => {
       announce = resolve;
     });
+    // Stops the wait when the source breaks half way or the user interrupts.
     const stop = new AbortController();
+    interrupt.signal.addEventListener(
+      'abort',
+      () => {
+        stop.abort();
+        // A source that stalls (a slow feed) would keep the producer waiting for its next row.
+        prepared.close().catch(() => undefined);
+      },
+      { once: true },
+    );
     const deps = { ...runtime, prefix: runtime.config.prefix };
     const production = enqueueRun(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
+      signal: interrupt.signal,
     }).then(
       (result) => {
         if (result.kind === 'already-queued') {
           runtime.logger.warn({ run: result.runId }, 'this source is already queued: waiting for that run');
           announce(result.runId);
         }
-        return result;
+        return 'read' as const;
       },
       (error: unknown) => {
         stop.abort();
+        if (error instanceof RunInterruptedError || interrupt.signal.aborted) return 'interrupted' as const;
         throw asUsageError(error);
       },
     );
     const id = await Promise.race([runId, production.then(() => runId)]);
     const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal });
     waiting.catch(() => undefined);
-    const [waited] = await Promise.all([waiting, production]);
+    const [waited, sourceRead] = await Promise.all([waiting, production]);
     progress.stop();
-    switch (waited.kind) {
-      case 'stopped':
-        throw new Error('the run was stopped while its source was still being read');
-      case 'unauthorized':
-        io.stderr.write(
-          `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
-            `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
-        );
-        return ExitCode.unauthorized;
-      case 'paused': {
-        const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
-        const cause =
-          spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
-            ? `the daily budget (--daily-budget ${spec.dailyBudget})`
-            : "the seller's daily request limit";
-        io.stderr.write(
-          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
-            `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
-        );
-        return ExitCode.pausedDailyLimit;
-      }
-      case 'done': {
-        io.stdout.write(formatSummary(waited.run, prepared.detections));
-        if (flags.report) {
-          await writeReportFile(runtime.runs, id, flags.report);
-          io.stdout.write(`  report    ${flags.report}\n`);
-        }
-        const counts = runCounts(waited.run);
-        return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
-      }
+    if (interrupt.signal.aborted) {
+      io.stderr.write(
+        sourceRead === 'interrupted'
+          ? `catalog-sync: interrupted (${interrupt.name}) before the source was read to the end: run ${id} is ended, and its rows are not synced. Run it again.\n`
+          : `catalog-sync: interrupted (${interrupt.name}): run ${id}'s rows stay queued and go on with any \`catalog-sync worker\`.\n`,
+      );
+      return interrupt.exitCode();
     }
+    return await reportOutcome(io, runtime, prepared, flags, id, waited);
   } finally {
+    interrupt.dispose();
     progress.stop();
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
     await Promise.race([
@@ -121,4 +114,75 @@ export async function syncOnce(
     ]);
     await prepared.close();
   }
+}
+
+/** What `run` says and which exit code it returns once the wait is over. */
+async function reportOutcome(
+  io: CliIo,
+  runtime: Runtime,
+  prepared: PreparedRun,
+  flags: RunFlags,
+  id: string,
+  waited: WaitResult,
+): Promise<number> {
+  const { spec } = prepared;
+  switch (waited.kind) {
+    case 'stopped':
+      throw new Error('the run was stopped while its source was still being read');
+    case 'unauthorized':
+      io.stderr.write(
+        `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
+          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
+      );
+      return ExitCode.unauthorized;
+    case 'paused': {
+      const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
+      const cause =
+        spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
+          ? `the daily budget (--daily-budget ${spec.dailyBudget})`
+          : "the seller's daily request limit";
+      io.stderr.write(
+        `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
+          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
+      );
+      return ExitCode.pausedDailyLimit;
+    }
+    case 'done': {
+      io.stdout.write(formatSummary(waited.run, prepared.detections));
+      if (flags.report) {
+        await writeReportFile(runtime.runs, id, flags.report);
+        io.stdout.write(`  report    ${flags.report}\n`);
+      }
+      const counts = runCounts(waited.run);
+      return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+    }
+  }
+}
+
+/**
+ * SIGINT/SIGTERM while `run` waits: stop reading the source, let the workers hand their jobs back,
+ * say what became of the run, and exit 130/143 as a shell expects. A second signal is not caught.
+ */
+function onInterrupt() {
+  const controller = new AbortController();
+  let name = '';
+  const handler = (signal: NodeJS.Signals) => {
+    name = signal;
+    dispose();
+    controller.abort();
+  };
+  const dispose = () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    get name() {
+      return name;
+    },
+    exitCode: () => (name === 'SIGTERM' ? 143 : 130),
+    dispose,
+  };
 }

@@ -20,8 +20,9 @@ export function registerStatus(program: Command, io: CliIo): void {
         if (!run) throw new UsageError(`no run ${id} in Redis (runs are kept 7 days)`);
         const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
         const counts = runCounts(run);
-        const state =
-          run.state !== 'done' && seller.authRejected
+        const state = run.aborted
+          ? 'ended early: the source was not read to the end (interrupted, or the source broke)'
+          : run.state !== 'done' && seller.authRejected
             ? 'paused: API key rejected (401)'
             : run.state !== 'done' && seller.pausedUntil
               ? pausedMessage(seller.pausedUntil, Date.now())

@@ -23,6 +23,7 @@ const runRecord = (overrides: Partial<RunRecord> = {}): RunRecord => ({
   createdAt,
   finishedAt: createdAt + 83_000,
   produced: true,
+  aborted: false,
   total: 0,
   settled: 0,
   snapshotReady: true,

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { CliProcesses, runIdOf } from '../support/cli.js';
+import { usePipeline } from '../support/pipeline.js';
+
+/** Polls until `check` holds; only a guard against a test that would otherwise hang. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('when `run` is interrupted (SIGINT or SIGTERM)', () => {
+  const pipeline = usePipeline({ latencyMs: 30 });
+  const processes = new CliProcesses();
+  let feed: Server | undefined;
+  afterEach(async () => {
+    await processes.stopAll();
+    feed?.closeAllConnections();
+    await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
+    feed = undefined;
+  });
+
+  it('after the source is read: exits 130, and a worker ends the run exact', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(300);
+    const source = await pipeline.csv('catalog.csv', rows);
+    const run = processes.spawn(['run', source, '--concurrency', '2'], pipeline.env);
+    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 20);
+
+    run.process.kill('SIGINT');
+
+    expect(await run.exited).toEqual({ code: 130, signal: null });
+    expect(run.stderr()).toMatch(/interrupted \(SIGINT\): run .* rows stay queued/);
+    const runId = runIdOf(run.stderr());
+    processes.spawn(['worker'], pipeline.env);
+    await until('the run to end', async () => {
+      const status = await pipeline.cli(['status', runId, '--json']);
+      return (JSON.parse(status.stdout) as { state: string }).state === 'done';
+    });
+    const products = pipeline.products();
+    expect(products).toHaveLength(300);
+    expect(new Set(products.map((p) => p.sku)).size).toBe(300);
+  });
+
+  it('while the source is still being read: exits 143, and the run is ended, not left half-queued', {
+    timeout: 60_000,
+  }, async () => {
+    // A feed that sends more than the sniffed 64 KiB, then stalls: the run is mid-read.
+    feed = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/csv' });
+      response.write('sku,name,price\n');
+      for (const row of catalogRows(3000))
+        response.write(`${row.sku},"${row.name} with a longer name",${row.price}\n`);
+    });
+    await new Promise<void>((resolve) => feed?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.csv`;
+    const run = processes.spawn(['run', url], pipeline.env);
+    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 5);
+
+    run.process.kill('SIGTERM');
+
+    expect(await run.exited).toEqual({ code: 143, signal: null });
+    expect(run.stderr()).toContain('before the source was read to the end');
+    const status = JSON.parse((await pipeline.cli(['status', runIdOf(run.stderr()), '--json'])).stdout) as {
+      state: string;
+      aborted: boolean;
+      produced: boolean;
+    };
+    expect(status).toMatchObject({ state: 'done', aborted: true, produced: false });
+  });
+});
