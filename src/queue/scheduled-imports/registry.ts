@@ -1,0 +1,64 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../logger.js';
+import { throttledErrorLog } from '../quiet-errors.js';
+import {
+  type RegisteredSchedule,
+  SCHEDULED_IMPORT_JOB,
+  SCHEDULED_IMPORTS_QUEUE,
+  type ScheduleChange,
+  type ScheduledImportData,
+} from './types.js';
+
+/** Fired jobs kept for inspection (e.g. in a dashboard): enough to see why the last ones failed. */
+const KEEP_FIRED_JOBS = 50;
+
+/** The job schedulers of the `scheduled-imports` queue: read them, and apply a plan to them. */
+export class ScheduleRegistry {
+  private readonly queue: Queue<ScheduledImportData>;
+
+  constructor(connection: Redis, prefix: string, logger: Logger) {
+    this.queue = new Queue<ScheduledImportData>(SCHEDULED_IMPORTS_QUEUE, { connection, prefix });
+    this.queue.on('error', throttledErrorLog(logger, `queue ${SCHEDULED_IMPORTS_QUEUE}`));
+  }
+
+  async registered(): Promise<RegisteredSchedule[]> {
+    const schedulers = await this.queue.getJobSchedulers(0, -1, true);
+    return schedulers.map((scheduler) => ({
+      id: scheduler.key,
+      pattern: scheduler.pattern ?? null,
+      tz: scheduler.tz ?? null,
+      data: isImportData(scheduler.template?.data) ? scheduler.template.data : null,
+      next: scheduler.next ?? null,
+    }));
+  }
+
+  async apply(changes: ScheduleChange[]): Promise<void> {
+    for (const change of changes) {
+      if (change.kind === 'unchanged') continue;
+      if (change.kind === 'removed') {
+        await this.queue.removeJobScheduler(change.schedule.id);
+        continue;
+      }
+      const { id, pattern, tz, data } = change.schedule;
+      await this.queue.upsertJobScheduler(
+        id,
+        { pattern, tz },
+        {
+          name: SCHEDULED_IMPORT_JOB,
+          data,
+          opts: { removeOnComplete: KEEP_FIRED_JOBS, removeOnFail: KEEP_FIRED_JOBS },
+        },
+      );
+    }
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+function isImportData(data: unknown): data is ScheduledImportData {
+  const candidate = data as Partial<ScheduledImportData> | null | undefined;
+  return typeof candidate?.job === 'string' && typeof candidate.jobsDir === 'string';
+}

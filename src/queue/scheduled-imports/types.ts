@@ -1,0 +1,45 @@
+/** The BullMQ queue that holds one job scheduler per scheduled job file (CONTRACT.md, `schedule`). */
+export const SCHEDULED_IMPORTS_QUEUE = 'scheduled-imports';
+export const SCHEDULED_IMPORT_JOB = 'scheduled-import';
+/** Schedules fire in UTC, whatever the machine's time zone. */
+export const SCHEDULE_TZ = 'UTC';
+
+/**
+ * What a fired scheduled job carries: the job's name and the folder to read it from, never its
+ * options, so an edit of the job file takes effect at the next firing.
+ */
+export interface ScheduledImportData {
+  job: string;
+  jobsDir: string;
+}
+
+/** The scheduler a job file asks for. */
+export interface WantedSchedule {
+  id: string;
+  pattern: string;
+  tz: string;
+  data: ScheduledImportData;
+}
+
+/** A scheduler as found in Redis; any field may be missing from one written by someone else. */
+export interface RegisteredSchedule {
+  id: string;
+  pattern: string | null;
+  tz: string | null;
+  data: ScheduledImportData | null;
+  /** Next firing, ms since epoch. */
+  next: number | null;
+}
+
+export type ScheduleChange =
+  | { kind: 'added' | 'updated' | 'unchanged'; schedule: WantedSchedule }
+  | { kind: 'removed'; schedule: RegisteredSchedule };
+
+/** `job:nightly` for `jobs/nightly.yml`. */
+export function schedulerId(job: string): string {
+  return `job:${job}`;
+}
+
+export function wantedSchedule(job: string, pattern: string, jobsDir: string): WantedSchedule {
+  return { id: schedulerId(job), pattern: pattern.trim(), tz: SCHEDULE_TZ, data: { job, jobsDir } };
+}

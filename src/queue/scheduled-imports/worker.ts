@@ -1,0 +1,59 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../logger.js';
+import { throttledErrorLog } from '../quiet-errors.js';
+import { SCHEDULED_IMPORTS_QUEUE, type ScheduledImportData } from './types.js';
+
+/** What became of one firing; a failure is thrown instead. */
+export type ScheduledImportOutcome =
+  | { kind: 'queued'; runId: string }
+  | { kind: 'already-queued'; runId: string }
+  | { kind: 'skipped'; reason: string };
+
+/**
+ * Builds and queues the run of a fired scheduled job. Given by the CLI, which knows how a job file
+ * becomes a run (`import --job`); the queue layer only fires it.
+ */
+export type RunScheduledImport = (data: ScheduledImportData) => Promise<ScheduledImportOutcome>;
+
+export interface ScheduledImportsWorkerDeps {
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  runImport: RunScheduledImport;
+}
+
+/**
+ * Serves the `scheduled-imports` queue. A firing that fails (source unreadable, key variable unset)
+ * is logged as one line naming the job and fails in BullMQ; the scheduler fires again at its next
+ * time and the worker goes on.
+ */
+export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<ScheduledImportData> {
+  const worker = new Worker<ScheduledImportData>(
+    SCHEDULED_IMPORTS_QUEUE,
+    async (job) => {
+      const { job: name } = job.data;
+      try {
+        const outcome = await deps.runImport(job.data);
+        if (outcome.kind === 'skipped') {
+          deps.logger.warn({ job: name }, `scheduled import ${name} skipped: ${outcome.reason}`);
+        } else {
+          deps.logger.info(
+            { job: name, run: outcome.runId },
+            outcome.kind === 'queued'
+              ? `scheduled import ${name} queued as run ${outcome.runId}`
+              : `scheduled import ${name}: its source is still queued as run ${outcome.runId}; not queued again`,
+          );
+        }
+        return outcome;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.logger.error({ job: name }, `scheduled import ${name} failed: ${reason.split('\n')[0]}`);
+        throw error;
+      }
+    },
+    { connection: deps.redis, prefix: deps.prefix, concurrency: 1 },
+  );
+  worker.on('error', throttledErrorLog(deps.logger, `queue ${SCHEDULED_IMPORTS_QUEUE}`));
+  return worker;
+}
