@@ -1,0 +1,73 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { enqueueRun } from '../queue/enqueue-run.js';
+import type {
+  RunScheduledImport,
+  ScheduledImportData,
+  ScheduledImportOutcome,
+} from '../queue/scheduled-imports/index.js';
+import { applyJob, loadJob } from './job-file.js';
+import { asUsageError, prepareRun } from './prepare-run.js';
+import type { CliIo } from './program.js';
+import { addRunOptions, type RunFlags } from './run-options.js';
+import type { Runtime } from './runtime.js';
+import { UsageError } from './usage-error.js';
+
+export const JOB_FILE_EXTENSIONS = ['.yml', '.yaml', '.json'];
+
+/**
+ * A fired scheduled job becomes a run exactly as `catalog-sync import --job NAME` makes one: the job
+ * file read anew, the same option defaults, the key read from this process's `keyEnv` variable.
+ */
+export function makeScheduledImport(io: CliIo, runtime: Runtime): RunScheduledImport {
+  return async (data) => importScheduledJob(io, runtime, data);
+}
+
+async function importScheduledJob(
+  io: CliIo,
+  runtime: Runtime,
+  data: ScheduledImportData,
+): Promise<ScheduledImportOutcome> {
+  const { path, job } = await loadJob(await findJobFile(data));
+  if (!job.schedule) {
+    return { kind: 'skipped', reason: 'its job file has no schedule any more (run `catalog-sync schedule`)' };
+  }
+  if (job.source === '-') throw new UsageError(`${data.job}: source: a scheduled import cannot read stdin`);
+  const command = addRunOptions(new Command('import').argument('[source]').exitOverride());
+  command.parse([], { from: 'user' });
+  const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path);
+  // Nothing may reach a scheduled import on this process's standard input.
+  const input = new PassThrough();
+  input.end();
+  const prepared = await prepareRun({ ...io, stdin: input }, source, flags, (fp) =>
+    runtime.sellers.resolveRef(fp),
+  );
+  try {
+    const result = await enqueueRun(
+      { ...runtime, prefix: runtime.config.prefix },
+      prepared.spec,
+      prepared.rows,
+    ).catch((error: unknown) => {
+      throw asUsageError(error);
+    });
+    return result.kind === 'queued'
+      ? { kind: 'queued', runId: result.run.id }
+      : { kind: 'already-queued', runId: result.runId };
+  } finally {
+    await prepared.close();
+  }
+}
+
+/** `jobsDir/NAME.yml` (or .yaml, .json), as `schedule` found it. */
+async function findJobFile({ job, jobsDir }: ScheduledImportData): Promise<string> {
+  for (const extension of JOB_FILE_EXTENSIONS) {
+    const path = join(jobsDir, job + extension);
+    try {
+      await access(path);
+      return path;
+    } catch {}
+  }
+  throw new UsageError(`no job file ${job}.yml, .yaml or .json in ${jobsDir} any more`);
+}
