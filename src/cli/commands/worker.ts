@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { parseConcurrency } from '../../config.js';
+import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
+import { makeScheduledImport } from '../scheduled-import.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
 const REGISTRY_POLL_MS = 2000;
@@ -24,6 +26,13 @@ export function registerWorker(
     .action(async (flags: { concurrency: number; redisUrl?: string }) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+        // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
+        const scheduled = serveScheduledImports({
+          redis: runtime.redis,
+          prefix: runtime.config.prefix,
+          logger: runtime.logger,
+          runImport: makeScheduledImport(io, runtime),
+        });
         // Sellers appear when `import` registers them: look for new ones now and then.
         const serveRegistered = async () => {
           for (const seller of await runtime.sellers.registered()) workers.serve(seller);
@@ -38,6 +47,7 @@ export function registerWorker(
         const signal = await untilStopped();
         clearInterval(poll);
         runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
+        await scheduled.close();
         await workers.close();
         runtime.logger.info('worker stopped');
       });

@@ -1,0 +1,100 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { catalogRows, priceNumber } from '../support/catalog.js';
+import { bySku, usePipeline } from '../support/pipeline.js';
+
+const ROWS = 40;
+/** Six fields, seconds first: fires every second, through the same cron path as a nightly job. */
+const EVERY_SECOND = '* * * * * *';
+
+describe('a `worker` serving scheduled imports', () => {
+  const pipeline = usePipeline();
+  let jobsDir: string;
+  const job = (name: string, text: string) => writeFile(join(jobsDir, `${name}.yml`), text, 'utf8');
+  const schedule = () => pipeline.cli(['schedule', '--jobs', jobsDir]);
+
+  beforeEach(async () => {
+    jobsDir = join(pipeline.dir, 'jobs');
+    await mkdir(jobsDir);
+  });
+
+  async function waitUntilDone(runId: string, deadlineMs = 20_000) {
+    const giveUp = Date.now() + deadlineMs;
+    for (;;) {
+      const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+      if (status.state === 'done') return status;
+      if (Date.now() > giveUp) throw new Error(`run ${runId} not done: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it("imports the job's source when its schedule fires, and the sandbox ends holding the catalog", async () => {
+    const rows = catalogRows(ROWS);
+    await pipeline.csv('catalog.csv', rows);
+    // Relative to the folder that holds jobs/, as for `import --job`.
+    await job('every-second', `source: catalog.csv\nschedule: "${EVERY_SECOND}"\n`);
+    expect((await schedule()).code).toBe(0);
+    const worker = pipeline.spawn(['worker'], { LOG_LEVEL: 'info' });
+
+    const [, runId] = await worker.waitForStderr(/scheduled import every-second queued as run (\S+?)"/);
+    const status = await waitUntilDone(runId as string);
+
+    expect(status).toMatchObject({
+      source: join(pipeline.dir, 'catalog.csv'),
+      total: ROWS,
+      counts: { created: ROWS, failed: 0, invalid: 0 },
+    });
+    const products = bySku(pipeline.products());
+    expect(products.size).toBe(ROWS);
+    for (const row of rows) {
+      expect(products.get(row.sku)).toEqual({ sku: row.sku, name: row.name, price: priceNumber(row.price) });
+    }
+
+    await job('every-second', 'source: catalog.csv\n');
+    const removed = await schedule();
+    expect(removed.stdout).toMatch(/^every-second .* removed$/m);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('reads the job file anew at each firing, so an edit takes effect without `schedule`', async () => {
+    await pipeline.csv('old.csv', catalogRows(3));
+    await pipeline.csv('new.csv', catalogRows(7, 100));
+    await job('edited', `source: old.csv\nschedule: "${EVERY_SECOND}"\n`);
+    expect((await schedule()).code).toBe(0);
+    await job('edited', `source: new.csv\nschedule: "${EVERY_SECOND}"\n`);
+    const worker = pipeline.spawn(['worker'], { LOG_LEVEL: 'info' });
+
+    const [, runId] = await worker.waitForStderr(/scheduled import edited queued as run (\S+?)"/);
+
+    expect(await waitUntilDone(runId as string)).toMatchObject({
+      source: join(pipeline.dir, 'new.csv'),
+      counts: { created: 7 },
+    });
+    expect([...bySku(pipeline.products()).keys()].sort()).toEqual(catalogRows(7, 100).map((row) => row.sku));
+  });
+
+  it('logs one line naming the job and the unset key variable, and goes on serving the other jobs', async () => {
+    const unsetKey = `CS_TEST_UNSET_KEY_${pipeline.prefix.replace(/-/g, '_').toUpperCase()}`;
+    await pipeline.csv('catalog.csv', catalogRows(5));
+    await job('other-seller', `source: catalog.csv\nkeyEnv: ${unsetKey}\nschedule: "${EVERY_SECOND}"\n`);
+    await job('main-seller', `source: catalog.csv\nschedule: "${EVERY_SECOND}"\n`);
+    expect((await schedule()).code).toBe(0);
+    const worker = pipeline.spawn(['worker'], { LOG_LEVEL: 'info' });
+
+    const failure = new RegExp(`^.*scheduled import other-seller failed: ${unsetKey} is not set.*$`, 'gm');
+    await worker.waitForStderr(failure);
+    const [, runId] = await worker.waitForStderr(/scheduled import main-seller queued as run (\S+?)"/);
+    await waitUntilDone(runId as string);
+
+    expect(worker.process.exitCode).toBeNull();
+    const lines = worker.stderr().match(failure) ?? [];
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: 50, job: 'other-seller' });
+    expect(worker.stderr()).not.toMatch(/\n\s+at /);
+    expect(pipeline.products()).toHaveLength(5);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  });
+});
