@@ -30,7 +30,7 @@ td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .state { font-weight: 600; }
 .state-done, .state-active { color: var(--ok); }
 .state-running, .state-queued { color: var(--accent); }
-.state-paused { color: var(--warn); }
+.state-paused, .state-ended-early { color: var(--warn); }
 .state-key-rejected, .state-failed { color: var(--bad); }
 .badge { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; font-size: 11px;
   font-weight: 600; color: var(--warn); border: 1px solid currentColor; }
@@ -117,7 +117,8 @@ function runRow(tr, run) {
   const source = cell(tr, run.source, 'source');
   source.title = run.source + ' (preset ' + run.preset + ')';
   cell(tr, run.sellerRef, 'mono');
-  const state = stateCell(tr, run.stateText.startsWith('paused') ? 'paused' : run.state, run.stateText);
+  const shown = run.aborted ? 'ended-early' : run.stateText.startsWith('paused') ? 'paused' : run.state;
+  const state = stateCell(tr, shown, run.stateText);
   if (run.dryRun) {
     const badge = document.createElement('span');
     badge.className = 'badge';

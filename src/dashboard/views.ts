@@ -38,6 +38,8 @@ export interface RunView {
   settled: number;
   /** False while the source is still being read: `total` is what was read so far. */
   produced: boolean;
+  /** Ended before its source was read to the end (interrupted, or the source broke). */
+  aborted: boolean;
   counts: ReturnType<typeof runCounts>;
   requests: number;
   writes: number;
@@ -55,6 +57,8 @@ export function pausedText(until: number, now: number): string {
   return `paused until ${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
 }
 
+// As `status` says it: the rows never read would otherwise have kept the run open forever.
+const ENDED_EARLY_TEXT = 'ended early: the source was not read to the end (interrupted, or the source broke)';
 const KEY_REJECTED_TEXT = 'key rejected (401): fix the key, then `catalog-sync resume`';
 
 export function sellerView(
@@ -88,8 +92,9 @@ export function sellerView(
 /** `seller` is the run's seller's status, when known: a run that is not done may be held by its pause. */
 export function runView(run: RunRecord, seller: SellerStatus | undefined, now: number): RunView {
   const held = run.state !== 'done' && seller !== undefined;
-  const stateText =
-    held && seller.authRejected
+  const stateText = run.aborted
+    ? ENDED_EARLY_TEXT
+    : held && seller.authRejected
       ? 'paused: API key rejected (401)'
       : held && seller.pausedUntil !== null
         ? pausedText(seller.pausedUntil, now)
@@ -106,6 +111,7 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
     total: run.total,
     settled: run.settled,
     produced: run.produced,
+    aborted: run.aborted,
     counts: runCounts(run),
     requests: run.requests,
     writes: run.writes,

@@ -1,0 +1,126 @@
+// Pure functions of the dashboard (no Redis): kept beside its integration tests.
+import { describe, expect, it } from 'vitest';
+import { type Route, routeRequest } from '../../../src/dashboard/routes.js';
+import { runView, sellerView } from '../../../src/dashboard/views.js';
+import type { RunRecord } from '../../../src/runs/run-store.js';
+
+const NOW = Date.UTC(2026, 10, 22, 21, 30);
+const MIDNIGHT = Date.UTC(2026, 10, 23, 0, 0);
+
+describe('routeRequest', () => {
+  it.each<[string, string, Route]>([
+    ['GET', '/', { kind: 'page' }],
+    ['GET', '/api/sellers', { kind: 'sellers' }],
+    ['GET', '/api/runs', { kind: 'runs', limit: 50 }],
+    ['GET', '/api/runs?limit=7', { kind: 'runs', limit: 7 }],
+    ['GET', '/api/runs/20261122T125413-ee9c7b', { kind: 'run', id: '20261122T125413-ee9c7b' }],
+    ['GET', '/runs/20261122T125413-ee9c7b/report.csv', { kind: 'report', id: '20261122T125413-ee9c7b' }],
+    ['GET', '/api/runs?limit=0', { kind: 'error', status: 400, message: expect.stringMatching(/^limit: 0/) }],
+    ['GET', '/api/runs?limit=501', { kind: 'error', status: 400, message: expect.stringMatching(/^limit/) }],
+    ['GET', '/api/runs/..%2Fsecret', { kind: 'error', status: 404, message: expect.any(String) }],
+    ['GET', '/favicon.ico', { kind: 'error', status: 404, message: 'nothing at /favicon.ico' }],
+    ['POST', '/api/runs', { kind: 'error', status: 405, message: 'POST is not allowed; use GET' }],
+    [
+      'DELETE',
+      '/api/runs/20261122T125413-ee9c7b',
+      { kind: 'error', status: 405, message: expect.any(String) },
+    ],
+  ])('%s %s → %j', (method, path, route) => {
+    expect(routeRequest(method, new URL(path, 'http://127.0.0.1:4020'))).toEqual(route);
+  });
+});
+
+describe('sellerView', () => {
+  const info = { ref: 'abcdef0123456789', baseUrl: 'http://127.0.0.1:4010/api/v1', queueName: 'sync-x' };
+  const queue = { waiting: 3, active: 1, delayed: 0, failed: 0 };
+
+  it.each([
+    [{ pausedUntil: null, authRejected: false }, 'active', 'active'],
+    [{ pausedUntil: MIDNIGHT, authRejected: false }, 'paused', 'paused until 00:00 UTC (in 2 h 30 min)'],
+    [
+      { pausedUntil: MIDNIGHT, authRejected: true },
+      'key-rejected',
+      expect.stringMatching(/^key rejected \(401\)/),
+    ],
+  ])('with %j the state is %s', (status, state, stateText) => {
+    const view = sellerView(info, { ...status, requestsToday: 42 }, queue, NOW);
+
+    expect(view).toEqual({
+      ref: info.ref,
+      baseUrl: info.baseUrl,
+      state,
+      stateText,
+      pausedUntil: status.pausedUntil,
+      requestsToday: 42,
+      queue,
+    });
+  });
+});
+
+describe('runView', () => {
+  const run: RunRecord = {
+    id: '20261122T210000-abcdef',
+    source: 'catalog.csv',
+    sourceId: null,
+    sellerRef: 'abcdef0123456789',
+    baseUrl: 'http://127.0.0.1:4010/api/v1',
+    keyEnv: 'SELLER_API_KEY',
+    matchBy: 'sku',
+    dryRun: false,
+    dailyReset: '00:00',
+    dailyBudget: null,
+    allowInsecure: false,
+    preset: 'generic',
+    fields: null,
+    state: 'running',
+    createdAt: NOW - 90_000,
+    finishedAt: null,
+    produced: true,
+    aborted: false,
+    total: 10,
+    settled: 4,
+    snapshotReady: true,
+    requests: 5,
+    writes: 4,
+    counts: { 'pair:create:ok': 4, 'action:create': 4, 'status:ok': 4 },
+  };
+
+  it.each([
+    ['a running run of an active seller', run, { pausedUntil: null, authRejected: false }, 'running'],
+    [
+      'a running run of a paused seller',
+      run,
+      { pausedUntil: MIDNIGHT, authRejected: false },
+      'paused until 00:00 UTC (in 2 h 30 min)',
+    ],
+    [
+      'a running run of a rejected key',
+      run,
+      { pausedUntil: null, authRejected: true },
+      'paused: API key rejected (401)',
+    ],
+    [
+      'a finished run, whatever its seller',
+      { ...run, state: 'done' as const },
+      { pausedUntil: MIDNIGHT, authRejected: true },
+      'done',
+    ],
+  ])('says of %s: %s', (_, record, status, stateText) => {
+    expect(runView(record, { ...status, requestsToday: 0 }, NOW).stateText).toBe(stateText);
+  });
+
+  it('counts the duration until now while the run goes on, and until it finished after', () => {
+    expect(runView(run, undefined, NOW)).toMatchObject({ durationMs: 90_000, durationText: '1 min 30 s' });
+    expect(runView({ ...run, state: 'done', finishedAt: NOW - 60_000 }, undefined, NOW)).toMatchObject({
+      durationMs: 30_000,
+      durationText: '30.0 s',
+    });
+  });
+
+  it('links the report and fills in zero counts', () => {
+    expect(runView(run, undefined, NOW)).toMatchObject({
+      reportUrl: '/runs/20261122T210000-abcdef/report.csv',
+      counts: { created: 4, updated: 0, invalid: 0, failed: 0, missing: 0 },
+    });
+  });
+});
