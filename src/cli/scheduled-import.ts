@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { enqueueRun } from '../queue/enqueue-run.js';
@@ -34,7 +34,9 @@ async function importScheduledJob(
   if (!job.schedule) {
     return { kind: 'skipped', reason: 'its job file has no schedule any more (run `catalog-sync schedule`)' };
   }
-  if (job.source === '-') throw new UsageError(`${data.job}: source: a scheduled import cannot read stdin`);
+  if (job.source === '-') {
+    throw new UsageError(`${basename(path)}: source: a scheduled import cannot read standard input (-)`);
+  }
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride());
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path);

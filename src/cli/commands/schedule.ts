@@ -25,7 +25,6 @@ interface ScheduleFlags {
 
 /** A job file of the folder, read and checked. */
 interface ScheduledJobFile {
-  file: string;
   schedule: WantedSchedule;
   /** As shown to the user: a feed URL without its query (a token must not be printed). */
   source: string;
@@ -100,7 +99,6 @@ async function readJobFolder(
       throw new UsageError(`${file}: source: a scheduled import cannot read standard input (-)`);
     }
     scheduled.push({
-      file,
       schedule: wantedSchedule(name, job.schedule, jobsDir),
       source: displaySource(job.source),
     });
