@@ -15,6 +15,7 @@ import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api
  * | CATALOG_SYNC_LOCK_MS      | job lock; a killed worker's jobs return after it    | 30000                    |
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
+ * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
  */
 export interface CommonConfig {
   redisUrl: string;
@@ -25,6 +26,7 @@ export interface CommonConfig {
   lockDurationMs: number;
   retryBaseMs: number;
   retries: number;
+  redisDeadlineMs: number;
 }
 
 export interface ApiConfig {
@@ -55,6 +57,11 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', 30_000),
     retryBaseMs: positiveInteger(env.CATALOG_SYNC_RETRY_BASE_MS, 'CATALOG_SYNC_RETRY_BASE_MS', 500),
     retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', 4, true),
+    redisDeadlineMs: positiveInteger(
+      env.CATALOG_SYNC_REDIS_DEADLINE_MS,
+      'CATALOG_SYNC_REDIS_DEADLINE_MS',
+      20_000,
+    ),
   };
 }
 

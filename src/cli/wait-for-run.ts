@@ -3,9 +3,6 @@ import type { RunRecord } from '../runs/run-store.js';
 import type { ProgressView } from './progress.js';
 import type { Runtime } from './runtime.js';
 
-/** Longer than a Redis restart takes; shorter than a person's patience at the terminal. */
-const REDIS_DEADLINE_MS = 20_000;
-
 export type WaitResult =
   | { kind: 'done'; run: RunRecord }
   | { kind: 'unauthorized'; run: RunRecord }
@@ -34,7 +31,8 @@ export async function waitForRun(
       runtime.redis,
       runtime.config.redisUrl,
       runtime.runs.get(runId),
-      REDIS_DEADLINE_MS,
+      // Longer than a Redis restart takes; shorter than a person's patience at the terminal.
+      runtime.config.redisDeadlineMs,
     );
     if (!run) throw new Error(`run ${runId} is gone from Redis`);
     if (run.state === 'done') {

@@ -13,7 +13,9 @@ import { type Runtime, withRuntime } from '../runtime.js';
 import { type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
+/** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
 const CLOSE_DEADLINE_MS = 10_000;
+const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;
 
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(
@@ -110,7 +112,12 @@ export async function syncOnce(
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
     await Promise.race([
       workers.close(),
-      new Promise((resolve) => setTimeout(resolve, CLOSE_DEADLINE_MS).unref()),
+      new Promise((resolve) =>
+        setTimeout(
+          resolve,
+          runtime.redis.status === 'ready' ? CLOSE_DEADLINE_MS : CLOSE_DEADLINE_WITHOUT_REDIS_MS,
+        ).unref(),
+      ),
     ]);
     await prepared.close();
   }
