@@ -18,17 +18,23 @@ export function registerImport(program: Command, io: CliIo): void {
     }
     await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
+      let lastBackpressureLog = 0;
       try {
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },
           prepared.spec,
           prepared.rows,
           {
-            onBackpressure: (waiting) =>
+            // Called every poll while the queue is full: say it once a minute, not four times a second.
+            onBackpressure: (waiting) => {
+              const now = Date.now();
+              if (now - lastBackpressureLog < 60_000) return;
+              lastBackpressureLog = now;
               runtime.logger.info(
                 { waiting },
                 'the queue is full: waiting for workers before reading more rows',
-              ),
+              );
+            },
           },
         ).catch((error: unknown) => {
           throw asUsageError(error);
