@@ -20,11 +20,19 @@ main { padding: 0 24px 24px; }
 #updated { color: var(--muted); }
 #problem { color: var(--bad); font-weight: 600; }
 table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid var(--line); }
-th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+th, td { padding: 6px 7px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 th { font-weight: 600; color: var(--muted); background: #fafbfc; font-size: 12px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
-td.source { max-width: 220px; overflow: hidden; text-overflow: ellipsis; }
+td.source { max-width: 150px; overflow: hidden; text-overflow: ellipsis; }
+.scroll { overflow-x: auto; }
+#runs-table th, #runs-table td { padding: 6px 5px; font-size: 12px; }
+#runs-table td.state { white-space: normal; min-width: 90px; max-width: 150px; }
+td.outcome { white-space: normal; min-width: 150px; max-width: 210px; }
+.outcome span { margin-right: 8px; white-space: nowrap; }
+.outcome b { font-variant-numeric: tabular-nums; }
+.outcome .bad { color: var(--bad); }
+.outcome .warn { color: var(--warn); }
 td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .zero { color: #b0b6c2; }
 .state { font-weight: 600; }
@@ -35,7 +43,7 @@ td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .badge { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; font-size: 11px;
   font-weight: 600; color: var(--warn); border: 1px solid currentColor; }
 .progress { display: flex; align-items: center; gap: 6px; }
-.bar { width: 90px; height: 8px; border-radius: 4px; background: var(--line); overflow: hidden; }
+.bar { width: 64px; height: 8px; border-radius: 4px; background: var(--line); overflow: hidden; }
 .fill { height: 100%; background: var(--accent); }
 .fill.complete { background: var(--ok); }
 a { color: var(--accent); }
@@ -50,6 +58,13 @@ function utc(ms) {
   return ms === null ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+// The finish time without its date when the run finished the day it started: the row stays narrow.
+function finished(run) {
+  if (run.finishedAt === null) return '';
+  const at = utc(run.finishedAt);
+  return at.slice(0, 10) === utc(run.startedAt).slice(0, 10) ? at.slice(11) : at;
+}
+
 function cell(row, text, className) {
   const td = row.insertCell();
   td.textContent = String(text);
@@ -57,8 +72,36 @@ function cell(row, text, className) {
   return td;
 }
 
-function count(row, value, suffix) {
-  return cell(row, value + (suffix || ''), value === 0 ? 'num zero' : 'num');
+function count(row, value) {
+  return cell(row, value, value === 0 ? 'num zero' : 'num');
+}
+
+// The counts that are not zero, worded as in the summary; a dry run's writes are only planned.
+function outcomeCell(tr, run) {
+  const c = run.counts;
+  const parts = [
+    [run.dryRun ? c.toCreate : c.created, run.dryRun ? 'to create' : 'created', ''],
+    [run.dryRun ? c.toUpdate : c.updated, run.dryRun ? 'to update' : 'updated', ''],
+    [c.unchanged, 'unchanged', ''],
+    [c.invalid, 'invalid', 'bad'],
+    [c.failed, 'failed', 'bad'],
+    [c.missing, 'missing', 'warn'],
+  ];
+  const td = tr.insertCell();
+  td.className = 'outcome';
+  for (const [value, word, tone] of parts) {
+    if (value === 0) continue;
+    const span = document.createElement('span');
+    if (tone) span.className = tone;
+    const number = document.createElement('b');
+    number.textContent = String(value);
+    span.append(number, ' ' + word);
+    td.append(span);
+  }
+  if (!td.firstChild) {
+    td.textContent = 'nothing yet';
+    td.classList.add('zero');
+  }
 }
 
 function stateCell(row, state, text) {
@@ -112,11 +155,11 @@ function progressCell(tr, run) {
 }
 
 function runRow(tr, run) {
-  const c = run.counts;
   cell(tr, run.id, 'mono');
-  const source = cell(tr, run.source, 'source');
+  // The file name is what tells runs apart; the whole path or URL is in the tooltip.
+  const source = cell(tr, run.source.split('/').filter(Boolean).pop() || run.source, 'source');
   source.title = run.source + ' (preset ' + run.preset + ')';
-  cell(tr, run.sellerRef, 'mono');
+  cell(tr, run.sellerRef.slice(0, 8), 'mono').title = run.sellerRef;
   const shown = run.aborted ? 'ended-early' : run.stateText.startsWith('paused') ? 'paused' : run.state;
   const state = stateCell(tr, shown, run.stateText);
   if (run.dryRun) {
@@ -126,21 +169,12 @@ function runRow(tr, run) {
     state.append(badge);
   }
   progressCell(tr, run);
-  if (run.dryRun) {
-    count(tr, c.toCreate, ' planned');
-    count(tr, c.toUpdate, ' planned');
-  } else {
-    count(tr, c.created);
-    count(tr, c.updated);
-  }
-  count(tr, c.unchanged);
-  count(tr, c.invalid);
-  count(tr, c.failed);
-  count(tr, c.missing);
+  outcomeCell(tr, run);
   count(tr, run.requests);
-  cell(tr, utc(run.startedAt), 'mono');
-  cell(tr, utc(run.finishedAt), 'mono');
-  cell(tr, run.durationText + (run.finishedAt === null ? ' so far' : ''), 'num');
+  // The year goes: it is in the run id, and the row must fit a laptop's width.
+  cell(tr, utc(run.startedAt).slice(5), 'mono').title = utc(run.startedAt) + ' UTC';
+  cell(tr, finished(run), 'mono');
+  cell(tr, run.durationText, 'num').title = run.finishedAt === null ? 'so far' : '';
   const link = document.createElement('a');
   link.href = run.reportUrl;
   link.textContent = 'CSV';
@@ -158,7 +192,7 @@ async function refresh() {
   try {
     const [sellers, runs] = await Promise.all([getJson('/api/sellers'), getJson('/api/runs?limit=50')]);
     fill(byId('sellers'), sellers.sellers, 8, 'No seller yet: catalog-sync import or run registers one.', sellerRow);
-    fill(byId('runs'), runs.runs, 16, 'No run yet.', runRow);
+    fill(byId('runs'), runs.runs, 11, 'No run yet.', runRow);
     byId('updated').textContent = 'updated ' + utc(Date.now()) + ' UTC, every 2 s';
     byId('problem').textContent = '';
   } catch (error) {
@@ -201,19 +235,18 @@ export const PAGE_HTML = `<!doctype html>
 <header><h1>catalog-sync</h1><span id="updated">loading…</span><span id="problem"></span></header>
 <main>
 <h2>Sellers</h2>
-<table>
+<div class="scroll"><table>
 <thead><tr><th>seller</th><th>base URL</th><th>state</th><th class="num">requests today</th>
 <th class="num">waiting</th><th class="num">active</th><th class="num">delayed</th><th class="num">failed</th></tr></thead>
 <tbody id="sellers"></tbody>
-</table>
+</table></div>
 <h2>Runs <small>(latest 50, times in UTC)</small></h2>
-<table>
+<div class="scroll"><table id="runs-table">
 <thead><tr><th>run</th><th>source</th><th>seller</th><th>state</th><th>progress</th>
-<th class="num">created</th><th class="num">updated</th><th class="num">unchanged</th><th class="num">invalid</th>
-<th class="num">failed</th><th class="num">missing</th><th class="num">requests</th>
+<th>outcome</th><th class="num">requests</th>
 <th>started</th><th>finished</th><th class="num">duration</th><th>report</th></tr></thead>
 <tbody id="runs"></tbody>
-</table>
+</table></div>
 </main>
 <script>${SCRIPT}</script>
 </body>
