@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunView, SellerView } from '../../../src/dashboard/views.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 import { getWithHost, useDashboards } from './support.js';
 
 type RunsJson = { runs: RunView[] };
@@ -154,5 +156,31 @@ describe('the dashboard JSON API', () => {
 
     expect(await getWithHost(`${dashboard.url}api/runs`, `localhost:${port}`)).toBe(200);
     expect(await getWithHost(`${dashboard.url}api/runs`, `attacker.example:${port}`)).toBe(421);
+  });
+});
+
+describe('the dashboard JSON API, when a seller is paused', () => {
+  const pipeline = usePipeline();
+  const openDashboard = useDashboards();
+
+  it('shows the seller paused until the reset, and its unfinished run held by the pause', async () => {
+    const imported = await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(3))]);
+    const runId = runIdOf(imported.stdout);
+    const dashboard = await openDashboard(pipeline.env);
+    const { runs } = (await (await fetch(`${dashboard.url}api/runs`)).json()) as { runs: RunView[] };
+    const ref = runs[0]?.sellerRef ?? '';
+    const until = Date.now() + 3 * 3600_000;
+    await withRedis((redis) =>
+      redis.set(new RedisKeys(pipeline.prefix).pausedUntil(ref), until, 'PX', 3 * 3600_000),
+    );
+
+    const { sellers } = (await (await fetch(`${dashboard.url}api/sellers`)).json()) as {
+      sellers: SellerView[];
+    };
+    const run = (await (await fetch(`${dashboard.url}api/runs/${runId}`)).json()) as RunView;
+
+    const pausedText = expect.stringMatching(/^paused until \d\d:\d\d UTC \(in (2 h 59 min|3 h 0 min)\)$/);
+    expect(sellers[0]).toMatchObject({ state: 'paused', pausedUntil: until, stateText: pausedText });
+    expect(run).toMatchObject({ state: 'queued', stateText: pausedText });
   });
 });
