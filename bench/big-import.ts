@@ -20,7 +20,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ScenarioResult } from './big-import/scenario.js';
 import { runScenario } from './big-import/scenario.js';
-import { resultTable } from './big-import/table.js';
+import { keptRunKeysTable, resultTable } from './big-import/table.js';
 import { redisVersion, removeKeys } from './sync/redis-info.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       results.push(await inChildProcess(size, prefixes[i] ?? ''));
     }
     console.log(resultTable(results));
+    console.log(keptRunKeysTable(results));
     console.log(`whole benchmark: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     // Each scenario removes its keys; this catches a scenario that died before it could.

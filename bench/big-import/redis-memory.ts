@@ -14,6 +14,21 @@ export interface PrefixMemory {
   seller: number;
 }
 
+/** Exact MEMORY USAGE of the run's own keys, by what follows the run id (`record` for the run hash). */
+export async function runKeyMemory(redis: Redis, prefix: string): Promise<Record<string, number>> {
+  const bytes: Record<string, number> = {};
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:run:*`, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      const part = key.slice(`${prefix}:run:`.length).split(':')[1] ?? 'record';
+      bytes[part] = (bytes[part] ?? 0) + Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+    }
+  } while (cursor !== '0');
+  return bytes;
+}
+
 export const prefixTotal = (m: PrefixMemory) => m.queue + m.events + m.run + m.seller;
 
 /** `used_memory` of INFO memory: the whole server, other users of the Redis included. */

@@ -10,7 +10,7 @@ import { writeGenericCatalog } from '../parse/generate-catalog.js';
 import { runCli } from '../sync/cli-run.js';
 import { removeKeys } from '../sync/redis-info.js';
 import { type CliProcess, processMemory, spawnCli, startSandboxProcess } from './processes.js';
-import { type PrefixMemory, prefixMemory, usedMemory } from './redis-memory.js';
+import { type PrefixMemory, prefixMemory, runKeyMemory, usedMemory } from './redis-memory.js';
 import { Sampler } from './sampler.js';
 
 const KEY = 'sk_bench_big_import';
@@ -34,6 +34,8 @@ export interface ScenarioResult {
   redisUsedPeakSyncing: number;
   redisUsedAfter: number;
   kept: PrefixMemory;
+  /** The kept run data by key (outcomes, products, source-keys, …), exact. */
+  keptRunKeys: Record<string, number>;
   /** From the worker's start to the run's end. */
   syncSeconds: number;
   /** From `import` to the run's end, the blocked wait included. */
@@ -154,6 +156,7 @@ export async function runScenario(rows: number, prefix: string, redisUrl: string
       redisUsedPeakSyncing: watch.peak(['syncing'], (s) => s.redisUsed) - baseline,
       redisUsedAfter: (await usedMemory(redis)) - baseline,
       kept: await prefixMemory(redis, prefix, true),
+      keptRunKeys: await runKeyMemory(redis, prefix),
       syncSeconds: ((run.finishedAt ?? Date.now()) - workerStarted) / 1000,
       totalSeconds: ((run.finishedAt ?? Date.now()) - started) / 1000,
     };

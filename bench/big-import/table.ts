@@ -45,3 +45,18 @@ export function resultTable(results: ScenarioResult[]): string {
   const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
+
+/** Bytes per row of each kept run key, one column per scenario. */
+export function keptRunKeysTable(results: ScenarioResult[]): string {
+  const parts = [...new Set(results.flatMap((r) => Object.keys(r.keptRunKeys)))].sort();
+  const lines = [
+    `| run key | ${results.map((r) => `${count(r.rows)} rows: bytes/row`).join(' | ')} |`,
+    `|---|${results.map(() => '---:').join('|')}|`,
+  ];
+  for (const part of parts) {
+    lines.push(
+      `| ${part} | ${results.map((r) => ((r.keptRunKeys[part] ?? 0) / r.rows).toFixed(1)).join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
