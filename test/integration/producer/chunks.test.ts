@@ -106,6 +106,39 @@ describe('the chunks the producer queues', () => {
     });
   });
 
+  describe('when the source breaks half way through', () => {
+    // RUN_TTL_SECONDS: a run's data goes after a week. An aborted run is never finished, so nothing
+    // else would ever remove what its producer wrote (issue 4: Redis stays flat).
+    it('leaves no key of the run without an expiry', async () => {
+      let runId = '';
+      async function* breaking(): AsyncGenerator<MappedRow> {
+        for (let row = 1; row <= 250; row++) yield row % 5 === 0 ? invalid(row) : upsert(row);
+        throw new Error('the feed connection was reset at row 251');
+      }
+      const deps = {
+        redis: rig.redis,
+        keys: rig.keys,
+        runs: rig.runs,
+        sellers: new SellerState(rig.redis, rig.keys),
+        prefix: rig.prefix,
+        logger: silentLogger,
+      };
+
+      await expect(
+        enqueueRun(deps, RUN_SPEC, breaking(), {
+          onRunCreated: (run) => {
+            runId = run.id;
+          },
+        }),
+      ).rejects.toThrow('the feed connection was reset at row 251');
+
+      const runKeys = await rig.redis.keys(`${rig.keys.run(runId)}*`);
+      const ttls = await Promise.all(runKeys.map(async (key) => [key, await rig.redis.ttl(key)] as const));
+      expect(runKeys.length).toBeGreaterThan(1);
+      expect(ttls.filter(([, ttl]) => ttl < 0)).toEqual([]);
+    });
+  });
+
   describe('when the same chunks are queued twice (an import retried after a crash)', () => {
     it('stores each chunk once, under a job id made of the run id and the chunk number', async () => {
       const run = await rig.runs.create(RUN_SPEC);
