@@ -65,6 +65,7 @@ describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10
       // Two more looks at a full queue: at most one of them was taken before the drain.
       await pollUntil('the producer has found the queue full again', () => waits.length >= looksBefore + 2);
       expect(await waitingJobs()).toBe(HIGH_WATER);
+      // The chunk in hand and two more queued, the seventh read and held back.
       expect(source.pulled).toBe(2 * HIGH_WATER * CHUNK_SIZE + CHUNK_SIZE);
       while (!settled) {
         await rig.queue.drain();
