@@ -6,7 +6,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { ChunkJobData } from './chunk-processor.js';
 import { finaliseIfSettled } from './finalise.js';
-import { produceChunks } from './producer.js';
+import { addChunk, produceChunks } from './producer.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { sellerQueueName } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';
@@ -68,20 +68,14 @@ export async function enqueueRun(
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so
     // that its report lists the `missing` ones: one empty chunk does that.
-    if (chunks === 0) {
-      await queue.add(
-        'chunk',
-        { runId: run.id, chunk: 0, rows: [] },
-        { jobId: `${run.id}-0`, removeOnComplete: true },
-      );
-    }
+    if (chunks === 0) await addChunk(queue, { runId: run.id, chunk: 0, rows: [] });
     await deps.runs.markProduced(run.id, total);
     await finaliseIfSettled(deps, run.id);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
-    await deps.redis.hset(deps.keys.run(run.id), { state: 'done', finishedAt: Date.now(), aborted: 1 });
+    await deps.runs.finish(run.id, Date.now(), { aborted: true });
     if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
     throw error;
   } finally {

@@ -62,21 +62,11 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     if (settledHere.length > 0) await runs.settle(runId, settledHere);
     if (upserts.length > 0) {
       await waitForRoom(queue, highWater, sleep, options);
-      await queue.add(
-        'chunk',
-        { runId, chunk: chunks, rows: upserts },
-        {
-          jobId: `${runId}-${chunks}`,
-          removeOnComplete: true,
-          removeOnFail: 1000,
-          // Rows settle once each, so a chunk tried again after a crash or a Redis error is safe.
-          attempts: 5,
-          backoff: { type: 'exponential', delay: 1000 },
-        },
-      );
+      await addChunk(queue, { runId, chunk: chunks, rows: upserts });
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
+    await runs.keepFor(runId);
     upserts = [];
     settledHere = [];
     sourceKeys = [];
@@ -94,6 +84,18 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   if (options.signal?.aborted) throw new RunInterruptedError();
   await flush();
   return { total, chunks };
+}
+
+/** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
+export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
+  await queue.add('chunk', data, {
+    jobId: `${data.runId}-${data.chunk}`,
+    removeOnComplete: true,
+    removeOnFail: 1000,
+    // Rows settle once each, so a chunk tried again after a crash or a Redis error is safe.
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+  });
 }
 
 function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {

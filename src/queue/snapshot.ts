@@ -27,6 +27,7 @@ export async function ensureSnapshot(
       try {
         await load();
         await deps.runs.markSnapshotReady(runId);
+        await deps.runs.keepFor(runId);
         return;
       } finally {
         clearInterval(keepAlive);

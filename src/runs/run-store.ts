@@ -221,9 +221,20 @@ export class RunStore {
     return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
   }
 
-  async finish(id: string, now = Date.now()): Promise<void> {
-    const multi = this.redis.multi().hset(this.keys.run(id), { state: 'done', finishedAt: now });
+  async finish(id: string, now = Date.now(), how: { aborted?: boolean } = {}): Promise<void> {
+    const fields = { state: 'done', finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
+    const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
+    await multi.exec();
+  }
+
+  /**
+   * Gives the run's data keys the run's lifetime while it is still going: a run that no worker ever
+   * finishes (a seller paused for good) must not leave its outcomes in Redis forever.
+   */
+  async keepFor(id: string, seconds = RUN_TTL_SECONDS): Promise<void> {
+    const multi = this.redis.multi();
+    for (const key of this.runDataKeys(id)) multi.expire(key, seconds);
     await multi.exec();
   }
 
