@@ -9,7 +9,7 @@ import { UsageError } from '../usage-error.js';
 export function registerImport(program: Command, io: CliIo): void {
   addRunOptions(
     program
-      .command('import <source>')
+      .command('import [source]')
       .description('enqueue one import run for the workers and print its run id; exits at once'),
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
     const { source, flags } = await resolveRunInput(command, sourceArgument, options);

@@ -1,0 +1,67 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { usePipeline } from '../support/pipeline.js';
+
+describe('--job NAME (a job file in jobs/)', () => {
+  const pipeline = usePipeline();
+
+  async function job(name: string, text: string): Promise<string> {
+    await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });
+    const path = join(pipeline.dir, 'jobs', `${name}.yml`);
+    await writeFile(path, text, 'utf8');
+    return path;
+  }
+
+  it('run takes the source and options from the file, its relative paths read from beside jobs/', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(5));
+    const path = await job('nightly', 'source: catalog.csv\nreport: reports/nightly.csv\ndryRun: true\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('dry run');
+    expect(await pipeline.readText('reports/nightly.csv')).toContain(
+      'row,key,action,product_id,status,error',
+    );
+    expect(pipeline.sandbox.stats().writesApplied).toBe(0);
+  });
+
+  it('a flag given on the command line wins over the file', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(5));
+    const path = await job('nightly', 'source: catalog.csv\ndryRun: true\n');
+
+    const result = await pipeline.cli(['run', '--job', path, '--match-by', 'name']);
+
+    expect(result.code).toBe(0);
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout) as { matchBy: string };
+    expect(status.matchBy).toBe('name');
+  });
+
+  it('import takes the source from the file too', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    const path = await job('nightly', 'source: catalog.csv\n');
+
+    const result = await pipeline.cli(['import', '--job', path]);
+
+    expect(result.code).toBe(0);
+    expect(runIdOf(result.stdout)).toBeTruthy();
+  });
+
+  it('an unknown key in the file is a one-line error naming it (exit 2)', async () => {
+    const path = await job('typo', 'source: catalog.csv\nmatchby: sku\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/typo\.yml: .*matchby/)]);
+  });
+
+  it('without a source or a job, run says what it needs (exit 2)', async () => {
+    const result = await pipeline.cli(['run']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('run needs a <source> (a file, - or an http(s) URL) or --job NAME');
+  });
+});
