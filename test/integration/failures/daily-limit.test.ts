@@ -75,7 +75,7 @@ describe(`a run that crosses the daily limit (${ROWS} rows, ${DAILY_LIMIT} reque
     const result = await rig.cli(['run', source, '--no-wait', '--concurrency', String(CONCURRENCY)]);
 
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/paused until .* on the daily limit/);
+    expect(result.stderr).toMatch(/paused until .* on the seller's daily request limit/);
     const runId = runIdOf(result.stderr);
     const paused = await rig.status(runId);
     expect(paused.state).not.toBe('done');

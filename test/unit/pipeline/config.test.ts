@@ -38,6 +38,7 @@ describe('readCommonConfig', () => {
       lockDurationMs: 30_000,
       retryBaseMs: 500,
       retries: 4,
+      redisDeadlineMs: 20_000,
     });
   });
 
@@ -49,6 +50,7 @@ describe('readCommonConfig', () => {
       CATALOG_SYNC_LOCK_MS: '60000',
       CATALOG_SYNC_RETRY_BASE_MS: '10',
       CATALOG_SYNC_RETRIES: '0',
+      CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
     });
     expect(config).toEqual({
       redisUrl: 'redis://redis.internal:6380/2',
@@ -58,6 +60,7 @@ describe('readCommonConfig', () => {
       lockDurationMs: 60_000,
       retryBaseMs: 10,
       retries: 0,
+      redisDeadlineMs: 2000,
     });
   });
 
