@@ -5,6 +5,7 @@ import { type DashboardServer, DEFAULT_DASHBOARD_PORT, startDashboard } from '..
 import { isLoopbackHost } from '../../sandbox/index.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
+import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 
 interface DashboardFlags {
@@ -79,16 +80,4 @@ async function listen(
     if (code === 'EADDRNOTAVAIL') throw new UsageError(`--host: ${at.host} is not available on this machine`);
     throw error;
   }
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
 }

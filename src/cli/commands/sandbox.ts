@@ -10,6 +10,7 @@ import {
   startSandbox,
 } from '../../sandbox/index.js';
 import type { CliIo } from '../program.js';
+import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 
 /** A fixed default port, so the printed lines stay valid across restarts; `--port 0` takes any free one. */
@@ -37,7 +38,7 @@ export interface SandboxFlags {
 export function registerSandbox(
   program: Command,
   io: CliIo,
-  untilStopped: () => Promise<void> = untilSignal,
+  untilStopped: () => Promise<unknown> = untilSignal,
 ): void {
   program
     .command('sandbox')
@@ -150,18 +151,6 @@ async function listen(options: SandboxOptions): Promise<Sandbox> {
       throw new UsageError(`--host: ${options.host} is not available on this machine`);
     throw error;
   }
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 function collect(value: string, previous: string[]): string[] {

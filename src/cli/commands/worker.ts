@@ -4,6 +4,7 @@ import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';
+import { untilSignal } from '../signals.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
 const REGISTRY_POLL_MS = 2000;
@@ -52,16 +53,4 @@ export function registerWorker(
         runtime.logger.info('worker stopped');
       });
     });
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
 }
