@@ -1,5 +1,5 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { ProductUpsert } from '../interfaces.js';
 import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
 import { notSyncedOutcomes, SNAPSHOT_FAILED, SnapshotError } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
@@ -64,7 +64,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       const results = await Promise.allSettled(
         todo.map(async (row) => {
           const outcome = await syncRow(context, row, lookups.get(row.row) ?? {});
-          await settle(deps, runId, [outcome]);
+          await deps.runs.settle(runId, [outcome]);
         }),
       );
       const failure = results.find((result) => result.status === 'rejected');
@@ -86,12 +86,6 @@ function isPause(error: unknown): boolean {
     error instanceof UnauthorizedError ||
     error instanceof SellerPausedError
   );
-}
-
-async function settle(deps: WorkerDeps, runId: string, outcomes: RowOutcome[]): Promise<void> {
-  await deps.runs.settle(runId, outcomes);
-  const touched = outcomes.map((o) => o.productId).filter((id): id is string => id !== null);
-  if (touched.length > 0) await deps.redis.sadd(deps.keys.touched(runId), ...touched);
 }
 
 /**

@@ -46,15 +46,17 @@ export interface RunRecord extends RunSpec {
 export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 
 // Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
+// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`).
 const SETTLE_SCRIPT = `
 local settledNow = 0
-for i = 1, #ARGV, 4 do
+for i = 1, #ARGV, 5 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     settledNow = settledNow + 1
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
   end
+  if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
 return {settledNow, settled}
@@ -188,13 +190,14 @@ export class RunStore {
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
-      args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status);
+      args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status, outcome.productId ?? '');
     }
     const [settledNow, settled] = (await this.redis.eval(
       SETTLE_SCRIPT,
-      2,
+      3,
       this.keys.outcomes(id),
       this.keys.run(id),
+      this.keys.touched(id),
       ...args,
     )) as [number, number];
     return { settledNow, settled };
