@@ -2,9 +2,12 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
+import type { SellerInfo } from '../../queue/seller-state.js';
 import { writeReportFile } from '../../runs/report.js';
+import type { RunSpec } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { ExitCode } from '../exit-codes.js';
+import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
@@ -54,8 +57,10 @@ export async function syncOnce(
 ): Promise<number> {
   const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
   const { spec } = prepared;
+  const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
+  await resumeIfKeyWorksAgain(io, runtime, spec, seller);
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
-  workers.serve({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) });
+  workers.serve(seller);
   const progress = createProgressView(io.stderr, runtime.logger);
   const interrupt = onInterrupt();
   try {
@@ -120,6 +125,25 @@ export async function syncOnce(
       ),
     ]);
     await prepared.close();
+  }
+}
+
+/**
+ * A seller paused by a rejected key (401) whose key works again (fixed for the next night's cron)
+ * goes on without a person running `resume`; a key still rejected leaves it paused (exit 3).
+ */
+async function resumeIfKeyWorksAgain(
+  io: CliIo,
+  runtime: Runtime,
+  spec: RunSpec,
+  seller: SellerInfo,
+): Promise<void> {
+  if (!(await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected) return;
+  const result = await liftKeyPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
+  if (result.kind === 'resumed') {
+    io.stderr.write(
+      `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`,
+    );
   }
 }
 

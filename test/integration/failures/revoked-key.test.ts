@@ -111,3 +111,33 @@ describe('when the API key is already revoked as the run starts', () => {
     expect(status).toMatchObject({ state: expect.not.stringMatching(/^done$/), settled: 0 });
   });
 });
+
+describe('when the next `run` comes after the key was fixed, with nobody running `resume`', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 5 }));
+
+  it('checks the key, lifts the pause itself, and syncs the new catalog exactly', {
+    timeout: 60_000,
+  }, async () => {
+    const { ref } = await runUntilTheKeyIsRevoked(rig);
+    rig.sandbox.addKey(KEY_A, SELLER_A);
+    const next = catalogRows(ROWS + 20);
+    const source = await rig.csv('next-night.csv', next);
+
+    const result = await rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
+
+    expect(result.stderr).toContain(`seller ${ref} resumed`);
+    expect(result.code).toBe(0);
+    expectExactCatalog(rig.sandbox.products(SELLER_A), next);
+  });
+
+  it('stays paused and exits 3 at once while the key is still rejected, spending one ping at most', async () => {
+    await runUntilTheKeyIsRevoked(rig);
+    const before = rig.sandbox.stats().total;
+    const source = await rig.csv('next-night.csv', catalogRows(10));
+
+    const result = await rig.cli(['run', source]);
+
+    expect(result.code).toBe(3);
+    expect(rig.sandbox.stats().total - before).toBeLessThanOrEqual(1);
+  });
+});

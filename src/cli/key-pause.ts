@@ -1,0 +1,56 @@
+import { Queue } from 'bullmq';
+import { sellerRef } from '../queue/seller-ref.js';
+import type { SellerInfo } from '../queue/seller-state.js';
+import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import type { Runtime } from './runtime.js';
+
+export type KeyPauseResult =
+  | { kind: 'not-paused' }
+  | { kind: 'resumed'; linked: boolean; checked: boolean }
+  | { kind: 'still-rejected' }
+  | { kind: 'unreachable'; reason: string };
+
+/**
+ * Lifts a seller's pause for a rejected key (401) once a key works again: the key is pinged first
+ * (resuming with a key still rejected would only pause again), and a new key (a replaced one) is
+ * linked to the seller, so it serves the same queue and id map. Without a key, resumes unchecked.
+ */
+export async function liftKeyPause(
+  runtime: Runtime,
+  seller: SellerInfo,
+  apiKey: string | undefined,
+  options: { allowInsecure: boolean },
+): Promise<KeyPauseResult> {
+  const queue = new Queue(seller.queueName, { connection: runtime.redis, prefix: runtime.config.prefix });
+  queue.on('error', () => undefined);
+  try {
+    const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;
+    if (!rejected && !(await queue.isPaused())) return { kind: 'not-paused' };
+    let linked = false;
+    if (apiKey) {
+      const client = new SellerApiClient({
+        baseUrl: seller.baseUrl,
+        apiKey,
+        allowInsecure: options.allowInsecure,
+        timeoutMs: 15_000,
+      });
+      try {
+        await client.ping();
+      } catch (error) {
+        if (error instanceof UnauthorizedError) return { kind: 'still-rejected' };
+        if (error instanceof SellerApiError) return { kind: 'unreachable', reason: error.message };
+        throw error;
+      }
+      const fingerprint = sellerRef(seller.baseUrl, apiKey);
+      if ((await runtime.sellers.resolveRef(fingerprint)) !== seller.ref) {
+        await runtime.sellers.linkKey(fingerprint, seller.ref);
+        linked = true;
+      }
+    }
+    await runtime.sellers.clearAuthRejected(seller.ref);
+    await queue.resume();
+    return { kind: 'resumed', linked, checked: apiKey !== undefined };
+  } finally {
+    await queue.close();
+  }
+}
