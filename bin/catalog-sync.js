@@ -2,6 +2,14 @@
 // Thin launcher: the CLI is compiled to dist/ by `npm ci` (the `prepare` script).
 import { main } from '../dist/src/cli/main.js';
 
+// `catalog-sync report <id> | head`: a reader that stops early is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const code = await main(process.argv);
 // Every command has closed what it opened by now; a handle left behind (a Redis reconnect timer
 // after Redis went away) must not keep a cron job hanging.

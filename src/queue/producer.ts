@@ -109,14 +109,16 @@ function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
       error: row.reason,
     };
   }
-  // A merged row carries no product of its own; the error column says where it went.
+  // A merged row carries no product of its own; the error column says where it went (the presets'
+  // reasons mostly name the row already: it is not said twice).
+  const named = new RegExp(`\\brow ${row.intoRow}\\b`).test(row.reason);
   return {
     row: row.row,
     key: row.key,
     action: 'merged',
     productId: null,
     status: 'ok',
-    error: `merged into row ${row.intoRow}: ${row.reason}`,
+    error: named ? row.reason : `merged into row ${row.intoRow}: ${row.reason}`,
   };
 }
 
