@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type Route, routeRequest } from '../../../src/dashboard/routes.js';
 import { runView, sellerView } from '../../../src/dashboard/views.js';
 import type { RunRecord } from '../../../src/runs/run-store.js';
+import { runRecord } from '../../support/run-record.js';
 
 const NOW = Date.UTC(2026, 10, 22, 21, 30);
 const MIDNIGHT = Date.UTC(2026, 10, 23, 0, 0);
@@ -58,32 +59,19 @@ describe('sellerView', () => {
 });
 
 describe('runView', () => {
-  const run: RunRecord = {
+  const run: RunRecord = runRecord({
     id: '20261122T210000-abcdef',
-    source: 'catalog.csv',
-    sourceId: null,
     sellerRef: 'abcdef0123456789',
     baseUrl: 'http://127.0.0.1:4010/api/v1',
-    keyEnv: 'SELLER_API_KEY',
-    matchBy: 'sku',
-    dryRun: false,
-    dailyReset: '00:00',
-    dailyBudget: null,
-    allowInsecure: false,
-    preset: 'generic',
-    fields: null,
     state: 'running',
     createdAt: NOW - 90_000,
     finishedAt: null,
-    produced: true,
-    aborted: false,
     total: 10,
     settled: 4,
-    snapshotReady: true,
     requests: 5,
     writes: 4,
     counts: { 'pair:create:ok': 4, 'action:create': 4, 'status:ok': 4 },
-  };
+  });
 
   it.each([
     ['a running run of an active seller', run, { pausedUntil: null, authRejected: false }, 'running'],

@@ -2,36 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { pausedMessage } from '../../../src/cli/progress.js';
 import type { RunRecord } from '../../../src/runs/run-store.js';
 import { formatDuration, formatSummary, runCounts } from '../../../src/runs/summary.js';
+import { runRecord as baseRecord } from '../../support/run-record.js';
 
 const createdAt = Date.parse('2024-05-10T02:00:00Z');
 
-const runRecord = (overrides: Partial<RunRecord> = {}): RunRecord => ({
-  id: '20240510T020000-abc123',
-  source: 'catalog.csv',
-  sourceId: 'file:/srv/catalog.csv:1234:1715306400000',
-  sellerRef: '0123456789abcdef',
-  baseUrl: 'https://api.example.com/api/v1',
-  keyEnv: 'SELLER_API_KEY',
-  matchBy: 'sku',
-  dryRun: false,
-  dailyReset: '00:00',
-  dailyBudget: null,
-  allowInsecure: false,
-  preset: 'generic',
-  fields: null,
-  state: 'done',
-  createdAt,
-  finishedAt: createdAt + 83_000,
-  produced: true,
-  aborted: false,
-  total: 0,
-  settled: 0,
-  snapshotReady: true,
-  requests: 0,
-  writes: 0,
-  counts: {},
-  ...overrides,
-});
+const runRecord = (overrides: Partial<RunRecord> = {}): RunRecord =>
+  baseRecord({
+    sourceId: 'file:/srv/catalog.csv:1234:1715306400000',
+    createdAt,
+    finishedAt: createdAt + 83_000,
+    ...overrides,
+  });
 
 /** Counts as the run store's settle script keeps them: by action, by status and by pair. */
 const counted = (rows: Array<[action: string, status: string, n: number]>): Record<string, number> => {

@@ -5,26 +5,17 @@ import type { InvalidRow, MappedRow, MergedRow, ProductUpsert } from '../../../.
 import type { ChunkJobData } from '../../../../src/queue/chunk-processor.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
+import { runSpec } from '../../../support/run-record.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../../support/redis-prefix.js';
 
 export const SELLER_REF = 'producer-test-seller';
 export const QUEUE_NAME = 'producer-test-queue';
 
 /** What a run is asked to do, written by hand: the producer reads none of it but the store keeps it. */
-export const RUN_SPEC: RunSpec = {
-  source: 'catalog.csv',
-  sourceId: null,
+export const RUN_SPEC: RunSpec = runSpec({
   sellerRef: SELLER_REF,
   baseUrl: 'http://127.0.0.1:1/api/v1',
-  keyEnv: 'SELLER_API_KEY',
-  matchBy: 'sku',
-  dryRun: false,
-  dailyReset: '00:00',
-  dailyBudget: null,
-  allowInsecure: false,
-  preset: 'generic',
-  fields: null,
-};
+});
 
 export interface ProducerRig {
   prefix: string;
