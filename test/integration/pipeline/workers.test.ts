@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
-import { runIdOf } from '../support/cli.js';
+import { runIdOf, waitUntilDone } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 
 const ROWS = 600;
@@ -8,16 +8,7 @@ const ROWS = 600;
 describe('several `worker` processes on one run', () => {
   const pipeline = usePipeline({ latencyMs: 2 });
 
-  /** Polls `status --json` until the run is done; the deadline only keeps a broken run from hanging. */
-  async function waitUntilDone(runId: string, deadlineMs = 60_000) {
-    const giveUp = Date.now() + deadlineMs;
-    for (;;) {
-      const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
-      if (status.state === 'done') return status;
-      if (Date.now() > giveUp) throw new Error(`run ${runId} not done: ${JSON.stringify(status)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForRun = (runId: string) => waitUntilDone(pipeline.cli, runId, 60_000);
 
   it('settles every row once, creates no duplicate, and both workers stop cleanly on SIGTERM', async () => {
     const rows = catalogRows(ROWS);
@@ -27,7 +18,7 @@ describe('several `worker` processes on one run', () => {
     const env = { LOG_LEVEL: 'info' };
     const workers = [pipeline.spawn(['worker', '--concurrency', '4'], env), pipeline.spawn(['worker'], env)];
 
-    const status = await waitUntilDone(runId);
+    const status = await waitForRun(runId);
 
     expect(status).toMatchObject({ total: ROWS, settled: ROWS, counts: { created: ROWS, failed: 0 } });
     expect(pipeline.products()).toHaveLength(ROWS);
@@ -54,7 +45,7 @@ describe('several `worker` processes on one run', () => {
       (await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(150))])).stdout,
     );
 
-    expect(await waitUntilDone(runId)).toMatchObject({ settled: 150, counts: { created: 150 } });
+    expect(await waitForRun(runId)).toMatchObject({ settled: 150, counts: { created: 150 } });
     expect(pipeline.products()).toHaveLength(150);
     for (const worker of workers) worker.process.kill('SIGTERM');
     expect((await Promise.all(workers.map((worker) => worker.exited))).map((exit) => exit.code)).toEqual([

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { catalogRows, priceNumber } from '../support/catalog.js';
+import { waitUntilDone } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 
 const ROWS = 40;
@@ -19,15 +20,7 @@ describe('a `worker` serving scheduled imports', () => {
     await mkdir(jobsDir);
   });
 
-  async function waitUntilDone(runId: string, deadlineMs = 20_000) {
-    const giveUp = Date.now() + deadlineMs;
-    for (;;) {
-      const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
-      if (status.state === 'done') return status;
-      if (Date.now() > giveUp) throw new Error(`run ${runId} not done: ${JSON.stringify(status)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const waitForRun = (runId: string) => waitUntilDone(pipeline.cli, runId, 20_000);
 
   it("imports the job's source when its schedule fires, and the sandbox ends holding the catalog", async () => {
     const rows = catalogRows(ROWS);
@@ -38,7 +31,7 @@ describe('a `worker` serving scheduled imports', () => {
     const worker = pipeline.spawn(['worker'], { LOG_LEVEL: 'info' });
 
     const [, runId] = await worker.waitForStderr(/scheduled import every-second queued as run (\S+?)"/);
-    const status = await waitUntilDone(runId as string);
+    const status = await waitForRun(runId as string);
 
     expect(status).toMatchObject({
       source: join(pipeline.dir, 'catalog.csv'),
@@ -68,7 +61,7 @@ describe('a `worker` serving scheduled imports', () => {
 
     const [, runId] = await worker.waitForStderr(/scheduled import edited queued as run (\S+?)"/);
 
-    expect(await waitUntilDone(runId as string)).toMatchObject({
+    expect(await waitForRun(runId as string)).toMatchObject({
       source: join(pipeline.dir, 'new.csv'),
       counts: { created: 7 },
     });
@@ -86,7 +79,7 @@ describe('a `worker` serving scheduled imports', () => {
     const failure = new RegExp(`^.*scheduled import other-seller failed: ${unsetKey} is not set.*$`, 'gm');
     await worker.waitForStderr(failure);
     const [, runId] = await worker.waitForStderr(/scheduled import main-seller queued as run (\S+?)"/);
-    await waitUntilDone(runId as string);
+    await waitForRun(runId as string);
 
     expect(worker.process.exitCode).toBeNull();
     const lines = worker.stderr().match(failure) ?? [];

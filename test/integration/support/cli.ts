@@ -39,6 +39,24 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = '')
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+/**
+ * Polls `status <run-id> --json` until the run is done; resolves to that status. The deadline only
+ * keeps a broken run from hanging the test.
+ */
+export async function waitUntilDone(
+  cli: (args: string[]) => Promise<CliResult>,
+  runId: string,
+  deadlineMs = 60_000,
+): Promise<Record<string, unknown>> {
+  const giveUp = Date.now() + deadlineMs;
+  for (;;) {
+    const status = JSON.parse((await cli(['status', runId, '--json'])).stdout) as Record<string, unknown>;
+    if (status.state === 'done') return status;
+    if (Date.now() > giveUp) throw new Error(`run ${runId} not done: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** The run id in a summary (`run 20260101T000000-abcdef: done …`) or in `import`'s output. */
 export function runIdOf(output: string): string {
   const match = /\b(\d{8}T\d{6}-[0-9a-f]+)\b/.exec(output);
