@@ -48,7 +48,8 @@ export class DashboardData implements DashboardSource {
       if (!resets.has(run.sellerRef)) resets.set(run.sellerRef, run.dailyReset);
     }
     const now = this.now();
-    const views = await Promise.all(
+    // In the registry's order: by seller ref.
+    return Promise.all(
       infos.map(async (info) => {
         const [status, queue] = await Promise.all([
           this.deps.sellers.status(info.ref, resets.get(info.ref) ?? DEFAULT_DAILY_RESET),
@@ -57,7 +58,6 @@ export class DashboardData implements DashboardSource {
         return sellerView(info, status, queue, now);
       }),
     );
-    return views.sort((a, b) => a.ref.localeCompare(b.ref));
   }
 
   async runs(limit: number): Promise<RunView[]> {

@@ -37,8 +37,9 @@ export class SellerState {
       .exec();
   }
 
+  /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */
   async registered(): Promise<SellerInfo[]> {
-    const refs = await this.redis.smembers(this.keys.sellers);
+    const refs = (await this.redis.smembers(this.keys.sellers)).sort();
     const infos: SellerInfo[] = [];
     for (const ref of refs) {
       const hash = await this.redis.hgetall(this.keys.seller(ref));

@@ -41,8 +41,15 @@ export class RedisKeys {
   idToKey(runId: string): string {
     return `${this.prefix}:run:${runId}:id-to-key`;
   }
-  /** List of `missing` outcomes (JSON), filled when the run is finalised. */
+  /**
+   * Sorted set of the `missing` outcomes, filled when the run is finalised; every score is 0 and each
+   * member starts with a sort key, so members come back in ascending product id (see missing-order.ts).
+   */
   missing(runId: string): string {
+    return `${this.prefix}:run:${runId}:missing-sorted`;
+  }
+  /** The list that held `missing` outcomes in scan order before they were sorted; read for older runs. */
+  missingUnsorted(runId: string): string {
     return `${this.prefix}:run:${runId}:missing`;
   }
   /** Set of the match keys the source holds: a remote product whose key is not here is `missing`. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RowAction, RowOutcome, RowStatus } from '../interfaces.js';
 import type { RedisKeys } from './keys.js';
+import { lineOfMember, missingMember } from './missing-order.js';
 
 /** What a run was asked to do. Stored in Redis: it never holds the API key, only the variable's name. */
 export interface RunSpec {
@@ -60,6 +61,14 @@ for i = 1, #ARGV, 5 do
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
 return {settledNow, settled}
+`;
+
+// Adds `missing` lines and counts only those not there yet, in one step.
+const ADD_MISSING_SCRIPT = `
+local added = 0
+for i = 1, #ARGV do added = added + redis.call('ZADD', KEYS[1], 0, ARGV[i]) end
+redis.call('HINCRBY', KEYS[2], 'action:missing', added)
+return added
 `;
 
 export function newRunId(now = Date.now()): string {
@@ -241,13 +250,11 @@ export class RunStore {
     await multi.exec();
   }
 
+  /** Adds `missing` lines; a line added twice (finalisation tried again) is kept and counted once. */
   async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.redis
-      .multi()
-      .rpush(this.keys.missing(id), ...outcomes.map(encodeOutcome))
-      .hincrby(this.keys.run(id), 'action:missing', outcomes.length)
-      .exec();
+    const members = outcomes.map((o) => missingMember(o.productId ?? '', encodeOutcome(o)));
+    await this.redis.eval(ADD_MISSING_SCRIPT, 2, this.keys.missing(id), this.keys.run(id), ...members);
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
@@ -264,11 +271,18 @@ export class RunStore {
           : { row, key: '', action: 'invalid', productId: null, status: 'failed', error: 'not settled yet' };
       }
     }
-    const missingCount = await this.redis.llen(this.keys.missing(id));
-    for (let start = 0; start < missingCount; start += batchSize) {
-      for (const value of await this.redis.lrange(this.keys.missing(id), start, start + batchSize - 1)) {
-        yield decodeOutcome(null, value);
-      }
+    // All scores are 0, so ranks follow the members' sort keys: ascending product id.
+    for (let start = 0; ; start += batchSize) {
+      const members = await this.redis.zrange(this.keys.missing(id), start, start + batchSize - 1);
+      for (const member of members) yield decodeOutcome(null, lineOfMember(member));
+      if (members.length < batchSize) break;
+    }
+    // A run finalised before the lines were sorted (kept 7 days): its lines as they were stored.
+    const unsorted = this.keys.missingUnsorted(id);
+    for (let start = 0; ; start += batchSize) {
+      const values = await this.redis.lrange(unsorted, start, start + batchSize - 1);
+      for (const value of values) yield decodeOutcome(null, value);
+      if (values.length < batchSize) break;
     }
   }
 
@@ -282,6 +296,7 @@ export class RunStore {
       this.keys.sourceKeys(id),
       this.keys.createdKeys(id),
       this.keys.missing(id),
+      this.keys.missingUnsorted(id),
     ];
   }
 }

@@ -3,7 +3,7 @@ import type { RegisteredSchedule, ScheduleChange, WantedSchedule } from './types
 /**
  * What `schedule` must do to make the registered schedulers match the job files: add the new, update
  * those whose cron or jobs folder changed, keep the rest, and remove those whose job file is gone or
- * has no `schedule:` any more. Wanted schedules come first, in their order, then the removals.
+ * has no `schedule:` any more. Wanted schedules come first, in their order, then the removals by id.
  */
 export function planSchedules(wanted: WantedSchedule[], registered: RegisteredSchedule[]): ScheduleChange[] {
   const byId = new Map(registered.map((schedule) => [schedule.id, schedule]));
@@ -18,6 +18,7 @@ export function planSchedules(wanted: WantedSchedule[], registered: RegisteredSc
       current.data?.jobsDir === schedule.data.jobsDir;
     return { kind: same ? 'unchanged' : 'updated', schedule };
   });
-  for (const stale of byId.values()) changes.push({ kind: 'removed', schedule: stale });
+  const stale = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const schedule of stale) changes.push({ kind: 'removed', schedule });
   return changes;
 }

@@ -1,55 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { redisAnswers } from '../../../src/redis/private-server.js';
 import { catalogRows } from '../support/catalog.js';
 import { CliProcesses } from '../support/cli.js';
+import { freePort, OwnRedis } from '../support/own-redis.js';
 import { usePipeline } from '../support/pipeline.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
-
-/** A Redis of this test's own, with AOF, on a free port: the shared one is never stopped. */
-class OwnRedis {
-  private child: ChildProcess | null = null;
-  constructor(
-    readonly port: number,
-    readonly dir: string,
-  ) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'always'],
-      { cwd: this.dir, stdio: 'ignore' },
-    );
-    for (let i = 0; i < 100 && !(await redisAnswers(this.url, 200)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
-export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+/** The Redis the suite writes to: `REDIS_URL` when set (CI, a throwaway server), else the local default. */
+export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** A Redis key prefix of its own for one test (`CATALOG_SYNC_PREFIX`), so tests never see each other's data. */
 export function uniquePrefix(): string {
