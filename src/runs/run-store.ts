@@ -133,9 +133,10 @@ export class RunStore {
   async get(id: string): Promise<RunRecord | null> {
     const hash = await this.redis.hgetall(this.keys.run(id));
     if (!hash.spec) return null;
+    // By name: a hash's fields come back in whatever order Redis keeps them (`status --json` prints these).
     const counts: Record<string, number> = {};
-    for (const [field, value] of Object.entries(hash)) {
-      if (/^(action|status|pair):/.test(field)) counts[field] = Number(value);
+    for (const field of Object.keys(hash).sort()) {
+      if (/^(action|status|pair):/.test(field)) counts[field] = Number(hash[field]);
     }
     return {
       ...(JSON.parse(hash.spec) as RunSpec),
