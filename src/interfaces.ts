@@ -98,4 +98,6 @@ export interface RowOutcome {
   status: RowStatus;
   /** Empty when ok; otherwise a one-line reason. */
   error: string;
+  /** What the tool did to the row beyond the action (a key it derived, a field not sent and why). */
+  note?: string;
 }

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
+import { toDecimal } from './decimal.js';
 
 /** A remote product as the run's index keeps it: its id and the compact values of the run's fields. */
 export interface IndexedProduct {
@@ -7,23 +9,44 @@ export interface IndexedProduct {
   values: Record<string, CompactValue>;
 }
 
+/** What this tool remembers of a product it wrote: the three-way diff's third side (see id-map.ts). */
+export interface WriteMemory {
+  /** Each field as last sent (compact). */
+  sent: Record<string, CompactValue>;
+  /** Where the API showed a sent field in a form of its own: that form's digest, or UNKNOWN_ECHO. */
+  echo?: Record<string, string>;
+}
+
+/** The echo of a write whose answer showed nothing: the next list read tells what the API keeps. */
+export const UNKNOWN_ECHO = '?';
+
+export interface DiffOptions {
+  /** Fields sent on create only, never in a PUT (`--create-only-fields`). */
+  createOnly?: ReadonlySet<string>;
+}
+
 export type DiffResult =
   | { action: 'create'; fields: ProductFields }
-  | { action: 'update'; id: string; fields: ProductFields }
-  | { action: 'unchanged'; id: string }
+  | { action: 'update'; id: string; fields: ProductFields; notes: string[]; learned: Record<string, string> }
+  | { action: 'unchanged'; id: string; notes: string[]; learned: Record<string, string> }
   | { action: 'invalid'; reason: string };
 
 /**
  * What one source row needs: a create, an update with only the changed fields, or nothing.
  *
- * `sent` holds what this tool last sent for the fields the API does not echo back (a field absent
- * from the remote product): without it, an API that hides e.g. `sku` would make every re-run
- * rewrite every product, and an unchanged re-run must send zero writes (issue 4).
+ * A three-way diff (issue 9): the source, the product as listed, and what this tool last sent with
+ * what the API showed after that write. A field is unchanged when the API shows what the source
+ * says, or when the source still says what was last sent and the API still shows what it showed
+ * then: so an API that keeps its own form of a value (a price in cents, a trimmed name, tags as
+ * objects) is not written again every night, and an API that hides a field (`sku`) neither. A
+ * field the API now shows otherwise was changed on the marketplace (drift): it is sent again.
+ * `learned` holds the echoes that this list read tells for the first time (UNKNOWN_ECHO before).
  */
 export function diffProduct(
   upsert: ProductUpsert,
   remote: IndexedProduct | undefined,
-  sent: Record<string, CompactValue> = {},
+  memory: WriteMemory | undefined = undefined,
+  options: DiffOptions = {},
 ): DiffResult {
   if (!remote) {
     // Contract, "What a run does with each row": a row that cannot be sent is reported, not dropped.
@@ -32,16 +55,72 @@ export function diffProduct(
     return { action: 'create', fields: upsert.fields };
   }
   const changed: ProductFields = {};
+  const notes: string[] = [];
+  const learned: Record<string, string> = {};
   let changes = 0;
   for (const [name, value] of Object.entries(upsert.fields)) {
     const mine = compactValue(value);
     if (mine === undefined) continue;
-    const theirs = remote.values[name] ?? sent[name];
+    const theirs = remote.values[name];
     if (theirs !== undefined && compactEquals(mine, theirs)) continue;
+    if (options.createOnly?.has(name)) {
+      if (theirs !== undefined) notes.push(`${name} differs (create-only: not sent in an update)`);
+      continue;
+    }
+    const sent = memory?.sent[name];
+    if (sent !== undefined && compactEquals(mine, sent)) {
+      const echo = memory?.echo?.[name];
+      if (theirs === undefined) continue;
+      if (echo === UNKNOWN_ECHO) {
+        learned[name] = echoDigest(theirs);
+        continue;
+      }
+      if (echo !== undefined && echo === echoDigest(theirs)) continue;
+      notes.push(`${name} changed on the marketplace: sent again`);
+    }
     changed[name] = value;
     changes++;
   }
   return changes === 0
-    ? { action: 'unchanged', id: remote.id }
-    : { action: 'update', id: remote.id, fields: changed };
+    ? { action: 'unchanged', id: remote.id, notes, learned }
+    : { action: 'update', id: remote.id, fields: changed, notes, learned };
+}
+
+/**
+ * A short digest of a field as the API shows it: enough to tell "still shows what it showed" without
+ * keeping the value. Numbers digest as decimals, so `12.5` and `"12.50"` are one echo.
+ */
+export function echoDigest(value: CompactValue): string {
+  // A list may show `"12.50"` where the write's answer showed 12.5: one form, one echo.
+  const decimal = typeof value === 'boolean' ? null : toDecimal(value);
+  const canonical = decimal === null ? JSON.stringify(value) : `#${decimal}`;
+  return createHash('sha1').update(canonical).digest('base64url').slice(0, 10);
+}
+
+/**
+ * What to remember after a write of `sent`: the sent values merged into the earlier memory, and an
+ * echo for each sent field the API showed in another form (`shown`: the answer's fields, compact, or
+ * null when the answer showed no product: the next list read will tell).
+ */
+export function memoryAfterWrite(
+  before: WriteMemory | undefined,
+  sent: ProductFields,
+  shown: Record<string, CompactValue> | null,
+): WriteMemory {
+  const memory: WriteMemory = { sent: { ...before?.sent }, echo: { ...before?.echo } };
+  const echo = memory.echo as Record<string, string>;
+  for (const [name, value] of Object.entries(sent)) {
+    const mine = compactValue(value);
+    if (mine === undefined) continue;
+    memory.sent[name] = mine;
+    delete echo[name];
+    if (shown === null) {
+      echo[name] = UNKNOWN_ECHO;
+      continue;
+    }
+    const theirs = shown[name];
+    if (theirs !== undefined && !compactEquals(mine, theirs)) echo[name] = echoDigest(theirs);
+  }
+  if (Object.keys(echo).length === 0) delete memory.echo;
+  return memory;
 }

@@ -16,6 +16,7 @@ const jobFile = z
     preset: z.string().optional(),
     mapping: z.string().optional(),
     fields: z.union([z.string(), z.array(z.string())]).optional(),
+    createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
     matchBy: z.string().optional(),
     concurrency: z.number().int().min(1).max(256).optional(),
     dryRun: z.boolean().optional(),
@@ -102,7 +103,8 @@ export function applyJob(
     schedule: undefined,
     mapping: job.mapping ? path(job.mapping) : undefined,
     report: job.report ? path(job.report) : undefined,
-    fields: typeof job.fields === 'string' ? job.fields.split(',').map((f) => f.trim()) : job.fields,
+    fields: fieldList(job.fields),
+    createOnlyFields: fieldList(job.createOnlyFields),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;
@@ -110,4 +112,9 @@ export function applyJob(
     merged[name] = value;
   }
   return { source: path(job.source), flags: merged as unknown as RunFlags };
+}
+
+/** A job file's field list: YAML's list, or the flag's comma-separated text. */
+function fieldList(value: string | string[] | undefined): string[] | undefined {
+  return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
 }

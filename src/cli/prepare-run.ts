@@ -73,6 +73,7 @@ export async function prepareRun(
       allowInsecure: api.allowInsecure,
       preset: mapper.preset,
       fields: flags.fields ?? null,
+      createOnlyFields: flags.createOnlyFields ?? null,
     };
     const openedSource = opened;
     return {
@@ -116,9 +117,14 @@ export function displaySource(source: string): string {
  */
 async function sourceIdentity(source: string, flags: RunFlags): Promise<string | null> {
   if (source === '-') return null;
-  const options = [flags.preset, flags.mapping, flags.fields?.join(','), flags.matchBy, flags.dryRun].join(
-    '|',
-  );
+  const options = [
+    flags.preset,
+    flags.mapping,
+    flags.fields?.join(','),
+    flags.createOnlyFields?.join(','),
+    flags.matchBy,
+    flags.dryRun,
+  ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {
     identity = `url:${source}`;

@@ -8,6 +8,7 @@ export interface RunFlags {
   preset?: string;
   mapping?: string;
   fields?: string[];
+  createOnlyFields?: string[];
   matchBy: string;
   concurrency: number;
   dryRun: boolean;
@@ -41,6 +42,11 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--fields <list>',
       'the product fields sent to the API, comma-separated (default: every mapped field)',
+      parseFieldList,
+    )
+    .option(
+      '--create-only-fields <list>',
+      'fields sent when a product is created and never in a PUT, comma-separated',
       parseFieldList,
     )
     .option('--match-by <field>', 'the field that identifies a product across runs', 'sku')

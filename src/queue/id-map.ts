@@ -2,12 +2,29 @@ import type { Redis } from 'ioredis';
 import type { CompactValue } from '../catalog/compact-value.js';
 import type { RedisKeys } from '../runs/keys.js';
 
-/** What this tool remembers of a product it created or updated for a seller. */
+/** What this tool remembers of a product it created or updated for a seller (the three-way diff). */
 export interface KnownProduct {
   id: string;
-  /** Compact values last sent for fields the API did not echo back (see diffProduct). */
+  /** The compact value of each field as this tool last sent it. */
   sent: Record<string, CompactValue>;
+  /**
+   * What the API showed of a sent field after the write, where it differs from what was sent (a price
+   * kept in cents, a trimmed name): an echo digest (see echoDigest), or UNKNOWN_ECHO when the answer
+   * showed nothing and the next list read is to tell. A field absent here was shown as sent.
+   */
+  echo?: Record<string, string>;
 }
+
+// The record and the release of the create's claim in one step: no moment where neither holds the key.
+const REMEMBER_SCRIPT = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+if ARGV[4] ~= '' then
+  local held = redis.call('HGET', KEYS[3], ARGV[1])
+  if held and string.sub(held, 1, #ARGV[4]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[1]) end
+end
+return 1
+`;
 
 /**
  * The seller's match key → product id map, kept across runs (ARCHITECTURE.md, decision 4): later
@@ -41,12 +58,19 @@ export class IdMap {
     return found;
   }
 
-  async remember(matchKey: string, product: KnownProduct): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(this.keys.idMap(this.sellerRef), matchKey, JSON.stringify(product))
-      .hset(this.keys.idMapReverse(this.sellerRef), product.id, matchKey)
-      .exec();
+  /** Records a product; `claim` (a create's claim token) is released in the same step. */
+  async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
+    await this.redis.eval(
+      REMEMBER_SCRIPT,
+      3,
+      this.keys.idMap(this.sellerRef),
+      this.keys.idMapReverse(this.sellerRef),
+      this.keys.pendingCreates(this.sellerRef),
+      matchKey,
+      JSON.stringify(product),
+      product.id,
+      claim,
+    );
   }
 
   /** After a 404 on PUT: the product is gone or not this seller's, so the mapping is wrong. */
@@ -56,23 +80,5 @@ export class IdMap {
       .hdel(this.keys.idMap(this.sellerRef), matchKey)
       .hdel(this.keys.idMapReverse(this.sellerRef), id)
       .exec();
-  }
-
-  async markCreatePending(matchKey: string, runId: string): Promise<void> {
-    await this.redis.hset(this.keys.pendingCreates(this.sellerRef), matchKey, runId);
-  }
-
-  /** For each key, the run whose create of it is pending (a crash can leave one), or null. */
-  async pendingCreates(matchKeys: string[]): Promise<(string | null)[]> {
-    if (matchKeys.length === 0) return [];
-    return this.redis.hmget(this.keys.pendingCreates(this.sellerRef), ...matchKeys);
-  }
-
-  async isCreatePending(matchKey: string): Promise<boolean> {
-    return (await this.redis.hexists(this.keys.pendingCreates(this.sellerRef), matchKey)) === 1;
-  }
-
-  async clearCreatePending(matchKey: string): Promise<void> {
-    await this.redis.hdel(this.keys.pendingCreates(this.sellerRef), matchKey);
   }
 }

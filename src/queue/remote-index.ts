@@ -4,6 +4,7 @@ import type { IndexedProduct } from '../catalog/diff.js';
 import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
+import type { CreateClaims } from './create-claims.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 
 /** A remote product whose match key neither the API nor our id map tells. */
@@ -28,6 +29,7 @@ export class RemoteIndex {
     private readonly matchBy: string,
     private readonly fields: ReadonlySet<string> | null,
     private readonly idMap: IdMap,
+    private readonly claims: CreateClaims,
   ) {}
 
   /** Writes every page into the index; resolves to the products no key could be found for. */
@@ -60,13 +62,13 @@ export class RemoteIndex {
     const result = new Map<number, RowLookup>();
     if (upserts.length === 0) return result;
     const keys = upserts.map((u) => u.key);
-    // `created` and `pending` are evidence that this run created a product already: it recorded
-    // it, or its create is still marked pending (a worker killed before the recording ended).
-    const [known, idsByKey, created, pending] = await Promise.all([
+    // `created` and `claimedBy` are evidence that this run created a product already: it recorded
+    // it, or its create still holds the key's claim (a worker killed before the recording ended).
+    const [known, idsByKey, created, claimedBy] = await Promise.all([
       this.idMap.getMany(keys),
       this.redis.hmget(this.keys.keyToId(this.runId), ...keys),
       this.redis.smismember(this.keys.createdKeys(this.runId), ...keys),
-      this.idMap.pendingCreates(keys),
+      this.claims.holders(keys),
     ]);
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
     const wanted = ids.filter((id): id is string => id !== null);
@@ -84,7 +86,7 @@ export class RemoteIndex {
       if (remote) lookup.remote = remote;
       const knownProduct = known.get(upsert.key);
       if (knownProduct) lookup.known = knownProduct;
-      if (created[i] === 1 || pending[i] === this.runId) lookup.createdByThisRun = true;
+      if (created[i] === 1 || claimedBy[i] === this.runId) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
     return result;
@@ -107,6 +109,11 @@ export class RemoteIndex {
       .hset(this.keys.keyToId(this.runId), key, product.id)
       .hset(this.keys.idToKey(this.runId), product.id, key)
       .exec();
+  }
+
+  /** Replaces a product's entry with what the API shows after a write. */
+  async refresh(product: IndexedProduct): Promise<void> {
+    await this.redis.hset(this.keys.products(this.runId), product.id, JSON.stringify(product));
   }
 
   async forget(key: string, id: string): Promise<void> {

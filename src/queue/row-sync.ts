@@ -1,8 +1,9 @@
 import { type CompactValue, compactFields } from '../catalog/compact-value.js';
-import { diffProduct, type IndexedProduct } from '../catalog/diff.js';
+import { diffProduct, type IndexedProduct, memoryAfterWrite } from '../catalog/diff.js';
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
+import { CLAIM_MS, type CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import { errorAction, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
@@ -14,14 +15,28 @@ export interface RowSyncContext {
   client: SellerApiClient;
   index: RemoteIndex;
   idMap: IdMap;
+  claims: CreateClaims;
   finder: CreatedProductFinder;
   dryRun: boolean;
+  /** `--create-only-fields`: sent on POST, never in a PUT. */
+  createOnly: ReadonlySet<string>;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: Logger;
 }
+
+/** How often a row whose key another live create holds looks again. */
+export const CLAIM_POLL_MS = 250;
+
+type Outcome = (
+  action: RowOutcome['action'],
+  productId: string | null,
+  status: RowOutcome['status'],
+  error?: string,
+  notes?: string[],
+) => RowOutcome;
 
 /**
  * Brings one row's product in line with the source: nothing, a PUT of the changed fields, or a POST.
@@ -32,49 +47,51 @@ export async function syncRow(
   upsert: ProductUpsert,
   lookup: RowLookup,
 ): Promise<RowOutcome> {
-  const diff = diffProduct(upsert, lookup.remote, lookup.known?.sent);
-  const outcome = (
-    action: RowOutcome['action'],
-    productId: string | null,
-    status: RowOutcome['status'],
-    error = '',
-  ) => ({
-    row: upsert.row,
-    key: upsert.key,
-    action,
-    productId,
-    status,
-    error,
-  });
+  const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
+    const note = [...(upsert.notes ?? []), ...notes].join('; ');
+    return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
+  };
+  return syncAgainst(ctx, upsert, lookup.remote, lookup.known, lookup.createdByThisRun === true, outcome);
+}
+
+async function syncAgainst(
+  ctx: RowSyncContext,
+  upsert: ProductUpsert,
+  remote: IndexedProduct | undefined,
+  known: KnownProduct | undefined,
+  createdByThisRun: boolean,
+  outcome: Outcome,
+): Promise<RowOutcome> {
+  const diff = diffProduct(upsert, remote, known, { createOnly: ctx.createOnly });
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);
-    case 'unchanged':
-      if (!lookup.createdByThisRun) return outcome('unchanged', diff.id, 'ok');
-      // A worker died after this run's create was applied: finish recording it, and report it.
-      await record(ctx, upsert, diff.id, lookup.known?.sent ?? {});
-      return outcome('create', diff.id, 'ok');
+    case 'unchanged': {
+      if (createdByThisRun) {
+        // A worker died after this run's create was applied: finish recording it, and report it.
+        const memory = known ?? memoryAfterWrite(undefined, upsert.fields, remote?.values ?? null);
+        await recordCreated(ctx, upsert, { id: diff.id, ...memory }, remote?.values ?? null, '');
+        return outcome('create', diff.id, 'ok', '', diff.notes);
+      }
+      if (known && Object.keys(diff.learned).length > 0 && !ctx.dryRun) {
+        await ctx.idMap.remember(upsert.key, withLearned(known, diff.learned));
+      }
+      return outcome('unchanged', diff.id, 'ok', '', diff.notes);
+    }
     case 'update': {
-      if (ctx.dryRun) return outcome('update', diff.id, 'planned');
-      const remote = lookup.remote as IndexedProduct;
-      const result = await update(ctx, upsert, remote, diff.fields, lookup.known);
+      if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
+      const before = known && withLearned(known, diff.learned);
+      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before);
       if (result === 'gone') return create(ctx, upsert, outcome);
       return result === 'ok'
-        ? outcome('update', diff.id, 'ok')
-        : outcome('update', diff.id, 'failed', result.failed);
+        ? outcome('update', diff.id, 'ok', '', diff.notes)
+        : outcome('update', diff.id, 'failed', result.failed, diff.notes);
     }
     case 'create':
       if (ctx.dryRun) return outcome('create', null, 'planned');
       return create(ctx, upsert, outcome);
   }
 }
-
-type Outcome = (
-  action: RowOutcome['action'],
-  productId: string | null,
-  status: RowOutcome['status'],
-  error?: string,
-) => RowOutcome;
 
 async function update(
   ctx: RowSyncContext,
@@ -85,15 +102,17 @@ async function update(
 ): Promise<'ok' | 'gone' | { failed: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.client.updateProduct(remote.id, changed);
-      // Remember what we sent for fields the API does not show, so the next run sees them as unchanged.
-      const hidden = Object.fromEntries(Object.entries(changed).filter(([name]) => !(name in remote.values)));
-      if (known || Object.keys(hidden).length > 0) {
-        await ctx.idMap.remember(upsert.key, {
+      const answer = await ctx.client.updateProduct(remote.id, changed);
+      const shown = answer ? compactFields(answer.fields) : null;
+      const memory = memoryAfterWrite(known, changed, shown);
+      await Promise.all([
+        ctx.idMap.remember(upsert.key, { id: remote.id, ...memory }),
+        // A chunk tried again diffs against what the API showed after this write, not before it.
+        ctx.index.refresh({
           id: remote.id,
-          sent: { ...known?.sent, ...compactFields(hidden) },
-        });
-      }
+          values: { ...remote.values, ...compactFields(changed), ...shown },
+        }),
+      ]);
       return 'ok';
     } catch (error) {
       const action = errorAction(error, 'update');
@@ -113,20 +132,90 @@ async function update(
   }
 }
 
+/**
+ * Creates the row's product once, whatever else holds its key (create-claims.ts): a key created
+ * meanwhile is diffed against the product made; a key another live create holds is waited for; a
+ * key whose holder stopped is taken over, then looked for before it is sent again.
+ */
 async function create(ctx: RowSyncContext, upsert: ProductUpsert, outcome: Outcome): Promise<RowOutcome> {
-  // A create marked pending by an earlier attempt (a crash, a lost answer) may have been applied.
-  if (await ctx.idMap.isCreatePending(upsert.key)) {
-    const found = await ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
-    if (found) return adopt(ctx, upsert, found, outcome);
+  let takeOver = '';
+  for (;;) {
+    const claim = await ctx.claims.claim(upsert.key, ctx.runId, takeOver);
+    switch (claim.kind) {
+      case 'known': {
+        const settled = await againstKnown(ctx, upsert, claim.product, outcome);
+        if (settled) return settled;
+        takeOver = '';
+        continue;
+      }
+      case 'held':
+        await ctx.sleep(CLAIM_POLL_MS);
+        takeOver = '';
+        continue;
+      case 'stale':
+        takeOver = claim.value;
+        continue;
+      case 'claimed':
+        return createClaimed(ctx, upsert, claim.token, takeOver !== '', outcome);
+    }
   }
-  await ctx.idMap.markCreatePending(upsert.key, ctx.runId);
+}
+
+/** Another create of this key was recorded since the run's snapshot: diff against that product. */
+async function againstKnown(
+  ctx: RowSyncContext,
+  upsert: ProductUpsert,
+  known: KnownProduct,
+  outcome: Outcome,
+): Promise<RowOutcome | null> {
+  let remote: IndexedProduct;
+  try {
+    remote = ctx.index.indexed(await ctx.client.getProduct(known.id));
+  } catch (error) {
+    const action = errorAction(error, 'update');
+    if (action === 'pause-seller') throw error;
+    if (action !== 'recreate') return outcome('create', null, 'failed', reasonOf(error));
+    // Gone since it was recorded: the mapping is wrong, and the key is free to create again.
+    await ctx.idMap.forget(upsert.key, known.id);
+    return null;
+  }
+  ctx.logger.info({ row: upsert.row, id: known.id }, 'the key was created meanwhile by another run');
+  return syncAgainst(ctx, upsert, remote, known, false, outcome);
+}
+
+async function createClaimed(
+  ctx: RowSyncContext,
+  upsert: ProductUpsert,
+  token: string,
+  lookFirst: boolean,
+  outcome: Outcome,
+): Promise<RowOutcome> {
+  const keepAlive = setInterval(() => {
+    ctx.claims.renew(upsert.key, token).catch(() => undefined);
+  }, CLAIM_MS / 3);
+  keepAlive.unref();
+  try {
+    if (lookFirst) {
+      // The claim's last holder stopped after its POST may have been applied.
+      const found = await ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
+      if (found) return await adopt(ctx, upsert, found, token, outcome);
+    }
+    return await post(ctx, upsert, token, outcome);
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, outcome: Outcome) {
   for (let attempt = 1; ; attempt++) {
     let markedAt = 0;
     try {
       const created = await ctx.client.createProduct(upsert.fields);
       markedAt = ctx.finder.mark();
-      const id = created.id ?? (await ctx.finder.find(upsert.key, upsert.fields, markedAt))?.id ?? null;
+      const found = created.id === null ? await ctx.finder.find(upsert.key, upsert.fields, markedAt) : null;
+      const id = created.id ?? found?.id ?? null;
       if (id === null) {
+        await ctx.claims.leaveForLookUp(upsert.key, token);
         return outcome(
           'create',
           null,
@@ -134,54 +223,69 @@ async function create(ctx: RowSyncContext, upsert: ProductUpsert, outcome: Outco
           'created, but the API answered without an id and it was not found',
         );
       }
-      const echoed = created.product?.fields ?? {};
-      const hidden = Object.fromEntries(Object.entries(upsert.fields).filter(([name]) => !(name in echoed)));
-      await record(ctx, upsert, id, compactFields(hidden));
+      const shown = created.product ? compactFields(created.product.fields) : (found?.values ?? null);
+      const memory = memoryAfterWrite(undefined, upsert.fields, shown);
+      await recordCreated(ctx, upsert, { id, ...memory }, shown, token);
       return outcome('create', id, 'ok');
     } catch (error) {
       markedAt = ctx.finder.mark();
       const action = errorAction(error, 'create');
       if (action === 'pause-seller') {
-        // A 429, a 401 or a request never sent: certainly not applied, so no look-up is owed.
-        await ctx.idMap.clearCreatePending(upsert.key);
+        // A 429, a 401 or a request never sent: certainly not applied, so the key is free again.
+        await ctx.claims.release(upsert.key, token);
         throw error;
       }
       if (action === 'look-first') {
         const found = await ctx.finder.find(upsert.key, upsert.fields, markedAt);
-        if (found) return adopt(ctx, upsert, found, outcome);
+        if (found) return adopt(ctx, upsert, found, token, outcome);
       }
       if ((action === 'retry' || action === 'look-first') && attempt <= ctx.retry.retries) {
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }
-      await ctx.idMap.clearCreatePending(upsert.key);
+      // An outcome still unknown leaves the key to be looked up by whoever creates it next.
+      if (action === 'look-first') await ctx.claims.leaveForLookUp(upsert.key, token);
+      else await ctx.claims.release(upsert.key, token);
       return outcome('create', null, 'failed', reasonOf(error));
     }
   }
 }
 
 /** The create had been applied after all: keep that product, and bring it in line if it differs. */
-async function adopt(ctx: RowSyncContext, upsert: ProductUpsert, found: IndexedProduct, outcome: Outcome) {
+async function adopt(
+  ctx: RowSyncContext,
+  upsert: ProductUpsert,
+  found: IndexedProduct,
+  token: string,
+  outcome: Outcome,
+): Promise<RowOutcome> {
   ctx.logger.info({ row: upsert.row, id: found.id }, 'found the product of a create whose answer was lost');
-  const hidden = Object.fromEntries(
-    Object.entries(upsert.fields).filter(([name]) => !(name in found.values)),
-  );
-  await record(ctx, upsert, found.id, compactFields(hidden));
-  const diff = diffProduct(upsert, found, compactFields(hidden));
+  const memory = memoryAfterWrite(undefined, upsert.fields, found.values);
+  await recordCreated(ctx, upsert, { id: found.id, ...memory }, found.values, token);
+  const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
-    const result = await update(ctx, upsert, found, diff.fields, undefined);
+    const result = await update(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
     if (typeof result === 'object') return outcome('create', found.id, 'failed', result.failed);
   }
   return outcome('create', found.id, 'ok');
 }
 
-async function record(
+/**
+ * Records a product this run created: first in the run's index (so a chunk tried again reports it
+ * `create`), then in the seller's id map, which releases the create's claim in the same step.
+ */
+async function recordCreated(
   ctx: RowSyncContext,
   upsert: ProductUpsert,
-  id: string,
-  sent: Record<string, CompactValue>,
-) {
-  await ctx.idMap.remember(upsert.key, { id, sent });
-  await ctx.index.put(upsert.key, { id, values: compactFields(upsert.fields) });
-  await ctx.idMap.clearCreatePending(upsert.key);
+  product: KnownProduct,
+  shown: Record<string, CompactValue> | null,
+  token: string,
+): Promise<void> {
+  await ctx.index.put(upsert.key, { id: product.id, values: { ...compactFields(upsert.fields), ...shown } });
+  await ctx.idMap.remember(upsert.key, product, token);
+}
+
+function withLearned(known: KnownProduct, learned: Record<string, string>): KnownProduct {
+  if (Object.keys(learned).length === 0) return known;
+  return { ...known, echo: { ...known.echo, ...learned } };
 }

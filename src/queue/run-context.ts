@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { type RetryPolicy, resetInstant, SellerApiClient } from '../seller-api/index.js';
+import { CreateClaims } from './create-claims.js';
 import { CreatedProductFinder } from './created-product-finder.js';
 import { IdMap } from './id-map.js';
 import { RemoteIndex } from './remote-index.js';
@@ -110,8 +111,9 @@ export class RunContexts {
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
+    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now);
     const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
-    const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap);
+    const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims);
     const loadIndex = () => index.load(client.listProducts());
     const finder = new CreatedProductFinder(
       () => index.load(client.listProducts()),
@@ -124,7 +126,9 @@ export class RunContexts {
       client,
       index,
       idMap,
+      claims,
       finder,
+      createOnly: new Set(run.createOnlyFields ?? []),
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,

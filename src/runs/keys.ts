@@ -72,7 +72,7 @@ export class RedisKeys {
   activeRun(sellerRef: string, sourceId: string): string {
     return `${this.prefix}:seller:${sellerRef}:active:${sourceId}`;
   }
-  /** Hash: match key → { id, sent } for the products this tool created or updated for a seller. */
+  /** Hash: match key → { id, sent, echo } for the products this tool created or updated for a seller. */
   idMap(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:ids`;
   }
@@ -80,7 +80,10 @@ export class RedisKeys {
   idMapReverse(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:ids-reverse`;
   }
-  /** Hash: match key → run id, set before a POST and cleared after: an unknown outcome is looked for first. */
+  /**
+   * Hash: match key → `run|token|expiresAt`, the claim a create holds from before its POST until its
+   * product is recorded (create-claims.ts): one product per key, whatever runs overlap.
+   */
   pendingCreates(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:pending-creates`;
   }

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify';
 import type { RunStore } from './run-store.js';
 
-export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error'] as const;
+export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error', 'note'] as const;
 
 /**
  * Writes a run's report (CONTRACT.md, "The report"): a header, one line per source row in source
@@ -21,7 +21,7 @@ export async function writeReport(
   csv.pipe(out, { end: false });
   let lines = 0;
   for await (const o of runs.outcomes(runId)) {
-    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error];
+    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''];
     if (!csv.write(line)) await once(csv, 'drain');
     lines++;
   }

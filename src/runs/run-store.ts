@@ -21,6 +21,8 @@ export interface RunSpec {
   preset: string;
   /** `--fields`: the product fields the run may send (null: every mapped field). */
   fields: string[] | null;
+  /** `--create-only-fields`: sent on POST only, never in a PUT (null: none). */
+  createOnlyFields?: string[] | null;
 }
 
 export type RunState = 'queued' | 'running' | 'done';
@@ -82,6 +84,7 @@ type StoredOutcome = [
   productId: string | null,
   status: RowStatus,
   error: string,
+  note?: string,
 ];
 
 export function encodeOutcome(outcome: RowOutcome): string {
@@ -92,12 +95,13 @@ export function encodeOutcome(outcome: RowOutcome): string {
     outcome.status,
     outcome.error,
   ];
+  if (outcome.note) stored.push(outcome.note);
   return JSON.stringify(stored);
 }
 
 export function decodeOutcome(row: number | null, json: string): RowOutcome {
-  const [key, action, productId, status, error] = JSON.parse(json) as StoredOutcome;
-  return { row, key, action, productId, status, error };
+  const [key, action, productId, status, error, note] = JSON.parse(json) as StoredOutcome;
+  return { row, key, action, productId, status, error, ...(note ? { note } : {}) };
 }
 
 export class RunStore {

@@ -7,7 +7,7 @@ import { UsageError } from '../usage-error.js';
 export function registerReport(program: Command, io: CliIo): void {
   program
     .command('report <run-id>')
-    .description('the per-row result file of a run (CSV: row,key,action,product_id,status,error)')
+    .description('the per-row result file of a run (CSV: row,key,action,product_id,status,error,note)')
     .option('--out <file>', 'write it to a file instead of standard output')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (runId: string, flags: { out?: string; redisUrl?: string }) => {

@@ -24,7 +24,7 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('dry run');
     expect(await pipeline.readText('reports/nightly.csv')).toContain(
-      'row,key,action,product_id,status,error',
+      'row,key,action,product_id,status,error,note',
     );
     expect(pipeline.sandbox.stats().writesApplied).toBe(0);
   });

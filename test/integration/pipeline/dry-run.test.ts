@@ -43,9 +43,25 @@ describe('a run with --dry-run', () => {
     const report = parseCsv(await pipeline.readText('plan.csv'));
 
     expect(report).toEqual([
-      { row: '1', key: 'KEEP', action: 'unchanged', product_id: unchangedId, status: 'ok', error: '' },
-      { row: '2', key: 'EDIT', action: 'update', product_id: changedId, status: 'planned', error: '' },
-      { row: '3', key: 'NEW', action: 'create', product_id: '', status: 'planned', error: '' },
+      {
+        row: '1',
+        key: 'KEEP',
+        action: 'unchanged',
+        product_id: unchangedId,
+        status: 'ok',
+        error: '',
+        note: '',
+      },
+      {
+        row: '2',
+        key: 'EDIT',
+        action: 'update',
+        product_id: changedId,
+        status: 'planned',
+        error: '',
+        note: '',
+      },
+      { row: '3', key: 'NEW', action: 'create', product_id: '', status: 'planned', error: '', note: '' },
     ]);
   });
 

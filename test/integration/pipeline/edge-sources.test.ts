@@ -32,8 +32,8 @@ describe('sources and rows at the edges of a run', () => {
     expect(result.code).toBe(0);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(parseCsv(await pipeline.readText('report.csv'))).toEqual([
-      { row: '', key: 'A', action: 'missing', product_id: ids[0], status: 'ok', error: '' },
-      { row: '', key: 'B', action: 'missing', product_id: ids[1], status: 'ok', error: '' },
+      { row: '', key: 'A', action: 'missing', product_id: ids[0], status: 'ok', error: '', note: '' },
+      { row: '', key: 'B', action: 'missing', product_id: ids[1], status: 'ok', error: '', note: '' },
     ]);
   });
 

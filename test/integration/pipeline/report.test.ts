@@ -23,12 +23,12 @@ describe('the report of a run', () => {
     return { result, rows, strangerId, unkeyedId };
   }
 
-  it('has the header row,key,action,product_id,status,error', async () => {
+  it('has the header row,key,action,product_id,status,error,note', async () => {
     await runWithStrangers();
 
     const text = await pipeline.readText('report.csv');
 
-    expect(text.split('\n')[0]).toBe('row,key,action,product_id,status,error');
+    expect(text.split('\n')[0]).toBe('row,key,action,product_id,status,error,note');
   });
 
   it('has one line per source row in source order, then the missing remote products', async () => {
@@ -48,8 +48,16 @@ describe('the report of a run', () => {
     const missing = report.slice(rows.length);
     // In ascending product id, whatever order Redis keeps them in.
     const lines = [
-      { row: '', key: 'NOT-IN-SOURCE', action: 'missing', product_id: strangerId, status: 'ok', error: '' },
-      { row: '', key: '', action: 'missing', product_id: unkeyedId, status: 'ok', error: '' },
+      {
+        row: '',
+        key: 'NOT-IN-SOURCE',
+        action: 'missing',
+        product_id: strangerId,
+        status: 'ok',
+        error: '',
+        note: '',
+      },
+      { row: '', key: '', action: 'missing', product_id: unkeyedId, status: 'ok', error: '', note: '' },
     ];
     expect(missing).toEqual(lines.sort((a, b) => Number(a.product_id) - Number(b.product_id)));
   });
@@ -64,8 +72,8 @@ describe('the report of a run', () => {
     await pipeline.cli(['run', source, '--report', join(pipeline.dir, 'report.csv')]);
 
     expect(parseCsv(await pipeline.readText('report.csv'))).toEqual([
-      { row: '1', key: 'TWICE', action: 'unchanged', product_id: firstId, status: 'ok', error: '' },
-      { row: '', key: 'TWICE', action: 'missing', product_id: secondId, status: 'ok', error: '' },
+      { row: '1', key: 'TWICE', action: 'unchanged', product_id: firstId, status: 'ok', error: '', note: '' },
+      { row: '', key: 'TWICE', action: 'missing', product_id: secondId, status: 'ok', error: '', note: '' },
     ]);
   });
 

@@ -67,12 +67,17 @@ describe('diffProduct', () => {
         { images: Array.from({ length: 40 }, (_, i) => `https://cdn.example.com/${i}.jpg`) },
       ],
     ])('leaves it unchanged with %s', (_case, fields, theirs) => {
-      expect(diffProduct(upsert(fields), remote(theirs))).toEqual({ action: 'unchanged', id: '7' });
+      expect(diffProduct(upsert(fields), remote(theirs))).toEqual({
+        action: 'unchanged',
+        id: '7',
+        notes: [],
+        learned: {},
+      });
     });
 
     it('ignores remote fields the row does not carry', () => {
       const result = diffProduct(upsert({ name: 'Scarf' }), remote({ name: 'Scarf', colour: 'red' }));
-      expect(result).toEqual({ action: 'unchanged', id: '7' });
+      expect(result).toEqual({ action: 'unchanged', id: '7', notes: [], learned: {} });
     });
   });
 
@@ -117,6 +122,8 @@ describe('diffProduct', () => {
         action: 'update',
         id: '7',
         fields: changed,
+        notes: [],
+        learned: {},
       });
     });
   });
@@ -125,27 +132,33 @@ describe('diffProduct', () => {
     const theirs = remote({ name: 'Scarf', price: 12.5 });
 
     it('compares the field with what this tool last sent', () => {
-      const result = diffProduct(upsert({ sku: 'S-1', name: 'Scarf', price: 12.5 }), theirs, { sku: 'S-1' });
-      expect(result).toEqual({ action: 'unchanged', id: '7' });
+      const result = diffProduct(upsert({ sku: 'S-1', name: 'Scarf', price: 12.5 }), theirs, {
+        sent: { sku: 'S-1' },
+      });
+      expect(result).toEqual({ action: 'unchanged', id: '7', notes: [], learned: {} });
     });
 
     it('sends the field when it differs from what was sent', () => {
-      const result = diffProduct(upsert({ sku: 'S-2', name: 'Scarf', price: 12.5 }), theirs, { sku: 'S-1' });
-      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-2' } });
+      const result = diffProduct(upsert({ sku: 'S-2', name: 'Scarf', price: 12.5 }), theirs, {
+        sent: { sku: 'S-1' },
+      });
+      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-2' }, notes: [], learned: {} });
     });
 
     it('sends the field when nothing was ever sent for it', () => {
       const result = diffProduct(upsert({ sku: 'S-1', name: 'Scarf', price: 12.5 }), theirs);
-      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-1' } });
+      expect(result).toEqual({ action: 'update', id: '7', fields: { sku: 'S-1' }, notes: [], learned: {} });
     });
 
     it('compares a digested long value that was sent', () => {
       const sent = { description: compactValue(longText('x')) as CompactValue };
-      expect(diffProduct(upsert({ description: longText('x') }), remote({}), sent)).toEqual({
+      expect(diffProduct(upsert({ description: longText('x') }), remote({}), { sent })).toEqual({
         action: 'unchanged',
         id: '7',
+        notes: [],
+        learned: {},
       });
-      expect(diffProduct(upsert({ description: longText('y') }), remote({}), sent).action).toBe('update');
+      expect(diffProduct(upsert({ description: longText('y') }), remote({}), { sent }).action).toBe('update');
     });
   });
 
@@ -154,11 +167,15 @@ describe('diffProduct', () => {
       const result = diffProduct(
         upsert({ name: 'Scarf', price: 12.5 }),
         remote({ name: 'Scarf', price: 9.99 }),
-        {
-          price: 12.5,
-        },
+        { sent: { price: 12.5 } },
       );
-      expect(result).toEqual({ action: 'update', id: '7', fields: { price: 12.5 } });
+      expect(result).toEqual({
+        action: 'update',
+        id: '7',
+        fields: { price: 12.5 },
+        notes: ['price changed on the marketplace: sent again'],
+        learned: {},
+      });
     });
   });
 });

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../runs/keys.js';
+import type { KnownProduct } from './id-map.js';
+
+/**
+ * One product per key, whatever overlaps (issue 9): two runs of one seller at once, a run queued
+ * behind one that waits on the daily limit, a chunk handed out again while its first worker lives.
+ *
+ * Before a POST, the row claims its match key in one Redis script that also reads the seller's id
+ * map: a key someone created meanwhile is `known`, a key another live create holds is `held`, a
+ * claim whose holder stopped renewing it (dead, or its answer was lost for good) is `stale` and is
+ * taken over only after a look-up. A claim is `run|token|expiresAt`; its holder renews it while the
+ * create is under way, and the record of the created product releases it in the same step.
+ */
+export type Claim =
+  | { kind: 'claimed'; token: string }
+  | { kind: 'known'; product: KnownProduct }
+  | { kind: 'held'; by: string }
+  | { kind: 'stale'; value: string };
+
+/** How long a claim holds without renewal: a dead holder's key is looked up and taken over after it. */
+export const CLAIM_MS = 30_000;
+
+// KEYS: claims hash, id map. ARGV: key, claim value, now, stale value to take over ('' for none).
+const CLAIM_SCRIPT = `
+local known = redis.call('HGET', KEYS[2], ARGV[1])
+if known then return {'known', known} end
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held and held ~= ARGV[4] then
+  local expires = tonumber(string.match(held, '|(%d+)$')) or 0
+  if expires > tonumber(ARGV[3]) then return {'held', held} end
+  return {'stale', held}
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return {'claimed', ''}
+`;
+
+// KEYS: claims hash. ARGV: key, claim prefix (run|token|), new value. Only the holder may change it.
+const RENEW_SCRIPT = `
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held or string.sub(held, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+`;
+
+export class CreateClaims {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly sellerRef: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
+  async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
+    const token = randomUUID();
+    const [kind, value] = (await this.redis.eval(
+      CLAIM_SCRIPT,
+      2,
+      this.keys.pendingCreates(this.sellerRef),
+      this.keys.idMap(this.sellerRef),
+      key,
+      this.value(runId, token, this.now() + CLAIM_MS),
+      this.now(),
+      takeOver,
+    )) as [Claim['kind'], string];
+    switch (kind) {
+      case 'claimed':
+        return { kind, token: `${runId}|${token}|` };
+      case 'known':
+        return { kind, product: JSON.parse(value) as KnownProduct };
+      case 'held':
+        return { kind, by: value.split('|')[0] ?? '' };
+      case 'stale':
+        return { kind, value };
+    }
+  }
+
+  /** Keeps a claim alive while its create is under way; false when it is no longer ours. */
+  async renew(key: string, token: string): Promise<boolean> {
+    const value = `${token}${this.now() + CLAIM_MS}`;
+    return (await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, value)) === 1;
+  }
+
+  /** Gives the key up: the create was certainly not applied (a 429, a 401, a 400). */
+  async release(key: string, token: string): Promise<void> {
+    await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, '');
+  }
+
+  /**
+   * Leaves the claim for a look-up: the create's outcome stayed unknown (answers lost every try), so
+   * whoever claims the key next must look for the product before sending it again.
+   */
+  async leaveForLookUp(key: string, token: string): Promise<void> {
+    await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, `${token}0`);
+  }
+
+  /** For each key, the run whose claim holds it, or null. */
+  async holders(keys: string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    const values = await this.redis.hmget(this.claimsKey, ...keys);
+    return values.map((value) => (value ? (value.split('|')[0] ?? null) : null));
+  }
+
+  private value(runId: string, token: string, expiresAt: number): string {
+    return `${runId}|${token}|${expiresAt}`;
+  }
+
+  private get claimsKey(): string {
+    return this.keys.pendingCreates(this.sellerRef);
+  }
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { compactFields } from '../../../src/catalog/compact-value.js';
+import {
+  diffProduct,
+  echoDigest,
+  type IndexedProduct,
+  memoryAfterWrite,
+  UNKNOWN_ECHO,
+} from '../../../src/catalog/diff.js';
+import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
+
+const row = (fields: ProductFields): ProductUpsert => ({
+  kind: 'upsert',
+  row: 1,
+  line: 2,
+  key: 'S-1',
+  fields,
+});
+const listed = (fields: Record<string, unknown>): IndexedProduct => ({
+  id: '7',
+  values: compactFields(fields),
+});
+
+// An API that keeps its own form of what it is sent (sandbox --normalize): cents, trimmed names, tag objects.
+const SENT = { sku: 'S-1', name: '  Wool   scarf ', price: 1.005, tags: ['red', 'warm'] };
+const KEPT = { sku: 'S-1', name: 'Wool scarf', price: 1.01, tags: [{ name: 'red' }, { name: 'warm' }] };
+
+describe('the three-way diff', () => {
+  describe('after a write whose answer showed the API’s own form', () => {
+    const memory = memoryAfterWrite(undefined, SENT, compactFields(KEPT));
+
+    it('remembers an echo only for the fields shown otherwise than sent', () => {
+      expect(Object.keys(memory.echo ?? {}).sort()).toEqual(['name', 'price', 'tags']);
+      expect(memory.sent).toEqual(compactFields(SENT));
+    });
+
+    it('leaves the row unchanged while the source says the same and the API shows the same', () => {
+      expect(diffProduct(row(SENT), listed(KEPT), memory)).toMatchObject({ action: 'unchanged', notes: [] });
+    });
+
+    it('sends a field the source changed, and only that one', () => {
+      const result = diffProduct(row({ ...SENT, price: 2 }), listed(KEPT), memory);
+      expect(result).toMatchObject({ action: 'update', fields: { price: 2 }, notes: [] });
+    });
+
+    it('sends again a field changed on the marketplace since (drift), and says so', () => {
+      const result = diffProduct(row(SENT), listed({ ...KEPT, name: 'Scarf (sale!)' }), memory);
+      expect(result).toMatchObject({
+        action: 'update',
+        fields: { name: SENT.name },
+        notes: ['name changed on the marketplace: sent again'],
+      });
+    });
+
+    it('leaves a field unchanged when the source now says what the API shows', () => {
+      const result = diffProduct(row({ ...SENT, price: 1.01 }), listed(KEPT), memory);
+      expect(result.action).toBe('unchanged');
+    });
+  });
+
+  describe('after a write whose answer showed no product', () => {
+    const memory = memoryAfterWrite(undefined, SENT, null);
+
+    it('marks every sent field as not known yet', () => {
+      expect(Object.values(memory.echo ?? {})).toEqual([
+        UNKNOWN_ECHO,
+        UNKNOWN_ECHO,
+        UNKNOWN_ECHO,
+        UNKNOWN_ECHO,
+      ]);
+    });
+
+    it('learns the echo from the next list read instead of writing again', () => {
+      const result = diffProduct(row(SENT), listed(KEPT), memory);
+      expect(result).toMatchObject({ action: 'unchanged' });
+      expect(result.action === 'unchanged' && result.learned).toEqual({
+        name: echoDigest('Wool scarf'),
+        price: echoDigest(1.01),
+        tags: echoDigest(compactFields(KEPT).tags as string),
+      });
+    });
+  });
+
+  it('keeps the memory of fields not sent in a later write', () => {
+    const first = memoryAfterWrite(undefined, SENT, compactFields(KEPT));
+    const second = memoryAfterWrite(first, { price: 3 }, { price: 3 });
+    expect(second.sent).toMatchObject({ name: SENT.name, price: 3 });
+    expect(second.echo).not.toHaveProperty('price');
+    expect(second.echo).toHaveProperty('name');
+  });
+
+  it('digests numbers as decimals: 12.5 and "12.50" are one echo', () => {
+    expect(echoDigest(12.5)).toBe(echoDigest('12.50'));
+    expect(echoDigest(12.5)).not.toBe(echoDigest(12.51));
+  });
+
+  describe('with create-only fields', () => {
+    const createOnly = new Set(['price']);
+
+    it('never puts them in an update, and notes that they differ', () => {
+      const result = diffProduct(
+        row({ name: 'Scarf', price: 9 }),
+        listed({ name: 'Scarf', price: 12 }),
+        undefined,
+        {
+          createOnly,
+        },
+      );
+      expect(result).toEqual({
+        action: 'unchanged',
+        id: '7',
+        notes: ['price differs (create-only: not sent in an update)'],
+        learned: {},
+      });
+    });
+
+    it('still sends them on create', () => {
+      expect(diffProduct(row({ name: 'Scarf', price: 9 }), undefined, undefined, { createOnly })).toEqual({
+        action: 'create',
+        fields: { name: 'Scarf', price: 9 },
+      });
+    });
+
+    it('updates the other fields alone', () => {
+      const result = diffProduct(
+        row({ name: 'Shawl', price: 9 }),
+        listed({ name: 'Scarf', price: 12 }),
+        undefined,
+        {
+          createOnly,
+        },
+      );
+      expect(result).toMatchObject({ action: 'update', fields: { name: 'Shawl' } });
+    });
+  });
+});
