@@ -40,6 +40,15 @@ export interface SandboxOptions {
   acceptFields?: string[] | null;
   /** Fields stored but never echoed, e.g. 'sku' for an API that does not echo the match field back. */
   hideFields?: string[];
+  /**
+   * Default false. When true the API keeps its own form of what a create or update sends, and shows
+   * that form: name trimmed and spaces collapsed, price rounded to cents, tags as `[{name}]` (normalize.ts).
+   */
+  normalize?: boolean;
+  /** When set, the only fields a PUT takes; a PUT with any other answers 400 and applies nothing. POST is unaffected. */
+  updateFields?: string[] | null;
+  /** Fields a PUT silently leaves as they were: 200, the other fields applied, the answer shows the old values. */
+  ignoreOnUpdate?: string[];
   /** Default 'page-meta'. */
   listShape?: ListShape;
   /** Default 100; 'bare' answers one page with everything. */
