@@ -9,7 +9,7 @@ export interface Tag {
   name: string;
 }
 
-/** What `tags` may be sent as when the sandbox normalizes: an array of strings or one comma-separated string. */
+/** `tags` as a normalizing sandbox takes them: an array of strings, or one comma-separated string. */
 export type TagsInput = string | readonly string[];
 
 /** `name` trimmed, every inner run of whitespace (tabs, newlines, no-break spaces) made one space. */
@@ -40,7 +40,7 @@ export function roundToCents(value: number): number {
     cents = digits / divisor;
     if ((digits % divisor) * 2n >= divisor) cents += 1n;
   }
-  // cents and 100 are exact doubles, so the division gives the double nearest the decimal (1.01, not 1.0100…1).
+  // cents and 100 are exact doubles, so the quotient is the double nearest the decimal: 1.01, not 1.0100…1.
   const rounded = Number(cents) / 100;
   return sign === '-' && rounded !== 0 ? -rounded : rounded;
 }

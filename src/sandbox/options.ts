@@ -45,9 +45,9 @@ export interface SandboxOptions {
    * that form: name trimmed and spaces collapsed, price rounded to cents, tags as `[{name}]` (normalize.ts).
    */
   normalize?: boolean;
-  /** When set, the only fields a PUT takes; a PUT with any other answers 400 and applies nothing. POST is unaffected. */
+  /** When set, the only fields a PUT takes (POST is unaffected); any other answers 400, nothing applied. */
   updateFields?: string[] | null;
-  /** Fields a PUT silently leaves as they were: 200, the other fields applied, the answer shows the old values. */
+  /** Fields a PUT leaves as they were: it answers 200, applies the others, shows the old values. */
   ignoreOnUpdate?: string[];
   /** Default 'page-meta'. */
   listShape?: ListShape;
