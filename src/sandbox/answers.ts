@@ -14,13 +14,18 @@ export function answer(status: number, body?: unknown, headers: Record<string, s
   return { kind: 'answer', status, headers, body };
 }
 
-/** The error body of every 4xx and 5xx: `{error: {code, message, field?}}` (spec 7: shape "not shown"). */
+/**
+ * The error body of every 4xx and 5xx: `{error: {code, message, field?, fields?}}` (spec 7: shape
+ * "not shown"); `fields` when one answer refuses several fields at once.
+ */
 export function errorAnswer(
   status: number,
   code: string,
   message: string,
-  extra: { field?: string; headers?: Record<string, string> } = {},
+  extra: { field?: string; fields?: string[]; headers?: Record<string, string> } = {},
 ): JsonAnswer {
-  const error = extra.field === undefined ? { code, message } : { code, message, field: extra.field };
+  const error: { code: string; message: string; field?: string; fields?: string[] } = { code, message };
+  if (extra.field !== undefined) error.field = extra.field;
+  if (extra.fields !== undefined) error.fields = extra.fields;
   return answer(status, { error }, extra.headers);
 }

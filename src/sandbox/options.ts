@@ -40,6 +40,15 @@ export interface SandboxOptions {
   acceptFields?: string[] | null;
   /** Fields stored but never echoed, e.g. 'sku' for an API that does not echo the match field back. */
   hideFields?: string[];
+  /**
+   * Default false. When true the API keeps its own form of what a create or update sends, and shows
+   * that form: name trimmed and spaces collapsed, price rounded to cents, tags as `[{name}]` (normalize.ts).
+   */
+  normalize?: boolean;
+  /** When set, the only fields a PUT takes (POST is unaffected); any other answers 400, nothing applied. */
+  updateFields?: string[] | null;
+  /** Fields a PUT leaves as they were: it answers 200, applies the others, shows the old values. */
+  ignoreOnUpdate?: string[];
   /** Default 'page-meta'. */
   listShape?: ListShape;
   /** Default 100; 'bare' answers one page with everything. */

@@ -1,8 +1,9 @@
 import { type ApiAnswer, answer, errorAnswer } from './answers.js';
 import { parsePositiveInteger, renderList } from './lists.js';
+import { normalizeProduct } from './normalize.js';
 import type { SandboxState } from './state.js';
 import { productRepresentation } from './store.js';
-import { validateProduct } from './validate.js';
+import { type ValidationResult, validateProduct } from './validate.js';
 
 /** A request that passed authentication, the daily limit and the injected faults. */
 export interface RouteRequest {
@@ -76,9 +77,10 @@ function getProducts(state: SandboxState, request: RouteRequest): ApiAnswer {
 function createProduct(state: SandboxState, request: RouteRequest): ApiAnswer {
   const parsed = parseJson(request.body);
   if (!parsed.ok) return parsed.answer;
-  const result = validateProduct(parsed.value, 'create', { acceptFields: state.options.acceptFields });
-  if (!result.ok) return errorAnswer(400, result.code, result.message, { field: result.field });
-  const product = state.store.createProduct(request.seller, result.fields);
+  const { acceptFields, normalize } = state.options;
+  const result = validateProduct(parsed.value, 'create', { acceptFields, normalize });
+  if (!result.ok) return invalidBody(result);
+  const product = state.store.createProduct(request.seller, storedForm(state, result.fields));
   const { createStatus, createBody, hideFields } = state.options;
   const headers = { Location: `${request.baseUrl}${request.path}?id=${product.id}` };
   const body = createBody ? { data: productRepresentation(product, hideFields) } : undefined;
@@ -93,9 +95,14 @@ function updateProduct(state: SandboxState, request: RouteRequest): ApiAnswer {
   if (id === null) return invalidId();
   const parsed = parseJson(request.body);
   if (!parsed.ok) return parsed.answer;
-  const result = validateProduct(parsed.value, 'update', { acceptFields: state.options.acceptFields });
-  if (!result.ok) return errorAnswer(400, result.code, result.message, { field: result.field });
-  const product = state.store.updateProduct(request.seller, id, result.fields);
+  const { acceptFields, updateFields, normalize, ignoreOnUpdate } = state.options;
+  const result = validateProduct(parsed.value, 'update', { acceptFields, updateFields, normalize });
+  if (!result.ok) return invalidBody(result);
+  // Ignored fields were still validated: such an API takes the body, then drops what it will not change.
+  const applied = Object.fromEntries(
+    Object.entries(result.fields).filter(([field]) => !ignoreOnUpdate.includes(field)),
+  );
+  const product = state.store.updateProduct(request.seller, id, storedForm(state, applied));
   if (!product) return productNotFound();
   return answer(200, { data: productRepresentation(product, state.options.hideFields) });
 }
@@ -122,6 +129,15 @@ function listAnswer<T extends { id: number }>(
   const list = renderList(items, listShape, pageSize, request.query, listUrl, represent);
   if (!list.ok) return errorAnswer(400, 'invalid_query', list.message);
   return answer(200, list.body, list.headers);
+}
+
+/** What the store keeps of a validated body: the sandbox's own form when it normalizes. */
+function storedForm(state: SandboxState, fields: Record<string, unknown>): Record<string, unknown> {
+  return state.options.normalize ? normalizeProduct(fields) : fields;
+}
+
+function invalidBody(result: Extract<ValidationResult, { ok: false }>): ApiAnswer {
+  return errorAnswer(400, result.code, result.message, { field: result.field, fields: result.fields });
 }
 
 function invalidId(): ApiAnswer {

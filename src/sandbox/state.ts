@@ -26,6 +26,9 @@ export interface ResolvedOptions {
   resetHeader: ResetHeader;
   acceptFields: readonly string[] | null;
   hideFields: readonly string[];
+  normalize: boolean;
+  updateFields: readonly string[] | null;
+  ignoreOnUpdate: readonly string[];
   listShape: ListShape;
   pageSize: number;
   createStatus: 200 | 201;
@@ -125,6 +128,9 @@ export function resolveOptions(options: SandboxOptions): {
       resetHeader,
       acceptFields: options.acceptFields ?? null,
       hideFields: options.hideFields ?? [],
+      normalize: options.normalize ?? false,
+      updateFields: options.updateFields ?? null,
+      ignoreOnUpdate: options.ignoreOnUpdate ?? [],
       listShape,
       pageSize,
       createStatus,

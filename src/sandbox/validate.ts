@@ -11,8 +11,14 @@
  * - `quantity`: a JSON integer, 0 or more;
  * - any other field: a string of at most 10,000 characters, a finite number, a boolean, or an array of
  *   at most 1,000 such strings; `null` is refused (there is no way to clear a field);
- * - a create needs `name` and `price`; an update (partial) needs neither, and changes only what it carries.
+ * - a create needs `name` and `price`; an update (partial) needs neither, and changes only what it carries;
+ * - when the sandbox runs with update fields, an update carrying any other field is refused, naming every
+ *   such field at once (a client fixing its PUT should not discover them one 400 at a time);
+ * - when the sandbox normalizes (normalize.ts), `price` may have any number of decimals (it is stored
+ *   rounded to cents) and `tags` must be an array of strings or one comma-separated string.
  */
+
+import { isTagsInput } from './normalize.js';
 
 export const MAX_NAME_LENGTH = 255;
 export const MAX_PRICE = 1e9;
@@ -24,11 +30,15 @@ export type StoredValue = string | number | boolean | string[];
 
 export type ValidationResult =
   | { ok: true; fields: Record<string, StoredValue> }
-  | { ok: false; code: string; field?: string; message: string };
+  | { ok: false; code: string; field?: string; fields?: string[]; message: string };
 
 export interface ValidationRules {
   /** null or undefined: every field name is accepted. */
   acceptFields?: readonly string[] | null;
+  /** null or undefined: an update may carry any field. */
+  updateFields?: readonly string[] | null;
+  /** The values are stored in the sandbox's own form, so some are taken looser or stricter. */
+  normalize?: boolean;
 }
 
 /** `mode` 'create' also requires the fields of REQUIRED_ON_CREATE. */
@@ -39,6 +49,12 @@ export function validateProduct(
 ): ValidationResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, code: 'invalid_body', message: 'the request body must be a JSON object' };
+  }
+  if (mode === 'update' && rules.updateFields) {
+    const allowed = rules.updateFields;
+    // `id` keeps its own, more useful refusal below.
+    const refused = Object.keys(body).filter((field) => field !== 'id' && !allowed.includes(field));
+    if (refused.length > 0) return notUpdatable(refused);
   }
   const fields: Record<string, StoredValue> = {};
   for (const [field, value] of Object.entries(body)) {
@@ -64,26 +80,41 @@ function fieldProblem(
   if (rules.acceptFields && !rules.acceptFields.includes(field)) {
     return { code: 'unknown_field', message: 'not accepted by this endpoint' };
   }
-  const message = valueProblem(field, value);
+  const message = valueProblem(field, value, rules.normalize === true);
   return message ? { code: 'invalid_field', message } : null;
 }
 
-function valueProblem(field: string, value: unknown): string | null {
+function notUpdatable(refused: string[]): ValidationResult {
+  const message = `${refused.join(', ')}: not accepted in an update`;
+  // `field` only when it is the whole story; `fields` always lists every refused one.
+  const field = refused.length === 1 ? { field: refused[0] } : {};
+  return { ok: false, code: 'not_updatable', ...field, fields: refused, message };
+}
+
+function valueProblem(field: string, value: unknown, normalize: boolean): string | null {
   switch (field) {
     case 'name':
       if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
       return value.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : null;
     case 'price':
+      if (normalize) return isPriceToRound(value) ? null : `must be a number from 0 to ${MAX_PRICE}`;
       return isPrice(value) ? null : `must be a number from 0 to ${MAX_PRICE} with at most two decimals`;
     case 'quantity':
       return Number.isSafeInteger(value) && (value as number) >= 0 ? null : 'must be a non-negative integer';
+    case 'tags':
+      if (normalize && !isTagsInput(value)) return 'must be an array of strings or a comma-separated string';
+      return otherValueProblem(value);
     default:
       return otherValueProblem(value);
   }
 }
 
+function isPriceToRound(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PRICE;
+}
+
 function isPrice(value: unknown): boolean {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_PRICE) return false;
+  if (!isPriceToRound(value)) return false;
   // Within [0, 1e9] String() never uses an exponent for a value with two decimals or fewer, so a
   // value with more decimals (or a tiny one printed as 1e-7) fails this pattern.
   return /^\d+(\.\d{1,2})?$/.test(String(value));

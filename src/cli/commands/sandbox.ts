@@ -29,6 +29,9 @@ export interface SandboxFlags {
   dropRate?: string;
   acceptFields?: string;
   hideFields?: string;
+  normalize?: boolean;
+  updateFields?: string;
+  ignoreOnUpdate?: string;
   listShape?: string;
   pageSize?: string;
   createStatus?: string;
@@ -71,6 +74,12 @@ export function registerSandbox(
     )
     .option('--accept-fields <a,b>', 'the only product fields accepted; others answer 400 (default: any)')
     .option('--hide-fields <a,b>', 'product fields stored but never echoed back, e.g. sku')
+    .option(
+      '--normalize',
+      'store and show its own form: names trimmed, spaces collapsed, prices in cents, tags as objects',
+    )
+    .option('--update-fields <a,b>', 'the only product fields a PUT takes; others answer 400 (default: any)')
+    .option('--ignore-on-update <a,b>', 'product fields a PUT answers 200 to but does not apply')
     .option(
       '--list-shape <shape>',
       `list wrapper and pagination: ${LIST_SHAPES.join(', ')} (default page-meta)`,
@@ -116,6 +125,11 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
   if (flags.acceptFields !== undefined)
     options.acceptFields = fieldList('--accept-fields', flags.acceptFields);
   if (flags.hideFields !== undefined) options.hideFields = fieldList('--hide-fields', flags.hideFields);
+  if (flags.normalize === true) options.normalize = true;
+  if (flags.updateFields !== undefined)
+    options.updateFields = fieldList('--update-fields', flags.updateFields);
+  if (flags.ignoreOnUpdate !== undefined)
+    options.ignoreOnUpdate = fieldList('--ignore-on-update', flags.ignoreOnUpdate);
   if (flags.listShape !== undefined)
     options.listShape = oneOf<ListShape>('--list-shape', flags.listShape, LIST_SHAPES);
   if (flags.pageSize !== undefined) options.pageSize = integer('--page-size', flags.pageSize, 1);

@@ -44,6 +44,9 @@ describe('sandboxOptionsFromFlags', () => {
       { acceptFields: ['name', 'price', 'sku'] },
     ],
     ['--hide-fields sku', { hideFields: 'sku' }, { hideFields: ['sku'] }],
+    ['--normalize', { normalize: true }, { normalize: true }],
+    ['--update-fields price, stock', { updateFields: 'price, stock' }, { updateFields: ['price', 'stock'] }],
+    ['--ignore-on-update name', { ignoreOnUpdate: 'name' }, { ignoreOnUpdate: ['name'] }],
     ['--list-shape link-header', { listShape: 'link-header' }, { listShape: 'link-header' }],
     ['--page-size 2', { pageSize: '2' }, { pageSize: 2 }],
     ['--create-status 200', { createStatus: '200' }, { createStatus: 200 }],
@@ -69,6 +72,8 @@ describe('sandboxOptionsFromFlags', () => {
     [{ failRate: '1.5' }, '--fail-rate'],
     [{ dropRate: '-0.1' }, '--drop-rate'],
     [{ acceptFields: 'name,,price' }, '--accept-fields'],
+    [{ updateFields: 'price,' }, '--update-fields'],
+    [{ ignoreOnUpdate: ' ' }, '--ignore-on-update'],
     [{ listShape: 'xml' }, '--list-shape'],
     [{ pageSize: '0' }, '--page-size'],
     [{ createStatus: '202' }, '--create-status'],
@@ -139,6 +144,53 @@ describe('catalog-sync sandbox', () => {
     stop();
     await running;
     await expect(fetch(`${baseUrl}/ping`, { headers: { Authorization: 'Bearer key-a' } })).rejects.toThrow();
+  });
+
+  it('leaves normalize, update fields and ignored fields off without their flags', () => {
+    const options = sandboxOptionsFromFlags({});
+    expect(options).not.toHaveProperty('normalize');
+    expect(options).not.toHaveProperty('updateFields');
+    expect(options).not.toHaveProperty('ignoreOnUpdate');
+  });
+
+  it('reads --normalize, --update-fields and --ignore-on-update from the command line and serves with them', async () => {
+    const { program, stop, printed } = harness();
+    const running = program.parseAsync([
+      'node',
+      'catalog-sync',
+      'sandbox',
+      '--port',
+      '0',
+      '--key',
+      'k=s',
+      '--normalize',
+      '--update-fields',
+      'name,price',
+      '--ignore-on-update',
+      'price',
+    ]);
+    const text = await untilPrinted(printed);
+    const baseUrl = /^SELLER_API_BASE_URL=(\S+)$/m.exec(text)?.[1];
+    const send = async (method: string, path: string, body: object) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+    };
+    try {
+      const created = await send('POST', '/products', { name: ' Lamp ', price: 1.005, sku: 'L-1' });
+      expect(created.body.data).toMatchObject({ name: 'Lamp', price: 1.01 });
+      const id = created.body.data.id;
+      expect((await send('PUT', `/products?id=${id}`, { sku: 'L-2' })).status).toBe(400);
+      const updated = await send('PUT', `/products?id=${id}`, { name: 'Desk  lamp', price: 5 });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data).toMatchObject({ name: 'Desk lamp', price: 1.01, sku: 'L-1' });
+    } finally {
+      stop();
+      await running;
+    }
   });
 
   it('prints a generated key when none is given', async () => {

@@ -53,6 +53,26 @@ describe('validateProduct', () => {
     });
     expect(result).toMatchObject({ ok: false, code: 'unknown_field', field: 'colour' });
   });
+
+  it('refuses an update outside the update fields, naming them all; a create is not concerned', () => {
+    const rules = { updateFields: ['price'] };
+    expect(validateProduct({ price: 1, name: 'x', sku: 'y' }, 'update', rules)).toEqual({
+      ok: false,
+      code: 'not_updatable',
+      fields: ['name', 'sku'],
+      message: 'name, sku: not accepted in an update',
+    });
+    expect(validateProduct({ id: 1, price: 1 }, 'update', rules)).toMatchObject({ code: 'unknown_field' });
+    expect(validateProduct({ name: 'x', price: 1, sku: 'y' }, 'create', rules)).toMatchObject({ ok: true });
+  });
+
+  it('takes a price of any decimals when normalizing (it is stored rounded), and only string tags', () => {
+    const rules = { normalize: true };
+    expect(validateProduct({ price: 1.005, tags: 'a,b' }, 'update', rules)).toMatchObject({ ok: true });
+    expect(validateProduct({ price: -0.01 }, 'update', rules)).toMatchObject({ ok: false, field: 'price' });
+    expect(validateProduct({ tags: 5 }, 'update', rules)).toMatchObject({ ok: false, field: 'tags' });
+    expect(validateProduct({ tags: 5 }, 'update')).toMatchObject({ ok: true });
+  });
 });
 
 describe('takeFromDailyLimit', () => {
