@@ -1,5 +1,5 @@
 import type { InvalidRow, MappedRow, ProductFields, ProductUpsert } from '../interfaces.js';
-import { decimalToNumber, isExactAsNumber, type ParsedDecimal } from './decimal.js';
+import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import type { Draft, RawFields } from './presets/types.js';
 import type { FieldSpec } from './transforms.js';
@@ -47,19 +47,23 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           reason: `ambiguous ${field} "${text}" (a decimal or thousands separator?): set decimal: comma or dot in a mapping file`,
         };
       }
-      if (spec.kind === 'integer' && parsed.value.includes('.')) {
+      // A price (any decimal field) is what it stands for, without float noise: `1.5699999999999998`
+      // is sent and compared as 1.57 (see withoutFloatNoise, also for values past 15 digits). A
+      // whole number keeps its digits: a quantity too long to send exactly is refused below.
+      const value = spec.kind === 'decimal' ? withoutFloatNoise(parsed.value) : parsed.value;
+      if (spec.kind === 'integer' && value.includes('.')) {
         return { ok: false, reason: `invalid ${field} "${text}": not a whole number` };
       }
-      if (NON_NEGATIVE_FIELDS.has(field) && parsed.value.startsWith('-')) {
+      if (NON_NEGATIVE_FIELDS.has(field) && value.startsWith('-')) {
         return { ok: false, reason: `invalid ${field} "${text}": negative` };
       }
-      if (!isExactAsNumber(parsed.value)) {
+      if (!isExactAsNumber(value)) {
         return {
           ok: false,
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
       }
-      return { ok: true, value: decimalToNumber(parsed.value) };
+      return { ok: true, value: decimalToNumber(value) };
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
-import { compareDecimals, parseDecimal } from '../decimal.js';
+import { compareDecimals, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
 import { Columns, put } from './columns.js';
 import type { Draft, Preset, RawFields, RowMapper } from './types.js';
@@ -148,7 +148,8 @@ function putPrices(fields: RawFields, notes: string[], price: string, compareAt:
     put(fields, 'price', price);
     return;
   }
-  if (compareDecimals(was.value, current.value) > 0) {
+  // Compared as sent: float noise (`20.000000000000004`) does not make a sale of an equal price.
+  if (compareDecimals(withoutFloatNoise(was.value), withoutFloatNoise(current.value)) > 0) {
     put(fields, 'price', compareAt);
     put(fields, 'sale_price', price);
     return;

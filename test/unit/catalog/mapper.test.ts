@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper } from '../../../src/catalog/index.js';
+import type { MappedRow } from '../../../src/interfaces.js';
+import { openSource } from '../../../src/sources/index.js';
+import { stdinOf } from '../sources/helpers.js';
 import { mapRecords, mapRows } from './map-rows.js';
 
 describe('the generic preset', () => {
@@ -107,6 +110,47 @@ describe('--fields', () => {
     expect(() => createMapper({ columns: ['sku', 'price'], fields: ['prise'] })).toThrow(
       new CatalogConfigError('--fields: unknown field "prise" (this source gives: sku, price)'),
     );
+  });
+});
+
+/** A source given as text on standard input, opened and mapped as a run does. */
+async function mapText(text: string): Promise<MappedRow[]> {
+  const source = await openSource('-', { stdin: stdinOf(text) });
+  try {
+    const mapper = createMapper({ columns: source.columns });
+    const rows: MappedRow[] = [];
+    for await (const row of mapper.map(source.records)) rows.push(row);
+    return rows;
+  } finally {
+    await source.close();
+  }
+}
+
+describe('float noise in a source price', () => {
+  const priceOf = (row: MappedRow | undefined) => (row?.kind === 'upsert' ? row.fields.price : row);
+
+  it('reads a spreadsheet export as the decimal it stands for, and keeps exact ones exact', async () => {
+    const rows = await mapText(
+      'sku,name,price,sale_price\nA,Mug,1.5699999999999998,0.7000000000000001\nB,Cup,12.50,\nC,Jar,1.234567,\n',
+    );
+    expect(rows.map(priceOf)).toEqual([1.57, 12.5, 1.234567]);
+    expect(rows[0]).toMatchObject({ fields: { sale_price: 0.7 } });
+  });
+
+  it('reads JSON numbers (0.1 + 0.2) the same way, in JSON and NDJSON sources', async () => {
+    const items = [
+      { sku: 'A', name: 'Mug', price: 0.1 + 0.2 },
+      { sku: 'B', name: 'Cup', price: 1.1 * 1.1 },
+      { sku: 'C', name: 'Jar', price: 19.99 },
+    ];
+    expect(JSON.stringify(items)).toContain('0.30000000000000004');
+    const expected = [0.3, 1.21, 19.99];
+    expect((await mapText(JSON.stringify(items))).map(priceOf)).toEqual(expected);
+    const ndjson = items.map((item) => JSON.stringify(item)).join('\n');
+    expect((await mapText(ndjson)).map(priceOf)).toEqual(expected);
+    expect((await mapText('[{"sku":"A","price":12.50},{"sku":"B","price":0}]')).map(priceOf)).toEqual([
+      12.5, 0,
+    ]);
   });
 });
 

@@ -53,6 +53,16 @@ describe('shopify', () => {
     expect(row).not.toHaveProperty('fields.sale_price');
   });
 
+  it('reads float noise in a price as the decimal it stands for, also when comparing compare-at', async () => {
+    const rows = await mapRows(SHOPIFY, [
+      ['p', 'Pants', 'Size', '28', '', 'P28', '20.000000000000004', '20', ''],
+      ['q', 'Quilt', 'Size', 'L', '', 'Q-L', '64.94999999999999', '95.00000000000001', ''],
+    ]);
+    expect(rows[0]).toMatchObject({ fields: { price: 20 } });
+    expect(rows[0]).not.toHaveProperty('fields.sale_price');
+    expect(rows[1]).toMatchObject({ fields: { price: 95, sale_price: 64.95 } });
+  });
+
   it('reports a row without Handle as invalid', async () => {
     const rows = await mapRows(SHOPIFY, [['', 'X', '', '', '', 'X1', '5', '', '']]);
     expect(rows).toMatchObject([{ kind: 'invalid', reason: 'missing Handle' }]);
