@@ -9,7 +9,10 @@ export interface RowRules {
   matchBy: string;
   specOf(field: string): FieldSpec;
   readDecimal(text: string, forced?: 'dot' | 'comma'): ParsedDecimal;
-  /** `--fields`: the fields sent (the match field is always kept); undefined sends every field. */
+  /**
+   * `--fields`: exactly the fields sent, the match field too only when listed (the row keeps its
+   * key for matching either way); undefined sends every field.
+   */
   send?: ReadonlySet<string>;
 }
 
@@ -118,12 +121,17 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   return upsert;
 }
 
+/**
+ * CONTRACT: "`--fields` lists exactly what is sent". An API that takes only the fields it knows
+ * answers 400 to any other, the match field included; a row whose match field is not sent is
+ * found by later runs through the ids this tool recorded, as when an API hides `sku`.
+ */
 function pick(fields: ProductFields, rules: RowRules): ProductFields {
   const { send } = rules;
   if (!send) return fields;
   const picked: ProductFields = {};
   for (const [field, value] of Object.entries(fields)) {
-    if (send.has(field) || field === rules.matchBy) picked[field] = value;
+    if (send.has(field)) picked[field] = value;
   }
   return picked;
 }

@@ -93,12 +93,41 @@ describe('validation', () => {
 });
 
 describe('--fields', () => {
-  it('sends only the chosen fields, and always the match field', async () => {
-    const rows = await mapRows(['sku', 'name', 'price', 'quantity'], [['A-1', 'Mug', '5', '2']], {
-      fields: ['price'],
+  it('sends exactly the chosen fields: the match field only when listed, the key kept for matching', async () => {
+    const columns = ['sku', 'name', 'price', 'quantity'];
+    const rows = await mapRows(columns, [['A-1', 'Mug', '5', '2']], { fields: ['name', 'price'] });
+    expect(rows).toEqual([
+      { kind: 'upsert', row: 1, line: 2, key: 'A-1', fields: { name: 'Mug', price: 5 } },
+    ]);
+    const listed = await mapRows(columns, [['A-1', 'Mug', '5', '2']], { fields: ['sku', 'price'] });
+    expect(listed[0]).toMatchObject({ key: 'A-1', fields: { sku: 'A-1', price: 5 } });
+    expect(createMapper({ columns, fields: ['name', 'price'] }).fields).toEqual(['name', 'price']);
+  });
+
+  it('still matches by --match-by when that field is not sent', async () => {
+    const rows = await mapRows(['sku', 'ean', 'name'], [['A-1', '400', 'Mug']], {
+      matchBy: 'ean',
+      fields: ['sku', 'name'],
     });
-    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', price: 5 } });
-    expect(rows[0]).not.toHaveProperty('fields.name');
+    expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400', fields: { sku: 'A-1', name: 'Mug' } });
+    expect(rows[0]).not.toHaveProperty('fields.ean');
+  });
+
+  it('still needs the match field and refuses a duplicate one when it is not sent', async () => {
+    const rows = await mapRows(
+      ['sku', 'name', 'price'],
+      [
+        ['', 'Mug', '5'],
+        ['A-1', 'Cup', '6'],
+        ['A-1', 'Jar', '7'],
+      ],
+      { fields: ['name', 'price'] },
+    );
+    expect(rows).toMatchObject([
+      { kind: 'invalid', reason: 'missing sku' },
+      { kind: 'upsert', key: 'A-1' },
+      { kind: 'invalid', key: 'A-1', reason: 'duplicate sku "A-1": first seen in row 2' },
+    ]);
   });
 
   it('still validates fields it does not send', async () => {
