@@ -54,7 +54,8 @@ export interface ProductUpsert {
   id?: string;
   /**
    * Fields to send; blank cells are absent. Includes the match field, unless `--fields` leaves it
-   * out: the row is then matched by `key` through the ids this tool recorded.
+   * out or the key was derived by a preset (a file without SKU): the row is then matched by `key`
+   * through the ids this tool recorded.
    */
   fields: ProductFields;
   /** Non-fatal notes about this row, e.g. "key derived from handle and options". */

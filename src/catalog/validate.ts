@@ -100,7 +100,10 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     else errors.push(converted.reason);
   }
   const keyValue = fields[rules.matchBy];
-  const key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
+  let key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
+  // A key the preset derived (no SKU in the file) matches the row, kept in the id map, but is not
+  // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
+  if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.get(key);
