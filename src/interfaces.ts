@@ -52,7 +52,11 @@ export interface ProductUpsert {
   key: string;
   /** The remote product id, when the source carries one (generic preset's `id` column). */
   id?: string;
-  /** Fields to send; blank cells are absent. Includes the match field itself. */
+  /**
+   * Fields to send; blank cells are absent. Includes the match field, unless `--fields` leaves it
+   * out or the key was derived by a preset (a file without SKU): the row is then matched by `key`
+   * through the ids this tool recorded.
+   */
   fields: ProductFields;
   /** Non-fatal notes about this row, e.g. "key derived from handle and options". */
   notes?: string[];

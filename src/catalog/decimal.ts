@@ -142,6 +142,36 @@ function fromNumber(n: number): Decimal {
   return canonicalise(sign === '-', digits.slice(0, point), digits.slice(point));
 }
 
+/** The significant digits a double is sure to carry: any decimal of up to 15 of them round-trips. */
+export const DOUBLE_DIGITS = 15;
+
+/**
+ * The decimal a source number stands for, without the float noise a spreadsheet or a JSON writer
+ * leaves in it (`1.5699999999999998` → `1.57`, `0.30000000000000004` → `0.3`): rounded to 15
+ * significant digits, then written shortest. This is, on the text and without a float, what
+ * `Number(Number(x).toPrecision(15))` gives, but for an exact half in the 16th digit: the text's
+ * half goes away from zero, where toPrecision would follow the double's binary value. A decimal
+ * of up to 15 significant digits comes back unchanged: `19.99`, `1.234567`, `0.000001` stay exact.
+ *
+ * A value of more than 15 significant digits that is not noise (`1234567.8901234567`) is read as
+ * its 15-digit rounding too, on purpose: past 15 digits the text cannot tell a real digit from a
+ * double's noise, and the price goes out as a JSON number, which no API reads back with more
+ * digits than that. Taking the 15-digit reading makes what is sent, what is compared and what the
+ * API keeps the same number, where refusing the row or keeping 17 digits would make it fail or
+ * never compare equal.
+ */
+export function withoutFloatNoise(d: Decimal): Decimal {
+  const negative = d.startsWith('-');
+  const [whole = '0', frac = ''] = (negative ? d.slice(1) : d).split('.');
+  const digits = (whole + frac).replace(/^0+/, '');
+  if (digits.length <= DOUBLE_DIGITS) return d;
+  const dropped = 10n ** BigInt(digits.length - DOUBLE_DIGITS);
+  const rounded = ((BigInt(whole + frac) + dropped / 2n) / dropped) * dropped;
+  const text = rounded.toString().padStart(frac.length + 1, '0');
+  const point = text.length - frac.length;
+  return canonicalise(negative, text.slice(0, point), text.slice(point));
+}
+
 /** True when both are numbers (JSON numbers or plain numeric strings) of the same value. */
 export function decimalEquals(a: unknown, b: unknown): boolean {
   const x = toDecimal(a);

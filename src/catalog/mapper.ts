@@ -17,7 +17,7 @@ export interface MapperOptions {
   preset?: PresetName | string;
   /** `--mapping`: its fields replace or add to the preset's; without a preset, they are all there is. */
   mapping?: MappingSpec;
-  /** `--fields`: the fields sent; the match field is always kept. */
+  /** `--fields`: exactly the fields sent (the match field only when listed; rows keep their key). */
   fields?: string[];
   /** `--match-by` (default `sku`). */
   matchBy?: string;
@@ -101,7 +101,7 @@ export function createMapper(options: MapperOptions): Mapper {
   return {
     preset: label,
     detections,
-    fields: send ? available.filter((field) => send.has(field) || field === matchBy) : available,
+    fields: send ? available.filter((field) => send.has(field)) : available,
     async *map(records) {
       const rowMapper = base.create(columns);
       const seen: SeenKeys = new Map();

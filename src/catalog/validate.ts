@@ -1,5 +1,5 @@
 import type { InvalidRow, MappedRow, ProductFields, ProductUpsert } from '../interfaces.js';
-import { decimalToNumber, isExactAsNumber, type ParsedDecimal } from './decimal.js';
+import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import type { Draft, RawFields } from './presets/types.js';
 import type { FieldSpec } from './transforms.js';
@@ -9,7 +9,10 @@ export interface RowRules {
   matchBy: string;
   specOf(field: string): FieldSpec;
   readDecimal(text: string, forced?: 'dot' | 'comma'): ParsedDecimal;
-  /** `--fields`: the fields sent (the match field is always kept); undefined sends every field. */
+  /**
+   * `--fields`: exactly the fields sent, the match field too only when listed (the row keeps its
+   * key for matching either way); undefined sends every field.
+   */
   send?: ReadonlySet<string>;
 }
 
@@ -47,19 +50,23 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           reason: `ambiguous ${field} "${text}" (a decimal or thousands separator?): set decimal: comma or dot in a mapping file`,
         };
       }
-      if (spec.kind === 'integer' && parsed.value.includes('.')) {
+      // A price (any decimal field) is what it stands for, without float noise: `1.5699999999999998`
+      // is sent and compared as 1.57 (see withoutFloatNoise, also for values past 15 digits). A
+      // whole number keeps its digits: a quantity too long to send exactly is refused below.
+      const value = spec.kind === 'decimal' ? withoutFloatNoise(parsed.value) : parsed.value;
+      if (spec.kind === 'integer' && value.includes('.')) {
         return { ok: false, reason: `invalid ${field} "${text}": not a whole number` };
       }
-      if (NON_NEGATIVE_FIELDS.has(field) && parsed.value.startsWith('-')) {
+      if (NON_NEGATIVE_FIELDS.has(field) && value.startsWith('-')) {
         return { ok: false, reason: `invalid ${field} "${text}": negative` };
       }
-      if (!isExactAsNumber(parsed.value)) {
+      if (!isExactAsNumber(value)) {
         return {
           ok: false,
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
       }
-      return { ok: true, value: decimalToNumber(parsed.value) };
+      return { ok: true, value: decimalToNumber(value) };
     }
   }
 }
@@ -93,7 +100,10 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     else errors.push(converted.reason);
   }
   const keyValue = fields[rules.matchBy];
-  const key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
+  let key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
+  // A key the preset derived (no SKU in the file) matches the row, kept in the id map, but is not
+  // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
+  if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.get(key);
@@ -114,12 +124,17 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   return upsert;
 }
 
+/**
+ * CONTRACT: "`--fields` lists exactly what is sent". An API that takes only the fields it knows
+ * answers 400 to any other, the match field included; a row whose match field is not sent is
+ * found by later runs through the ids this tool recorded, as when an API hides `sku`.
+ */
 function pick(fields: ProductFields, rules: RowRules): ProductFields {
   const { send } = rules;
   if (!send) return fields;
   const picked: ProductFields = {};
   for (const [field, value] of Object.entries(fields)) {
-    if (send.has(field) || field === rules.matchBy) picked[field] = value;
+    if (send.has(field)) picked[field] = value;
   }
   return picked;
 }

@@ -30,14 +30,19 @@ describe('shopify exports', () => {
     expect(variant.notes?.join()).toContain('3.65275E+11');
   });
 
-  it('derives a key from handle and options when the export has no SKU', async () => {
+  it('derives a key from handle and options when the export has no SKU, to match by, not to send', async () => {
     const file = await mapRealFile('shopify-export/products_export_1.csv');
     expect(file.byKey('shopify:floor-lamp').fields).toMatchObject({ price: 85, sale_price: 69.99 });
     expect(file.byKey('shopify:gardening-gloves:Yellow').fields).toMatchObject({
       name: 'Gardening Gloves - Yellow',
       price: 15.99,
     });
-    expect(file.byKey('shopify:floor-lamp').notes?.[0]).toContain('key derived from handle and options');
+    expect(file.byKey('shopify:floor-lamp').notes?.[0]).toBe(
+      'key derived from handle and options (no Variant SKU): shopify:floor-lamp, not sent as sku',
+    );
+    expect(file.byKey('shopify:floor-lamp').fields).not.toHaveProperty('sku');
+    expect(file.byKey('shopify:gardening-gloves:Yellow').fields).not.toHaveProperty('sku');
+    expect(file.upserts.filter((upsert) => upsert.fields.sku !== undefined)).toEqual([]);
   });
 });
 
@@ -54,6 +59,7 @@ describe('woocommerce exports', () => {
       price: 20,
       sale_price: 17.99,
     });
+    expect(file.byKey('woocommerce:WOOIDEA:Green/L').fields).not.toHaveProperty('sku');
   });
 
   it('reports a grouped product without price as invalid, whether before or after its items', async () => {
@@ -70,6 +76,10 @@ describe('woocommerce exports', () => {
       name: 'Leather-Clad Leisure Chair',
       price: 249,
     });
+    expect(file.byKey('woocommerce:id:69').fields).not.toHaveProperty('sku');
+    expect(file.byKey('woocommerce:id:69').notes).toEqual([
+      'key derived (no SKU): woocommerce:id:69, not sent as sku',
+    ]);
   });
 
   it('reads decimals without a leading zero', async () => {
@@ -128,6 +138,7 @@ describe('other presets', () => {
       currency: 'AUD',
       quantity: 1,
     });
+    expect(file.byKey('etsy:latte-paw-squishy').fields).not.toHaveProperty('sku');
     const descriptions = file.upserts.map((u) => String(u.fields.description)).join('\n');
     expect(descriptions).toContain('🍓');
   });

@@ -4,7 +4,11 @@ import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interface
 import { openSource } from '../../src/sources/index.js';
 
 const repoRoot = join(import.meta.dirname, '../..');
-export const realDir = join(repoRoot, '../shared/fixtures/real');
+/**
+ * The real exports live beside the checkout, never in it (SOURCES.md). A git worktree elsewhere
+ * names them with CATALOG_SYNC_REAL_FIXTURES.
+ */
+export const realDir = process.env.CATALOG_SYNC_REAL_FIXTURES ?? join(repoRoot, '../shared/fixtures/real');
 
 export interface MappedFile {
   records: number;

@@ -127,6 +127,18 @@ const FILES: {
 ];
 
 describe('every real export in shared/fixtures/real', () => {
+  // Presets match by sku: a row sends its own SKU as its key, or derives a key it does not send.
+  it.each(FILES.filter((entry) => entry.preset))(
+    "$file: sends a row's own SKU as its key, never a key the tool derived",
+    async (entry) => {
+      const mapped = await mapRealFile(entry.file);
+      for (const upsert of mapped.upserts) {
+        if (upsert.fields.sku !== undefined) expect(upsert.fields.sku).toBe(upsert.key);
+        else expect(upsert.notes?.join('\n')).toMatch(/key derived .*, not sent as sku/);
+      }
+    },
+  );
+
   it('is listed here, so none is left unread', () => {
     const onDisk = readdirSync(realDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())

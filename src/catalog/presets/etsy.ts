@@ -6,7 +6,8 @@ import { oneToOne } from './types.js';
 /**
  * Etsy "Download Data" listings export. Its SKU column is often empty and it has no listing id, so
  * the key is the SKU, else `etsy:<LISTING_ID>` where present, else `etsy:<title slug>` (said in a
- * note: renaming a listing then makes a new product). Variations stay one listing: the export has
+ * note: renaming a listing then makes a new product). A derived key only matches the listing: it
+ * is not sent as the product's sku. Variations stay one listing: the export has
  * one price per listing.
  */
 export const etsy: Preset = {
@@ -32,16 +33,19 @@ export const etsy: Preset = {
     };
     return oneToOne((record) => {
       const notes: string[] = [];
-      let key = read.sku(record);
-      if (key === '') {
+      const sku = read.sku(record);
+      let derivedKey = '';
+      if (sku === '') {
         const listingId = read.listingId(record);
         const titleSlug = slug(read.title(record));
-        key = listingId ? `etsy:${listingId}` : titleSlug ? `etsy:${titleSlug}` : '';
-        if (key !== '')
-          notes.push(`key derived from the ${listingId ? 'listing id' : 'title'} (no SKU): ${key}`);
+        derivedKey = listingId ? `etsy:${listingId}` : titleSlug ? `etsy:${titleSlug}` : '';
+        if (derivedKey !== '')
+          notes.push(
+            `key derived from the ${listingId ? 'listing id' : 'title'} (no SKU): ${derivedKey}, not sent as sku`,
+          );
       }
       const fields: RawFields = {};
-      put(fields, 'sku', key);
+      put(fields, 'sku', sku);
       put(fields, 'name', read.title(record));
       put(fields, 'description', read.description(record));
       put(fields, 'price', read.price(record));
@@ -53,7 +57,9 @@ export const etsy: Preset = {
         'images',
         read.images.map((image) => image(record)).filter((url) => url !== ''),
       );
-      return { kind: 'product', record, fields, notes };
+      return derivedKey !== ''
+        ? { kind: 'product', record, fields, derivedKey, notes }
+        : { kind: 'product', record, fields, notes };
     });
   },
 };

@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
-import { compareDecimals, parseDecimal } from '../decimal.js';
+import { compareDecimals, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
 import { Columns, put } from './columns.js';
 import type { Draft, Preset, RawFields, RowMapper } from './types.js';
@@ -11,7 +11,8 @@ const DEFAULT_OPTION = 'Default Title';
  * a Handle: the first carries the product fields (Title, Body, Vendor …), each variant row its own
  * SKU and price, and image-only rows (Handle + Image Src) add to the gallery. The Seller API has no
  * variants, so each variant becomes its own product; image-only rows are merged into the handle's
- * first row. A variant without SKU gets the key `shopify:<handle>[:<opt1>/<opt2>…]`.
+ * first row. A variant without SKU gets the key `shopify:<handle>[:<opt1>/<opt2>…]`, to match it
+ * by; that derived key is not sent as the product's sku.
  */
 export const shopify: Preset = {
   name: 'shopify',
@@ -95,14 +96,16 @@ function createShopifyMapper(c: Columns): RowMapper {
     const gallery = unique(rows.map(r.imageSrc));
     const several = variants.length > 1;
 
-    const products = new Map<SourceRecord, Draft & { kind: 'product' }>();
+    const products = new Map<SourceRecord, { draft: Draft & { kind: 'product' }; key: string }>();
     for (const row of variants) {
       const options = r.options.map((option) => option(row)).filter((value) => value !== '');
       const named = options.length > 0 && !(options.length === 1 && options[0] === DEFAULT_OPTION);
       const fields: RawFields = {};
       const notes: string[] = [];
-      const sku = r.sku(row) || `shopify:${handle}${named ? `:${options.join('/')}` : ''}`;
-      if (r.sku(row) === '') notes.push(`key derived from handle and options (no Variant SKU): ${sku}`);
+      const sku = r.sku(row);
+      const key = sku || `shopify:${handle}${named ? `:${options.join('/')}` : ''}`;
+      if (sku === '')
+        notes.push(`key derived from handle and options (no Variant SKU): ${key}, not sent as sku`);
       put(fields, 'sku', sku);
       const title = r.title(productRow);
       put(fields, 'name', title !== '' && several && named ? `${title} - ${options.join(' / ')}` : title);
@@ -116,14 +119,15 @@ function createShopifyMapper(c: Columns): RowMapper {
       put(fields, 'barcode', r.barcode(row));
       put(fields, 'weight', r.grams(row));
       put(fields, 'images', unique([r.variantImage(row), ...gallery]));
-      products.set(row, { kind: 'product', record: row, fields, notes });
+      const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
+      if (sku === '') draft.derivedKey = key;
+      products.set(row, { draft, key });
     }
 
-    const first = products.get(variants[0]!)!;
-    const firstKey = String(first.fields.sku);
+    const { draft: first, key: firstKey } = products.get(variants[0]!)!;
     return rows.map((row): Draft => {
       const product = products.get(row);
-      if (product) return product;
+      if (product) return product.draft;
       const what = r.imageSrc(row) !== '' ? 'image row' : 'row without variant data';
       return {
         kind: 'merged',
@@ -148,7 +152,8 @@ function putPrices(fields: RawFields, notes: string[], price: string, compareAt:
     put(fields, 'price', price);
     return;
   }
-  if (compareDecimals(was.value, current.value) > 0) {
+  // Compared as sent: float noise (`20.000000000000004`) does not make a sale of an equal price.
+  if (compareDecimals(withoutFloatNoise(was.value), withoutFloatNoise(current.value)) > 0) {
     put(fields, 'price', compareAt);
     put(fields, 'sale_price', price);
     return;

@@ -21,7 +21,18 @@ export type RawFields = Record<string, string | string[]>;
  * preset comes out as exactly one draft, possibly later (a Shopify handle waits for its next row).
  */
 export type Draft =
-  | { kind: 'product'; record: SourceRecord; fields: RawFields; id?: string; notes: string[] }
+  | {
+      kind: 'product';
+      record: SourceRecord;
+      fields: RawFields;
+      id?: string;
+      /**
+       * A key the preset derived because the source has no SKU (`shopify:<handle>`, `etsy:<slug>`):
+       * the tool's own, the row's match key when matching by `sku`, never sent as the product's sku.
+       */
+      derivedKey?: string;
+      notes: string[];
+    }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
   | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string };
 

@@ -12,7 +12,8 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * (see parents.ts), whose rows are the products, found by `Parent` (`id:NN` or the parent's SKU).
  * A `grouped` product without a price of its own is invalid (its items are rows of their own); an
  * `external` product is an ordinary product. Without SKU the key is `woocommerce:id:<ID>`, else
- * `woocommerce:<parent>:<attribute values>` for a variation, else `woocommerce:<name slug>`.
+ * `woocommerce:<parent>:<attribute values>` for a variation, else `woocommerce:<name slug>`: a
+ * derived key only matches the product, it is not sent as its sku.
  */
 export const woocommerce: Preset = {
   name: 'woocommerce',
@@ -92,7 +93,7 @@ function createWooMapper(c: Columns): RowMapper {
         : name
           ? `woocommerce:${name}`
           : '';
-    if (derived !== '') notes.push(`key derived (no SKU): ${derived}`);
+    if (derived !== '') notes.push(`key derived (no SKU): ${derived}, not sent as sku`);
     return derived;
   };
 
@@ -102,8 +103,9 @@ function createWooMapper(c: Columns): RowMapper {
       const notes: string[] = [];
       const parentRef = types.includes('variation') ? read.parent(record) : '';
       const key = keyOf(record, parentRef, notes);
+      const sku = read.sku(record);
       const fields: RawFields = {};
-      put(fields, 'sku', key);
+      put(fields, 'sku', sku);
       Object.assign(fields, productFields(record));
 
       if (types.includes('variable')) {
@@ -130,7 +132,11 @@ function createWooMapper(c: Columns): RowMapper {
           notes.push(`parent "${parentRef}" is not in this file before this variation`);
         }
       }
-      drafts.push({ kind: 'product', record, fields, notes });
+      drafts.push(
+        sku === '' && key !== ''
+          ? { kind: 'product', record, fields, derivedKey: key, notes }
+          : { kind: 'product', record, fields, notes },
+      );
       return drafts;
     },
     end: () =>

@@ -7,6 +7,7 @@ import {
   parseDecimal,
   toCents,
   toDecimal,
+  withoutFloatNoise,
 } from '../../../src/catalog/decimal.js';
 import type { Decimal } from '../../../src/interfaces.js';
 
@@ -98,6 +99,55 @@ describe('no float arithmetic', () => {
     expect(isExactAsNumber(d('123456789012345'))).toBe(true);
     expect(isExactAsNumber(d('12345678901234567890'))).toBe(false);
     expect(isExactAsNumber(d('0.1234567890123456789'))).toBe(false);
+  });
+});
+
+describe('withoutFloatNoise: the decimal a source number stands for', () => {
+  it.each([
+    // Float noise, as spreadsheets export it and JSON writers print it: the shortest decimal.
+    ['1.5699999999999998', '1.57'],
+    ['0.30000000000000004', '0.3'],
+    ['0.7000000000000001', '0.7'],
+    ['19.990000000000002', '19.99'],
+    ['1.0000000000000002', '1'],
+    ['9.9999999999999999', '10'],
+    ['99.99999999999999', '100'],
+    ['-1.5699999999999998', '-1.57'],
+    ['-0.30000000000000004', '-0.3'],
+    ['0.000012340000000000001', '0.00001234'],
+    // Exact decimals of up to 15 significant digits: unchanged, whatever their zeros.
+    ['19.99', '19.99'],
+    ['12.5', '12.5'],
+    ['1.234567', '1.234567'],
+    ['0.1', '0.1'],
+    ['0.000001', '0.000001'],
+    ['0', '0'],
+    ['-5', '-5'],
+    ['1000000', '1000000'],
+    ['123456789012345', '123456789012345'],
+    ['0.123456789012345', '0.123456789012345'],
+    ['1234567890.12345', '1234567890.12345'],
+    // Past 15 significant digits and not noise: the 15-digit reading (halves away from zero).
+    ['1234567.8901234567', '1234567.89012346'],
+    ['0.1234567890123456789', '0.123456789012346'],
+    ['12345678901234567890', '12345678901234600000'],
+    ['99999999999999999', '100000000000000000'],
+    ['1.0000000000000005', '1'],
+    ['1.00000000000000050', '1'],
+    ['1.000000000000005', '1.00000000000001'],
+    ['-1234567.8901234567', '-1234567.89012346'],
+  ])('%s reads as %s', (text, expected) => {
+    expect(withoutFloatNoise(d(text))).toBe(expected);
+  });
+
+  it('gives what Number(x.toPrecision(15)) gives, for numbers a JSON source holds', () => {
+    const numbers = [0.1 + 0.2, 1.1 * 1.1, 0.57 * 100, 19.99 * 3, 1 / 3, 2 / 3, 1e-7 * 3, 123.456 - 0.001];
+    for (const n of numbers) {
+      const read = withoutFloatNoise(toDecimal(n) as Decimal);
+      expect(read).toBe(toDecimal(Number(n.toPrecision(15))));
+    }
+    expect(withoutFloatNoise(toDecimal(0.1 + 0.2) as Decimal)).toBe('0.3');
+    expect(withoutFloatNoise(toDecimal(0.57 * 100) as Decimal)).toBe('57');
   });
 });
 

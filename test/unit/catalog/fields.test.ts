@@ -42,12 +42,37 @@ describe('convertField', () => {
   });
 
   it.each([
+    // Float noise, as a spreadsheet exports it or a JSON number prints: the decimal it stands for.
+    ['price', '1.5699999999999998', 1.57],
+    ['price', '0.30000000000000004', 0.3],
+    ['price', '1,5699999999999998', 1.57],
+    ['price', '€ 19.990000000000002', 19.99],
+    ['sale_price', '0.7000000000000001', 0.7],
+    ['weight', '1.0000000000000002', 1],
+    ['price', '0.000000000000000004', 0.000000000000000004],
+    // Exact decimals stay what they are.
+    ['price', '12.50', 12.5],
+    ['price', '19.99', 19.99],
+    ['price', '1.234567', 1.234567],
+    ['price', '0', 0],
+    ['price', '-0', 0],
+    ['price', '123456789012.345', 123456789012.345],
+    // More than 15 significant digits and not noise: the 15-digit reading.
+    ['price', '1234567.8901234567', 1234567.89012346],
+    ['price', '12345678901234567890', 12345678901234600000],
+  ])('%s %j is read as the price it stands for: %j', (field, raw, expected) => {
+    expect(convertField(field, raw, rules())).toEqual({ ok: true, value: expected });
+  });
+
+  it.each([
     ['price', 'abc', 'invalid price "abc"'],
     ['price', '-5', 'invalid price "-5": negative'],
     ['quantity', '2.5', 'invalid quantity "2.5": not a whole number'],
     ['active', 'maybe', 'invalid active "maybe"'],
     ['price', '1,299', 'ambiguous price "1,299"'],
-    ['price', '12345678901234567890', 'has too many digits to send exactly'],
+    ['price', '-0.30000000000000004', 'invalid price "-0.30000000000000004": negative'],
+    ['sale_price', '-1.5699999999999998', 'invalid sale_price "-1.5699999999999998": negative'],
+    ['quantity', '12345678901234567890', 'has too many digits to send exactly'],
   ])('%s %j is refused: %s', (field, raw, reason) => {
     const result = convertField(field, raw, rules());
     expect(result.ok).toBe(false);

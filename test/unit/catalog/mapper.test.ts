@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper } from '../../../src/catalog/index.js';
+import type { MappedRow } from '../../../src/interfaces.js';
+import { openSource } from '../../../src/sources/index.js';
+import { stdinOf } from '../sources/helpers.js';
 import { mapRecords, mapRows } from './map-rows.js';
 
 describe('the generic preset', () => {
@@ -90,12 +93,41 @@ describe('validation', () => {
 });
 
 describe('--fields', () => {
-  it('sends only the chosen fields, and always the match field', async () => {
-    const rows = await mapRows(['sku', 'name', 'price', 'quantity'], [['A-1', 'Mug', '5', '2']], {
-      fields: ['price'],
+  it('sends exactly the chosen fields: the match field only when listed, the key kept for matching', async () => {
+    const columns = ['sku', 'name', 'price', 'quantity'];
+    const rows = await mapRows(columns, [['A-1', 'Mug', '5', '2']], { fields: ['name', 'price'] });
+    expect(rows).toEqual([
+      { kind: 'upsert', row: 1, line: 2, key: 'A-1', fields: { name: 'Mug', price: 5 } },
+    ]);
+    const listed = await mapRows(columns, [['A-1', 'Mug', '5', '2']], { fields: ['sku', 'price'] });
+    expect(listed[0]).toMatchObject({ key: 'A-1', fields: { sku: 'A-1', price: 5 } });
+    expect(createMapper({ columns, fields: ['name', 'price'] }).fields).toEqual(['name', 'price']);
+  });
+
+  it('still matches by --match-by when that field is not sent', async () => {
+    const rows = await mapRows(['sku', 'ean', 'name'], [['A-1', '400', 'Mug']], {
+      matchBy: 'ean',
+      fields: ['sku', 'name'],
     });
-    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', price: 5 } });
-    expect(rows[0]).not.toHaveProperty('fields.name');
+    expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400', fields: { sku: 'A-1', name: 'Mug' } });
+    expect(rows[0]).not.toHaveProperty('fields.ean');
+  });
+
+  it('still needs the match field and refuses a duplicate one when it is not sent', async () => {
+    const rows = await mapRows(
+      ['sku', 'name', 'price'],
+      [
+        ['', 'Mug', '5'],
+        ['A-1', 'Cup', '6'],
+        ['A-1', 'Jar', '7'],
+      ],
+      { fields: ['name', 'price'] },
+    );
+    expect(rows).toMatchObject([
+      { kind: 'invalid', reason: 'missing sku' },
+      { kind: 'upsert', key: 'A-1' },
+      { kind: 'invalid', key: 'A-1', reason: 'duplicate sku "A-1": first seen in row 2' },
+    ]);
   });
 
   it('still validates fields it does not send', async () => {
@@ -107,6 +139,47 @@ describe('--fields', () => {
     expect(() => createMapper({ columns: ['sku', 'price'], fields: ['prise'] })).toThrow(
       new CatalogConfigError('--fields: unknown field "prise" (this source gives: sku, price)'),
     );
+  });
+});
+
+/** A source given as text on standard input, opened and mapped as a run does. */
+async function mapText(text: string): Promise<MappedRow[]> {
+  const source = await openSource('-', { stdin: stdinOf(text) });
+  try {
+    const mapper = createMapper({ columns: source.columns });
+    const rows: MappedRow[] = [];
+    for await (const row of mapper.map(source.records)) rows.push(row);
+    return rows;
+  } finally {
+    await source.close();
+  }
+}
+
+describe('float noise in a source price', () => {
+  const priceOf = (row: MappedRow | undefined) => (row?.kind === 'upsert' ? row.fields.price : row);
+
+  it('reads a spreadsheet export as the decimal it stands for, and keeps exact ones exact', async () => {
+    const rows = await mapText(
+      'sku,name,price,sale_price\nA,Mug,1.5699999999999998,0.7000000000000001\nB,Cup,12.50,\nC,Jar,1.234567,\n',
+    );
+    expect(rows.map(priceOf)).toEqual([1.57, 12.5, 1.234567]);
+    expect(rows[0]).toMatchObject({ fields: { sale_price: 0.7 } });
+  });
+
+  it('reads JSON numbers (0.1 + 0.2) the same way, in JSON and NDJSON sources', async () => {
+    const items = [
+      { sku: 'A', name: 'Mug', price: 0.1 + 0.2 },
+      { sku: 'B', name: 'Cup', price: 1.1 * 1.1 },
+      { sku: 'C', name: 'Jar', price: 19.99 },
+    ];
+    expect(JSON.stringify(items)).toContain('0.30000000000000004');
+    const expected = [0.3, 1.21, 19.99];
+    expect((await mapText(JSON.stringify(items))).map(priceOf)).toEqual(expected);
+    const ndjson = items.map((item) => JSON.stringify(item)).join('\n');
+    expect((await mapText(ndjson)).map(priceOf)).toEqual(expected);
+    expect((await mapText('[{"sku":"A","price":12.50},{"sku":"B","price":0}]')).map(priceOf)).toEqual([
+      12.5, 0,
+    ]);
   });
 });
 

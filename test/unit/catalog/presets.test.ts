@@ -43,7 +43,42 @@ describe('shopify', () => {
       'shopify:cap',
     ]);
     expect(rows[0]).toMatchObject({
-      notes: ['key derived from handle and options (no Variant SKU): shopify:tee:S'],
+      notes: ['key derived from handle and options (no Variant SKU): shopify:tee:S, not sent as sku'],
+    });
+  });
+
+  it('matches by a derived key but never sends it as the sku; a real Variant SKU is sent', async () => {
+    const rows = await mapRows(SHOPIFY, [
+      ['tee', 'Tee', 'Size', 'S', '', '', '20', '', 'a.jpg'],
+      ['tee', '', '', 'M', '', 'T-M', '21', '', ''],
+      ['tee', '', '', '', '', '', '', '', 'b.jpg'],
+    ]);
+    expect(rows).toMatchObject([
+      { kind: 'upsert', key: 'shopify:tee:S', fields: { name: 'Tee - S', price: 20 } },
+      { kind: 'upsert', key: 'T-M', fields: { sku: 'T-M', name: 'Tee - M', price: 21 } },
+      { kind: 'merged', key: 'shopify:tee:S', intoRow: 1 },
+    ]);
+    expect(rows[0]).not.toHaveProperty('fields.sku');
+    const listed = await mapRows(SHOPIFY, [['cap', 'Cap', '', '', '', '', '5', '', '']], {
+      fields: ['sku', 'name', 'price'],
+    });
+    expect(listed[0]).toMatchObject({
+      kind: 'upsert',
+      key: 'shopify:cap',
+      fields: { name: 'Cap', price: 5 },
+    });
+    expect(listed[0]).not.toHaveProperty('fields.sku');
+  });
+
+  it('keeps derived keys apart: two variants deriving the same key are a duplicate', async () => {
+    const rows = await mapRows(SHOPIFY, [
+      ['cap', 'Cap', '', '', '', '', '5', '', ''],
+      ['cap', 'Cap', '', '', '', '', '6', '', ''],
+    ]);
+    expect(rows[1]).toMatchObject({
+      kind: 'invalid',
+      key: 'shopify:cap',
+      reason: expect.stringMatching(/^duplicate sku "shopify:cap"/),
     });
   });
 
@@ -51,6 +86,16 @@ describe('shopify', () => {
     const [row] = await mapRows(SHOPIFY, [['p', 'Pants', 'Size', '28', '', 'P28', '95', '64.95', '']]);
     expect(row).toMatchObject({ fields: { price: 95 } });
     expect(row).not.toHaveProperty('fields.sale_price');
+  });
+
+  it('reads float noise in a price as the decimal it stands for, also when comparing compare-at', async () => {
+    const rows = await mapRows(SHOPIFY, [
+      ['p', 'Pants', 'Size', '28', '', 'P28', '20.000000000000004', '20', ''],
+      ['q', 'Quilt', 'Size', 'L', '', 'Q-L', '64.94999999999999', '95.00000000000001', ''],
+    ]);
+    expect(rows[0]).toMatchObject({ fields: { price: 20 } });
+    expect(rows[0]).not.toHaveProperty('fields.sale_price');
+    expect(rows[1]).toMatchObject({ fields: { price: 95, sale_price: 64.95 } });
   });
 
   it('reports a row without Handle as invalid', async () => {
@@ -89,7 +134,9 @@ describe('woocommerce', () => {
     expect(rows.map((row) => row.kind)).toEqual(['merged', 'upsert', 'upsert']);
     expect(rows[0]).toMatchObject({ row: 1, key: 'tee', intoRow: 2 });
     expect(rows[1]).toMatchObject({ key: 'woocommerce:id:45', fields: { name: 'Tee - Red', price: 20 } });
-    expect(rows[2]).toMatchObject({ key: 'tee-blue', fields: { name: 'Tee - Blue' } });
+    expect(rows[1]).not.toHaveProperty('fields.sku');
+    expect(rows[1]).toMatchObject({ notes: ['key derived (no SKU): woocommerce:id:45, not sent as sku'] });
+    expect(rows[2]).toMatchObject({ key: 'tee-blue', fields: { sku: 'tee-blue', name: 'Tee - Blue' } });
   });
 
   it('reports a variable product without variations as invalid at the end', async () => {
@@ -121,6 +168,7 @@ describe('woocommerce', () => {
       reason: 'grouped product has no price of its own; its items (A, B) are rows of their own',
     });
     expect(rows[1]).toMatchObject({ kind: 'upsert', key: 'woocommerce:plugin', fields: { price: 199 } });
+    expect(rows[1]).not.toHaveProperty('fields.sku');
   });
 });
 
@@ -168,8 +216,21 @@ describe('etsy', () => {
         currency: 'AUD',
         images: ['a.jpg', 'b.jpg'],
       },
-      notes: ['key derived from the title (no SKU): etsy:froggy-squishy-handmade'],
+      notes: ['key derived from the title (no SKU): etsy:froggy-squishy-handmade, not sent as sku'],
     });
+    expect(row).not.toHaveProperty('fields.sku');
+  });
+
+  it("sends a listing's own SKU, and keys it by that", async () => {
+    const [row] = await mapRows(ETSY, [['Mug', '9', 'EUR', '1', '', '', 'MUG-1']]);
+    expect(row).toMatchObject({ kind: 'upsert', key: 'MUG-1', fields: { sku: 'MUG-1', name: 'Mug' } });
+    expect(row).not.toHaveProperty('notes');
+  });
+
+  it('does not use a derived key when matching by another field', async () => {
+    const rows = await mapRows(ETSY, [['Mug', '9', 'EUR', '1', '', '', '']], { matchBy: 'name' });
+    expect(rows[0]).toMatchObject({ kind: 'upsert', key: 'Mug', fields: { name: 'Mug' } });
+    expect(rows[0]).not.toHaveProperty('fields.sku');
   });
 });
 

@@ -187,6 +187,27 @@ describe('CreatedProductFinder', () => {
     });
   });
 
+  describe('when the match field is not sent (--fields without it)', () => {
+    it('finds the unkeyed product with every sent field equal', async () => {
+      const { fake, finder } = setUp();
+      const found = finder.find('A', { name: 'Scarf', price: 12.5 }, finder.mark());
+      await flush();
+      await fake.settle(1, [
+        product('8', { name: 'Scarf', price: 13 }),
+        product('9', { name: 'Scarf', price: 12.5 }),
+      ]);
+      await expect(found).resolves.toMatchObject({ id: '9' });
+    });
+
+    it('finds nothing for a row that sent no field to compare', async () => {
+      const { fake, finder } = setUp();
+      const found = finder.find('A', {}, finder.mark());
+      await flush();
+      await fake.settle(1, [product('9', {})]);
+      await expect(found).resolves.toBeNull();
+    });
+  });
+
   describe('when the product is nowhere', () => {
     it('resolves to null, so the row is created once', async () => {
       const { fake, finder } = setUp();

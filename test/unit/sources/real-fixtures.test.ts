@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { openAndRead } from './helpers.js';
 
 /** Real exports from other platforms; counts and formats are those of fixtures/real/SOURCES.md. */
-const REAL = fileURLToPath(new URL('../../../../shared/fixtures/real/', import.meta.url));
+/** Beside the checkout; a git worktree elsewhere names them with CATALOG_SYNC_REAL_FIXTURES. */
+const REAL =
+  process.env.CATALOG_SYNC_REAL_FIXTURES ??
+  fileURLToPath(new URL('../../../../shared/fixtures/real/', import.meta.url));
 const at = (path: string) => join(REAL, path);
 
 const FIXTURES: ReadonlyArray<
