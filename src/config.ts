@@ -1,4 +1,5 @@
 import { UsageError } from './cli/usage-error.js';
+import { parseDuration } from './duration.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
 
 /**
@@ -115,13 +116,21 @@ export function checkDailyReset(value: string): string {
   }
 }
 
-export function parseFieldList(value: string): string[] {
+export function parseFieldList(value: string, option = '--fields'): string[] {
   const fields = value
     .split(',')
     .map((field) => field.trim())
     .filter(Boolean);
-  if (fields.length === 0) throw new UsageError('--fields takes a comma-separated list of product fields');
+  if (fields.length === 0) throw new UsageError(`${option} takes a comma-separated list of product fields`);
   return fields;
+}
+
+/** `--full-read-after`: how old the last full read of the seller's products may be for `--incremental`. */
+export function parseFullReadAfter(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null)
+    throw new UsageError(`--full-read-after takes a duration such as 7d, 12h or 30m, not "${value}"`);
+  return ms;
 }
 
 function positiveInteger(

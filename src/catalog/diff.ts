@@ -124,3 +124,24 @@ export function memoryAfterWrite(
   if (Object.keys(echo).length === 0) delete memory.echo;
   return memory;
 }
+
+/**
+ * For an unchanged row of an `--incremental` run's full read: the memory with every field the row
+ * carries as sent (the API shows it so), or null when the memory already says so. The next
+ * incremental run then diffs this row against the record alone.
+ */
+export function memoryOfUnchanged(
+  before: WriteMemory | undefined,
+  fields: ProductFields,
+): WriteMemory | null {
+  const sent = { ...before?.sent };
+  let added = false;
+  for (const [name, value] of Object.entries(fields)) {
+    const mine = compactValue(value);
+    const known = sent[name];
+    if (mine === undefined || (known !== undefined && compactEquals(mine, known))) continue;
+    sent[name] = mine;
+    added = true;
+  }
+  return added ? { ...before, sent } : null;
+}

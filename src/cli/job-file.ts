@@ -3,6 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseDuration } from '../duration.js';
 import type { RunFlags } from './run-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,6 +18,11 @@ const jobFile = z
     mapping: z.string().optional(),
     fields: z.union([z.string(), z.array(z.string())]).optional(),
     createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+    incremental: z.boolean().optional(),
+    fullReadAfter: z
+      .string()
+      .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
+      .optional(),
     matchBy: z.string().optional(),
     concurrency: z.number().int().min(1).max(256).optional(),
     dryRun: z.boolean().optional(),
@@ -105,6 +111,7 @@ export function applyJob(
     report: job.report ? path(job.report) : undefined,
     fields: fieldList(job.fields),
     createOnlyFields: fieldList(job.createOnlyFields),
+    fullReadAfter: job.fullReadAfter === undefined ? undefined : parseDuration(job.fullReadAfter),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;

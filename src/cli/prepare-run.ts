@@ -74,6 +74,8 @@ export async function prepareRun(
       preset: mapper.preset,
       fields: flags.fields ?? null,
       createOnlyFields: flags.createOnlyFields ?? null,
+      incremental: flags.incremental === true,
+      fullReadAfterMs: flags.fullReadAfter,
     };
     const openedSource = opened;
     return {

@@ -1,5 +1,11 @@
 import { type Command, Option } from 'commander';
-import { checkDailyReset, parseConcurrency, parseDailyBudget, parseFieldList } from '../config.js';
+import {
+  checkDailyReset,
+  parseConcurrency,
+  parseDailyBudget,
+  parseFieldList,
+  parseFullReadAfter,
+} from '../config.js';
 import { applyJob, loadJob } from './job-file.js';
 import { UsageError } from './usage-error.js';
 
@@ -9,6 +15,9 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
+  incremental: boolean;
+  /** `--full-read-after`, in ms. */
+  fullReadAfter: number;
   matchBy: string;
   concurrency: number;
   dryRun: boolean;
@@ -28,6 +37,9 @@ export interface RunFlags {
   job?: string;
 }
 
+/** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
+export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
+
 const PRESETS = ['generic', 'shopify', 'woocommerce', 'etsy', 'amazon', 'ebay', 'magento', 'google-merchant'];
 
 export function addRunOptions(command: Command): Command {
@@ -42,12 +54,23 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--fields <list>',
       'the product fields sent to the API, comma-separated (default: every mapped field)',
-      parseFieldList,
+      (value: string) => parseFieldList(value),
     )
     .option(
       '--create-only-fields <list>',
       'fields sent when a product is created and never in a PUT, comma-separated',
-      parseFieldList,
+      (value: string) => parseFieldList(value, '--create-only-fields'),
+    )
+    .option(
+      '--incremental',
+      "write only the rows that differ from what this tool last sent, without reading the seller's products",
+      false,
+    )
+    .option(
+      '--full-read-after <duration>',
+      "with --incremental: read the seller's products anyway when the last full read is older (e.g. 7d, 12h)",
+      parseFullReadAfter,
+      DEFAULT_FULL_READ_AFTER_MS,
     )
     .option('--match-by <field>', 'the field that identifies a product across runs', 'sku')
     .option(

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import { recordFullRead } from './incremental.js';
 
 /**
  * Ends a run once every row is settled: one `missing` line per remote product the source does not
@@ -48,6 +49,7 @@ export async function finaliseIfSettled(
   } while (cursor !== '0');
   await deps.runs.finish(runId);
   const run = await deps.runs.get(runId);
+  if (run) await recordFullRead(redis, keys, run);
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
     await redis.eval(

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { CompactValue } from '../catalog/compact-value.js';
 import type { RedisKeys } from '../runs/keys.js';
 
@@ -71,6 +71,19 @@ export class IdMap {
       product.id,
       claim,
     );
+  }
+
+  /**
+   * Adds, to a transaction, a product listed under `matchKey` that the map does not hold yet: a later
+   * `--incremental` run then updates it rather than creating it again (no record is ever a create).
+   */
+  addListed(multi: ChainableCommander, matchKey: string, id: string): void {
+    multi.hsetnx(
+      this.keys.idMap(this.sellerRef),
+      matchKey,
+      JSON.stringify({ id, sent: {} } satisfies KnownProduct),
+    );
+    multi.hsetnx(this.keys.idMapReverse(this.sellerRef), id, matchKey);
   }
 
   /** After a 404 on PUT: the product is gone or not this seller's, so the mapping is wrong. */

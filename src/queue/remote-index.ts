@@ -6,6 +6,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IdMap, KnownProduct } from './id-map.js';
+import { LIST_SKIPPED } from './incremental.js';
 
 /** A remote product whose match key neither the API nor our id map tells. */
 export interface UnkeyedProduct extends IndexedProduct {}
@@ -22,6 +23,8 @@ export interface RowLookup {
  * run from `GET /products`, then every chunk diffs against it with two round trips.
  */
 export class RemoteIndex {
+  private listSkipped: boolean | null = null;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -32,8 +35,11 @@ export class RemoteIndex {
     private readonly claims: CreateClaims,
   ) {}
 
-  /** Writes every page into the index; resolves to the products no key could be found for. */
-  async load(pages: AsyncIterable<RemoteProduct[]>): Promise<UnkeyedProduct[]> {
+  /**
+   * Writes every page into the index; resolves to the products no key could be found for.
+   * `recordListed`: also add every keyed product to the seller's id map (an `--incremental` full read).
+   */
+  async load(pages: AsyncIterable<RemoteProduct[]>, recordListed = false): Promise<UnkeyedProduct[]> {
     const unkeyed: UnkeyedProduct[] = [];
     for await (const page of pages) {
       const keysOfHidden = await this.idMap.keysOfIds(
@@ -51,6 +57,7 @@ export class RemoteIndex {
         // The first product listed under a key wins; a second one is reported as `missing`.
         multi.hsetnx(this.keys.keyToId(this.runId), key, product.id);
         multi.hset(this.keys.idToKey(this.runId), product.id, key);
+        if (recordListed) this.idMap.addListed(multi, key, product.id);
       }
       await multi.exec();
     }
@@ -79,17 +86,26 @@ export class RemoteIndex {
       const json = products[i];
       if (json) byId.set(id, JSON.parse(json) as IndexedProduct);
     });
+    const fromRecord = await this.relyingOnRecord();
     upserts.forEach((upsert, i) => {
       const id = ids[i];
       const lookup: RowLookup = {};
-      const remote = id ? byId.get(id) : undefined;
-      if (remote) lookup.remote = remote;
       const knownProduct = known.get(upsert.key);
+      // An --incremental run that read no product diffs against what this tool last sent.
+      const recorded = fromRecord && id ? { id, values: knownProduct?.sent ?? {} } : undefined;
+      const remote = (id ? byId.get(id) : undefined) ?? recorded;
+      if (remote) lookup.remote = remote;
       if (knownProduct) lookup.known = knownProduct;
       if (created[i] === 1 || claimedBy[i] === this.runId) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
     return result;
+  }
+
+  /** True when this run's list read was skipped (`--incremental`); final once the snapshot step is done. */
+  private async relyingOnRecord(): Promise<boolean> {
+    this.listSkipped ??= (await this.redis.hget(this.keys.run(this.runId), LIST_SKIPPED)) === '1';
+    return this.listSkipped;
   }
 
   /** The index entry of a product found under a key (after a lost answer to a create). */

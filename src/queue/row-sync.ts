@@ -1,5 +1,5 @@
 import { type CompactValue, compactFields } from '../catalog/compact-value.js';
-import { diffProduct, type IndexedProduct, memoryAfterWrite } from '../catalog/diff.js';
+import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from '../catalog/diff.js';
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
@@ -20,6 +20,8 @@ export interface RowSyncContext {
   dryRun: boolean;
   /** `--create-only-fields`: sent on POST, never in a PUT. */
   createOnly: ReadonlySet<string>;
+  /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
+  recordUnchanged: boolean;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
@@ -73,8 +75,11 @@ async function syncAgainst(
         await recordCreated(ctx, upsert, { id: diff.id, ...memory }, remote?.values ?? null, '');
         return outcome('create', diff.id, 'ok', '', diff.notes);
       }
-      if (known && Object.keys(diff.learned).length > 0 && !ctx.dryRun) {
-        await ctx.idMap.remember(upsert.key, withLearned(known, diff.learned));
+      if (!ctx.dryRun) {
+        const memory = known && withLearned(known, diff.learned);
+        const seen = ctx.recordUnchanged ? memoryOfUnchanged(memory, upsert.fields) : null;
+        if (seen) await ctx.idMap.remember(upsert.key, { id: diff.id, ...seen });
+        else if (memory && memory !== known) await ctx.idMap.remember(upsert.key, memory);
       }
       return outcome('unchanged', diff.id, 'ok', '', diff.notes);
     }

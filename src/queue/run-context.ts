@@ -7,6 +7,7 @@ import { type RetryPolicy, resetInstant, SellerApiClient } from '../seller-api/i
 import { CreateClaims } from './create-claims.js';
 import { CreatedProductFinder } from './created-product-finder.js';
 import { IdMap } from './id-map.js';
+import { markListSkipped, mayRelyOnRecord, noteFullRead } from './incremental.js';
 import { RemoteIndex } from './remote-index.js';
 import type { RowSyncContext } from './row-sync.js';
 import { SellerPausedError } from './seller-pause.js';
@@ -114,7 +115,15 @@ export class RunContexts {
     const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now);
     const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims);
-    const loadIndex = () => index.load(client.listProducts());
+    const loadIndex = async () => {
+      if (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now())) {
+        logger.info('incremental: the record of the seller is complete and fresh; no product is read');
+        return markListSkipped(deps.redis, deps.keys, runId);
+      }
+      const startedAt = deps.now();
+      await index.load(client.listProducts(), run.incremental === true && !run.dryRun);
+      if (run.incremental) await noteFullRead(deps.redis, deps.keys, runId, startedAt);
+    };
     const finder = new CreatedProductFinder(
       () => index.load(client.listProducts()),
       (key) => index.byKey(key),
@@ -129,6 +138,7 @@ export class RunContexts {
       claims,
       finder,
       createOnly: new Set(run.createOnlyFields ?? []),
+      recordUnchanged: run.incremental === true,
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,

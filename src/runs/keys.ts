@@ -87,6 +87,13 @@ export class RedisKeys {
   pendingCreates(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:pending-creates`;
   }
+  /**
+   * String: when (ms) an `--incremental` run last read every product of the seller and recorded each
+   * in the id map. Gone with the id map (a flushed Redis), so a missing record is never trusted.
+   */
+  fullRead(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:full-read-at`;
+  }
   /** String with a TTL: the instant (ms) until which the seller's daily limit holds us. */
   pausedUntil(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:paused-until`;

@@ -23,6 +23,10 @@ export interface RunSpec {
   fields: string[] | null;
   /** `--create-only-fields`: sent on POST only, never in a PUT (null: none). */
   createOnlyFields?: string[] | null;
+  /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
+  incremental?: boolean;
+  /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
+  fullReadAfterMs?: number;
 }
 
 export type RunState = 'queued' | 'running' | 'done';

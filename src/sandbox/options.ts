@@ -79,18 +79,7 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host);
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS };
-
-/**
- * Parses a duration such as `24h`, `30s`, `500ms`, `1.5m` or a bare number of milliseconds.
- * Returns null when the text is not a positive duration.
- */
-export function parseDuration(text: string): number | null {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) return null;
-  const ms = Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? 'ms'] ?? 1);
-  return Number.isFinite(ms) && ms >= 1 ? Math.round(ms) : null;
-}
+export { parseDuration } from '../duration.js';
 
 /** Checks the faults a caller may change at run time; returns a one-line problem or null. */
 export function faultsProblem(faults: Partial<SandboxFaults>): string | null {

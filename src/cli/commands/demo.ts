@@ -4,7 +4,7 @@ import { projectRoot } from '../../project-root.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
-import type { RunFlags } from '../run-options.js';
+import { DEFAULT_FULL_READ_AFTER_MS, type RunFlags } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { syncOnce } from './run.js';
 
@@ -18,7 +18,8 @@ export function registerDemo(program: Command, io: CliIo): void {
     .description('what `npm start` runs: sync fixtures/catalog.csv into an in-process sandbox, twice')
     .option('--source <file>', 'the catalog to sync', join(projectRoot(), 'fixtures', 'catalog.csv'))
     .action(async (options: { source: string }) => {
-      const sandbox = await startSandbox({ port: 0 });
+      // A marketplace that keeps its own form of names and prices: the second run still writes nothing.
+      const sandbox = await startSandbox({ port: 0, normalize: true });
       const keyEnv = 'CATALOG_SYNC_DEMO_KEY';
       io.env[keyEnv] = sandbox.defaultKey.key;
       const flags: RunFlags = {
@@ -31,6 +32,8 @@ export function registerDemo(program: Command, io: CliIo): void {
         keyEnv,
         baseUrl: sandbox.baseUrl,
         allowInsecure: false,
+        incremental: false,
+        fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
       };
       try {
         await withRuntime(
