@@ -2,13 +2,10 @@ import { join } from 'node:path';
 import { createMapper, loadMappingFile, type MapperOptions } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
 import { openSource } from '../../src/sources/index.js';
+import { REAL_FIXTURES_DIR } from '../support/real-fixtures-dir.js';
 
 const repoRoot = join(import.meta.dirname, '../..');
-/**
- * The real exports live beside the checkout, never in it (SOURCES.md). A git worktree elsewhere
- * names them with CATALOG_SYNC_REAL_FIXTURES.
- */
-export const realDir = process.env.CATALOG_SYNC_REAL_FIXTURES ?? join(repoRoot, '../shared/fixtures/real');
+export const realDir = REAL_FIXTURES_DIR;
 
 export interface MappedFile {
   records: number;

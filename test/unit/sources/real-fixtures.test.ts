@@ -1,15 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
 import { openAndRead } from './helpers.js';
 
 /** Real exports from other platforms; counts and formats are those of fixtures/real/SOURCES.md. */
-/** Beside the checkout; a git worktree elsewhere names them with CATALOG_SYNC_REAL_FIXTURES. */
-const REAL =
-  process.env.CATALOG_SYNC_REAL_FIXTURES ??
-  fileURLToPath(new URL('../../../../shared/fixtures/real/', import.meta.url));
-const at = (path: string) => join(REAL, path);
+const at = (path: string) => join(REAL_FIXTURES_DIR, path);
 
 const FIXTURES: ReadonlyArray<
   [path: string, format: string, delimiter: string | undefined, records: number, columns: number]
@@ -44,7 +40,7 @@ const FIXTURES: ReadonlyArray<
 
 describe('the real exports in fixtures/real', () => {
   it('are all listed here, so a new fixture cannot go untested', () => {
-    const files = readdirSync(REAL).flatMap((dir) =>
+    const files = readdirSync(REAL_FIXTURES_DIR).flatMap((dir) =>
       statSync(at(dir)).isDirectory() ? readdirSync(at(dir)).map((file) => `${dir}/${file}`) : [],
     );
     expect(files.sort()).toEqual(FIXTURES.map(([path]) => path).sort());
