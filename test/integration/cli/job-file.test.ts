@@ -40,6 +40,33 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(status.matchBy).toBe('name');
   });
 
+  it('takes createOnlyFields, incremental and fullReadAfter from the file', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    const path = await job(
+      'nightly',
+      'source: catalog.csv\ncreateOnlyFields: [price]\nincremental: true\nfullReadAfter: 12h\n',
+    );
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(0);
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    expect(status).toMatchObject({
+      createOnlyFields: ['price'],
+      incremental: true,
+      fullReadAfterMs: 12 * 3600_000,
+    });
+  });
+
+  it('a fullReadAfter that is not a duration is a one-line error naming it (exit 2)', async () => {
+    const path = await job('weekly', 'source: catalog.csv\nfullReadAfter: soon\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/weekly\.yml: .*fullReadAfter/)]);
+  });
+
   it('import takes the source from the file too', async () => {
     await pipeline.csv('catalog.csv', catalogRows(3));
     const path = await job('nightly', 'source: catalog.csv\n');
