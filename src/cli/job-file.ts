@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { RunFlags } from './run-options.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -1,31 +1,8 @@
 import { type Command, Option } from 'commander';
 import { checkDailyReset, parseConcurrency, parseDailyBudget, parseFieldList } from '../config.js';
 import { applyJob, loadJob } from './job-file.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
-
-/** The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed. */
-export interface RunFlags {
-  preset?: string;
-  mapping?: string;
-  fields?: string[];
-  matchBy: string;
-  concurrency: number;
-  dryRun: boolean;
-  report?: string;
-  dailyReset: string;
-  /** `--no-wait` sets it false. */
-  wait: boolean;
-  sandbox: boolean;
-  dailyBudget?: number;
-  keyEnv: string;
-  format?: 'csv' | 'json' | 'ndjson' | 'xml';
-  delimiter?: string;
-  encoding?: string;
-  baseUrl?: string;
-  redisUrl?: string;
-  allowInsecure: boolean;
-  job?: string;
-}
 
 const PRESETS = ['generic', 'shopify', 'woocommerce', 'etsy', 'amazon', 'ebay', 'magento', 'google-merchant'];
 

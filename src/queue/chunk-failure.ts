@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { RowOutcome } from '../interfaces.js';
-import type { ChunkJobData } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
 import { reasonOf } from './error-policy.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';

@@ -1,19 +1,12 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import type { ProductUpsert } from '../interfaces.js';
 import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
 import { notSyncedOutcomes, SNAPSHOT_FAILED, SnapshotError } from './chunk-failure.js';
+import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { syncRow } from './row-sync.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 import { SellerPausedError } from './seller-pause.js';
 import { ensureSnapshot } from './snapshot.js';
-
-/** A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key. */
-export interface ChunkJobData {
-  runId: string;
-  chunk: number;
-  rows: ProductUpsert[];
-}
 
 /** How long a job waits before another try when this worker lacks the run's key. */
 const KEY_UNAVAILABLE_RETRY_MS = 60_000;

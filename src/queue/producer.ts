@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { ChunkJobData } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
 
 export interface ProduceOptions {
   redis: Redis;
