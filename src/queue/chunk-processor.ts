@@ -1,11 +1,11 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
 import { notSyncedOutcomes, SNAPSHOT_FAILED, SnapshotError } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
+import { pauseOf } from './error-policy.js';
 import { finaliseIfSettled } from './finalise.js';
 import { syncRow } from './row-sync.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
-import { SellerPausedError } from './seller-pause.js';
+import type { SellerPausedError } from './seller-pause.js';
 import { ensureSnapshot } from './snapshot.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
@@ -44,7 +44,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       await deps.sellers.assertNotPaused(ref);
       await deps.runs.markRunning(runId);
       await ensureSnapshot(deps, runId, context.loadIndex).catch((error: unknown) => {
-        throw isPause(error) ? error : new SnapshotError(error);
+        throw pauseOf(error) ? error : new SnapshotError(error);
       });
       const settled = await deps.runs.settledRows(
         runId,
@@ -63,33 +63,29 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       const failure = results.find((result) => result.status === 'rejected');
       if (failure) {
         const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
-        throw reasons.find(isPause) ?? failure.reason;
+        throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
       }
     } catch (error) {
-      if (isPause(error)) await pauseSeller(deps, queue, ref, error);
+      const pause = pauseOf(error);
+      if (pause) await pauseSeller(deps, queue, ref, pause);
       throw error;
     }
     if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
   };
 }
 
-function isPause(error: unknown): boolean {
-  return (
-    error instanceof DailyLimitError ||
-    error instanceof UnauthorizedError ||
-    error instanceof SellerPausedError
-  );
-}
-
 /**
  * Stops every worker on every machine from taking the seller's jobs: until the reset for a daily
  * limit (a Redis key with a TTL, so it outlives restarts), or until `resume` for a rejected key.
+ * Which errors pause, and until when, the error table says (error-policy.ts, `pauseOf`).
  */
-async function pauseSeller(deps: WorkerDeps, queue: Queue, ref: string, error: unknown): Promise<never> {
-  if (
-    error instanceof UnauthorizedError ||
-    (error instanceof SellerPausedError && error.reason === 'unauthorized')
-  ) {
+async function pauseSeller(
+  deps: WorkerDeps,
+  queue: Queue,
+  ref: string,
+  pause: SellerPausedError,
+): Promise<never> {
+  if (pause.reason === 'unauthorized') {
     await deps.sellers.markAuthRejected(ref);
     deps.logger.error(
       { seller: ref },
@@ -97,12 +93,8 @@ async function pauseSeller(deps: WorkerDeps, queue: Queue, ref: string, error: u
     );
     await queue.pause();
   } else {
-    const until =
-      error instanceof DailyLimitError
-        ? error.resetAt.getTime()
-        : ((error as SellerPausedError).until ?? deps.now() + 60_000);
-    const reason =
-      error instanceof SellerPausedError && error.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
+    const until = pause.until ?? deps.now() + 60_000;
+    const reason = pause.reason;
     await deps.sellers.pauseUntil(ref, until, reason);
     deps.logger.warn(
       { seller: ref, until: new Date(until).toISOString(), reason },
