@@ -81,6 +81,16 @@ export function isRetryableRead(error: unknown): boolean {
 }
 
 /**
+ * Whether an error that reached the worker fails for good what needed the request: an answer of
+ * the API (or of the network) that the request's one retry layer (the client for a read, row sync
+ * for a write) already gave up on, and no pause. Anything else (Redis, a crash) is the job's to try
+ * again: BullMQ's attempts re-run the chunk, never a request that already had its tries.
+ */
+export function failsForGood(error: unknown): boolean {
+  return error instanceof SellerApiError && pauseOf(error) === null;
+}
+
+/**
  * The pause an error means, or null: the one place that says which errors stop a seller, and until
  * when. A 429 lifts at its reset instant; a rejected key needs a person (`until` null).
  */

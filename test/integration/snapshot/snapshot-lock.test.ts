@@ -1,9 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { extendLock, tryLock } from '../../../src/queue/redis-lock.js';
-import { ensureSnapshot, type SnapshotDeps } from '../../../src/queue/snapshot.js';
+import {
+  ensureSnapshot,
+  SNAPSHOT_FAILED,
+  type SnapshotDeps,
+  SnapshotError,
+} from '../../../src/queue/snapshot.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
+import { DailyLimitError, ServerError } from '../../../src/seller-api/index.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const RUN_ID = 'snapshot-run';
@@ -96,7 +102,51 @@ describe('ensureSnapshot, when two workers need the same run’s product list', 
     expect(load.calls).toBe(1);
   });
 
-  it('lets a second reader take over once the first reader’s read failed', async () => {
+  it('reads the list no more once the API failed it: the other reader gets the recorded failure', async () => {
+    const load = Object.assign(
+      async () => {
+        load.calls++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new ServerError({ method: 'GET', path: '/products?page=2', status: 503 });
+      },
+      { calls: 0 },
+    );
+
+    const results = await Promise.allSettled([
+      ensureSnapshot(deps, RUN_ID, load),
+      ensureSnapshot(deps, RUN_ID, load),
+    ]);
+
+    expect(load.calls).toBe(1);
+    for (const result of results) {
+      expect(result).toMatchObject({
+        status: 'rejected',
+        reason: expect.objectContaining({
+          name: 'SnapshotError',
+          message: "the seller's products could not be read: GET /products?page=2: 503",
+        }),
+      });
+    }
+    expect(await redis.hget(deps.keys.run(RUN_ID), SNAPSHOT_FAILED)).toMatch(/^the seller's products/);
+    await expect(ensureSnapshot(deps, RUN_ID, load)).rejects.toBeInstanceOf(SnapshotError);
+    expect(load.calls).toBe(1);
+  });
+
+  it('leaves the list to be read later when a pause stopped the read', async () => {
+    const resetAt = new Date(Date.now() + 60_000);
+    const limited = new DailyLimitError({ method: 'GET', path: '/products', status: 429 }, resetAt);
+    await expect(
+      ensureSnapshot(deps, RUN_ID, async () => {
+        throw limited;
+      }),
+    ).rejects.toBe(limited);
+
+    const load = countingLoad({ ms: 1 });
+    await ensureSnapshot(deps, RUN_ID, load);
+    expect(load.calls).toBe(1);
+  });
+
+  it('lets a second reader take over when the first failed on its side (not the API)', async () => {
     let calls = 0;
     const failingOnce = async () => {
       calls++;
