@@ -1,6 +1,6 @@
-import { UsageError } from './cli/usage-error.js';
 import { parseDuration } from './duration.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * The one place that reads the environment (STYLE.md). Flags override variables; every bad value

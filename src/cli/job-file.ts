@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import type { RunFlags } from './run-options.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
 /**

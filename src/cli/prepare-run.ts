@@ -9,7 +9,7 @@ import type { RunSpec } from '../runs/run-store.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { type OpenedSource, openSource, SourceError } from '../sources/index.js';
 import type { CliIo } from './program.js';
-import type { RunFlags } from './run-options.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
 export interface PreparedRun {

@@ -7,35 +7,8 @@ import {
   parseFullReadAfter,
 } from '../config.js';
 import { applyJob, loadJob } from './job-file.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
-
-/** The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed. */
-export interface RunFlags {
-  preset?: string;
-  mapping?: string;
-  fields?: string[];
-  createOnlyFields?: string[];
-  incremental: boolean;
-  /** `--full-read-after`, in ms. */
-  fullReadAfter: number;
-  matchBy: string;
-  concurrency: number;
-  dryRun: boolean;
-  report?: string;
-  dailyReset: string;
-  /** `--no-wait` sets it false. */
-  wait: boolean;
-  sandbox: boolean;
-  dailyBudget?: number;
-  keyEnv: string;
-  format?: 'csv' | 'json' | 'ndjson' | 'xml';
-  delimiter?: string;
-  encoding?: string;
-  baseUrl?: string;
-  redisUrl?: string;
-  allowInsecure: boolean;
-  job?: string;
-}
 
 /** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
 export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;

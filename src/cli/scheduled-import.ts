@@ -11,7 +11,8 @@ import type {
 import { applyJob, loadJob } from './job-file.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
-import { addRunOptions, type RunFlags } from './run-options.js';
+import type { RunFlags } from './run-flags.js';
+import { addRunOptions } from './run-options.js';
 import type { Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
 

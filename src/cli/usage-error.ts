@@ -1,13 +1,2 @@
-/**
- * A mistake of the user's (bad option, unreadable source, unreachable Redis): printed as one line,
- * never with a stack trace, and `run` exits 2.
- */
-export class UsageError extends Error {
-  override name = 'UsageError';
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+// The error type lives beside config.ts, which throws it too and must not import from src/cli/.
+export { UsageError } from '../usage-error.js';

@@ -1,20 +1,9 @@
 import type { Job } from 'bullmq';
 import type { RowOutcome } from '../interfaces.js';
-import type { ChunkJobData } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
 import { reasonOf } from './error-policy.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
-
-/** The seller's product list could not be read: without it no row of the run can be diffed. */
-export class SnapshotError extends Error {
-  override name = 'SnapshotError';
-  constructor(override readonly cause: unknown) {
-    super(`the seller's products could not be read: ${reasonOf(cause)}`);
-  }
-}
-
-/** The run-record field that says the product list could not be read, and why. */
-export const SNAPSHOT_FAILED = 'snapshotFailed';
 
 /** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
 export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): RowOutcome[] {
@@ -29,9 +18,9 @@ export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): R
 }
 
 /**
- * A chunk whose last attempt failed: its unsettled rows fail with the reason (a run must end, and
- * every row be accounted for). When the product list was the cause, the run remembers it, and later
- * chunks fail at once instead of spending requests on a list that cannot be read.
+ * A chunk whose last attempt failed (Redis out of reach, a bug: an API failure settles its rows
+ * without failing the job): its unsettled rows fail with the reason (a run must end, and every row
+ * be accounted for).
  */
 export async function settleFailedChunk(
   deps: WorkerDeps,
@@ -40,9 +29,6 @@ export async function settleFailedChunk(
 ): Promise<void> {
   const { runId, rows } = job.data;
   const reason = reasonOf(error);
-  if (error instanceof SnapshotError || error.name === 'SnapshotError') {
-    await deps.redis.hsetnx(deps.keys.run(runId), SNAPSHOT_FAILED, reason);
-  }
   const settled = await deps.runs.settledRows(
     runId,
     rows.map((row) => row.row),

@@ -1,19 +1,12 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import type { ProductUpsert } from '../interfaces.js';
-import { DailyLimitError, UnauthorizedError } from '../seller-api/index.js';
-import { notSyncedOutcomes, SNAPSHOT_FAILED, SnapshotError } from './chunk-failure.js';
+import { notSyncedOutcomes } from './chunk-failure.js';
+import type { ChunkJobData } from './chunk-job.js';
+import { failsForGood, pauseOf, reasonOf } from './error-policy.js';
 import { finaliseIfSettled } from './finalise.js';
 import { syncRow } from './row-sync.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
-import { SellerPausedError } from './seller-pause.js';
-import { ensureSnapshot } from './snapshot.js';
-
-/** A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key. */
-export interface ChunkJobData {
-  runId: string;
-  chunk: number;
-  rows: ProductUpsert[];
-}
+import type { SellerPausedError } from './seller-pause.js';
+import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from './snapshot.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
 const KEY_UNAVAILABLE_RETRY_MS = 60_000;
@@ -22,6 +15,8 @@ const KEY_UNAVAILABLE_RETRY_MS = 60_000;
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
  * through the shared limiter, settle outcomes, then end the run if it was the last.
  * A 429 or 401 pauses the seller's queue and puts the job back without spending an attempt.
+ * An API failure settles the rows it concerns as failed instead of failing the job: the request
+ * had its tries in its own retry layer, and another attempt of the job would only send it again.
  */
 export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
@@ -41,18 +36,22 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       contexts.drop(runId);
       return;
     }
-    if (snapshotFailed) {
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, snapshotFailed));
-      await finaliseIfSettled(deps, runId);
-      return;
-    }
+    const settleNotSynced = async (reason: string) => {
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason));
+      if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+    };
+    if (snapshotFailed) return settleNotSynced(snapshotFailed);
     const ref = context.run.sellerRef;
     try {
       await deps.sellers.assertNotPaused(ref);
       await deps.runs.markRunning(runId);
-      await ensureSnapshot(deps, runId, context.loadIndex).catch((error: unknown) => {
-        throw isPause(error) ? error : new SnapshotError(error);
-      });
+      try {
+        await ensureSnapshot(deps, runId, context.loadIndex);
+      } catch (error) {
+        // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
+        if (error instanceof SnapshotError) return settleNotSynced(error.message);
+        throw error;
+      }
       const settled = await deps.runs.settledRows(
         runId,
         rows.map((row) => row.row),
@@ -63,40 +62,41 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
       const results = await Promise.allSettled(
         todo.map(async (row) => {
-          const outcome = await syncRow(context, row, lookups.get(row.row) ?? {});
-          await deps.runs.settle(runId, [outcome]);
+          try {
+            await deps.runs.settle(runId, [await syncRow(context, row, lookups.get(row.row) ?? {})]);
+          } catch (error) {
+            // E.g. the finder's list read after a lost answer: the row fails, not the job.
+            if (!failsForGood(error)) throw error;
+            await deps.runs.settle(runId, notSyncedOutcomes([row], reasonOf(error)));
+          }
         }),
       );
       const failure = results.find((result) => result.status === 'rejected');
       if (failure) {
         const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
-        throw reasons.find(isPause) ?? failure.reason;
+        throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
       }
     } catch (error) {
-      if (isPause(error)) await pauseSeller(deps, queue, ref, error);
+      const pause = pauseOf(error);
+      if (pause) await pauseSeller(deps, queue, ref, pause);
       throw error;
     }
     if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
   };
 }
 
-function isPause(error: unknown): boolean {
-  return (
-    error instanceof DailyLimitError ||
-    error instanceof UnauthorizedError ||
-    error instanceof SellerPausedError
-  );
-}
-
 /**
  * Stops every worker on every machine from taking the seller's jobs: until the reset for a daily
  * limit (a Redis key with a TTL, so it outlives restarts), or until `resume` for a rejected key.
+ * Which errors pause, and until when, the error table says (error-policy.ts, `pauseOf`).
  */
-async function pauseSeller(deps: WorkerDeps, queue: Queue, ref: string, error: unknown): Promise<never> {
-  if (
-    error instanceof UnauthorizedError ||
-    (error instanceof SellerPausedError && error.reason === 'unauthorized')
-  ) {
+async function pauseSeller(
+  deps: WorkerDeps,
+  queue: Queue,
+  ref: string,
+  pause: SellerPausedError,
+): Promise<never> {
+  if (pause.reason === 'unauthorized') {
     await deps.sellers.markAuthRejected(ref);
     deps.logger.error(
       { seller: ref },
@@ -104,12 +104,8 @@ async function pauseSeller(deps: WorkerDeps, queue: Queue, ref: string, error: u
     );
     await queue.pause();
   } else {
-    const until =
-      error instanceof DailyLimitError
-        ? error.resetAt.getTime()
-        : ((error as SellerPausedError).until ?? deps.now() + 60_000);
-    const reason =
-      error instanceof SellerPausedError && error.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
+    const until = pause.until ?? deps.now() + 60_000;
+    const reason = pause.reason;
     await deps.sellers.pauseUntil(ref, until, reason);
     deps.logger.warn(
       { seller: ref, until: new Date(until).toISOString(), reason },

@@ -4,7 +4,7 @@ import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
-import type { ChunkJobData } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks } from './producer.js';
 import { throttledErrorLog } from './quiet-errors.js';

@@ -10,32 +10,95 @@ import { SellerPausedError } from './seller-pause.js';
 
 /**
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
- * - `fail-row`: the row fails with the reason; no retry (400, or retries used up).
+ * - `fail-row`: the row fails with the reason; no retry (400, or retries used up). For a read, the
+ *   read fails, and with it what needed it (a failed product list fails the run's rows).
  * - `pause-seller`: the seller's queue stops (429, budget, 401); the row stays queued.
  * - `recreate`: a PUT answered 404: the product is gone or not ours; forget the mapping, create once.
  * - `look-first`: a POST whose outcome is unknown: look for the product before sending it again.
- * - `retry`: back off and try again, a bounded number of times.
+ * - `retry`: back off and try the same request again, a bounded number of times, in one layer
+ *   only: the client for reads (GET), row sync for writes (POST, PUT).
  */
 export type ErrorAction = 'fail-row' | 'pause-seller' | 'recreate' | 'look-first' | 'retry';
 
-export function errorAction(error: unknown, request: 'create' | 'update'): ErrorAction {
-  if (
-    error instanceof SellerPausedError ||
-    error instanceof DailyLimitError ||
-    error instanceof UnauthorizedError
-  ) {
-    return 'pause-seller';
-  }
-  if (error instanceof InvalidRequestError) return 'fail-row';
-  if (error instanceof NotFoundError) return request === 'update' ? 'recreate' : 'fail-row';
-  if (error instanceof SellerApiError) {
-    // A create answered 2xx with a body we cannot read was applied: sending it again would duplicate.
-    const appliedButUnread =
-      error instanceof InvalidResponseError && error.status !== null && error.status < 300;
-    if (request === 'create' && (error.outcomeUnknown || appliedButUnread)) return 'look-first';
-    return error.retryable ? 'retry' : 'fail-row';
+/** The request that failed: a list page or a single GET, a POST of a new product, a PUT of changes. */
+export type FailedRequest = 'read' | 'create' | 'update';
+
+interface PolicyRow {
+  matches: (error: unknown) => boolean;
+  /** A request that has no column here is decided by a later row. */
+  actions: Partial<Record<FailedRequest, ErrorAction>>;
+}
+
+const everywhere = (action: ErrorAction) => ({ read: action, create: action, update: action });
+
+/** The first row that matches and has a column for the request decides; no row: `fail-row`. */
+const POLICY: readonly PolicyRow[] = [
+  {
+    // The seller must stop: a 429, the daily budget used up, a rejected key (401).
+    matches: (error) => pauseOf(error) !== null,
+    actions: everywhere('pause-seller'),
+  },
+  {
+    // The API refused the request itself (400, 422): sending it again changes nothing.
+    matches: (error) => error instanceof InvalidRequestError,
+    actions: everywhere('fail-row'),
+  },
+  {
+    // No such product (404): for a PUT it is gone or not ours.
+    matches: (error) => error instanceof NotFoundError,
+    actions: { read: 'fail-row', create: 'fail-row', update: 'recreate' },
+  },
+  {
+    // A create that may have been applied (5xx, timeout or reset after sending): look before sending
+    // again. One answered 2xx with a body we cannot read was applied: sending it again would duplicate.
+    matches: (error) =>
+      error instanceof SellerApiError &&
+      (error.outcomeUnknown ||
+        (error instanceof InvalidResponseError && error.status !== null && error.status < 300)),
+    actions: { create: 'look-first' },
+  },
+  {
+    // A failure that may pass (5xx, 408, network, timeout, a truncated body).
+    matches: (error) => error instanceof SellerApiError && error.retryable,
+    actions: everywhere('retry'),
+  },
+];
+
+export function errorAction(error: unknown, request: FailedRequest): ErrorAction {
+  for (const row of POLICY) {
+    const action = row.actions[request];
+    if (action && row.matches(error)) return action;
   }
   return 'fail-row';
+}
+
+/**
+ * The client's retry decision for a GET (its `retry.retryable`): the table's, so that the client
+ * and the worker never disagree about what is worth another try.
+ */
+export function isRetryableRead(error: unknown): boolean {
+  return errorAction(error, 'read') === 'retry';
+}
+
+/**
+ * Whether an error that reached the worker fails for good what needed the request: an answer of
+ * the API (or of the network) that the request's one retry layer (the client for a read, row sync
+ * for a write) already gave up on, and no pause. Anything else (Redis, a crash) is the job's to try
+ * again: BullMQ's attempts re-run the chunk, never a request that already had its tries.
+ */
+export function failsForGood(error: unknown): boolean {
+  return error instanceof SellerApiError && pauseOf(error) === null;
+}
+
+/**
+ * The pause an error means, or null: the one place that says which errors stop a seller, and until
+ * when. A 429 lifts at its reset instant; a rejected key needs a person (`until` null).
+ */
+export function pauseOf(error: unknown): SellerPausedError | null {
+  if (error instanceof SellerPausedError) return error;
+  if (error instanceof DailyLimitError) return new SellerPausedError('daily-limit', error.resetAt.getTime());
+  if (error instanceof UnauthorizedError) return new SellerPausedError('unauthorized', null);
+  return null;
 }
 
 /** A one-line reason for the report, whatever was thrown. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { ChunkJobData } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
 
 export interface ProduceOptions {
   redis: Redis;
@@ -92,7 +92,9 @@ export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): 
     jobId: `${data.runId}-${data.chunk}`,
     removeOnComplete: true,
     removeOnFail: 1000,
-    // Rows settle once each, so a chunk tried again after a crash or a Redis error is safe.
+    // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are
+    // the job's, not the requests': a request is tried again only by its own layer (the client for
+    // a read, row sync for a write), and an API failure settles rows instead of failing the job.
     attempts: 5,
     backoff: { type: 'exponential', delay: 1000 },
   });

@@ -3,14 +3,14 @@ import type { LimitFunction } from 'p-limit';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { type RetryPolicy, resetInstant, SellerApiClient } from '../seller-api/index.js';
+import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from './create-claims.js';
 import { CreatedProductFinder } from './created-product-finder.js';
+import { isRetryableRead, pauseOf } from './error-policy.js';
 import { IdMap } from './id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from './incremental.js';
 import { RemoteIndex } from './remote-index.js';
 import type { RowSyncContext } from './row-sync.js';
-import { SellerPausedError } from './seller-pause.js';
 import { sellerRef } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';
 
@@ -86,7 +86,7 @@ export class RunContexts {
       allowInsecure: run.allowInsecure,
       dailyReset: run.dailyReset,
       timeoutMs: deps.timeoutMs,
-      retry: deps.retry,
+      retry: { policy: deps.retry, retryable: isRetryableRead },
       sleep: deps.sleep,
       random: deps.random,
       now: deps.now,
@@ -102,12 +102,8 @@ export class RunContexts {
         }),
       onRequest: (event) => {
         // Requests still waiting for the limiter must not go out once one answer says stop.
-        if (event.status === 429) {
-          const until = resetInstant(event.headers, deps.now(), run.dailyReset).getTime();
-          deps.sellers.pauseLocally(ref, new SellerPausedError('daily-limit', until));
-        } else if (event.status === 401) {
-          deps.sellers.pauseLocally(ref, new SellerPausedError('unauthorized', null));
-        }
+        const pause = event.error && pauseOf(event.error);
+        if (pause) deps.sellers.pauseLocally(ref, pause);
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
       },
     });

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
-import { type ChunkJobData, makeChunkProcessor } from './chunk-processor.js';
+import type { ChunkJobData } from './chunk-job.js';
+import { makeChunkProcessor } from './chunk-processor.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
 import type { SellerInfo } from './seller-state.js';

@@ -2,13 +2,18 @@ import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { MAX_BODY_LENGTH, oneLine, redact } from './errors/one-line.js';
+import type { SellerApiError } from './errors/seller-api-error.js';
 import { normaliseId } from './remote-record.js';
 import type { Answer } from './transport.js';
 
-/** Throws the error that a non-2xx answer means (errors/from-response.ts); returns it otherwise. */
-export function expectSuccess(answer: Answer, context: ErrorContext, alsoAccept: number[] = []): Answer {
-  if ((answer.status >= 200 && answer.status < 300) || alsoAccept.includes(answer.status)) return answer;
-  throw errorFromResponse(
+/** The error a non-2xx answer means (errors/from-response.ts), or null for a success. */
+export function errorOfAnswer(
+  answer: Answer,
+  context: ErrorContext,
+  alsoAccept: readonly number[] = [],
+): SellerApiError | null {
+  if ((answer.status >= 200 && answer.status < 300) || alsoAccept.includes(answer.status)) return null;
+  return errorFromResponse(
     {
       method: answer.method,
       path: answer.path,

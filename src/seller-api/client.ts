@@ -1,12 +1,12 @@
 import type { ProductFields } from '../interfaces.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { expectSuccess, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
+import { errorOfAnswer, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
 import { endpointUrl, parseBaseUrl } from './base-url.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { readListPage } from './list-page.js';
 import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
 import { parseDailyReset } from './reset-instant.js';
-import { backoffDelay, type RetryPolicy, shouldRetry } from './retry-policy.js';
+import { backoffDelay, type GetRetry } from './retry-policy.js';
 import { type Answer, type RequestEvent, send, type Transport } from './transport.js';
 
 export interface SellerApiClientOptions {
@@ -28,8 +28,11 @@ export interface SellerApiClientOptions {
   schedule?: <T>(task: () => Promise<T>) => Promise<T>;
   /** Called after every answer or network failure: used to count requests. */
   onRequest?: (event: RequestEvent) => void;
-  /** Applied to GET requests only. No retries when absent. */
-  retry?: RetryPolicy;
+  /**
+   * Applied to GET requests only: the one layer that tries a failed read again (the worker does
+   * not try the read once more on top). No retries when absent.
+   */
+  retry?: GetRetry;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
@@ -48,7 +51,7 @@ export const MAX_LIST_PAGES = 100_000;
 export class SellerApiClient {
   readonly #transport: Transport;
   readonly #errorContext: () => ErrorContext;
-  readonly #retry: RetryPolicy | undefined;
+  readonly #retry: GetRetry | undefined;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
 
@@ -104,11 +107,7 @@ export class SellerApiClient {
    * the caller can look before sending again. A 2xx (or 303) without a readable id gives `id: null`.
    */
   async createProduct(fields: ProductFields): Promise<CreateResult> {
-    const answer = expectSuccess(
-      await send(this.#transport, 'POST', this.#url('/products'), fields),
-      this.#errorContext(),
-      [303],
-    );
+    const answer = await this.#send('POST', this.#url('/products'), fields, [303]);
     const record = this.#lenientRecord(answer);
     if (record) return { id: record.id, product: record };
     return { id: idFromLocation(answer), product: null };
@@ -117,7 +116,7 @@ export class SellerApiClient {
   /** `PUT /products?id=…`. The product as the API echoed it, or null when it echoed none. */
   async updateProduct(id: string, fields: ProductFields): Promise<RemoteProduct | null> {
     const url = this.#url('/products', id);
-    const answer = expectSuccess(await send(this.#transport, 'PUT', url, fields), this.#errorContext());
+    const answer = await this.#send('PUT', url, fields);
     return this.#lenientRecord(answer);
   }
 
@@ -163,8 +162,15 @@ export class SellerApiClient {
     return record;
   }
 
-  async #get(url: URL): Promise<Answer> {
-    return expectSuccess(await send(this.#transport, 'GET', url), this.#errorContext());
+  #get(url: URL): Promise<Answer> {
+    return this.#send('GET', url, undefined);
+  }
+
+  /** One request; a non-success answer (other than `alsoAccept`) rejects with the error it means. */
+  #send(method: string, url: URL, body: unknown, alsoAccept: readonly number[] = []): Promise<Answer> {
+    return send(this.#transport, method, url, body, (answer) =>
+      errorOfAnswer(answer, this.#errorContext(), alsoAccept),
+    );
   }
 
   /** Retries GET work under the policy; writes never come here (see createProduct). */
@@ -173,8 +179,9 @@ export class SellerApiClient {
       try {
         return await work();
       } catch (error) {
-        if (!this.#retry || !shouldRetry(error, attempt, this.#retry)) throw error;
-        const delayMs = backoffDelay(attempt, this.#retry, this.#random);
+        const retry = this.#retry;
+        if (!retry || attempt > retry.policy.retries || !retry.retryable(error)) throw error;
+        const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
           { attempt, delayMs, error: error instanceof Error ? error.message : String(error) },
           'seller api request failed; retrying',

@@ -10,6 +10,6 @@ export * from './errors/index.js';
 export { type ListPageReading, readListPage } from './list-page.js';
 export type { RemoteOrder, RemoteProduct } from './remote-record.js';
 export { nextDailyReset, parseDailyReset, resetInstant } from './reset-instant.js';
-export { backoffDelay, defaultRetryPolicy, type RetryPolicy, shouldRetry } from './retry-policy.js';
+export { backoffDelay, defaultRetryPolicy, type GetRetry, type RetryPolicy } from './retry-policy.js';
 export type { RequestEvent } from './transport.js';
 export { USER_AGENT } from './user-agent.js';

@@ -1,9 +1,7 @@
-import { SellerApiError } from './errors/seller-api-error.js';
-
 /**
- * How the client retries a failed GET, as data (after Octokit's plugin-retry). Writes are never
- * retried here: a POST whose answer was lost must be looked for before it is sent again
- * (ARCHITECTURE.md decision 4), and only the caller can do that.
+ * How often and how long to wait when a request is tried again, as data (after Octokit's
+ * plugin-retry). Which failures are worth another try is not said here: the worker's error table
+ * says it (src/queue/error-policy.ts), so that one place decides for every layer.
  */
 export interface RetryPolicy {
   /** Retries after the first attempt: 3 means at most 4 attempts. */
@@ -17,12 +15,14 @@ export interface RetryPolicy {
 export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 /**
- * Whether to try again after attempt number `attempt` (1 = the first) failed with `error`.
- * Never for 400, 401, 404 or 429 (their meaning does not change with time, or the pause is the
- * caller's), yes for 5xx, network failures, timeouts and invalid (e.g. truncated) answers.
+ * How the client tries a failed GET again. Writes are never retried by the client: a POST whose
+ * answer was lost must be looked for before it is sent again (ARCHITECTURE.md decision 4), and only
+ * the caller can do that.
  */
-export function shouldRetry(error: unknown, attempt: number, policy: RetryPolicy): boolean {
-  return error instanceof SellerApiError && error.retryable && attempt <= policy.retries;
+export interface GetRetry {
+  policy: RetryPolicy;
+  /** Whether this failure is worth another try: the caller's error table decides. */
+  retryable: (error: unknown) => boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { displayPath } from './base-url.js';
 import { errorFromFailure } from './errors/from-failure.js';
+import type { SellerApiError } from './errors/seller-api-error.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** One answer, whatever its status, with its body read whole. */
@@ -21,8 +22,14 @@ export interface RequestEvent {
   path: string;
   status: number | null;
   ms: number;
-  /** Response headers (lower-cased names); empty when no answer came. Lets a 429 pause at once. */
+  /** Response headers (lower-cased names); empty when no answer came. */
   headers: Record<string, string>;
+  /**
+   * The error the request ends in (what its status means, or the network failure), or null.
+   * Reported inside the scheduler's slot, before the next request may leave: a hook that pauses
+   * on a 429 or a 401 stops the requests still waiting (issue 5).
+   */
+  error: SellerApiError | null;
 }
 
 export interface Transport {
@@ -38,10 +45,16 @@ export interface Transport {
 
 /**
  * Sends one request through the shared scheduler and reads the whole answer inside the slot.
- * Throws only NetworkError / TimeoutError: a status is the caller's to interpret.
- * The key goes in the Authorization header and nowhere else (spec section 5).
+ * Throws the error `errorOf` finds in the answer (the client's one status → error function), or a
+ * NetworkError / TimeoutError. The key goes in the Authorization header and nowhere else (spec section 5).
  */
-export function send(transport: Transport, method: string, url: URL, body?: unknown): Promise<Answer> {
+export function send(
+  transport: Transport,
+  method: string,
+  url: URL,
+  body: unknown,
+  errorOf: (answer: Answer) => SellerApiError | null,
+): Promise<Answer> {
   const path = displayPath(transport.baseUrl, url);
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -54,11 +67,12 @@ export function send(transport: Transport, method: string, url: URL, body?: unkn
     const started = transport.now();
     let status: number | null = null;
     let responseHeaders: Record<string, string> = {};
-    const finish = (): void => {
+    const finish = (error: SellerApiError | null): void => {
       const event = { method, path, status, ms: Math.max(0, transport.now() - started) };
       transport.logger.debug(event, 'seller api request');
-      transport.onRequest({ ...event, headers: responseHeaders });
+      transport.onRequest({ ...event, headers: responseHeaders, error });
     };
+    let answer: Answer;
     try {
       const response = await transport.fetch(url, {
         method,
@@ -71,11 +85,9 @@ export function send(transport: Transport, method: string, url: URL, body?: unkn
       status = response.status;
       responseHeaders = Object.fromEntries(response.headers.entries());
       const text = await response.text();
-      finish();
-      return { method, url, path, status, statusText: response.statusText, headers: responseHeaders, text };
-    } catch (error) {
-      finish();
-      throw errorFromFailure(error, {
+      answer = { method, url, path, status, statusText: response.statusText, headers: responseHeaders, text };
+    } catch (failure) {
+      const error = errorFromFailure(failure, {
         method,
         path,
         status,
@@ -83,6 +95,12 @@ export function send(transport: Transport, method: string, url: URL, body?: unkn
         timeoutMs: transport.timeoutMs,
         secret: transport.apiKey,
       });
+      finish(error);
+      throw error;
     }
+    const error = errorOf(answer);
+    finish(error);
+    if (error) throw error;
+    return answer;
   });
 }

@@ -1,10 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger.js';
-import {
-  type RetryPolicy,
-  SellerApiClient,
-  type SellerApiClientOptions,
-} from '../../src/seller-api/index.js';
+import { isRetryableRead } from '../../src/queue/error-policy.js';
+import { type GetRetry, SellerApiClient, type SellerApiClientOptions } from '../../src/seller-api/index.js';
 
 export const ORIGIN = 'https://api.example.com';
 export const BASE_PATH = '/api/v1';
@@ -54,7 +51,11 @@ export function probeClient(overrides: Partial<SellerApiClientOptions> = {}): Cl
   return { client, requests, scheduled: () => scheduled, sleeps, logs: () => logText };
 }
 
-export const fastRetry: RetryPolicy = { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000 };
+/** Two retries with short waits; which failures are retried, the worker's error table says. */
+export const fastRetry: GetRetry = {
+  policy: { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000 },
+  retryable: isRetryableRead,
+};
 
 export async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[][]> {
   const all: T[][] = [];

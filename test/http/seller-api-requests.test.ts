@@ -1,4 +1,5 @@
 import nock from 'nock';
+import pLimit from 'p-limit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   DailyLimitError,
@@ -74,6 +75,35 @@ describe('every request', () => {
       { method: 'GET', path: '/products?page=2', status: 200 },
       { method: 'GET', path: '/products?id=9', status: 404 },
     ]);
+  });
+
+  it.each([
+    [429, DailyLimitError],
+    [401, UnauthorizedError],
+  ])('tells onRequest what a %i means before the next request leaves the scheduler', async (status, type) => {
+    api().post(`${BASE_PATH}/products`).times(2).reply(status, 'stop');
+    // The worker's hook: one slot at a time, and a task that starts after a pause is refused.
+    let stopped: SellerApiError | null = null;
+    const oneAtATime = pLimit(1);
+    const { client, requests } = probeClient({
+      schedule: (task) =>
+        oneAtATime(() => {
+          if (stopped) throw new Error(`paused by ${stopped.name}`);
+          return task();
+        }),
+      onRequest: (event) => {
+        requests.push(event);
+        stopped ??= event.error;
+      },
+    });
+    const [first, second] = await Promise.allSettled([
+      client.createProduct({ name: 'a' }),
+      client.createProduct({ name: 'b' }),
+    ]);
+    expect(first).toMatchObject({ status: 'rejected', reason: expect.any(type) });
+    expect(second).toMatchObject({ status: 'rejected', reason: { message: `paused by ${type.name}` } });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ status, error: expect.any(type) });
   });
 
   it('uses an injected fetch, with a timeout signal on every request', async () => {

@@ -4,7 +4,8 @@ import { projectRoot } from '../../project-root.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
-import { DEFAULT_FULL_READ_AFTER_MS, type RunFlags } from '../run-options.js';
+import type { RunFlags } from '../run-flags.js';
+import { DEFAULT_FULL_READ_AFTER_MS } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { syncOnce } from './run.js';
 

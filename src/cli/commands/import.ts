@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
-import { addRunOptions, type RunFlags, resolveRunInput } from '../run-options.js';
+import type { RunFlags } from '../run-flags.js';
+import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 

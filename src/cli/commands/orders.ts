@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify';
 import { readApiConfig } from '../../config.js';
+import { isRetryableRead } from '../../queue/error-policy.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
@@ -42,7 +43,10 @@ export function registerOrders(program: Command, io: CliIo): void {
 
 async function exportOrders(io: CliIo, flags: OrdersFlags): Promise<number> {
   const api = readApiConfig(io.env, flags);
-  const client = new SellerApiClient({ ...api, retry: { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 } });
+  const client = new SellerApiClient({
+    ...api,
+    retry: { policy: { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }, retryable: isRetryableRead },
+  });
   const format = flags.format ?? (flags.out && /\.jsonl?$|\.ndjson$/i.test(flags.out) ? 'jsonl' : 'csv');
   const out = flags.out ? createWriteStream(flags.out) : io.stdout;
   // CSV needs every column before the first line: the orders go to a JSON-lines file first, so

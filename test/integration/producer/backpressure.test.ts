@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import type { ChunkJobData } from '../../../src/queue/chunk-processor.js';
+import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { produceChunks } from '../../../src/queue/producer.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import {

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { silentLogger } from '../../../src/logger.js';
-import type { ChunkJobData } from '../../../src/queue/chunk-processor.js';
+import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { produceChunks } from '../../../src/queue/producer.js';
 import { sellerQueueName } from '../../../src/queue/seller-ref.js';

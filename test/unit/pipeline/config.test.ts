@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/cli/usage-error.js';
 import {
   checkDailyReset,
   parseConcurrency,
@@ -8,6 +7,7 @@ import {
   readApiConfig,
   readCommonConfig,
 } from '../../../src/config.js';
+import { UsageError } from '../../../src/usage-error.js';
 
 /** The UsageError `run` throws, or a failure naming what did not throw. */
 const usageErrorOf = (call: () => unknown): UsageError => {

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach } from 'vitest';
 import type { InvalidRow, MappedRow, MergedRow, ProductUpsert } from '../../../../src/interfaces.js';
-import type { ChunkJobData } from '../../../../src/queue/chunk-processor.js';
+import type { ChunkJobData } from '../../../../src/queue/chunk-job.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
 import { runSpec } from '../../../support/run-record.js';

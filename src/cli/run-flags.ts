@@ -1,0 +1,30 @@
+/**
+ * The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed.
+ * Its own module: run-options.ts parses them and job-file.ts fills them from a job file.
+ */
+export interface RunFlags {
+  preset?: string;
+  mapping?: string;
+  fields?: string[];
+  createOnlyFields?: string[];
+  incremental: boolean;
+  /** `--full-read-after`, in ms. */
+  fullReadAfter: number;
+  matchBy: string;
+  concurrency: number;
+  dryRun: boolean;
+  report?: string;
+  dailyReset: string;
+  /** `--no-wait` sets it false. */
+  wait: boolean;
+  sandbox: boolean;
+  dailyBudget?: number;
+  keyEnv: string;
+  format?: 'csv' | 'json' | 'ndjson' | 'xml';
+  delimiter?: string;
+  encoding?: string;
+  baseUrl?: string;
+  redisUrl?: string;
+  allowInsecure: boolean;
+  job?: string;
+}
