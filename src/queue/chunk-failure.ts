@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { RowOutcome } from '../interfaces.js';
+import { reasonOf } from '../sync/error-policy.js';
 import type { ChunkJobData } from './chunk-job.js';
-import { reasonOf } from './error-policy.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
-import { recordFullRead } from './incremental.js';
+import { recordFullRead } from '../sync/incremental.js';
 
 /**
  * Ends a run once every row is settled: one `missing` line per remote product the source does not

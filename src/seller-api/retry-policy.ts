@@ -1,7 +1,7 @@
 /**
  * How often and how long to wait when a request is tried again, as data (after Octokit's
  * plugin-retry). Which failures are worth another try is not said here: the worker's error table
- * says it (src/queue/error-policy.ts), so that one place decides for every layer.
+ * says it (src/sync/error-policy.ts), so that one place decides for every layer.
  */
 export interface RetryPolicy {
   /** Retries after the first attempt: 3 means at most 4 attempts. */

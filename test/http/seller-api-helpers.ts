@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logger.js';
-import { isRetryableRead } from '../../src/queue/error-policy.js';
 import { type GetRetry, SellerApiClient, type SellerApiClientOptions } from '../../src/seller-api/index.js';
+import { isRetryableRead } from '../../src/sync/error-policy.js';
 
 export const ORIGIN = 'https://api.example.com';
 export const BASE_PATH = '/api/v1';

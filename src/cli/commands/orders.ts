@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
 import { stringify } from 'csv-stringify';
 import { readApiConfig } from '../../config.js';
-import { isRetryableRead } from '../../queue/error-policy.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
+import { isRetryableRead } from '../../sync/error-policy.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 

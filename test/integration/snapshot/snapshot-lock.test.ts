@@ -1,15 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { extendLock, tryLock } from '../../../src/queue/redis-lock.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { RunStore } from '../../../src/runs/run-store.js';
+import { DailyLimitError, ServerError } from '../../../src/seller-api/index.js';
+import { extendLock, tryLock } from '../../../src/sync/redis-lock.js';
 import {
   ensureSnapshot,
   SNAPSHOT_FAILED,
   type SnapshotDeps,
   SnapshotError,
-} from '../../../src/queue/snapshot.js';
-import { RedisKeys } from '../../../src/runs/keys.js';
-import { RunStore } from '../../../src/runs/run-store.js';
-import { DailyLimitError, ServerError } from '../../../src/seller-api/index.js';
+} from '../../../src/sync/snapshot.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const RUN_ID = 'snapshot-run';

@@ -2,11 +2,6 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
 import { silentLogger } from '../../../src/logger.js';
-import { CLAIM_MS, CreateClaims } from '../../../src/queue/create-claims.js';
-import { CreatedProductFinder } from '../../../src/queue/created-product-finder.js';
-import { IdMap } from '../../../src/queue/id-map.js';
-import { RemoteIndex } from '../../../src/queue/remote-index.js';
-import { type RowSyncContext, syncRow } from '../../../src/queue/row-sync.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import {
   DailyLimitError,
@@ -15,6 +10,11 @@ import {
   type RemoteProduct,
   type SellerApiClient,
 } from '../../../src/seller-api/index.js';
+import { CLAIM_MS, CreateClaims } from '../../../src/sync/create-claims.js';
+import { CreatedProductFinder } from '../../../src/sync/created-product-finder.js';
+import { IdMap } from '../../../src/sync/id-map.js';
+import { RemoteIndex } from '../../../src/sync/remote-index.js';
+import { type RowSyncContext, syncRow } from '../../../src/sync/row-sync.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const REF = 'row-sync-seller';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type CompactValue, compactEquals, compactValue } from '../../../src/catalog/compact-value.js';
-import { diffProduct, type IndexedProduct } from '../../../src/catalog/diff.js';
 import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
+import { type CompactValue, compactEquals, compactValue } from '../../../src/sync/compact-value.js';
+import { diffProduct, type IndexedProduct } from '../../../src/sync/diff.js';
 
 const upsert = (fields: ProductFields): ProductUpsert => ({
   kind: 'upsert',

@@ -1,6 +1,6 @@
-import { compactEquals, compactFields } from '../catalog/compact-value.js';
-import type { IndexedProduct } from '../catalog/diff.js';
 import type { ProductFields } from '../interfaces.js';
+import { compactEquals, compactFields } from './compact-value.js';
+import type { IndexedProduct } from './diff.js';
 import type { UnkeyedProduct } from './remote-index.js';
 
 /**

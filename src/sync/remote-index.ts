@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
-import { compactFields } from '../catalog/compact-value.js';
-import type { IndexedProduct } from '../catalog/diff.js';
 import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
+import { compactFields } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
+import type { IndexedProduct } from './diff.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { LIST_SKIPPED } from './incremental.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decimalEquals } from './decimal.js';
+import { decimalEquals } from '../catalog/decimal.js';
 
 /**
  * A field value as kept in Redis for diffing: numbers and booleans as they are, short strings as

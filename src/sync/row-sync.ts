@@ -1,10 +1,10 @@
-import { type CompactValue, compactFields } from '../catalog/compact-value.js';
-import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from '../catalog/diff.js';
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
+import { type CompactValue, compactFields } from './compact-value.js';
 import { CLAIM_MS, type CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
+import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
 import { errorAction, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';

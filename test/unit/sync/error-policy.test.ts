@@ -1,12 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ErrorAction,
-  errorAction,
-  type FailedRequest,
-  isRetryableRead,
-  pauseOf,
-  reasonOf,
-} from '../../../src/queue/error-policy.js';
 import { SellerPausedError } from '../../../src/queue/seller-pause.js';
 import {
   DailyLimitError,
@@ -20,6 +12,14 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../../src/seller-api/errors/index.js';
+import {
+  type ErrorAction,
+  errorAction,
+  type FailedRequest,
+  isRetryableRead,
+  pauseOf,
+  reasonOf,
+} from '../../../src/sync/error-policy.js';
 
 /** The request of each kind: a read is a GET, a create a POST, an update a PUT (spec 4.1). */
 const request = (kind: FailedRequest) =>

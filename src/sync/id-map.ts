@@ -1,6 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { CompactValue } from '../catalog/compact-value.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { CompactValue } from './compact-value.js';
 
 /** What this tool remembers of a product it created or updated for a seller (the three-way diff). */
 export interface KnownProduct {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compactFields } from '../../../src/catalog/compact-value.js';
+import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
+import { compactFields } from '../../../src/sync/compact-value.js';
 import {
   diffProduct,
   echoDigest,
   type IndexedProduct,
   memoryAfterWrite,
   UNKNOWN_ECHO,
-} from '../../../src/catalog/diff.js';
-import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
+} from '../../../src/sync/diff.js';
 
 const row = (fields: ProductFields): ProductUpsert => ({
   kind: 'upsert',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { toDecimal } from '../catalog/decimal.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
-import { toDecimal } from './decimal.js';
 
 /** A remote product as the run's index keeps it: its id and the compact values of the run's fields. */
 export interface IndexedProduct {

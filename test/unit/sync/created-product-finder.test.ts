@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compactFields } from '../../../src/catalog/compact-value.js';
-import type { IndexedProduct } from '../../../src/catalog/diff.js';
-import { CreatedProductFinder } from '../../../src/queue/created-product-finder.js';
-import type { UnkeyedProduct } from '../../../src/queue/remote-index.js';
+import { compactFields } from '../../../src/sync/compact-value.js';
+import { CreatedProductFinder } from '../../../src/sync/created-product-finder.js';
+import type { IndexedProduct } from '../../../src/sync/diff.js';
+import type { UnkeyedProduct } from '../../../src/sync/remote-index.js';
 
 /**
  * A fake re-read of the seller's products: each call waits until the test settles it, so the test
