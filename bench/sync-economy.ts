@@ -6,7 +6,11 @@
  *   2. the same catalog again: list pages only, no write;
  *   3. the next export, with 2% of rows changed and 1% new: writes against changed + new;
  *   4. the fresh sync at --concurrency 1, 4, 8 and 16, each on a fresh sandbox;
- *   5. a fresh sync and a re-run against an API that does not echo `sku` back.
+ *   5. a fresh sync and a re-run against an API that does not echo `sku` back;
+ *   6. a fresh sync and a re-run against an API that keeps its own form of names and prices;
+ *   7. `--incremental` against such an API: first run, unchanged re-run, 1% of rows changed;
+ *   8. the bytes of the seller's id map in Redis after 6 and after 7.
+ * Throws when a run's requests, writes or list pages differ from the ideal.
  *
  *   npm run build && node dist/bench/sync-economy.js [rows] [latencyMs]
  */
@@ -17,6 +21,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
 import { generateRows, nextExport, writeCatalogCsv } from './sync/catalog.js';
+import { printIdMapBytes } from './sync/id-map-bytes.js';
 import {
   type Measure,
   measure,
@@ -27,6 +32,7 @@ import {
   REDIS_URL,
   sync,
 } from './sync/measure.js';
+import { normalizeScenarios } from './sync/normalize-scenarios.js';
 import { redisVersion, removeKeys } from './sync/redis-info.js';
 
 async function main(): Promise<void> {
@@ -96,6 +102,9 @@ async function main(): Promise<void> {
       await hiding.close();
     }
 
+    const normalizing = await normalizeScenarios({ rows, latencyMs, prefix, dir });
+    measures.push(...normalizing.measures);
+
     printTable(measures);
     const one = byConcurrency[0]?.[1];
     if (one) {
@@ -104,6 +113,7 @@ async function main(): Promise<void> {
       );
       console.log(`rows/s relative to --concurrency 1: ${ratios.join(', ')}`);
     }
+    printIdMapBytes(normalizing.bytes);
     // The benchmark is also a check: every run must use exactly the ideal number of requests.
     const missed = missedIdeal(measures);
     if (missed.length > 0) throw new Error(`runs off the ideal request count:\n${missed.join('\n')}`);
