@@ -6,7 +6,11 @@
  *   2. the same catalog again: list pages only, no write;
  *   3. the next export, with 2% of rows changed and 1% new: writes against changed + new;
  *   4. the fresh sync at --concurrency 1, 4, 8 and 16, each on a fresh sandbox;
- *   5. a fresh sync and a re-run against an API that does not echo `sku` back.
+ *   5. a fresh sync and a re-run against an API that does not echo `sku` back;
+ *   6. a fresh sync and a re-run against an API that keeps its own form of names and prices;
+ *   7. `--incremental` against such an API: first run, unchanged re-run, 1% of rows changed;
+ *   8. the bytes of the seller's id map in Redis after 6 and after 7.
+ * Throws when a run's requests, writes or list pages differ from the ideal.
  *
  *   npm run build && node dist/bench/sync-economy.js [rows] [latencyMs]
  */
@@ -15,84 +19,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Sandbox, type SandboxStats, startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from '../src/sandbox/index.js';
 import { generateRows, nextExport, writeCatalogCsv } from './sync/catalog.js';
-import { runCli } from './sync/cli-run.js';
+import { printIdMapBytes } from './sync/id-map-bytes.js';
+import {
+  type Measure,
+  measure,
+  missedIdeal,
+  PAGE_SIZE,
+  pages,
+  printTable,
+  REDIS_URL,
+  sync,
+} from './sync/measure.js';
+import { normalizeScenarios } from './sync/normalize-scenarios.js';
 import { redisVersion, removeKeys } from './sync/redis-info.js';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PAGE_SIZE = 100;
-
-interface Measure {
-  label: string;
-  rows: number;
-  requests: number;
-  idealRequests: number;
-  writes: number;
-  idealWrites: number;
-  listPages: number;
-  seconds: number;
-}
-
-const pages = (products: number) => Math.max(1, Math.ceil(products / PAGE_SIZE));
-const writesOf = (stats: SandboxStats) =>
-  (stats.byRoute['POST /products'] ?? 0) + (stats.byRoute['PUT /products'] ?? 0);
-
-/** One `catalog-sync run` of `path` into `sandbox`; throws unless it exits 0. */
-async function sync(sandbox: Sandbox, prefix: string, path: string, concurrency: number) {
-  sandbox.resetStats();
-  const result = await runCli(['run', path, '--concurrency', String(concurrency)], {
-    SELLER_API_BASE_URL: sandbox.baseUrl,
-    SELLER_API_KEY: sandbox.defaultKey.key,
-    REDIS_URL,
-    CATALOG_SYNC_PREFIX: prefix,
-    LOG_LEVEL: 'silent',
-    PATH: process.env.PATH,
-  });
-  if (result.exitCode !== 0) {
-    throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
-  }
-  return { stats: sandbox.stats(), seconds: result.ms / 1000, summary: result.stdout };
-}
-
-function measure(
-  label: string,
-  rows: number,
-  run: { stats: SandboxStats; seconds: number },
-  ideal: { listPages: number; writes: number },
-): Measure {
-  return {
-    label,
-    rows,
-    requests: run.stats.total,
-    idealRequests: ideal.listPages + ideal.writes,
-    writes: writesOf(run.stats),
-    idealWrites: ideal.writes,
-    listPages: run.stats.byRoute['GET /products'] ?? 0,
-    seconds: run.seconds,
-  };
-}
-
-function printTable(measures: Measure[]): void {
-  const header = ['run', 'rows', 'requests', 'ideal', 'writes', 'ideal', 'list pages', 'seconds', 'rows/s'];
-  const lines = measures.map((m) => [
-    m.label,
-    String(m.rows),
-    String(m.requests),
-    String(m.idealRequests),
-    String(m.writes),
-    String(m.idealWrites),
-    String(m.listPages),
-    m.seconds.toFixed(2),
-    (m.rows / m.seconds).toFixed(0),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  for (const line of [header, ...lines]) {
-    console.log(
-      `| ${line.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`,
-    );
-  }
-}
 
 async function main(): Promise<void> {
   const rows = Number(process.argv[2] ?? 5000);
@@ -161,6 +102,9 @@ async function main(): Promise<void> {
       await hiding.close();
     }
 
+    const normalizing = await normalizeScenarios({ rows, latencyMs, prefix, dir });
+    measures.push(...normalizing.measures);
+
     printTable(measures);
     const one = byConcurrency[0]?.[1];
     if (one) {
@@ -169,6 +113,10 @@ async function main(): Promise<void> {
       );
       console.log(`rows/s relative to --concurrency 1: ${ratios.join(', ')}`);
     }
+    printIdMapBytes(normalizing.bytes);
+    // The benchmark is also a check: every run must use exactly the ideal number of requests.
+    const missed = missedIdeal(measures);
+    if (missed.length > 0) throw new Error(`runs off the ideal request count:\n${missed.join('\n')}`);
   } finally {
     const removed = await removeKeys(REDIS_URL, prefix);
     console.log(`removed ${removed} Redis keys under ${prefix}`);

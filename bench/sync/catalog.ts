@@ -27,6 +27,25 @@ export function generateRows(count: number): CatalogRow[] {
 }
 
 /**
+ * An export an API that normalizes keeps in a form of its own: names with runs of inner spaces (the
+ * generic preset trims only the ends), prices with 3 or 4 decimals whose last digit is not 0, so
+ * neither is stored as sent. Row 1's price has 4 decimals, so the source reads `.` as the decimal
+ * point from the start (`1.234` alone could be a thousands separator).
+ */
+export function generateUntidyRows(count: number): CatalogRow[] {
+  return generateRows(count).map((r, index) => {
+    const i = index + 1;
+    const cents = String((i * 7) % 100).padStart(2, '0');
+    const more = i % 2 === 1 ? `${(i % 9) + 1}${(i % 7) + 1}` : `${(i % 9) + 1}`;
+    return {
+      ...r,
+      name: r.name.replace(/ /g, i % 3 === 0 ? '   ' : '  '),
+      price: `${(i % 997) + 1}.${cents}${more}`,
+    };
+  });
+}
+
+/**
  * The next day's export: every `1 / changedShare`-th row with a new price, then `newShare * rows`
  * new products at the end. Returns the rows and how many of each it made.
  */
