@@ -11,7 +11,7 @@ export interface IndexedProduct {
 
 /** What this tool remembers of a product it wrote: the three-way diff's third side (see id-map.ts). */
 export interface WriteMemory {
-  /** Each field as last sent (compact). */
+  /** Each field as last sent, in its remembered form (see rememberedForm). */
   sent: Record<string, CompactValue>;
   /** Where the API showed a sent field in a form of its own: that form's digest, or UNKNOWN_ECHO. */
   echo?: Record<string, string>;
@@ -68,7 +68,7 @@ export function diffProduct(
       continue;
     }
     const sent = memory?.sent[name];
-    if (sent !== undefined && compactEquals(mine, sent)) {
+    if (sent !== undefined && sentEquals(mine, sent)) {
       const echo = memory?.echo?.[name];
       if (theirs === undefined) continue;
       if (echo === UNKNOWN_ECHO) {
@@ -84,6 +84,23 @@ export function diffProduct(
   return changes === 0
     ? { action: 'unchanged', id: remote.id, notes, learned }
     : { action: 'update', id: remote.id, fields: changed, notes, learned };
+}
+
+// The id map is kept without expiry, one entry per product (BENCHMARKS.md): a sent string longer
+// than this is remembered as a digest, which tells "the source still says what was sent" as well.
+const KEPT_AS_SENT = 16;
+const REMEMBERED_MARK = '#~';
+
+/** What the id map keeps of a sent value: numbers, booleans and short strings as they are. */
+export function rememberedForm(value: CompactValue): CompactValue {
+  if (typeof value !== 'string' || (value.length <= KEPT_AS_SENT && !value.startsWith(REMEMBERED_MARK)))
+    return value;
+  return `${REMEMBERED_MARK}${echoDigest(value)}`;
+}
+
+/** The source value equals what was sent (a record written before sent values were digested too). */
+function sentEquals(mine: CompactValue, sent: CompactValue): boolean {
+  return compactEquals(rememberedForm(mine), sent) || compactEquals(mine, sent);
 }
 
 /**
@@ -112,7 +129,7 @@ export function memoryAfterWrite(
   for (const [name, value] of Object.entries(sent)) {
     const mine = compactValue(value);
     if (mine === undefined) continue;
-    memory.sent[name] = mine;
+    memory.sent[name] = rememberedForm(mine);
     delete echo[name];
     if (shown === null) {
       echo[name] = UNKNOWN_ECHO;
@@ -139,8 +156,8 @@ export function memoryOfUnchanged(
   for (const [name, value] of Object.entries(fields)) {
     const mine = compactValue(value);
     const known = sent[name];
-    if (mine === undefined || (known !== undefined && compactEquals(mine, known))) continue;
-    sent[name] = mine;
+    if (mine === undefined || (known !== undefined && sentEquals(mine, known))) continue;
+    sent[name] = rememberedForm(mine);
     added = true;
   }
   return added ? { ...before, sent } : null;

@@ -91,8 +91,9 @@ export class RemoteIndex {
       const id = ids[i];
       const lookup: RowLookup = {};
       const knownProduct = known.get(upsert.key);
-      // An --incremental run that read no product diffs against what this tool last sent.
-      const recorded = fromRecord && id ? { id, values: knownProduct?.sent ?? {} } : undefined;
+      // An --incremental run that read no product diffs against what this tool last sent alone
+      // (a field the listing does not show is compared with the record, see diffProduct).
+      const recorded = fromRecord && id ? { id, values: {} } : undefined;
       const remote = (id ? byId.get(id) : undefined) ?? recorded;
       if (remote) lookup.remote = remote;
       if (knownProduct) lookup.known = knownProduct;

@@ -89,6 +89,16 @@ describe('the three-way diff', () => {
     expect(second.echo).toHaveProperty('name');
   });
 
+  it('remembers a long sent string as a short digest, and still tells it unchanged or changed', () => {
+    const description = 'A product, described in a few words (1011)';
+    const memory = memoryAfterWrite(undefined, { sku: 'S-1', description }, null);
+    expect(memory.sent.sku).toBe('S-1');
+    expect(String(memory.sent.description).length).toBeLessThan(description.length);
+    // The API does not list it: only the memory can tell.
+    expect(diffProduct(row({ description }), listed({}), memory).action).toBe('unchanged');
+    expect(diffProduct(row({ description: `${description}.` }), listed({}), memory).action).toBe('update');
+  });
+
   it('digests numbers as decimals: 12.5 and "12.50" are one echo', () => {
     expect(echoDigest(12.5)).toBe(echoDigest('12.50'));
     expect(echoDigest(12.5)).not.toBe(echoDigest(12.51));
