@@ -1,12 +1,12 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { syncRow } from '../sync/row-sync.js';
+import type { SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { notSyncedOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
-import type { SellerPausedError } from './seller-pause.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
 const KEY_UNAVAILABLE_RETRY_MS = 60_000;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
+import { SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
-import { SellerPausedError } from './seller-pause.js';
 
 export interface SellerInfo {
   ref: string;

@@ -1,4 +1,3 @@
-import { SellerPausedError } from '../queue/seller-pause.js';
 import {
   DailyLimitError,
   InvalidRequestError,
@@ -7,6 +6,7 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../seller-api/index.js';
+import { SellerPausedError } from './seller-pause.js';
 
 /**
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SellerPausedError } from '../../../src/queue/seller-pause.js';
 import {
   DailyLimitError,
   InvalidBaseUrlError,
@@ -20,6 +19,7 @@ import {
   pauseOf,
   reasonOf,
 } from '../../../src/sync/error-policy.js';
+import { SellerPausedError } from '../../../src/sync/seller-pause.js';
 
 /** The request of each kind: a read is a GET, a create a POST, an update a PUT (spec 4.1). */
 const request = (kind: FailedRequest) =>
