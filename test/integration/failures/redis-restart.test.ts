@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { CliProcesses } from '../support/cli.js';
-import { freePort, OwnRedis } from '../support/own-redis.js';
+import { useOwnRedis } from '../support/own-redis.js';
 import { usePipeline } from '../support/pipeline.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
 
@@ -18,22 +15,13 @@ async function until(what: string, check: () => boolean, ms = 20_000): Promise<v
 
 describe('when Redis goes away in the middle of a run', () => {
   const pipeline = usePipeline({ latencyMs: 20 });
+  const own = useOwnRedis();
   const processes = new CliProcesses();
-  let redis: OwnRedis;
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-own-redis-'));
-    redis = new OwnRedis(await freePort(), dir);
-    await redis.start();
-  });
-  afterEach(async () => {
-    await processes.stopAll();
-    await redis.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  // Registered after useOwnRedis, so it runs first: the CLI children stop before their Redis does.
+  afterEach(() => processes.stopAll());
 
   it('goes on after a restart (AOF on) and ends exact, with no duplicate', { timeout: 60_000 }, async () => {
+    const { redis } = own;
     const rows = catalogRows(300);
     const source = await pipeline.csv('catalog.csv', rows);
     const run = processes.spawn(['run', source, '--concurrency', '4'], {
@@ -53,6 +41,7 @@ describe('when Redis goes away in the middle of a run', () => {
   it('says so in one line and exits 2 when it does not come back; nothing is written twice', {
     timeout: 60_000,
   }, async () => {
+    const { redis } = own;
     const rows = catalogRows(300);
     const source = await pipeline.csv('catalog.csv', rows);
     const run = processes.spawn(['run', source, '--concurrency', '4'], {

@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../support/catalog.js';
-import { freePort, OwnRedis } from '../support/own-redis.js';
+import { useOwnRedis } from '../support/own-redis.js';
 import { MAIN_SELLER, type Pipeline, usePipeline } from '../support/pipeline.js';
 
 // Past every compact encoding of a Redis hash or set (512 entries, 64-byte values): a real hash
@@ -53,21 +52,11 @@ describe('the order of a report', () => {
 
 describe('a report read again after Redis restarts', () => {
   const pipeline = usePipeline();
-  let redis: OwnRedis;
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-report-redis-'));
-    redis = new OwnRedis(await freePort(), dir);
-    await redis.start();
-  });
-  afterEach(async () => {
-    await redis.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const own = useOwnRedis();
 
   it('is the same file byte for byte (AOF on, a new hash seed)', { timeout: 60_000 }, async () => {
     seedStrangers(pipeline, MISSING);
+    const { redis } = own;
     const env = { REDIS_URL: redis.url };
     const source = await pipeline.csv('catalog.csv', [{ sku: 'KEPT', name: 'Kept', price: '2' }]);
     const before = join(pipeline.dir, 'before.csv');

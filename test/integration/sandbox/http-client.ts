@@ -1,4 +1,5 @@
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import { afterEach } from 'vitest';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
 
 export interface Reply {
   status: number;
@@ -33,4 +34,20 @@ export function clientFor(sandbox: Sandbox, key: string | null = sandbox.default
 /** The `data` of a `{data: …}` answer. */
 export function dataOf(reply: Reply): Record<string, unknown> {
   return (reply.body as { data: Record<string, unknown> }).data;
+}
+
+/**
+ * Per test file: `start(options)` serves a sandbox and gives its client and default seller; the
+ * sandbox is closed after each test.
+ */
+export function useSandboxServer() {
+  let sandbox: Sandbox | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+    sandbox = undefined;
+  });
+  return async function start(options: SandboxOptions = {}) {
+    sandbox = await startSandbox(options);
+    return { sandbox, call: clientFor(sandbox), seller: sandbox.defaultKey.seller };
+  };
 }

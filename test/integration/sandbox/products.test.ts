@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
-import { clientFor, dataOf } from './http-client.js';
+import { describe, expect, it } from 'vitest';
+import { dataOf, useSandboxServer } from './http-client.js';
 
-let sandbox: Sandbox | undefined;
-async function start(options: SandboxOptions = {}) {
-  sandbox = await startSandbox(options);
-  return { sandbox, call: clientFor(sandbox), seller: sandbox.defaultKey.seller };
-}
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const start = useSandboxServer();
 
 describe('POST /products', () => {
   it('creates a product with an id, the fields given and timestamps, answering 201 {data}', async () => {

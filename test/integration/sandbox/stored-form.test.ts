@@ -1,18 +1,9 @@
 // The sandbox as a marketplace that keeps its own form of a product (`normalize`) and is choosy about
 // updates (`updateFields`, `ignoreOnUpdate`), over real HTTP on loopback.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
-import { clientFor, dataOf } from './http-client.js';
+import { describe, expect, it } from 'vitest';
+import { dataOf, useSandboxServer } from './http-client.js';
 
-let sandbox: Sandbox | undefined;
-async function start(options: SandboxOptions = {}) {
-  sandbox = await startSandbox(options);
-  return { sandbox, call: clientFor(sandbox), seller: sandbox.defaultKey.seller };
-}
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const start = useSandboxServer();
 
 const listed = async (call: Awaited<ReturnType<typeof start>>['call']) =>
   ((await call('GET', '/products')).body as { data: Array<Record<string, unknown>> }).data;

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { redisAnswers } from '../../../src/redis/private-server.js';
 
 /** A Redis of this test's own, with AOF, on a free port: the shared one is never stopped. */
@@ -41,4 +45,23 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * Per test: a Redis of the test's own (AOF on) in a temporary directory, stopped and removed after.
+ * Returns a holder whose `redis` is set before each test.
+ */
+export function useOwnRedis(): { redis: OwnRedis } {
+  const holder = {} as { redis: OwnRedis };
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-own-redis-'));
+    holder.redis = new OwnRedis(await freePort(), dir);
+    await holder.redis.start();
+  });
+  afterEach(async () => {
+    await holder.redis.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return holder;
 }
