@@ -4,14 +4,7 @@ import { CliProcesses } from '../support/cli.js';
 import { useOwnRedis } from '../support/own-redis.js';
 import { usePipeline } from '../support/pipeline.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { eventually } from './support/rig.js';
 
 describe('when Redis goes away in the middle of a run', () => {
   const pipeline = usePipeline({ latencyMs: 20 });
@@ -28,7 +21,7 @@ describe('when Redis goes away in the middle of a run', () => {
       ...pipeline.env,
       REDIS_URL: redis.url,
     });
-    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 40);
+    await eventually('some writes', () => (pipeline.sandbox.stats().writesApplied >= 40 ? true : undefined));
 
     await redis.stop();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -49,7 +42,7 @@ describe('when Redis goes away in the middle of a run', () => {
       REDIS_URL: redis.url,
       CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
     });
-    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 40);
+    await eventually('some writes', () => (pipeline.sandbox.stats().writesApplied >= 40 ? true : undefined));
 
     await redis.stop();
 

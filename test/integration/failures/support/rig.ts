@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../../src/sandbox/index.js';
 import { type CatalogRow, writeCsv } from '../../support/catalog.js';
 import { type CliChild, CliProcesses, type CliResult, runCli } from '../../support/cli.js';
@@ -95,18 +95,19 @@ export function useFailureRig(sandboxOptions: () => SandboxOptions = () => ({}))
  * Polls `probe` until it returns a value other than undefined; throws naming `what` after
  * `timeoutMs`. Deadlines are generous: they say "it happened by itself", not how fast.
  */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
   { timeoutMs = 30_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await probe();
+      if (value === undefined) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      return value;
+    },
+    { timeout: timeoutMs, interval: intervalMs },
+  );
 }
 
 export function sleep(ms: number): Promise<void> {
