@@ -22,6 +22,8 @@ export function startSellerWorkers(
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     now: Date.now,
+    // A killed worker's claims go stale when its jobs come back to the queue, not later.
+    claimMs: runtime.config.lockDurationMs,
   };
   return new SellerWorkers(deps, {
     prefix: runtime.config.prefix,

@@ -30,6 +30,8 @@ export interface WorkerDeps {
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   now: () => number;
+  /** How long a create's claim holds without renewal (the job lock duration: see create-claims.ts). */
+  claimMs?: number;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -108,7 +110,7 @@ export class RunContexts {
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
-    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now);
+    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs);
     const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims);
     const loadIndex = async () => {

@@ -19,7 +19,11 @@ export type Claim =
   | { kind: 'held'; by: string }
   | { kind: 'stale'; value: string };
 
-/** How long a claim holds without renewal: a dead holder's key is looked up and taken over after it. */
+/**
+ * How long a claim holds without renewal, by default: a dead holder's key is looked up and taken over
+ * after it. Workers pass their job lock duration, so a killed worker's claims go stale when its jobs
+ * come back (CATALOG_SYNC_LOCK_MS).
+ */
 export const CLAIM_MS = 30_000;
 
 // KEYS: claims hash, id map. ARGV: key, claim value, now, stale value to take over ('' for none).
@@ -51,6 +55,8 @@ export class CreateClaims {
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
     private readonly now: () => number = Date.now,
+    /** How long a claim holds without renewal; its holder renews it three times as often. */
+    readonly claimMs: number = CLAIM_MS,
   ) {}
 
   /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
@@ -62,7 +68,7 @@ export class CreateClaims {
       this.keys.pendingCreates(this.sellerRef),
       this.keys.idMap(this.sellerRef),
       key,
-      this.value(runId, token, this.now() + CLAIM_MS),
+      this.value(runId, token, this.now() + this.claimMs),
       this.now(),
       takeOver,
     )) as [Claim['kind'], string];
@@ -80,7 +86,7 @@ export class CreateClaims {
 
   /** Keeps a claim alive while its create is under way; false when it is no longer ours. */
   async renew(key: string, token: string): Promise<boolean> {
-    const value = `${token}${this.now() + CLAIM_MS}`;
+    const value = `${token}${this.now() + this.claimMs}`;
     return (await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, value)) === 1;
   }
 

@@ -2,7 +2,7 @@ import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js'
 import type { Logger } from '../logger.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { type CompactValue, compactFields } from './compact-value.js';
-import { CLAIM_MS, type CreateClaims } from './create-claims.js';
+import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
 import { errorAction, reasonOf } from './error-policy.js';
@@ -197,7 +197,7 @@ async function createClaimed(
 ): Promise<RowOutcome> {
   const keepAlive = setInterval(() => {
     ctx.claims.renew(upsert.key, token).catch(() => undefined);
-  }, CLAIM_MS / 3);
+  }, ctx.claims.claimMs / 3);
   keepAlive.unref();
   try {
     if (lookFirst) {
