@@ -1,0 +1,143 @@
+import { Queue, RateLimitError } from 'bullmq';
+import { Redis } from 'ioredis';
+import pLimit from 'p-limit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProductUpsert } from '../../../src/interfaces.js';
+import { silentLogger } from '../../../src/logger.js';
+import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
+import { makeChunkProcessor } from '../../../src/queue/chunk-processor.js';
+import { RunContexts, type WorkerDeps } from '../../../src/queue/run-context.js';
+import { sellerRef } from '../../../src/queue/seller-ref.js';
+import { SellerState } from '../../../src/queue/seller-state.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { RunStore } from '../../../src/runs/run-store.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
+import { runSpec } from '../../support/run-record.js';
+import { expectExactCatalog } from '../failures/support/exact-catalog.js';
+import { catalogRows } from '../support/catalog.js';
+import { requestCounts } from '../support/pipeline.js';
+import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+
+const KEY = 'sk_stalled';
+const SELLER = 'seller-stalled';
+
+/** One worker process as the chunk processor sees it: its own run contexts, limiter and caches. */
+function workerProcess(redis: Redis, keys: RedisKeys): { deps: WorkerDeps; contexts: RunContexts } {
+  const deps: WorkerDeps = {
+    redis,
+    keys,
+    runs: new RunStore(redis, keys),
+    sellers: new SellerState(redis, keys),
+    env: { SELLER_API_KEY: KEY },
+    limiter: pLimit(4),
+    logger: silentLogger,
+    retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
+    timeoutMs: 5_000,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: () => 0.5,
+    now: Date.now,
+  };
+  return { deps, contexts: new RunContexts(deps) };
+}
+
+const upserts = (count: number): ProductUpsert[] =>
+  catalogRows(count).map((row, i) => ({
+    kind: 'upsert',
+    row: i + 1,
+    line: i + 2,
+    key: row.sku,
+    fields: { sku: row.sku, name: row.name, price: Number(row.price) },
+  }));
+
+describe('the chunk processor, against the sandbox over HTTP and a real Redis', () => {
+  let sandbox: Sandbox | undefined;
+  let redis: Redis;
+  let queue: Queue<ChunkJobData>;
+  let prefix: string;
+  let keys: RedisKeys;
+  let runs: RunStore;
+
+  beforeEach(async () => {
+    prefix = uniquePrefix();
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    keys = new RedisKeys(prefix);
+    runs = new RunStore(redis, keys);
+    queue = new Queue<ChunkJobData>('chunk-test', { connection: redis, prefix });
+  });
+  afterEach(async () => {
+    await queue.close();
+    await redis.quit();
+    await sandbox?.close();
+    await removePrefix(prefix);
+  });
+
+  /** A sandbox with `options` and a run of `rows` all read from the source; resolves to the chunk's job. */
+  async function chunkOf(rows: ProductUpsert[], options: SandboxOptions = {}) {
+    const api = await startSandbox({ keys: [{ key: KEY, seller: SELLER }], ...options });
+    sandbox = api;
+    const run = await runs.create(
+      runSpec({ sellerRef: sellerRef(api.baseUrl, KEY), baseUrl: api.baseUrl, allowInsecure: true }),
+    );
+    await runs.markProduced(run.id, rows.length);
+    return { api, runId: run.id, job: { data: { runId: run.id, chunk: 0, rows } } as never };
+  }
+
+  it('skips the rows of a chunk tried again that are settled already: no request for them', async () => {
+    const rows = upserts(10);
+    const { api, runId, job } = await chunkOf(rows);
+    await runs.settle(
+      runId,
+      rows
+        .slice(0, 6)
+        .map((row) => ({
+          row: row.row,
+          key: row.key,
+          action: 'create',
+          productId: null,
+          status: 'ok',
+          error: '',
+        })),
+    );
+
+    const worker = workerProcess(redis, keys);
+    await makeChunkProcessor(worker.deps, worker.contexts, queue)(job);
+
+    expect(requestCounts(api.stats()).creates).toBe(4);
+    expect(await runs.get(runId)).toMatchObject({ state: 'done', settled: 10 });
+  });
+
+  it('on a 429 pauses the seller until the reset and puts the job back without spending an attempt', async () => {
+    const { api, runId, job } = await chunkOf(upserts(10), { dailyLimit: 4 });
+
+    const worker = workerProcess(redis, keys);
+    const processed = makeChunkProcessor(worker.deps, worker.contexts, queue)(job);
+
+    await expect(processed).rejects.toBeInstanceOf(RateLimitError);
+    const ref = sellerRef(api.baseUrl, KEY);
+    expect(Number(await redis.get(keys.pausedUntil(ref)))).toBeGreaterThan(Date.now());
+    const run = await runs.get(runId);
+    expect(run?.settled).toBeLessThan(10);
+    expect(run?.state).not.toBe('done');
+  });
+
+  it('when a chunk is handed out again while its first worker still lives, creates each product once', {
+    timeout: 30_000,
+  }, async () => {
+    const rows = upserts(20);
+    // Answers slow enough that both workers hold the same rows at once.
+    const { api, runId, job } = await chunkOf(rows, { latencyMs: 25 });
+
+    const first = workerProcess(redis, keys);
+    const second = workerProcess(redis, keys);
+    await Promise.all([
+      makeChunkProcessor(first.deps, first.contexts, queue)(job),
+      makeChunkProcessor(second.deps, second.contexts, queue)(job),
+    ]);
+
+    expectExactCatalog(api.products(SELLER), catalogRows(20));
+    expect(requestCounts(api.stats()).creates, 'POSTs sent').toBe(20);
+    const done = await runs.get(runId);
+    expect(done).toMatchObject({ state: 'done', settled: 20 });
+    expect(done?.counts['action:create']).toBe(20);
+  });
+});
