@@ -17,6 +17,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
  * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
  */
 export interface CommonConfig {
   redisUrl: string;
@@ -90,6 +91,20 @@ export function readApiConfig(
   const apiKey = env[keyEnv]?.trim();
   if (!apiKey) throw new UsageError(`${keyEnv} is not set: it must hold the seller's API key`);
   return { baseUrl, keyEnv, apiKey, allowInsecure };
+}
+
+/** True when LOG_LEVEL is set (and not empty): the user chose the level, no command quietens it. */
+export function logLevelGiven(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.LOG_LEVEL);
+}
+
+/**
+ * Whether `run` may draw its progress bar on `stream`, which takes escape sequences (cursor moves):
+ * only on a terminal, and not with NO_COLOR set (not empty) or TERM=dumb. Otherwise progress is a
+ * log line now and then, and no escape byte is written at all.
+ */
+export function progressBarAllowed(env: NodeJS.ProcessEnv, stream: NodeJS.WritableStream): boolean {
+  return (stream as NodeJS.WriteStream).isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 export function parseConcurrency(value: string): number {

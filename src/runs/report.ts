@@ -3,9 +3,19 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify';
+import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
 
 export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error', 'note'] as const;
+
+export interface ReportOptions {
+  /**
+   * The report goes to a terminal or a pipe (`report <run-id>` on standard output): control characters
+   * in its cells (a source's key, an API's reason) are shown as `\xHH`. A report file (`--out`,
+   * `--report`) keeps them as they are.
+   */
+  terminal?: boolean;
+}
 
 /**
  * Writes a run's report (CONTRACT.md, "The report"): a header, one line per source row in source
@@ -16,12 +26,16 @@ export async function writeReport(
   runs: RunStore,
   runId: string,
   out: NodeJS.WritableStream,
+  options: ReportOptions = {},
 ): Promise<number> {
   const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
   csv.pipe(out, { end: false });
+  const cell = options.terminal ? terminalSafe : (value: string) => value;
   let lines = 0;
   for await (const o of runs.outcomes(runId)) {
-    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''];
+    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''].map(
+      (value) => cell(String(value)),
+    );
     if (!csv.write(line)) await once(csv, 'drain');
     lines++;
   }

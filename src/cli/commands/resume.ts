@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { terminalSafeLine } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import type { CliIo } from '../program.js';
@@ -37,30 +38,32 @@ export function registerResume(program: Command, io: CliIo): void {
         const apiKey = io.env[flags.keyEnv]?.trim() || undefined;
         let resumed = 0;
         for (const seller of sellers) {
+          // Seller refs are read from Redis: shown, never obeyed by the terminal.
+          const ref = terminalSafeLine(seller.ref);
           const result = await liftKeyPause(runtime, seller, apiKey, flags);
           switch (result.kind) {
             case 'not-paused':
               break;
             case 'still-rejected':
               io.stderr.write(
-                `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${seller.ref} stays paused\n`,
+                `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${ref} stays paused\n`,
               );
               io.exitCode = ExitCode.unauthorized;
               break;
             case 'unreachable':
-              io.stderr.write(`catalog-sync: cannot check the key: ${result.reason}\n`);
+              io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
               io.exitCode = ExitCode.usage;
               break;
             case 'resumed':
               resumed++;
               if (!result.checked) {
                 io.stderr.write(
-                  `catalog-sync: ${flags.keyEnv} is not set: seller ${seller.ref} resumed without checking its key\n`,
+                  `catalog-sync: ${flags.keyEnv} is not set: seller ${ref} resumed without checking its key\n`,
                 );
               }
               if (result.linked)
-                io.stdout.write(`seller ${seller.ref}: the key in ${flags.keyEnv} now serves this seller\n`);
-              io.stdout.write(`seller ${seller.ref}: resumed\n`);
+                io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
+              io.stdout.write(`seller ${ref}: resumed\n`);
           }
         }
         if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');

@@ -10,6 +10,7 @@ import {
   type WantedSchedule,
   wantedSchedule,
 } from '../../queue/scheduled-imports/index.js';
+import { terminalSafe } from '../../terminal-safe.js';
 import { parseJob } from '../job-file.js';
 import { displaySource } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
@@ -52,9 +53,10 @@ export function registerSchedule(program: Command, io: CliIo): void {
           );
           if (!flags.dryRun) await registry.apply(changes);
           const sources = new Map(scheduled.map((job) => [job.schedule.id, job.source]));
-          io.stdout.write(formatSchedule(changes, sources, Date.now(), flags.dryRun));
+          // Job files and the schedulers found in Redis are quoted: shown, never obeyed by the terminal.
+          io.stdout.write(terminalSafe(formatSchedule(changes, sources, Date.now(), flags.dryRun)));
           if (unscheduled.length > 0) {
-            io.stdout.write(`not scheduled (no schedule:): ${unscheduled.join(', ')}\n`);
+            io.stdout.write(terminalSafe(`not scheduled (no schedule:): ${unscheduled.join(', ')}\n`));
           }
           if (flags.dryRun) io.stdout.write('(dry run: nothing was changed)\n');
         } finally {
