@@ -40,7 +40,7 @@ async function importScheduledJob(
   }
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride());
   command.parse([], { from: 'user' });
-  const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path);
+  const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();

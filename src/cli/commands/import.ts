@@ -14,7 +14,7 @@ export function registerImport(program: Command, io: CliIo): void {
       .command('import [source]')
       .description('enqueue one import run for the workers and print its run id; exits at once'),
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
-    const { source, flags } = await resolveRunInput(command, sourceArgument, options);
+    const { source, flags } = await resolveRunInput(command, sourceArgument, options, io.env);
     if (flags.sandbox) {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }

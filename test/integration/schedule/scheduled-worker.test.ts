@@ -69,7 +69,7 @@ describe('a `worker` serving scheduled imports', () => {
   });
 
   it('logs one line naming the job and the unset key variable, and goes on serving the other jobs', async () => {
-    const unsetKey = `CS_TEST_UNSET_KEY_${pipeline.prefix.replace(/-/g, '_').toUpperCase()}`;
+    const unsetKey = `SELLER_API_KEY_CS_TEST_UNSET_${pipeline.prefix.replace(/-/g, '_').toUpperCase()}`;
     await pipeline.csv('catalog.csv', catalogRows(5));
     await job('other-seller', `source: catalog.csv\nkeyEnv: ${unsetKey}\nschedule: "${EVERY_SECOND}"\n`);
     await job('main-seller', `source: catalog.csv\nschedule: "${EVERY_SECOND}"\n`);

@@ -1,0 +1,96 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { MAIN_KEY, usePipeline } from '../support/pipeline.js';
+
+/** A value no message may ever show: if it leaks, a test sees it. */
+const DB_SECRET = 'db-secret-hunter2';
+
+/** The one line of a refusal: exit 2, nothing else on stderr, nothing on stdout. */
+function expectOneLineRefusal(result: { code: number | null; stdout: string; stderr: string }): string {
+  expect(result.code).toBe(2);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stderr).not.toContain(DB_SECRET);
+  expect(result.stderr).not.toContain(MAIN_KEY);
+  return lines[0] as string;
+}
+
+describe('keys go only where the operator said', () => {
+  const pipeline = usePipeline();
+
+  async function job(name: string, text: string): Promise<string> {
+    await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });
+    const path = join(pipeline.dir, 'jobs', `${name}.yml`);
+    await writeFile(path, text, 'utf8');
+    return path;
+  }
+
+  it('a job file with keyEnv: DB_PASSWORD: one line naming it and how to allow it, exit 2, no request', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    const path = await job('nightly', 'source: catalog.csv\nkeyEnv: DB_PASSWORD\n');
+
+    // The variable holds a key that works: were it read, the sandbox would answer.
+    const result = await pipeline.cli(['run', '--job', path], { DB_PASSWORD: MAIN_KEY });
+
+    const line = expectOneLineRefusal(result);
+    expect(line).toMatch(/^catalog-sync: nightly\.yml: keyEnv: DB_PASSWORD is not a key variable/);
+    expect(line).toContain('CATALOG_SYNC_KEY_ENVS');
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it('the same from the command line (--key-env), through the built CLI, never printing the value', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(3));
+    const child = pipeline.spawn(['run', source, '--key-env', 'DB_PASSWORD'], { DB_PASSWORD: DB_SECRET });
+
+    const { code } = await child.exited;
+
+    const line = expectOneLineRefusal({ code, stdout: child.stdout(), stderr: child.stderr() });
+    expect(line).toMatch(/^catalog-sync: --key-env: DB_PASSWORD is not a key variable/);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it('a variable listed in CATALOG_SYNC_KEY_ENVS (or named SELLER_API_KEY_*) is read', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    const listed = await job('listed', 'source: catalog.csv\nkeyEnv: SHOP_KEY\n');
+    const prefixed = await job('prefixed', 'source: catalog.csv\nkeyEnv: SELLER_API_KEY_SHOP\n');
+
+    const first = await pipeline.cli(['run', '--job', listed], {
+      SHOP_KEY: MAIN_KEY,
+      CATALOG_SYNC_KEY_ENVS: 'OTHER_KEY,SHOP_KEY',
+    });
+    const second = await pipeline.cli(['run', '--job', prefixed], { SELLER_API_KEY_SHOP: MAIN_KEY });
+
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(pipeline.products()).toHaveLength(3);
+  });
+
+  it("a job file's baseUrl on another host: one line naming the host, exit 2, no request", async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    // The sandbox itself, but not where SELLER_API_BASE_URL points: were the file obeyed, it would answer.
+    const sandboxUrl = pipeline.sandbox.baseUrl;
+    const path = await job('moved', `source: catalog.csv\nbaseUrl: ${sandboxUrl}\n`);
+    const elsewhere = { SELLER_API_BASE_URL: 'http://127.0.0.2:9/api/v1' };
+
+    const refused = await pipeline.cli(['run', '--job', path], elsewhere);
+
+    const line = expectOneLineRefusal(refused);
+    expect(line).toMatch(
+      new RegExp(`^catalog-sync: moved\\.yml: baseUrl: host ${new URL(sandboxUrl).host} is not allowed`),
+    );
+    expect(line).toContain('CATALOG_SYNC_API_HOSTS');
+    expect(pipeline.sandbox.stats().total).toBe(0);
+
+    // The operator lifts it by naming the host; the command line is trusted as it is.
+    const listed = await pipeline.cli(['run', '--job', path], {
+      ...elsewhere,
+      CATALOG_SYNC_API_HOSTS: new URL(sandboxUrl).host,
+    });
+    expect(listed.code).toBe(0);
+    const flagged = await pipeline.cli(['run', '--job', path, '--base-url', sandboxUrl], elsewhere);
+    expect(flagged.code).toBe(0);
+    expect(pipeline.products()).toHaveLength(3);
+  });
+});
