@@ -61,7 +61,8 @@ export async function syncOnce(
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+  // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl]);
   workers.serve(seller);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();

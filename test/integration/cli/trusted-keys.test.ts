@@ -1,8 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sellerQueueName, sellerRef } from '../../../src/queue/seller-ref.js';
+import { SellerState } from '../../../src/queue/seller-state.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import type { RunSpec } from '../../../src/runs/run-store.js';
 import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
 import { MAIN_KEY, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 /** A value no message may ever show: if it leaks, a test sees it. */
 const DB_SECRET = 'db-secret-hunter2';
@@ -92,5 +98,60 @@ describe('keys go only where the operator said', () => {
     const flagged = await pipeline.cli(['run', '--job', path, '--base-url', sandboxUrl], elsewhere);
     expect(flagged.code).toBe(0);
     expect(pipeline.products()).toHaveLength(3);
+  });
+
+  it.each([
+    ['its keyEnv is DB_PASSWORD', (spec: RunSpec): RunSpec => ({ ...spec, keyEnv: 'DB_PASSWORD' })],
+    [
+      'its baseUrl is on a host the worker does not allow',
+      (spec: RunSpec): RunSpec => ({ ...spec, baseUrl: spec.baseUrl.replace('127.0.0.1', 'localhost') }),
+    ],
+  ])('a worker that finds in Redis a run where %s logs one line and sends nothing', async (_case, tamper) => {
+    const imported = await pipeline.cli(['import', await pipeline.csv('catalog.csv', catalogRows(5))]);
+    expect(imported.code).toBe(0);
+    const runId = runIdOf(imported.stdout);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    // Whoever can write to Redis rewrites the run's record.
+    await withRedis(async (redis) => {
+      const key = new RedisKeys(pipeline.prefix).run(runId);
+      const spec = JSON.parse((await redis.hget(key, 'spec')) as string) as RunSpec;
+      await redis.hset(key, 'spec', JSON.stringify(tamper(spec)));
+    });
+
+    // DB_PASSWORD holds the seller's key, and the worker's loopback host is the sandbox's.
+    const worker = pipeline.spawn(['worker'], { LOG_LEVEL: 'info', DB_PASSWORD: MAIN_KEY });
+    const [line] = await worker.waitForStderr(
+      new RegExp(`^.*run ${runId} is not served by this worker.*$`, 'm'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    expect(JSON.parse(line as string)).toMatchObject({ level: 50, run: runId });
+    expect(line).toMatch(/DB_PASSWORD is not a key variable|host localhost:\d+ is not allowed/);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    expect(status).toMatchObject({ state: 'queued', settled: 0 });
+    expect(worker.stderr()).not.toContain(MAIN_KEY);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("resume pings a paused seller's base URL from Redis only on a host this environment allows", async () => {
+    const hostile = pipeline.sandbox.baseUrl.replace('127.0.0.1', 'localhost');
+    const ref = sellerRef(hostile, MAIN_KEY);
+    await withRedis(async (redis) => {
+      const sellers = new SellerState(redis, new RedisKeys(pipeline.prefix));
+      await sellers.register({ ref, baseUrl: hostile, queueName: sellerQueueName(ref) });
+      await sellers.markAuthRejected(ref);
+    });
+
+    const refused = await pipeline.cli(['resume', '--seller', ref]);
+
+    const line = expectOneLineRefusal(refused);
+    expect(line).toMatch(
+      new RegExp(`^catalog-sync: seller ${ref} stays paused: .*host localhost:\\d+ is not allowed`),
+    );
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    const allowed = await pipeline.cli(['resume', '--seller', ref], { CATALOG_SYNC_API_HOSTS: 'localhost' });
+    expect(allowed.stdout).toContain(`seller ${ref}: resumed`);
   });
 });
