@@ -3,6 +3,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   InvalidCronError,
+  isJobName,
   nextRunOf,
   planSchedules,
   type ScheduleChange,
@@ -37,7 +38,11 @@ export function registerSchedule(program: Command, io: CliIo): void {
     .description(
       'register the scheduled imports of jobs/ with the workers, list them, drop stale ones (cron in UTC)',
     )
-    .option('--jobs <dir>', 'the folder of job files (NAME.yml, .yaml or .json)', 'jobs')
+    .option(
+      '--jobs <dir>',
+      'the folder of job files (NAME.yml, .yaml or .json); workers read their own (worker --jobs)',
+      'jobs',
+    )
     .option('--dry-run', 'print what would change, change nothing', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (flags: ScheduleFlags) => {
@@ -100,8 +105,13 @@ async function readJobFolder(
     if (job.source === '-') {
       throw new UsageError(`${file}: source: a scheduled import cannot read standard input (-)`);
     }
+    if (!isJobName(name)) {
+      throw new UsageError(
+        `${file}: a scheduled job's name (its file name) may hold letters, digits, . _ and - only: rename the file`,
+      );
+    }
     scheduled.push({
-      schedule: wantedSchedule(name, job.schedule, jobsDir),
+      schedule: wantedSchedule(name, job.schedule),
       source: displaySource(job.source),
     });
   }
