@@ -1,5 +1,17 @@
 import { parseDuration } from './duration.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
+import {
+  type AllowedHost,
+  API_HOSTS_VARIABLE,
+  baseUrlRefusal,
+  DEFAULT_KEY_ENV,
+  hostOfUrl,
+  isEnvName,
+  KEY_ENVS_VARIABLE,
+  keyEnvRefusal,
+  parseHostEntry,
+  type TrustRules,
+} from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -17,6 +29,9 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
  * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
+ * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
+ * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
  */
 export interface CommonConfig {
   redisUrl: string;
@@ -66,15 +81,66 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   };
 }
 
+/**
+ * What this process's environment trusts (CONTRACT.md, Configuration: "Trusted: …"): the key
+ * variables of CATALOG_SYNC_KEY_ENVS, and the hosts of SELLER_API_BASE_URL and CATALOG_SYNC_API_HOSTS,
+ * plus the base URLs this process was given on its own command line. A bad list is a UsageError.
+ */
+export function readTrustRules(
+  env: NodeJS.ProcessEnv,
+  commandLineBaseUrls: readonly string[] = [],
+): TrustRules {
+  const keyEnvs = commaList(env[KEY_ENVS_VARIABLE]);
+  for (const name of keyEnvs) {
+    if (!isEnvName(name)) {
+      throw new UsageError(`${KEY_ENVS_VARIABLE} lists variable names, and "${name}" is none`);
+    }
+  }
+  const hosts: AllowedHost[] = [];
+  const base = env.SELLER_API_BASE_URL ? hostOfUrl(env.SELLER_API_BASE_URL, 'SELLER_API_BASE_URL') : null;
+  if (base) hosts.push(base);
+  for (const entry of commaList(env[API_HOSTS_VARIABLE])) {
+    const host = parseHostEntry(entry, API_HOSTS_VARIABLE);
+    if (!host) {
+      throw new UsageError(
+        `${API_HOSTS_VARIABLE} lists hosts (host or host:port, comma-separated), and "${entry}" is none`,
+      );
+    }
+    hosts.push(host);
+  }
+  for (const url of commandLineBaseUrls) {
+    const host = hostOfUrl(url, 'the command line');
+    if (host) hosts.push(host);
+  }
+  return { keyEnvs, hosts };
+}
+
+/** Refuses, in one line naming the variable and how to allow it, a key variable the rules do not allow. */
+export function checkKeyEnv(name: string, rules: TrustRules, origin = '--key-env'): void {
+  if (!isEnvName(name)) throw new UsageError(`${origin} takes an environment variable name, not "${name}"`);
+  const refusal = keyEnvRefusal(name, rules);
+  if (refusal) throw new UsageError(`${origin}: ${refusal}`);
+}
+
+/** Refuses, in one line naming the host and how to allow it, a base URL (not from the command line) on another host. */
+export function checkBaseUrlHost(url: string, rules: TrustRules, origin: string): void {
+  const refusal = baseUrlRefusal(url, rules);
+  if (refusal) throw new UsageError(`${origin}: ${refusal}`);
+}
+
+/** The key held by an allowed key variable, trimmed; undefined when unset or blank. */
+export function readKey(env: NodeJS.ProcessEnv, keyEnv: string, rules: TrustRules): string | undefined {
+  if (keyEnvRefusal(keyEnv, rules) !== null) return undefined;
+  return env[keyEnv]?.trim() || undefined;
+}
+
 /** The Seller API endpoint and key; the key is read from the variable `--key-env` names. */
 export function readApiConfig(
   env: NodeJS.ProcessEnv,
   flags: { baseUrl?: string; keyEnv?: string; allowInsecure?: boolean },
 ): ApiConfig {
-  const keyEnv = flags.keyEnv ?? 'SELLER_API_KEY';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) {
-    throw new UsageError(`--key-env takes an environment variable name, not "${keyEnv}"`);
-  }
+  const keyEnv = flags.keyEnv ?? DEFAULT_KEY_ENV;
+  checkKeyEnv(keyEnv, readTrustRules(env));
   const rawBaseUrl = flags.baseUrl ?? env.SELLER_API_BASE_URL;
   if (!rawBaseUrl) {
     throw new UsageError('SELLER_API_BASE_URL is not set (or use --base-url, or --sandbox for a rehearsal)');
@@ -90,6 +156,20 @@ export function readApiConfig(
   const apiKey = env[keyEnv]?.trim();
   if (!apiKey) throw new UsageError(`${keyEnv} is not set: it must hold the seller's API key`);
   return { baseUrl, keyEnv, apiKey, allowInsecure };
+}
+
+/** True when LOG_LEVEL is set (and not empty): the user chose the level, no command quietens it. */
+export function logLevelGiven(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.LOG_LEVEL);
+}
+
+/**
+ * Whether `run` may draw its progress bar on `stream`, which takes escape sequences (cursor moves):
+ * only on a terminal, and not with NO_COLOR set (not empty) or TERM=dumb. Otherwise progress is a
+ * log line now and then, and no escape byte is written at all.
+ */
+export function progressBarAllowed(env: NodeJS.ProcessEnv, stream: NodeJS.WritableStream): boolean {
+  return (stream as NodeJS.WriteStream).isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 export function parseConcurrency(value: string): number {
@@ -131,6 +211,14 @@ export function parseFullReadAfter(value: string): number {
   if (ms === null)
     throw new UsageError(`--full-read-after takes a duration such as 7d, 12h or 30m, not "${value}"`);
   return ms;
+}
+
+/** `a, b,,c` → [a, b, c]; unset or blank → []. */
+function commaList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function positiveInteger(

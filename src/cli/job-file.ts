@@ -3,6 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { checkBaseUrlHost, checkKeyEnv, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -93,13 +94,25 @@ export function parseJob(text: string, path: string): JobFile {
 /**
  * Fills the options the user did not give on the command line from the job file; resolves the job's
  * relative paths against the folder that holds `jobs/`, so cron's working folder does not matter.
+ * A job file is not trusted like the command line: the key variable it names and the host of the
+ * base URL it sets must be allowed by the operator's environment `env` (CONTRACT.md, Configuration).
  */
 export function applyJob(
   command: Command,
   flags: RunFlags,
   job: JobFile,
   jobPath: string,
+  env: NodeJS.ProcessEnv,
 ): { source: string; flags: RunFlags } {
+  const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
+  const rules = readTrustRules(env);
+  if (job.keyEnv !== undefined && !fromCli('keyEnv')) {
+    checkKeyEnv(job.keyEnv, rules, `${basename(jobPath)}: keyEnv`);
+  }
+  // With --sandbox the job's base URL is not used.
+  if (job.baseUrl !== undefined && !fromCli('baseUrl') && !flags.sandbox) {
+    checkBaseUrlHost(job.baseUrl, rules, `${basename(jobPath)}: baseUrl`);
+  }
   const base = dirname(dirname(jobPath));
   const path = (p: string) => (/^https?:\/\//i.test(p) || p === '-' || isAbsolute(p) ? p : resolve(base, p));
   const merged: Record<string, unknown> = { ...flags };
@@ -115,7 +128,7 @@ export function applyJob(
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;
-    if (command.getOptionValueSource(name) === 'cli') continue;
+    if (fromCli(name)) continue;
     merged[name] = value;
   }
   return { source: path(job.source), flags: merged as unknown as RunFlags };

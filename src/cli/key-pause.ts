@@ -8,6 +8,7 @@ export type KeyPauseResult =
   | { kind: 'not-paused' }
   | { kind: 'resumed'; linked: boolean; checked: boolean }
   | { kind: 'still-rejected' }
+  | { kind: 'refused'; reason: string }
   | { kind: 'unreachable'; reason: string };
 
 /**
@@ -19,7 +20,11 @@ export async function liftKeyPause(
   runtime: Runtime,
   seller: SellerInfo,
   apiKey: string | undefined,
-  options: { allowInsecure: boolean },
+  options: {
+    allowInsecure: boolean;
+    /** Why the key may not be sent to this (untrusted) base URL, or null; unset: the URL is trusted. */
+    baseUrlRefusal?: (baseUrl: string) => string | null;
+  },
 ): Promise<KeyPauseResult> {
   const queue = new Queue(seller.queueName, { connection: runtime.redis, prefix: runtime.config.prefix });
   queue.on('error', () => undefined);
@@ -28,6 +33,8 @@ export async function liftKeyPause(
     if (!rejected && !(await queue.isPaused())) return { kind: 'not-paused' };
     let linked = false;
     if (apiKey) {
+      const refusal = options.baseUrlRefusal?.(seller.baseUrl) ?? null;
+      if (refusal) return { kind: 'refused', reason: refusal };
       const client = new SellerApiClient({
         baseUrl: seller.baseUrl,
         apiKey,

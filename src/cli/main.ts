@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../project-root.js';
+import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
@@ -32,7 +33,8 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // Commander's errors quote what was typed; only text, never a control sequence, reaches the terminal.
+      writeErr: (s) => io.stderr.write(terminalSafe(s)),
     });
 
   registerRun(program, io);
@@ -70,7 +72,8 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (error instanceof UsageError) {
-      fullIo.stderr.write(`catalog-sync: ${error.message}\n`);
+      // The one-line error printer: messages quote sources, job files, API answers and Redis.
+      fullIo.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
       return error.exitCode;
     }
     throw error;

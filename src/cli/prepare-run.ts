@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CatalogConfigError, createMapper, loadMappingFile } from '../catalog/index.js';
-import { readApiConfig } from '../config.js';
+import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
@@ -35,6 +35,8 @@ export async function prepareRun(
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
   try {
+    // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
+    checkKeyEnv(flags.keyEnv, readTrustRules(io.env));
     if (flags.sandbox) {
       sandbox = await startSandbox({ port: 0 });
       // The sandbox key lives only in this process's environment, where this process's workers read it.

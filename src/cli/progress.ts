@@ -16,9 +16,16 @@ export function pausedMessage(until: number, now: number): string {
   return `paused until ${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
 }
 
-export function createProgressView(stream: NodeJS.WritableStream, logger: Logger): ProgressView {
-  const tty = (stream as NodeJS.WriteStream).isTTY === true;
-  return tty ? new BarView(stream) : new LogView(logger);
+/**
+ * `bar`: config.ts progressBarAllowed, true only on a terminal without NO_COLOR (or TERM=dumb). The bar
+ * moves the cursor with escape sequences; without it no escape byte is written at all.
+ */
+export function createProgressView(
+  stream: NodeJS.WritableStream,
+  logger: Logger,
+  bar: boolean,
+): ProgressView {
+  return bar ? new BarView(stream) : new LogView(logger);
 }
 
 /** Rows per second over the last few seconds: a pause or a slow start does not skew the ETA for long. */

@@ -92,10 +92,11 @@ export async function resolveRunInput(
   command: Command,
   source: string | undefined,
   flags: RunFlags,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ source: string; flags: RunFlags }> {
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
-    const resolved = applyJob(command, flags, job, path);
+    const resolved = applyJob(command, flags, job, path, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }
   if (!source)

@@ -3,10 +3,11 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { enqueueRun } from '../queue/enqueue-run.js';
-import type {
-  RunScheduledImport,
-  ScheduledImportData,
-  ScheduledImportOutcome,
+import {
+  isJobName,
+  type RunScheduledImport,
+  type ScheduledImportData,
+  type ScheduledImportOutcome,
 } from '../queue/scheduled-imports/index.js';
 import { applyJob, loadJob } from './job-file.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
@@ -20,18 +21,20 @@ export const JOB_FILE_EXTENSIONS = ['.yml', '.yaml', '.json'];
 
 /**
  * A fired scheduled job becomes a run exactly as `catalog-sync import --job NAME` makes one: the job
- * file read anew, the same option defaults, the key read from this process's `keyEnv` variable.
+ * file read anew from this worker's own `jobsDir` (never a folder read from Redis), the same option
+ * defaults and checks, the key read from this process's `keyEnv` variable.
  */
-export function makeScheduledImport(io: CliIo, runtime: Runtime): RunScheduledImport {
-  return async (data) => importScheduledJob(io, runtime, data);
+export function makeScheduledImport(io: CliIo, runtime: Runtime, jobsDir: string): RunScheduledImport {
+  return async (data) => importScheduledJob(io, runtime, data, jobsDir);
 }
 
 async function importScheduledJob(
   io: CliIo,
   runtime: Runtime,
   data: ScheduledImportData,
+  jobsDir: string,
 ): Promise<ScheduledImportOutcome> {
-  const { path, job } = await loadJob(await findJobFile(data));
+  const { path, job } = await loadJob(await findJobFile(data.job, jobsDir));
   if (!job.schedule) {
     return { kind: 'skipped', reason: 'its job file has no schedule any more (run `catalog-sync schedule`)' };
   }
@@ -40,7 +43,7 @@ async function importScheduledJob(
   }
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride());
   command.parse([], { from: 'user' });
-  const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path);
+  const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();
@@ -63,8 +66,9 @@ async function importScheduledJob(
   }
 }
 
-/** `jobsDir/NAME.yml` (or .yaml, .json), as `schedule` found it. */
-async function findJobFile({ job, jobsDir }: ScheduledImportData): Promise<string> {
+/** `jobsDir/NAME.yml` (or .yaml, .json), as `schedule` found it; a name that could leave the folder is refused. */
+async function findJobFile(job: string, jobsDir: string): Promise<string> {
+  if (!isJobName(job)) throw new UsageError('a job name holds letters, digits, . _ - only');
   for (const extension of JOB_FILE_EXTENSIONS) {
     const path = join(jobsDir, job + extension);
     try {

@@ -1,13 +1,19 @@
 import pLimit from 'p-limit';
+import { readTrustRules } from '../config.js';
 import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import type { Runtime } from './runtime.js';
 
-/** The workers of this process: one request limiter of `concurrency` shared by every seller's queue. */
+/**
+ * The workers of this process: one request limiter of `concurrency` shared by every seller's queue.
+ * They serve a run only when `env` allows its key variable and base URL host; `trustedBaseUrls` adds
+ * the base URLs this process was given itself (`run --base-url`, `--sandbox`).
+ */
 export function startSellerWorkers(
   runtime: Runtime,
   env: NodeJS.ProcessEnv,
   concurrency: number,
+  trustedBaseUrls: readonly string[] = [],
 ): SellerWorkers {
   const deps: WorkerDeps = {
     redis: runtime.redis,
@@ -15,6 +21,7 @@ export function startSellerWorkers(
     runs: runtime.runs,
     sellers: runtime.sellers,
     env,
+    trust: readTrustRules(env, trustedBaseUrls),
     limiter: pLimit(concurrency),
     logger: runtime.logger,
     retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },

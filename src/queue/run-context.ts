@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
+import { readKey } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -11,6 +12,7 @@ import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync.js';
+import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 import { sellerRef } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';
 
@@ -22,6 +24,11 @@ export interface WorkerDeps {
   sellers: SellerState;
   /** Where keys are read from: the run names the variable (`--key-env`), never the key. */
   env: NodeJS.ProcessEnv;
+  /**
+   * What this process's own environment allows (config.ts readTrustRules): a run read from Redis is
+   * served only when its key variable and its base URL's host pass these rules.
+   */
+  trust: TrustRules;
   /** Every Seller API request of this process passes it (`--concurrency`, ARCHITECTURE.md decision 2). */
   limiter: LimitFunction;
   logger: Logger;
@@ -44,6 +51,14 @@ export interface RunContext extends RowSyncContext {
 /** The worker cannot serve a run: its key variable is unset or holds another seller's key. */
 export class KeyUnavailableError extends Error {
   override name = 'KeyUnavailableError';
+}
+
+/**
+ * The worker will not serve a run: the key variable or the base URL recorded in Redis is one this
+ * worker's environment does not allow. Handled as KeyUnavailableError: logged, not served, nothing sent.
+ */
+export class RunNotAllowedError extends KeyUnavailableError {
+  override name = 'RunNotAllowedError';
 }
 
 /** Builds the per-run context once per process and run; the key is read from the environment here. */
@@ -71,7 +86,10 @@ export class RunContexts {
     const { deps } = this;
     const run = await deps.runs.get(runId);
     if (!run) return null;
-    const apiKey = deps.env[run.keyEnv];
+    // Redis is not trusted: whoever can write to it must not choose which variable is read, nor where it goes.
+    const refusal = keyEnvRefusal(run.keyEnv, deps.trust) ?? baseUrlRefusal(run.baseUrl, deps.trust);
+    if (refusal) throw new RunNotAllowedError(`run ${runId} is not served by this worker: ${refusal}`);
+    const apiKey = readKey(deps.env, run.keyEnv, deps.trust);
     if (!apiKey) {
       throw new KeyUnavailableError(`$${run.keyEnv} is not set in this worker; run ${runId} needs it`);
     }

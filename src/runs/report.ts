@@ -3,25 +3,41 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify';
+import { guardCell } from '../csv-guard.js';
+import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
 
 export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error', 'note'] as const;
 
+export interface ReportOptions {
+  /**
+   * The report goes to a terminal or a pipe (`report <run-id>` on standard output): control characters
+   * in its cells (a source's key, an API's reason) are shown as `\xHH`. A report file (`--out`,
+   * `--report`) keeps them as they are.
+   */
+  terminal?: boolean;
+}
+
 /**
  * Writes a run's report (CONTRACT.md, "The report"): a header, one line per source row in source
  * order, then one `missing` line per remote product the source does not hold. Streamed from Redis,
- * so a million-row report never sits in memory.
+ * so a million-row report never sits in memory. Every cell passes guardCell: a key or a reason that
+ * starts like a formula (`=HYPERLINK(…)`) is written with a leading `'` (csv-guard.ts).
  */
 export async function writeReport(
   runs: RunStore,
   runId: string,
   out: NodeJS.WritableStream,
+  options: ReportOptions = {},
 ): Promise<number> {
   const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
   csv.pipe(out, { end: false });
+  const cell = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
   let lines = 0;
   for await (const o of runs.outcomes(runId)) {
-    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''];
+    const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''].map(
+      (value) => cell(String(value)),
+    );
     if (!csv.write(line)) await once(csv, 'drain');
     lines++;
   }

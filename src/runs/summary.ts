@@ -1,3 +1,4 @@
+import { terminalSafe } from '../terminal-safe.js';
 import type { RunRecord } from './run-store.js';
 
 /** Counts of a run by what became of its rows, with zeros filled in. */
@@ -28,7 +29,10 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** The summary `run` prints when a run settles: what a person reads the next morning. */
+/**
+ * The summary `run` prints when a run settles: what a person reads the next morning. It quotes the
+ * source's name and columns and what Redis holds: control characters are shown escaped.
+ */
 export function formatSummary(run: RunRecord, detections: string[] = []): string {
   const c = runCounts(run);
   const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
@@ -47,5 +51,5 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
   lines.push(`  requests  ${run.requests} (${run.writes} writes)`);
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
-  return `${lines.join('\n')}\n`;
+  return `${terminalSafe(lines.join('\n'))}\n`;
 }

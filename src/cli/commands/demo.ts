@@ -21,7 +21,8 @@ export function registerDemo(program: Command, io: CliIo): void {
     .action(async (options: { source: string }) => {
       // A marketplace that keeps its own form of names and prices: the second run still writes nothing.
       const sandbox = await startSandbox({ port: 0, normalize: true });
-      const keyEnv = 'CATALOG_SYNC_DEMO_KEY';
+      // A key variable of the allowed form (SELLER_API_KEY_*), set in this process only.
+      const keyEnv = 'SELLER_API_KEY_CATALOG_SYNC_DEMO';
       io.env[keyEnv] = sandbox.defaultKey.key;
       const flags: RunFlags = {
         matchBy: 'sku',

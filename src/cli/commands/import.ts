@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
+import { terminalSafeLine } from '../../terminal-safe.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import type { RunFlags } from '../run-flags.js';
@@ -13,7 +14,7 @@ export function registerImport(program: Command, io: CliIo): void {
       .command('import [source]')
       .description('enqueue one import run for the workers and print its run id; exits at once'),
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
-    const { source, flags } = await resolveRunInput(command, sourceArgument, options);
+    const { source, flags } = await resolveRunInput(command, sourceArgument, options, io.env);
     if (flags.sandbox) {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }
@@ -41,10 +42,10 @@ export function registerImport(program: Command, io: CliIo): void {
           throw asUsageError(error);
         });
         if (result.kind === 'already-queued') {
-          io.stderr.write(
-            `catalog-sync: this source is already queued as run ${result.runId}; not queued again\n`,
-          );
-          io.stdout.write(`${result.runId}\n`);
+          // The id of the queued run is read from Redis.
+          const runId = terminalSafeLine(result.runId);
+          io.stderr.write(`catalog-sync: this source is already queued as run ${runId}; not queued again\n`);
+          io.stdout.write(`${runId}\n`);
         } else {
           io.stdout.write(`${result.run.id}\n`);
         }

@@ -9,6 +9,7 @@ import { stringify } from 'csv-stringify';
 import { readApiConfig } from '../../config.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
 import { isRetryableRead } from '../../sync/error-policy.js';
+import { jsonTerminalSafe, terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 
@@ -61,15 +62,16 @@ async function exportOrders(io: CliIo, flags: OrdersFlags): Promise<number> {
       for (const order of page) {
         const flat = flatten(order.fields);
         for (const key of Object.keys(flat)) columns.add(key);
-        if (!lines.write(`${JSON.stringify(format === 'jsonl' ? order.fields : flat)}\n`))
-          await once(lines, 'drain');
+        const json = JSON.stringify(format === 'jsonl' ? order.fields : flat);
+        // On standard output, the API's text is shown, never obeyed by a terminal (JSON escapes C0 itself).
+        if (!lines.write(`${flags.out ? json : jsonTerminalSafe(json)}\n`)) await once(lines, 'drain');
         count++;
       }
     }
     if (format === 'csv') {
       lines.end();
       await once(lines, 'finish');
-      await writeCsv(linesPath, [...columns], out);
+      await writeCsv(linesPath, [...columns], out, !flags.out);
     }
     if (flags.out) {
       out.end();
@@ -79,18 +81,27 @@ async function exportOrders(io: CliIo, flags: OrdersFlags): Promise<number> {
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof SellerApiError)) throw error;
-    io.stderr.write(`catalog-sync: ${error.message}\n`);
+    io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
     return error instanceof UnauthorizedError ? ExitCode.unauthorized : ExitCode.usage;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-async function writeCsv(linesPath: string, columns: string[], out: NodeJS.WritableStream): Promise<void> {
-  const csv = stringify({ header: true, columns });
+/** `terminal`: to standard output, where control characters in the API's text are shown as `\xHH`. */
+async function writeCsv(
+  linesPath: string,
+  columns: string[],
+  out: NodeJS.WritableStream,
+  terminal: boolean,
+): Promise<void> {
+  const shown = (text: string) => (terminal ? terminalSafe(text) : text);
+  const csv = stringify({ header: true, columns: columns.map((key) => ({ key, header: shown(key) })) });
   csv.pipe(out, { end: false });
   for await (const line of createInterface({ input: createReadStream(linesPath) })) {
-    if (!csv.write(JSON.parse(line) as Record<string, string>)) await once(csv, 'drain');
+    const record = JSON.parse(line) as Record<string, string>;
+    if (terminal) for (const key of Object.keys(record)) record[key] = shown(record[key] as string);
+    if (!csv.write(record)) await once(csv, 'drain');
   }
   csv.end();
   await once(csv, 'end');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
+import { terminalSafeLine } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 
@@ -23,7 +24,7 @@ export function registerPing(program: Command, io: CliIo): void {
           io.stderr.write(`catalog-sync: the key in ${api.keyEnv} was rejected by ${api.baseUrl} (401)\n`);
           io.exitCode = ExitCode.unauthorized;
         } else if (error instanceof SellerApiError) {
-          io.stderr.write(`catalog-sync: ${error.message}\n`);
+          io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
           io.exitCode = ExitCode.usage;
         } else {
           throw error;

@@ -15,7 +15,7 @@ export function registerReport(program: Command, io: CliIo): void {
         if (!(await runtime.runs.get(runId)))
           throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
         if (flags.out) await writeReportFile(runtime.runs, runId, flags.out);
-        else await writeReport(runtime.runs, runId, io.stdout);
+        else await writeReport(runtime.runs, runId, io.stdout, { terminal: true });
       });
     });
 }

@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
+import { terminalSafeLine } from '../../terminal-safe.js';
+import { baseUrlRefusal } from '../../trust-rules.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import type { CliIo } from '../program.js';
@@ -28,39 +31,51 @@ export function registerResume(program: Command, io: CliIo): void {
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (flags: ResumeFlags) => {
+      const rules = readTrustRules(io.env);
+      checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const sellers = (await runtime.sellers.registered()).filter(
           (s) => !flags.seller || s.ref === flags.seller,
         );
         if (flags.seller && sellers.length === 0)
           throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
-        const apiKey = io.env[flags.keyEnv]?.trim() || undefined;
+        const apiKey = readKey(io.env, flags.keyEnv, rules);
         let resumed = 0;
         for (const seller of sellers) {
-          const result = await liftKeyPause(runtime, seller, apiKey, flags);
+          // Seller refs are read from Redis: shown, never obeyed by the terminal.
+          const ref = terminalSafeLine(seller.ref);
+          // The seller's base URL was read from Redis: the key goes there only if this environment allows its host.
+          const result = await liftKeyPause(runtime, seller, apiKey, {
+            ...flags,
+            baseUrlRefusal: (url) => baseUrlRefusal(url, rules),
+          });
           switch (result.kind) {
             case 'not-paused':
               break;
+            case 'refused':
+              io.stderr.write(`catalog-sync: seller ${ref} stays paused: its base URL's ${result.reason}\n`);
+              io.exitCode = ExitCode.usage;
+              break;
             case 'still-rejected':
               io.stderr.write(
-                `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${seller.ref} stays paused\n`,
+                `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${ref} stays paused\n`,
               );
               io.exitCode = ExitCode.unauthorized;
               break;
             case 'unreachable':
-              io.stderr.write(`catalog-sync: cannot check the key: ${result.reason}\n`);
+              io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
               io.exitCode = ExitCode.usage;
               break;
             case 'resumed':
               resumed++;
               if (!result.checked) {
                 io.stderr.write(
-                  `catalog-sync: ${flags.keyEnv} is not set: seller ${seller.ref} resumed without checking its key\n`,
+                  `catalog-sync: ${flags.keyEnv} is not set: seller ${ref} resumed without checking its key\n`,
                 );
               }
               if (result.linked)
-                io.stdout.write(`seller ${seller.ref}: the key in ${flags.keyEnv} now serves this seller\n`);
-              io.stdout.write(`seller ${seller.ref}: resumed\n`);
+                io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
+              io.stdout.write(`seller ${ref}: resumed\n`);
           }
         }
         if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { logLevelGiven, progressBarAllowed } from '../../config.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
@@ -6,6 +7,7 @@ import type { SellerInfo } from '../../queue/seller-state.js';
 import { writeReportFile } from '../../runs/report.js';
 import type { RunSpec } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
+import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
@@ -29,21 +31,20 @@ export function registerRun(program: Command, io: CliIo): void {
         'enqueue one import run, process it in this process, wait until every row is settled, print a summary',
       ),
   ).action(async (source: string | undefined, options: RunFlags, command: Command) => {
-    const input = await resolveRunInput(command, source, options);
+    const input = await resolveRunInput(command, source, options, io.env);
     io.exitCode = await runCommand(io, input.source, input.flags);
   });
 }
 
 /** `run`: what cron calls when no separate worker runs. Resolves to the exit code of CONTRACT.md. */
 export async function runCommand(io: CliIo, source: string, flags: RunFlags): Promise<number> {
-  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   return withRuntime(
     io,
     {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       privateRedisAllowed: flags.sandbox,
       // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
-      ...(tty && !io.env.LOG_LEVEL ? { logLevel: 'error' } : {}),
+      ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
     },
     (runtime) => syncOnce(io, runtime, source, flags),
   );
@@ -60,9 +61,10 @@ export async function syncOnce(
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+  // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl]);
   workers.serve(seller);
-  const progress = createProgressView(io.stderr, runtime.logger);
+  const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
   try {
     let announce: (id: string) => void = () => {};
@@ -104,7 +106,8 @@ export async function syncOnce(
     const [waited, sourceRead] = await Promise.all([waiting, production]);
     progress.stop();
     if (interrupt.signal.aborted) {
-      io.stderr.write(
+      say(
+        io,
         sourceRead === 'interrupted'
           ? `catalog-sync: interrupted (${interrupt.name}) before the source was read to the end: run ${id} is ended, and its rows are not synced. Run it again.\n`
           : `catalog-sync: interrupted (${interrupt.name}): run ${id}'s rows stay queued and go on with any \`catalog-sync worker\`.\n`,
@@ -142,9 +145,7 @@ async function resumeIfKeyWorksAgain(
   if (!(await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected) return;
   const result = await liftKeyPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (result.kind === 'resumed') {
-    io.stderr.write(
-      `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`,
-    );
+    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`);
   }
 }
 
@@ -162,7 +163,8 @@ async function reportOutcome(
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
     case 'unauthorized':
-      io.stderr.write(
+      say(
+        io,
         `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
           `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
       );
@@ -173,7 +175,8 @@ async function reportOutcome(
         spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
           ? `the daily budget (--daily-budget ${spec.dailyBudget})`
           : "the seller's daily request limit";
-      io.stderr.write(
+      say(
+        io,
         `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
           `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
       );
@@ -189,6 +192,11 @@ async function reportOutcome(
       return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
+}
+
+/** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
+function say(io: CliIo, text: string): void {
+  io.stderr.write(terminalSafe(text));
 }
 
 /**

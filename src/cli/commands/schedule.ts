@@ -3,6 +3,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   InvalidCronError,
+  isJobName,
   nextRunOf,
   planSchedules,
   type ScheduleChange,
@@ -10,6 +11,7 @@ import {
   type WantedSchedule,
   wantedSchedule,
 } from '../../queue/scheduled-imports/index.js';
+import { terminalSafe } from '../../terminal-safe.js';
 import { parseJob } from '../job-file.js';
 import { displaySource } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
@@ -36,7 +38,11 @@ export function registerSchedule(program: Command, io: CliIo): void {
     .description(
       'register the scheduled imports of jobs/ with the workers, list them, drop stale ones (cron in UTC)',
     )
-    .option('--jobs <dir>', 'the folder of job files (NAME.yml, .yaml or .json)', 'jobs')
+    .option(
+      '--jobs <dir>',
+      'the folder of job files (NAME.yml, .yaml or .json); workers read their own (worker --jobs)',
+      'jobs',
+    )
     .option('--dry-run', 'print what would change, change nothing', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (flags: ScheduleFlags) => {
@@ -52,9 +58,10 @@ export function registerSchedule(program: Command, io: CliIo): void {
           );
           if (!flags.dryRun) await registry.apply(changes);
           const sources = new Map(scheduled.map((job) => [job.schedule.id, job.source]));
-          io.stdout.write(formatSchedule(changes, sources, Date.now(), flags.dryRun));
+          // Job files and the schedulers found in Redis are quoted: shown, never obeyed by the terminal.
+          io.stdout.write(terminalSafe(formatSchedule(changes, sources, Date.now(), flags.dryRun)));
           if (unscheduled.length > 0) {
-            io.stdout.write(`not scheduled (no schedule:): ${unscheduled.join(', ')}\n`);
+            io.stdout.write(terminalSafe(`not scheduled (no schedule:): ${unscheduled.join(', ')}\n`));
           }
           if (flags.dryRun) io.stdout.write('(dry run: nothing was changed)\n');
         } finally {
@@ -98,8 +105,13 @@ async function readJobFolder(
     if (job.source === '-') {
       throw new UsageError(`${file}: source: a scheduled import cannot read standard input (-)`);
     }
+    if (!isJobName(name)) {
+      throw new UsageError(
+        `${file}: a scheduled job's name (its file name) may hold letters, digits, . _ and - only: rename the file`,
+      );
+    }
     scheduled.push({
-      schedule: wantedSchedule(name, job.schedule, jobsDir),
+      schedule: wantedSchedule(name, job.schedule),
       source: displaySource(job.source),
     });
   }

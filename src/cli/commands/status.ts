@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runCounts } from '../../runs/summary.js';
+import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { pausedMessage } from '../progress.js';
 import { withRuntime } from '../runtime.js';
@@ -29,18 +30,23 @@ export function registerStatus(program: Command, io: CliIo): void {
               : run.state;
         if (flags.json) {
           const { id: _id, ...rest } = run;
-          io.stdout.write(`${JSON.stringify({ id, ...rest, stateText: state, counts, seller })}\n`);
+          io.stdout.write(
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller }))}\n`,
+          );
           return;
         }
+        // What Redis holds (source, preset) is shown, never obeyed by the terminal.
         io.stdout.write(
-          [
-            `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
-            `  source    ${run.source} (preset ${run.preset})`,
-            `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
-            `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
-            `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
-            '',
-          ].join('\n'),
+          terminalSafe(
+            [
+              `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
+              `  source    ${run.source} (preset ${run.preset})`,
+              `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
+              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
+              `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+              '',
+            ].join('\n'),
+          ),
         );
       });
     });

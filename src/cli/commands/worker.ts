@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseConcurrency } from '../../config.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
@@ -24,7 +25,13 @@ export function registerWorker(
       8,
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
-    .action(async (flags: { concurrency: number; redisUrl?: string }) => {
+    .option(
+      '--jobs <dir>',
+      'the folder whose job files scheduled imports read (as given to `schedule --jobs`; never taken from Redis)',
+      'jobs',
+    )
+    .action(async (flags: { concurrency: number; redisUrl?: string; jobs: string }) => {
+      const jobsDir = resolve(flags.jobs);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
         // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
@@ -32,7 +39,7 @@ export function registerWorker(
           redis: runtime.redis,
           prefix: runtime.config.prefix,
           logger: runtime.logger,
-          runImport: makeScheduledImport(io, runtime),
+          runImport: makeScheduledImport(io, runtime, jobsDir),
         });
         // Sellers appear when `import` registers them: look for new ones now and then.
         const serveRegistered = async () => {
@@ -44,7 +51,10 @@ export function registerWorker(
             runtime.logger.warn({ err: String(error) }, 'registry read failed'),
           );
         }, REGISTRY_POLL_MS);
-        runtime.logger.info({ queues: workers.size, concurrency: flags.concurrency }, 'worker started');
+        runtime.logger.info(
+          { queues: workers.size, concurrency: flags.concurrency, jobs: jobsDir },
+          'worker started',
+        );
         const signal = await untilStopped();
         clearInterval(poll);
         runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');

@@ -2,8 +2,10 @@ import type { RegisteredSchedule, ScheduleChange, WantedSchedule } from './types
 
 /**
  * What `schedule` must do to make the registered schedulers match the job files: add the new, update
- * those whose cron or jobs folder changed, keep the rest, and remove those whose job file is gone or
- * has no `schedule:` any more. Wanted schedules come first, in their order, then the removals by id.
+ * those whose cron changed (or whose data holds more than the job name, e.g. the `jobsDir` that
+ * older versions stored and no worker reads any more), keep the rest, and remove those whose job file
+ * is gone or has no `schedule:` any more. Wanted schedules come first, in their order, then the
+ * removals by id.
  */
 export function planSchedules(wanted: WantedSchedule[], registered: RegisteredSchedule[]): ScheduleChange[] {
   const byId = new Map(registered.map((schedule) => [schedule.id, schedule]));
@@ -15,7 +17,7 @@ export function planSchedules(wanted: WantedSchedule[], registered: RegisteredSc
       current.pattern === schedule.pattern &&
       current.tz === schedule.tz &&
       current.data?.job === schedule.data.job &&
-      current.data?.jobsDir === schedule.data.jobsDir;
+      Object.keys(current.data).length === 1;
     return { kind: same ? 'unchanged' : 'updated', schedule };
   });
   const stale = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

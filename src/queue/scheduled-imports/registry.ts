@@ -58,7 +58,8 @@ export class ScheduleRegistry {
   }
 }
 
+/** Data whose `job` is a string; it may carry more (an older version's `jobsDir`), which `schedule` then rewrites. */
 function isImportData(data: unknown): data is ScheduledImportData {
   const candidate = data as Partial<ScheduledImportData> | null | undefined;
-  return typeof candidate?.job === 'string' && typeof candidate.jobsDir === 'string';
+  return typeof candidate?.job === 'string';
 }

@@ -5,12 +5,19 @@ export const SCHEDULED_IMPORT_JOB = 'scheduled-import';
 export const SCHEDULE_TZ = 'UTC';
 
 /**
- * What a fired scheduled job carries: the job's name and the folder to read it from, never its
- * options, so an edit of the job file takes effect at the next firing.
+ * What a fired scheduled job carries: the job's name only, never its options (an edit of the job
+ * file takes effect at the next firing) and never a folder: Redis is not trusted, so a worker reads
+ * job files from its own folder (`worker --jobs DIR`) only.
  */
 export interface ScheduledImportData {
   job: string;
-  jobsDir: string;
+}
+
+/** A job's name (its file's name without extension): no path, no control character, nothing to escape. */
+export const JOB_NAME = /^[A-Za-z0-9._-]+$/;
+
+export function isJobName(name: unknown): name is string {
+  return typeof name === 'string' && JOB_NAME.test(name);
 }
 
 /** The scheduler a job file asks for. */
@@ -40,6 +47,6 @@ export function schedulerId(job: string): string {
   return `job:${job}`;
 }
 
-export function wantedSchedule(job: string, pattern: string, jobsDir: string): WantedSchedule {
-  return { id: schedulerId(job), pattern: pattern.trim(), tz: SCHEDULE_TZ, data: { job, jobsDir } };
+export function wantedSchedule(job: string, pattern: string): WantedSchedule {
+  return { id: schedulerId(job), pattern: pattern.trim(), tz: SCHEDULE_TZ, data: { job } };
 }

@@ -1,8 +1,9 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
+import { quoteForMessage } from '../../terminal-safe.js';
 import { throttledErrorLog } from '../quiet-errors.js';
-import { SCHEDULED_IMPORTS_QUEUE, type ScheduledImportData } from './types.js';
+import { isJobName, JOB_NAME, SCHEDULED_IMPORTS_QUEUE, type ScheduledImportData } from './types.js';
 
 /** What became of one firing; a failure is thrown instead. */
 export type ScheduledImportOutcome =
@@ -32,9 +33,16 @@ export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<
   const worker = new Worker<ScheduledImportData>(
     SCHEDULED_IMPORTS_QUEUE,
     async (job) => {
-      const { job: name } = job.data;
+      const name: unknown = job.data?.job;
+      // What Redis holds is not trusted: a name that could leave the jobs folder is never looked up.
+      if (!isJobName(name)) {
+        const shown = typeof name === 'string' ? `"${quoteForMessage(name, 80)}"` : `(${typeof name})`;
+        const message = `scheduled import refused: the job name ${shown} does not match ${JOB_NAME}`;
+        deps.logger.error({ scheduler: quoteForMessage(job.repeatJobKey ?? '', 80) }, message);
+        throw new Error(message);
+      }
       try {
-        const outcome = await deps.runImport(job.data);
+        const outcome = await deps.runImport({ job: name });
         if (outcome.kind === 'skipped') {
           deps.logger.warn({ job: name }, `scheduled import ${name} skipped: ${outcome.reason}`);
         } else {

@@ -1,9 +1,14 @@
+import { terminalSafeLine } from '../../terminal-safe.js';
+
 /** The longest reason we keep: enough for a validation message, short enough for a report cell. */
 export const MAX_REASON_LENGTH = 300;
 
-/** Collapses whitespace (newlines included) to single spaces and trims to `max` characters. */
+/**
+ * Collapses whitespace (newlines included) to single spaces, shows any other control character as a
+ * visible `\xHH` (an API answer must not drive a terminal), and trims to `max` characters.
+ */
 export function oneLine(text: string, max = MAX_REASON_LENGTH): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalSafeLine(text.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 

@@ -29,7 +29,12 @@ describe("a second seller's run while the first seller is paused on its daily li
     const rowsB = catalogRows(150, 1001);
     const sourceA = await rig.csv('a.csv', rowsA);
     const sourceB = await rig.csv('b.csv', rowsB);
-    const envB = rig.env(KEY_A, { SELLER_API_BASE_URL: sandboxB.baseUrl, SELLER_B_KEY: KEY_B });
+    // One worker for two APIs: its environment names the second host (CATALOG_SYNC_API_HOSTS).
+    const envB = rig.env(KEY_A, {
+      SELLER_API_BASE_URL: sandboxB.baseUrl,
+      SELLER_API_KEY_B: KEY_B,
+      CATALOG_SYNC_API_HOSTS: new URL(rig.sandbox.baseUrl).host,
+    });
 
     const runA = runIdOf((await rig.cli(['import', sourceA])).stdout);
     rig.spawn(['worker', '--concurrency', '4'], envB);
@@ -37,7 +42,7 @@ describe("a second seller's run while the first seller is paused on its daily li
       const status = await rig.status(runA);
       return status.seller.pausedUntil !== null ? status : undefined;
     });
-    const imported = await rig.cli(['import', sourceB, '--key-env', 'SELLER_B_KEY'], envB);
+    const imported = await rig.cli(['import', sourceB, '--key-env', 'SELLER_API_KEY_B'], envB);
     expect(imported.code).toBe(0);
     const runB = runIdOf(imported.stdout);
     const doneB = await runDone(rig, runB);

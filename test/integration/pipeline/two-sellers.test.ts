@@ -54,10 +54,10 @@ describe('two sellers synced at the same time', () => {
   it('are both served by one worker process that holds both keys (--key-env names the variable)', async () => {
     pipeline.sandbox.addKey(OTHER_KEY, OTHER_SELLER);
     const [mine, theirs] = twoCatalogs();
-    const env = { ...pipeline.env, OTHER_SELLER_KEY: OTHER_KEY };
+    const env = { ...pipeline.env, SELLER_API_KEY_OTHER: OTHER_KEY };
     const first = await pipeline.cli(['import', await pipeline.csv('mine.csv', mine)], env);
     const second = await pipeline.cli(
-      ['import', await pipeline.csv('theirs.csv', theirs), '--key-env', 'OTHER_SELLER_KEY'],
+      ['import', await pipeline.csv('theirs.csv', theirs), '--key-env', 'SELLER_API_KEY_OTHER'],
       env,
     );
     const runs = [runIdOf(first.stdout), runIdOf(second.stdout)];

@@ -53,7 +53,7 @@ describe('`catalog-sync schedule`', () => {
   });
 
   describe('on a fresh Redis', () => {
-    it('registers one UTC scheduler per job file with a schedule, carrying only the job name and folder', async () => {
+    it('registers one UTC scheduler per job file with a schedule, carrying only the job name (never a folder: workers read their own)', async () => {
       const result = await schedule();
 
       expect(result.code).toBe(0);
@@ -61,13 +61,13 @@ describe('`catalog-sync schedule`', () => {
         'job:nightly': {
           pattern: '0 2 * * *',
           tz: 'UTC',
-          data: { job: 'nightly', jobsDir },
+          data: { job: 'nightly' },
           next: expect.any(Number),
         },
         'job:feed': {
           pattern: '*/15 * * * *',
           tz: 'UTC',
-          data: { job: 'feed', jobsDir },
+          data: { job: 'feed' },
           next: expect.any(Number),
         },
       });
@@ -200,6 +200,18 @@ describe('`catalog-sync schedule`', () => {
       );
       expect(await schedulers(pipeline.prefix)).toEqual({});
     });
+  });
+
+  it('refuses a scheduled job whose file name is no job name ([A-Za-z0-9._-]+), showing it escaped', async () => {
+    await job('night ly\x1b[2J.yml', 'source: catalog.csv\nschedule: "0 2 * * *"\n');
+
+    const result = await schedule();
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "catalog-sync: night ly\\x1b[2J.yml: a scheduled job's name (its file name) may hold letters, digits, . _ and - only: rename the file\n",
+    );
+    expect(await schedulers(pipeline.prefix)).toEqual({});
   });
 
   it('refuses a jobs folder that does not exist rather than drop every scheduler', async () => {

@@ -2,6 +2,7 @@ import { Queue, RateLimitError } from 'bullmq';
 import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readTrustRules } from '../../../src/config.js';
 import type { ProductUpsert } from '../../../src/interfaces.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
@@ -29,6 +30,8 @@ function workerProcess(redis: Redis, keys: RedisKeys): { deps: WorkerDeps; conte
     runs: new RunStore(redis, keys),
     sellers: new SellerState(redis, keys),
     env: { SELLER_API_KEY: KEY },
+    // The sandbox listens on loopback, at a port of its own.
+    trust: readTrustRules({ CATALOG_SYNC_API_HOSTS: '127.0.0.1' }),
     limiter: pLimit(4),
     logger: silentLogger,
     retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
@@ -87,16 +90,14 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
     const { api, runId, job } = await chunkOf(rows);
     await runs.settle(
       runId,
-      rows
-        .slice(0, 6)
-        .map((row) => ({
-          row: row.row,
-          key: row.key,
-          action: 'create',
-          productId: null,
-          status: 'ok',
-          error: '',
-        })),
+      rows.slice(0, 6).map((row) => ({
+        row: row.row,
+        key: row.key,
+        action: 'create',
+        productId: null,
+        status: 'ok',
+        error: '',
+      })),
     );
 
     const worker = workerProcess(redis, keys);

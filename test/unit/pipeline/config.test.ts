@@ -100,8 +100,11 @@ describe('readApiConfig', () => {
   });
 
   it('reads the key from the variable --key-env names', () => {
-    const config = readApiConfig({ ...env, SHOP_B_KEY: ' sk_live_B \n' }, { keyEnv: 'SHOP_B_KEY' });
-    expect(config).toMatchObject({ keyEnv: 'SHOP_B_KEY', apiKey: 'sk_live_B' });
+    const config = readApiConfig(
+      { ...env, SELLER_API_KEY_SHOP_B: ' sk_live_B \n' },
+      { keyEnv: 'SELLER_API_KEY_SHOP_B' },
+    );
+    expect(config).toMatchObject({ keyEnv: 'SELLER_API_KEY_SHOP_B', apiKey: 'sk_live_B' });
   });
 
   it('lets --base-url override SELLER_API_BASE_URL', () => {
@@ -128,7 +131,12 @@ describe('readApiConfig', () => {
     ],
     ['no key', { SELLER_API_BASE_URL: env.SELLER_API_BASE_URL }, {}, 'SELLER_API_KEY is not set'],
     ['a blank key', { ...env, SELLER_API_KEY: '   ' }, {}, 'SELLER_API_KEY is not set'],
-    ['no value in the --key-env variable', env, { keyEnv: 'SHOP_B_KEY' }, 'SHOP_B_KEY is not set'],
+    [
+      'no value in the --key-env variable',
+      env,
+      { keyEnv: 'SELLER_API_KEY_SHOP_B' },
+      'SELLER_API_KEY_SHOP_B is not set',
+    ],
     ['a --key-env that is no variable name', env, { keyEnv: 'shop-b key' }, '--key-env'],
   ])('refuses %s in one line naming it', (_case, given, flags, names) => {
     expectOneLineUsageError(() => readApiConfig(given, flags), names);

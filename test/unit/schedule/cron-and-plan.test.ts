@@ -40,43 +40,43 @@ describe('nextRunOf (the next firing, in UTC)', () => {
 });
 
 describe('planSchedules (job files against the schedulers in Redis)', () => {
-  const DIR = '/srv/catalog-sync/jobs';
   const registered = (
     job: string,
     pattern: string,
-    jobsDir = DIR,
     tz: string | null = 'UTC',
-  ): RegisteredSchedule => ({ id: `job:${job}`, pattern, tz, data: { job, jobsDir }, next: 0 });
+    data: Record<string, unknown> = { job },
+  ): RegisteredSchedule => ({ id: `job:${job}`, pattern, tz, data: data as { job: string }, next: 0 });
 
   it.each([
-    ['a new job file', [wantedSchedule('a', '0 2 * * *', DIR)], [], [['added', 'job:a']]],
+    ['a new job file', [wantedSchedule('a', '0 2 * * *')], [], [['added', 'job:a']]],
     [
-      'the same cron and folder',
-      [wantedSchedule('a', '0 2 * * *', DIR)],
+      'the same cron',
+      [wantedSchedule('a', '0 2 * * *')],
       [registered('a', '0 2 * * *')],
       [['unchanged', 'job:a']],
     ],
     [
       'a cron edited',
-      [wantedSchedule('a', '0 3 * * *', DIR)],
+      [wantedSchedule('a', '0 3 * * *')],
       [registered('a', '0 2 * * *')],
       [['updated', 'job:a']],
     ],
     [
-      'the job moved to another folder',
-      [wantedSchedule('a', '0 2 * * *', '/elsewhere/jobs')],
-      [registered('a', '0 2 * * *')],
+      // Older versions stored the folder; workers now read their own (`worker --jobs`): rewritten without it.
+      'a scheduler whose data still holds a jobsDir',
+      [wantedSchedule('a', '0 2 * * *')],
+      [registered('a', '0 2 * * *', 'UTC', { job: 'a', jobsDir: '/tmp/evil' })],
       [['updated', 'job:a']],
     ],
     [
       'a scheduler registered in another time zone',
-      [wantedSchedule('a', '0 2 * * *', DIR)],
-      [registered('a', '0 2 * * *', DIR, 'Europe/Paris')],
+      [wantedSchedule('a', '0 2 * * *')],
+      [registered('a', '0 2 * * *', 'Europe/Paris')],
       [['updated', 'job:a']],
     ],
     [
       'a job file gone (or without a schedule)',
-      [wantedSchedule('a', '0 2 * * *', DIR)],
+      [wantedSchedule('a', '0 2 * * *')],
       [registered('gone', '0 2 * * *'), registered('a', '0 2 * * *')],
       [
         ['unchanged', 'job:a'],

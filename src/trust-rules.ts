@@ -1,0 +1,127 @@
+/**
+ * Where a key may come from and where it may go (CONTRACT.md, Configuration: "Trusted: …").
+ * The operator's environment and command line are trusted; a job file's choices (`keyEnv`,
+ * `baseUrl`) and anything read back from Redis are not, and must pass these rules. Pure: config.ts
+ * reads the environment and builds the rules, the callers apply them.
+ */
+
+import { quoteForMessage } from './terminal-safe.js';
+
+/** The variable a key is read from when nothing else is said. */
+export const DEFAULT_KEY_ENV = 'SELLER_API_KEY';
+/** Any variable named like this may hold a key (`SELLER_API_KEY_SHOP_B`). */
+export const KEY_ENV_PREFIX = 'SELLER_API_KEY_';
+/** The variables that allow more: comma lists, read from the environment only. */
+export const KEY_ENVS_VARIABLE = 'CATALOG_SYNC_KEY_ENVS';
+export const API_HOSTS_VARIABLE = 'CATALOG_SYNC_API_HOSTS';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function isEnvName(name: string): boolean {
+  return ENV_NAME.test(name);
+}
+
+/** A host a key may be sent to; `port` null: any port of that host. */
+export interface AllowedHost {
+  hostname: string;
+  port: string | null;
+  /** Said when a base URL is refused: where the allowed hosts come from. */
+  from: string;
+}
+
+export interface TrustRules {
+  /** Further key variables (`CATALOG_SYNC_KEY_ENVS`), besides SELLER_API_KEY and SELLER_API_KEY_*. */
+  keyEnvs: readonly string[];
+  /** The hosts a base URL that the command line did not give may name. */
+  hosts: readonly AllowedHost[];
+}
+
+/** `SELLER_API_KEY`, `SELLER_API_KEY_…`, or a name the operator listed. Exact, case included. */
+export function isKeyEnvAllowed(name: string, listed: readonly string[] = []): boolean {
+  if (!isEnvName(name)) return false;
+  return name === DEFAULT_KEY_ENV || name.startsWith(KEY_ENV_PREFIX) || listed.includes(name);
+}
+
+/** Why a key may not be read from `name`, naming the variable and how to allow it; null when it may. */
+export function keyEnvRefusal(name: string, rules: Pick<TrustRules, 'keyEnvs'>): string | null {
+  if (isKeyEnvAllowed(name, rules.keyEnvs)) return null;
+  // A name read from Redis may be anything: shown short and terminal-safe.
+  const shown = isEnvName(name) && name.length <= 120 ? name : `"${quoteForMessage(name, 60)}"`;
+  return (
+    `${shown} is not a key variable: a key is read only from ${DEFAULT_KEY_ENV}, ${KEY_ENV_PREFIX}<NAME> ` +
+    `or a variable listed in ${KEY_ENVS_VARIABLE} (a comma list, in the environment)`
+  );
+}
+
+/**
+ * One entry of `CATALOG_SYNC_API_HOSTS`: `host`, `host:port`, `[v6]` or `[v6]:port`. Returns null
+ * for anything else (a URL, a path, credentials): a list that says more than hosts is a mistake.
+ */
+export function parseHostEntry(entry: string, from: string): AllowedHost | null {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]/@?#\s]+)(?::(\d{1,5}))?$/.exec(entry.trim());
+  if (!match) return null;
+  const hostname = normalHostname(match[1] as string);
+  if (hostname === null) return null;
+  const port = match[2] === undefined ? null : String(Number(match[2]));
+  if (port !== null && Number(port) > 65_535) return null;
+  return { hostname, port, from };
+}
+
+/** The host of a base URL as an exact allowed host (its port included): SELLER_API_BASE_URL's, --base-url's. */
+export function hostOfUrl(url: string, from: string): AllowedHost | null {
+  const parsed = parseUrl(url);
+  return parsed ? { hostname: parsed.hostname, port: parsed.port, from } : null;
+}
+
+/** True when `url`'s host (and port, where the entry names one) is among `hosts`. */
+export function isHostAllowed(url: string, hosts: readonly AllowedHost[]): boolean {
+  const parsed = parseUrl(url);
+  if (!parsed) return false;
+  return hosts.some(
+    (host) => host.hostname === parsed.hostname && (host.port === null || host.port === parsed.port),
+  );
+}
+
+/** Why a key may not be sent to `url` (one line, naming its host and how to allow it); null when it may. */
+export function baseUrlRefusal(url: string, rules: Pick<TrustRules, 'hosts'>): string | null {
+  if (isHostAllowed(url, rules.hosts)) return null;
+  const parsed = parseUrl(url);
+  // Only the host is shown: the text as given may hold credentials.
+  if (!parsed) return 'not an http(s) URL (expected e.g. https://host/api/v1)';
+  const shown = `host ${parsed.host}`;
+  const froms = [...new Set(rules.hosts.map((host) => host.from))];
+  const allowed = rules.hosts.length
+    ? ` (allowed now: ${rules.hosts.map(showHost).join(', ')}, from ${froms.join(', ')})`
+    : '';
+  return (
+    `${shown} is not allowed: a base URL not given on the command line must be on ` +
+    `SELLER_API_BASE_URL's host or a host listed in ${API_HOSTS_VARIABLE} (a comma list, in the environment)${allowed}`
+  );
+}
+
+function showHost(host: AllowedHost): string {
+  return host.port === null ? host.hostname : `${host.hostname}:${host.port}`;
+}
+
+/** hostname (lowercased, punycode, IPv4 and IPv6 in their one form, no trailing dot) and port (the scheme's default filled in). */
+function parseUrl(text: string): { hostname: string; port: string; host: string } | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  const hostname = url.hostname.replace(/\.$/, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return { hostname, port, host: url.host };
+}
+
+function normalHostname(host: string): string | null {
+  try {
+    const hostname = new URL(`http://${host}/`).hostname.replace(/\.$/, '');
+    return hostname === '' ? null : hostname;
+  } catch {
+    return null;
+  }
+}
