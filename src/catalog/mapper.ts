@@ -25,6 +25,8 @@ export interface MapperOptions {
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
   delimiter?: string;
+  /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
+  onlyPublished?: boolean;
 }
 
 export interface Mapper {
@@ -97,6 +99,7 @@ export function createMapper(options: MapperOptions): Mapper {
     readDecimal: createDecimalReader(style ?? 'auto', suggested),
   };
   if (send) rules.send = send;
+  if (options.onlyPublished) rules.onlyPublished = true;
 
   return {
     preset: label,

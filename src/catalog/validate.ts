@@ -1,7 +1,7 @@
-import type { InvalidRow, MappedRow, ProductFields, ProductUpsert } from '../interfaces.js';
+import type { InvalidRow, MappedRow, ProductFields, ProductUpsert, SkippedRow } from '../interfaces.js';
 import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
-import type { Draft, RawFields } from './presets/types.js';
+import type { Draft, RawFields, SourceState } from './presets/types.js';
 import type { FieldSpec } from './transforms.js';
 
 export interface RowRules {
@@ -14,6 +14,8 @@ export interface RowRules {
    * key for matching either way); undefined sends every field.
    */
   send?: ReadonlySet<string>;
+  /** `--only-published`: rows the source does not sell are skipped rather than sent with a status. */
+  onlyPublished?: boolean;
 }
 
 type Converted =
@@ -88,6 +90,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     };
   }
   if (draft.kind === 'invalid') return invalid(record.row, record.line, draft.reason, draft.key);
+  if (draft.kind === 'skipped') return skipped(record.row, record.line, draft.reason, draft.key);
 
   const fields: ProductFields = {};
   const notes = draft.notes;
@@ -104,6 +107,14 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   // A key the preset derived (no SKU in the file) matches the row, kept in the id map, but is not
   // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
   if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
+  // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
+  const leftOut = draft.state && notSent(draft.state, rules);
+  if (leftOut) return skipped(record.row, record.line, leftOut, key || undefined);
+  if (draft.state && fields.status === undefined) {
+    fields.status = draft.state.status;
+    if (draft.state.status !== 'active')
+      notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
+  }
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.get(key);
@@ -125,6 +136,19 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
 }
 
 /**
+ * CONTRACT `--only-published`: a row the source does not sell is never created as if live. It goes
+ * out with its `status`, unless the run leaves it out (`--only-published`) or does not send
+ * `status` at all (`--fields` without it): then the reason it is skipped.
+ */
+function notSent(state: SourceState, rules: RowRules): string | undefined {
+  if (state.status === 'active') return undefined;
+  if (rules.onlyPublished) return `not sold in the source (${state.says}): left out (--only-published)`;
+  if (rules.send && !rules.send.has('status'))
+    return `not sold in the source (${state.says}) and status is not among the fields sent (--fields): not sent, so that it does not go live`;
+  return undefined;
+}
+
+/**
  * CONTRACT: "`--fields` lists exactly what is sent". An API that takes only the fields it knows
  * answers 400 to any other, the match field included; a row whose match field is not sent is
  * found by later runs through the ids this tool recorded, as when an API hides `sku`.
@@ -137,6 +161,12 @@ function pick(fields: ProductFields, rules: RowRules): ProductFields {
     if (send.has(field)) picked[field] = value;
   }
   return picked;
+}
+
+function skipped(row: number, line: number, reason: string, key?: string): SkippedRow {
+  const result: SkippedRow = { kind: 'skipped', row, line, reason };
+  if (key !== undefined && key !== '') result.key = key;
+  return result;
 }
 
 function invalid(row: number, line: number, reason: string, key?: string): InvalidRow {

@@ -18,6 +18,7 @@ const jobFile = z
     mapping: z.string().optional(),
     fields: z.union([z.string(), z.array(z.string())]).optional(),
     createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+    onlyPublished: z.boolean().optional(),
     incremental: z.boolean().optional(),
     fullReadAfter: z
       .string()

@@ -59,6 +59,7 @@ export async function prepareRun(
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
+      ...(flags.onlyPublished ? { onlyPublished: true } : {}),
     });
     const spec: RunSpec = {
       source: displaySource(source),
@@ -75,6 +76,7 @@ export async function prepareRun(
       fields: flags.fields ?? null,
       createOnlyFields: flags.createOnlyFields ?? null,
       incremental: flags.incremental === true,
+      onlyPublished: flags.onlyPublished === true,
       fullReadAfterMs: flags.fullReadAfter,
     };
     const openedSource = opened;
@@ -126,6 +128,7 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.createOnlyFields?.join(','),
     flags.matchBy,
     flags.dryRun,
+    flags.onlyPublished ? 'only-published' : '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

@@ -7,6 +7,8 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
+  /** `--only-published`: rows the source platform does not sell are skipped. */
+  onlyPublished: boolean;
   incremental: boolean;
   /** `--full-read-after`, in ms. */
   fullReadAfter: number;

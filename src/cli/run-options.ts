@@ -35,6 +35,11 @@ export function addRunOptions(command: Command): Command {
       (value: string) => parseFieldList(value, '--create-only-fields'),
     )
     .option(
+      '--only-published',
+      'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled',
+      false,
+    )
+    .option(
       '--incremental',
       "write only the rows that differ from what this tool last sent, without reading the seller's products",
       false,

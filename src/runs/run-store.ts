@@ -25,6 +25,8 @@ export interface RunSpec {
   createOnlyFields?: string[] | null;
   /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
   incremental?: boolean;
+  /** `--only-published`: rows the source does not sell were left out (reported skipped). */
+  onlyPublished?: boolean;
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
 }

@@ -12,7 +12,7 @@ export interface MappedFile {
   rows: MappedRow[];
   detections: string[];
   upserts: ProductUpsert[];
-  counts: { upsert: number; invalid: number; merged: number };
+  counts: { upsert: number; invalid: number; merged: number; skipped: number };
   byKey(key: string): ProductUpsert;
 }
 
@@ -46,7 +46,7 @@ export async function mapRealFile(
     const rows: MappedRow[] = [];
     for await (const row of mapper.map(counted())) rows.push(row);
     const upserts = rows.filter((row): row is ProductUpsert => row.kind === 'upsert');
-    const counts = { upsert: 0, invalid: 0, merged: 0 };
+    const counts = { upsert: 0, invalid: 0, merged: 0, skipped: 0 };
     for (const row of rows) counts[row.kind]++;
     return {
       records,
@@ -79,6 +79,8 @@ export function unexplainedRows(file: MappedFile): string[] {
       problems.push(`row ${row.row} invalid without reason`);
     if (row.kind === 'merged' && row.reason.trim() === '')
       problems.push(`row ${row.row} merged without reason`);
+    if (row.kind === 'skipped' && row.reason.trim() === '')
+      problems.push(`row ${row.row} skipped without reason`);
   }
   return problems.slice(0, 5);
 }

@@ -20,5 +20,13 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
 };
 
 export { isAmazonTemplatePreamble } from './amazon.js';
-export type { Draft, Preset, PresetName, RawFields, RowMapper } from './types.js';
+export type {
+  Draft,
+  Preset,
+  PresetName,
+  RawFields,
+  RowMapper,
+  SourceState,
+  SourceStatus,
+} from './types.js';
 export { PRESET_NAMES } from './types.js';

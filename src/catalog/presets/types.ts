@@ -13,6 +13,19 @@ export const PRESET_NAMES = [
 ] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
+/**
+ * CONTRACT `--only-published`: what the source platform does with a product. `active` is sold;
+ * the others are not (a draft, a private or disabled product, an archived one, one not visible on
+ * its own), and are never created as if live.
+ */
+export type SourceStatus = 'active' | 'draft' | 'private' | 'archived' | 'hidden';
+
+export interface SourceState {
+  status: SourceStatus;
+  /** The source's own words for it, for the report: `WooCommerce Published -1 (draft)`. */
+  says: string;
+}
+
 /** Product fields as raw text (or lists of text), before kinds are applied. Blank cells are absent. */
 export type RawFields = Record<string, string | string[]>;
 
@@ -31,10 +44,17 @@ export type Draft =
        * the tool's own, the row's match key when matching by `sku`, never sent as the product's sku.
        */
       derivedKey?: string;
+      /**
+       * The product's published state as the source says it, where the export carries one: sent as
+       * `status`, or the row is skipped (see finishDraft). Absent: the source does not say.
+       */
+      state?: SourceState;
       notes: string[];
     }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
-  | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string };
+  | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string }
+  /** Not a product the platform sells on its own (a grouped product, an affiliate link): left out. */
+  | { kind: 'skipped'; record: SourceRecord; key?: string; reason: string };
 
 export interface RowMapper {
   /** The drafts now complete: this record's, or those of an earlier group it closes. */

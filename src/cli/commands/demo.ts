@@ -34,6 +34,7 @@ export function registerDemo(program: Command, io: CliIo): void {
         baseUrl: sandbox.baseUrl,
         allowInsecure: false,
         incremental: false,
+        onlyPublished: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
       };
       try {
