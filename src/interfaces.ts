@@ -60,6 +60,12 @@ export interface ProductUpsert {
   fields: ProductFields;
   /** Non-fatal notes about this row, e.g. "key derived from handle and options". */
   notes?: string[];
+  /**
+   * Set when the source platform sells this product without a price of its own (a Magento bundle
+   * priced from its parts): a create, which needs a price, is then `skipped` with this reason
+   * rather than `invalid`. An update of an existing product still goes out.
+   */
+  unpriced?: string;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */

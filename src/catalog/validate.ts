@@ -131,6 +131,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     fields: pick(fields, rules),
   };
   if (draft.id !== undefined) upsert.id = draft.id;
+  if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
 }

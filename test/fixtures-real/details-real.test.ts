@@ -117,6 +117,18 @@ describe('magento exports', () => {
     });
   });
 
+  it('does not send a dynamic bundle’s price cell, and marks it priced from its parts; a fixed bundle keeps its price', async () => {
+    const file = await mapRealFile('magento2/catalog_product.csv');
+    const dynamic = file.byKey('24-WG085-bundle-dynamic');
+    expect(dynamic.fields.price).toBeUndefined();
+    expect(dynamic.unpriced).toBe('bundle priced from its parts');
+    expect(dynamic.notes).toContain(
+      'bundle_price_type dynamic: priced from its parts, its price cell (14) is not sent',
+    );
+    expect(file.byKey('24-WG085-bundle-fixed').fields.price).toBe(14);
+    expect(file.byKey('24-WG085-bundle-fixed')).not.toHaveProperty('unpriced');
+  });
+
   it('reads the semicolon file Magento rejects, since the delimiter is detected (four-decimal prices too)', async () => {
     const file = await mapRealFile('magento2-integration-tests/incorrect_catalog_product_semicolon.csv');
     expect(file.detections).toContain("delimiter ';' (detected)");

@@ -20,7 +20,10 @@ const NOT_VISIBLE = new Set(['not visible individually', '1']);
  *
  * Containers: a configurable product is merged into its first variation (its description, images
  * and category pass on to variations that wait for it); a grouped product is skipped, its items
- * being rows of their own.
+ * being rows of their own. A bundle is sold as one product; one with dynamic pricing is priced
+ * from its parts, so its `price` cell is not its price and is not sent: created, it has none and
+ * is skipped ("bundle priced from its parts"); an existing one is still updated. A bundle's
+ * `special_price` is a percentage of its price in Magento, not a price: not sent as sale_price.
  */
 export const magento: Preset = {
   name: 'magento',
@@ -76,6 +79,7 @@ function createMagentoMapper(c: Columns): RowMapper {
     additionalImages: c.reader('additional_images'),
     online: c.reader('product_online'),
     visibility: c.reader('visibility'),
+    bundlePriceType: c.reader('bundle_price_type'),
     variations: c.reader('configurable_variations'),
     associated: c.reader('associated_skus'),
   };
@@ -189,6 +193,7 @@ function createMagentoMapper(c: Columns): RowMapper {
 
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes: [] };
       if (state) draft.state = state;
+      if (type === 'bundle') bundlePrices(draft, read.bundlePriceType(record));
       const visibility = read.visibility(record);
       if (NOT_VISIBLE.has(visibility.toLowerCase())) {
         const parent = listedBy.get(key);
@@ -221,6 +226,24 @@ function createMagentoMapper(c: Columns): RowMapper {
       return drafts;
     },
   };
+}
+
+/** Magento's bundle prices: see the preset's comment. */
+function bundlePrices(draft: Draft & { kind: 'product' }, priceType: string): void {
+  const { fields, notes } = draft;
+  if (fields.sale_price !== undefined) {
+    notes.push(
+      `special_price ${fields.sale_price} of a bundle is a percentage in Magento: not sent as sale_price`,
+    );
+    delete fields.sale_price;
+  }
+  if (priceType.toLowerCase() !== 'dynamic' && priceType !== '0') return;
+  if (fields.price !== undefined)
+    notes.push(
+      `bundle_price_type dynamic: priced from its parts, its price cell (${fields.price}) is not sent`,
+    );
+  delete fields.price;
+  draft.unpriced = 'bundle priced from its parts';
 }
 
 function mergedConfigurable(record: SourceRecord, key: string, intoRow: number): Draft {

@@ -49,6 +49,8 @@ export type Draft =
        * `status`, or the row is skipped (see finishDraft). Absent: the source does not say.
        */
       state?: SourceState;
+      /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
+      unpriced?: string;
       notes: string[];
     }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
