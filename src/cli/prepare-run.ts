@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CatalogConfigError, createMapper, loadMappingFile } from '../catalog/index.js';
+import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { readApiConfig } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
@@ -52,8 +52,11 @@ export async function prepareRun(
       stdin: io.stdin,
     });
     const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
+    // The first records, read ahead: a header in the store's language is known by its values.
+    const peeked = await peekRecords(opened.records);
     const mapper = createMapper({
       columns: opened.columns,
+      sample: peeked.sample,
       matchBy: flags.matchBy,
       ...(flags.preset ? { preset: flags.preset as never } : {}),
       ...(mapping ? { mapping } : {}),
@@ -82,7 +85,7 @@ export async function prepareRun(
     const openedSource = opened;
     return {
       spec,
-      rows: mapper.map(openedSource.records),
+      rows: mapper.map(peeked.records),
       detections: [...openedSource.detections, ...mapper.detections],
       sandbox,
       async close() {

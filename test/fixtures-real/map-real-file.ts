@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createMapper, loadMappingFile, type MapperOptions } from '../../src/catalog/index.js';
+import { createMapper, loadMappingFile, type MapperOptions, peekRecords } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
 import { openSource } from '../../src/sources/index.js';
 import { REAL_FIXTURES_DIR } from '../support/real-fixtures-dir.js';
@@ -19,9 +19,14 @@ export interface MappedFile {
 /** Reads a real export through openSource and maps it; counts the records that went in. */
 export async function mapRealFile(
   relativePath: string,
-  options: Partial<MapperOptions> & { mappingFile?: string; sourceDelimiter?: string } = {},
+  options: Partial<MapperOptions> & {
+    mappingFile?: string;
+    sourceDelimiter?: string;
+    /** Renames the header (a test's translation of it): the records' values follow. */
+    header?: (columns: string[]) => string[];
+  } = {},
 ): Promise<MappedFile> {
-  const { mappingFile, sourceDelimiter, ...mapperOptions } = options;
+  const { mappingFile, sourceDelimiter, header, ...mapperOptions } = options;
   const source = await openSource(
     join(realDir, relativePath),
     sourceDelimiter ? { delimiter: sourceDelimiter } : {},
@@ -30,15 +35,32 @@ export async function mapRealFile(
     const mapping = mappingFile
       ? await loadMappingFile(join(repoRoot, 'fixtures/mappings', mappingFile))
       : undefined;
+    const columns = header ? header(source.columns) : source.columns;
+    async function* renamed(): AsyncIterable<SourceRecord> {
+      for await (const record of source.records) {
+        if (!header) yield record;
+        else {
+          const values: Record<string, string> = {};
+          source.columns.forEach((column, i) => {
+            const value = record.values[column];
+            if (value !== undefined) values[columns[i] ?? column] = value;
+          });
+          yield { ...record, values };
+        }
+      }
+    }
+    // As prepareRun does: the first records read ahead, for detection by values.
+    const peeked = await peekRecords(renamed());
     const mapper = createMapper({
-      columns: source.columns,
+      columns,
+      sample: peeked.sample,
       ...(source.delimiter !== undefined ? { delimiter: source.delimiter } : {}),
       ...(mapping ? { mapping } : {}),
       ...mapperOptions,
     });
     let records = 0;
     async function* counted(): AsyncIterable<SourceRecord> {
-      for await (const record of source.records) {
+      for await (const record of peeked.records) {
         records++;
         yield record;
       }

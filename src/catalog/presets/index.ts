@@ -22,6 +22,7 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
 export { isAmazonTemplatePreamble } from './amazon.js';
 export type {
   Draft,
+  LocalizedHeader,
   Preset,
   PresetName,
   RawFields,

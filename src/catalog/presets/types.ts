@@ -65,6 +65,14 @@ export interface RowMapper {
   end(): Draft[];
 }
 
+/** A header in the platform's store language, read back to the names the preset knows. */
+export interface LocalizedHeader {
+  /** One name per source column, in the same order: the preset's own name where one was found. */
+  columns: string[];
+  /** For the detection line: how it was read (`WooCommerce's German column names`). */
+  says: string;
+}
+
 export interface Preset {
   name: PresetName;
   /** Detection: every `required` column must be present; `distinctive` ones add to the score. */
@@ -74,6 +82,11 @@ export interface Preset {
   /** The fields this preset can produce from these columns (used to check `--fields`). */
   fields(columns: readonly string[]): string[];
   create(columns: readonly string[]): RowMapper;
+  /**
+   * For a platform that writes its header in the store's language: the header read back to the
+   * preset's names, from the columns and the first records; undefined when it is not such a header.
+   */
+  localize?(columns: readonly string[], sample: readonly SourceRecord[]): LocalizedHeader | undefined;
 }
 
 /** A preset whose rows map one to one: the common case. */

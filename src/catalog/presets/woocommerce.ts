@@ -3,6 +3,7 @@ import { splitList } from '../fields.js';
 import { Columns, put, slug } from './columns.js';
 import { inherit, Parents } from './parents.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
+import { localizeWooHeader } from './woocommerce-header.js';
 
 const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as const;
 
@@ -19,6 +20,8 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * exporter writes `'-1`: its escaping of a cell that begins with `=`, `+`, `-` or `@` is undone for
  * every cell); `Visibility in catalog` hidden is hidden. A variation of a parent that is not
  * published is not sold either.
+ *
+ * The header is in the store's language: see woocommerce-header.ts.
  */
 export const woocommerce: Preset = {
   name: 'woocommerce',
@@ -43,6 +46,7 @@ export const woocommerce: Preset = {
     'status',
   ],
   create: (columns) => createWooMapper(new Columns(columns)),
+  localize: localizeWooHeader,
 };
 
 /**
