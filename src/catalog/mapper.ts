@@ -1,5 +1,5 @@
-import type { MappedRow, SourceRecord } from '../interfaces.js';
-import type { DecimalStyle } from './decimal.js';
+import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
+import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import { CatalogConfigError } from './errors.js';
@@ -12,6 +12,7 @@ import {
   PRESETS,
   type Preset,
   type PresetName,
+  type PriceBasis,
   type RowMapper,
 } from './presets/index.js';
 import type { FieldSpec } from './transforms.js';
@@ -36,6 +37,10 @@ export interface MapperOptions {
   onlyPublished?: boolean;
   /** The first records (peekRecords): a header in the store's language is recognized by them. */
   sample?: readonly SourceRecord[];
+  /** `--price-includes-tax`: send gross prices (the file's, or net plus the row's or --tax-rate's). */
+  priceIncludesTax?: boolean;
+  /** `--tax-rate P%` (`20`, `7.7`): the rate added to net prices a row gives no rate for; implies gross. */
+  taxRate?: string;
 }
 
 export interface Mapper {
@@ -50,7 +55,7 @@ export interface Mapper {
 }
 
 /** Mapping file alone: every field comes from the mapping. */
-const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize'> = {
+const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'> = {
   decimalStyle: 'auto',
   fields: () => [],
   create: (): RowMapper => ({
@@ -64,7 +69,7 @@ export function createMapper(options: MapperOptions): Mapper {
   const sample = options.sample ?? [];
   const detections: string[] = [];
   const named = options.preset ?? mapping?.preset;
-  let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize'>;
+  let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
   let label: string;
   let localized: LocalizedHeader | undefined;
   if (named !== undefined) {
@@ -117,6 +122,8 @@ export function createMapper(options: MapperOptions): Mapper {
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
+  const gross = pricesSent(base.prices?.(presetColumns), options, detections);
+  if (gross) rules.gross = gross;
 
   return {
     preset: label,
@@ -149,6 +156,50 @@ export function createMapper(options: MapperOptions): Mapper {
       for (const draft of rowMapper.end()) yield finish(draft);
     },
   };
+}
+
+/**
+ * CONTRACT `--price-includes-tax`, `--tax-rate P%`: which prices are sent, said in the summary.
+ * Without the flags the file's prices go as they are; the summary says so where they are net of
+ * tax. With them, gross: refused at once when a net price could never get a rate.
+ */
+function pricesSent(
+  basis: PriceBasis | undefined,
+  options: Pick<MapperOptions, 'priceIncludesTax' | 'taxRate'>,
+  detections: string[],
+): { rate?: Decimal } | undefined {
+  const rate = options.taxRate === undefined ? undefined : toDecimal(options.taxRate);
+  if (options.taxRate !== undefined && rate === null)
+    throw new CatalogConfigError(`--tax-rate: "${options.taxRate}" is not a percentage`);
+  const wanted = options.priceIncludesTax === true || rate !== undefined;
+  const note = basis?.note ? `; ${basis.note}` : '';
+  if (!wanted) {
+    if (basis?.basis === 'net')
+      detections.push(
+        `prices: net of tax, sent as the file has them (${basis.from}${note}); --price-includes-tax with --tax-rate P% sends gross`,
+      );
+    else if (basis?.basis === 'gross')
+      detections.push(`prices: ${basis.from}, tax included, sent as the file has them`);
+    else if (basis) detections.push(`prices: ${basis.from}, sent as the file has them`);
+    return undefined;
+  }
+  if (basis?.basis === 'gross') {
+    detections.push(`prices: ${basis.from}, tax included: sent as they are`);
+    return {};
+  }
+  if (rate === undefined && !basis?.rates) {
+    const what = basis ? `are net of tax (${basis.from}${note})` : 'are as the store enters them';
+    throw new CatalogConfigError(
+      `--price-includes-tax: this file's prices ${what} and it gives no tax rate: add --tax-rate P%`,
+    );
+  }
+  const from = basis?.from ?? "the file's prices";
+  const added = basis?.rates
+    ? `the row's own tax rate${rate !== undefined ? `, else ${rate}% (--tax-rate),` : ''}`
+    : `${rate}% tax (--tax-rate)`;
+  const where = basis?.basis === 'mixed' ? ' to a net price' : '';
+  detections.push(`prices: sent gross: ${from}, with ${added} added${where}, rounded to cents`);
+  return rate !== undefined && rate !== null ? { rate } : {};
 }
 
 /** A record with its values under the preset's names (columns it has no name for keep theirs). */

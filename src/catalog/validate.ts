@@ -1,5 +1,20 @@
-import type { InvalidRow, MappedRow, ProductFields, ProductUpsert, SkippedRow } from '../interfaces.js';
-import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
+import type {
+  Decimal,
+  InvalidRow,
+  MappedRow,
+  ProductFields,
+  ProductUpsert,
+  SkippedRow,
+} from '../interfaces.js';
+import {
+  addPercent,
+  decimalToNumber,
+  isExactAsNumber,
+  type ParsedDecimal,
+  parseDecimal,
+  toDecimal,
+  withoutFloatNoise,
+} from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import type { Draft, RawFields, SourceState } from './presets/types.js';
 import type { FieldSpec } from './transforms.js';
@@ -16,6 +31,11 @@ export interface RowRules {
   send?: ReadonlySet<string>;
   /** `--only-published`: rows the source does not sell are skipped rather than sent with a status. */
   onlyPublished?: boolean;
+  /**
+   * `--price-includes-tax`/`--tax-rate`: send gross prices. A row's net price gets its own tax rate
+   * where the file gives one, else `rate` (`--tax-rate`); a gross price is sent as it is.
+   */
+  gross?: { rate?: Decimal };
 }
 
 type Converted =
@@ -115,6 +135,10 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     if (draft.state.status !== 'active')
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
+  if (rules.gross) {
+    const problem = withTax(fields, draft.tax, rules.gross.rate);
+    if (problem) errors.push(problem);
+  }
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.get(key);
@@ -134,6 +158,35 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
+}
+
+const TAXED = ['price', 'sale_price'] as const;
+
+/**
+ * CONTRACT `--price-includes-tax`: the row's prices made gross, unless the file says they are.
+ * The row's own rate wins over `--tax-rate`: a file's rates may differ by product (a reduced rate).
+ * Returns the reason when a net price has no rate to add.
+ */
+function withTax(
+  fields: ProductFields,
+  tax: Extract<Draft, { kind: 'product' }>['tax'],
+  fallback: Decimal | undefined,
+): string | undefined {
+  if (tax?.basis === 'gross') return undefined;
+  if (!TAXED.some((field) => typeof fields[field] === 'number')) return undefined;
+  const own =
+    tax?.basis === 'net' && tax.rate !== undefined
+      ? parseDecimal(tax.rate.replace('%', ''), 'auto')
+      : undefined;
+  if (own && !own.ok) return `invalid tax rate "${tax?.basis === 'net' ? tax.rate : ''}"`;
+  const rate = own?.ok ? own.value : fallback;
+  if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
+  for (const field of TAXED) {
+    const value = fields[field];
+    const net = typeof value === 'number' ? toDecimal(value) : null;
+    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate));
+  }
+  return undefined;
 }
 
 /**

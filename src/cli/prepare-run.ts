@@ -63,6 +63,8 @@ export async function prepareRun(
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
+      ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
+      ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
     const spec: RunSpec = {
       source: displaySource(source),
@@ -80,6 +82,8 @@ export async function prepareRun(
       createOnlyFields: flags.createOnlyFields ?? null,
       incremental: flags.incremental === true,
       onlyPublished: flags.onlyPublished === true,
+      priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
+      taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
     };
     const openedSource = opened;
@@ -132,6 +136,8 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.matchBy,
     flags.dryRun,
     flags.onlyPublished ? 'only-published' : '',
+    flags.priceIncludesTax ? 'gross' : '',
+    flags.taxRate ?? '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

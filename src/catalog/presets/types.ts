@@ -10,6 +10,9 @@ export const PRESET_NAMES = [
   'ebay',
   'magento',
   'google-merchant',
+  'prestashop',
+  'shopware',
+  'bigcommerce',
 ] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
@@ -51,6 +54,11 @@ export type Draft =
       state?: SourceState;
       /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
       unpriced?: string;
+      /**
+       * What `price` and `sale_price` are, where the file says: `gross` (tax included) or `net`
+       * with the row's tax rate in percent when the file gives one (`--price-includes-tax`).
+       */
+      tax?: { basis: 'gross' } | { basis: 'net'; rate?: string };
       notes: string[];
     }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
@@ -63,6 +71,18 @@ export interface RowMapper {
   push(record: SourceRecord): Draft[];
   /** The drafts still held when the source ends. */
   end(): Draft[];
+}
+
+/** CONTRACT `--price-includes-tax`: what a file's prices are, for the summary and the flags. */
+export interface PriceBasis {
+  /** The prices sent by default: `net` of tax, `gross`, or `mixed` (gross where a row has it). */
+  basis: 'net' | 'gross' | 'mixed';
+  /** Where they come from, for the summary: `Price tax excluded`. */
+  from: string;
+  /** True when the file gives each row's tax rate, so gross prices need no --tax-rate. */
+  rates: boolean;
+  /** Something tax-like the file holds that is not a rate (PrestaShop's `Tax rules ID`). */
+  note?: string;
 }
 
 /** A header in the platform's store language, read back to the names the preset knows. */
@@ -87,6 +107,8 @@ export interface Preset {
    * preset's names, from the columns and the first records; undefined when it is not such a header.
    */
   localize?(columns: readonly string[], sample: readonly SourceRecord[]): LocalizedHeader | undefined;
+  /** What the file's prices are, where the platform's export says (net of tax, gross). */
+  prices?(columns: readonly string[]): PriceBasis | undefined;
 }
 
 /** A preset whose rows map one to one: the common case. */

@@ -35,6 +35,7 @@ export function registerDemo(program: Command, io: CliIo): void {
         allowInsecure: false,
         incremental: false,
         onlyPublished: false,
+        priceIncludesTax: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
       };
       try {

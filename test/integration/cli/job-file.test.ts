@@ -94,6 +94,42 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(pipeline.products()).toMatchObject([{ sku: 'DRAFT-1', status: 'draft' }]);
   });
 
+  it('takes taxRate from the file: a PrestaShop export’s net prices go out gross, and the summary says so', async () => {
+    await writeFile(
+      join(pipeline.dir, 'ps.csv'),
+      'Product ID;Active (0/1);Name *;Price tax excluded;Tax rules ID;Reference #\n1;1;Mug;10;1;\n2;1;Cup;8.40;1;CUP\n',
+      'latin1',
+    );
+    const path = await job('nightly', 'source: ps.csv\ntaxRate: 19%\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'prices: sent gross: Price tax excluded, with 19% tax (--tax-rate) added, rounded to cents',
+    );
+    expect(pipeline.products().map((product) => [product.sku, product.name, product.price])).toEqual([
+      [undefined, 'Mug', 11.9],
+      ['CUP', 'Cup', 10],
+    ]);
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    expect(status).toMatchObject({ priceIncludesTax: true, taxRate: '19' });
+  });
+
+  it('--price-includes-tax on a file that gives no rate is a one-line usage error (exit 2), before any request', async () => {
+    await writeFile(
+      join(pipeline.dir, 'ps.csv'),
+      'Product ID;Active (0/1);Name *;Price tax excluded;Tax rules ID;Reference #\n1;1;Mug;10;1;M\n',
+      'utf8',
+    );
+
+    const result = await pipeline.cli(['run', join(pipeline.dir, 'ps.csv'), '--price-includes-tax']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('add --tax-rate P%')]);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
   it('a fullReadAfter that is not a duration is a one-line error naming it (exit 2)', async () => {
     const path = await job('weekly', 'source: catalog.csv\nfullReadAfter: soon\n');
 
