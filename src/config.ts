@@ -205,6 +205,15 @@ export function parseFieldList(value: string, option = '--fields'): string[] {
   return fields;
 }
 
+/** `--tax-rate P%`: a percentage from 0 to 100, `20%`, `20` or `7.7%` (`7,7%` too), as a decimal string. */
+export function parseTaxRate(value: string): string {
+  const match = /^\s*(\d{1,3}(?:[.,]\d+)?)\s*%?\s*$/.exec(String(value));
+  const rate = match ? Number(match[1]?.replace(',', '.')) : Number.NaN;
+  if (!match || !(rate >= 0 && rate <= 100))
+    throw new UsageError(`--tax-rate takes a percentage such as 20% or 7.7%, not "${value}"`);
+  return (match[1] ?? '').replace(',', '.');
+}
+
 /** `--full-read-after`: how old the last full read of the seller's products may be for `--incremental`. */
 export function parseFullReadAfter(value: string): number {
   const ms = parseDuration(value);

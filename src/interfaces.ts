@@ -16,7 +16,7 @@
  *   variable that holds the key (`keyEnv`).
  * - **run**: one import of one source for one seller; it ends when every row is **settled**.
  * - **outcome**: what became of a row: its action (`create`, `update`, `unchanged`, `invalid`,
- *   `merged`) and status (`ok`, `failed`, `planned`, `held`).
+ *   `merged`, `skipped`) and status (`ok`, `failed`, `planned`, `held`).
  */
 
 /** A decimal number kept as a canonical string ("12.5", "1299", "0.05"): exact, comparable with ===. */
@@ -60,6 +60,12 @@ export interface ProductUpsert {
   fields: ProductFields;
   /** Non-fatal notes about this row, e.g. "key derived from handle and options". */
   notes?: string[];
+  /**
+   * Set when the source platform sells this product without a price of its own (a Magento bundle
+   * priced from its parts): a create, which needs a price, is then `skipped` with this reason
+   * rather than `invalid`. An update of an existing product still goes out.
+   */
+  unpriced?: string;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */
@@ -86,9 +92,28 @@ export interface MergedRow {
   reason: string;
 }
 
-export type MappedRow = ProductUpsert | InvalidRow | MergedRow;
+/**
+ * A record the source platform itself does not sell as a product of its own, or that the run was
+ * told to leave out: a draft with `--only-published`, a WooCommerce external (affiliate) product,
+ * a grouped product (its items are rows of their own). Reported `skipped`, status `ok`, with the
+ * reason; no request, and it does not make the run's exit code 1.
+ */
+export interface SkippedRow {
+  kind: 'skipped';
+  row: number;
+  line: number;
+  /** The match key, when one could be read. */
+  key?: string;
+  reason: string;
+}
 
-/** `skipped`: the row could not be diffed at all (e.g. the product list could not be read); status `failed`. */
+export type MappedRow = ProductUpsert | InvalidRow | MergedRow | SkippedRow;
+
+/**
+ * `skipped`: a row left out on purpose (SkippedRow, or one the diff found the platform sells that
+ * way), status `ok`; or a row that could not be diffed at all (the product list could not be
+ * read), status `failed`.
+ */
 export type RowAction = 'create' | 'update' | 'unchanged' | 'invalid' | 'merged' | 'missing' | 'skipped';
 export type RowStatus = 'ok' | 'failed' | 'planned' | 'held';
 

@@ -218,3 +218,30 @@ export function toCents(d: Decimal): bigint | null {
   const cents = BigInt(whole) * 100n + BigInt(frac.padEnd(2, '0'));
   return negative ? -cents : cents;
 }
+
+/**
+ * `value` plus `percent`% of it, rounded half up to cents: a net price made gross
+ * (`495.79831932773` at 19% is `590`). Exact, on the digits: no float.
+ */
+export function addPercent(value: Decimal, percent: Decimal): Decimal {
+  const [a, aScale] = scaled(value);
+  const [p, pScale] = scaled(percent);
+  // value × (100 + percent) / 100, at scale aScale + pScale + 2; then to 2 decimals, half up.
+  const hundred = 100n * 10n ** BigInt(pScale);
+  const product = a * (hundred + p);
+  const scale = aScale + pScale + 2;
+  const divisor = 10n ** BigInt(scale - 2);
+  const negative = product < 0n;
+  const magnitude = negative ? -product : product;
+  const cents = (magnitude + divisor / 2n) / divisor;
+  const text = cents.toString().padStart(3, '0');
+  return canonicalise(negative, text.slice(0, -2), text.slice(-2));
+}
+
+/** A canonical decimal as an integer and its number of decimals (`12.5` → [125n, 1]). */
+function scaled(d: Decimal): [bigint, number] {
+  const negative = d.startsWith('-');
+  const [whole = '0', frac = ''] = (negative ? d.slice(1) : d).split('.');
+  const n = BigInt(whole + frac);
+  return [negative ? -n : n, frac.length];
+}

@@ -1,15 +1,25 @@
+import type { SourceRecord } from '../interfaces.js';
 import { CatalogConfigError } from './errors.js';
 import { Columns } from './presets/columns.js';
-import { isAmazonTemplatePreamble, PRESETS, type Preset, type PresetName } from './presets/index.js';
+import {
+  isAmazonTemplatePreamble,
+  type LocalizedHeader,
+  PRESETS,
+  type Preset,
+  type PresetName,
+} from './presets/index.js';
 
 export interface Detection {
   name: PresetName;
   /** Said to the user: `preset shopify (detected from columns Handle, Variant SKU, Variant Price)`. */
   reason: string;
+  /** Set when the header is in the store's language: the names the preset reads it by. */
+  localized?: LocalizedHeader;
 }
 
 interface Fit {
   preset: Preset;
+  localized?: LocalizedHeader;
   /** Actual column names that matched the signature, required ones first. */
   matched: string[];
   missing: string[];
@@ -38,39 +48,66 @@ function matchSignature(preset: Preset, columns: Columns): Fit {
   return { preset, matched, missing, distinctive };
 }
 
+/**
+ * The signature against the header as the source writes it, or, for a platform that writes it in
+ * the store's language, against the header read back to the preset's names; the columns matched
+ * are named as the source writes them.
+ */
+function fitOf(preset: Preset, columns: readonly string[], sample: readonly SourceRecord[]): Fit {
+  const plain = matchSignature(preset, new Columns(columns));
+  if (plain.missing.length === 0 || !preset.localize) return plain;
+  const localized = preset.localize(columns, sample);
+  if (!localized) return plain;
+  const fit = matchSignature(preset, new Columns(localized.columns));
+  const original = (name: string) => columns[localized.columns.indexOf(name)] ?? name;
+  return { ...fit, matched: fit.matched.map(original), localized };
+}
+
 function fits(f: Fit): boolean {
   return f.missing.length === 0 && f.distinctive >= (MIN_DISTINCTIVE[f.preset.name] ?? 1);
 }
 
-function bestFit(columns: readonly string[]): Fit | undefined {
-  const index = new Columns(columns);
+function bestFit(columns: readonly string[], sample: readonly SourceRecord[]): Fit | undefined {
   const candidates = Object.values(PRESETS)
     .filter((preset) => preset.name !== 'generic')
-    .map((preset) => matchSignature(preset, index))
+    .map((preset) => fitOf(preset, columns, sample))
     .filter(fits);
   candidates.sort((a, b) => b.matched.length - a.matched.length);
   return candidates[0];
 }
 
-/** The preset whose header signature the columns carry best; `generic` when none does. */
-export function detectPreset(columns: readonly string[]): Detection {
+/**
+ * The preset whose header signature the columns carry best; `generic` when none does. `sample`,
+ * the first records, recognizes a header in a language no table knows by its values.
+ */
+export function detectPreset(columns: readonly string[], sample: readonly SourceRecord[] = []): Detection {
   if (isAmazonTemplatePreamble(columns)) {
     return {
       name: 'amazon',
       reason: 'preset amazon (detected from the TemplateType= row of an Amazon template)',
     };
   }
-  const best = bestFit(columns);
+  const best = bestFit(columns, sample);
   if (!best) return { name: 'generic', reason: 'preset generic (the columns match no known export)' };
   const shown = best.matched.slice(0, 4).join(', ');
-  return { name: best.preset.name, reason: `preset ${best.preset.name} (detected from columns ${shown})` };
+  const how = best.localized ? `: ${best.localized.says}` : '';
+  const detection: Detection = {
+    name: best.preset.name,
+    reason: `preset ${best.preset.name} (detected from columns ${shown}${how})`,
+  };
+  if (best.localized) detection.localized = best.localized;
+  return detection;
 }
 
 /**
  * Checks a preset the user named against the header: its required columns must be there.
  * Throws one line naming the missing columns and the preset that would fit.
  */
-export function checkPreset(name: string, columns: readonly string[]): PresetName {
+export function checkPreset(
+  name: string,
+  columns: readonly string[],
+  sample: readonly SourceRecord[] = [],
+): PresetName {
   if (!(name in PRESETS)) {
     throw new CatalogConfigError(
       `--preset ${name}: unknown preset (known: ${Object.keys(PRESETS).join(', ')})`,
@@ -79,12 +116,21 @@ export function checkPreset(name: string, columns: readonly string[]): PresetNam
   const preset = PRESETS[name as PresetName];
   if (preset.name === 'generic') return preset.name;
   if (preset.name === 'amazon' && isAmazonTemplatePreamble(columns)) return preset.name;
-  const { missing } = matchSignature(preset, new Columns(columns));
+  const { missing } = fitOf(preset, columns, sample);
   if (missing.length === 0) return preset.name;
-  const detected = detectPreset(columns).name;
+  const detected = detectPreset(columns, sample).name;
   const suggestion =
     detected === 'generic' ? 'no preset fits: try --preset generic or --mapping' : `preset ${detected} fits`;
   throw new CatalogConfigError(
     `--preset ${name}: the source has no column ${missing.map((m) => `"${m}"`).join(', ')} (${suggestion})`,
   );
+}
+
+/** The header read back to the preset's names, when the source writes it in the store's language. */
+export function localizedHeader(
+  preset: Preset,
+  columns: readonly string[],
+  sample: readonly SourceRecord[] = [],
+): LocalizedHeader | undefined {
+  return fitOf(preset, columns, sample).localized;
 }

@@ -1,12 +1,20 @@
-import type { MappedRow, SourceRecord } from '../interfaces.js';
-import type { DecimalStyle } from './decimal.js';
+import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
+import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
-import { checkPreset, detectPreset } from './detect-preset.js';
+import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import { CatalogConfigError } from './errors.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
-import { type Draft, PRESETS, type Preset, type PresetName, type RowMapper } from './presets/index.js';
+import {
+  type Draft,
+  type LocalizedHeader,
+  PRESETS,
+  type Preset,
+  type PresetName,
+  type PriceBasis,
+  type RowMapper,
+} from './presets/index.js';
 import type { FieldSpec } from './transforms.js';
 import { finishDraft, type RowRules, type SeenKeys } from './validate.js';
 
@@ -25,6 +33,14 @@ export interface MapperOptions {
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
   delimiter?: string;
+  /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
+  onlyPublished?: boolean;
+  /** The first records (peekRecords): a header in the store's language is recognized by them. */
+  sample?: readonly SourceRecord[];
+  /** `--price-includes-tax`: send gross prices (the file's, or net plus the row's or --tax-rate's). */
+  priceIncludesTax?: boolean;
+  /** `--tax-rate P%` (`20`, `7.7`): the rate added to net prices a row gives no rate for; implies gross. */
+  taxRate?: string;
 }
 
 export interface Mapper {
@@ -39,7 +55,7 @@ export interface Mapper {
 }
 
 /** Mapping file alone: every field comes from the mapping. */
-const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle'> = {
+const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'> = {
   decimalStyle: 'auto',
   fields: () => [],
   create: (): RowMapper => ({
@@ -50,30 +66,38 @@ const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle'> = {
 
 export function createMapper(options: MapperOptions): Mapper {
   const { columns, mapping } = options;
+  const sample = options.sample ?? [];
   const detections: string[] = [];
   const named = options.preset ?? mapping?.preset;
-  let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle'>;
+  let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
   let label: string;
+  let localized: LocalizedHeader | undefined;
   if (named !== undefined) {
-    const name = checkPreset(named, columns);
+    const name = checkPreset(named, columns, sample);
     base = PRESETS[name];
     label = name;
+    localized = localizedHeader(PRESETS[name], columns, sample);
+    const how = localized ? `; read by ${localized.says}` : '';
     detections.push(
-      `preset ${name} (${options.preset !== undefined ? '--preset' : `from ${mapping?.origin}`})`,
+      `preset ${name} (${options.preset !== undefined ? '--preset' : `from ${mapping?.origin}`}${how})`,
     );
   } else if (mapping) {
     base = mappingOnly;
     label = `mapping ${mapping.origin}`;
     detections.push(`fields from the mapping file ${mapping.origin}`);
   } else {
-    const detected = detectPreset(columns);
+    const detected = detectPreset(columns, sample);
     base = PRESETS[detected.name];
     label = detected.name;
+    localized = detected.localized;
     detections.push(detected.reason);
   }
+  // The preset reads a localized header by its own names: records are renamed on the way in.
+  const presetColumns = localized?.columns ?? columns;
+  const rename = localized ? renamer(columns, localized.columns) : undefined;
 
   const compiled = mapping ? compileMapping(mapping, columns) : undefined;
-  const available = availableFields(base.fields(columns), compiled);
+  const available = availableFields(base.fields(presetColumns), compiled);
   const matchBy = options.matchBy ?? mapping?.matchBy ?? 'sku';
   if (!available.includes(matchBy)) {
     throw new CatalogConfigError(
@@ -97,15 +121,23 @@ export function createMapper(options: MapperOptions): Mapper {
     readDecimal: createDecimalReader(style ?? 'auto', suggested),
   };
   if (send) rules.send = send;
+  if (options.onlyPublished) rules.onlyPublished = true;
+  const gross = pricesSent(base.prices?.(presetColumns), options, detections);
+  if (gross) rules.gross = gross;
 
   return {
     preset: label,
     detections,
     fields: send ? available.filter((field) => send.has(field)) : available,
     async *map(records) {
-      const rowMapper = base.create(columns);
+      const rowMapper = base.create(presetColumns);
       const seen: SeenKeys = new Map();
-      const finish = (draft: Draft): MappedRow => {
+      // A renamed record's draft is finished with the record as the source wrote it (mapping files
+      // name the source's own columns).
+      const originals = new WeakMap<SourceRecord, SourceRecord>();
+      const finish = (renamed: Draft): MappedRow => {
+        const record = originals.get(renamed.record) ?? renamed.record;
+        const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
         return finishDraft(draft, rules, seen);
       };
@@ -114,10 +146,75 @@ export function createMapper(options: MapperOptions): Mapper {
           yield finish({ kind: 'invalid', record, reason: record.problem });
           continue;
         }
-        for (const draft of rowMapper.push(record)) yield finish(draft);
+        let pushed = record;
+        if (rename) {
+          pushed = rename(record);
+          originals.set(pushed, record);
+        }
+        for (const draft of rowMapper.push(pushed)) yield finish(draft);
       }
       for (const draft of rowMapper.end()) yield finish(draft);
     },
+  };
+}
+
+/**
+ * CONTRACT `--price-includes-tax`, `--tax-rate P%`: which prices are sent, said in the summary.
+ * Without the flags the file's prices go as they are; the summary says so where they are net of
+ * tax. With them, gross: refused at once when a net price could never get a rate.
+ */
+function pricesSent(
+  basis: PriceBasis | undefined,
+  options: Pick<MapperOptions, 'priceIncludesTax' | 'taxRate'>,
+  detections: string[],
+): { rate?: Decimal } | undefined {
+  const rate = options.taxRate === undefined ? undefined : toDecimal(options.taxRate);
+  if (options.taxRate !== undefined && rate === null)
+    throw new CatalogConfigError(`--tax-rate: "${options.taxRate}" is not a percentage`);
+  const wanted = options.priceIncludesTax === true || rate !== undefined;
+  const note = basis?.note ? `; ${basis.note}` : '';
+  if (!wanted) {
+    if (basis?.basis === 'net')
+      detections.push(
+        `prices: net of tax, sent as the file has them (${basis.from}${note}); --price-includes-tax with --tax-rate P% sends gross`,
+      );
+    else if (basis?.basis === 'gross')
+      detections.push(`prices: ${basis.from}, tax included, sent as the file has them`);
+    else if (basis) detections.push(`prices: ${basis.from}, sent as the file has them`);
+    return undefined;
+  }
+  if (basis?.basis === 'gross') {
+    detections.push(`prices: ${basis.from}, tax included: sent as they are`);
+    return {};
+  }
+  if (rate === undefined && !basis?.rates) {
+    const what = basis ? `are net of tax (${basis.from}${note})` : 'are as the store enters them';
+    throw new CatalogConfigError(
+      `--price-includes-tax: this file's prices ${what} and it gives no tax rate: add --tax-rate P%`,
+    );
+  }
+  const from = basis?.from ?? "the file's prices";
+  const added = basis?.rates
+    ? `the row's own tax rate${rate !== undefined ? `, else ${rate}% (--tax-rate),` : ''}`
+    : `${rate}% tax (--tax-rate)`;
+  const where = basis?.basis === 'mixed' ? ' to a net price' : '';
+  detections.push(`prices: sent gross: ${from}, with ${added} added${where}, rounded to cents`);
+  return rate !== undefined && rate !== null ? { rate } : {};
+}
+
+/** A record with its values under the preset's names (columns it has no name for keep theirs). */
+function renamer(
+  columns: readonly string[],
+  names: readonly string[],
+): (record: SourceRecord) => SourceRecord {
+  const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
+  return (record) => {
+    const values: Record<string, string> = {};
+    for (const [column, name] of pairs) {
+      const value = record.values[column];
+      if (value !== undefined && values[name] === undefined) values[name] = value;
+    }
+    return { ...record, values };
   };
 }
 

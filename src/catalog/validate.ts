@@ -1,7 +1,22 @@
-import type { InvalidRow, MappedRow, ProductFields, ProductUpsert } from '../interfaces.js';
-import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
+import type {
+  Decimal,
+  InvalidRow,
+  MappedRow,
+  ProductFields,
+  ProductUpsert,
+  SkippedRow,
+} from '../interfaces.js';
+import {
+  addPercent,
+  decimalToNumber,
+  isExactAsNumber,
+  type ParsedDecimal,
+  parseDecimal,
+  toDecimal,
+  withoutFloatNoise,
+} from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
-import type { Draft, RawFields } from './presets/types.js';
+import type { Draft, RawFields, SourceState } from './presets/types.js';
 import type { FieldSpec } from './transforms.js';
 
 export interface RowRules {
@@ -14,6 +29,13 @@ export interface RowRules {
    * key for matching either way); undefined sends every field.
    */
   send?: ReadonlySet<string>;
+  /** `--only-published`: rows the source does not sell are skipped rather than sent with a status. */
+  onlyPublished?: boolean;
+  /**
+   * `--price-includes-tax`/`--tax-rate`: send gross prices. A row's net price gets its own tax rate
+   * where the file gives one, else `rate` (`--tax-rate`); a gross price is sent as it is.
+   */
+  gross?: { rate?: Decimal };
 }
 
 type Converted =
@@ -88,6 +110,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     };
   }
   if (draft.kind === 'invalid') return invalid(record.row, record.line, draft.reason, draft.key);
+  if (draft.kind === 'skipped') return skipped(record.row, record.line, draft.reason, draft.key);
 
   const fields: ProductFields = {};
   const notes = draft.notes;
@@ -104,6 +127,18 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   // A key the preset derived (no SKU in the file) matches the row, kept in the id map, but is not
   // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
   if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
+  // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
+  const leftOut = draft.state && notSent(draft.state, rules);
+  if (leftOut) return skipped(record.row, record.line, leftOut, key || undefined);
+  if (draft.state && fields.status === undefined) {
+    fields.status = draft.state.status;
+    if (draft.state.status !== 'active')
+      notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
+  }
+  if (rules.gross) {
+    const problem = withTax(fields, draft.tax, rules.gross.rate);
+    if (problem) errors.push(problem);
+  }
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.get(key);
@@ -120,8 +155,51 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     fields: pick(fields, rules),
   };
   if (draft.id !== undefined) upsert.id = draft.id;
+  if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
+}
+
+const TAXED = ['price', 'sale_price'] as const;
+
+/**
+ * CONTRACT `--price-includes-tax`: the row's prices made gross, unless the file says they are.
+ * The row's own rate wins over `--tax-rate`: a file's rates may differ by product (a reduced rate).
+ * Returns the reason when a net price has no rate to add.
+ */
+function withTax(
+  fields: ProductFields,
+  tax: Extract<Draft, { kind: 'product' }>['tax'],
+  fallback: Decimal | undefined,
+): string | undefined {
+  if (tax?.basis === 'gross') return undefined;
+  if (!TAXED.some((field) => typeof fields[field] === 'number')) return undefined;
+  const own =
+    tax?.basis === 'net' && tax.rate !== undefined
+      ? parseDecimal(tax.rate.replace('%', ''), 'auto')
+      : undefined;
+  if (own && !own.ok) return `invalid tax rate "${tax?.basis === 'net' ? tax.rate : ''}"`;
+  const rate = own?.ok ? own.value : fallback;
+  if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
+  for (const field of TAXED) {
+    const value = fields[field];
+    const net = typeof value === 'number' ? toDecimal(value) : null;
+    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate));
+  }
+  return undefined;
+}
+
+/**
+ * CONTRACT `--only-published`: a row the source does not sell is never created as if live. It goes
+ * out with its `status`, unless the run leaves it out (`--only-published`) or does not send
+ * `status` at all (`--fields` without it): then the reason it is skipped.
+ */
+function notSent(state: SourceState, rules: RowRules): string | undefined {
+  if (state.status === 'active') return undefined;
+  if (rules.onlyPublished) return `not sold in the source (${state.says}): left out (--only-published)`;
+  if (rules.send && !rules.send.has('status'))
+    return `not sold in the source (${state.says}) and status is not among the fields sent (--fields): not sent, so that it does not go live`;
+  return undefined;
 }
 
 /**
@@ -137,6 +215,12 @@ function pick(fields: ProductFields, rules: RowRules): ProductFields {
     if (send.has(field)) picked[field] = value;
   }
   return picked;
+}
+
+function skipped(row: number, line: number, reason: string, key?: string): SkippedRow {
+  const result: SkippedRow = { kind: 'skipped', row, line, reason };
+  if (key !== undefined && key !== '') result.key = key;
+  return result;
 }
 
 function invalid(row: number, line: number, reason: string, key?: string): InvalidRow {

@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { checkBaseUrlHost, checkKeyEnv, readTrustRules } from '../config.js';
+import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -19,6 +19,12 @@ const jobFile = z
     mapping: z.string().optional(),
     fields: z.union([z.string(), z.array(z.string())]).optional(),
     createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+    onlyPublished: z.boolean().optional(),
+    priceIncludesTax: z.boolean().optional(),
+    taxRate: z
+      .union([z.string(), z.number()])
+      .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
+      .optional(),
     incremental: z.boolean().optional(),
     fullReadAfter: z
       .string()
@@ -125,6 +131,7 @@ export function applyJob(
     fields: fieldList(job.fields),
     createOnlyFields: fieldList(job.createOnlyFields),
     fullReadAfter: job.fullReadAfter === undefined ? undefined : parseDuration(job.fullReadAfter),
+    taxRate: job.taxRate === undefined ? undefined : parseTaxRate(String(job.taxRate)),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;
@@ -137,4 +144,13 @@ export function applyJob(
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
+}
+
+function isTaxRate(text: string): boolean {
+  try {
+    parseTaxRate(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

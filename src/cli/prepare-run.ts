@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CatalogConfigError, createMapper, loadMappingFile } from '../catalog/index.js';
+import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
@@ -54,13 +54,19 @@ export async function prepareRun(
       stdin: io.stdin,
     });
     const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
+    // The first records, read ahead: a header in the store's language is known by its values.
+    const peeked = await peekRecords(opened.records);
     const mapper = createMapper({
       columns: opened.columns,
+      sample: peeked.sample,
       matchBy: flags.matchBy,
       ...(flags.preset ? { preset: flags.preset as never } : {}),
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
+      ...(flags.onlyPublished ? { onlyPublished: true } : {}),
+      ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
+      ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
     const spec: RunSpec = {
       source: displaySource(source),
@@ -77,12 +83,15 @@ export async function prepareRun(
       fields: flags.fields ?? null,
       createOnlyFields: flags.createOnlyFields ?? null,
       incremental: flags.incremental === true,
+      onlyPublished: flags.onlyPublished === true,
+      priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
+      taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
     };
     const openedSource = opened;
     return {
       spec,
-      rows: mapper.map(openedSource.records),
+      rows: mapper.map(peeked.records),
       detections: [...openedSource.detections, ...mapper.detections],
       sandbox,
       async close() {
@@ -128,6 +137,9 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.createOnlyFields?.join(','),
     flags.matchBy,
     flags.dryRun,
+    flags.onlyPublished ? 'only-published' : '',
+    flags.priceIncludesTax ? 'gross' : '',
+    flags.taxRate ?? '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

@@ -7,6 +7,12 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
+  /** `--only-published`: rows the source platform does not sell are skipped. */
+  onlyPublished: boolean;
+  /** `--price-includes-tax`: send gross prices. */
+  priceIncludesTax: boolean;
+  /** `--tax-rate P%`, as a decimal string (`20`, `7.7`). */
+  taxRate?: string;
   incremental: boolean;
   /** `--full-read-after`, in ms. */
   fullReadAfter: number;

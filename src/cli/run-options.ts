@@ -1,10 +1,12 @@
 import { type Command, Option } from 'commander';
+import { PRESET_NAMES } from '../catalog/index.js';
 import {
   checkDailyReset,
   parseConcurrency,
   parseDailyBudget,
   parseFieldList,
   parseFullReadAfter,
+  parseTaxRate,
 } from '../config.js';
 import { applyJob, loadJob } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
@@ -13,12 +15,12 @@ import { UsageError } from './usage-error.js';
 /** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
 export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
 
-const PRESETS = ['generic', 'shopify', 'woocommerce', 'etsy', 'amazon', 'ebay', 'magento', 'google-merchant'];
-
 export function addRunOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices(PRESETS),
+      new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices([
+        ...PRESET_NAMES,
+      ]),
     )
     .option(
       '--mapping <file>',
@@ -33,6 +35,21 @@ export function addRunOptions(command: Command): Command {
       '--create-only-fields <list>',
       'fields sent when a product is created and never in a PUT, comma-separated',
       (value: string) => parseFieldList(value, '--create-only-fields'),
+    )
+    .option(
+      '--only-published',
+      'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled',
+      false,
+    )
+    .option(
+      '--price-includes-tax',
+      "send gross prices: the file's gross price, or its net price plus the row's tax rate or --tax-rate",
+      false,
+    )
+    .option(
+      '--tax-rate <percent>',
+      'the tax rate added to net prices a row gives no rate for, e.g. 20% (implies --price-includes-tax)',
+      parseTaxRate,
     )
     .option(
       '--incremental',

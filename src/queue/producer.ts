@@ -40,8 +40,8 @@ export const DEFAULT_CHUNK_SIZE = 100;
 export const DEFAULT_HIGH_WATER = 200;
 
 /**
- * Streams mapped rows into chunk jobs. Invalid and merged rows settle here at once (they need no
- * request); the rest go to the seller's queue with deterministic job ids, so that a chunk added twice
+ * Streams mapped rows into chunk jobs. Invalid, merged and skipped rows settle here at once (they
+ * need no request); the rest go to the seller's queue with deterministic job ids, so that a chunk added twice
  * is stored once. Resolves to the number of source rows read.
  */
 export async function produceChunks(options: ProduceOptions): Promise<{ total: number; chunks: number }> {
@@ -108,6 +108,17 @@ function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
       action: 'invalid',
       productId: null,
       status: 'failed',
+      error: row.reason,
+    };
+  }
+  if (row.kind === 'skipped') {
+    // Left out on purpose (the source does not sell it so): ok, with the reason, like a merged row.
+    return {
+      row: row.row,
+      key: row.key ?? '',
+      action: 'skipped',
+      productId: null,
+      status: 'ok',
       error: row.reason,
     };
   }

@@ -25,6 +25,12 @@ export interface RunSpec {
   createOnlyFields?: string[] | null;
   /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
   incremental?: boolean;
+  /** `--only-published`: rows the source does not sell were left out (reported skipped). */
+  onlyPublished?: boolean;
+  /** `--price-includes-tax` (or `--tax-rate`): gross prices were sent. */
+  priceIncludesTax?: boolean;
+  /** `--tax-rate`, in percent (null: none given). */
+  taxRate?: string | null;
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
 }

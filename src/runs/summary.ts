@@ -10,6 +10,8 @@ export function runCounts(run: RunRecord) {
     unchanged: count('action:unchanged'),
     invalid: count('action:invalid'),
     merged: count('action:merged'),
+    /** Rows left out on purpose (status ok); a row skipped because it could not be synced is failed. */
+    skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
     /** Rows that failed (a 400, retries used up, the API out of reach); invalid rows are counted apart. */
     failed: count('status:failed') - count('pair:invalid:failed'),
@@ -45,7 +47,7 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     ? `${c.toCreate} to create, ${c.toUpdate} to update, ${c.unchanged} unchanged`
     : `${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
   lines.push(
-    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}`,
+    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
   );
   if (c.missing > 0)
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);

@@ -29,7 +29,8 @@ export type DiffResult =
   | { action: 'create'; fields: ProductFields }
   | { action: 'update'; id: string; fields: ProductFields; notes: string[]; learned: Record<string, string> }
   | { action: 'unchanged'; id: string; notes: string[]; learned: Record<string, string> }
-  | { action: 'invalid'; reason: string };
+  | { action: 'invalid'; reason: string }
+  | { action: 'skipped'; reason: string };
 
 /**
  * What one source row needs: a create, an update with only the changed fields, or nothing.
@@ -52,6 +53,13 @@ export function diffProduct(
     // Contract, "What a run does with each row": a row that cannot be sent is reported, not dropped.
     if (upsert.fields.name === undefined)
       return { action: 'invalid', reason: 'missing name for a new product' };
+    // CONTRACT: "a new product with no price is never sent". Only a create needs one: an update
+    // that does not touch price still goes out. Where the platform sells it so, it is skipped.
+    if (upsert.fields.price === undefined) {
+      return upsert.unpriced
+        ? { action: 'skipped', reason: upsert.unpriced }
+        : { action: 'invalid', reason: 'missing price for a new product' };
+    }
     return { action: 'create', fields: upsert.fields };
   }
   const changed: ProductFields = {};

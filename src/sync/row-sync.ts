@@ -68,6 +68,8 @@ async function syncAgainst(
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);
+    case 'skipped':
+      return outcome('skipped', null, 'ok', diff.reason);
     case 'unchanged': {
       if (createdByThisRun) {
         // A worker died after this run's create was applied: finish recording it, and report it.

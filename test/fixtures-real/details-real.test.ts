@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError } from '../../src/catalog/index.js';
-import type { InvalidRow, MergedRow } from '../../src/interfaces.js';
+import type { MergedRow, SkippedRow } from '../../src/interfaces.js';
 import { mapRealFile } from './map-real-file.js';
 
 describe('shopify exports', () => {
@@ -62,11 +62,13 @@ describe('woocommerce exports', () => {
     expect(file.byKey('woocommerce:WOOIDEA:Green/L').fields).not.toHaveProperty('sku');
   });
 
-  it('reports a grouped product without price as invalid, whether before or after its items', async () => {
+  it('skips a grouped product, whose items are rows of their own, whether before or after them', async () => {
     const file = await mapRealFile('woocommerce/import-grouped-before-children-25706-data.csv');
-    const invalid = file.rows.find((row): row is InvalidRow => row.kind === 'invalid');
-    expect(invalid).toMatchObject({ row: 1, key: 'GROUP-25706' });
-    expect(invalid?.reason).toContain('grouped product has no price of its own');
+    const skipped = file.rows.find((row): row is SkippedRow => row.kind === 'skipped');
+    expect(skipped).toMatchObject({ row: 1, key: 'GROUP-25706' });
+    expect(skipped?.reason).toBe(
+      'grouped product: a set of products sold one by one, not a product of its own; its items (CHILD-A-25706, CHILD-B-25706) are rows of their own',
+    );
     expect(file.byKey('CHILD-B-25706').fields.price).toBe(25);
   });
 
@@ -85,7 +87,7 @@ describe('woocommerce exports', () => {
   it('reads decimals without a leading zero', async () => {
     const file = await mapRealFile('woocommerce/sample_products.csv');
     expect(file.byKey('woo-vneck-tee-red').fields).toMatchObject({ name: 'V-Neck T-Shirt - Red', price: 20 });
-    expect(file.byKey('wp-pennant').fields.price).toBe(11.05);
+    expect(file.byKey('woo-sunglasses').fields).toMatchObject({ price: 90, weight: 0.2 });
   });
 });
 
@@ -100,15 +102,31 @@ describe('magento exports', () => {
     });
   });
 
-  it('reports the grouped product without price as invalid and keeps the bundles', async () => {
+  it('skips the grouped product (its items are rows of their own) and keeps the bundles', async () => {
     const file = await mapRealFile('magento2/catalog_product.csv');
-    expect(file.rows.find((row) => row.row === 4)).toMatchObject({ kind: 'invalid', key: '24-WG085_Group' });
+    expect(file.rows.find((row) => row.row === 4)).toMatchObject({
+      kind: 'skipped',
+      key: '24-WG085_Group',
+      reason: expect.stringMatching(/^grouped product: .*its items \(24-WG085, 24-WG086\)/),
+    });
     expect(file.byKey('24-WG085').fields).toMatchObject({
       price: 14,
       quantity: 100,
       weight: 1.23,
-      active: true,
+      status: 'active',
     });
+  });
+
+  it('does not send a dynamic bundle’s price cell, and marks it priced from its parts; a fixed bundle keeps its price', async () => {
+    const file = await mapRealFile('magento2/catalog_product.csv');
+    const dynamic = file.byKey('24-WG085-bundle-dynamic');
+    expect(dynamic.fields.price).toBeUndefined();
+    expect(dynamic.unpriced).toBe('bundle priced from its parts');
+    expect(dynamic.notes).toContain(
+      'bundle_price_type dynamic: priced from its parts, its price cell (14) is not sent',
+    );
+    expect(file.byKey('24-WG085-bundle-fixed').fields.price).toBe(14);
+    expect(file.byKey('24-WG085-bundle-fixed')).not.toHaveProperty('unpriced');
   });
 
   it('reads the semicolon file Magento rejects, since the delimiter is detected (four-decimal prices too)', async () => {

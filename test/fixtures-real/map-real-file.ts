@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createMapper, loadMappingFile, type MapperOptions } from '../../src/catalog/index.js';
+import { createMapper, loadMappingFile, type MapperOptions, peekRecords } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
 import { openSource } from '../../src/sources/index.js';
 import { REAL_FIXTURES_DIR } from '../support/real-fixtures-dir.js';
@@ -12,16 +12,21 @@ export interface MappedFile {
   rows: MappedRow[];
   detections: string[];
   upserts: ProductUpsert[];
-  counts: { upsert: number; invalid: number; merged: number };
+  counts: { upsert: number; invalid: number; merged: number; skipped: number };
   byKey(key: string): ProductUpsert;
 }
 
 /** Reads a real export through openSource and maps it; counts the records that went in. */
 export async function mapRealFile(
   relativePath: string,
-  options: Partial<MapperOptions> & { mappingFile?: string; sourceDelimiter?: string } = {},
+  options: Partial<MapperOptions> & {
+    mappingFile?: string;
+    sourceDelimiter?: string;
+    /** Renames the header (a test's translation of it): the records' values follow. */
+    header?: (columns: string[]) => string[];
+  } = {},
 ): Promise<MappedFile> {
-  const { mappingFile, sourceDelimiter, ...mapperOptions } = options;
+  const { mappingFile, sourceDelimiter, header, ...mapperOptions } = options;
   const source = await openSource(
     join(realDir, relativePath),
     sourceDelimiter ? { delimiter: sourceDelimiter } : {},
@@ -30,15 +35,32 @@ export async function mapRealFile(
     const mapping = mappingFile
       ? await loadMappingFile(join(repoRoot, 'fixtures/mappings', mappingFile))
       : undefined;
+    const columns = header ? header(source.columns) : source.columns;
+    async function* renamed(): AsyncIterable<SourceRecord> {
+      for await (const record of source.records) {
+        if (!header) yield record;
+        else {
+          const values: Record<string, string> = {};
+          source.columns.forEach((column, i) => {
+            const value = record.values[column];
+            if (value !== undefined) values[columns[i] ?? column] = value;
+          });
+          yield { ...record, values };
+        }
+      }
+    }
+    // As prepareRun does: the first records read ahead, for detection by values.
+    const peeked = await peekRecords(renamed());
     const mapper = createMapper({
-      columns: source.columns,
+      columns,
+      sample: peeked.sample,
       ...(source.delimiter !== undefined ? { delimiter: source.delimiter } : {}),
       ...(mapping ? { mapping } : {}),
       ...mapperOptions,
     });
     let records = 0;
     async function* counted(): AsyncIterable<SourceRecord> {
-      for await (const record of source.records) {
+      for await (const record of peeked.records) {
         records++;
         yield record;
       }
@@ -46,7 +68,7 @@ export async function mapRealFile(
     const rows: MappedRow[] = [];
     for await (const row of mapper.map(counted())) rows.push(row);
     const upserts = rows.filter((row): row is ProductUpsert => row.kind === 'upsert');
-    const counts = { upsert: 0, invalid: 0, merged: 0 };
+    const counts = { upsert: 0, invalid: 0, merged: 0, skipped: 0 };
     for (const row of rows) counts[row.kind]++;
     return {
       records,
@@ -79,6 +101,8 @@ export function unexplainedRows(file: MappedFile): string[] {
       problems.push(`row ${row.row} invalid without reason`);
     if (row.kind === 'merged' && row.reason.trim() === '')
       problems.push(`row ${row.row} merged without reason`);
+    if (row.kind === 'skipped' && row.reason.trim() === '')
+      problems.push(`row ${row.row} skipped without reason`);
   }
   return problems.slice(0, 5);
 }

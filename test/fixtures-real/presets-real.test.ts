@@ -8,121 +8,137 @@ const FILES: {
   file: string;
   preset?: string;
   mappingFile?: string;
-  counts: { upsert: number; invalid: number; merged: number };
+  counts: { upsert: number; invalid: number; merged: number; skipped: number };
 }[] = [
   {
     file: 'amazon-flat-file-synthetic/sample-variation-flat-file.tsv',
     preset: 'amazon',
-    counts: { upsert: 7, invalid: 1, merged: 2 },
+    counts: { upsert: 7, invalid: 1, merged: 2, skipped: 0 },
   },
   {
     file: 'bigcommerce-api-import-script/sample_products.csv',
-    mappingFile: 'bigcommerce.yml',
-    counts: { upsert: 10, invalid: 0, merged: 0 },
+    preset: 'bigcommerce',
+    counts: { upsert: 10, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'ebay-seller-hub-upload/ebay_upload.csv',
     preset: 'ebay',
-    counts: { upsert: 19, invalid: 0, merged: 0 },
+    counts: { upsert: 19, invalid: 0, merged: 0, skipped: 0 },
   },
-  { file: 'ec-cube/product.csv', mappingFile: 'ec-cube.yml', counts: { upsert: 3, invalid: 0, merged: 0 } },
-  { file: 'etsy/EtsyListingsDownload.csv', preset: 'etsy', counts: { upsert: 26, invalid: 0, merged: 0 } },
+  {
+    file: 'ec-cube/product.csv',
+    mappingFile: 'ec-cube.yml',
+    counts: { upsert: 3, invalid: 0, merged: 0, skipped: 0 },
+  },
+  {
+    file: 'etsy/EtsyListingsDownload.csv',
+    preset: 'etsy',
+    counts: { upsert: 26, invalid: 0, merged: 0, skipped: 0 },
+  },
   {
     file: 'google-merchant/google-merchant-feed.tsv',
     preset: 'google-merchant',
-    counts: { upsert: 3, invalid: 0, merged: 0 },
+    counts: { upsert: 3, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'google-merchant/google-merchant-feed.xml',
     preset: 'google-merchant',
-    counts: { upsert: 7, invalid: 0, merged: 0 },
+    counts: { upsert: 7, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'google-merchant/google_merchant_feed.xml',
     preset: 'google-merchant',
-    counts: { upsert: 2, invalid: 0, merged: 0 },
+    counts: { upsert: 2, invalid: 0, merged: 0, skipped: 0 },
   },
-  { file: 'magento2/catalog_product.csv', preset: 'magento', counts: { upsert: 5, invalid: 1, merged: 0 } },
+  {
+    file: 'magento2/catalog_product.csv',
+    preset: 'magento',
+    counts: { upsert: 5, invalid: 0, merged: 0, skipped: 1 },
+  },
   {
     file: 'magento2-integration-tests/incorrect_catalog_product_semicolon.csv',
     preset: 'magento',
-    counts: { upsert: 1, invalid: 0, merged: 0 },
+    counts: { upsert: 1, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'magento2-integration-tests/products_to_import.csv',
     preset: 'magento',
-    counts: { upsert: 3, invalid: 0, merged: 0 },
+    counts: { upsert: 3, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'magento2-integration-tests/products_to_import_with_json_and_markup_attributes.csv',
     preset: 'magento',
-    counts: { upsert: 2, invalid: 0, merged: 0 },
+    counts: { upsert: 2, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'magento2-integration-tests/products_to_import_with_non_latin_url_keys.csv',
     preset: 'magento',
-    counts: { upsert: 4, invalid: 0, merged: 0 },
+    counts: { upsert: 4, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'prestashop/products_import.csv',
-    mappingFile: 'prestashop.yml',
-    counts: { upsert: 7, invalid: 0, merged: 0 },
+    preset: 'prestashop',
+    counts: { upsert: 7, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'prestashop/Exemples-Import CSV - 1.6-Products-US-Mono.csv',
-    mappingFile: 'prestashop.yml',
-    counts: { upsert: 7, invalid: 0, merged: 0 },
+    preset: 'prestashop',
+    counts: { upsert: 7, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'shopify-export/products_export_1.csv',
     preset: 'shopify',
-    counts: { upsert: 21, invalid: 0, merged: 0 },
+    counts: { upsert: 21, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'shopify-template-legacy/product_template.csv',
     preset: 'shopify',
-    counts: { upsert: 5, invalid: 0, merged: 0 },
+    counts: { upsert: 5, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'shopify-template/product_template.csv',
     preset: 'shopify',
-    counts: { upsert: 16, invalid: 0, merged: 1 },
+    counts: { upsert: 16, invalid: 0, merged: 1, skipped: 0 },
   },
   {
     file: 'shopware/products_with_variants.csv',
-    mappingFile: 'shopware.yml',
-    counts: { upsert: 1, invalid: 1, merged: 0 },
+    preset: 'shopware',
+    counts: { upsert: 0, invalid: 0, merged: 0, skipped: 2 },
   },
   {
     file: 'shopware/single-product.csv',
-    mappingFile: 'shopware.yml',
-    counts: { upsert: 1, invalid: 0, merged: 0 },
+    preset: 'shopware',
+    counts: { upsert: 1, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'shopware5-swagimportexport/ArticlePricesImport.csv',
     mappingFile: 'shopware5.yml',
-    counts: { upsert: 98, invalid: 0, merged: 0 },
+    counts: { upsert: 98, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'shopware5-swagimportexport/article_price_profile.csv',
     mappingFile: 'shopware5.yml',
-    counts: { upsert: 1, invalid: 0, merged: 0 },
+    counts: { upsert: 1, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'woocommerce/cys-dummy-products.csv',
     preset: 'woocommerce',
-    counts: { upsert: 6, invalid: 0, merged: 0 },
+    counts: { upsert: 6, invalid: 0, merged: 0, skipped: 0 },
   },
   {
     file: 'woocommerce/import-grouped-before-children-25706-data.csv',
     preset: 'woocommerce',
-    counts: { upsert: 2, invalid: 1, merged: 0 },
+    counts: { upsert: 2, invalid: 0, merged: 0, skipped: 1 },
   },
-  { file: 'woocommerce/sample.csv', preset: 'woocommerce', counts: { upsert: 5, invalid: 1, merged: 1 } },
+  {
+    file: 'woocommerce/sample.csv',
+    preset: 'woocommerce',
+    counts: { upsert: 4, invalid: 0, merged: 1, skipped: 2 },
+  },
   {
     file: 'woocommerce/sample_products.csv',
     preset: 'woocommerce',
-    counts: { upsert: 22, invalid: 1, merged: 2 },
+    counts: { upsert: 21, invalid: 0, merged: 2, skipped: 2 },
   },
 ];
 
@@ -148,7 +164,7 @@ describe('every real export in shared/fixtures/real', () => {
   });
 
   it.each(FILES)(
-    '$file: every record is an upsert, an invalid row with a reason or a merged row',
+    '$file: every record is an upsert, or an invalid, merged or skipped row with a reason',
     async (entry) => {
       const mapped = await mapRealFile(
         entry.file,

@@ -1,6 +1,6 @@
 import { splitList } from '../fields.js';
 import { Columns, put } from './columns.js';
-import type { Preset, RawFields } from './types.js';
+import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
 const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
@@ -9,6 +9,10 @@ const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
  * Google Merchant Center feeds (RSS 2.0 with `g:` elements, or the TSV form). The `g:` prefix is
  * ignored and plain RSS `title`/`link` stand in for `g:title`/`g:link`. `price` like `12.50 EUR`
  * gives the price and the `currency`; the offer `id` is the SKU (not the remote product id).
+ *
+ * Published state, where the feed says so: `availability` out_of_stock is, in Merchant Center's
+ * words, "not accepting orders for this product", and `pause` (ads) stops showing it: both hidden.
+ * An item whose availability is in_stock, preorder or backorder is sold.
  */
 export const googleMerchant: Preset = {
   name: 'google-merchant',
@@ -41,6 +45,7 @@ export const googleMerchant: Preset = {
     'barcode',
     'mpn',
     'category',
+    'status',
   ],
   create(columns) {
     const c = new Columns(columns);
@@ -60,6 +65,7 @@ export const googleMerchant: Preset = {
       mpn: c.reader('mpn'),
       productType: c.reader('product_type'),
       googleCategory: c.reader('google_product_category'),
+      pause: c.reader('pause'),
     };
     return oneToOne((record) => {
       const fields: RawFields = {};
@@ -80,7 +86,18 @@ export const googleMerchant: Preset = {
       put(fields, 'barcode', read.gtin(record));
       put(fields, 'mpn', read.mpn(record));
       put(fields, 'category', read.productType(record) || read.googleCategory(record));
-      return { kind: 'product', record, fields, notes };
+      const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
+      const availability = read.availability(record).toLowerCase().replace(/ /g, '_');
+      const pause = read.pause(record);
+      if (pause !== '') draft.state = { status: 'hidden', says: `Google Merchant pause ${pause}` };
+      else if (availability === 'out_of_stock')
+        draft.state = {
+          status: 'hidden',
+          says: 'Google Merchant availability out_of_stock (not accepting orders)',
+        };
+      else if (availability !== '')
+        draft.state = { status: 'active', says: `Google Merchant availability ${availability}` };
+      return draft;
     });
   },
 };

@@ -1,10 +1,13 @@
 import { amazon } from './amazon.js';
+import { bigcommerce } from './bigcommerce.js';
 import { ebay } from './ebay.js';
 import { etsy } from './etsy.js';
 import { generic } from './generic.js';
 import { googleMerchant } from './google-merchant.js';
 import { magento } from './magento.js';
+import { prestashop } from './prestashop.js';
 import { shopify } from './shopify.js';
+import { shopware } from './shopware.js';
 import type { Preset, PresetName } from './types.js';
 import { woocommerce } from './woocommerce.js';
 
@@ -17,8 +20,21 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   ebay,
   magento,
   'google-merchant': googleMerchant,
+  prestashop,
+  shopware,
+  bigcommerce,
 };
 
 export { isAmazonTemplatePreamble } from './amazon.js';
-export type { Draft, Preset, PresetName, RawFields, RowMapper } from './types.js';
+export type {
+  Draft,
+  LocalizedHeader,
+  Preset,
+  PresetName,
+  PriceBasis,
+  RawFields,
+  RowMapper,
+  SourceState,
+  SourceStatus,
+} from './types.js';
 export { PRESET_NAMES } from './types.js';

@@ -14,8 +14,8 @@ export interface HeldParent {
  * Variation parents (WooCommerce `variable`, Amazon `parentage=parent`) are not products the
  * Seller API can sell: the API has no variants, so each child is a product of its own. A parent is
  * held until its first child shows up, then reported as merged into that child (its name,
- * description and images pass on to the children). A parent no child claims is reported invalid
- * at the end. Memory: one entry per parent (never per child).
+ * description and images pass on to the children). A parent no child claims is skipped at the end:
+ * a container without content is not sold on its own, on the platform either. Memory: one entry per parent (never per child).
  */
 export class Parents {
   private readonly byRef = new Map<string, HeldParent>();
@@ -43,10 +43,10 @@ export class Parents {
     return { parent, drafts: [merged(parent, child)] };
   }
 
-  /** Parents no child claimed, as invalid rows. */
+  /** Parents no child claimed, as skipped rows. */
   leftovers(reason: (parent: HeldParent) => string): Draft[] {
     const drafts: Draft[] = [...this.unclaimed].map((parent) => ({
-      kind: 'invalid',
+      kind: 'skipped',
       record: parent.record,
       key: parent.key,
       reason: reason(parent),

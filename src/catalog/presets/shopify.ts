@@ -2,7 +2,7 @@ import type { SourceRecord } from '../../interfaces.js';
 import { compareDecimals, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
 import { Columns, put } from './columns.js';
-import type { Draft, Preset, RawFields, RowMapper } from './types.js';
+import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
 const DEFAULT_OPTION = 'Default Title';
 
@@ -12,7 +12,9 @@ const DEFAULT_OPTION = 'Default Title';
  * SKU and price, and image-only rows (Handle + Image Src) add to the gallery. The Seller API has no
  * variants, so each variant becomes its own product; image-only rows are merged into the handle's
  * first row. A variant without SKU gets the key `shopify:<handle>[:<opt1>/<opt2>…]`, to match it
- * by; that derived key is not sent as the product's sku.
+ * by; that derived key is not sent as the product's sku. The product's `Status` (active, draft,
+ * archived; `unlisted` is hidden) is its state, for every variant; an export without `Status`
+ * (before 2021) says it with `Published` FALSE.
  */
 export const shopify: Preset = {
   name: 'shopify',
@@ -56,6 +58,7 @@ function createShopifyMapper(c: Columns): RowMapper {
     type: c.reader('type'),
     tags: c.reader('tags'),
     status: c.reader('status'),
+    published: c.reader('published', 'published on online store'),
     options: [c.reader('option1 value'), c.reader('option2 value'), c.reader('option3 value')],
     sku: c.reader('variant sku'),
     price: c.reader('variant price'),
@@ -113,13 +116,14 @@ function createShopifyMapper(c: Columns): RowMapper {
       put(fields, 'brand', r.vendor(productRow));
       put(fields, 'category', r.category(productRow) || r.type(productRow));
       put(fields, 'tags', splitList(r.tags(productRow)));
-      put(fields, 'status', r.status(productRow));
       putPrices(fields, notes, r.price(row), r.compareAt(row));
       put(fields, 'quantity', r.quantity(row));
       put(fields, 'barcode', r.barcode(row));
       put(fields, 'weight', r.grams(row));
       put(fields, 'images', unique([r.variantImage(row), ...gallery]));
       const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
+      const state = stateOf(r.status(productRow), r.published(productRow));
+      if (state) draft.state = state;
       if (sku === '') draft.derivedKey = key;
       products.set(row, { draft, key });
     }
@@ -160,6 +164,25 @@ function putPrices(fields: RawFields, notes: string[], price: string, compareAt:
   }
   put(fields, 'price', price);
   notes.push(`compare-at price ${compareAt} is not above the price ${price}: not sent as a sale`);
+}
+
+const STATUSES: Record<string, SourceState['status']> = {
+  active: 'active',
+  draft: 'draft',
+  archived: 'archived',
+  unlisted: 'hidden',
+};
+
+/** Shopify's Status, or for an export without it, Published (TRUE/FALSE). */
+function stateOf(status: string, published: string): SourceState | undefined {
+  if (status !== '') {
+    const known = STATUSES[status.toLowerCase()];
+    return { status: known ?? 'hidden', says: `Shopify Status ${status}${known ? '' : ' (unknown)'}` };
+  }
+  const flag = published.toLowerCase();
+  if (flag === 'false') return { status: 'hidden', says: 'Shopify Published FALSE' };
+  if (flag === 'true') return { status: 'active', says: 'Shopify Published TRUE' };
+  return undefined;
 }
 
 function unique(values: string[]): string[] {

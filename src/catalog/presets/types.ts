@@ -10,8 +10,24 @@ export const PRESET_NAMES = [
   'ebay',
   'magento',
   'google-merchant',
+  'prestashop',
+  'shopware',
+  'bigcommerce',
 ] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
+
+/**
+ * CONTRACT `--only-published`: what the source platform does with a product. `active` is sold;
+ * the others are not (a draft, a private or disabled product, an archived one, one not visible on
+ * its own), and are never created as if live.
+ */
+export type SourceStatus = 'active' | 'draft' | 'private' | 'archived' | 'hidden';
+
+export interface SourceState {
+  status: SourceStatus;
+  /** The source's own words for it, for the report: `WooCommerce Published -1 (draft)`. */
+  says: string;
+}
 
 /** Product fields as raw text (or lists of text), before kinds are applied. Blank cells are absent. */
 export type RawFields = Record<string, string | string[]>;
@@ -31,16 +47,50 @@ export type Draft =
        * the tool's own, the row's match key when matching by `sku`, never sent as the product's sku.
        */
       derivedKey?: string;
+      /**
+       * The product's published state as the source says it, where the export carries one: sent as
+       * `status`, or the row is skipped (see finishDraft). Absent: the source does not say.
+       */
+      state?: SourceState;
+      /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
+      unpriced?: string;
+      /**
+       * What `price` and `sale_price` are, where the file says: `gross` (tax included) or `net`
+       * with the row's tax rate in percent when the file gives one (`--price-includes-tax`).
+       */
+      tax?: { basis: 'gross' } | { basis: 'net'; rate?: string };
       notes: string[];
     }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
-  | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string };
+  | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string }
+  /** Not a product the platform sells on its own (a grouped product, an affiliate link): left out. */
+  | { kind: 'skipped'; record: SourceRecord; key?: string; reason: string };
 
 export interface RowMapper {
   /** The drafts now complete: this record's, or those of an earlier group it closes. */
   push(record: SourceRecord): Draft[];
   /** The drafts still held when the source ends. */
   end(): Draft[];
+}
+
+/** CONTRACT `--price-includes-tax`: what a file's prices are, for the summary and the flags. */
+export interface PriceBasis {
+  /** The prices sent by default: `net` of tax, `gross`, or `mixed` (gross where a row has it). */
+  basis: 'net' | 'gross' | 'mixed';
+  /** Where they come from, for the summary: `Price tax excluded`. */
+  from: string;
+  /** True when the file gives each row's tax rate, so gross prices need no --tax-rate. */
+  rates: boolean;
+  /** Something tax-like the file holds that is not a rate (PrestaShop's `Tax rules ID`). */
+  note?: string;
+}
+
+/** A header in the platform's store language, read back to the names the preset knows. */
+export interface LocalizedHeader {
+  /** One name per source column, in the same order: the preset's own name where one was found. */
+  columns: string[];
+  /** For the detection line: how it was read (`WooCommerce's German column names`). */
+  says: string;
 }
 
 export interface Preset {
@@ -52,6 +102,13 @@ export interface Preset {
   /** The fields this preset can produce from these columns (used to check `--fields`). */
   fields(columns: readonly string[]): string[];
   create(columns: readonly string[]): RowMapper;
+  /**
+   * For a platform that writes its header in the store's language: the header read back to the
+   * preset's names, from the columns and the first records; undefined when it is not such a header.
+   */
+  localize?(columns: readonly string[], sample: readonly SourceRecord[]): LocalizedHeader | undefined;
+  /** What the file's prices are, where the platform's export says (net of tax, gross). */
+  prices?(columns: readonly string[]): PriceBasis | undefined;
 }
 
 /** A preset whose rows map one to one: the common case. */

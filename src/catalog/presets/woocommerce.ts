@@ -2,7 +2,8 @@ import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
 import { Columns, put, slug } from './columns.js';
 import { inherit, Parents } from './parents.js';
-import type { Draft, Preset, RawFields, RowMapper } from './types.js';
+import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
+import { localizeWooHeader } from './woocommerce-header.js';
 
 const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as const;
 
@@ -10,10 +11,17 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * WooCommerce product CSV (exporter and importer format). `price` is the regular price and
  * `sale_price` the sale price. A `variable` product is a parent: merged into its first `variation`
  * (see parents.ts), whose rows are the products, found by `Parent` (`id:NN` or the parent's SKU).
- * A `grouped` product without a price of its own is invalid (its items are rows of their own); an
- * `external` product is an ordinary product. Without SKU the key is `woocommerce:id:<ID>`, else
- * `woocommerce:<parent>:<attribute values>` for a variation, else `woocommerce:<name slug>`: a
- * derived key only matches the product, it is not sent as its sku.
+ * A `grouped` product is a set of products sold one by one (its items are rows of their own) and
+ * an `external` product is sold on another site: both are skipped with the reason. Without SKU the
+ * key is `woocommerce:id:<ID>`, else `woocommerce:<parent>:<attribute values>` for a variation,
+ * else `woocommerce:<name slug>`: a derived key only matches the product, it is not sent as its sku.
+ *
+ * Published state: `Published` 1 is published, 0 private (a disabled variation), -1 draft (the
+ * exporter writes `'-1`: its escaping of a cell that begins with `=`, `+`, `-` or `@` is undone for
+ * every cell); `Visibility in catalog` hidden is hidden. A variation of a parent that is not
+ * published is not sold either.
+ *
+ * The header is in the store's language: see woocommerce-header.ts.
  */
 export const woocommerce: Preset = {
   name: 'woocommerce',
@@ -35,32 +43,59 @@ export const woocommerce: Preset = {
     'weight',
     'barcode',
     'brand',
+    'status',
   ],
   create: (columns) => createWooMapper(new Columns(columns)),
+  localize: localizeWooHeader,
+};
+
+/**
+ * The exporter's guard against spreadsheet formulas (WC_CSV_Exporter::escape_data): a `'` before a
+ * cell that begins with `=`, `+`, `-` or `@` (newer versions: also a tab or carriage return).
+ * WooCommerce's importer takes it off again (unescape_data); so does this preset.
+ */
+export function unescapeWoo(text: string): string {
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}
+
+const PUBLISHED: Record<string, SourceState['status']> = {
+  '1': 'active',
+  '0': 'private',
+  '-1': 'draft',
 };
 
 function createWooMapper(c: Columns): RowMapper {
+  const reader = (...names: (string | RegExp)[]) => {
+    const column = c.find(...names);
+    if (column === undefined) return () => '';
+    return (record: SourceRecord) => unescapeWoo(record.values[column] ?? '').trim();
+  };
   const read = {
-    id: c.reader('id'),
-    type: c.reader('type'),
-    sku: c.reader('sku'),
-    name: c.reader('name'),
-    description: c.reader('description'),
-    short: c.reader('short description'),
-    regular: c.reader('regular price'),
-    sale: c.reader('sale price'),
-    stock: c.reader('stock'),
-    categories: c.reader('categories'),
-    tags: c.reader('tags'),
-    images: c.reader('images'),
-    weight: c.reader(/^weight( \(.*\))?$/),
-    barcode: c.reader('gtin, upc, ean, or isbn', 'gtin'),
-    brand: c.reader('brands', 'brand'),
-    parent: c.reader('parent'),
-    grouped: c.reader('grouped products'),
-    attributes: [1, 2, 3, 4, 5].map((n) => c.reader(`attribute ${n} value(s)`)),
+    id: reader('id'),
+    type: reader('type'),
+    sku: reader('sku'),
+    name: reader('name'),
+    published: reader('published'),
+    visibility: reader('visibility in catalog'),
+    description: reader('description'),
+    short: reader('short description'),
+    regular: reader('regular price'),
+    sale: reader('sale price'),
+    stock: reader('stock'),
+    categories: reader('categories'),
+    tags: reader('tags'),
+    images: reader('images'),
+    weight: reader(/^weight( \(.*\))?$/),
+    barcode: reader('gtin, upc, ean, or isbn', 'gtin'),
+    brand: reader('brands', 'brand'),
+    parent: reader('parent'),
+    grouped: reader('grouped products'),
+    externalUrl: reader('external url'),
+    attributes: [1, 2, 3, 4, 5].map((n) => reader(`attribute ${n} value(s)`)),
   };
   const parents = new Parents();
+  /** The state of each held parent, for its variations: a private parent's variations are not sold. */
+  const parentStates = new Map<string, SourceState>();
 
   const productFields = (record: SourceRecord): RawFields => {
     const fields: RawFields = {};
@@ -97,30 +132,57 @@ function createWooMapper(c: Columns): RowMapper {
     return derived;
   };
 
+  /** The row's own state: Published, then Visibility in catalog; undefined when neither is given. */
+  const stateOf = (record: SourceRecord, variation: boolean): SourceState | undefined => {
+    const published = read.published(record);
+    const visibility = read.visibility(record).toLowerCase();
+    if (published !== '') {
+      const status = PUBLISHED[published] ?? 'hidden';
+      const what =
+        status === 'active' ? 'published' : variation && status === 'private' ? 'disabled' : status;
+      const says = `WooCommerce Published ${published} (${PUBLISHED[published] ? what : 'unknown'})`;
+      if (status !== 'active') return { status, says };
+    }
+    if (visibility === 'hidden')
+      return { status: 'hidden', says: 'WooCommerce Visibility in catalog hidden' };
+    if (published !== '') return { status: 'active', says: `WooCommerce Published ${published}` };
+    return undefined;
+  };
+
   return {
     push(record) {
       const types = splitList(read.type(record).toLowerCase());
       const notes: string[] = [];
-      const parentRef = types.includes('variation') ? read.parent(record) : '';
+      const isVariation = types.includes('variation');
+      const parentRef = isVariation ? read.parent(record) : '';
       const key = keyOf(record, parentRef, notes);
       const sku = read.sku(record);
       const fields: RawFields = {};
       put(fields, 'sku', sku);
       Object.assign(fields, productFields(record));
+      const state = stateOf(record, isVariation);
 
       if (types.includes('variable')) {
         const refs = [read.sku(record), read.id(record) ? `id:${read.id(record)}` : ''];
+        if (state) for (const ref of refs) if (ref !== '') parentStates.set(ref, state);
         return parents.hold(refs, { record, key, fields, describe: `variable product "${key}"` });
       }
-      if (types.includes('grouped') && fields.price === undefined) {
+      if (types.includes('grouped')) {
         const items = read.grouped(record);
-        const reason = `grouped product has no price of its own${items ? `; its items (${items}) are rows of their own` : ''}`;
-        return [{ kind: 'invalid', record, key, reason }];
+        const reason = `grouped product: a set of products sold one by one, not a product of its own${items ? `; its items (${items}) are rows of their own` : ''}`;
+        return [{ kind: 'skipped', record, key, reason }];
+      }
+      if (types.includes('external')) {
+        const url = read.externalUrl(record);
+        const reason = `external (affiliate) product: sold on another site${url ? ` (${url})` : ''}, not by this store`;
+        return [{ kind: 'skipped', record, key, reason }];
       }
       const drafts: Draft[] = [];
+      let parentState: SourceState | undefined;
       if (parentRef !== '') {
         const claimed = parents.claim(parentRef, record);
         drafts.push(...claimed.drafts);
+        parentState = parentStates.get(parentRef);
         if (claimed.parent) {
           const parentName = claimed.parent.fields.name;
           if (fields.name === undefined && typeof parentName === 'string') {
@@ -132,17 +194,23 @@ function createWooMapper(c: Columns): RowMapper {
           notes.push(`parent "${parentRef}" is not in this file before this variation`);
         }
       }
-      drafts.push(
-        sku === '' && key !== ''
-          ? { kind: 'product', record, fields, derivedKey: key, notes }
-          : { kind: 'product', record, fields, notes },
-      );
+      const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
+      if (sku === '' && key !== '') draft.derivedKey = key;
+      // A variation is sold when it is and its parent is: the first that is not says why.
+      const effective =
+        state && state.status !== 'active'
+          ? state
+          : parentState && parentState.status !== 'active'
+            ? { status: parentState.status, says: `its parent "${parentRef}": ${parentState.says}` }
+            : state;
+      if (effective) draft.state = effective;
+      drafts.push(draft);
       return drafts;
     },
     end: () =>
       parents.leftovers(
         (parent) =>
-          `variable product "${parent.key}" has no variations in this file (a parent has no price of its own)`,
+          `variable product "${parent.key}" has no variations in this file (a parent is not sold on its own)`,
       ),
   };
 }

@@ -35,6 +35,8 @@ export function registerDemo(program: Command, io: CliIo): void {
         baseUrl: sandbox.baseUrl,
         allowInsecure: false,
         incremental: false,
+        onlyPublished: false,
+        priceIncludesTax: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
       };
       try {

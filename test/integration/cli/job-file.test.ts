@@ -58,6 +58,78 @@ describe('--job NAME (a job file in jobs/)', () => {
     });
   });
 
+  it('takes onlyPublished from the file: a draft row is skipped with its reason, and the run exits 0', async () => {
+    await writeFile(
+      join(pipeline.dir, 'woo.csv'),
+      "ID,Type,SKU,Name,Published,Regular price\n1,simple,LIVE-1,Live,1,5\n2,simple,DRAFT-1,Draft,'-1,6\n",
+      'utf8',
+    );
+    const path = await job('nightly', 'source: woo.csv\nonlyPublished: true\nreport: r.csv\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'rows      2: 1 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 1 skipped',
+    );
+    expect(pipeline.products().map((product) => product.sku)).toEqual(['LIVE-1']);
+    expect(pipeline.products()[0]).toMatchObject({ status: 'active' });
+    expect(await pipeline.readText('r.csv')).toContain(
+      '2,DRAFT-1,skipped,,ok,not sold in the source (WooCommerce Published -1 (draft)): left out (--only-published),',
+    );
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    expect(status).toMatchObject({ onlyPublished: true });
+  });
+
+  it('without --only-published the draft goes out with status draft, never live', async () => {
+    await writeFile(
+      join(pipeline.dir, 'woo.csv'),
+      "ID,Type,SKU,Name,Published,Regular price\n2,simple,DRAFT-1,Draft,'-1,6\n",
+      'utf8',
+    );
+
+    const result = await pipeline.cli(['run', join(pipeline.dir, 'woo.csv')]);
+
+    expect(result.code).toBe(0);
+    expect(pipeline.products()).toMatchObject([{ sku: 'DRAFT-1', status: 'draft' }]);
+  });
+
+  it('takes taxRate from the file: a PrestaShop export’s net prices go out gross, and the summary says so', async () => {
+    await writeFile(
+      join(pipeline.dir, 'ps.csv'),
+      'Product ID;Active (0/1);Name *;Price tax excluded;Tax rules ID;Reference #\n1;1;Mug;10;1;\n2;1;Cup;8.40;1;CUP\n',
+      'latin1',
+    );
+    const path = await job('nightly', 'source: ps.csv\ntaxRate: 19%\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'prices: sent gross: Price tax excluded, with 19% tax (--tax-rate) added, rounded to cents',
+    );
+    expect(pipeline.products().map((product) => [product.sku, product.name, product.price])).toEqual([
+      [undefined, 'Mug', 11.9],
+      ['CUP', 'Cup', 10],
+    ]);
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    expect(status).toMatchObject({ priceIncludesTax: true, taxRate: '19' });
+  });
+
+  it('--price-includes-tax on a file that gives no rate is a one-line usage error (exit 2), before any request', async () => {
+    await writeFile(
+      join(pipeline.dir, 'ps.csv'),
+      'Product ID;Active (0/1);Name *;Price tax excluded;Tax rules ID;Reference #\n1;1;Mug;10;1;M\n',
+      'utf8',
+    );
+
+    const result = await pipeline.cli(['run', join(pipeline.dir, 'ps.csv'), '--price-includes-tax']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('add --tax-rate P%')]);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
   it('a fullReadAfter that is not a duration is a one-line error naming it (exit 2)', async () => {
     const path = await job('weekly', 'source: catalog.csv\nfullReadAfter: soon\n');
 

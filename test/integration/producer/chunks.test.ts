@@ -14,6 +14,7 @@ import {
   merged,
   RUN_SPEC,
   SELLER_REF,
+  skipped,
   upsert,
   useProducerRig,
 } from './support/rig.js';
@@ -70,6 +71,31 @@ describe('the chunks the producer queues', () => {
         error: 'merged into row 6: image-only row',
       });
       expect(await rig.runs.get(run.id)).toMatchObject({ total: 25, settled: 8 });
+    });
+  });
+
+  describe('when the source holds rows it does not sell (skipped)', () => {
+    it('settles them at once as skipped, status ok, with the reason, and queues only the products', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+
+      const result = await produce(
+        run.id,
+        countingSource(4, (row) => (row % 2 ? upsert(row) : skipped(row))).rows(),
+      );
+
+      const jobs = await queuedJobs();
+      expect(result).toEqual({ total: 4, chunks: 1 });
+      expect(jobs.flatMap((job) => job.data.rows.map((r) => r.row))).toEqual([1, 3]);
+      const outcomes = await rig.redis.hgetall(rig.keys.outcomes(run.id));
+      expect(decodeOutcome(2, outcomes['2'] ?? '')).toEqual({
+        row: 2,
+        key: 'DRAFT-2',
+        action: 'skipped',
+        productId: null,
+        status: 'ok',
+        error: 'not sold in the source',
+      });
+      expect((await rig.runs.get(run.id))?.counts).toMatchObject({ 'pair:skipped:ok': 2 });
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addPercent,
   compareDecimals,
   decimalEquals,
   decimalToNumber,
@@ -187,5 +188,20 @@ describe('compareDecimals and toCents', () => {
     expect(toCents(d('-0.05'))).toBe(-5n);
     expect(toCents(d('99999999999999999.99'))).toBe(9999999999999999999n);
     expect(toCents(d('0.001'))).toBeNull();
+  });
+});
+
+describe('addPercent (a net price made gross)', () => {
+  it.each([
+    ['100', '20', '120'],
+    ['495.79831932773', '19', '590'],
+    ['4.67', '7', '5'],
+    ['16.81', '19', '20'],
+    ['0.99', '7.7', '1.07'],
+    ['10', '0', '10'],
+    ['0.005', '0', '0.01'],
+    ['19.99', '5.5', '21.09'],
+  ])('%s plus %s%% is %s, half up to cents', (value, percent, expected) => {
+    expect(addPercent(d(value), d(percent))).toBe(expected);
   });
 });

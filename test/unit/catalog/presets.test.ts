@@ -139,10 +139,10 @@ describe('woocommerce', () => {
     expect(rows[2]).toMatchObject({ key: 'tee-blue', fields: { sku: 'tee-blue', name: 'Tee - Blue' } });
   });
 
-  it('reports a variable product without variations as invalid at the end', async () => {
+  it('skips a variable product without variations at the end: a parent is not sold on its own', async () => {
     const rows = await mapRows(WOO, [['44', 'variable', 'tee', 'Tee', '', '', '', '', '']]);
     expect(rows).toMatchObject([
-      { kind: 'invalid', key: 'tee', reason: expect.stringContaining('has no variations') },
+      { kind: 'skipped', key: 'tee', reason: expect.stringContaining('has no variations') },
     ]);
   });
 
@@ -158,17 +158,28 @@ describe('woocommerce', () => {
     expect(rows[1]).toMatchObject({ kind: 'merged', intoRow: 1 });
   });
 
-  it('reports a grouped product without price as invalid and keeps an external one', async () => {
+  it('skips a grouped product (its items are rows of their own) and an external one (sold elsewhere)', async () => {
     const rows = await mapRows(WOO, [
       ['', 'grouped', 'G', 'Set', '', '', '', 'A, B', ''],
       ['', 'external', '', 'Plugin', '199', '', '', '', ''],
     ]);
-    expect(rows[0]).toMatchObject({
-      kind: 'invalid',
-      reason: 'grouped product has no price of its own; its items (A, B) are rows of their own',
-    });
-    expect(rows[1]).toMatchObject({ kind: 'upsert', key: 'woocommerce:plugin', fields: { price: 199 } });
-    expect(rows[1]).not.toHaveProperty('fields.sku');
+    expect(rows).toEqual([
+      {
+        kind: 'skipped',
+        row: 1,
+        line: 2,
+        key: 'G',
+        reason:
+          'grouped product: a set of products sold one by one, not a product of its own; its items (A, B) are rows of their own',
+      },
+      {
+        kind: 'skipped',
+        row: 2,
+        line: 3,
+        key: 'woocommerce:plugin',
+        reason: 'external (affiliate) product: sold on another site, not by this store',
+      },
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   parseConcurrency,
   parseDailyBudget,
   parseFieldList,
+  parseTaxRate,
   readApiConfig,
   readCommonConfig,
 } from '../../../src/config.js';
@@ -205,5 +206,21 @@ describe('parseFieldList', () => {
 
   it.each(['', ' , ,'])('refuses %j naming --fields', (text) => {
     expectOneLineUsageError(() => parseFieldList(text), '--fields');
+  });
+});
+
+describe('parseTaxRate', () => {
+  it.each([
+    ['20%', '20'],
+    ['20', '20'],
+    [' 7.7 % ', '7.7'],
+    ['7,7%', '7.7'],
+    ['0', '0'],
+  ])('reads %j as %j', (text, rate) => {
+    expect(parseTaxRate(text)).toBe(rate);
+  });
+
+  it.each(['', 'twenty', '-5%', '120%', '20%%'])('refuses %j naming --tax-rate', (text) => {
+    expectOneLineUsageError(() => parseTaxRate(text), '--tax-rate');
   });
 });

@@ -40,6 +40,8 @@ describe('runCounts', () => {
         ['invalid', 'failed', 4],
         ['merged', 'ok', 6],
         ['missing', 'ok', 7],
+        ['skipped', 'ok', 8],
+        ['skipped', 'failed', 1],
       ]),
     });
     expect(runCounts(run)).toEqual({
@@ -48,8 +50,9 @@ describe('runCounts', () => {
       unchanged: 10,
       invalid: 4,
       merged: 6,
+      skipped: 8,
       missing: 7,
-      failed: 3,
+      failed: 4,
       toCreate: 0,
       toUpdate: 0,
     });
@@ -67,7 +70,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(9).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(10).fill(0));
   });
 });
 
@@ -211,6 +214,20 @@ describe('formatSummary', () => {
       }),
     );
     expect(text).toContain('0 invalid, 0 failed, 2 merged\n');
+  });
+
+  it('counts rows left out on purpose as skipped, apart from rows that failed', () => {
+    const text = formatSummary(
+      runRecord({
+        total: 3,
+        counts: counted([
+          ['skipped', 'ok', 2],
+          ['create', 'ok', 1],
+        ]),
+      }),
+    );
+    expect(text).toContain('1 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 2 skipped\n');
+    expect(text).not.toContain('catalog-sync report');
   });
 
   it('prints what was detected about the source under it', () => {

@@ -36,6 +36,31 @@ describe('diffProduct', () => {
         reason: 'missing name for a new product',
       });
     });
+
+    it('reports a row without a price as invalid rather than sending it', () => {
+      expect(diffProduct(upsert({ sku: 'SKU-1', name: 'Scarf' }), undefined)).toEqual({
+        action: 'invalid',
+        reason: 'missing price for a new product',
+      });
+    });
+
+    it('skips a row its platform sells without a price of its own, with the reason', () => {
+      const bundle = { ...upsert({ sku: 'B-1', name: 'Kit' }), unpriced: 'bundle priced from its parts' };
+      expect(diffProduct(bundle, undefined)).toEqual({
+        action: 'skipped',
+        reason: 'bundle priced from its parts',
+      });
+    });
+  });
+
+  describe('when the row has no price but the product exists', () => {
+    it('updates the fields that changed: an update does not need a price', () => {
+      const bundle = { ...upsert({ sku: 'B-1', name: 'Kit v2' }), unpriced: 'bundle priced from its parts' };
+      expect(diffProduct(bundle, remote({ sku: 'B-1', name: 'Kit', price: 30 }))).toMatchObject({
+        action: 'update',
+        fields: { name: 'Kit v2' },
+      });
+    });
   });
 
   describe('when the remote product holds the same values', () => {

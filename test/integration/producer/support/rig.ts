@@ -1,7 +1,13 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach } from 'vitest';
-import type { InvalidRow, MappedRow, MergedRow, ProductUpsert } from '../../../../src/interfaces.js';
+import type {
+  InvalidRow,
+  MappedRow,
+  MergedRow,
+  ProductUpsert,
+  SkippedRow,
+} from '../../../../src/interfaces.js';
 import type { ChunkJobData } from '../../../../src/queue/chunk-job.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
@@ -56,6 +62,10 @@ export function upsert(row: number): ProductUpsert {
 
 export function invalid(row: number): InvalidRow {
   return { kind: 'invalid', row, line: row + 1, key: `BAD-${row}`, reason: 'price: "abc" is not a number' };
+}
+
+export function skipped(row: number): SkippedRow {
+  return { kind: 'skipped', row, line: row + 1, key: `DRAFT-${row}`, reason: 'not sold in the source' };
 }
 
 export function merged(row: number, intoRow: number): MergedRow {

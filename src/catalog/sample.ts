@@ -1,0 +1,40 @@
+import type { SourceRecord } from '../interfaces.js';
+
+/** Records read ahead to recognize an export by its values (a header in an unknown language). */
+export const SAMPLE_RECORDS = 20;
+
+/**
+ * Reads the first `count` records of a source ahead, for detection, and gives back the whole
+ * source, those records first: nothing is read twice and nothing is lost. Memory: `count` records.
+ */
+export async function peekRecords(
+  records: AsyncIterable<SourceRecord>,
+  count = SAMPLE_RECORDS,
+): Promise<{ sample: SourceRecord[]; records: AsyncIterable<SourceRecord> }> {
+  const iterator = records[Symbol.asyncIterator]();
+  const sample: SourceRecord[] = [];
+  let done = false;
+  while (sample.length < count) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    sample.push(next.value);
+  }
+  async function* all(): AsyncGenerator<SourceRecord> {
+    let finished = done;
+    try {
+      yield* sample;
+      while (!finished) {
+        const next = await iterator.next();
+        if (next.done) finished = true;
+        else yield next.value;
+      }
+    } finally {
+      // A consumer that stops early (an interrupt) closes the source, as it would without the peek.
+      if (!finished) await iterator.return?.();
+    }
+  }
+  return { sample: sample.filter((record) => record.problem === undefined), records: all() };
+}
