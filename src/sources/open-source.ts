@@ -6,10 +6,11 @@ import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimit
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
 import { readJson } from './json-records.js';
+import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
-import type { OpenedSource, OpenSourceOptions, SourceFormat } from './types.js';
+import type { OpenedSource, OpenSourceOptions, ReaderOptions, SourceFormat } from './types.js';
 import { DEFAULT_TIMEOUT_MS, openUrl } from './url-source.js';
 import { readXml } from './xml-records.js';
 
@@ -17,8 +18,9 @@ const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
 /**
  * Opens a source (file path, `-` for standard input, or an http(s) URL) and reads it as records.
- * Only the first 64 KiB are held whole, to detect encoding, format and delimiter; the rest streams.
- * The first record is read before this resolves, so a source that cannot be read at all fails here.
+ * Only the first 64 KiB are held whole, to detect encoding, format and delimiter; the rest streams,
+ * one record at a time, none longer than `maxRecordBytes`. The first record is read before this
+ * resolves, so a source that cannot be read at all fails here.
  */
 export async function openSource(source: string, options: OpenSourceOptions = {}): Promise<OpenedSource> {
   checkOptions(options);
@@ -39,6 +41,10 @@ function checkOptions(options: OpenSourceOptions): void {
     throw new SourceError(
       `the delimiter must be one character, such as ${DELIMITERS.map(describeDelimiter).join(', ')}`,
     );
+  }
+  const max = options.maxRecordBytes;
+  if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
+    throw new SourceError(`the record cap must be a positive number of bytes, not ${max}`);
   }
   if (options.encoding !== undefined && !isKnownEncoding(options.encoding)) {
     throw new SourceError(
@@ -69,7 +75,11 @@ async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promis
 
   const text = decodeChunks(sniffed.chunks, encoding);
   let csvColumns: string[] = [];
-  const reader = readerFor(format, text, bytes.label, delimiter, (columns) => {
+  const readerOptions: ReaderOptions = {
+    label: bytes.label,
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+  };
+  const reader = readerFor(format, text, readerOptions, delimiter, (columns) => {
     csvColumns = columns;
   });
   const first = await reader.next();
@@ -100,19 +110,19 @@ async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promis
 function readerFor(
   format: SourceFormat,
   text: AsyncIterable<string>,
-  label: string,
+  options: ReaderOptions,
   delimiter: string | undefined,
   onColumns: (columns: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   switch (format) {
     case 'csv':
-      return readCsv(text, delimiter ?? ',', label, onColumns);
+      return readCsv(text, delimiter ?? ',', options, onColumns);
     case 'json':
-      return readJson(text, label);
+      return readJson(text, options);
     case 'ndjson':
-      return readNdjson(text);
+      return readNdjson(text, options);
     case 'xml':
-      return readXml(text, label);
+      return readXml(text, options);
   }
 }
 

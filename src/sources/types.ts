@@ -15,6 +15,15 @@ export interface OpenSourceOptions {
   fetch?: typeof globalThis.fetch;
   /** URL sources: how long to wait for the answer, and for each next piece of the body. */
   timeoutMs?: number;
+  /** `--max-record-bytes`: one record (CSV record, NDJSON line, JSON element, XML item), after decompression. */
+  maxRecordBytes?: number;
+}
+
+/** What every record reader is given besides the text. */
+export interface ReaderOptions {
+  /** How messages name the source. */
+  label: string;
+  maxRecordBytes: number;
 }
 
 export interface OpenedSource {
