@@ -2,6 +2,7 @@ import type { SourceRecord } from '../interfaces.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
 import { readCsv } from './csv-records.js';
 import { decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
+import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
@@ -18,15 +19,18 @@ const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
 /**
  * Opens a source (file path, `-` for standard input, or an http(s) URL) and reads it as records.
- * Only the first 64 KiB are held whole, to detect encoding, format and delimiter; the rest streams,
- * one record at a time, none longer than `maxRecordBytes`. The first record is read before this
- * resolves, so a source that cannot be read at all fails here.
+ * A gzip-compressed source is inflated as it is read. Only the first 64 KiB are held whole, to
+ * detect encoding, format and delimiter; the rest streams, one record at a time, none longer than
+ * `maxRecordBytes`. The first record is read before this resolves, so a source that cannot be read
+ * at all fails here.
  */
 export async function openSource(source: string, options: OpenSourceOptions = {}): Promise<OpenedSource> {
   checkOptions(options);
-  const bytes = await openBytes(source, options);
+  let bytes = await openBytes(source, options);
   try {
-    return await readSource(bytes, options);
+    const inflated = await gunzipIfCompressed(bytes);
+    bytes = inflated.source;
+    return await readSource(bytes, options, inflated.gzip);
   } catch (error) {
     await bytes.close();
     throw error;
@@ -61,9 +65,13 @@ function openBytes(source: string, options: OpenSourceOptions): Promise<ByteSour
   return openFile(source, extensionOf(source));
 }
 
-async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promise<OpenedSource> {
+async function readSource(
+  bytes: ByteSource,
+  options: OpenSourceOptions,
+  gzip: boolean,
+): Promise<OpenedSource> {
   const sniffed = await sniff(bytes.chunks);
-  const detections: string[] = [];
+  const detections: string[] = gzip ? ['compression gzip (detected)'] : [];
   const encoding = chooseEncoding(sniffed, bytes.label, options.encoding, detections);
   const sample = decodeAll(sniffed.prefix, encoding);
   if (sample.trim() === '') {
