@@ -12,7 +12,7 @@ import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
 import type { OpenedSource, OpenSourceOptions, ReaderOptions, SourceFormat } from './types.js';
-import { DEFAULT_TIMEOUT_MS, openUrl } from './url-source.js';
+import { openUrl } from './url-source.js';
 import { readXml } from './xml-records.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
@@ -60,7 +60,12 @@ function checkOptions(options: OpenSourceOptions): void {
 function openBytes(source: string, options: OpenSourceOptions): Promise<ByteSource> {
   if (source === '-') return Promise.resolve(openStream(options.stdin ?? process.stdin, 'standard input'));
   if (/^https?:\/\//i.test(source)) {
-    return openUrl(source, options.fetch ?? globalThis.fetch, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return openUrl(source, {
+      ...options.network,
+      ...(options.sourceTimeoutMs === undefined ? {} : { sourceTimeoutMs: options.sourceTimeoutMs }),
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+      allowPrivateSource: options.allowPrivateSource === true,
+    });
   }
   return openFile(source, extensionOf(source));
 }
