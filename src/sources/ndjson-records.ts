@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import { badByteIn, badBytesReason } from './bad-bytes.js';
 import { flattenItem, isPlainObject, nestsDeeperThan, TooDeepError } from './flatten.js';
 import { formatBytes, MAX_NESTING, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
@@ -18,6 +19,11 @@ export async function* readNdjson(
     lineNumber++;
     if (line.trim() === '') continue;
     row++;
+    const bad = badByteIn(line);
+    if (bad !== undefined) {
+      yield { row, line: lineNumber, values: {}, problem: badBytesReason(bad, options.encoding) };
+      continue;
+    }
     yield parseLine(line, row, lineNumber);
   }
 }

@@ -1,7 +1,8 @@
 import type { SourceRecord } from '../interfaces.js';
+import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
 import { readCsv } from './csv-records.js';
-import { decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
+import { type DecodeState, decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
 import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
@@ -86,16 +87,25 @@ async function readSource(
   const delimiter =
     format === 'csv' ? chooseDelimiter(sample, sniffed.complete, bytes, options, detections) : undefined;
 
-  const text = decodeChunks(sniffed.chunks, encoding);
+  const decoded: DecodeState = { marked: 0 };
+  const text = decodeChunks(sniffed.chunks, encoding, decoded);
   let csvColumns: string[] = [];
   const readerOptions: ReaderOptions = {
     label: bytes.label,
     maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    encoding,
   };
-  const reader = readerFor(format, text, readerOptions, delimiter, (columns) => {
-    csvColumns = columns;
-  });
+  const reader = checkBytes(
+    readerFor(format, text, readerOptions, delimiter, (columns) => {
+      csvColumns = columns;
+    }),
+    decoded,
+    encoding,
+  );
   const first = await reader.next();
+  const badHeader = csvColumns.map(badByteIn).find((byte) => byte !== undefined);
+  if (badHeader !== undefined)
+    throw sourceError(bytes.label, `the header holds ${badBytesReason(badHeader, encoding)}`);
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
 
   async function* records(): AsyncGenerator<SourceRecord> {
@@ -136,6 +146,43 @@ function readerFor(
       return readNdjson(text, options);
     case 'xml':
       return readXml(text, options);
+  }
+}
+
+/**
+ * One check for every format: a record holding bytes that are not valid in the file's encoding
+ * (marked by the decoder) is invalid, with the position of the first of them; its values keep a
+ * U+FFFD there, for the report only (an invalid row is never sent). A parse error in such a file
+ * says that the bytes may be the cause.
+ */
+async function* checkBytes(
+  records: AsyncGenerator<SourceRecord>,
+  decoded: DecodeState,
+  encoding: string,
+): AsyncGenerator<SourceRecord> {
+  try {
+    for await (const record of records) {
+      if (decoded.marked === 0) {
+        yield record;
+        continue;
+      }
+      const byte = badByteInRecord(record.values);
+      if (byte === undefined) {
+        yield record;
+        continue;
+      }
+      const values: Record<string, string> = {};
+      for (const [key, value] of Object.entries(record.values)) {
+        values[withoutMarks(key, '\uFFFD')] = withoutMarks(value, '\uFFFD');
+      }
+      yield { row: record.row, line: record.line, values, problem: badBytesReason(byte, encoding) };
+    }
+  } catch (error) {
+    if (!(error instanceof SourceError) || decoded.first === undefined) throw error;
+    if (error.message.includes('--max-record-bytes')) throw error;
+    throw new SourceError(
+      `${withoutMarks(error.message)} (the source holds ${badBytesReason(decoded.first, encoding)})`,
+    );
   }
 }
 

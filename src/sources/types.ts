@@ -29,6 +29,8 @@ export interface ReaderOptions {
   /** How messages name the source. */
   label: string;
   maxRecordBytes: number;
+  /** The encoding the text was decoded from, for the reason of a row with bad bytes. */
+  encoding: string;
 }
 
 export interface OpenedSource {
