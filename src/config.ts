@@ -1,5 +1,6 @@
 import { parseDuration } from './duration.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
+import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from './sources/limits.js';
 import {
   type AllowedHost,
   API_HOSTS_VARIABLE,
@@ -228,6 +229,26 @@ function commaList(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** `--source-timeout`: the stall window of a source URL. */
+export function parseSourceTimeout(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null || ms < 100)
+    throw new UsageError(
+      `--source-timeout takes a duration of at least 100ms, such as 30s or 2m, not "${value}"`,
+    );
+  return ms;
+}
+
+/** `--max-record-bytes`: `8MiB`, `512KiB` or a number of bytes, between 1 KiB and 1 GiB. */
+export function parseMaxRecordBytes(value: string): number {
+  const bytes = parseByteSize(value);
+  if (bytes === null || bytes < MIN_RECORD_BYTES || bytes > MAX_RECORD_BYTES)
+    throw new UsageError(
+      `--max-record-bytes takes a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576, not "${value}"`,
+    );
+  return bytes;
 }
 
 function positiveInteger(

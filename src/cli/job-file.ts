@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
+import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -47,6 +48,18 @@ const jobFile = z
     format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
     delimiter: z.string().optional(),
     encoding: z.string().optional(),
+    sourceTimeout: z
+      .string()
+      .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
+      .optional(),
+    allowPrivateSource: z.boolean().optional(),
+    maxRecordBytes: z
+      .union([z.number().int(), z.string()])
+      .refine((value) => {
+        const bytes = typeof value === 'number' ? value : parseByteSize(value);
+        return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
+      }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
+      .optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })
@@ -132,6 +145,9 @@ export function applyJob(
     createOnlyFields: fieldList(job.createOnlyFields),
     fullReadAfter: job.fullReadAfter === undefined ? undefined : parseDuration(job.fullReadAfter),
     taxRate: job.taxRate === undefined ? undefined : parseTaxRate(String(job.taxRate)),
+    sourceTimeout: job.sourceTimeout === undefined ? undefined : parseDuration(job.sourceTimeout),
+    maxRecordBytes:
+      typeof job.maxRecordBytes === 'string' ? parseByteSize(job.maxRecordBytes) : job.maxRecordBytes,
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;

@@ -52,6 +52,10 @@ export async function prepareRun(
       ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
       ...(flags.encoding ? { encoding: flags.encoding } : {}),
       stdin: io.stdin,
+      sourceTimeoutMs: flags.sourceTimeout,
+      allowPrivateSource: flags.allowPrivateSource === true,
+      maxRecordBytes: flags.maxRecordBytes,
+      ...(io.network ? { network: io.network } : {}),
     });
     const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
     // The first records, read ahead: a header in the store's language is known by its values.

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { SourceNetwork } from '../sources/url-source.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {
@@ -8,6 +9,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Set by a command's action: the process exit code. */
   exitCode: number;
+  /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
+  network?: SourceNetwork;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

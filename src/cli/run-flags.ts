@@ -32,5 +32,11 @@ export interface RunFlags {
   baseUrl?: string;
   redisUrl?: string;
   allowInsecure: boolean;
+  /** `--source-timeout`, in ms: a source URL that delivers less than 1 KiB in a window this long stalls. */
+  sourceTimeout: number;
+  /** `--allow-private-source`: a source URL may lead to link-local addresses, or from public to private. */
+  allowPrivateSource: boolean;
+  /** `--max-record-bytes`: one record's cap, in bytes. */
+  maxRecordBytes: number;
   job?: string;
 }

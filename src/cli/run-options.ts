@@ -6,8 +6,12 @@ import {
   parseDailyBudget,
   parseFieldList,
   parseFullReadAfter,
+  parseMaxRecordBytes,
+  parseSourceTimeout,
   parseTaxRate,
 } from '../config.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
+import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
 import { applyJob, loadJob } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -94,6 +98,27 @@ export function addRunOptions(command: Command): Command {
       ]),
     )
     .option('--delimiter <char>', 'force the CSV delimiter: , ; tab or |', parseDelimiter)
+    .addOption(
+      new Option(
+        '--source-timeout <duration>',
+        'a source URL that delivers less than 1 KiB in any window this long ends the run (e.g. 30s, 2m)',
+      )
+        .argParser(parseSourceTimeout)
+        .default(DEFAULT_SOURCE_TIMEOUT_MS, '30s'),
+    )
+    .option(
+      '--allow-private-source',
+      'allow a source URL or redirect that leads to a link-local address, or from a public address into loopback or a private range',
+      false,
+    )
+    .addOption(
+      new Option(
+        '--max-record-bytes <n>',
+        'one CSV record, NDJSON line, JSON element or XML item longer than this ends the run (8MiB, 512KiB, 1048576)',
+      )
+        .argParser(parseMaxRecordBytes)
+        .default(DEFAULT_MAX_RECORD_BYTES, '8MiB'),
+    )
     .option(
       '--encoding <name>',
       'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',

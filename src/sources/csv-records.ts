@@ -3,10 +3,9 @@ import { CsvError, parse } from 'csv-parse';
 import type { SourceRecord } from '../interfaces.js';
 import { columnNames, isBlankRow, recordFromCells } from './csv-header.js';
 import { normalizeLineBreaks } from './decode.js';
+import { formatBytes } from './limits.js';
 import { sourceError } from './source-error.js';
-
-/** A field this large is an unclosed quote swallowing the file, not data; stop before memory runs out. */
-const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+import type { ReaderOptions } from './types.js';
 
 interface ParsedRecord {
   record: string[];
@@ -17,13 +16,16 @@ interface ParsedRecord {
  * Streams CSV records with csv-parse. `relax_quotes` reads a bare `"` inside an unquoted field as text
  * (`Redline 10" Mattress`, BigCommerce fixture); `relax_column_count` lets ragged rows through to
  * `recordFromCells`. `onColumns` receives the header before the first record.
+ * A record over `maxRecordBytes` (mostly an unclosed quote swallowing the file) stops the read
+ * before memory runs out: csv-parse reads the text as UTF-8 bytes and stops at that many.
  */
 export async function* readCsv(
   text: AsyncIterable<string>,
   delimiter: string,
-  label: string,
+  options: ReaderOptions,
   onColumns: (columns: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
+  const { label, maxRecordBytes } = options;
   let endLine = 0;
   let emptyLines = 0;
   const parser = parse({
@@ -32,7 +34,7 @@ export async function* readCsv(
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
-    max_record_size: MAX_RECORD_CHARS,
+    max_record_size: maxRecordBytes,
     // Runs as each record is parsed, before any is consumed: the position a parse error starts from.
     on_record: (record, context) => {
       endLine = context.lines;
@@ -61,7 +63,7 @@ export async function* readCsv(
   } catch (error) {
     if (error instanceof CsvError) {
       const startLine = endLine + 1 + (Number(error.empty_lines ?? emptyLines) - emptyLines);
-      throw sourceError(label, describeCsvError(error, startLine));
+      throw sourceError(label, describeCsvError(error, startLine, maxRecordBytes));
     }
     throw error;
   } finally {
@@ -70,12 +72,12 @@ export async function* readCsv(
   if (!columns) onColumns([]);
 }
 
-function describeCsvError(error: CsvError, startLine: number): string {
+function describeCsvError(error: CsvError, startLine: number, maxRecordBytes: number): string {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
       return `unclosed quote in the record that starts on line ${startLine}`;
     case 'CSV_MAX_RECORD_SIZE':
-      return `the record that starts on line ${startLine} is over ${MAX_RECORD_CHARS / 1024 / 1024} MiB: probably an unclosed quote`;
+      return `the record that starts on line ${startLine} is over ${formatBytes(maxRecordBytes)} (--max-record-bytes): probably an unclosed quote`;
     default:
       return `cannot read the CSV record that starts on line ${startLine}: ${error.message}`;
   }

@@ -1,3 +1,5 @@
+import { incompleteTail, sequenceLength } from './utf8.js';
+
 /** What the first bytes of a source say about how to decode it. Pure: table-tested. */
 export interface EncodingGuess {
   encoding: string;
@@ -23,8 +25,11 @@ export function binaryReason(prefix: Uint8Array): string | undefined {
 }
 
 /**
- * The encoding of a source from its first bytes: a byte order mark wins; then UTF-8 if the bytes are
- * valid UTF-8; then Windows-1252, the encoding Excel uses for "CSV" on western Windows.
+ * The encoding of a source from its first bytes: a byte order mark wins; then UTF-8 when the bytes
+ * hold at least one valid UTF-8 multi-byte sequence, or no byte above 0x7F at all, even if a few
+ * bytes are not UTF-8 (those rows are then invalid: a UTF-8 export with one stray Windows-1252 byte
+ * must not be read as Windows-1252 whole, in mojibake); Windows-1252, the encoding Excel uses for
+ * "CSV" on western Windows, only for high bytes none of which is in a UTF-8 sequence.
  * `complete` tells whether the prefix is the whole source (so a cut multi-byte character at its end
  * is an error rather than a chunk boundary).
  */
@@ -34,7 +39,14 @@ export function detectEncoding(prefix: Uint8Array, complete: boolean): EncodingG
   if (startsWith(prefix, [0xfe, 0xff])) return { encoding: 'utf-16be', reason: 'byte order mark' };
   const utf16 = utf16WithoutBom(prefix);
   if (utf16) return { encoding: utf16, reason: 'NUL byte pattern, no byte order mark' };
-  if (isValidUtf8(prefix, complete)) return { encoding: 'utf-8', reason: 'valid UTF-8' };
+  const { sequences, badBytes } = scanUtf8(prefix, complete);
+  if (badBytes === 0) return { encoding: 'utf-8', reason: 'valid UTF-8' };
+  if (sequences > 0) {
+    return {
+      encoding: 'utf-8',
+      reason: `UTF-8, but ${badBytes === 1 ? '1 byte is' : `${badBytes} bytes are`} not: those rows are invalid`,
+    };
+  }
   return { encoding: 'windows-1252', reason: 'not valid UTF-8' };
 }
 
@@ -53,13 +65,28 @@ function utf16WithoutBom(prefix: Uint8Array): string | undefined {
   return undefined;
 }
 
-function isValidUtf8(bytes: Uint8Array, complete: boolean): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: !complete });
-    return true;
-  } catch {
-    return false;
+/** Valid multi-byte UTF-8 sequences, and bytes in none; a sequence cut by the end of a partial prefix is neither. */
+function scanUtf8(prefix: Uint8Array, complete: boolean): { sequences: number; badBytes: number } {
+  const whole = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength);
+  const end = complete ? whole.length : whole.length - incompleteTail(whole);
+  const bytes = whole.subarray(0, end);
+  let sequences = 0;
+  let badBytes = 0;
+  for (let i = 0; i < end; ) {
+    if (bytes[i]! < 0x80) {
+      i++;
+      continue;
+    }
+    const length = sequenceLength(bytes, i);
+    if (length === 0) {
+      badBytes++;
+      i++;
+    } else {
+      sequences++;
+      i += length;
+    }
   }
+  return { sequences, badBytes };
 }
 
 function startsWith(bytes: Uint8Array, magic: number[]): boolean {

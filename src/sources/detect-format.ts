@@ -25,8 +25,9 @@ export function extensionOf(path: string): string {
 
 /**
  * The format of a source from the start of its text. The content decides: `[`/`{` is JSON, `<` is XML,
- * anything else CSV. The extension only settles what the content leaves open: a single `{…}` line is
- * NDJSON under `.ndjson`/`.jsonl`, a JSON object otherwise.
+ * anything else CSV. The extension only settles what the content leaves open: a single `{…}` line (or
+ * a first line that does not end within the sample) is NDJSON under `.ndjson`/`.jsonl`, a JSON
+ * object otherwise.
  */
 export function detectFormat(text: string, extension: string): FormatGuess {
   const hinted = EXTENSION_FORMATS[extension];
@@ -37,6 +38,8 @@ export function detectFormat(text: string, extension: string): FormatGuess {
   if (first === '{') {
     if (looksLikeNdjson(start)) return guess('ndjson', hinted);
     if (hinted === 'ndjson' && isWholeObject(firstLine(start))) return guess('ndjson', hinted);
+    // A first line longer than the sample: the extension decides (the line's length is the reader's to judge).
+    if (hinted === 'ndjson' && !/[\r\n]/.test(start)) return guess('ndjson', hinted);
     return guess('json', hinted);
   }
   return guess('csv', hinted);

@@ -1,8 +1,10 @@
 import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import type { SourceRecord } from '../interfaces.js';
-import { flattenItem, isPlainObject } from './flatten.js';
+import { flattenItem, isPlainObject, TooDeepError } from './flatten.js';
+import { formatBytes, MAX_NESTING, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
+import type { ReaderOptions } from './types.js';
 
 /** Keys under which exports wrap their list of products, tried before any other array-valued key. */
 const WRAPPER_KEYS = new Set(['products', 'items', 'data', 'entries']);
@@ -11,26 +13,44 @@ const WRAPPER_KEYS = new Set(['products', 'items', 'data', 'entries']);
  * Streams the items of a JSON array, or of the array an object wraps (`{"products": [...]}`), one
  * assembled item at a time: memory holds one item, never the document. Numbers keep their source text
  * (`12.50` stays `12.50`). The stream has no cheap line positions, so `line` is the item index.
- * The tokenizer is stream-json's synchronous core, fed chunk by chunk: a token per `await` would
- * triple the time of a large feed.
+ * The tokenizer is stream-json's synchronous core, fed slice by slice: a token per `await` would
+ * triple the time of a large feed, and small slices let the size of the item being built be checked
+ * while the tokenizer holds it (`--max-record-bytes`). An item nested deeper than `MAX_NESTING` is
+ * not built at all: its record is invalid.
  */
-export async function* readJson(text: AsyncIterable<string>, label: string): AsyncGenerator<SourceRecord> {
+export async function* readJson(
+  text: AsyncIterable<string>,
+  options: ReaderOptions,
+): AsyncGenerator<SourceRecord> {
+  const { label, maxRecordBytes } = options;
   const tokenize = jsonParser({ packValues: true, streamValues: false });
-  const items = new ItemStream(label);
+  const meter = new RecordMeter(maxRecordBytes);
+  const items = new ItemStream(label, meter);
+  const length = sliceLength(maxRecordBytes);
   for await (const chunk of text) {
-    let tokens: Token[];
-    try {
-      const out = tokenize(chunk);
-      tokens = typeof out === 'symbol' ? [] : out.values;
-    } catch (error) {
-      throw sourceError(label, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    for (const token of tokens) {
-      const item = items.consume(token);
-      if (item) yield item;
+    for (const slice of slices(chunk, length)) {
+      meter.slice(utf8Bytes(slice));
+      let tokens: Token[];
+      try {
+        const out = tokenize(slice);
+        tokens = typeof out === 'symbol' ? [] : out.values;
+      } catch (error) {
+        throw sourceError(label, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      for (const token of tokens) {
+        const item = items.consume(token);
+        if (item) yield item;
+      }
+      items.checkSize();
     }
   }
   items.finish();
+}
+
+/** The item being built: its assembler (none once it is known to be too deep) and its nesting. */
+interface ItemState {
+  assembler: Assembler | undefined;
+  nesting: number;
 }
 
 /** The state machine from tokens to items: which array holds the products, and where each item ends. */
@@ -43,12 +63,16 @@ class ItemStream {
   private itemsDepth: number | undefined;
   private streamedKey: string | undefined;
   private skipping = 0;
-  private assembler: Assembler | undefined;
+  private item: ItemState | undefined;
 
-  constructor(private readonly label: string) {}
+  constructor(
+    private readonly label: string,
+    private readonly meter: RecordMeter,
+  ) {}
 
   consume(token: Token): SourceRecord | undefined {
-    if (this.assembler) return this.feedItem(token);
+    if (this.item) return this.feedItem(token);
+    this.meter.progress();
     if (this.skipping > 0) {
       this.skipping += nesting(token);
       return undefined;
@@ -59,15 +83,26 @@ class ItemStream {
         this.depth--;
         return undefined;
       }
-      this.assembler = new Assembler({ numberAsString: true });
+      this.startItem();
       return this.feedItem(token);
     }
     if (this.candidateKey !== undefined) return this.decideCandidate(token);
     return this.structure(token);
   }
 
+  /** After each slice: the item being built, or what lies between items, is within the cap. */
+  checkSize(): void {
+    if (!this.meter.over) return;
+    const cap = `${formatBytes(this.meter.maxRecordBytes)} (--max-record-bytes)`;
+    if (this.item) throw sourceError(this.label, `item ${this.row + 1} is over ${cap}`);
+    throw sourceError(
+      this.label,
+      `the JSON holds a value over ${cap} outside the items, after item ${this.row}`,
+    );
+  }
+
   finish(): void {
-    if (this.depth > 0 || this.assembler) {
+    if (this.depth > 0 || this.item) {
       throw sourceError(this.label, `not valid JSON: the document ends early, after item ${this.row}`);
     }
     if (this.rootIsObject && this.streamedKey === undefined) {
@@ -119,8 +154,13 @@ class ItemStream {
       return undefined;
     }
     this.startItems(key);
-    this.assembler = new Assembler({ numberAsString: true });
+    this.startItem();
     return this.feedItem(token);
+  }
+
+  private startItem(): void {
+    this.item = { assembler: new Assembler({ numberAsString: true }), nesting: 0 };
+    this.meter.recordStarted();
   }
 
   private startItems(key: string): void {
@@ -136,16 +176,44 @@ class ItemStream {
   }
 
   private feedItem(token: Token): SourceRecord | undefined {
-    const assembler = this.assembler!;
-    assembler.consume(token);
-    if (!assembler.done) return undefined;
-    this.assembler = undefined;
+    const item = this.item!;
+    item.nesting += nesting(token);
+    if (item.assembler && item.nesting > MAX_NESTING) item.assembler = undefined;
+    if (item.assembler) {
+      item.assembler.consume(token);
+      if (!item.assembler.done) return undefined;
+    } else if (item.nesting > 0) {
+      return undefined;
+    }
+    this.item = undefined;
     this.row++;
-    const value = assembler.current;
+    if (this.meter.over) {
+      throw sourceError(
+        this.label,
+        `item ${this.row} is over ${formatBytes(this.meter.maxRecordBytes)} (--max-record-bytes)`,
+      );
+    }
+    this.meter.progress();
+    if (!item.assembler) return this.tooDeep();
+    const value = item.assembler.current;
     if (!isPlainObject(value)) {
       return { row: this.row, line: this.row, values: {}, problem: `item ${this.row} is not a JSON object` };
     }
-    return { row: this.row, line: this.row, values: flattenItem(value) };
+    try {
+      return { row: this.row, line: this.row, values: flattenItem(value) };
+    } catch (error) {
+      if (error instanceof TooDeepError) return this.tooDeep();
+      throw error;
+    }
+  }
+
+  private tooDeep(): SourceRecord {
+    return {
+      row: this.row,
+      line: this.row,
+      values: {},
+      problem: `item ${this.row} is nested deeper than ${MAX_NESTING} levels`,
+    };
   }
 }
 

@@ -1,30 +1,37 @@
 import type { SourceRecord } from '../interfaces.js';
+import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
 import { readCsv } from './csv-records.js';
-import { decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
+import { type DecodeState, decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
+import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
 import { readJson } from './json-records.js';
+import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
-import type { OpenedSource, OpenSourceOptions, SourceFormat } from './types.js';
-import { DEFAULT_TIMEOUT_MS, openUrl } from './url-source.js';
+import type { OpenedSource, OpenSourceOptions, ReaderOptions, SourceFormat } from './types.js';
+import { openUrl } from './url-source.js';
 import { readXml } from './xml-records.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
 /**
  * Opens a source (file path, `-` for standard input, or an http(s) URL) and reads it as records.
- * Only the first 64 KiB are held whole, to detect encoding, format and delimiter; the rest streams.
- * The first record is read before this resolves, so a source that cannot be read at all fails here.
+ * A gzip-compressed source is inflated as it is read. Only the first 64 KiB are held whole, to
+ * detect encoding, format and delimiter; the rest streams, one record at a time, none longer than
+ * `maxRecordBytes`. The first record is read before this resolves, so a source that cannot be read
+ * at all fails here.
  */
 export async function openSource(source: string, options: OpenSourceOptions = {}): Promise<OpenedSource> {
   checkOptions(options);
-  const bytes = await openBytes(source, options);
+  let bytes = await openBytes(source, options);
   try {
-    return await readSource(bytes, options);
+    const inflated = await gunzipIfCompressed(bytes);
+    bytes = inflated.source;
+    return await readSource(bytes, options, inflated.gzip);
   } catch (error) {
     await bytes.close();
     throw error;
@@ -40,6 +47,10 @@ function checkOptions(options: OpenSourceOptions): void {
       `the delimiter must be one character, such as ${DELIMITERS.map(describeDelimiter).join(', ')}`,
     );
   }
+  const max = options.maxRecordBytes;
+  if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
+    throw new SourceError(`the record cap must be a positive number of bytes, not ${max}`);
+  }
   if (options.encoding !== undefined && !isKnownEncoding(options.encoding)) {
     throw new SourceError(
       `unknown encoding '${options.encoding}': try utf-8, utf-16le, windows-1252 or latin1`,
@@ -50,14 +61,23 @@ function checkOptions(options: OpenSourceOptions): void {
 function openBytes(source: string, options: OpenSourceOptions): Promise<ByteSource> {
   if (source === '-') return Promise.resolve(openStream(options.stdin ?? process.stdin, 'standard input'));
   if (/^https?:\/\//i.test(source)) {
-    return openUrl(source, options.fetch ?? globalThis.fetch, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    return openUrl(source, {
+      ...options.network,
+      ...(options.sourceTimeoutMs === undefined ? {} : { sourceTimeoutMs: options.sourceTimeoutMs }),
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+      allowPrivateSource: options.allowPrivateSource === true,
+    });
   }
   return openFile(source, extensionOf(source));
 }
 
-async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promise<OpenedSource> {
+async function readSource(
+  bytes: ByteSource,
+  options: OpenSourceOptions,
+  gzip: boolean,
+): Promise<OpenedSource> {
   const sniffed = await sniff(bytes.chunks);
-  const detections: string[] = [];
+  const detections: string[] = gzip ? ['compression gzip (detected)'] : [];
   const encoding = chooseEncoding(sniffed, bytes.label, options.encoding, detections);
   const sample = decodeAll(sniffed.prefix, encoding);
   if (sample.trim() === '') {
@@ -67,12 +87,25 @@ async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promis
   const delimiter =
     format === 'csv' ? chooseDelimiter(sample, sniffed.complete, bytes, options, detections) : undefined;
 
-  const text = decodeChunks(sniffed.chunks, encoding);
+  const decoded: DecodeState = { marked: 0 };
+  const text = decodeChunks(sniffed.chunks, encoding, decoded);
   let csvColumns: string[] = [];
-  const reader = readerFor(format, text, bytes.label, delimiter, (columns) => {
-    csvColumns = columns;
-  });
+  const readerOptions: ReaderOptions = {
+    label: bytes.label,
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    encoding,
+  };
+  const reader = checkBytes(
+    readerFor(format, text, readerOptions, delimiter, (columns) => {
+      csvColumns = columns;
+    }),
+    decoded,
+    encoding,
+  );
   const first = await reader.next();
+  const badHeader = csvColumns.map(badByteIn).find((byte) => byte !== undefined);
+  if (badHeader !== undefined)
+    throw sourceError(bytes.label, `the header holds ${badBytesReason(badHeader, encoding)}`);
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
 
   async function* records(): AsyncGenerator<SourceRecord> {
@@ -100,19 +133,56 @@ async function readSource(bytes: ByteSource, options: OpenSourceOptions): Promis
 function readerFor(
   format: SourceFormat,
   text: AsyncIterable<string>,
-  label: string,
+  options: ReaderOptions,
   delimiter: string | undefined,
   onColumns: (columns: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   switch (format) {
     case 'csv':
-      return readCsv(text, delimiter ?? ',', label, onColumns);
+      return readCsv(text, delimiter ?? ',', options, onColumns);
     case 'json':
-      return readJson(text, label);
+      return readJson(text, options);
     case 'ndjson':
-      return readNdjson(text);
+      return readNdjson(text, options);
     case 'xml':
-      return readXml(text, label);
+      return readXml(text, options);
+  }
+}
+
+/**
+ * One check for every format: a record holding bytes that are not valid in the file's encoding
+ * (marked by the decoder) is invalid, with the position of the first of them; its values keep a
+ * U+FFFD there, for the report only (an invalid row is never sent). A parse error in such a file
+ * says that the bytes may be the cause.
+ */
+async function* checkBytes(
+  records: AsyncGenerator<SourceRecord>,
+  decoded: DecodeState,
+  encoding: string,
+): AsyncGenerator<SourceRecord> {
+  try {
+    for await (const record of records) {
+      if (decoded.marked === 0) {
+        yield record;
+        continue;
+      }
+      const byte = badByteInRecord(record.values);
+      if (byte === undefined) {
+        yield record;
+        continue;
+      }
+      const values: Record<string, string> = {};
+      for (const [key, value] of Object.entries(record.values)) {
+        values[withoutMarks(key, '\uFFFD')] = withoutMarks(value, '\uFFFD');
+      }
+      yield { row: record.row, line: record.line, values, problem: badBytesReason(byte, encoding) };
+    }
+  } catch (error) {
+    if (!(error instanceof SourceError) || decoded.first === undefined) throw error;
+    if (error.message.includes('--max-record-bytes')) throw error;
+    throw new SourceError(
+      `${withoutMarks(error.message)} (the source holds ${badBytesReason(decoded.first, encoding)})`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import type { SourceNetwork } from './url-source.js';
 
 export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xml';
 
@@ -11,10 +12,25 @@ export interface OpenSourceOptions {
   encoding?: string;
   /** Read for the source `-`; defaults to `process.stdin`. */
   stdin?: NodeJS.ReadableStream;
-  /** Used for http(s) sources; defaults to `globalThis.fetch`. */
-  fetch?: typeof globalThis.fetch;
-  /** URL sources: how long to wait for the answer, and for each next piece of the body. */
-  timeoutMs?: number;
+  /** URL sources: the resolver and connector; the system's when absent (tests inject both). */
+  network?: SourceNetwork;
+  /** URL sources: `--source-timeout`, ms: less than 1 KiB in any window this long is a stall. */
+  sourceTimeoutMs?: number;
+  /** URL sources: how long resolving and connecting may take, ms (10 s). */
+  connectTimeoutMs?: number;
+  /** URL sources: `--allow-private-source`. */
+  allowPrivateSource?: boolean;
+  /** `--max-record-bytes`: one record (CSV record, NDJSON line, JSON element, XML item), after decompression. */
+  maxRecordBytes?: number;
+}
+
+/** What every record reader is given besides the text. */
+export interface ReaderOptions {
+  /** How messages name the source. */
+  label: string;
+  maxRecordBytes: number;
+  /** The encoding the text was decoded from, for the reason of a row with bad bytes. */
+  encoding: string;
 }
 
 export interface OpenedSource {

@@ -1,6 +1,9 @@
 import { SaxesParser } from 'saxes';
 import type { SourceRecord } from '../interfaces.js';
+import { formatBytes, MAX_NESTING, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
+import type { ReaderOptions } from './types.js';
+import { TOO_DEEP_TARGET, XmlDepthFilter } from './xml-depth-filter.js';
 
 /** Root elements of the feeds Google Merchant Center reads: RSS 2.0, RSS 1.0 (RDF) and Atom. */
 const FEED_ROOTS = new Set(['rss', 'RDF', 'feed', 'channel']);
@@ -17,19 +20,43 @@ interface Frame {
  * Streams the items of a Merchant Center feed (`<item>` in RSS, `<entry>` in Atom) with saxes, one
  * item in memory at a time. Columns are local names (`g:price` → `price`); nested elements flatten to
  * dotted keys (`g:shipping/g:country` → `shipping.country`); a repeated element is joined with `|`.
+ * An item over `maxRecordBytes` stops the read; one nested deeper than `MAX_NESTING` levels (the
+ * item is level 1) is an invalid row, its depths never reaching the parser (`XmlDepthFilter`).
  */
-export async function* readXml(text: AsyncIterable<string>, label: string): AsyncGenerator<SourceRecord> {
+export async function* readXml(
+  text: AsyncIterable<string>,
+  options: ReaderOptions,
+): AsyncGenerator<SourceRecord> {
+  const { label, maxRecordBytes } = options;
   const parser = new SaxesParser({ position: true });
+  const filter = new XmlDepthFilter(MAX_NESTING, (name) => ITEM_ELEMENTS.has(name));
+  const meter = new RecordMeter(maxRecordBytes);
   const ready: SourceRecord[] = [];
   let root: string | undefined;
   let frames: Frame[] | undefined;
   let values = new Map<string, string[]>();
+  let tooDeep = false;
   let itemLine = 0;
   let tagLine = 0;
   let row = 0;
+  const overCap = () => `over ${formatBytes(maxRecordBytes)} (--max-record-bytes)`;
+  const outside = () => {
+    if (!frames) meter.progress();
+  };
 
   parser.on('opentagstart', () => {
     tagLine = parser.line;
+    outside();
+  });
+  parser.on('processinginstruction', (pi) => {
+    if (pi.target !== TOO_DEEP_TARGET) return;
+    if (!frames) {
+      throw sourceError(
+        label,
+        `the XML nests deeper than ${MAX_NESTING} levels outside any item, at line ${parser.line}`,
+      );
+    }
+    tooDeep = true;
   });
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
@@ -43,7 +70,9 @@ export async function* readXml(text: AsyncIterable<string>, label: string): Asyn
       if (ITEM_ELEMENTS.has(name)) {
         frames = [];
         values = new Map();
+        tooDeep = false;
         itemLine = tagLine;
+        meter.recordStarted();
       }
       return;
     }
@@ -59,11 +88,25 @@ export async function* readXml(text: AsyncIterable<string>, label: string): Asyn
   parser.on('text', addText);
   parser.on('cdata', addText);
   parser.on('closetag', () => {
-    if (!frames) return;
+    if (!frames) {
+      meter.progress();
+      return;
+    }
     const frame = frames.pop();
     if (!frame) {
       row++;
-      ready.push({ row, line: itemLine, values: joinValues(values) });
+      if (meter.over) throw sourceError(label, `item ${row} (line ${itemLine}) is ${overCap()}`);
+      meter.progress();
+      ready.push(
+        tooDeep
+          ? {
+              row,
+              line: itemLine,
+              values: {},
+              problem: `item ${row} is nested deeper than ${MAX_NESTING} levels`,
+            }
+          : { row, line: itemLine, values: joinValues(values) },
+      );
       frames = undefined;
       return;
     }
@@ -75,10 +118,22 @@ export async function* readXml(text: AsyncIterable<string>, label: string): Asyn
     else values.set(key, [value]);
   });
 
+  const length = sliceLength(maxRecordBytes);
   try {
     for await (const chunk of text) {
-      parser.write(chunk);
-      yield* ready.splice(0);
+      for (const slice of slices(chunk, length)) {
+        meter.slice(utf8Bytes(slice));
+        parser.write(filter.write(slice));
+        yield* ready.splice(0);
+        if (meter.over) {
+          throw sourceError(
+            label,
+            frames
+              ? `item ${row + 1} (line ${itemLine}) is ${overCap()}`
+              : `the XML holds a run of text ${overCap()} outside the items, after item ${row}`,
+          );
+        }
+      }
     }
     parser.close();
     yield* ready.splice(0);

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { projectRoot } from '../../project-root.js';
 import { startSandbox } from '../../sandbox/index.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../../sources/limits.js';
+import { DEFAULT_SOURCE_TIMEOUT_MS } from '../../sources/url-source.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 import type { RunFlags } from '../run-flags.js';
@@ -38,6 +40,9 @@ export function registerDemo(program: Command, io: CliIo): void {
         onlyPublished: false,
         priceIncludesTax: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
+        sourceTimeout: DEFAULT_SOURCE_TIMEOUT_MS,
+        allowPrivateSource: false,
+        maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
       };
       try {
         await withRuntime(

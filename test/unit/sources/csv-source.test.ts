@@ -86,7 +86,7 @@ describe('a CSV source', () => {
   it('stops at a record over 8 MiB, the mark of an unclosed quote swallowing the file', async () => {
     const csv = `sku,name\nA,ok\nB,"${'x'.repeat(9 * 1024 * 1024)}\nC,x\n`;
     await expect(openAndRead('-', { stdin: stdinOf(csv, 64 * 1024) })).rejects.toThrow(
-      'standard input: the record that starts on line 3 is over 8 MiB: probably an unclosed quote',
+      'standard input: the record that starts on line 3 is over 8 MiB (--max-record-bytes): probably an unclosed quote',
     );
   });
 

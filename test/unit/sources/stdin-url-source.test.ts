@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource, SourceError } from '../../../src/sources/index.js';
+import type { SourceNetwork } from '../../../src/sources/url-source.js';
 import { openAndRead, readAll, stdinOf } from './helpers.js';
 
 describe('standard input (-)', () => {
@@ -81,14 +82,16 @@ describe('a feed URL', () => {
   });
 
   it('gives up on a feed that does not answer in time', async () => {
-    await expect(openSource(`${base}/slow.csv`, { timeoutMs: 200 })).rejects.toThrow(
-      `${base}/slow.csv: feed did not answer within 200 ms`,
+    await expect(openSource(`${base}/slow.csv`, { sourceTimeoutMs: 200 })).rejects.toThrow(
+      `${base}/slow.csv: the feed stalled: less than 1 KiB in 200 ms (--source-timeout)`,
     );
   });
 
   it('gives up on a feed that stops sending halfway', async () => {
-    const opened = await openSource(`${base}/stalls.csv`, { timeoutMs: 200 });
-    await expect(readAll(opened)).rejects.toThrow(`${base}/stalls.csv: feed did not answer within 200 ms`);
+    const opened = await openSource(`${base}/stalls.csv`, { sourceTimeoutMs: 200 });
+    await expect(readAll(opened)).rejects.toThrow(
+      `${base}/stalls.csv: the feed stalled: less than 1 KiB in 200 ms (--source-timeout)`,
+    );
   });
 
   it('says why a feed cannot be reached', async () => {
@@ -101,11 +104,22 @@ describe('a feed URL', () => {
     await expect(openSource(refused)).rejects.toThrow(`${refused}: cannot fetch the feed: ECONNREFUSED`);
   });
 
-  it('uses the injected fetch', async () => {
-    const fetch = (async () => new Response('[{"sku":"A1"}]', { status: 200 })) as typeof globalThis.fetch;
-    const { opened, records } = await openAndRead('https://feeds.example.test/products', { fetch });
-    expect(opened.format).toBe('json');
-    expect(records).toEqual([{ row: 1, line: 1, values: { sku: 'A1' } }]);
+  it('resolves and connects through the injected resolver and connector', async () => {
+    const port = Number(new URL(base).port);
+    const network: SourceNetwork = {
+      lookup: async (hostname) =>
+        hostname === 'feeds.example.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
+      connect: async (target) => {
+        if (target.address !== '127.0.0.1')
+          throw new Error(`the test connects to loopback only, not ${target.address}`);
+        return new Promise((resolve, reject) => {
+          const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket)).once('error', reject);
+        });
+      },
+    };
+    const { opened, records } = await openAndRead(`http://feeds.example.test:${port}/feed.csv`, { network });
+    expect(opened.format).toBe('csv');
+    expect(records.map((record) => record.values.sku)).toEqual(['A1', 'B2']);
   });
 });
 

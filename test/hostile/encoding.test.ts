@@ -1,0 +1,224 @@
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectEncoding } from '../../src/sources/detect-encoding.js';
+import { parseCsv } from '../integration/support/catalog.js';
+import { MAIN_SELLER, usePipeline } from '../integration/support/pipeline.js';
+import { readBytes, tempFolder } from './support.js';
+
+/**
+ * Issue 10, item 6: a UTF-8 file with one Windows-1252 byte in its first 64 KiB was decoded whole
+ * as Windows-1252 (every row written in mojibake, exit 0); past 64 KiB the bad byte became U+FFFD
+ * and was sent. Now the file is UTF-8 when its multi-byte sequences are, and the row holding bytes
+ * that are not is invalid, naming the byte; no row is sent with U+FFFD or mojibake.
+ */
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+const REASON = (byte: number) => `bytes not UTF-8 at byte ${byte}: re-export as UTF-8 or pass --encoding`;
+
+/** A 3,000-row UTF-8 catalog whose row `badRow` has one Windows-1252 `é` (0xE9) in its name. */
+function catalogWithOneBadByte(badRow: number): { bytes: Buffer; badByte: number } {
+  const parts: Buffer[] = [utf8('sku,name,price\n')];
+  let badByte = 0;
+  for (let row = 1; row <= 3000; row++) {
+    if (row === badRow) {
+      const before = utf8(`P${row},Produit ${row} — `);
+      badByte = parts.reduce((sum, part) => sum + part.length, 0) + before.length + 1;
+      parts.push(before, Buffer.from([0xe9]), utf8('dition,9.5\n'));
+    } else {
+      parts.push(utf8(`P${row},Produit ${row} — édition,9.5\n`));
+    }
+  }
+  return { bytes: Buffer.concat(parts), badByte };
+}
+
+type Read = Awaited<ReturnType<typeof readBytes>>;
+function records(result: Read) {
+  if ('error' in result) throw result.error;
+  return result.records;
+}
+
+describe('one stray Windows-1252 byte in a UTF-8 file', () => {
+  it.each([
+    ['in the first 64 KiB', 100],
+    ['far past the first 64 KiB', 2900],
+  ])(
+    '%s: the file stays UTF-8, that row is invalid naming the byte, no other row changes',
+    async (_, badRow) => {
+      const { bytes, badByte } = catalogWithOneBadByte(badRow);
+      expect(badByte > 64 * 1024).toBe(badRow === 2900);
+
+      const result = await readBytes(bytes);
+      const read = records(result);
+
+      expect('opened' in result && result.opened.encoding).toBe('utf-8');
+      expect(read).toHaveLength(3000);
+      expect(read[badRow - 1]).toMatchObject({ row: badRow, problem: REASON(badByte) });
+      const others = read.filter((record) => record.row !== badRow);
+      expect(others.every((record) => record.problem === undefined)).toBe(true);
+      expect(others.every((record) => record.values.name === `Produit ${record.row} — édition`)).toBe(true);
+      expect(
+        read.some((record) =>
+          Object.values(record.values).some(
+            (value) => /\uFFFD|Ã|â€/.test(value) && record.problem === undefined,
+          ),
+        ),
+      ).toBe(false);
+    },
+  );
+
+  it('names the same byte whatever the chunks the bytes come in', async () => {
+    const { bytes, badByte } = catalogWithOneBadByte(7);
+    for (const chunk of [1, 2, 3, 7, 4096]) {
+      const read = records(await readBytes(bytes.subarray(0, 1000), {}, chunk));
+      expect(read[6]?.problem).toBe(REASON(badByte));
+      expect(read[5]?.values.name).toBe('Produit 6 — édition');
+    }
+  });
+
+  it('a multi-byte character cut by the end of the file is bad bytes too', async () => {
+    const bytes = Buffer.concat([utf8('sku,name\nA,é\nB,x'), utf8('€').subarray(0, 2)]);
+    const read = records(await readBytes(bytes));
+    expect(read[1]?.problem).toBe(REASON(bytes.length - 1));
+  });
+
+  it('a bad byte in the header stops the read with one line', async () => {
+    const bytes = Buffer.concat([utf8('sku,n'), Buffer.from([0xe9]), utf8('me\nA,é\n')]);
+    const result = await readBytes(bytes);
+    expect('error' in result && result.error.message).toBe(`standard input: the header holds ${REASON(6)}`);
+  });
+
+  it('keeps a U+FFFD that the file itself holds (valid UTF-8): it is text', async () => {
+    const read = records(await readBytes(utf8('sku,name\nA,caf\uFFFD — é\n')));
+    expect(read[0]).toEqual({ row: 1, line: 2, values: { sku: 'A', name: 'caf\uFFFD — é' } });
+  });
+
+  it('with --encoding utf-8 forced, a Windows-1252 file gives invalid rows, never mojibake', async () => {
+    const bytes = iconv.encode('sku,name\nA,plain\nB,Crème\n', 'windows-1252');
+    const read = records(await readBytes(bytes, { encoding: 'utf-8' }));
+    expect(read[0]?.problem).toBeUndefined();
+    expect(read[1]?.problem).toBe(REASON(bytes.indexOf(0xe8) + 1));
+  });
+});
+
+describe('every format', () => {
+  const bad = (before: string, after: string) =>
+    Buffer.concat([utf8(before), Buffer.from([0xe9]), utf8(after)]);
+
+  it('JSON: the item with the bad byte is invalid', async () => {
+    const bytes = bad('[{"sku":"A","name":"é"},{"sku":"B","name":"caf', '"},{"sku":"C"}]');
+    const read = records(await readBytes(bytes));
+    expect(read.map((record) => record.problem)).toEqual([
+      undefined,
+      REASON(bytes.indexOf(0xe9) + 1),
+      undefined,
+    ]);
+  });
+
+  it('JSON: a bad byte in a key is the same', async () => {
+    const bytes = bad('[{"sku":"A","name":"é","nam', '":"x"}]');
+    expect(records(await readBytes(bytes))[0]?.problem).toBe(REASON(bytes.indexOf(0xe9) + 1));
+  });
+
+  it('NDJSON: the line with the bad byte is invalid, even where it breaks the JSON', async () => {
+    const bytes = bad('{"sku":"A","name":"é"}\n{"sku":"B",', '}\n{"sku":"C"}\n');
+    const read = records(await readBytes(bytes, { format: 'ndjson' }));
+    expect(read.map((record) => record.problem)).toEqual([
+      undefined,
+      REASON(bytes.indexOf(0xe9) + 1),
+      undefined,
+    ]);
+  });
+
+  it('XML: the item with the bad byte is invalid', async () => {
+    const bytes = bad(
+      '<rss><channel><item><sku>A</sku><title>é</title></item><item><sku>B</sku><title>caf',
+      '</title></item></channel></rss>',
+    );
+    const read = records(await readBytes(bytes));
+    expect(read.map((record) => record.problem)).toEqual([undefined, REASON(bytes.indexOf(0xe9) + 1)]);
+  });
+
+  it('XML: a bad byte in a tag name stops the read, and the line says why', async () => {
+    const bytes = Buffer.concat([
+      bad('<rss><channel><item><sku>é</sku><t', 'tle>x</t'),
+      Buffer.from([0xe9]),
+      utf8('tle></item></channel></rss>'),
+    ]);
+    const result = await readBytes(bytes);
+    expect('error' in result && result.error.message).toMatch(
+      new RegExp(
+        `^standard input: not valid XML at line 1: .*\\(the source holds ${REASON(bytes.indexOf(0xe9) + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`,
+      ),
+    );
+    expect('error' in result && result.error.message).not.toMatch(/[\uFDD0-\uFDEF]/);
+  });
+});
+
+describe('Windows-1252 files', () => {
+  it('are still read as Windows-1252 when no byte is in a UTF-8 sequence', async () => {
+    const bytes = iconv.encode('sku;name;price\nCB1;Crème brûlée – 1 kg;4,50 €\n', 'windows-1252');
+    const result = await readBytes(bytes);
+    expect('opened' in result && result.opened.encoding).toBe('windows-1252');
+    expect(records(result)[0]?.values.name).toBe('Crème brûlée – 1 kg');
+  });
+
+  it('a byte Windows-1252 leaves undefined (0x81) makes its row invalid, not U+FFFD', async () => {
+    const bytes = Buffer.concat([
+      iconv.encode('sku;name\nA;Crème\nB;x', 'windows-1252'),
+      Buffer.from([0x81]),
+      utf8('y\n'),
+    ]);
+    const read = records(await readBytes(bytes));
+    expect(read[0]?.values.name).toBe('Crème');
+    expect(read[1]?.problem).toBe(
+      `bytes not Windows-1252 at byte ${bytes.indexOf(0x81) + 1}: re-export as UTF-8 or pass --encoding`,
+    );
+  });
+});
+
+describe('detectEncoding', () => {
+  it.each([
+    [
+      'UTF-8 with one stray Windows-1252 byte',
+      Buffer.concat([utf8('a — é ü '), Buffer.from([0xe9, 0x20])]),
+      'utf-8',
+      'UTF-8, but 1 byte is not: those rows are invalid',
+    ],
+    [
+      'Windows-1252 only',
+      Buffer.from([0x43, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0x80]),
+      'windows-1252',
+      'not valid UTF-8',
+    ],
+    ['ASCII', utf8('sku,name\nA,b\n'), 'utf-8', 'valid UTF-8'],
+  ])('%s → %s', (_, prefix, encoding, reason) => {
+    expect(detectEncoding(prefix, true)).toEqual({ encoding, reason });
+  });
+});
+
+describe('through the CLI', () => {
+  const pipeline = usePipeline();
+  const folder = tempFolder();
+  afterAll(() => folder.remove());
+
+  it('writes the 2,999 good rows in the right characters and reports the bad one (exit 1)', async () => {
+    const { bytes, badByte } = catalogWithOneBadByte(100);
+    const source = folder.write('mixed.csv', bytes);
+    const report = join(pipeline.dir, 'report.csv');
+
+    const result = await pipeline.cli(['run', source, '--report', report]);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'encoding utf-8 (detected: UTF-8, but 1 byte is not: those rows are invalid)',
+    );
+    const products = pipeline.products(MAIN_SELLER);
+    expect(products).toHaveLength(2999);
+    expect(products.every((product) => /^Produit \d+ — édition$/.test(String(product.name)))).toBe(true);
+    expect(parseCsv(await pipeline.readText('report.csv'))[99]).toMatchObject({
+      row: '100',
+      action: 'invalid',
+      error: REASON(badByte),
+    });
+  }, 60_000);
+});

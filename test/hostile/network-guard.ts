@@ -1,0 +1,68 @@
+/**
+ * Belt and braces for the tests that give a source URL: whatever the code under test does, no
+ * connection can be opened to an address other than loopback, and no real DNS query can be sent.
+ * Used by `vi.mock` in each such test file (for the modules of that file's graph, src included), and
+ * `globalThis.fetch` is stubbed to throw (an earlier version of the code fetched feeds with it).
+ * This module imports nothing: it is loaded by the factories that mock `node:net` itself.
+ */
+export function isLoopback(host: unknown): boolean {
+  if (typeof host !== 'string') return false;
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+export function refuseOffLoopback(what: string, host: unknown): void {
+  if (!isLoopback(host))
+    throw new Error(`network guard: ${what} to ${String(host)} refused (tests stay on loopback)`);
+}
+
+export function noRealDns(): never {
+  throw new Error('network guard: no real DNS lookup in these tests');
+}
+
+/** `fetch` for loopback addresses only (the sandbox Seller API); anything else throws. */
+export function loopbackFetch(realFetch: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!/^(127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname)) {
+      throw new Error(`network guard: fetch to ${url.hostname} refused (tests stay on loopback)`);
+    }
+    return realFetch(input, init);
+  };
+}
+
+/** A copy of `node:net` or `node:tls` whose `names` functions refuse a host off loopback. */
+export function guardedModule<T extends Record<string, unknown>>(actual: T, names: string[]): T {
+  const guarded: Record<string, unknown> = { ...actual };
+  for (const name of names) {
+    const original = actual[name] as (...args: unknown[]) => unknown;
+    guarded[name] = Object.assign(
+      (...args: unknown[]) => {
+        const [first, second] = args;
+        const host = typeof first === 'object' && first !== null ? (first as { host?: string }).host : second;
+        refuseOffLoopback(`${name}`, host ?? 'localhost');
+        return original(...args);
+      },
+      { loopbackGuard: true },
+    );
+  }
+  return { ...guarded, default: guarded } as unknown as T;
+}
+
+type ImportOriginal = <T>() => Promise<T>;
+
+/** Factories for `vi.mock` (see the top of each test file that opens a URL). */
+export async function guardedDns(importOriginal: ImportOriginal) {
+  return { ...(await importOriginal<typeof import('node:dns/promises')>()), lookup: noRealDns };
+}
+
+export async function guardedNet(importOriginal: ImportOriginal) {
+  const net = await importOriginal<typeof import('node:net') & Record<string, unknown>>();
+  return guardedModule(net, ['connect', 'createConnection']);
+}
+
+export async function guardedTls(importOriginal: ImportOriginal) {
+  return guardedModule(await importOriginal<typeof import('node:tls') & Record<string, unknown>>(), [
+    'connect',
+  ]);
+}
