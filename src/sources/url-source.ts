@@ -65,9 +65,13 @@ export async function openUrl(url: string, fetchImpl: typeof fetch, timeoutMs: n
   }
 
   let closed = false;
+  // The body's length, when the feed says it and sends it as is (a compressed body inflates).
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  const identity = !response.headers.get('content-encoding');
   return {
     label,
     extension: extensionOf(new URL(url).pathname),
+    ...(identity && Number.isSafeInteger(length) && length > 0 ? { size: length } : {}),
     chunks: chunks(),
     async close() {
       if (closed) return;
