@@ -40,6 +40,8 @@ const jobFile = z
     format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
     delimiter: z.string().optional(),
     encoding: z.string().optional(),
+    /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
+    allowEviction: z.boolean().optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })

@@ -26,5 +26,7 @@ export interface RunFlags {
   baseUrl?: string;
   redisUrl?: string;
   allowInsecure: boolean;
+  /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
+  allowEviction: boolean;
   job?: string;
 }

@@ -84,6 +84,11 @@ export function addRunOptions(command: Command): Command {
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
+    .option(
+      '--allow-eviction',
+      'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
+      false,
+    )
     .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
 }
 

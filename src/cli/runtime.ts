@@ -9,6 +9,7 @@ import {
   redisAnswers,
   startPrivateRedis,
 } from '../redis/private-server.js';
+import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/server-info.js';
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
@@ -23,6 +24,8 @@ export interface Runtime {
   runs: RunStore;
   sellers: SellerState;
   logger: Logger;
+  /** INFO as read now (memory used, maxmemory, policy, role); null when the server does not tell. */
+  serverInfo(): Promise<RedisServerInfo | null>;
   /** Closes Redis and stops a private Redis if one was started. */
   close(): Promise<void>;
 }
@@ -33,6 +36,11 @@ export interface RuntimeOptions {
   privateRedisAllowed?: boolean;
   /** Quieter logs while a progress bar owns the terminal. */
   logLevel?: string;
+  /**
+   * For the commands that write (run, import, worker): refuse a replica, an evicting Redis (unless
+   * allowed) and a version BullMQ cannot use, before anything is written.
+   */
+  writes?: { allowEviction: boolean };
 }
 
 export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -54,6 +62,20 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
     throw error;
   }
+  const info = await readServerInfo(redis);
+  const unfit = info && options.writes ? unfitForWrites(config.redisUrl, info, options.writes) : null;
+  if (unfit) {
+    await closeRedis(redis);
+    await privateRedis?.stop();
+    throw new UsageError(unfit);
+  }
+  if (info && info.policy !== 'noeviction') {
+    // Checked above in our own words; BullMQ would print its "IMPORTANT! Eviction policy…" warning
+    // to the console again for every queue and worker it sets up. `skipVersionCheck` is BullMQ's
+    // connection option that spares that INFO read (and so the warning); it reads it from the
+    // options of the client it is given, and of the duplicates it makes for blocking reads.
+    (redis.options as { skipVersionCheck?: boolean }).skipVersionCheck = true;
+  }
   const keys = new RedisKeys(config.prefix);
   return {
     config,
@@ -62,6 +84,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     runs: new RunStore(redis, keys),
     sellers: new SellerState(redis, keys),
     logger,
+    serverInfo: () => readServerInfo(redis),
     async close() {
       await closeRedis(redis);
       await privateRedis?.stop();

@@ -17,7 +17,11 @@ export function registerImport(program: Command, io: CliIo): void {
     if (flags.sandbox) {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }
-    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+    const runtimeOptions = {
+      ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+      writes: { allowEviction: flags.allowEviction },
+    };
+    await withRuntime(io, runtimeOptions, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       let lastBackpressureLog = 0;
       try {

@@ -42,6 +42,7 @@ export async function runCommand(io: CliIo, source: string, flags: RunFlags): Pr
     {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       privateRedisAllowed: flags.sandbox,
+      writes: { allowEviction: flags.allowEviction },
       // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
       ...(tty && !io.env.LOG_LEVEL ? { logLevel: 'error' } : {}),
     },

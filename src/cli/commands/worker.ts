@@ -24,8 +24,17 @@ export function registerWorker(
       8,
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
-    .action(async (flags: { concurrency: number; redisUrl?: string }) => {
-      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+    .option(
+      '--allow-eviction',
+      'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
+      false,
+    )
+    .action(async (flags: { concurrency: number; redisUrl?: string; allowEviction: boolean }) => {
+      const options = {
+        ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+        writes: { allowEviction: flags.allowEviction },
+      };
+      await withRuntime(io, options, async (runtime) => {
         const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
         // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
         const scheduled = serveScheduledImports({
