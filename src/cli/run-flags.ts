@@ -26,6 +26,8 @@ export interface RunFlags {
   baseUrl?: string;
   redisUrl?: string;
   allowInsecure: boolean;
+  /** `--force`: start even when Redis' room left looks too small for the run. */
+  force: boolean;
   /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
   allowEviction: boolean;
   job?: string;

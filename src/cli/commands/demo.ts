@@ -33,6 +33,7 @@ export function registerDemo(program: Command, io: CliIo): void {
         keyEnv,
         baseUrl: sandbox.baseUrl,
         allowInsecure: false,
+        force: false,
         allowEviction: false,
         incremental: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,

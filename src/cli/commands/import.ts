@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
+import { checkRedisRoom } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
@@ -25,6 +26,7 @@ export function registerImport(program: Command, io: CliIo): void {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       let lastBackpressureLog = 0;
       try {
+        await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },
           prepared.spec,

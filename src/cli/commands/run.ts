@@ -11,6 +11,7 @@ import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
+import { checkRedisRoom } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { type Runtime, withRuntime } from '../runtime.js';
@@ -58,6 +59,13 @@ export async function syncOnce(
   flags: RunFlags,
 ): Promise<number> {
   const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
+  try {
+    // Before the first request (the key check below may send one).
+    await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
+  } catch (error) {
+    await prepared.close();
+    throw error;
+  }
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
