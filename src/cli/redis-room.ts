@@ -1,7 +1,11 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { displayRedisUrl } from '../redis/connect.js';
+import type { RedisFaultError } from '../redis/health.js';
 import { describeMemory, formatBytes, type RedisServerInfo, roomLeft } from '../redis/server-info.js';
 import { KEPT_BYTES_PER_ROW, QUEUED_BYTES_PER_ROW, runNeedBytes } from '../redis/sizing.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunStore } from '../runs/run-store.js';
 import type { RowEstimate } from '../sources/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -43,4 +47,70 @@ export async function checkRedisRoom(
     `kept, ${QUEUED_BYTES_PER_ROW} more while queued): raise maxmemory or free space, or pass --force to try anyway`;
   if (!force) throw new UsageError(line);
   runtime.logger.info(`${line} (--force: trying anyway)`);
+}
+
+/**
+ * About how much more Redis a run stopped by a full Redis needs: its unsettled rows when its source
+ * was read whole (a re-run goes on with it), else the whole run again (a re-run reads the source anew).
+ */
+export async function remainingNeed(
+  runs: RunStore,
+  runId: string | null,
+  estimate: RowEstimate | null,
+): Promise<number | null> {
+  const run = runId ? await runs.get(runId).catch(() => null) : null;
+  if (run?.produced) return Math.max(0, run.total - run.settled) * KEPT_BYTES_PER_ROW;
+  const rows = Math.max(estimate?.rows ?? 0, run?.total ?? 0);
+  return rows > 0 ? runNeedBytes(rows) : null;
+}
+
+/**
+ * What the unfinished runs (the newest 1,000) still need, for a worker that found Redis full: their
+ * unsettled rows at what a run keeps per row.
+ */
+export async function queuedNeed(runtime: {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}): Promise<number | null> {
+  const ids = await runtime.redis.zrevrange(runtime.keys.runs, 0, 999);
+  let rows = 0;
+  for (const id of ids) {
+    const run = await runtime.runs.get(id);
+    if (run && run.state !== 'done') rows += Math.max(0, run.total - run.settled);
+  }
+  return rows > 0 ? rows * KEPT_BYTES_PER_ROW : null;
+}
+
+/**
+ * The one line that says Redis stopped us: the line that ends a run (exit 2), or what a worker logs
+ * once a minute while it takes no new job.
+ */
+export async function redisFaultLine(
+  runtime: RedisView,
+  fault: RedisFaultError,
+  needBytes: number | null,
+  who: 'run' | 'worker' = 'run',
+): Promise<string> {
+  const at = displayRedisUrl(runtime.config.redisUrl);
+  if (fault.kind === 'lost') {
+    return "Redis lost this run's state, probably a restart without persistence: run it again";
+  }
+  const info = await runtime.serverInfo().catch(() => null);
+  const then = who === 'run' ? 'then run again' : 'no new job is taken until it accepts writes again';
+  if (fault.kind === 'read-only') {
+    return (
+      `Redis at ${at} refused a write: it is a read-only replica${info?.primary ? ` (of ${info.primary})` : ''}; ` +
+      `point REDIS_URL at its primary; ${then}`
+    );
+  }
+  const memory = info ? ` (${describeMemory(info)})` : '';
+  const what = who === 'run' ? 'this run needs' : 'the queued runs need';
+  const need =
+    needBytes === null
+      ? ''
+      : needBytes > 0
+        ? `, ${what} about ${formatBytes(needBytes)} more`
+        : `, ${what} a little more to finish`;
+  return `Redis at ${at} is full${memory}${need}; raise maxmemory or free space; ${then}`;
 }

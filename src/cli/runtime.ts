@@ -3,6 +3,7 @@ import { type CommonConfig, readCommonConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
+import { faultOf, RedisHealth } from '../redis/health.js';
 import {
   hasRedisServerBinary,
   type PrivateRedis,
@@ -14,6 +15,7 @@ import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
 import type { CliIo } from './program.js';
+import { redisFaultLine } from './redis-room.js';
 import { UsageError } from './usage-error.js';
 
 /** What a command that touches Redis holds, and how to let it all go. */
@@ -24,6 +26,8 @@ export interface Runtime {
   runs: RunStore;
   sellers: SellerState;
   logger: Logger;
+  /** The refused writes (full, read-only) and lost runs met so far (health.ts). */
+  health: RedisHealth;
   /** INFO as read now (memory used, maxmemory, policy, role); null when the server does not tell. */
   serverInfo(): Promise<RedisServerInfo | null>;
   /** Closes Redis and stops a private Redis if one was started. */
@@ -76,6 +80,8 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     // options of the client it is given, and of the duplicates it makes for blocking reads.
     (redis.options as { skipVersionCheck?: boolean }).skipVersionCheck = true;
   }
+  const health = new RedisHealth();
+  health.watch(redis);
   const keys = new RedisKeys(config.prefix);
   return {
     config,
@@ -84,6 +90,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     runs: new RunStore(redis, keys),
     sellers: new SellerState(redis, keys),
     logger,
+    health,
     serverInfo: () => readServerInfo(redis),
     async close() {
       await closeRedis(redis);
@@ -103,6 +110,9 @@ export async function withRuntime<T>(
     return await body(runtime);
   } catch (error) {
     if (error instanceof RedisLostError) throw new UsageError(error.message);
+    // Any command that met a refused write (full, read-only) or a lost run: one line, not a stack.
+    const fault = faultOf(error) === null ? null : runtime.health.note(error);
+    if (fault) throw new UsageError(await redisFaultLine(runtime, fault, null));
     throw error;
   } finally {
     await runtime.close();

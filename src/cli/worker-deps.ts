@@ -17,6 +17,7 @@ export function startSellerWorkers(
     env,
     limiter: pLimit(concurrency),
     logger: runtime.logger,
+    health: runtime.health,
     retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },
     timeoutMs: 30_000,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

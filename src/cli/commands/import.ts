@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
-import { checkRedisRoom } from '../redis-room.js';
+import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
@@ -25,6 +25,7 @@ export function registerImport(program: Command, io: CliIo): void {
     await withRuntime(io, runtimeOptions, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       let lastBackpressureLog = 0;
+      let runId: string | null = null;
       try {
         await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
         const result = await enqueueRun(
@@ -32,6 +33,10 @@ export function registerImport(program: Command, io: CliIo): void {
           prepared.spec,
           prepared.rows,
           {
+            onRunCreated: (run) => {
+              runId = run.id;
+            },
+            assertHealthy: () => runtime.health.assertWritable(),
             // Called every poll while the queue is full: say it once a minute, not four times a second.
             onBackpressure: (waiting) => {
               const now = Date.now();
@@ -43,8 +48,13 @@ export function registerImport(program: Command, io: CliIo): void {
               );
             },
           },
-        ).catch((error: unknown) => {
-          throw asUsageError(error);
+        ).catch(async (error: unknown) => {
+          // Redis refused a write (full, read-only) or lost the run: one line, exit 2.
+          const fault = runtime.health.note(error);
+          if (!fault) throw asUsageError(error);
+          const need =
+            fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
+          throw new UsageError(await redisFaultLine(runtime, fault, need));
         });
         if (result.kind === 'already-queued') {
           io.stderr.write(

@@ -6,6 +6,7 @@ import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';
 import { untilSignal } from '../signals.js';
 import { startSellerWorkers } from '../worker-deps.js';
+import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 
 const REGISTRY_POLL_MS = 2000;
 
@@ -36,6 +37,7 @@ export function registerWorker(
       };
       await withRuntime(io, options, async (runtime) => {
         const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+        const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
         // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
         const scheduled = serveScheduledImports({
           redis: runtime.redis,
@@ -56,6 +58,7 @@ export function registerWorker(
         runtime.logger.info({ queues: workers.size, concurrency: flags.concurrency }, 'worker started');
         const signal = await untilStopped();
         clearInterval(poll);
+        stopWatchingRedis();
         runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
         await scheduled.close();
         await workers.close();
