@@ -60,6 +60,8 @@ const jobFile = z
         return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
       }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
       .optional(),
+    /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
+    allowEviction: z.boolean().optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })

@@ -7,7 +7,7 @@ import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
-import { type OpenedSource, openSource, SourceError } from '../sources/index.js';
+import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -17,6 +17,8 @@ export interface PreparedRun {
   rows: AsyncIterable<MappedRow>;
   /** What was detected (format, encoding, delimiter, preset): said to the user before the run. */
   detections: string[];
+  /** The rows the source holds, about, when that can be known before reading it (Redis sizing). */
+  rowEstimate: RowEstimate | null;
   sandbox: Sandbox | null;
   /** Closes the source and stops the in-process sandbox, if any. */
   close(): Promise<void>;
@@ -97,6 +99,7 @@ export async function prepareRun(
       spec,
       rows: mapper.map(peeked.records),
       detections: [...openedSource.detections, ...mapper.detections],
+      rowEstimate: openedSource.rowEstimate,
       sandbox,
       async close() {
         await openedSource.close();

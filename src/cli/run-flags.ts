@@ -38,5 +38,9 @@ export interface RunFlags {
   allowPrivateSource: boolean;
   /** `--max-record-bytes`: one record's cap, in bytes. */
   maxRecordBytes: number;
+  /** `--force`: start even when Redis' room left looks too small for the run. */
+  force: boolean;
+  /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
+  allowEviction: boolean;
   job?: string;
 }

@@ -126,6 +126,16 @@ export function addRunOptions(command: Command): Command {
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
+    .option(
+      '--force',
+      "start even when Redis' room left (maxmemory - used) looks too small for the run",
+      false,
+    )
+    .option(
+      '--allow-eviction',
+      'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
+      false,
+    )
     .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
 }
 

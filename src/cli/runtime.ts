@@ -3,16 +3,19 @@ import { type CommonConfig, readCommonConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
+import { faultOf, RedisHealth } from '../redis/health.js';
 import {
   hasRedisServerBinary,
   type PrivateRedis,
   redisAnswers,
   startPrivateRedis,
 } from '../redis/private-server.js';
+import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/server-info.js';
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
 import type { CliIo } from './program.js';
+import { redisFaultLine } from './redis-room.js';
 import { UsageError } from './usage-error.js';
 
 /** What a command that touches Redis holds, and how to let it all go. */
@@ -23,6 +26,10 @@ export interface Runtime {
   runs: RunStore;
   sellers: SellerState;
   logger: Logger;
+  /** The refused writes (full, read-only) and lost runs met so far (health.ts). */
+  health: RedisHealth;
+  /** INFO as read now (memory used, maxmemory, policy, role); null when the server does not tell. */
+  serverInfo(): Promise<RedisServerInfo | null>;
   /** Closes Redis and stops a private Redis if one was started. */
   close(): Promise<void>;
 }
@@ -33,6 +40,11 @@ export interface RuntimeOptions {
   privateRedisAllowed?: boolean;
   /** Quieter logs while a progress bar owns the terminal. */
   logLevel?: string;
+  /**
+   * For the commands that write (run, import, worker): refuse a replica, an evicting Redis (unless
+   * allowed) and a version BullMQ cannot use, before anything is written.
+   */
+  writes?: { allowEviction: boolean };
 }
 
 export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -54,6 +66,22 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
     throw error;
   }
+  const info = await readServerInfo(redis);
+  const unfit = info && options.writes ? unfitForWrites(config.redisUrl, info, options.writes) : null;
+  if (unfit) {
+    await closeRedis(redis);
+    await privateRedis?.stop();
+    throw new UsageError(unfit);
+  }
+  if (info && info.policy !== 'noeviction') {
+    // Checked above in our own words; BullMQ would print its "IMPORTANT! Eviction policy…" warning
+    // to the console again for every queue and worker it sets up. `skipVersionCheck` is BullMQ's
+    // connection option that spares that INFO read (and so the warning); it reads it from the
+    // options of the client it is given, and of the duplicates it makes for blocking reads.
+    (redis.options as { skipVersionCheck?: boolean }).skipVersionCheck = true;
+  }
+  const health = new RedisHealth();
+  health.watch(redis);
   const keys = new RedisKeys(config.prefix);
   return {
     config,
@@ -62,6 +90,8 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     runs: new RunStore(redis, keys),
     sellers: new SellerState(redis, keys),
     logger,
+    health,
+    serverInfo: () => readServerInfo(redis),
     async close() {
       await closeRedis(redis);
       await privateRedis?.stop();
@@ -80,6 +110,9 @@ export async function withRuntime<T>(
     return await body(runtime);
   } catch (error) {
     if (error instanceof RedisLostError) throw new UsageError(error.message);
+    // Any command that met a refused write (full, read-only) or a lost run: one line, not a stack.
+    const fault = faultOf(error) === null ? null : runtime.health.note(error);
+    if (fault) throw new UsageError(await redisFaultLine(runtime, fault, null));
     throw error;
   } finally {
     await runtime.close();

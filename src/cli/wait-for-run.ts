@@ -1,3 +1,4 @@
+import { RunStateLostError } from '../redis/health.js';
 import { withinRedisDeadline } from '../redis/watch.js';
 import type { RunRecord } from '../runs/run-store.js';
 import type { ProgressView } from './progress.js';
@@ -34,7 +35,7 @@ export async function waitForRun(
       // Longer than a Redis restart takes; shorter than a person's patience at the terminal.
       runtime.config.redisDeadlineMs,
     );
-    if (!run) throw new Error(`run ${runId} is gone from Redis`);
+    if (!run) throw new RunStateLostError(runId);
     if (run.state === 'done') {
       options.progress.update(run);
       return { kind: 'done', run };

@@ -24,6 +24,7 @@ export function startSellerWorkers(
     trust: readTrustRules(env, trustedBaseUrls),
     limiter: pLimit(concurrency),
     logger: runtime.logger,
+    health: runtime.health,
     retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },
     timeoutMs: 30_000,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -1,4 +1,5 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import { faultOf, RunStateLostError } from '../redis/health.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { syncRow } from '../sync/row-sync.js';
 import type { SellerPausedError } from '../sync/seller-pause.js';
@@ -19,6 +20,28 @@ const KEY_UNAVAILABLE_RETRY_MS = 60_000;
  * had its tries in its own retry layer, and another attempt of the job would only send it again.
  */
 export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
+  const processChunk = makeChunkSync(deps, contexts, queue);
+  /**
+   * A chunk that met a Redis fault: Redis refused a write (full, read-only) and the job goes back to
+   * waiting without spending an attempt (BullMQ's manual rate limit; when even that cannot be
+   * written, its lock expires and it returns as stalled); or the run's record is gone, and there is
+   * nothing left to do for its rows in this run (the run is to be run again). The command says
+   * which, once (`run`: its one line; `worker`: its log).
+   */
+  return async function processOrPutBack(job: Job<ChunkJobData>, token?: string): Promise<void> {
+    try {
+      await processChunk(job, token);
+    } catch (error) {
+      const fault = faultOf(error);
+      if (fault === null) throw error;
+      deps.health?.note(error);
+      if (fault !== 'lost') throw new RateLimitError();
+      contexts.drop(job.data.runId);
+    }
+  };
+}
+
+function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
     let context: Awaited<ReturnType<RunContexts['get']>>;
@@ -30,12 +53,19 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new DelayedError();
     }
-    const [state, snapshotFailed] = await deps.redis.hmget(deps.keys.run(runId), 'state', SNAPSHOT_FAILED);
+    const [state, snapshotFailed, recorded] = await deps.redis.hmget(
+      deps.keys.run(runId),
+      'state',
+      SNAPSHOT_FAILED,
+      'createdAt',
+    );
     // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do.
     if (!context || state === 'done') {
       contexts.drop(runId);
       return;
     }
+    // The run was read before (this process keeps its context) but its record is gone since.
+    if (!recorded) throw new RunStateLostError(runId);
     const settleNotSynced = async (reason: string) => {
       await deps.runs.settle(runId, notSyncedOutcomes(rows, reason));
       if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);

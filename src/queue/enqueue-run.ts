@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { ChunkJobData } from './chunk-job.js';
@@ -20,6 +21,18 @@ export interface EnqueueDeps {
   logger: Logger;
 }
 
+/** How long a run's `producing` mark lasts without renewal; renewed every PRODUCING_BEAT_MS. */
+const PRODUCING_TTL_MS = 60_000;
+const PRODUCING_BEAT_MS = 10_000;
+
+export interface EnqueueHooks {
+  onRunCreated?: (run: RunRecord) => void;
+  onBackpressure?: (waitingJobs: number) => void;
+  signal?: AbortSignal;
+  /** Throws once Redis refused a write: the producer stops (health.ts). */
+  assertHealthy?: () => void;
+}
+
 export type EnqueueResult =
   | { kind: 'queued'; run: RunRecord; total: number }
   | { kind: 'already-queued'; runId: string };
@@ -32,19 +45,40 @@ export async function enqueueRun(
   deps: EnqueueDeps,
   spec: RunSpec,
   rows: AsyncIterable<MappedRow>,
-  hooks: {
-    onRunCreated?: (run: RunRecord) => void;
-    onBackpressure?: (waitingJobs: number) => void;
-    signal?: AbortSignal;
-  } = {},
+  hooks: EnqueueHooks = {},
 ): Promise<EnqueueResult> {
   const queueName = sellerQueueName(spec.sellerRef);
   await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
   const run = await deps.runs.create(spec);
+  // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
+  const producing = deps.keys.producing(run.id);
+  const beat = () => deps.redis.set(producing, '1', 'PX', PRODUCING_TTL_MS);
+  await beat();
+  const heartbeat = setInterval(() => beat().catch(() => undefined), PRODUCING_BEAT_MS);
+  heartbeat.unref();
+  try {
+    return await produceRun(deps, spec, run, rows, hooks);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function produceRun(
+  deps: EnqueueDeps,
+  spec: RunSpec,
+  run: RunRecord,
+  rows: AsyncIterable<MappedRow>,
+  hooks: EnqueueHooks,
+): Promise<EnqueueResult> {
+  const queueName = sellerQueueName(spec.sellerRef);
   if (spec.sourceId) {
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id);
     if (earlier) {
-      await deps.redis.multi().del(deps.keys.run(run.id)).zrem(deps.keys.runs, run.id).exec();
+      await deps.redis
+        .multi()
+        .del(deps.keys.run(run.id), deps.keys.producing(run.id))
+        .zrem(deps.keys.runs, run.id)
+        .exec();
       return { kind: 'already-queued', runId: earlier };
     }
   }
@@ -61,6 +95,7 @@ export async function enqueueRun(
       rows,
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
       sellerPaused: async () => {
         const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
         return seller.authRejected || seller.pausedUntil !== null;
@@ -74,6 +109,13 @@ export async function enqueueRun(
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {
+    if (faultOf(error) !== null) {
+      // Redis refuses writes (or lost the run): nothing can be recorded. The run stays as it is,
+      // unmarked as producing (a delete is taken even by a full Redis), so that the next import of
+      // the source, once Redis takes writes, ends it and starts over (claimSource).
+      await deps.redis.del(deps.keys.producing(run.id)).catch(() => undefined);
+      throw error;
+    }
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
     await deps.runs.finish(run.id, Date.now(), { aborted: true });
     if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
@@ -95,8 +137,20 @@ async function claimSource(
     if ((await deps.redis.set(key, runId, 'NX')) === 'OK') return null;
     const holder = await deps.redis.get(key);
     if (!holder) continue;
+    // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
+    const beingRead = (await deps.redis.exists(deps.keys.producing(holder))) === 1;
     const earlier = await deps.runs.get(holder);
-    if (earlier && earlier.state !== 'done') return holder;
+    if (earlier && earlier.state !== 'done') {
+      if (beingRead || earlier.produced) return holder;
+      // Stopped before its source was read to the end (Redis refused a write, its process died):
+      // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew
+      // (the products the earlier one created are found by the list read and the id map).
+      await deps.runs.finish(holder, Date.now(), { aborted: true });
+      deps.logger.warn(
+        { run: holder },
+        `run ${holder} stopped before its source was read to the end: ended; run ${runId} starts over`,
+      );
+    }
     await deps.redis.del(key);
   }
   return null;

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
+import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { ChunkJobData } from './chunk-job.js';
@@ -26,6 +27,8 @@ export interface ProduceOptions {
   sellerPaused?: () => Promise<boolean>;
   /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
   signal?: AbortSignal;
+  /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
+  assertHealthy?: () => void;
 }
 
 /** The producer was told to stop before the source was read to the end. */
@@ -56,6 +59,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let sourceKeys: string[] = [];
 
   const flush = async () => {
+    // A run whose record vanished (Redis restarted without persistence, flushed) cannot end.
+    if (!(await runs.exists(runId))) throw new RunStateLostError(runId);
     if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
     const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
@@ -74,6 +79,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 
   for await (const mapped of options.rows) {
     if (options.signal?.aborted) throw new RunInterruptedError();
+    options.assertHealthy?.();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
     if (mapped.kind === 'upsert') upserts.push(mapped);
@@ -86,10 +92,21 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   return { total, chunks };
 }
 
+/** A chunk job's id: `<run id>-<chunk>`. */
+export function chunkJobId(runId: string, chunk: number): string {
+  return `${runId}-${chunk}`;
+}
+
+/** The run a chunk job id belongs to, or null for another id. */
+export function runIdOfChunkJob(jobId: string): string | null {
+  const match = /^(.+)-\d+$/.exec(jobId);
+  return match?.[1] ?? null;
+}
+
 /** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
 export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
   await queue.add('chunk', data, {
-    jobId: `${data.runId}-${data.chunk}`,
+    jobId: chunkJobId(data.runId, data.chunk),
     removeOnComplete: true,
     removeOnFail: 1000,
     // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are
@@ -139,9 +156,11 @@ async function waitForRoom(
   queue: Queue<ChunkJobData>,
   highWater: number,
   sleep: (ms: number) => Promise<void>,
-  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPaused'>,
+  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPaused' | 'signal' | 'assertHealthy'>,
 ): Promise<void> {
   for (;;) {
+    if (hooks.signal?.aborted) throw new RunInterruptedError();
+    hooks.assertHealthy?.();
     const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
     if (waiting < highWater || (await hooks.sellerPaused?.())) return;
     hooks.onBackpressure?.(waiting);

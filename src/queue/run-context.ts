@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
@@ -32,6 +33,11 @@ export interface WorkerDeps {
   /** Every Seller API request of this process passes it (`--concurrency`, ARCHITECTURE.md decision 2). */
   limiter: LimitFunction;
   logger: Logger;
+  /**
+   * The process's view of Redis: once a write was refused (full, read-only) no request leaves
+   * (health.ts). Absent in tests that do not need it.
+   */
+  health?: RedisHealth;
   retry: RetryPolicy;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
@@ -115,9 +121,18 @@ export class RunContexts {
       schedule: (task) =>
         deps.limiter(async () => {
           // Nothing new starts once this process knows the seller is paused (issue 5: at most about
-          // `--concurrency` answers 429 when a run crosses the limit).
+          // `--concurrency` answers 429 when a run crosses the limit), once Redis refused a write
+          // (issue 18: what the request changes could not be recorded), or once the run's record
+          // is gone from Redis (issue 10: the claims that prevent a second create may be gone too).
+          deps.health?.assertWritable();
           deps.sellers.assertNotPausedLocally(ref);
-          await deps.sellers.reserveRequest(ref, run.dailyReset, run.dailyBudget);
+          await deps.sellers
+            .reserveRequest(ref, run.dailyReset, run.dailyBudget, { id: runId, key: deps.keys.run(runId) })
+            .catch((error: unknown) => {
+              deps.health?.note(error);
+              throw error;
+            });
+          deps.health?.assertWritable();
           return task();
         }),
       onRequest: (event) => {

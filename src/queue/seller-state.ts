@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
@@ -110,15 +111,28 @@ export class SellerState {
   /**
    * Counts a request about to be sent against the seller's quota day; resolves to the count.
    * With a daily budget, a request past it is not sent: the seller pauses until the reset.
+   * With `run`, the same round trip checks that the run's record is still in Redis: a request for a
+   * run whose state Redis lost (a restart without persistence, FLUSHALL) is not sent, since the id
+   * map and claims that keep it from creating a product twice may be gone with it.
    */
-  async reserveRequest(ref: string, dailyReset: string, budget: number | null): Promise<number> {
+  async reserveRequest(
+    ref: string,
+    dailyReset: string,
+    budget: number | null,
+    run?: { id: string; key: string },
+  ): Promise<number> {
     const dayStart = quotaDayStart(this.now(), dailyReset);
     const key = this.keys.requestsUsed(ref, dayStart);
-    const [[, used]] = (await this.redis
+    const multi = this.redis
       .multi()
       .incr(key)
-      .expire(key, 2 * 24 * 3600)
-      .exec()) as [[null, number]];
+      .expire(key, 2 * 24 * 3600);
+    if (run) multi.hexists(run.key, 'spec');
+    const [[, used], , recorded] = (await multi.exec()) as [[null, number], unknown, [null, number]?];
+    if (run && recorded?.[1] !== 1) {
+      await this.redis.decr(key);
+      throw new RunStateLostError(run.id);
+    }
     if (budget !== null && used > budget) {
       await this.redis.decr(key);
       throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');

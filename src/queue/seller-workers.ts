@@ -1,7 +1,9 @@
 import { Queue, Worker } from 'bullmq';
+import { RunStateLostError } from '../redis/health.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { makeChunkProcessor } from './chunk-processor.js';
+import { runIdOfChunkJob } from './producer.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
 import type { SellerInfo } from './seller-state.js';
@@ -22,6 +24,7 @@ export interface SellerWorkersOptions {
 export class SellerWorkers {
   private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();
   private readonly contexts: RunContexts;
+  private paused = false;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -63,10 +66,47 @@ export class SellerWorkers {
         this.deps.logger.error({ job: job.id, err: String(settleError) }, 'could not mark a failed chunk'),
       );
     });
-    const warn = throttledErrorLog(this.deps.logger, `queue ${seller.queueName}`);
+    const throttled = throttledErrorLog(this.deps.logger, `queue ${seller.queueName}`);
+    // While Redis refuses writes (full, read-only), BullMQ's own failures to move or lock jobs are
+    // that one fault, said once by the command: not one warning per job.
+    const warn = (error: Error) => {
+      if (this.deps.health?.note(error) || this.deps.health?.fault) return;
+      this.lostRunOf(error).then(
+        (lost) => {
+          if (lost) this.deps.health?.note(lost);
+          else throttled(error);
+        },
+        () => throttled(error),
+      );
+    };
     worker.on('error', warn);
     queue.on('error', warn);
+    if (this.paused) worker.pause(true).catch(warn);
     this.workers.set(seller.queueName, { worker, queue });
+  }
+
+  /**
+   * BullMQ's "Missing key for job …" (or lock) about a chunk whose run's record is gone too: Redis
+   * lost its data (a restart without persistence, FLUSHALL), said once by the command, not warned.
+   */
+  private async lostRunOf(error: Error): Promise<RunStateLostError | null> {
+    const jobId = /Missing (?:key|lock) for job (\S+?)\.?(?:\s|$)/.exec(error.message)?.[1];
+    const runId = jobId ? runIdOfChunkJob(jobId) : null;
+    if (!runId || (await this.deps.runs.exists(runId))) return null;
+    return new RunStateLostError(runId);
+  }
+
+  /** Takes no new job (the ones in progress go on); also for sellers served later, until `resume`. */
+  async pause(): Promise<void> {
+    this.paused = true;
+    await Promise.all([...this.workers.values()].map(({ worker }) => worker.pause(true)));
+  }
+
+  /** Takes jobs again after `pause`. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    for (const { worker } of this.workers.values()) worker.resume().catch(() => undefined);
   }
 
   get size(): number {

@@ -1,14 +1,14 @@
-import { Redis } from 'ioredis';
+import { type Command, Redis } from 'ioredis';
 
-/** Redis could not be reached: a configuration problem for the user, said in one line (exit 2). */
+/**
+ * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
+ * The message names what happened (unreachable, a password wanted or rejected, a TLS certificate
+ * not trusted) and never holds the password.
+ */
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
   constructor(url: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `Redis is not reachable at ${displayRedisUrl(url)} (${reason}). ` +
-        'Start one with `docker compose up -d redis` or the `redis-server` package, or set REDIS_URL.',
-    );
+    super(describeConnectFailure(url, cause));
   }
 }
 
@@ -23,6 +23,58 @@ export function displayRedisUrl(url: string): string {
   }
 }
 
+/** `redis://:PASSWORD@host:port`, the form that tells the user where the password goes. */
+function withPasswordPlaceholder(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//:PASSWORD@${parsed.host}`;
+  } catch {
+    return 'redis://:PASSWORD@host:port';
+  }
+}
+
+/** Node's codes for a certificate that the client does not accept. */
+const CERTIFICATE_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** One line for a Redis that could not be used: what it said, in the tool's words. */
+export function describeConnectFailure(url: string, cause: unknown): string {
+  const at = displayRedisUrl(url);
+  const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (/^NOAUTH\b/.test(reason)) {
+    return `Redis at ${at} wants a password: put it in REDIS_URL as ${withPasswordPlaceholder(url)}`;
+  }
+  if (/^WRONGPASS\b|invalid password|invalid username-password/i.test(reason)) {
+    return `Redis at ${at} rejected the password (${reason}): check the one in REDIS_URL`;
+  }
+  if (/^NOPERM\b/.test(reason)) {
+    return `Redis at ${at} refused this user a command catalog-sync needs (${reason}): give the user all commands on its keys`;
+  }
+  if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
+    return (
+      `Redis at ${at}: its TLS certificate is not trusted here (${reason}); ` +
+      'give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem, or check the host name in REDIS_URL'
+    );
+  }
+  const tlsHint =
+    code === 'ECONNRESET' && url.startsWith('redis://') ? '; if that port speaks TLS, use rediss://' : '';
+  return (
+    `Redis is not reachable at ${at} (${reason}${tlsHint}). ` +
+    'Start one with `docker compose up -d redis` or the `redis-server` package, or set REDIS_URL.'
+  );
+}
+
 export interface ConnectOptions {
   /** How long the first connection may take before we say Redis is unreachable. */
   connectTimeoutMs?: number;
@@ -30,11 +82,26 @@ export interface ConnectOptions {
 }
 
 /**
- * Connects and proves the connection with a PING, failing fast with one line when nothing answers.
- * Once connected, the client reconnects on its own: a Redis restarted mid-run (with AOF) is waited for.
- * `maxRetriesPerRequest: null` is what BullMQ requires of connections its workers use.
+ * An ioredis client that reports every command Redis answers with an error (`command-error`), also
+ * the commands BullMQ sends on it: the first write Redis refuses (full, read-only) is seen the moment
+ * it is answered, wherever it was sent from (health.ts).
  */
-export async function connectRedis(url: string, options: ConnectOptions = {}): Promise<Redis> {
+export class WatchedRedis extends Redis {
+  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    const sent = super.sendCommand(command, stream);
+    command.promise.catch((error: unknown) => this.emit('command-error', error));
+    return sent;
+  }
+}
+
+/**
+ * Connects and proves the connection with a PING, failing fast with one line when nothing answers
+ * or Redis refuses us (password, TLS). Once connected, the client reconnects on its own: a Redis
+ * restarted mid-run (with AOF) is waited for. `maxRetriesPerRequest: null` is what BullMQ requires
+ * of connections its workers use. `rediss://` connects with TLS (Node's trusted CAs, plus
+ * NODE_EXTRA_CA_CERTS).
+ */
+export async function connectRedis(url: string, options: ConnectOptions = {}): Promise<WatchedRedis> {
   let parsedOk = true;
   try {
     new URL(url);
@@ -44,7 +111,7 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   if (!parsedOk || !/^rediss?:$/.test(new URL(url).protocol)) {
     throw new RedisUnavailableError(url, new Error('REDIS_URL must look like redis://host:6379'));
   }
-  const redis = new Redis(url, {
+  const redis = new WatchedRedis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: null,
     connectTimeout: options.connectTimeoutMs ?? 3000,
@@ -52,13 +119,22 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
     retryStrategy: () => null,
   });
   // Errors surface through the commands that fail; an 'error' event without a listener would crash.
+  // While connecting, the event holds the cause (NOAUTH, a certificate) that `connect` reports only
+  // as "Connection is closed.".
+  let cause: unknown = null;
+  const remember = (error: unknown) => {
+    cause ??= error;
+  };
+  redis.on('error', remember);
   redis.on('error', () => {});
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new RedisUnavailableError(url, error);
+    throw new RedisUnavailableError(url, cause ?? error);
+  } finally {
+    redis.off('error', remember);
   }
   redis.options.retryStrategy = (attempt: number) => Math.min(attempt * 250, 2000);
   return redis;

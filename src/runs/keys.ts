@@ -64,6 +64,14 @@ export class RedisKeys {
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;
   }
+  /**
+   * String with a short TTL, renewed while a producer reads the run's source into the queue: a run
+   * not read to the end whose key is gone was stopped (a Redis fault, a killed process) and can never
+   * end by itself; the next import of its source ends it and starts over.
+   */
+  producing(runId: string): string {
+    return `${this.prefix}:run:${runId}:producing`;
+  }
   /** String lock held while one worker reads the seller's products into the index. */
   snapshotLock(runId: string): string {
     return `${this.prefix}:run:${runId}:snapshot-lock`;

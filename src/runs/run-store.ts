@@ -184,8 +184,18 @@ export class RunStore {
     );
   }
 
+  /** The source is read to the end: `total` is final, and nobody produces the run any more (one step). */
   async markProduced(id: string, total: number): Promise<void> {
-    await this.redis.hset(this.keys.run(id), { produced: 1, total });
+    await this.redis
+      .multi()
+      .hset(this.keys.run(id), { produced: 1, total })
+      .del(this.keys.producing(id))
+      .exec();
+  }
+
+  /** False once the run's record is gone from Redis (expired, or lost with Redis' data). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.run(id), 'spec')) === 1;
   }
 
   async setTotalSoFar(id: string, total: number): Promise<void> {

@@ -7,6 +7,8 @@ export interface ByteSource {
   label: string;
   /** Lower-case extension of the path or URL path, without the dot; '' when none. */
   extension: string;
+  /** The whole source's length in bytes, when known before reading it (a file; a feed's Content-Length). */
+  size?: number;
   chunks: AsyncIterator<Uint8Array>;
   /** Releases the file or socket; safe to call twice. */
   close(): Promise<void>;
@@ -26,7 +28,8 @@ export async function openFile(path: string, extension: string): Promise<ByteSou
   const handle = await open(path, 'r').catch((error: unknown) => {
     throw sourceError(`cannot read ${path}`, describeFileError(error));
   });
-  if ((await handle.stat()).isDirectory()) {
+  const info = await handle.stat();
+  if (info.isDirectory()) {
     await handle.close();
     throw sourceError(`cannot read ${path}`, FILE_ERRORS.EISDIR!);
   }
@@ -36,6 +39,7 @@ export async function openFile(path: string, extension: string): Promise<ByteSou
   return {
     label: path,
     extension,
+    ...(info.isFile() ? { size: info.size } : {}),
     chunks,
     async close() {
       if (closed) return;

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
-import type { OpenedSource, OpenSourceOptions, ReaderOptions, SourceFormat } from './types.js';
+import type { OpenedSource, OpenSourceOptions, ReaderOptions, RowEstimate, SourceFormat } from './types.js';
 import { openUrl } from './url-source.js';
 import { readXml } from './xml-records.js';
 
@@ -107,6 +107,7 @@ async function readSource(
   if (badHeader !== undefined)
     throw sourceError(bytes.label, `the header holds ${badBytesReason(badHeader, encoding)}`);
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
+  const rowEstimate = estimateRows(sniffed, bytes.size, format, first.done ? null : first.value);
 
   async function* records(): AsyncGenerator<SourceRecord> {
     try {
@@ -123,10 +124,45 @@ async function readSource(
     ...(delimiter === undefined ? {} : { delimiter }),
     columns,
     detections,
+    rowEstimate,
     records: records(),
     async close() {
       await bytes.close();
     },
+  };
+}
+
+/**
+ * About how many records the source holds, before it is read: the lines of a CSV or NDJSON source
+ * (counted when the first 64 KiB hold it all, else its size at the first 64 KiB's bytes per line);
+ * for JSON and XML, its size at the first record's length. Null when the size is unknown (standard
+ * input, a feed without a length).
+ */
+export function estimateRows(
+  sniffed: Pick<Sniffed, 'prefix' | 'complete'>,
+  size: number | undefined,
+  format: SourceFormat,
+  first: SourceRecord | null,
+): RowEstimate | null {
+  const header = format === 'csv' ? 1 : 0;
+  const lineBased = format === 'csv' || format === 'ndjson';
+  if (lineBased) {
+    let lines = 0;
+    for (const byte of sniffed.prefix) if (byte === 0x0a) lines++;
+    if (sniffed.prefix.length > 0 && sniffed.prefix[sniffed.prefix.length - 1] !== 0x0a) lines++;
+    if (sniffed.complete) return { rows: Math.max(0, lines - header), how: 'counted' };
+    if (size === undefined || lines < 2) return null;
+    const perLine = sniffed.prefix.length / lines;
+    return {
+      rows: Math.max(1, Math.round(size / perLine) - header),
+      how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${Math.round(perLine)} a line`,
+    };
+  }
+  if (size === undefined || !first) return null;
+  const perRecord = Math.max(16, Buffer.byteLength(JSON.stringify(first.values)));
+  return {
+    rows: Math.max(1, Math.round(size / perRecord)),
+    how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${perRecord} for the first record`,
   };
 }
 

@@ -33,6 +33,13 @@ export interface ReaderOptions {
   encoding: string;
 }
 
+/** How many rows a source holds, known or guessed before it is read (to size Redis for the run). */
+export interface RowEstimate {
+  rows: number;
+  /** How the figure was found, for the user: "counted", "estimated from the file's size…". */
+  how: string;
+}
+
 export interface OpenedSource {
   format: SourceFormat;
   encoding: string;
@@ -42,6 +49,8 @@ export interface OpenedSource {
   columns: string[];
   /** One human line per thing detected or forced, e.g. "delimiter ';' (detected)". */
   detections: string[];
+  /** The rows the source holds, about, when its size is known (a file, a feed with a length); else null. */
+  rowEstimate: RowEstimate | null;
   /** Single pass. Errors met while reading are thrown as `SourceError`. */
   records: AsyncIterable<SourceRecord>;
   /** Releases the file or socket when the caller stops before the end; safe to call twice. */

@@ -162,9 +162,13 @@ function bodySource(label: string, address: URL, answer: IncomingMessage, watch:
     );
   }
   let closed = false;
+  // The body's length, when the feed says it and sends it as is (a compressed body inflates).
+  const length = Number(answer.headers['content-length'] ?? Number.NaN);
+  const identity = encoding === 'identity' || encoding === '';
   return {
     label,
     extension: extensionOf(address.pathname),
+    ...(identity && Number.isSafeInteger(length) && length > 0 ? { size: length } : {}),
     chunks,
     async close() {
       if (closed) return;

@@ -1,3 +1,4 @@
+import { faultOf } from '../redis/health.js';
 import {
   DailyLimitError,
   InvalidRequestError,
@@ -12,13 +13,15 @@ import { SellerPausedError } from './seller-pause.js';
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
  * - `fail-row`: the row fails with the reason; no retry (400, or retries used up). For a read, the
  *   read fails, and with it what needed it (a failed product list fails the run's rows).
+ * - `stop`: Redis refused a write (full, read-only) or lost the run's state: nothing more is sent
+ *   and nothing is recorded as the row's outcome; the row stays queued for a run after the fault.
  * - `pause-seller`: the seller's queue stops (429, budget, 401); the row stays queued.
  * - `recreate`: a PUT answered 404: the product is gone or not ours; forget the mapping, create once.
  * - `look-first`: a POST whose outcome is unknown: look for the product before sending it again.
  * - `retry`: back off and try the same request again, a bounded number of times, in one layer
  *   only: the client for reads (GET), row sync for writes (POST, PUT).
  */
-export type ErrorAction = 'fail-row' | 'pause-seller' | 'recreate' | 'look-first' | 'retry';
+export type ErrorAction = 'fail-row' | 'stop' | 'pause-seller' | 'recreate' | 'look-first' | 'retry';
 
 /** The request that failed: a list page or a single GET, a POST of a new product, a PUT of changes. */
 export type FailedRequest = 'read' | 'create' | 'update';
@@ -33,6 +36,12 @@ const everywhere = (action: ErrorAction) => ({ read: action, create: action, upd
 
 /** The first row that matches and has a column for the request decides; no row: `fail-row`. */
 const POLICY: readonly PolicyRow[] = [
+  {
+    // Redis refused a write for memory or as a replica, or the run's record is gone (issue 18, issue
+    // 10): what the request would change could not be recorded, so it is not sent, nor any other.
+    matches: (error) => faultOf(error) !== null,
+    actions: everywhere('stop'),
+  },
   {
     // The seller must stop: a 429, the daily budget used up, a rejected key (401).
     matches: (error) => pauseOf(error) !== null,

@@ -123,7 +123,7 @@ async function update(
       return 'ok';
     } catch (error) {
       const action = errorAction(error, 'update');
-      if (action === 'pause-seller') throw error;
+      if (action === 'pause-seller' || action === 'stop') throw error;
       if (action === 'recreate') {
         ctx.logger.info({ row: upsert.row, id: remote.id }, 'product gone (404 on PUT): creating it again');
         await ctx.idMap.forget(upsert.key, remote.id);
@@ -180,7 +180,7 @@ async function againstKnown(
     remote = ctx.index.indexed(await ctx.client.getProduct(known.id));
   } catch (error) {
     const action = errorAction(error, 'update');
-    if (action === 'pause-seller') throw error;
+    if (action === 'pause-seller' || action === 'stop') throw error;
     if (action !== 'recreate') return outcome('create', null, 'failed', reasonOf(error));
     // Gone since it was recorded: the mapping is wrong, and the key is free to create again.
     await ctx.idMap.forget(upsert.key, known.id);
@@ -216,8 +216,10 @@ async function createClaimed(
 async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, outcome: Outcome) {
   for (let attempt = 1; ; attempt++) {
     let markedAt = 0;
+    let answered = false;
     try {
       const created = await ctx.client.createProduct(upsert.fields);
+      answered = true;
       markedAt = ctx.finder.mark();
       const found = created.id === null ? await ctx.finder.find(upsert.key, upsert.fields, markedAt) : null;
       const id = created.id ?? found?.id ?? null;
@@ -237,6 +239,13 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
     } catch (error) {
       markedAt = ctx.finder.mark();
       const action = errorAction(error, 'create');
+      if (action === 'stop') {
+        // Redis refused a write or lost the run's state. A POST stopped before it left frees the
+        // key; after an answer, the claim stays (it expires), so whoever claims the key next looks
+        // for the product first: the create may have been applied but not recorded.
+        if (!answered) await ctx.claims.release(upsert.key, token).catch(() => undefined);
+        throw error;
+      }
       if (action === 'pause-seller') {
         // A 429, a 401 or a request never sent: certainly not applied, so the key is free again.
         await ctx.claims.release(upsert.key, token);

@@ -36,6 +36,8 @@ export function registerDemo(program: Command, io: CliIo): void {
         keyEnv,
         baseUrl: sandbox.baseUrl,
         allowInsecure: false,
+        force: false,
+        allowEviction: false,
         incremental: false,
         onlyPublished: false,
         priceIncludesTax: false,

@@ -3,6 +3,7 @@ import { enqueueRun } from '../../queue/enqueue-run.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
+import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
@@ -18,15 +19,25 @@ export function registerImport(program: Command, io: CliIo): void {
     if (flags.sandbox) {
       throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
     }
-    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+    const runtimeOptions = {
+      ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+      writes: { allowEviction: flags.allowEviction },
+    };
+    await withRuntime(io, runtimeOptions, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       let lastBackpressureLog = 0;
+      let runId: string | null = null;
       try {
+        await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },
           prepared.spec,
           prepared.rows,
           {
+            onRunCreated: (run) => {
+              runId = run.id;
+            },
+            assertHealthy: () => runtime.health.assertWritable(),
             // Called every poll while the queue is full: say it once a minute, not four times a second.
             onBackpressure: (waiting) => {
               const now = Date.now();
@@ -38,8 +49,13 @@ export function registerImport(program: Command, io: CliIo): void {
               );
             },
           },
-        ).catch((error: unknown) => {
-          throw asUsageError(error);
+        ).catch(async (error: unknown) => {
+          // Redis refused a write (full, read-only) or lost the run: one line, exit 2.
+          const fault = runtime.health.note(error);
+          if (!fault) throw asUsageError(error);
+          const need =
+            fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
+          throw new UsageError(await redisFaultLine(runtime, fault, need));
         });
         if (result.kind === 'already-queued') {
           // The id of the queued run is read from Redis.

@@ -4,6 +4,7 @@ import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
+import type { RedisFaultError } from '../../redis/health.js';
 import { writeReportFile } from '../../runs/report.js';
 import type { RunSpec } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
@@ -13,6 +14,7 @@ import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
+import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { type Runtime, withRuntime } from '../runtime.js';
@@ -43,6 +45,7 @@ export async function runCommand(io: CliIo, source: string, flags: RunFlags): Pr
     {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       privateRedisAllowed: flags.sandbox,
+      writes: { allowEviction: flags.allowEviction },
       // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
       ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
     },
@@ -58,6 +61,13 @@ export async function syncOnce(
   flags: RunFlags,
 ): Promise<number> {
   const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
+  try {
+    // Before the first request (the key check below may send one).
+    await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
+  } catch (error) {
+    await prepared.close();
+    throw error;
+  }
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
@@ -66,13 +76,27 @@ export async function syncOnce(
   workers.serve(seller);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
+  // Stops the wait when the source breaks half way, the user interrupts, or Redis refuses a write.
+  const stop = new AbortController();
+  // The first write Redis refuses (full, read-only), or the run's state found gone: no new job, no
+  // request (the workers' gate), the producer stops; the rows not settled stay queued.
+  const stopped: { fault: RedisFaultError | null } = { fault: null };
+  const onFault = (met: RedisFaultError) => {
+    stopped.fault ??= met;
+    stop.abort();
+    workers.pause().catch(() => undefined);
+  };
+  const stopOnFault = runtime.health.onFault(onFault);
+  if (runtime.health.fault) onFault(runtime.health.fault);
+  let runIdKnown: string | null = null;
   try {
     let announce: (id: string) => void = () => {};
     const runId = new Promise<string>((resolve) => {
-      announce = resolve;
+      announce = (id) => {
+        runIdKnown = id;
+        resolve(id);
+      };
     });
-    // Stops the wait when the source breaks half way or the user interrupts.
-    const stop = new AbortController();
     interrupt.signal.addEventListener(
       'abort',
       () => {
@@ -86,6 +110,9 @@ export async function syncOnce(
     const production = enqueueRun(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
       signal: interrupt.signal,
+      assertHealthy: () => {
+        if (stopped.fault) throw stopped.fault;
+      },
     }).then(
       (result) => {
         if (result.kind === 'already-queued') {
@@ -96,15 +123,27 @@ export async function syncOnce(
       },
       (error: unknown) => {
         stop.abort();
+        if (stopped.fault || runtime.health.note(error)) return 'faulted' as const;
         if (error instanceof RunInterruptedError || interrupt.signal.aborted) return 'interrupted' as const;
         throw asUsageError(error);
       },
     );
-    const id = await Promise.race([runId, production.then(() => runId)]);
-    const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal });
-    waiting.catch(() => undefined);
-    const [waited, sourceRead] = await Promise.all([waiting, production]);
+    // A run that Redis refused to create has no id.
+    const id = await Promise.race([runId, production.then((read) => (read === 'faulted' ? null : runId))]);
+    let waited: WaitResult = { kind: 'stopped' };
+    let sourceRead: Awaited<typeof production> = 'faulted';
+    if (id !== null) {
+      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal });
+      waiting.catch(() => undefined);
+      try {
+        [waited, sourceRead] = await Promise.all([waiting, production]);
+      } catch (error) {
+        if (!stopped.fault && !runtime.health.note(error)) throw error;
+      }
+    }
     progress.stop();
+    if (stopped.fault) return await reportFault(io, runtime, stopped.fault, runIdKnown, prepared);
+    if (id === null) throw new Error('the run was not created, and no Redis fault says why');
     if (interrupt.signal.aborted) {
       say(
         io,
@@ -116,6 +155,7 @@ export async function syncOnce(
     }
     return await reportOutcome(io, runtime, prepared, flags, id, waited);
   } finally {
+    stopOnFault();
     interrupt.dispose();
     progress.stop();
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
@@ -130,6 +170,19 @@ export async function syncOnce(
     ]);
     await prepared.close();
   }
+}
+
+/** One line for a run stopped by Redis (full, read-only, its state lost): exit 2, rows left queued. */
+async function reportFault(
+  io: CliIo,
+  runtime: Runtime,
+  fault: RedisFaultError,
+  runId: string | null,
+  prepared: PreparedRun,
+): Promise<number> {
+  const need = fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
+  io.stderr.write(`catalog-sync: ${await redisFaultLine(runtime, fault, need)}\n`);
+  return ExitCode.usage;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { describeMemory } from '../../redis/server-info.js';
 import { runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
@@ -21,6 +22,8 @@ export function registerStatus(program: Command, io: CliIo): void {
         if (!run) throw new UsageError(`no run ${id} in Redis (runs are kept 7 days)`);
         const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
         const counts = runCounts(run);
+        const info = await runtime.serverInfo();
+        const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
         const state = run.aborted
           ? 'ended early: the source was not read to the end (interrupted, or the source broke)'
           : run.state !== 'done' && seller.authRejected
@@ -31,7 +34,7 @@ export function registerStatus(program: Command, io: CliIo): void {
         if (flags.json) {
           const { id: _id, ...rest } = run;
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -44,6 +47,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+              ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
               '',
             ].join('\n'),
           ),

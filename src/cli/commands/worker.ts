@@ -7,6 +7,7 @@ import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';
 import { untilSignal } from '../signals.js';
 import { startSellerWorkers } from '../worker-deps.js';
+import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 
 const REGISTRY_POLL_MS = 2000;
 
@@ -30,37 +31,50 @@ export function registerWorker(
       'the folder whose job files scheduled imports read (as given to `schedule --jobs`; never taken from Redis)',
       'jobs',
     )
-    .action(async (flags: { concurrency: number; redisUrl?: string; jobs: string }) => {
-      const jobsDir = resolve(flags.jobs);
-      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
-        // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
-        const scheduled = serveScheduledImports({
-          redis: runtime.redis,
-          prefix: runtime.config.prefix,
-          logger: runtime.logger,
-          runImport: makeScheduledImport(io, runtime, jobsDir),
-        });
-        // Sellers appear when `import` registers them: look for new ones now and then.
-        const serveRegistered = async () => {
-          for (const seller of await runtime.sellers.registered()) workers.serve(seller);
+    .option(
+      '--allow-eviction',
+      'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
+      false,
+    )
+    .action(
+      async (flags: { concurrency: number; redisUrl?: string; jobs: string; allowEviction: boolean }) => {
+        const jobsDir = resolve(flags.jobs);
+        const options = {
+          ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+          writes: { allowEviction: flags.allowEviction },
         };
-        await serveRegistered();
-        const poll = setInterval(() => {
-          serveRegistered().catch((error: unknown) =>
-            runtime.logger.warn({ err: String(error) }, 'registry read failed'),
+        await withRuntime(io, options, async (runtime) => {
+          const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+          const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
+          // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
+          const scheduled = serveScheduledImports({
+            redis: runtime.redis,
+            prefix: runtime.config.prefix,
+            logger: runtime.logger,
+            runImport: makeScheduledImport(io, runtime, jobsDir),
+          });
+          // Sellers appear when `import` registers them: look for new ones now and then.
+          const serveRegistered = async () => {
+            for (const seller of await runtime.sellers.registered()) workers.serve(seller);
+          };
+          await serveRegistered();
+          const poll = setInterval(() => {
+            serveRegistered().catch((error: unknown) =>
+              runtime.logger.warn({ err: String(error) }, 'registry read failed'),
+            );
+          }, REGISTRY_POLL_MS);
+          runtime.logger.info(
+            { queues: workers.size, concurrency: flags.concurrency, jobs: jobsDir },
+            'worker started',
           );
-        }, REGISTRY_POLL_MS);
-        runtime.logger.info(
-          { queues: workers.size, concurrency: flags.concurrency, jobs: jobsDir },
-          'worker started',
-        );
-        const signal = await untilStopped();
-        clearInterval(poll);
-        runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
-        await scheduled.close();
-        await workers.close();
-        runtime.logger.info('worker stopped');
-      });
-    });
+          const signal = await untilStopped();
+          clearInterval(poll);
+          stopWatchingRedis();
+          runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
+          await scheduled.close();
+          await workers.close();
+          runtime.logger.info('worker stopped');
+        });
+      },
+    );
 }

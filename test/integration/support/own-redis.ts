@@ -3,8 +3,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach } from 'vitest';
 import { redisAnswers } from '../../../src/redis/private-server.js';
+
+export interface OwnRedisOptions {
+  /** More `redis-server` arguments: `--maxmemory 4mb`, `--requirepass …`, `--replicaof …`. */
+  args?: string[];
+  /** AOF on, fsync'd at every write (the default: a restart keeps everything); false: nothing on disk. */
+  persistence?: boolean;
+  /** The password `requirepass` sets: readiness and `client()` use it; `url` does not carry it. */
+  password?: string;
+  /** How to tell it is up, when PING on `url` cannot (a TLS port). */
+  answers?: () => Promise<boolean>;
+}
 
 /** A Redis of this test's own, with AOF, on a free port: the shared one is never stopped. */
 export class OwnRedis {
@@ -12,21 +24,45 @@ export class OwnRedis {
   constructor(
     readonly port: number,
     readonly dir: string,
+    readonly options: OwnRedisOptions = {},
   ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The URL with the password, when there is one. */
+  get urlWithPassword(): string {
+    return this.options.password
+      ? `redis://:${encodeURIComponent(this.options.password)}@127.0.0.1:${this.port}`
+      : this.url;
+  }
+
   async start(): Promise<void> {
-    this.child = spawn(
+    const persistence =
+      this.options.persistence === false
+        ? ['--appendonly', 'no', '--save', '']
+        : ['--appendonly', 'yes', '--appendfsync', 'always'];
+    const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'always'],
+      ['--port', String(this.port), '--bind', '127.0.0.1', ...persistence, ...(this.options.args ?? [])],
       { cwd: this.dir, stdio: 'ignore' },
     );
-    for (let i = 0; i < 100 && !(await redisAnswers(this.url, 200)); i++) {
+    this.child = child;
+    const answers = this.options.answers ?? (() => redisAnswers(this.urlWithPassword, 200));
+    for (let i = 0; i < 100 && child.exitCode === null && !(await answers()); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** False once the server has exited (e.g. it refused its arguments). */
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null;
+  }
+
+  /** A connection of the test's own (CONFIG SET, FLUSHALL, INFO on this server only); quit it after. */
+  client(): Redis {
+    return new Redis(this.urlWithPassword, { maxRetriesPerRequest: null });
   }
 
   async stop(): Promise<void> {

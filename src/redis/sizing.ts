@@ -1,0 +1,23 @@
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../queue/producer.js';
+
+/**
+ * What a run keeps in Redis per source row, as measured in BENCHMARKS.md ("Big import: memory and
+ * Redis", 50,000 and 200,000 rows): the run's data (outcomes and its index of the seller's products,
+ * kept 7 days) 581 bytes, plus the seller's id map (kept): 313 bytes per product since it remembers
+ * what was sent and what the API showed ("Sync: requests and throughput", run 8).
+ */
+export const KEPT_BYTES_PER_ROW = 581 + 313;
+
+/**
+ * What a queued row costs while it waits in its chunk job (BENCHMARKS.md: ≈ 290 bytes per queued
+ * row, 5.8 MiB for the 20,000 rows the producer queues at most before it waits for workers).
+ */
+export const QUEUED_BYTES_PER_ROW = 290;
+
+/** The rows queued at once at most (the producer's high-water mark). */
+export const MAX_QUEUED_ROWS = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
+
+/** About how many bytes of Redis a run of `rows` rows needs at its peak. */
+export function runNeedBytes(rows: number): number {
+  return rows * KEPT_BYTES_PER_ROW + Math.min(rows, MAX_QUEUED_ROWS) * QUEUED_BYTES_PER_ROW;
+}

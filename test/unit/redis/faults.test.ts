@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { describeConnectFailure, displayRedisUrl } from '../../../src/redis/connect.js';
+import { faultOf, RedisHealth, RunStateLostError } from '../../../src/redis/health.js';
+import { formatBytes, parseServerInfo, unfitForWrites } from '../../../src/redis/server-info.js';
+import { runNeedBytes } from '../../../src/redis/sizing.js';
+
+/** A Redis error reply as ioredis rejects with it (a ReplyError is an Error with the reply's text). */
+function reply(message: string, extra: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(message), { name: 'ReplyError' }, extra);
+}
+
+const OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+
+describe('faultOf: a write Redis refused, as Redis 7 words it', () => {
+  it.each([
+    ['the command itself', reply(OOM), 'full'],
+    [
+      'a script (ours or BullMQ’s)',
+      reply(`${OOM} script: 74e9ebeb538e550190e3ed5bc49968d470f51301, on @user_script:1.`),
+      'full',
+    ],
+    [
+      'a command queued in MULTI',
+      reply('EXECABORT Transaction discarded because of previous errors.', { previousErrors: [reply(OOM)] }),
+      'full',
+    ],
+    ['a replica', reply("READONLY You can't write against a read only replica."), 'read-only'],
+    ['a run found gone', new RunStateLostError('20260101T000000-abcdef'), 'lost'],
+  ])('%s', (_, error, kind) => {
+    expect(faultOf(error)).toBe(kind);
+  });
+
+  it('is null for anything else', () => {
+    expect(faultOf(reply('EXECABORT Transaction discarded because of previous errors.'))).toBeNull();
+    expect(faultOf(new Error('Connection is closed.'))).toBeNull();
+    expect(faultOf(reply('ERR unknown command'))).toBeNull();
+  });
+});
+
+describe('RedisHealth', () => {
+  it('keeps the first refusal, stops requests until cleared, and tells its listeners once', () => {
+    const health = new RedisHealth();
+    const told: string[] = [];
+    health.onFault((fault) => told.push(fault.kind));
+
+    expect(health.note(new Error('Connection is closed.'))).toBeNull();
+    health.note(reply(OOM));
+    health.note(reply(OOM));
+
+    expect(told).toEqual(['full']);
+    expect(() => health.assertWritable()).toThrow(/Redis refused a write: it is full/);
+    health.clear();
+    expect(() => health.assertWritable()).not.toThrow();
+  });
+
+  it('tells of a lost run once, without stopping other runs', () => {
+    const health = new RedisHealth();
+    const told: Array<string | null> = [];
+    health.onFault((fault) => told.push(fault.runId));
+
+    health.note(new RunStateLostError('run-1'));
+    health.note(new RunStateLostError('run-1'));
+
+    expect(told).toEqual(['run-1']);
+    expect(health.lost('run-1')).toBe(true);
+    expect(() => health.assertWritable()).not.toThrow();
+  });
+});
+
+describe('describeConnectFailure: one line for a Redis that refused us, never the password', () => {
+  const url = 'redis://:s3cret@127.0.0.1:6395';
+
+  it('names a password wanted, with the form REDIS_URL takes', () => {
+    expect(describeConnectFailure('redis://127.0.0.1:6395', reply('NOAUTH Authentication required.'))).toBe(
+      'Redis at redis://127.0.0.1:6395 wants a password: put it in REDIS_URL as redis://:PASSWORD@127.0.0.1:6395',
+    );
+  });
+
+  it('names a password rejected, without it', () => {
+    const line = describeConnectFailure(
+      url,
+      reply('WRONGPASS invalid username-password pair or user is disabled.'),
+    );
+    expect(line).toMatch(/^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:6395 rejected the password/);
+    expect(line).not.toContain('s3cret');
+  });
+
+  it('names a TLS certificate not trusted', () => {
+    const error = Object.assign(new Error('self-signed certificate in certificate chain'), {
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    });
+    expect(describeConnectFailure('rediss://127.0.0.1:6380', error)).toMatch(
+      /^Redis at rediss:\/\/127\.0\.0\.1:6380: its TLS certificate is not trusted here \(self-signed certificate in certificate chain\); give its CA with NODE_EXTRA_CA_CERTS/,
+    );
+  });
+
+  it('keeps "not reachable" for a Redis that does not answer', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(describeConnectFailure('redis://127.0.0.1:1', error)).toMatch(
+      /^Redis is not reachable at redis:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED 127\.0\.0\.1:1\)\. Start one/,
+    );
+  });
+
+  it('shows a URL without its password', () => {
+    expect(displayRedisUrl(url)).toBe('redis://:***@127.0.0.1:6395');
+  });
+});
+
+describe('INFO: what makes a Redis unfit for writing', () => {
+  const info = (lines: string) =>
+    parseServerInfo(
+      `# Server\r\nredis_version:7.0.15\r\n# Memory\r\nused_memory:1048576\r\nmaxmemory:6291456\r\nmaxmemory_policy:noeviction\r\n# Replication\r\nrole:master\r\n${lines}`,
+    );
+
+  it('reads memory, policy and role', () => {
+    expect(info('')).toEqual({
+      version: '7.0.15',
+      role: 'master',
+      primary: null,
+      usedMemory: 1048576,
+      maxmemory: 6291456,
+      policy: 'noeviction',
+    });
+  });
+
+  it('refuses a replica, naming its primary, and an eviction policy unless allowed', () => {
+    const replica = parseServerInfo('role:slave\r\nmaster_host:10.0.0.5\r\nmaster_port:6379\r\n');
+    expect(unfitForWrites('redis://r:6379', replica, { allowEviction: false })).toBe(
+      'Redis at redis://r:6379 is a read-only replica (of 10.0.0.5:6379): point REDIS_URL at its primary',
+    );
+    const lru = parseServerInfo('redis_version:7.2.0\r\nmaxmemory_policy:allkeys-lru\r\n');
+    expect(unfitForWrites('redis://r:6379', lru, { allowEviction: false })).toMatch(
+      /evicts keys when it is full \(maxmemory-policy allkeys-lru\)/,
+    );
+    expect(unfitForWrites('redis://r:6379', lru, { allowEviction: true })).toBeNull();
+    expect(unfitForWrites('redis://r:6379', info(''), { allowEviction: false })).toBeNull();
+  });
+
+  it('sizes a run as BENCHMARKS.md measured it: 894 bytes a row kept, 290 while queued (20,000 at most)', () => {
+    expect(runNeedBytes(1000)).toBe(1000 * 894 + 1000 * 290);
+    expect(runNeedBytes(100_000)).toBe(100_000 * 894 + 20_000 * 290);
+    expect(formatBytes(runNeedBytes(20_000))).toBe('23 MiB');
+  });
+});
