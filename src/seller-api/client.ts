@@ -20,6 +20,8 @@ export interface SellerApiClientOptions {
   now?: () => number;
   /** Every request has one. Default 30_000. */
   timeoutMs?: number;
+  /** The longest answer read, in bytes. Default 64 MiB (MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
   /** `HH:MM` UTC used when a 429 carries no reset header. Default `00:00`. */
   dailyReset?: string;
   /** Default silentLogger. */
@@ -71,6 +73,7 @@ export class SellerApiClient {
       fetch: options.fetch ?? globalThis.fetch,
       now,
       timeoutMs,
+      ...(options.maxAnswerBytes ? { maxAnswerBytes: options.maxAnswerBytes } : {}),
       logger: options.logger ?? silentLogger,
       schedule: options.schedule ?? ((task) => task()),
       onRequest: options.onRequest ?? (() => {}),

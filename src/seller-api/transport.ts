@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { displayPath } from './base-url.js';
 import { errorFromFailure } from './errors/from-failure.js';
+import { InvalidResponseError } from './errors/invalid-response-error.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -38,6 +39,8 @@ export interface Transport {
   fetch: typeof globalThis.fetch;
   now: () => number;
   timeoutMs: number;
+  /** The longest answer read (bytes); a longer one is refused unread (issue 10: bounded memory). */
+  maxAnswerBytes?: number;
   logger: Logger;
   schedule: <T>(task: () => Promise<T>) => Promise<T>;
   onRequest: (event: RequestEvent) => void;
@@ -84,9 +87,26 @@ export function send(
       });
       status = response.status;
       responseHeaders = Object.fromEntries(response.headers.entries());
-      const text = await response.text();
+      const max = transport.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+      const text = await readBounded(response, max);
+      if (text === null) {
+        // Not retried: the same answer would come back. After a POST, the create may have been applied.
+        const error = new InvalidResponseError(
+          {
+            method,
+            path,
+            status,
+            headers: responseHeaders,
+            reason: `the answer is over ${max} bytes; not read`,
+          },
+          false,
+        );
+        finish(error);
+        throw error;
+      }
       answer = { method, url, path, status, statusText: response.statusText, headers: responseHeaders, text };
     } catch (failure) {
+      if (failure instanceof InvalidResponseError) throw failure;
       const error = errorFromFailure(failure, {
         method,
         path,
@@ -103,4 +123,26 @@ export function send(
     if (error) throw error;
     return answer;
   });
+}
+
+/** 64 MiB: far above any page of products, far below what would exhaust a worker's memory. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body as text, or null (and the body cancelled) once it passes `max` bytes. */
+async function readBounded(response: Response, max: number): Promise<string | null> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

@@ -25,6 +25,33 @@ async function serve(handler: (request: IncomingMessage, response: ServerRespons
 }
 
 describe('against a real HTTP server', () => {
+  describe('when an answer is longer than maxAnswerBytes', () => {
+    it('refuses it once, unread past the cap, and does not try the read again', async () => {
+      let sent = 0;
+      let answers = 0;
+      const baseUrl = await serve((_request, response) => {
+        answers++;
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        // An endless body: the client must stop reading, not hold it all.
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (sent < 64 * 1024 * 1024 && response.write(chunk)) sent += chunk.length;
+          if (sent < 64 * 1024 * 1024) response.once('drain', pump);
+          else response.end();
+        };
+        pump();
+      });
+      const { client } = probeClient({ baseUrl, maxAnswerBytes: 1024 * 1024, retry: fastRetry });
+
+      const error = await rejection(collect(client.listProducts()));
+
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error.message).toContain('the answer is over 1048576 bytes; not read');
+      expect(answers).toBe(1);
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+    });
+  });
+
   describe('when the server never answers', () => {
     it('fails a GET with a TimeoutError after timeoutMs', async () => {
       const baseUrl = await serve(() => {});
