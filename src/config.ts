@@ -30,6 +30,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
  * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | CATALOG_SYNC_PROBE_MS     | first wait before an API out of reach is probed again (doubles, up to 5 min) | 5000 |
  * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
  * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
@@ -44,6 +45,8 @@ export interface CommonConfig {
   retryBaseMs: number;
   retries: number;
   redisDeadlineMs: number;
+  /** CATALOG_SYNC_PROBE_MS: the first wait before an API out of reach is probed again (it doubles). */
+  probeFirstMs: number;
 }
 
 export interface ApiConfig {
@@ -79,6 +82,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
       'CATALOG_SYNC_REDIS_DEADLINE_MS',
       20_000,
     ),
+    probeFirstMs: positiveInteger(env.CATALOG_SYNC_PROBE_MS, 'CATALOG_SYNC_PROBE_MS', 5_000),
   };
 }
 

@@ -5,5 +5,7 @@ export const ExitCode = {
   usage: 2,
   unauthorized: 3,
   pausedDailyLimit: 4,
+  /** No request reached the API (refused, DNS, timeouts): the rows stay queued. */
+  apiUnreachable: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
+import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
 import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
@@ -88,7 +89,10 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     redis,
     keys,
     runs: new RunStore(redis, keys),
-    sellers: new SellerState(redis, keys),
+    sellers: new SellerState(redis, keys, Date.now, {
+      firstMs: config.probeFirstMs,
+      maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),
+    }),
     logger,
     health,
     serverInfo: () => readServerInfo(redis),

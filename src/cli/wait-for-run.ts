@@ -8,11 +8,13 @@ export type WaitResult =
   | { kind: 'done'; run: RunRecord }
   | { kind: 'unauthorized'; run: RunRecord }
   | { kind: 'paused'; run: RunRecord; until: number }
+  | { kind: 'unreachable'; run: RunRecord; failure: string }
   | { kind: 'stopped' };
 
 /**
  * Waits until every row of the run is settled, showing progress. Returns early when the seller's
- * key is rejected (exit 3), or on a daily-limit pause when the user asked not to wait (exit 4).
+ * key is rejected (exit 3), when no request reaches the API (exit 6), or on a daily-limit pause when
+ * the user asked not to wait (exit 4).
  */
 export async function waitForRun(
   runtime: Runtime,
@@ -42,6 +44,7 @@ export async function waitForRun(
     }
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
     if (seller.authRejected) return { kind: 'unauthorized', run };
+    if (seller.unreachable) return { kind: 'unreachable', run, failure: seller.unreachable.cause };
     if (seller.pausedUntil !== null) {
       if (!options.wait) return { kind: 'paused', run, until: seller.pausedUntil };
       options.progress.paused(seller.pausedUntil, now());

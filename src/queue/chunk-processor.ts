@@ -2,11 +2,12 @@ import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { syncRow } from '../sync/row-sync.js';
-import type { SellerPausedError } from '../sync/seller-pause.js';
+import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { notSyncedOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
+import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
@@ -73,7 +74,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
     const ref = context.run.sellerRef;
     try {
-      await deps.sellers.assertNotPaused(ref);
+      const { probeDue } = await deps.sellers.assertNotPaused(ref);
+      if (probeDue) await probeReach(deps, context);
       await deps.runs.markRunning(runId);
       try {
         await ensureSnapshot(deps, runId, context.loadIndex);
@@ -117,7 +119,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
 
 /**
  * Stops every worker on every machine from taking the seller's jobs: until the reset for a daily
- * limit (a Redis key with a TTL, so it outlives restarts), or until `resume` for a rejected key.
+ * limit (a Redis key with a TTL, so it outlives restarts), until `resume` for a rejected key, or
+ * until the next probe for an API out of reach.
  * Which errors pause, and until when, the error table says (error-policy.ts, `pauseOf`).
  */
 async function pauseSeller(
@@ -133,9 +136,11 @@ async function pauseSeller(
       'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
     );
     await queue.pause();
+  } else if (pause instanceof ApiUnreachableError) {
+    await pauseUnreachable(deps, queue, ref, pause);
   } else {
     const until = pause.until ?? deps.now() + 60_000;
-    const reason = pause.reason;
+    const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
     await deps.sellers.pauseUntil(ref, until, reason);
     deps.logger.warn(
       { seller: ref, until: new Date(until).toISOString(), reason },

@@ -8,7 +8,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
-import { isRetryableRead, pauseOf } from '../sync/error-policy.js';
+import { afterTries, isRetryableRead, pauseOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { RemoteIndex } from '../sync/remote-index.js';
@@ -106,13 +106,21 @@ export class RunContexts {
     }
     const ref = run.sellerRef;
     const logger = deps.logger.child({ run: runId, seller: ref });
+    // A request whose every try failed without reaching the API pauses the seller, in this process
+    // at once: requests still waiting for the limiter are then not sent (the chunk records it).
+    const afterTriesOf = (error: unknown) => {
+      const final = afterTries(error, run.baseUrl, deps.now() + 60_000);
+      const pause = final === error ? null : pauseOf(final);
+      if (pause) deps.sellers.pauseLocally(ref, pause);
+      return final;
+    };
     const client = new SellerApiClient({
       baseUrl: run.baseUrl,
       apiKey,
       allowInsecure: run.allowInsecure,
       dailyReset: run.dailyReset,
       timeoutMs: deps.timeoutMs,
-      retry: { policy: deps.retry, retryable: isRetryableRead },
+      retry: { policy: deps.retry, retryable: isRetryableRead, afterTries: afterTriesOf },
       sleep: deps.sleep,
       random: deps.random,
       now: deps.now,
@@ -173,6 +181,7 @@ export class RunContexts {
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,
+      afterTries: afterTriesOf,
       sleep: deps.sleep,
       random: deps.random,
       logger,

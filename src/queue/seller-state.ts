@@ -1,8 +1,16 @@
 import type { Redis } from 'ioredis';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { SellerPausedError } from '../sync/seller-pause.js';
+import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
+import {
+  DEFAULT_PROBE_BACKOFF,
+  markUnreachable,
+  type ProbeBackoff,
+  parseUnreachable,
+  pauseOfRecord,
+  type UnreachableRecord,
+} from './seller-reach.js';
 
 export interface SellerInfo {
   ref: string;
@@ -14,6 +22,8 @@ export interface SellerStatus {
   pausedUntil: number | null;
   authRejected: boolean;
   requestsToday: number;
+  /** Set while the seller's API cannot be reached (refused, DNS, timeouts): `run` exits 6. */
+  unreachable?: UnreachableRecord | null;
 }
 
 /**
@@ -28,6 +38,8 @@ export class SellerState {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly now: () => number = Date.now,
+    /** How long a seller whose API is out of reach waits before each probe (CATALOG_SYNC_PROBE_MS). */
+    private readonly probeBackoff: ProbeBackoff = DEFAULT_PROBE_BACKOFF,
   ) {}
 
   async register(info: SellerInfo): Promise<void> {
@@ -71,13 +83,48 @@ export class SellerState {
     throw pause;
   }
 
-  /** Reads the shared pause (set by any process); call once per chunk. */
-  async assertNotPaused(ref: string): Promise<void> {
+  /**
+   * Reads the shared pause (set by any process); call once per chunk. Resolves to `probeDue` true
+   * when the seller's API was out of reach and its next probe may go now: the caller probes first.
+   */
+  async assertNotPaused(ref: string): Promise<{ probeDue: boolean }> {
     this.assertNotPausedLocally(ref);
-    const [until, rejected] = await this.redis.mget(this.keys.pausedUntil(ref), this.keys.authRejected(ref));
+    const [until, rejected, unreachable] = await this.redis.mget(
+      this.keys.pausedUntil(ref),
+      this.keys.authRejected(ref),
+      this.keys.unreachable(ref),
+    );
     if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null));
+    const reach = parseUnreachable(unreachable);
+    if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach));
     if (until && Number(until) > this.now())
       throw this.remember(ref, new SellerPausedError('daily-limit', Number(until)));
+    return { probeDue: reach !== null };
+  }
+
+  /**
+   * Records that no request reached the seller's API: nothing is sent to it until the next probe,
+   * whose wait doubles with each failed one (one count per wait, whoever gives up during it).
+   */
+  async markUnreachable(
+    ref: string,
+    pause: ApiUnreachableError,
+  ): Promise<{ record: UnreachableRecord; fresh: boolean }> {
+    const marked = await markUnreachable(
+      this.redis,
+      this.keys.unreachable(ref),
+      pause,
+      this.now(),
+      this.probeBackoff,
+    );
+    this.remember(ref, pauseOfRecord(marked.record));
+    return marked;
+  }
+
+  /** The API answered a probe: the seller is served again. True when it had been out of reach. */
+  async clearUnreachable(ref: string): Promise<boolean> {
+    if (this.localPause.get(ref)?.reason === 'unreachable') this.localPause.delete(ref);
+    return (await this.redis.del(this.keys.unreachable(ref))) === 1;
   }
 
   /**
@@ -142,13 +189,19 @@ export class SellerState {
 
   async status(ref: string, dailyReset: string): Promise<SellerStatus> {
     const dayStart = quotaDayStart(this.now(), dailyReset);
-    const [until, rejected, used] = await this.redis.mget(
+    const [until, rejected, used, unreachable] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
       this.keys.requestsUsed(ref, dayStart),
+      this.keys.unreachable(ref),
     );
     const pausedUntil = until && Number(until) > this.now() ? Number(until) : null;
-    return { pausedUntil, authRejected: rejected !== null, requestsToday: Number(used ?? 0) };
+    return {
+      pausedUntil,
+      authRejected: rejected !== null,
+      requestsToday: Number(used ?? 0),
+      unreachable: parseUnreachable(unreachable),
+    };
   }
 
   private remember(ref: string, pause: SellerPausedError): SellerPausedError {

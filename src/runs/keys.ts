@@ -106,6 +106,14 @@ export class RedisKeys {
   pausedUntil(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:paused-until`;
   }
+  /**
+   * String (JSON, seller-reach.ts): set while the seller's API cannot be reached at all (refused,
+   * DNS, timeouts): when it was first seen, why, and when it is probed next; cleared by a probe that
+   * gets an answer.
+   */
+  unreachable(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:unreachable`;
+  }
   /** String: set when the seller's key was rejected (401); cleared by `resume`. */
   authRejected(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:auth-rejected`;

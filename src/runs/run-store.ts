@@ -35,7 +35,7 @@ export interface RunSpec {
   fullReadAfterMs?: number;
 }
 
-export type RunState = 'queued' | 'running' | 'done';
+export type RunState = 'queued' | 'running' | 'done' | 'cancelled';
 
 export interface RunRecord extends RunSpec {
   id: string;

@@ -89,6 +89,14 @@ export class SellerApiClient {
     await this.#withRetry(() => this.#get(this.#url('/ping')));
   }
 
+  /**
+   * One `GET /ping`, never tried again: whether the API can be reached at all (a seller paused on
+   * an unreachable API is probed so). Rejects with what the answer or the failure means.
+   */
+  async probe(): Promise<void> {
+    await this.#get(this.#url('/ping'));
+  }
+
   listProducts(): AsyncGenerator<RemoteProduct[]> {
     return this.#list('/products');
   }
@@ -183,7 +191,8 @@ export class SellerApiClient {
         return await work();
       } catch (error) {
         const retry = this.#retry;
-        if (!retry || attempt > retry.policy.retries || !retry.retryable(error)) throw error;
+        if (!retry || !retry.retryable(error)) throw error;
+        if (attempt > retry.policy.retries) throw retry.afterTries ? retry.afterTries(error) : error;
         const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
           { attempt, delayMs, error: error instanceof Error ? error.message : String(error) },

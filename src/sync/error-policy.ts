@@ -7,7 +7,8 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../seller-api/index.js';
-import { SellerPausedError } from './seller-pause.js';
+import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
+import { unreachedCause } from './unreached.js';
 
 /**
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
@@ -19,7 +20,8 @@ import { SellerPausedError } from './seller-pause.js';
  * - `recreate`: a PUT answered 404: the product is gone or not ours; forget the mapping, create once.
  * - `look-first`: a POST whose outcome is unknown: look for the product before sending it again.
  * - `retry`: back off and try the same request again, a bounded number of times, in one layer
- *   only: the client for reads (GET), row sync for writes (POST, PUT).
+ *   only: the client for reads (GET), row sync for writes (POST, PUT). What happens once the tries
+ *   are used up, `afterTries` says: the row fails, or, when no try reached the API, the seller pauses.
  */
 export type ErrorAction = 'fail-row' | 'stop' | 'pause-seller' | 'recreate' | 'look-first' | 'retry';
 
@@ -58,6 +60,12 @@ const POLICY: readonly PolicyRow[] = [
     actions: { read: 'fail-row', create: 'fail-row', update: 'recreate' },
   },
   {
+    // The API was never reached (refused, DNS, a read with no answer in time): nothing was applied.
+    // Tried again like any passing failure; when every try failed so, `afterTries` pauses the seller.
+    matches: (error) => unreachedCause(error) !== null,
+    actions: everywhere('retry'),
+  },
+  {
     // A create that may have been applied (5xx, timeout or reset after sending): look before sending
     // again. One answered 2xx with a body we cannot read was applied: sending it again would duplicate.
     matches: (error) =>
@@ -79,6 +87,16 @@ export function errorAction(error: unknown, request: FailedRequest): ErrorAction
     if (action && row.matches(error)) return action;
   }
   return 'fail-row';
+}
+
+/**
+ * What a retry layer throws once an error it retried used up its tries: for a request that never
+ * reached the API, the pause that says so (the API is out of reach: the rows stay queued, `run`
+ * exits 6); for any other, the error itself (the row or the read fails as before).
+ */
+export function afterTries(error: unknown, baseUrl: string, until: number): unknown {
+  const cause = unreachedCause(error);
+  return cause === null ? error : new ApiUnreachableError(baseUrl, cause, until);
 }
 
 /**

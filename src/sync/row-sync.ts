@@ -5,7 +5,7 @@ import { type CompactValue, compactFields } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
-import { errorAction, reasonOf } from './error-policy.js';
+import { errorAction, pauseOf, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
 
@@ -24,6 +24,11 @@ export interface RowSyncContext {
   recordUnchanged: boolean;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
+  /**
+   * What a write throws once its tries are used up (error-policy.ts `afterTries`, bound to the run's
+   * base URL): a pause when no try reached the API. Absent: the error itself (the row fails).
+   */
+  afterTries?: (error: unknown) => unknown;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: Logger;
@@ -42,7 +47,8 @@ type Outcome = (
 
 /**
  * Brings one row's product in line with the source: nothing, a PUT of the changed fields, or a POST.
- * Resolves to the row's outcome; rejects only with a pause (429, 401, budget), which leaves the row queued.
+ * Resolves to the row's outcome; rejects only with a pause (429, 401, budget, the API out of reach),
+ * which leaves the row queued.
  */
 export async function syncRow(
   ctx: RowSyncContext,
@@ -134,6 +140,8 @@ async function update(
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }
+      const final = givenUp(ctx, error);
+      if (pauseOf(final)) throw final;
       return { failed: reasonOf(error) };
     }
   }
@@ -262,6 +270,9 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
       // An outcome still unknown leaves the key to be looked up by whoever creates it next.
       if (action === 'look-first') await ctx.claims.leaveForLookUp(upsert.key, token);
       else await ctx.claims.release(upsert.key, token);
+      // No try reached the API: not applied (the key is free again), and the row stays queued.
+      const final = givenUp(ctx, error);
+      if (pauseOf(final)) throw final;
       return outcome('create', null, 'failed', reasonOf(error));
     }
   }
@@ -299,6 +310,10 @@ async function recordCreated(
 ): Promise<void> {
   await ctx.index.put(upsert.key, { id: product.id, values: { ...compactFields(upsert.fields), ...shown } });
   await ctx.idMap.remember(upsert.key, product, token);
+}
+
+function givenUp(ctx: RowSyncContext, error: unknown): unknown {
+  return ctx.afterTries ? ctx.afterTries(error) : error;
 }
 
 function withLearned(known: KnownProduct, learned: Record<string, string>): KnownProduct {

@@ -1,18 +1,38 @@
 /**
  * Why a seller's requests stop: thrown before a request is sent (nothing is spent), or built from
- * the API's own 429/401. The chunk processor turns it into a queue-wide pause (ARCHITECTURE.md, decision 1).
+ * the API's own 429/401, or from requests that never reached the API. The chunk processor turns it
+ * into a queue-wide pause (ARCHITECTURE.md, decision 1).
  */
 export class SellerPausedError extends Error {
   override name = 'SellerPausedError';
   constructor(
-    readonly reason: 'daily-limit' | 'daily-budget' | 'unauthorized',
+    readonly reason: 'daily-limit' | 'daily-budget' | 'unauthorized' | 'unreachable',
     /** When the pause lifts by itself; null for a rejected key, which needs a person. */
     readonly until: number | null,
+    message?: string,
   ) {
     super(
-      reason === 'unauthorized'
-        ? 'the API key was rejected (401)'
-        : `${reason === 'daily-budget' ? 'daily budget used up' : 'daily request limit reached'}, paused until ${new Date(until ?? 0).toISOString()}`,
+      message ??
+        (reason === 'unauthorized'
+          ? 'the API key was rejected (401)'
+          : `${reason === 'daily-budget' ? 'daily budget used up' : 'daily request limit reached'}, paused until ${new Date(until ?? 0).toISOString()}`),
     );
+  }
+}
+
+/**
+ * No request reaches the API (connection refused, DNS, every try timed out): not a data error.
+ * The seller pauses and is probed again later; the rows stay queued (`run` exits 6).
+ */
+export class ApiUnreachableError extends SellerPausedError {
+  override name = 'ApiUnreachableError';
+  constructor(
+    /** The base URL, as the run holds it (never with a key: keys are never in URLs). */
+    readonly baseUrl: string,
+    /** What failed, in words and code: `connection refused (ECONNREFUSED)`. */
+    readonly failure: string,
+    until: number,
+  ) {
+    super('unreachable', until, `cannot reach ${baseUrl}: ${failure}`);
   }
 }

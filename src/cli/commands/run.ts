@@ -14,6 +14,7 @@ import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
+import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
@@ -71,6 +72,7 @@ export async function syncOnce(
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
+  await resumeIfApiAnswersAgain(io, runtime, spec, seller);
   // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl]);
   workers.serve(seller);
@@ -202,6 +204,24 @@ async function resumeIfKeyWorksAgain(
   }
 }
 
+/**
+ * A seller paused because its API could not be reached goes on at once when the API answers again
+ * (the next cron run after an outage), without waiting for the workers' next probe.
+ */
+async function resumeIfApiAnswersAgain(
+  io: CliIo,
+  runtime: Runtime,
+  spec: RunSpec,
+  seller: SellerInfo,
+): Promise<void> {
+  const apiKey = io.env[spec.keyEnv]?.trim();
+  if (!apiKey) return;
+  const result = await liftReachPause(runtime, seller, apiKey, spec);
+  if (result.kind === 'resumed') {
+    say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
+  }
+}
+
 /** What `run` says and which exit code it returns once the wait is over. */
 async function reportOutcome(
   io: CliIo,
@@ -222,6 +242,13 @@ async function reportOutcome(
           `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
       );
       return ExitCode.unauthorized;
+    case 'unreachable':
+      say(
+        io,
+        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
+          'they go on with the next `catalog-sync run` or any `catalog-sync worker` once the API answers.\n',
+      );
+      return ExitCode.apiUnreachable;
     case 'paused': {
       const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
       const cause =

@@ -3,7 +3,7 @@ import { describeMemory } from '../../redis/server-info.js';
 import { runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
-import { pausedMessage } from '../progress.js';
+import { runStateText } from '../run-state-text.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
@@ -24,13 +24,7 @@ export function registerStatus(program: Command, io: CliIo): void {
         const counts = runCounts(run);
         const info = await runtime.serverInfo();
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
-        const state = run.aborted
-          ? 'ended early: the source was not read to the end (interrupted, or the source broke)'
-          : run.state !== 'done' && seller.authRejected
-            ? 'paused: API key rejected (401)'
-            : run.state !== 'done' && seller.pausedUntil
-              ? pausedMessage(seller.pausedUntil, Date.now())
-              : run.state;
+        const state = runStateText(run, seller, Date.now());
         if (flags.json) {
           const { id: _id, ...rest } = run;
           io.stdout.write(

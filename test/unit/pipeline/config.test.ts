@@ -40,6 +40,7 @@ describe('readCommonConfig', () => {
       retryBaseMs: 500,
       retries: 4,
       redisDeadlineMs: 20_000,
+      probeFirstMs: 5_000,
     });
   });
 
@@ -52,6 +53,7 @@ describe('readCommonConfig', () => {
       CATALOG_SYNC_RETRY_BASE_MS: '10',
       CATALOG_SYNC_RETRIES: '0',
       CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
+      CATALOG_SYNC_PROBE_MS: '250',
     });
     expect(config).toEqual({
       redisUrl: 'redis://redis.internal:6380/2',
@@ -62,6 +64,7 @@ describe('readCommonConfig', () => {
       retryBaseMs: 10,
       retries: 0,
       redisDeadlineMs: 2000,
+      probeFirstMs: 250,
     });
   });
 

@@ -1,0 +1,49 @@
+import { Queue } from 'bullmq';
+import type { SellerInfo } from '../queue/seller-state.js';
+import { SellerApiClient } from '../seller-api/index.js';
+import { unreachedCause } from '../sync/unreached.js';
+import type { Runtime } from './runtime.js';
+
+export type ReachPauseResult =
+  | { kind: 'not-paused' }
+  | { kind: 'resumed' }
+  | { kind: 'still-unreachable'; failure: string };
+
+/** A probe at the start of a run is one request: it gets this long before it counts as no answer. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Lifts a seller's pause for an API out of reach as soon as one `GET /ping` gets an answer (any
+ * answer: what it means, the run meets as usual), rather than waiting for the workers' next probe:
+ * what `run` does first, so that the next cron run goes on at once once the API is back.
+ */
+export async function liftReachPause(
+  runtime: Runtime,
+  seller: SellerInfo,
+  apiKey: string,
+  options: { allowInsecure: boolean },
+): Promise<ReachPauseResult> {
+  if (!(await runtime.sellers.status(seller.ref, '00:00')).unreachable) return { kind: 'not-paused' };
+  const client = new SellerApiClient({
+    baseUrl: seller.baseUrl,
+    apiKey,
+    allowInsecure: options.allowInsecure,
+    timeoutMs: PROBE_TIMEOUT_MS,
+  });
+  try {
+    await client.probe();
+  } catch (error) {
+    const failure = unreachedCause(error);
+    if (failure !== null) return { kind: 'still-unreachable', failure };
+  }
+  await runtime.sellers.clearUnreachable(seller.ref);
+  // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.
+  const queue = new Queue(seller.queueName, { connection: runtime.redis, prefix: runtime.config.prefix });
+  queue.on('error', () => undefined);
+  try {
+    await queue.removeRateLimitKey();
+  } finally {
+    await queue.close();
+  }
+  return { kind: 'resumed' };
+}

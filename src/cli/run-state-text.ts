@@ -1,0 +1,21 @@
+import type { SellerStatus } from '../queue/seller-state.js';
+import type { RunRecord } from '../runs/run-store.js';
+import { pausedMessage } from './progress.js';
+
+/** What `status` says of a run's state: why a run that is not over waits, when it does. */
+export function runStateText(run: RunRecord, seller: SellerStatus, now: number): string {
+  if (run.aborted)
+    return 'ended early: the source was not read to the end (interrupted, or the source broke)';
+  if (run.state === 'done' || run.state === 'cancelled') return run.state;
+  if (seller.authRejected) return 'paused: API key rejected (401)';
+  if (seller.unreachable) {
+    const { baseUrl, cause, retryAt } = seller.unreachable;
+    const next =
+      retryAt > now
+        ? `probed again at ${new Date(retryAt).toISOString().slice(11, 19)} UTC`
+        : 'probed by the next chunk';
+    return `paused: cannot reach ${baseUrl}: ${cause}; rows queued, ${next}`;
+  }
+  if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);
+  return run.state;
+}

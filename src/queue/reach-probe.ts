@@ -1,0 +1,45 @@
+import type { Queue } from 'bullmq';
+import { formatDuration } from '../runs/summary.js';
+import { ApiUnreachableError } from '../sync/seller-pause.js';
+import { unreachedCause } from '../sync/unreached.js';
+import type { RunContext, WorkerDeps } from './run-context.js';
+
+/**
+ * One `GET /ping` for a seller whose API was out of reach, before a chunk sends anything: rejects
+ * with the pause again (its wait doubles) when it still does not reach the API; otherwise the seller
+ * is served again, said in one log line. Any answer (even a 500 or a 401) means the API is reached:
+ * what the answer means, the chunk's own requests meet as usual.
+ */
+export async function probeReach(deps: WorkerDeps, context: RunContext): Promise<void> {
+  const { sellerRef: ref, baseUrl } = context.run;
+  try {
+    await context.client.probe();
+  } catch (error) {
+    const failure = unreachedCause(error);
+    if (failure !== null) throw new ApiUnreachableError(baseUrl, failure, deps.now() + 60_000);
+  }
+  if (await deps.sellers.clearUnreachable(ref)) {
+    deps.logger.info({ seller: ref }, `${baseUrl} answers again: seller ${ref} resumed`);
+  }
+}
+
+/**
+ * No request reached the API: nothing is sent to the seller until the next probe, on every
+ * machine (the record is in Redis), and the chunk goes back to waiting. One log line per wait.
+ */
+export async function pauseUnreachable(
+  deps: WorkerDeps,
+  queue: Queue,
+  ref: string,
+  pause: ApiUnreachableError,
+): Promise<void> {
+  const { record, fresh } = await deps.sellers.markUnreachable(ref, pause);
+  const wait = Math.max(1, record.retryAt - deps.now());
+  if (fresh) {
+    deps.logger.warn(
+      { seller: ref, retryAt: new Date(record.retryAt).toISOString() },
+      `${pause.message}: seller ${ref} paused, the API is probed again in ${formatDuration(wait)}`,
+    );
+  }
+  await queue.rateLimit(wait);
+}

@@ -1,0 +1,101 @@
+import type { Redis } from 'ioredis';
+import { ApiUnreachableError } from '../sync/seller-pause.js';
+
+/** A seller whose API could not be reached: since when, why, and when it is probed next. */
+export interface UnreachableRecord {
+  /** When the API was first found out of reach (ms); kept across probes that fail. */
+  since: number;
+  /** When the next probe may go (ms): until then nothing is sent to the seller. */
+  retryAt: number;
+  /** Probes that failed since; the wait doubles with each. */
+  probes: number;
+  /** `connection refused (ECONNREFUSED)`. */
+  cause: string;
+  baseUrl: string;
+}
+
+/** The wait before the first probe, doubling after each failed one up to `maxMs`. */
+export interface ProbeBackoff {
+  firstMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_PROBE_BACKOFF: ProbeBackoff = { firstMs: 5_000, maxMs: 300_000 };
+
+/** Kept a week, like a run: a seller nobody serves any more does not stay in Redis for ever. */
+const RECORD_TTL_SECONDS = 7 * 24 * 3600;
+
+// One step, so that chunks giving up together on one machine or many count one failed probe, not
+// one each: while the current wait runs, the record stands; once it is over, the wait doubles.
+// Numbers travel as strings (cjson would round a timestamp in ms).
+const MARK_SCRIPT = `
+local now = tonumber(ARGV[1])
+local old = redis.call('GET', KEYS[1])
+local since = now
+local probes = 0
+if old then
+  local record = cjson.decode(old)
+  if tonumber(record.retryAt) > now then return old end
+  since = tonumber(record.since)
+  probes = tonumber(record.probes) + 1
+end
+local delay = math.min(tonumber(ARGV[3]), tonumber(ARGV[2]) * 2 ^ probes)
+local record = cjson.encode({
+  since = string.format('%d', since),
+  retryAt = string.format('%d', now + delay),
+  probes = string.format('%d', probes),
+  cause = ARGV[4],
+  baseUrl = ARGV[5],
+})
+redis.call('SET', KEYS[1], record, 'EX', ${RECORD_TTL_SECONDS})
+return {record, 1}
+`;
+
+/**
+ * Records (or keeps, while its wait runs) that the seller's API is out of reach. `fresh`: this call
+ * started the wait (the one to say so in the log), rather than finding it already running.
+ */
+export async function markUnreachable(
+  redis: Redis,
+  key: string,
+  pause: ApiUnreachableError,
+  now: number,
+  backoff: ProbeBackoff,
+): Promise<{ record: UnreachableRecord; fresh: boolean }> {
+  const [json, fresh] = (await redis.eval(
+    MARK_SCRIPT,
+    1,
+    key,
+    now,
+    backoff.firstMs,
+    backoff.maxMs,
+    pause.failure,
+    pause.baseUrl,
+  )) as [string, number];
+  const record = parseUnreachable(json);
+  if (!record) throw new Error('the unreachable record just written could not be read back');
+  return { record, fresh: fresh === 1 };
+}
+
+/** The record as stored, or null (none, or not one this tool wrote: Redis is not trusted). */
+export function parseUnreachable(json: string | null | undefined): UnreachableRecord | null {
+  if (!json) return null;
+  try {
+    const raw = JSON.parse(json) as Record<string, unknown>;
+    const record = {
+      since: Number(raw.since),
+      retryAt: Number(raw.retryAt),
+      probes: Number(raw.probes),
+      cause: String(raw.cause ?? ''),
+      baseUrl: String(raw.baseUrl ?? ''),
+    };
+    return [record.since, record.retryAt, record.probes].every(Number.isFinite) ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The pause a record means, for this process to remember until the next probe. */
+export function pauseOfRecord(record: UnreachableRecord): ApiUnreachableError {
+  return new ApiUnreachableError(record.baseUrl, record.cause, record.retryAt);
+}
