@@ -38,7 +38,7 @@ export async function waitForRun(
       runtime.config.redisDeadlineMs,
     );
     if (!run) throw new RunStateLostError(runId);
-    if (run.state === 'done') {
+    if (run.state === 'done' || run.state === 'cancelled') {
       options.progress.update(run);
       return { kind: 'done', run };
     }

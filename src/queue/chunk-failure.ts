@@ -17,6 +17,18 @@ export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): R
   }));
 }
 
+/** Rows of a cancelled run never sent: left out on purpose (`skipped`, status ok), said why. */
+export function cancelledOutcomes(rows: ReadonlyArray<{ row: number; key: string }>): RowOutcome[] {
+  return rows.map((row) => ({
+    row: row.row,
+    key: row.key,
+    action: 'skipped',
+    productId: null,
+    status: 'ok',
+    error: 'cancelled',
+  }));
+}
+
 /**
  * A chunk whose last attempt failed (Redis out of reach, a bug: an API failure settles its rows
  * without failing the job): its unsettled rows fail with the reason (a run must end, and every row

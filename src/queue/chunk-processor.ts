@@ -4,7 +4,7 @@ import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { syncRow } from '../sync/row-sync.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
-import { notSyncedOutcomes } from './chunk-failure.js';
+import { cancelledOutcomes, notSyncedOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
@@ -54,24 +54,27 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new DelayedError();
     }
-    const [state, snapshotFailed, recorded] = await deps.redis.hmget(
+    const [state, snapshotFailed, recorded, cancelledAt] = await deps.redis.hmget(
       deps.keys.run(runId),
       'state',
       SNAPSHOT_FAILED,
       'createdAt',
+      'cancelledAt',
     );
-    // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do.
-    if (!context || state === 'done') {
+    // A run ended early (its source broke half way, or cancelled) leaves chunks behind: nothing to do.
+    if (!context || state === 'done' || state === 'cancelled') {
       contexts.drop(runId);
       return;
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const settleNotSynced = async (reason: string) => {
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason));
+    const settleNotSynced = async (outcomes: ReturnType<typeof notSyncedOutcomes>) => {
+      await deps.runs.settle(runId, outcomes);
       if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
     };
-    if (snapshotFailed) return settleNotSynced(snapshotFailed);
+    // `cancel` was asked for after this chunk was handed out: its rows are not sent.
+    if (cancelledAt) return settleNotSynced(cancelledOutcomes(rows));
+    if (snapshotFailed) return settleNotSynced(notSyncedOutcomes(rows, snapshotFailed));
     const ref = context.run.sellerRef;
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
@@ -81,7 +84,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         await ensureSnapshot(deps, runId, context.loadIndex);
       } catch (error) {
         // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
-        if (error instanceof SnapshotError) return settleNotSynced(error.message);
+        if (error instanceof SnapshotError) return settleNotSynced(notSyncedOutcomes(rows, error.message));
         throw error;
       }
       const settled = await deps.runs.settledRows(

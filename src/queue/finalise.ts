@@ -6,7 +6,8 @@ import { recordFullRead } from '../sync/incremental.js';
 
 /**
  * Ends a run once every row is settled: one `missing` line per remote product the source does not
- * hold (the API has no delete: the seller decides), then the run is done. Exactly one caller does it.
+ * hold (the API has no delete: the seller decides), then the run is done (or cancelled, when
+ * `cancel` asked for it). Exactly one caller does it.
  */
 export async function finaliseIfSettled(
   deps: { redis: Redis; keys: RedisKeys; runs: RunStore },
@@ -47,9 +48,11 @@ export async function finaliseIfSettled(
     });
     await deps.runs.addMissing(runId, missing);
   } while (cursor !== '0');
-  await deps.runs.finish(runId);
+  const cancelled = (await deps.runs.get(runId))?.cancelledAt !== undefined;
+  await deps.runs.finish(runId, Date.now(), { cancelled });
   const run = await deps.runs.get(runId);
-  if (run) await recordFullRead(redis, keys, run);
+  // A cancelled run did not send every row: the seller's record is not as complete as a full read.
+  if (run && !cancelled) await recordFullRead(redis, keys, run);
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
     await redis.eval(

@@ -53,6 +53,8 @@ export interface RunRecord extends RunSpec {
   writes: number;
   /** Counts by `action:<action>`, `status:<status>` and `pair:<action>:<status>`. */
   counts: Record<string, number>;
+  /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
+  cancelledAt?: number;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -166,6 +168,7 @@ export class RunStore {
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),
       counts,
+      ...(hash.cancelledAt ? { cancelledAt: Number(hash.cancelledAt) } : {}),
     };
   }
 
@@ -182,6 +185,23 @@ export class RunStore {
       1,
       this.keys.run(id),
     );
+  }
+
+  /**
+   * Marks the run cancelled from now on (`cancel`): chunks not yet begun settle their rows
+   * `skipped` (cancelled) instead of syncing them. False when the run is gone or already over.
+   */
+  async requestCancel(id: string, now = Date.now()): Promise<boolean> {
+    const marked = await this.redis.eval(
+      `local state = redis.call('HGET', KEYS[1], 'state')
+       if not state or state == 'done' or state == 'cancelled' then return 0 end
+       redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
+       return 1`,
+      1,
+      this.keys.run(id),
+      now,
+    );
+    return marked === 1;
   }
 
   /** The source is read to the end: `total` is final, and nobody produces the run any more (one step). */
@@ -250,16 +270,28 @@ export class RunStore {
    */
   async claimFinalisation(id: string): Promise<boolean> {
     const run = await this.get(id);
-    if (!run || run.state === 'done' || !run.produced || run.settled < run.total) return false;
-    // Without the product list there are no `missing` lines to write, but the run must still end.
+    if (!run || run.state === 'done' || run.state === 'cancelled') return false;
+    if (!run.produced || run.settled < run.total) return false;
+    // Without the product list there are no `missing` lines to write, but the run must still end
+    // (a cancelled run may end before its list was read).
     const listRead =
-      run.snapshotReady || (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
+      run.snapshotReady ||
+      run.cancelledAt !== undefined ||
+      (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
     if (!listRead) return false;
     return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
   }
 
-  async finish(id: string, now = Date.now(), how: { aborted?: boolean } = {}): Promise<void> {
-    const fields = { state: 'done', finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
+  async finish(
+    id: string,
+    now = Date.now(),
+    how: { aborted?: boolean; cancelled?: boolean } = {},
+  ): Promise<void> {
+    const fields = {
+      state: how.cancelled ? 'cancelled' : 'done',
+      finishedAt: now,
+      ...(how.aborted ? { aborted: 1 } : {}),
+    };
     const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();

@@ -269,6 +269,8 @@ async function reportOutcome(
         io.stdout.write(`  report    ${flags.report}\n`);
       }
       const counts = runCounts(waited.run);
+      // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
+      if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;
       return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }

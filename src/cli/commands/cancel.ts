@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { cancelRun } from '../../queue/cancel-run.js';
+import { formatSummary } from '../../runs/summary.js';
+import { terminalSafe } from '../../terminal-safe.js';
+import type { CliIo } from '../program.js';
+import { withRuntime } from '../runtime.js';
+import { UsageError } from '../usage-error.js';
+
+export function registerCancel(program: Command, io: CliIo): void {
+  program
+    .command('cancel <run-id>')
+    .description('ends a queued or paused run: jobs removed, unsettled rows reported skipped (cancelled)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Rows already settled keep their outcome; the others are reported `skipped` with error',
+        '`cancelled`, and the run ends as cancelled with its full report (`catalog-sync report`).',
+        'A run a live worker is working on: what is still queued is removed at once; the chunk',
+        'in progress finishes its rows (a write is never cut in half), then the run ends cancelled.',
+        'A run already done, or unknown, is refused (exit 2).',
+      ].join('\n'),
+    )
+    .action(async (runId: string, flags: { redisUrl?: string }) => {
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId);
+        switch (result.kind) {
+          case 'refused':
+            throw new UsageError(result.reason);
+          case 'ending':
+            io.stdout.write(
+              terminalSafe(
+                `run ${runId}: cancelling; ${result.inFlight} chunk(s) in progress on a worker finish ` +
+                  `their rows first, then the run ends cancelled (catalog-sync status ${runId})\n`,
+              ),
+            );
+            return;
+          case 'cancelled':
+            io.stdout.write(formatSummary(result.run));
+        }
+      });
+    });
+}

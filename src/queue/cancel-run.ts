@@ -1,0 +1,98 @@
+import { type Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { cancelledOutcomes } from './chunk-failure.js';
+import type { ChunkJobData } from './chunk-job.js';
+import { finaliseIfSettled } from './finalise.js';
+import { runIdOfChunkJob } from './producer.js';
+import { sellerQueueName } from './seller-ref.js';
+
+export interface CancelDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  prefix: string;
+}
+
+export type CancelResult =
+  | { kind: 'cancelled'; run: RunRecord }
+  /** Chunks were in progress on a worker: they settle, then that worker ends the run as cancelled. */
+  | { kind: 'ending'; inFlight: number }
+  | { kind: 'refused'; reason: string };
+
+// A paused queue keeps its jobs in `wait` (BullMQ 6); a rate-limited one too.
+const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
+const PAGE = 500;
+
+/**
+ * Ends a queued or paused run: no chunk of it is synced from now on; its waiting chunks are taken
+ * out of the seller's queue and their rows settled `skipped` (cancelled); a chunk a live worker is
+ * working on is left to settle, and the run ends when it does. Rows already settled keep their outcome.
+ */
+export async function cancelRun(deps: CancelDeps, runId: string): Promise<CancelResult> {
+  const run = await deps.runs.get(runId);
+  if (!run) return { kind: 'refused', reason: `no run ${runId} in Redis (runs are kept 7 days)` };
+  if (run.state === 'done' || run.state === 'cancelled') {
+    return { kind: 'refused', reason: `run ${runId} is already ${run.state}: nothing to cancel` };
+  }
+  if (!run.produced && (await deps.redis.exists(deps.keys.producing(runId))) === 1) {
+    return {
+      kind: 'refused',
+      reason: `run ${runId} is still reading its source: stop the \`run\` or \`import\` that reads it (Ctrl-C), then cancel`,
+    };
+  }
+  if (!(await deps.runs.requestCancel(runId))) {
+    return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
+  }
+  const queue = new Queue<ChunkJobData>(sellerQueueName(run.sellerRef), {
+    connection: deps.redis,
+    prefix: deps.prefix,
+  });
+  queue.on('error', () => undefined);
+  try {
+    for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) {
+      // 0: a worker took it meanwhile (locked); it sees the cancel and settles its rows itself.
+      if ((await queue.remove(job.id as string)) === 1) {
+        await deps.runs.settle(runId, cancelledOutcomes(job.data.rows));
+      }
+    }
+    const inFlight = (await jobsOfRun(queue, runId, ['active'])).length;
+    if (inFlight > 0) return { kind: 'ending', inFlight };
+  } finally {
+    await queue.close();
+  }
+  await settleTheRest(deps, run);
+  await finaliseIfSettled(deps, runId);
+  const ended = await deps.runs.get(runId);
+  if (!ended) return { kind: 'refused', reason: `run ${runId} is gone from Redis` };
+  return { kind: 'cancelled', run: ended };
+}
+
+/** The run's chunk jobs in these states, read page by page (the queue holds other runs' jobs too). */
+async function jobsOfRun(
+  queue: Queue<ChunkJobData>,
+  runId: string,
+  states: readonly ('wait' | 'prioritized' | 'delayed' | 'active')[],
+): Promise<Job<ChunkJobData>[]> {
+  const found: Job<ChunkJobData>[] = [];
+  for (let start = 0; ; start += PAGE) {
+    const page = await queue.getJobs([...states], start, start + PAGE - 1, true);
+    for (const job of page) if (job?.id && runIdOfChunkJob(job.id) === runId) found.push(job);
+    if (page.length < PAGE) return found;
+  }
+}
+
+/**
+ * Rows no job held any more (a producer that stopped half way, a chunk lost with its worker):
+ * settled too, so the run can end with every row accounted for; the source is read no further.
+ */
+async function settleTheRest(deps: CancelDeps, run: RunRecord): Promise<void> {
+  if (!run.produced) await deps.runs.markProduced(run.id, run.total);
+  for (let first = 1; first <= run.total; first += PAGE) {
+    const rows = Array.from({ length: Math.min(PAGE, run.total - first + 1) }, (_, i) => first + i);
+    const settled = await deps.runs.settledRows(run.id, rows);
+    const rest = rows.filter((row) => !settled.has(row)).map((row) => ({ row, key: '' }));
+    if (rest.length > 0) await deps.runs.settle(run.id, cancelledOutcomes(rest));
+  }
+}
