@@ -19,7 +19,52 @@ import { UsageError } from './usage-error.js';
 /** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
 export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
 
-export function addRunOptions(command: Command): Command {
+/** The options that only `run` acts on: `import` exits before the run settles, in another process. */
+const RUN_ONLY: ReadonlyArray<{ flag: string; name: keyof RunFlags; why: string }> = [
+  {
+    flag: '--report',
+    name: 'report',
+    why: '`import` exits before the run settles: once it is done, `catalog-sync report <run-id> --out FILE`',
+  },
+  {
+    flag: '--no-wait',
+    name: 'wait',
+    why: '`import` never waits: it exits at once, and the workers wait out a daily-limit pause',
+  },
+  {
+    flag: '--sandbox',
+    name: 'sandbox',
+    why: 'the in-process sandbox lives only as long as the command: use it with `run`',
+  },
+];
+
+/**
+ * The options of `run` (`forCommand` 'run') or `import`: `import` does not show `run`'s own
+ * options and refuses them with one line (exit 2) rather than ignoring them.
+ */
+export function addRunOptions(command: Command, forCommand: 'run' | 'import'): Command {
+  addSharedOptions(command);
+  if (forCommand === 'run') {
+    return command
+      .option('--report <file>', 'also write the per-row result file there when the run settles')
+      .option('--no-wait', 'on a daily-limit pause, exit 4 at once (rows stay queued)')
+      .option('--sandbox', 'use an in-process sandbox Seller API instead of a real one', false);
+  }
+  // Known to the parser (so that the refusal is ours, in one line), never shown in --help.
+  command
+    .addOption(new Option('--report <file>').hideHelp())
+    .addOption(new Option('--no-wait').hideHelp())
+    .addOption(new Option('--sandbox').hideHelp().default(false));
+  return command.hook('preAction', (_program, action) => {
+    for (const option of RUN_ONLY) {
+      if (action.getOptionValueSource(option.name) === 'cli') {
+        throw new UsageError(`${option.flag} is an option of \`run\` only: ${option.why}`);
+      }
+    }
+  });
+}
+
+function addSharedOptions(command: Command): Command {
   return command
     .addOption(
       new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices([
@@ -74,15 +119,12 @@ export function addRunOptions(command: Command): Command {
       8,
     )
     .option('--dry-run', 'read, validate and diff; write the plan as the report; no POST or PUT', false)
-    .option('--report <file>', 'also write the per-row result file there when the run settles')
     .option(
       '--daily-reset <HH:MM>',
       'UTC time the daily limit resets, when a 429 carries no reset header',
       checkDailyReset,
       '00:00',
     )
-    .option('--no-wait', 'with run: on a daily-limit pause, exit 4 at once (rows stay queued)')
-    .option('--sandbox', 'use an in-process sandbox Seller API instead of a real one', false)
     .option(
       '--daily-budget <n>',
       "spend at most N requests a day of the seller's quota, then pause",

@@ -41,7 +41,7 @@ async function importScheduledJob(
   if (job.source === '-') {
     throw new UsageError(`${basename(path)}: source: a scheduled import cannot read standard input (-)`);
   }
-  const command = addRunOptions(new Command('import').argument('[source]').exitOverride());
+  const command = addRunOptions(new Command('import').argument('[source]').exitOverride(), 'import');
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
   // Nothing may reach a scheduled import on this process's standard input.

@@ -7,7 +7,7 @@ import { UsageError } from '../../src/cli/usage-error.js';
 
 /** `--source-timeout`, `--allow-private-source`, `--max-record-bytes`: parsed from flags and job files. */
 function parse(args: string[]): { command: Command; flags: RunFlags } {
-  const command = addRunOptions(new Command('run').argument('[source]').exitOverride());
+  const command = addRunOptions(new Command('run').argument('[source]').exitOverride(), 'run');
   command.parse(args, { from: 'user' });
   return { command, flags: command.opts<RunFlags>() };
 }

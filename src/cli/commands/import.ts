@@ -14,11 +14,9 @@ export function registerImport(program: Command, io: CliIo): void {
     program
       .command('import [source]')
       .description('enqueue one import run for the workers and print its run id; exits at once'),
+    'import',
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
     const { source, flags } = await resolveRunInput(command, sourceArgument, options, io.env);
-    if (flags.sandbox) {
-      throw new UsageError('--sandbox lives in one process: use it with `run`, not `import`');
-    }
     const runtimeOptions = {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       writes: { allowEviction: flags.allowEviction },

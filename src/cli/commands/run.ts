@@ -33,6 +33,7 @@ export function registerRun(program: Command, io: CliIo): void {
       .description(
         'enqueue one import run, process it in this process, wait until every row is settled, print a summary',
       ),
+    'run',
   ).action(async (source: string | undefined, options: RunFlags, command: Command) => {
     const input = await resolveRunInput(command, source, options, io.env);
     io.exitCode = await runCommand(io, input.source, input.flags);
