@@ -30,6 +30,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
  * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | LOG_FORMAT                | `pretty` or `json` log lines                        | pretty on a terminal, else json |
  * | CATALOG_SYNC_PROBE_MS     | first wait before an API out of reach is probed again (doubles, up to 5 min) | 5000 |
  * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
  * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
@@ -175,6 +176,24 @@ export function logLevelGiven(env: NodeJS.ProcessEnv): boolean {
  */
 export function progressBarAllowed(env: NodeJS.ProcessEnv, stream: NodeJS.WritableStream): boolean {
   return (stream as NodeJS.WriteStream).isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
+/**
+ * LOG_FORMAT: `pretty` (readable lines) or `json`; unset, pretty on a terminal and JSON otherwise
+ * (a cron log, a pipe, a log collector). `colorize`: pretty lines in colour, on a terminal without
+ * NO_COLOR (or TERM=dumb) only.
+ */
+export function readLogFormat(
+  env: NodeJS.ProcessEnv,
+  stream: NodeJS.WritableStream,
+): { format: 'json' | 'pretty'; colorize: boolean } {
+  const terminal = (stream as NodeJS.WriteStream).isTTY === true;
+  const given = (env.LOG_FORMAT ?? '').trim().toLowerCase();
+  if (given !== '' && given !== 'json' && given !== 'pretty') {
+    throw new UsageError(`LOG_FORMAT must be json or pretty, not "${env.LOG_FORMAT}"`);
+  }
+  const format = given === '' ? (terminal ? 'pretty' : 'json') : given;
+  return { format, colorize: format === 'pretty' && progressBarAllowed(env, stream) };
 }
 
 export function parseConcurrency(value: string): number {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type CommonConfig, readCommonConfig } from '../config.js';
+import { type CommonConfig, readCommonConfig, readLogFormat } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
 import { SellerState } from '../queue/seller-state.js';
@@ -50,7 +50,8 @@ export interface RuntimeOptions {
 
 export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const config = readCommonConfig(io.env, options.redisUrl ? { redisUrl: options.redisUrl } : {});
-  const logger = createLogger(options.logLevel ?? config.logLevel, io.stderr);
+  const { format, colorize } = readLogFormat(io.env, io.stderr);
+  const logger = createLogger(options.logLevel ?? config.logLevel, io.stderr, format, colorize);
   let privateRedis: PrivateRedis | null = null;
   if (options.privateRedisAllowed && !config.redisUrlGiven && !(await redisAnswers(config.redisUrl))) {
     if (hasRedisServerBinary()) {

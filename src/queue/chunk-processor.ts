@@ -79,7 +79,13 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
       if (probeDue) await probeReach(deps, context);
-      await deps.runs.markRunning(runId);
+      if (await deps.runs.markRunning(runId)) {
+        const { source, preset, total, produced } = context.run;
+        deps.logger.info(
+          { run: runId, seller: ref, source, preset, rows: produced ? total : undefined },
+          `run ${runId} started`,
+        );
+      }
       try {
         await ensureSnapshot(deps, runId, context.loadIndex);
       } catch (error) {

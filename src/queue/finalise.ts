@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import { runCounts } from '../runs/summary.js';
 import { recordFullRead } from '../sync/incremental.js';
 
 /**
@@ -10,7 +12,7 @@ import { recordFullRead } from '../sync/incremental.js';
  * `cancel` asked for it). Exactly one caller does it.
  */
 export async function finaliseIfSettled(
-  deps: { redis: Redis; keys: RedisKeys; runs: RunStore },
+  deps: { redis: Redis; keys: RedisKeys; runs: RunStore; logger?: Logger },
   runId: string,
 ): Promise<boolean> {
   if (!(await deps.runs.claimFinalisation(runId))) return false;
@@ -53,6 +55,21 @@ export async function finaliseIfSettled(
   const run = await deps.runs.get(runId);
   // A cancelled run did not send every row: the seller's record is not as complete as a full read.
   if (run && !cancelled) await recordFullRead(redis, keys, run);
+  if (run) {
+    // The one line a worker's log holds per run end: what became of its rows.
+    deps.logger?.info(
+      {
+        run: runId,
+        seller: run.sellerRef,
+        state: run.state,
+        rows: run.total,
+        ...runCounts(run),
+        requests: run.requests,
+        writes: run.writes,
+      },
+      `run ${runId} ${run.state}`,
+    );
+  }
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
     await redis.eval(

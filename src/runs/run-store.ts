@@ -178,13 +178,15 @@ export class RunStore {
     return id ?? null;
   }
 
-  async markRunning(id: string): Promise<void> {
+  /** True for the one call that moved the run from queued to running (a worker's "run started"). */
+  async markRunning(id: string): Promise<boolean> {
     await this.redis.hsetnx(this.keys.run(id), 'startedAt', Date.now());
-    await this.redis.eval(
-      "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end",
+    const moved = await this.redis.eval(
+      "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
       1,
       this.keys.run(id),
     );
+    return moved === 1;
   }
 
   /**

@@ -6,7 +6,7 @@ import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import { writeReportFile } from '../../runs/report.js';
-import type { RunSpec } from '../../runs/run-store.js';
+import type { RunRecord, RunSpec } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
@@ -156,7 +156,9 @@ export async function syncOnce(
       );
       return interrupt.exitCode();
     }
-    return await reportOutcome(io, runtime, prepared, flags, id, waited);
+    const code = await reportOutcome(io, runtime, prepared, flags, id, waited);
+    if (waited.kind !== 'stopped') logSummary(io, runtime, waited.run, waited.kind, code);
+    return code;
   } finally {
     stopOnFault();
     interrupt.dispose();
@@ -275,6 +277,27 @@ async function reportOutcome(
       return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
+}
+
+/**
+ * Without a terminal (cron, a pipe, a log collector), `run` ends with one structured line on stderr
+ * besides the printed summary: JSON (unless LOG_FORMAT=pretty) with the run id, state and counts.
+ */
+function logSummary(io: CliIo, runtime: Runtime, run: RunRecord, outcome: string, exitCode: number): void {
+  if ((io.stderr as NodeJS.WriteStream).isTTY === true) return;
+  runtime.logger.info(
+    {
+      run: run.id,
+      state: run.state,
+      outcome,
+      exitCode,
+      rows: run.total,
+      ...runCounts(run),
+      requests: run.requests,
+      writes: run.writes,
+    },
+    'run summary',
+  );
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
