@@ -6,7 +6,7 @@ import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import { writeReportFile } from '../../runs/report.js';
-import type { RunRecord, RunSpec } from '../../runs/run-store.js';
+import type { RunSpec } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
@@ -18,6 +18,7 @@ import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
+import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
@@ -73,7 +74,10 @@ export async function syncOnce(
   const { spec } = prepared;
   const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
-  await resumeIfApiAnswersAgain(io, runtime, spec, seller);
+  const answersAgain = await liftReachPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
+  if (answersAgain.kind === 'resumed') {
+    say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
+  }
   // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl]);
   workers.serve(seller);
@@ -157,7 +161,7 @@ export async function syncOnce(
       return interrupt.exitCode();
     }
     const code = await reportOutcome(io, runtime, prepared, flags, id, waited);
-    if (waited.kind !== 'stopped') logSummary(io, runtime, waited.run, waited.kind, code);
+    if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {
     stopOnFault();
@@ -204,24 +208,6 @@ async function resumeIfKeyWorksAgain(
   const result = await liftKeyPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (result.kind === 'resumed') {
     say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`);
-  }
-}
-
-/**
- * A seller paused because its API could not be reached goes on at once when the API answers again
- * (the next cron run after an outage), without waiting for the workers' next probe.
- */
-async function resumeIfApiAnswersAgain(
-  io: CliIo,
-  runtime: Runtime,
-  spec: RunSpec,
-  seller: SellerInfo,
-): Promise<void> {
-  const apiKey = io.env[spec.keyEnv]?.trim();
-  if (!apiKey) return;
-  const result = await liftReachPause(runtime, seller, apiKey, spec);
-  if (result.kind === 'resumed') {
-    say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
   }
 }
 
@@ -277,27 +263,6 @@ async function reportOutcome(
       return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
-}
-
-/**
- * Without a terminal (cron, a pipe, a log collector), `run` ends with one structured line on stderr
- * besides the printed summary: JSON (unless LOG_FORMAT=pretty) with the run id, state and counts.
- */
-function logSummary(io: CliIo, runtime: Runtime, run: RunRecord, outcome: string, exitCode: number): void {
-  if ((io.stderr as NodeJS.WriteStream).isTTY === true) return;
-  runtime.logger.info(
-    {
-      run: run.id,
-      state: run.state,
-      outcome,
-      exitCode,
-      rows: run.total,
-      ...runCounts(run),
-      requests: run.requests,
-      writes: run.writes,
-    },
-    'run summary',
-  );
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */

@@ -1,0 +1,31 @@
+import type { Logger } from '../logger.js';
+import type { RunRecord } from '../runs/run-store.js';
+import { runCounts } from '../runs/summary.js';
+
+/**
+ * Without a terminal (cron, a pipe, a log collector), `run` ends with one structured line on stderr
+ * besides the printed summary: JSON (unless LOG_FORMAT=pretty) with the run id, state and counts.
+ * `outcome` says why `run` stopped waiting (done, paused, unauthorized, unreachable).
+ */
+export function logRunSummary(
+  stderr: NodeJS.WritableStream,
+  logger: Logger,
+  run: RunRecord,
+  outcome: string,
+  exitCode: number,
+): void {
+  if ((stderr as NodeJS.WriteStream).isTTY === true) return;
+  logger.info(
+    {
+      run: run.id,
+      state: run.state,
+      outcome,
+      exitCode,
+      rows: run.total,
+      ...runCounts(run),
+      requests: run.requests,
+      writes: run.writes,
+    },
+    'run summary',
+  );
+}
