@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
-import { runDone, SELLER_A, useFailureRig } from './support/rig.js';
+import { eventually, runDone, SELLER_A, useFailureRig } from './support/rig.js';
 
 const ROWS = 250;
 const DAILY_LIMIT = 10;
@@ -61,5 +61,39 @@ describe('`catalog-sync cancel` of a run paused on the daily limit', () => {
     expect(unknown.stderr).toBe(
       'catalog-sync: no run 20200101T000000-abcdef in Redis (runs are kept 7 days)\n',
     );
+  });
+});
+
+describe('`catalog-sync cancel` of a run a live worker is working on', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 20 }));
+
+  it('removes what is still queued, lets the chunks in progress settle, then ends the run cancelled', {
+    timeout: 60_000,
+  }, async () => {
+    const imported = await rig.cli(['import', await rig.csv('catalog.csv', catalogRows(ROWS + 250))]);
+    const runId = runIdOf(imported.stdout);
+    rig.spawn(['worker', '--concurrency', '2']);
+    await eventually('some rows settled', async () =>
+      (await rig.status(runId)).settled >= 10 ? true : undefined,
+    );
+
+    const cancelled = await rig.cli(['cancel', runId]);
+
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toMatch(/cancelling; \d+ chunk\(s\) in progress|: cancelled/);
+    const ended = await eventually('the run to end cancelled', async () => {
+      const status = await rig.status(runId);
+      return status.state === ('cancelled' as string) ? status : undefined;
+    });
+    expect(ended.settled).toBe(ROWS + 250);
+    const report = parseCsv((await rig.cli(['report', runId])).stdout);
+    const created = report.filter((line) => line.action === 'create' && line.status === 'ok');
+    const skipped = report.filter((line) => line.action === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(created.length + skipped.length).toBe(ROWS + 250);
+    expect(new Set(skipped.map((line) => line.error))).toEqual(new Set(['cancelled']));
+    // Every product written is a row the report calls created: nothing was cut in half or lost.
+    const skus = rig.sandbox.products(SELLER_A).map((product) => String(product.sku));
+    expect(skus.sort()).toEqual(created.map((line) => line.key).sort());
   });
 });
