@@ -35,7 +35,7 @@ local since = now
 local probes = 0
 if old then
   local record = cjson.decode(old)
-  if tonumber(record.retryAt) > now then return old end
+  if tonumber(record.retryAt) > now then return {old, 0} end
   since = tonumber(record.since)
   probes = tonumber(record.probes) + 1
 end
