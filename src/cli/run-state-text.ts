@@ -7,6 +7,8 @@ export function runStateText(run: RunRecord, seller: SellerStatus, now: number):
   if (run.aborted)
     return 'ended early: the source was not read to the end (interrupted, or the source broke)';
   if (run.state === 'done' || run.state === 'cancelled') return run.state;
+  if (run.cancelledAt !== undefined)
+    return 'cancelling: the chunks in progress finish, then the run ends cancelled';
   if (seller.authRejected) return 'paused: API key rejected (401)';
   if (seller.unreachable) {
     const { baseUrl, cause, retryAt } = seller.unreachable;
