@@ -59,6 +59,15 @@ describe('when the Seller API cannot be reached at all', () => {
     expectExactCatalog(api!.products(SELLER_A), rows);
   });
 
+  it('`ping` says the same in one line, exit 6: no verdict on the key', async () => {
+    const { baseUrl, env } = await closedApi();
+
+    const result = await rig.cli(['ping'], env);
+
+    expect(result.code).toBe(6);
+    expect(result.stderr).toBe(`catalog-sync: cannot reach ${baseUrl}: connection refused (ECONNREFUSED)\n`);
+  });
+
   it('a `worker` pauses the seller, probes again by itself, and finishes the run once the API answers', {
     timeout: 60_000,
   }, async () => {
