@@ -35,6 +35,8 @@ export interface MapperOptions {
   delimiter?: string;
   /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
   onlyPublished?: boolean;
+  /** `--include-external`: a product sold on another site is sent rather than skipped. */
+  includeExternal?: boolean;
   /** The first records (peekRecords): a header in the store's language is recognized by them. */
   sample?: readonly SourceRecord[];
   /** `--price-includes-tax`: send gross prices (the file's, or net plus the row's or --tax-rate's). */
@@ -122,6 +124,7 @@ export function createMapper(options: MapperOptions): Mapper {
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
+  if (options.includeExternal) rules.includeExternal = true;
   const gross = pricesSent(base.prices?.(presetColumns), options, detections);
   if (gross) rules.gross = gross;
 

@@ -21,6 +21,7 @@ const jobFile = z
     fields: z.union([z.string(), z.array(z.string())]).optional(),
     createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
     onlyPublished: z.boolean().optional(),
+    includeExternal: z.boolean().optional(),
     priceIncludesTax: z.boolean().optional(),
     taxRate: z
       .union([z.string(), z.number()])

@@ -71,6 +71,7 @@ export async function prepareRun(
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
+      ...(flags.includeExternal ? { includeExternal: true } : {}),
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
@@ -90,6 +91,7 @@ export async function prepareRun(
       createOnlyFields: flags.createOnlyFields ?? null,
       incremental: flags.incremental === true,
       onlyPublished: flags.onlyPublished === true,
+      includeExternal: flags.includeExternal === true,
       priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
       taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
@@ -145,6 +147,7 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.matchBy,
     flags.dryRun,
     flags.onlyPublished ? 'only-published' : '',
+    flags.includeExternal ? 'include-external' : '',
     flags.priceIncludesTax ? 'gross' : '',
     flags.taxRate ?? '',
   ].join('|');

@@ -9,6 +9,8 @@ export interface RunFlags {
   createOnlyFields?: string[];
   /** `--only-published`: rows the source platform does not sell are skipped. */
   onlyPublished: boolean;
+  /** `--include-external`: products sold on another site (WooCommerce external) are sent. */
+  includeExternal: boolean;
   /** `--price-includes-tax`: send gross prices. */
   priceIncludesTax: boolean;
   /** `--tax-rate P%`, as a decimal string (`20`, `7.7`). */

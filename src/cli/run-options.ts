@@ -46,6 +46,11 @@ export function addRunOptions(command: Command): Command {
       false,
     )
     .option(
+      '--include-external',
+      'send the products the source sells on another site (WooCommerce external/affiliate products), skipped otherwise',
+      false,
+    )
+    .option(
       '--price-includes-tax',
       "send gross prices: the file's gross price, or its net price plus the row's tax rate or --tax-rate",
       false,

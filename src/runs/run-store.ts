@@ -27,6 +27,8 @@ export interface RunSpec {
   incremental?: boolean;
   /** `--only-published`: rows the source does not sell were left out (reported skipped). */
   onlyPublished?: boolean;
+  /** `--include-external`: products sold on another site were sent. */
+  includeExternal?: boolean;
   /** `--price-includes-tax` (or `--tax-rate`): gross prices were sent. */
   priceIncludesTax?: boolean;
   /** `--tax-rate`, in percent (null: none given). */
