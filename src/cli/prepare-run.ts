@@ -88,6 +88,7 @@ export async function prepareRun(
       allowInsecure: api.allowInsecure,
       preset: mapper.preset,
       fields: flags.fields ?? null,
+      sentFields: mapper.fields,
       createOnlyFields: flags.createOnlyFields ?? null,
       incremental: flags.incremental === true,
       onlyPublished: flags.onlyPublished === true,

@@ -4,6 +4,7 @@ import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
@@ -49,6 +50,11 @@ export async function enqueueRun(
 ): Promise<EnqueueResult> {
   const queueName = sellerQueueName(spec.sellerRef);
   await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
+  if (spec.sentFields) {
+    const absent = await fieldsNoLongerInSource(deps.redis, deps.keys, spec.sellerRef, spec.sentFields, spec);
+    // With --fields the user chose what goes out: the others are absent on purpose.
+    if (absent.length > 0 && spec.fields === null) spec = { ...spec, absentFields: absent };
+  }
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
   const producing = deps.keys.producing(run.id);

@@ -114,6 +114,10 @@ export class RedisKeys {
   requestsUsed(sellerRef: string, dayStart: number): string {
     return `${this.prefix}:seller:${sellerRef}:used:${dayStart}`;
   }
+  /** Set: the product fields this tool has sent for the seller (managed-fields.ts). */
+  fieldsSent(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:fields-sent`;
+  }
   /** Hash: what `worker` processes need to serve a seller's queue (base URL, key variable name). */
   seller(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}`;

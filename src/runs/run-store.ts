@@ -33,6 +33,10 @@ export interface RunSpec {
   priceIncludesTax?: boolean;
   /** `--tax-rate`, in percent (null: none given). */
   taxRate?: string | null;
+  /** The fields this run's source gives (sent when they differ). */
+  sentFields?: string[];
+  /** Fields earlier runs sent that this source does not give: the summary names them. */
+  absentFields?: string[];
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
 }
@@ -53,7 +57,7 @@ export interface RunRecord extends RunSpec {
   snapshotReady: boolean;
   requests: number;
   writes: number;
-  /** Counts by `action:<action>`, `status:<status>` and `pair:<action>:<status>`. */
+  /** Counts by `action:<action>`, `status:<status>`, `pair:<action>:<status>`, and `notes:rows` (rows with a note). */
   counts: Record<string, number>;
 }
 
@@ -70,6 +74,7 @@ for i = 1, #ARGV, 5 do
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+    if #cjson.decode(ARGV[i + 1]) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', 1) end
   end
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
@@ -152,7 +157,7 @@ export class RunStore {
     // By name: a hash's fields come back in whatever order Redis keeps them (`status --json` prints these).
     const counts: Record<string, number> = {};
     for (const field of Object.keys(hash).sort()) {
-      if (/^(action|status|pair):/.test(field)) counts[field] = Number(hash[field]);
+      if (/^(action|status|pair|notes):/.test(field)) counts[field] = Number(hash[field]);
     }
     return {
       ...(JSON.parse(hash.spec) as RunSpec),

@@ -1,4 +1,5 @@
 import { terminalSafe } from '../terminal-safe.js';
+import { absentFieldsLine } from './managed-fields.js';
 import type { RunRecord } from './run-store.js';
 
 /** Counts of a run by what became of its rows, with zeros filled in. */
@@ -17,6 +18,8 @@ export function runCounts(run: RunRecord) {
     failed: count('status:failed') - count('pair:invalid:failed'),
     toCreate: count('pair:create:planned'),
     toUpdate: count('pair:update:planned'),
+    /** Rows whose report line carries a `note`. */
+    noted: count('notes:rows'),
   };
 }
 
@@ -49,6 +52,12 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
   lines.push(
     `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
   );
+  if (c.noted > 0)
+    lines.push(
+      `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,
+    );
+  const absent = absentFieldsLine(run.absentFields);
+  if (absent) lines.push(absent);
   if (c.missing > 0)
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
   lines.push(`  requests  ${run.requests} (${run.writes} writes)`);

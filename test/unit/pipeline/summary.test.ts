@@ -44,6 +44,7 @@ describe('runCounts', () => {
         ['skipped', 'failed', 1],
       ]),
     });
+    run.counts['notes:rows'] = 2;
     expect(runCounts(run)).toEqual({
       created: 5,
       updated: 3,
@@ -55,6 +56,7 @@ describe('runCounts', () => {
       failed: 4,
       toCreate: 0,
       toUpdate: 0,
+      noted: 2,
     });
   });
 
@@ -70,7 +72,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(10).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(11).fill(0));
   });
 });
 
