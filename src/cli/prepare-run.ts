@@ -90,6 +90,7 @@ export async function prepareRun(
       fields: flags.fields ?? null,
       sentFields: mapper.fields,
       createOnlyFields: flags.createOnlyFields ?? null,
+      keepRemoteEdits: flags.keepRemoteEdits ?? null,
       incremental: flags.incremental === true,
       onlyPublished: flags.onlyPublished === true,
       includeExternal: flags.includeExternal === true,

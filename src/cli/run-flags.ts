@@ -7,6 +7,8 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
+  /** `--keep-remote-edits a,b|all`: fields whose changes made on the marketplace are kept. */
+  keepRemoteEdits?: string[];
   /** `--only-published`: rows the source platform does not sell are skipped. */
   onlyPublished: boolean;
   /** `--include-external`: products sold on another site (WooCommerce external) are sent. */

@@ -41,6 +41,11 @@ export function addRunOptions(command: Command): Command {
       (value: string) => parseFieldList(value, '--create-only-fields'),
     )
     .option(
+      '--keep-remote-edits <list>',
+      'fields (or all) whose changes made on the marketplace since this tool wrote them are kept, not overwritten by the source',
+      (value: string) => parseFieldList(value, '--keep-remote-edits'),
+    )
+    .option(
       '--only-published',
       'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled',
       false,

@@ -8,6 +8,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
+import { keepRemoteOf } from '../sync/diff.js';
 import { isRetryableRead, pauseOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
@@ -169,6 +170,7 @@ export class RunContexts {
       claims,
       finder,
       createOnly: new Set(run.createOnlyFields ?? []),
+      ...(run.keepRemoteEdits ? { keepRemote: keepRemoteOf(run.keepRemoteEdits) } : {}),
       recordUnchanged: run.incremental === true,
       loadIndex,
       dryRun: run.dryRun,

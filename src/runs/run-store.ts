@@ -23,6 +23,8 @@ export interface RunSpec {
   fields: string[] | null;
   /** `--create-only-fields`: sent on POST only, never in a PUT (null: none). */
   createOnlyFields?: string[] | null;
+  /** `--keep-remote-edits`: fields whose marketplace edits are kept, or `['all']` (null: none). */
+  keepRemoteEdits?: string[] | null;
   /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
   incremental?: boolean;
   /** `--only-published`: rows the source does not sell were left out (reported skipped). */

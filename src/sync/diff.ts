@@ -23,6 +23,16 @@ export const UNKNOWN_ECHO = '?';
 export interface DiffOptions {
   /** Fields sent on create only, never in a PUT (`--create-only-fields`). */
   createOnly?: ReadonlySet<string>;
+  /**
+   * `--keep-remote-edits`: fields whose change made on the marketplace is kept (`all`: every field)
+   * while the source still says what was last sent. Without it the source wins: drift is repaired.
+   */
+  keepRemote?: ReadonlySet<string> | 'all';
+}
+
+/** `--keep-remote-edits` as the diff takes it: `all` anywhere in the list keeps every field. */
+export function keepRemoteOf(fields: readonly string[]): ReadonlySet<string> | 'all' {
+  return fields.includes('all') ? 'all' : new Set(fields);
 }
 
 export type DiffResult =
@@ -84,6 +94,12 @@ export function diffProduct(
         continue;
       }
       if (echo !== undefined && echo === echoDigest(theirs)) continue;
+      // Only the marketplace changed this field since our write: kept where asked. A field the
+      // source changed too is not here (mine differs from what was sent): the source's new value goes.
+      if (options.keepRemote === 'all' || options.keepRemote?.has(name)) {
+        notes.push(`${name} changed on the marketplace, kept`);
+        continue;
+      }
       notes.push(`${name} changed on the marketplace: sent again`);
     }
     changed[name] = value;

@@ -20,6 +20,8 @@ export interface RowSyncContext {
   dryRun: boolean;
   /** `--create-only-fields`: sent on POST, never in a PUT. */
   createOnly: ReadonlySet<string>;
+  /** `--keep-remote-edits`: fields changed on the marketplace that are kept (see DiffOptions). */
+  keepRemote?: ReadonlySet<string> | 'all';
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
@@ -64,7 +66,10 @@ async function syncAgainst(
   createdByThisRun: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const diff = diffProduct(upsert, remote, known, { createOnly: ctx.createOnly });
+  const diff = diffProduct(upsert, remote, known, {
+    createOnly: ctx.createOnly,
+    ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
+  });
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);

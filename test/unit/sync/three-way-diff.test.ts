@@ -5,6 +5,7 @@ import {
   diffProduct,
   echoDigest,
   type IndexedProduct,
+  keepRemoteOf,
   memoryAfterWrite,
   UNKNOWN_ECHO,
 } from '../../../src/sync/diff.js';
@@ -50,6 +51,30 @@ describe('the three-way diff', () => {
         fields: { name: SENT.name },
         notes: ['name changed on the marketplace: sent again'],
       });
+    });
+
+    it('keeps a field changed on the marketplace with --keep-remote-edits, and says so', () => {
+      const edited = listed({ ...KEPT, name: 'Scarf (sale!)', price: 9 });
+      const result = diffProduct(row(SENT), edited, memory, { keepRemote: new Set(['name']) });
+      expect(result).toMatchObject({
+        action: 'update',
+        fields: { price: SENT.price },
+        notes: ['name changed on the marketplace, kept', 'price changed on the marketplace: sent again'],
+      });
+      const all = diffProduct(row(SENT), edited, memory, { keepRemote: keepRemoteOf(['all']) });
+      expect(all).toMatchObject({ action: 'unchanged' });
+    });
+
+    it('sends the source’s new value of a kept field when the source changed it too', () => {
+      const result = diffProduct(
+        row({ ...SENT, name: 'Cashmere scarf' }),
+        listed({ ...KEPT, name: 'Edited' }),
+        memory,
+        {
+          keepRemote: 'all',
+        },
+      );
+      expect(result).toMatchObject({ action: 'update', fields: { name: 'Cashmere scarf' }, notes: [] });
     });
 
     it('leaves a field unchanged when the source now says what the API shows', () => {
