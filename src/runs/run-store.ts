@@ -77,6 +77,9 @@ for i = 1, #ARGV, 5 do
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
     if #cjson.decode(ARGV[i + 1]) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', 1) end
+    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then
+      redis.call('HINCRBY', KEYS[2], 'notes:not-applied', 1)
+    end
   end
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end

@@ -20,6 +20,8 @@ export function runCounts(run: RunRecord) {
     toUpdate: count('pair:update:planned'),
     /** Rows whose report line carries a `note`. */
     noted: count('notes:rows'),
+    /** Rows with a write the API accepted but did not apply (now or on an earlier run). */
+    notApplied: count('notes:not-applied'),
   };
 }
 
@@ -55,6 +57,10 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
   if (c.noted > 0)
     lines.push(
       `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,
+    );
+  if (c.notApplied > 0)
+    lines.push(
+      `  not applied ${c.notApplied} rows: the API accepted the write but still shows the old value (see the note column)`,
     );
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);

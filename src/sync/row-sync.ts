@@ -4,7 +4,14 @@ import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
-import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
+import {
+  diffProduct,
+  type IndexedProduct,
+  memoryAfterWrite,
+  memoryOfUnchanged,
+  notApplied,
+  notAppliedNote,
+} from './diff.js';
 import { errorAction, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
@@ -95,9 +102,9 @@ async function syncAgainst(
       const before = known && withLearned(known, diff.learned);
       const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before);
       if (result === 'gone') return create(ctx, upsert, outcome);
-      return result === 'ok'
-        ? outcome('update', diff.id, 'ok', '', diff.notes)
-        : outcome('update', diff.id, 'failed', result.failed, diff.notes);
+      return 'failed' in result
+        ? outcome('update', diff.id, 'failed', result.failed, diff.notes)
+        : outcome('update', diff.id, 'ok', '', [...diff.notes, ...result.notes]);
     }
     case 'create':
       if (ctx.dryRun) return outcome('create', null, 'planned');
@@ -111,12 +118,14 @@ async function update(
   remote: IndexedProduct,
   changed: ProductFields,
   known: KnownProduct | undefined,
-): Promise<'ok' | 'gone' | { failed: string }> {
+): Promise<{ notes: string[] } | 'gone' | { failed: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await ctx.client.updateProduct(remote.id, changed);
       const shown = answer ? compactFields(answer.fields) : null;
-      const memory = memoryAfterWrite(known, changed, shown);
+      // Answered 200, yet still showing the old value (under review, locked): said, not retried nightly.
+      const unapplied = notApplied(changed, remote.values, shown);
+      const memory = memoryAfterWrite(known, changed, shown, unapplied);
       await Promise.all([
         ctx.idMap.remember(upsert.key, { id: remote.id, ...memory }),
         // A chunk tried again diffs against what the API showed after this write, not before it.
@@ -125,7 +134,7 @@ async function update(
           values: { ...remote.values, ...compactFields(changed), ...shown },
         }),
       ]);
-      return 'ok';
+      return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
     } catch (error) {
       const action = errorAction(error, 'update');
       if (action === 'pause-seller' || action === 'stop') throw error;
@@ -286,7 +295,8 @@ async function adopt(
   const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
     const result = await update(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
-    if (typeof result === 'object') return outcome('create', found.id, 'failed', result.failed);
+    if (typeof result === 'object' && 'failed' in result)
+      return outcome('create', found.id, 'failed', result.failed);
   }
   return outcome('create', found.id, 'ok');
 }

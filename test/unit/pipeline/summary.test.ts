@@ -45,6 +45,7 @@ describe('runCounts', () => {
       ]),
     });
     run.counts['notes:rows'] = 2;
+    run.counts['notes:not-applied'] = 1;
     expect(runCounts(run)).toEqual({
       created: 5,
       updated: 3,
@@ -57,6 +58,7 @@ describe('runCounts', () => {
       toCreate: 0,
       toUpdate: 0,
       noted: 2,
+      notApplied: 1,
     });
   });
 
@@ -72,7 +74,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(11).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(12).fill(0));
   });
 });
 
