@@ -69,9 +69,8 @@ describe('against an API that keeps its own form of what it is sent (sandbox --n
   it('keeps three marketplace edits with --keep-remote-edits name (0 writes), repairs them without it (3 writes)', async () => {
     const first = await run();
     const edits = ['Scarf, hand-written', 'Hat, hand-written', 'Mittens, hand-written'];
-    first.report.forEach((line, i) =>
-      pipeline.sandbox.editProduct(MAIN_SELLER, line.product_id ?? '', { name: edits[i] }),
-    );
+    for (const [i, line] of first.report.entries())
+      pipeline.sandbox.editProduct(MAIN_SELLER, line.product_id ?? '', { name: edits[i] });
 
     for (let night = 0; night < 2; night++) {
       const kept = await run('catalog.csv', ROWS, '--keep-remote-edits', 'name');
