@@ -25,6 +25,20 @@ export function runCounts(run: RunRecord) {
   };
 }
 
+/**
+ * A dry run's plan against the daily limit (issue 14): the requests the run needs (the reads it
+ * made, plus one per write), and, where the limit is known, the days that takes.
+ */
+export function planLine(run: RunRecord, writes: number): string {
+  const needed = run.requests + writes;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const head = `  requests  ${needed} needed (${plural(run.requests, 'read')}, ${plural(writes, 'write')})`;
+  if (run.dailyBudget === null || run.dailyBudget <= 0)
+    return `${head}; the daily limit is not known (--daily-budget N tells it)`;
+  const days = Math.max(1, Math.ceil(needed / run.dailyBudget));
+  return `${head}, ${run.dailyBudget} a day (--daily-budget): ${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   // Round once, at the precision shown, then split: 59,960 ms is "1 min 0 s", never "60.0 s".
@@ -66,7 +80,11 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
   if (absent) lines.push(absent);
   if (c.missing > 0)
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
-  lines.push(`  requests  ${run.requests} (${run.writes} writes)`);
+  lines.push(
+    run.dryRun
+      ? planLine(run, c.toCreate + c.toUpdate)
+      : `  requests  ${run.requests} (${run.writes} writes)`,
+  );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
   return `${terminalSafe(lines.join('\n'))}\n`;
 }
