@@ -44,6 +44,8 @@ export function planProductRevert(
     if (theirs === undefined) kept('is not shown by the API');
     else if (before !== null && compactEquals(theirs, before)) plan.alreadyBack.push(name);
     else if (!showsAsWritten(theirs, field.sent, field.echo)) kept('changed since the run');
+    else if (before === null && replaced.unread)
+      kept('had its old value unread (an --incremental run reads no product)');
     else if (before === null) kept('had no value before the run (the API cannot clear a field)');
     else if (isDigest(before)) kept('was longer than 64 characters before the run (not recorded)');
     // The run's read kept a list or an object as its JSON text: that text is not what was there.

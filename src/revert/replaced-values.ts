@@ -22,6 +22,8 @@ export interface ReplacedValues {
   /** The product's match key (its id-map entry). */
   key: string;
   fields: Record<string, ReplacedField>;
+  /** The run did not read the product before writing (`--incremental` from its record): no `before`. */
+  unread?: boolean;
 }
 
 /**
@@ -48,7 +50,8 @@ export function replacedValues(
     if (memoryEcho !== undefined) field.memoryEcho = memoryEcho;
     fields[name] = field;
   }
-  return { key, fields };
+  // An --incremental run that relied on its record diffed against an entry with no values.
+  return Object.keys(remote.values).length === 0 ? { key, fields, unread: true } : { key, fields };
 }
 
 // Stored once per updated product, kept a week: short JSON, arrays by position, trailing nulls cut.
@@ -73,7 +76,7 @@ export function encodeReplaced(replaced: ReplacedValues): string {
     while (stored.length > 2 && stored[stored.length - 1] === null) stored.pop();
     f[name] = stored;
   }
-  return JSON.stringify({ k: replaced.key, f });
+  return JSON.stringify({ k: replaced.key, f, ...(replaced.unread ? { u: 1 } : {}) });
 }
 
 /** Reads a stored record back; null for anything that is not one (Redis is not trusted). */
@@ -95,7 +98,7 @@ export function decodeReplaced(json: string): ReplacedValues | null {
     if (typeof memoryEcho === 'string') field.memoryEcho = memoryEcho;
     fields[name] = field;
   }
-  return { key: parsed.k, fields };
+  return parsed.u === 1 ? { key: parsed.k, fields, unread: true } : { key: parsed.k, fields };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -101,6 +101,18 @@ describe('planProductRevert: what to put back on one product', () => {
     ]);
   });
 
+  it('an --incremental run that did not read the product: its value before is unknown', () => {
+    const record = recordOf({}, { price: 22 });
+    expect(decodeReplaced(encodeReplaced(record))).toEqual(record);
+
+    expect(planProductRevert('7', record, { price: 22 }).kept).toEqual([
+      {
+        field: 'price',
+        reason: 'price had its old value unread (an --incremental run reads no product): kept',
+      },
+    ]);
+  });
+
   it('a product gone since the run: nothing to put back', () => {
     const record = recordOf({ price: 20 }, { price: 22 });
     expect(planProductRevert('7', record, null)).toMatchObject({ gone: true, put: {} });
