@@ -10,6 +10,7 @@ import { registerOrders } from './commands/orders.js';
 import { registerPing } from './commands/ping.js';
 import { registerReport } from './commands/report.js';
 import { registerResume } from './commands/resume.js';
+import { registerRevert } from './commands/revert.js';
 import { registerRun } from './commands/run.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerSchedule } from './commands/schedule.js';
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo): Command {
   registerReport(program, io);
   registerPing(program, io);
   registerResume(program, io);
+  registerRevert(program, io);
   registerSchedule(program, io);
   registerDashboard(program, io);
   registerOrders(program, io);

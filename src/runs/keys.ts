@@ -60,6 +60,13 @@ export class RedisKeys {
   createdKeys(runId: string): string {
     return `${this.prefix}:run:${runId}:created-keys`;
   }
+  /**
+   * Hash: remote id → what the run's PUT of that product replaced, per field (revert/replaced-values.ts):
+   * the value before, the value sent. Written with the product's index refresh; read by `revert`.
+   */
+  replaced(runId: string): string {
+    return `${this.prefix}:run:${runId}:replaced`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;

@@ -61,6 +61,10 @@ export interface RunRecord extends RunSpec {
   writes: number;
   /** Counts by `action:<action>`, `status:<status>`, `pair:<action>:<status>`, and `notes:rows` (rows with a note). */
   counts: Record<string, number>;
+  /** When `revert` last put back what the run's updates replaced (a dry run of revert leaves it). */
+  revertedAt?: number;
+  /** What that revert did: `reverted`, `alreadyBack`, `fieldsKept`, `created`, `gone`, `failed`. */
+  revertCounts?: Record<string, number>;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -126,6 +130,21 @@ export function decodeOutcome(row: number | null, json: string): RowOutcome {
   return { row, key, action, productId, status, error, ...(note ? { note } : {}) };
 }
 
+/** Counts as stored by markReverted; what is not a count is dropped (Redis is not trusted). */
+function revertCountsOf(json: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  try {
+    const parsed = JSON.parse(json) as Record<string, unknown>;
+    for (const name of Object.keys(parsed).sort()) {
+      const value = parsed[name];
+      if (typeof value === 'number' && Number.isFinite(value)) counts[name] = value;
+    }
+  } catch {
+    // A broken record shows no counts rather than failing `status`.
+  }
+  return counts;
+}
+
 export class RunStore {
   constructor(
     readonly redis: Redis,
@@ -178,7 +197,14 @@ export class RunStore {
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),
       counts,
+      ...(hash.revertedAt ? { revertedAt: Number(hash.revertedAt) } : {}),
+      ...(hash.revertCounts ? { revertCounts: revertCountsOf(hash.revertCounts) } : {}),
     };
+  }
+
+  /** Records a revert of the run that went to its end (revert-run.ts). */
+  async markReverted(id: string, at: number, counts: Record<string, number>): Promise<void> {
+    await this.redis.hset(this.keys.run(id), { revertedAt: at, revertCounts: JSON.stringify(counts) });
   }
 
   /** The newest run, for `status` without an id. */
@@ -330,6 +356,7 @@ export class RunStore {
       this.keys.keyToId(id),
       this.keys.idToKey(id),
       this.keys.touched(id),
+      this.keys.replaced(id),
       this.keys.sourceKeys(id),
       this.keys.createdKeys(id),
       this.keys.missing(id),

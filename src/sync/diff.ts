@@ -118,6 +118,15 @@ export function diffProduct(
     : { action: 'update', id: remote.id, fields: changed, notes, learned };
 }
 
+/**
+ * The API still shows a field as a write left it: the value sent, or the form of its own the API
+ * showed after that write (`echo`, see memoryAfterWrite). With UNKNOWN_ECHO only the value sent counts.
+ */
+export function showsAsWritten(theirs: CompactValue, sent: CompactValue, echo: string | undefined): boolean {
+  if (compactEquals(theirs, sent)) return true;
+  return echo !== undefined && echo !== UNKNOWN_ECHO && echo === echoDigest(theirs);
+}
+
 // The id map is kept without expiry, one entry per product (BENCHMARKS.md): a sent string longer
 // than this is remembered as a digest, which tells "the source still says what was sent" as well.
 const KEPT_AS_SENT = 16;

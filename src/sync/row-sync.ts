@@ -1,5 +1,6 @@
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { replacedValues } from '../revert/replaced-values.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
@@ -100,7 +101,7 @@ async function syncAgainst(
     case 'update': {
       if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
       const before = known && withLearned(known, diff.learned);
-      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before);
+      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
       if (result === 'gone') return create(ctx, upsert, outcome);
       return 'failed' in result
         ? outcome('update', diff.id, 'failed', result.failed, diff.notes)
@@ -118,6 +119,8 @@ async function update(
   remote: IndexedProduct,
   changed: ProductFields,
   known: KnownProduct | undefined,
+  /** An update of a product the run did not create: what it replaces is kept for `revert`. */
+  keepReplaced = false,
 ): Promise<{ notes: string[] } | 'gone' | { failed: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -126,13 +129,14 @@ async function update(
       // Answered 200, yet still showing the old value (under review, locked): said, not retried nightly.
       const unapplied = notApplied(changed, remote.values, shown);
       const memory = memoryAfterWrite(known, changed, shown, unapplied);
+      const replaced = keepReplaced ? replacedValues(upsert.key, changed, remote, known, memory) : undefined;
       await Promise.all([
         ctx.idMap.remember(upsert.key, { id: remote.id, ...memory }),
         // A chunk tried again diffs against what the API showed after this write, not before it.
-        ctx.index.refresh({
-          id: remote.id,
-          values: { ...remote.values, ...compactFields(changed), ...shown },
-        }),
+        ctx.index.refresh(
+          { id: remote.id, values: { ...remote.values, ...compactFields(changed), ...shown } },
+          replaced,
+        ),
       ]);
       return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
     } catch (error) {

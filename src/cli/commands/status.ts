@@ -47,6 +47,9 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+              ...(run.revertedAt
+                ? [`  reverted  ${revertedText(run.revertedAt, run.revertCounts ?? {})}`]
+                : []),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
               '',
             ].join('\n'),
@@ -54,4 +57,11 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/** `reverted at 2026-…Z: 3 products put back, 1 field left alone, 2 created products listed` */
+function revertedText(at: number, counts: Record<string, number>): string {
+  const count = (name: string) => counts[name] ?? 0;
+  const already = count('alreadyBack') > 0 ? `, ${count('alreadyBack')} already as before` : '';
+  return `reverted at ${new Date(at).toISOString()}: ${count('reverted')} products put back${already}, ${count('fieldsKept')} fields left alone, ${count('created')} created products listed`;
 }
