@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
+import { registerApprove } from './commands/approve.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo): Command {
   registerReport(program, io);
   registerPing(program, io);
   registerResume(program, io);
+  registerApprove(program, io);
   registerSchedule(program, io);
   registerDashboard(program, io);
   registerOrders(program, io);

@@ -170,6 +170,7 @@ export class RunContexts {
       finder,
       createOnly: new Set(run.createOnlyFields ?? []),
       recordUnchanged: run.incremental === true,
+      only: run.only ?? null,
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,

@@ -7,6 +7,7 @@ import type { CreatedProductFinder } from './created-product-finder.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
 import { errorAction, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
+import { onlyFilter } from './only-filter.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
 
 /** Everything one row's sync needs; one per run per process. */
@@ -22,6 +23,8 @@ export interface RowSyncContext {
   createOnly: ReadonlySet<string>;
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
+  /** `--only create|update`: the rows that need the other write are skipped. */
+  only?: 'create' | 'update' | null;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
@@ -64,7 +67,7 @@ async function syncAgainst(
   createdByThisRun: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const diff = diffProduct(upsert, remote, known, { createOnly: ctx.createOnly });
+  const diff = onlyFilter(diffProduct(upsert, remote, known, { createOnly: ctx.createOnly }), ctx.only);
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);
