@@ -20,17 +20,20 @@ export interface PlanFigures {
   listed: number;
 }
 
-/** The one line of the whole-run guards that trip, or null when none does. */
+/**
+ * The one line of the whole-run guards that trip, or null when none does. It is every held row's
+ * `error` too: it starts with the figures, so that no report cell starts with `-` (csv-guard.ts).
+ */
 export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | null {
   const reasons: string[] = [];
   if (spec.maxInvalid && exceeds(figures.invalid, figures.rows, readLimit(spec.maxInvalid))) {
     reasons.push(
-      `--max-invalid ${spec.maxInvalid}: ${figures.invalid} of ${figures.rows} rows are invalid (${shareText(figures.invalid, figures.rows)})`,
+      `${figures.invalid} of ${figures.rows} rows are invalid (${shareText(figures.invalid, figures.rows)}), more than --max-invalid ${spec.maxInvalid}`,
     );
   }
   if (spec.maxUpdates && exceeds(figures.updates, figures.listed, readLimit(spec.maxUpdates))) {
     reasons.push(
-      `--max-updates ${spec.maxUpdates}: the run would update ${figures.updates} of ${figures.listed} products (${shareText(figures.updates, figures.listed)})`,
+      `${figures.updates} of ${figures.listed} products would be updated (${shareText(figures.updates, figures.listed)}), more than --max-updates ${spec.maxUpdates}`,
     );
   }
   return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
@@ -38,5 +41,6 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
 
 /** The run's held reason when only the row guard held rows back. */
 export function rowGuardReason(spec: RunSpec, heldRows: number): string {
-  return `--max-price-change ${spec.maxPriceChange}: ${heldRows} ${heldRows === 1 ? 'row' : 'rows'} held (price moved more)`;
+  const rows = heldRows === 1 ? '1 row held: its price moves' : `${heldRows} rows held: their prices move`;
+  return `${rows} more than --max-price-change ${spec.maxPriceChange}`;
 }

@@ -60,9 +60,9 @@ describe('guards: --max-price-change', () => {
 
     expect(json).toMatchObject({
       state: 'held',
-      heldReason: expect.stringContaining('--max-price-change 50%'),
+      heldReason: '6 rows held: their prices move more than --max-price-change 50%',
     });
-    expect(text).toMatch(/^run \S+: held: --max-price-change 50%: 6 rows held/m);
+    expect(text).toMatch(/^run \S+: held: 6 rows held: their prices move more than --max-price-change 50%$/m);
     expect(text).toContain(`catalog-sync approve ${runId}`);
   });
 
@@ -154,13 +154,13 @@ describe('guards: whole-run guards', () => {
 
     expect(result.code).toBe(5);
     expect(pipeline.sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
-    expect(result.stdout).toContain('--max-updates 10%: the run would update 8 of 10 products (80%)');
+    const reason = '8 of 10 products would be updated (80%), more than --max-updates 10%: nothing was sent';
+    expect(result.stdout).toContain(`held      ${reason}`);
     const runId = runIdOf(result.stdout);
     const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
-    expect(report.filter((line) => line.status === 'held').map((line) => line.action)).toEqual([
-      ...Array(8).fill('update'),
-      'create',
-    ]);
+    const held = report.filter((line) => line.status === 'held');
+    expect(held.map((line) => line.action)).toEqual([...Array(8).fill('update'), 'create']);
+    expect(new Set(held.map((line) => line.error))).toEqual(new Set([reason]));
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status.state).toBe('held');
   });
@@ -171,7 +171,7 @@ describe('guards: whole-run guards', () => {
     const result = await pipeline.cli(['run', await pipeline.csv('bad.csv', rows), '--max-invalid', '2']);
 
     expect(result.code).toBe(5);
-    expect(result.stdout).toContain('--max-invalid 2: 3 of 6 rows are invalid (50%)');
+    expect(result.stdout).toContain('3 of 6 rows are invalid (50%), more than --max-invalid 2');
     expect(pipeline.products()).toEqual([]);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
   });
