@@ -47,7 +47,7 @@ describe('a held run and chunks that come back', () => {
               prefix: pipeline.prefix,
             }).getJobCounts('wait', 'active'),
           );
-          return counts.wait + counts.active;
+          return (counts.wait ?? 0) + (counts.active ?? 0);
         },
         { timeout: 20_000 },
       )
