@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { RUN_TTL_SECONDS } from '../runs/run-store.js';
 
 /** A write a guarded run planned for one row: sent once the guards pass, or held for `approve`. */
 export interface PlannedWrite {
@@ -15,7 +16,8 @@ export interface PlannedWrite {
 }
 
 // A row is planned once (HSETNX), and only while it is not settled: `planned` + `settled` then
-// count each row of the run once, and tell when every row is planned (decide.ts).
+// count each row of the run once, and tell when every row is planned (decide.ts). The plan lives as
+// long as the run's other data, also when the run never ends (finish() renews it with the rest).
 const PLAN_SCRIPT = `
 local planned = 0
 for i = 1, #ARGV, 3 do
@@ -25,6 +27,7 @@ for i = 1, #ARGV, 3 do
   end
 end
 if planned > 0 then redis.call('HINCRBY', KEYS[3], 'planned', planned) end
+if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ${RUN_TTL_SECONDS}) end
 return planned
 `;
 

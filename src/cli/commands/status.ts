@@ -26,12 +26,12 @@ export function registerStatus(program: Command, io: CliIo): void {
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
         const state = run.aborted
           ? 'ended early: the source was not read to the end (interrupted, or the source broke)'
-          : run.state !== 'done' && seller.authRejected
-            ? 'paused: API key rejected (401)'
-            : run.state !== 'done' && seller.pausedUntil
-              ? pausedMessage(seller.pausedUntil, Date.now())
-              : run.state === 'held'
-                ? `held: ${run.heldReason ?? 'a guard held writes back'}`
+          : run.state === 'held'
+            ? `held: ${run.heldReason ?? 'a guard held writes back'}`
+            : run.state !== 'done' && seller.authRejected
+              ? 'paused: API key rejected (401)'
+              : run.state !== 'done' && seller.pausedUntil
+                ? pausedMessage(seller.pausedUntil, Date.now())
                 : run.state;
         if (flags.json) {
           const { id: _id, ...rest } = run;
