@@ -5,5 +5,7 @@ export const ExitCode = {
   usage: 2,
   unauthorized: 3,
   pausedDailyLimit: 4,
+  /** A guard (`--max-…`) held writes back; `approve` sends them. */
+  held: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

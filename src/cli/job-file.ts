@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -13,6 +14,26 @@ import { UsageError } from './usage-error.js';
  * A declarative import (`jobs/NAME.yml`): the source and the options of `run`/`import`, so a cron
  * line reads `catalog-sync run --job nightly`. Flags given on the command line win over the file.
  */
+/** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
+function countOrPercent(option: string) {
+  return z
+    .union([z.string(), z.number()])
+    .refine(
+      (value) => parses(() => parseCountOrPercent(String(value), option)),
+      'must be a row count (e.g. 5) or a percentage up to 100% (e.g. 10%)',
+    )
+    .optional();
+}
+
+function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const jobFile = z
   .object({
     source: z.string().min(1),
@@ -64,6 +85,13 @@ const jobFile = z
       .optional(),
     /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
     allowEviction: z.boolean().optional(),
+    maxInvalid: countOrPercent('--max-invalid'),
+    maxUpdates: countOrPercent('--max-updates'),
+    maxPriceChange: z
+      .union([z.string(), z.number()])
+      .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
+      .optional(),
+    only: z.enum(['create', 'update']).optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })
@@ -153,6 +181,10 @@ export function applyJob(
     sourceTimeout: job.sourceTimeout === undefined ? undefined : parseDuration(job.sourceTimeout),
     maxRecordBytes:
       typeof job.maxRecordBytes === 'string' ? parseByteSize(job.maxRecordBytes) : job.maxRecordBytes,
+    maxInvalid: job.maxInvalid === undefined ? undefined : parseCountOrPercent(String(job.maxInvalid), ''),
+    maxUpdates: job.maxUpdates === undefined ? undefined : parseCountOrPercent(String(job.maxUpdates), ''),
+    maxPriceChange:
+      job.maxPriceChange === undefined ? undefined : parsePercent(String(job.maxPriceChange), ''),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
+import { registerApprove } from './commands/approve.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIo): Command {
   registerPing(program, io);
   registerResume(program, io);
   registerRevert(program, io);
+  registerApprove(program, io);
   registerSchedule(program, io);
   registerDashboard(program, io);
   registerOrders(program, io);

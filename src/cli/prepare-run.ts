@@ -97,6 +97,10 @@ export async function prepareRun(
       priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
       taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
+      maxInvalid: flags.maxInvalid ?? null,
+      maxUpdates: flags.maxUpdates ?? null,
+      maxPriceChange: flags.maxPriceChange ?? null,
+      only: flags.only ?? null,
     };
     const openedSource = opened;
     return {
@@ -152,6 +156,10 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.includeExternal ? 'include-external' : '',
     flags.priceIncludesTax ? 'gross' : '',
     flags.taxRate ?? '',
+    flags.maxInvalid ?? '',
+    flags.maxUpdates ?? '',
+    flags.maxPriceChange ?? '',
+    flags.only ?? '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

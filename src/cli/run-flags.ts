@@ -47,4 +47,12 @@ export interface RunFlags {
   /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
   allowEviction: boolean;
   job?: string;
+  /** `--max-invalid N|P%` (guard), as stored: `"5"` or `"10%"`. */
+  maxInvalid?: string;
+  /** `--max-updates N|P%` (guard). */
+  maxUpdates?: string;
+  /** `--max-price-change P%` (row guard), e.g. `"50%"`. */
+  maxPriceChange?: string;
+  /** `--only create|update`. */
+  only?: 'create' | 'update';
 }

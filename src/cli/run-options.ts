@@ -10,6 +10,7 @@ import {
   parseSourceTimeout,
   parseTaxRate,
 } from '../config.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
 import { applyJob, loadJob } from './job-file.js';
@@ -146,7 +147,32 @@ export function addRunOptions(command: Command): Command {
       'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
       false,
     )
+    .option(
+      '--max-invalid <N|P%>',
+      'guard: more invalid rows than this (a count, or a percentage of the rows) holds the whole run',
+      (value: string) => parseCountOrPercent(value, '--max-invalid'),
+    )
+    .option(
+      '--max-updates <N|P%>',
+      "guard: updating more of the seller's products than this (a count, or a percentage of those listed) holds the whole run",
+      (value: string) => parseCountOrPercent(value, '--max-updates'),
+    )
+    .option(
+      '--max-price-change <P%>',
+      'guard: a row whose price would move by more than this (either way) is held',
+      (value: string) => parsePercent(value, '--max-price-change'),
+    )
+    .option(
+      '--only <create|update>',
+      'only create new products, or only update existing ones; the other rows are skipped',
+      parseOnly,
+    )
     .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
+}
+
+export function parseOnly(value: string): 'create' | 'update' {
+  if (value === 'create' || value === 'update') return value;
+  throw new UsageError(`--only takes create or update, not "${value}" (without --only: both)`);
 }
 
 /** The source and options of a run: from the command line, filled in from `--job` where given. */

@@ -8,4 +8,10 @@ export interface ChunkJobData {
   runId: string;
   chunk: number;
   rows: ProductUpsert[];
+  /**
+   * Absent: the rows as read (a guarded run plans them first, see src/guards). `apply`: the writes of
+   * a guarded run whose guards passed. `approve`: held writes that `approve` sends (round `round`).
+   */
+  phase?: 'apply' | 'approve';
+  round?: number;
 }

@@ -1,12 +1,12 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
-import { syncRow } from '../sync/row-sync.js';
 import type { SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { notSyncedOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
-import { finaliseIfSettled } from './finalise.js';
+import { advanceRun } from './finalise.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
@@ -59,16 +59,18 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       SNAPSHOT_FAILED,
       'createdAt',
     );
-    // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do.
-    if (!context || state === 'done') {
+    // A run ended early (its source broke half way) leaves chunks behind: they have nothing to do;
+    // nor have the chunks of a held run: only `approve` sends its writes (it makes the run running).
+    if (!context || state === 'done' || state === 'held') {
       contexts.drop(runId);
       return;
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
+    const mode = chunkRows(deps, runId, context.run, chunkMode(job.data, context.run));
     const settleNotSynced = async (reason: string) => {
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason));
-      if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+      await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
+      if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
     };
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
     const ref = context.run.sellerRef;
@@ -82,22 +84,18 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         if (error instanceof SnapshotError) return settleNotSynced(error.message);
         throw error;
       }
-      const settled = await deps.runs.settledRows(
-        runId,
-        rows.map((row) => row.row),
-      );
-      const todo = rows.filter((row) => !settled.has(row.row));
+      const todo = await mode.todo(rows);
       const lookups = await context.index.lookup(todo);
       // Each row settles the moment it is done: a worker killed mid-chunk leaves no row whose
       // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
       const results = await Promise.allSettled(
         todo.map(async (row) => {
           try {
-            await deps.runs.settle(runId, [await syncRow(context, row, lookups.get(row.row) ?? {})]);
+            await mode.handle(context, row, lookups.get(row.row) ?? {});
           } catch (error) {
             // E.g. the finder's list read after a lost answer: the row fails, not the job.
             if (!failsForGood(error)) throw error;
-            await deps.runs.settle(runId, notSyncedOutcomes([row], reasonOf(error)));
+            await mode.settle(notSyncedOutcomes([row], reasonOf(error)));
           }
         }),
       );
@@ -111,7 +109,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       if (pause) await pauseSeller(deps, queue, ref, pause);
       throw error;
     }
-    if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+    if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
   };
 }
 

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import { faultOf } from '../redis/health.js';
@@ -111,6 +112,9 @@ async function produceRun(
     // that its report lists the `missing` ones: one empty chunk does that.
     if (chunks === 0) await addChunk(queue, { runId: run.id, chunk: 0, rows: [] });
     await deps.runs.markProduced(run.id, total);
+    // A guarded run's guards are decided in a job once every row is planned: this one comes after
+    // the last row is read, so some chunk always looks once the run's total is final.
+    if (isGuarded(spec) && chunks > 0) await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
     await finaliseIfSettled(deps, run.id);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
@@ -146,7 +150,7 @@ async function claimSource(
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
     const beingRead = (await deps.redis.exists(deps.keys.producing(holder))) === 1;
     const earlier = await deps.runs.get(holder);
-    if (earlier && earlier.state !== 'done') {
+    if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
       if (beingRead || earlier.produced) return holder;
       // Stopped before its source was read to the end (Redis refused a write, its process died):
       // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew

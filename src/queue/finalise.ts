@@ -1,17 +1,32 @@
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { decideGuardsIfPlanned } from '../guards/decide.js';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { recordFullRead } from '../sync/incremental.js';
+import type { ChunkJobData } from './chunk-job.js';
+
+type FinaliseDeps = { redis: Redis; keys: RedisKeys; runs: RunStore };
+
+/**
+ * After a chunk: a guarded run whose rows are all planned has its guards decided (src/guards), then
+ * a run whose rows are all settled is ended. True for the one caller that ended it.
+ */
+export async function advanceRun(
+  deps: FinaliseDeps,
+  runId: string,
+  queue: Queue<ChunkJobData>,
+): Promise<boolean> {
+  await decideGuardsIfPlanned(deps, runId, queue);
+  return finaliseIfSettled(deps, runId);
+}
 
 /**
  * Ends a run once every row is settled: one `missing` line per remote product the source does not
  * hold (the API has no delete: the seller decides), then the run is done. Exactly one caller does it.
  */
-export async function finaliseIfSettled(
-  deps: { redis: Redis; keys: RedisKeys; runs: RunStore },
-  runId: string,
-): Promise<boolean> {
+export async function finaliseIfSettled(deps: FinaliseDeps, runId: string): Promise<boolean> {
   if (!(await deps.runs.claimFinalisation(runId))) return false;
   const { redis, keys } = deps;
   let cursor = '0';
@@ -47,7 +62,9 @@ export async function finaliseIfSettled(
     });
     await deps.runs.addMissing(runId, missing);
   } while (cursor !== '0');
-  await deps.runs.finish(runId);
+  // A guard held rows back: the run waits for `approve` in state `held`.
+  const held = Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0;
+  await deps.runs.finish(runId, Date.now(), { held });
   const run = await deps.runs.get(runId);
   if (run) await recordFullRead(redis, keys, run);
   if (run?.sourceId) {

@@ -92,21 +92,23 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   return { total, chunks };
 }
 
-/** A chunk job's id: `<run id>-<chunk>`. */
-export function chunkJobId(runId: string, chunk: number): string {
+/** A chunk job's id: `<run id>-<chunk>`, or `<run id>-apply-<chunk>`, `<run id>-approve<round>-<chunk>`. */
+export function chunkJobId(runId: string, chunk: number, phase?: ChunkJobData['phase'], round = 0): string {
+  if (phase === 'apply') return `${runId}-apply-${chunk}`;
+  if (phase === 'approve') return `${runId}-approve${round}-${chunk}`;
   return `${runId}-${chunk}`;
 }
 
 /** The run a chunk job id belongs to, or null for another id. */
 export function runIdOfChunkJob(jobId: string): string | null {
-  const match = /^(.+)-\d+$/.exec(jobId);
+  const match = /^(.+?)(?:-apply|-approve\d+)?-\d+$/.exec(jobId);
   return match?.[1] ?? null;
 }
 
 /** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
 export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
   await queue.add('chunk', data, {
-    jobId: chunkJobId(data.runId, data.chunk),
+    jobId: chunkJobId(data.runId, data.chunk, data.phase, data.round),
     removeOnComplete: true,
     removeOnFail: 1000,
     // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are

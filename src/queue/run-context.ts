@@ -172,6 +172,7 @@ export class RunContexts {
       createOnly: new Set(run.createOnlyFields ?? []),
       ...(run.keepRemoteEdits ? { keepRemote: keepRemoteOf(run.keepRemoteEdits) } : {}),
       recordUnchanged: run.incremental === true,
+      only: run.only ?? null,
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,

@@ -67,6 +67,13 @@ export class RedisKeys {
   replaced(runId: string): string {
     return `${this.prefix}:run:${runId}:replaced`;
   }
+  /**
+   * Hash: data row number → the row's planned write (upsert, action, a row guard's reason), for a
+   * run with a guard (`--max-…`): filled while the run plans, read when it applies, kept for `approve`.
+   */
+  plan(runId: string): string {
+    return `${this.prefix}:run:${runId}:plan`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;

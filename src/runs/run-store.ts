@@ -41,9 +41,18 @@ export interface RunSpec {
   absentFields?: string[];
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
+  /** `--max-invalid N|P%` (guard): more invalid rows than this holds the whole run. */
+  maxInvalid?: string | null;
+  /** `--max-updates N|P%` (guard): more updates than this (of the products listed) holds the whole run. */
+  maxUpdates?: string | null;
+  /** `--max-price-change P%` (guard): a row whose price moves more than this is held. */
+  maxPriceChange?: string | null;
+  /** `--only create|update`: the other rows are skipped. */
+  only?: 'create' | 'update' | null;
 }
 
-export type RunState = 'queued' | 'running' | 'done';
+/** `held`: ended with writes a guard held back, until `approve` sends them. */
+export type RunState = 'queued' | 'running' | 'held' | 'done';
 
 export interface RunRecord extends RunSpec {
   id: string;
@@ -65,6 +74,10 @@ export interface RunRecord extends RunSpec {
   revertedAt?: number;
   /** What that revert did: `reverted`, `alreadyBack`, `fieldsKept`, `created`, `gone`, `failed`. */
   revertCounts?: Record<string, number>;
+  /** Why a guard held writes back (one line), when it did. */
+  heldReason?: string;
+  /** When `approve` last sent held writes. */
+  approvedAt?: number;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -199,6 +212,8 @@ export class RunStore {
       counts,
       ...(hash.revertedAt ? { revertedAt: Number(hash.revertedAt) } : {}),
       ...(hash.revertCounts ? { revertCounts: revertCountsOf(hash.revertCounts) } : {}),
+      ...(hash.heldReason ? { heldReason: hash.heldReason } : {}),
+      ...(hash.approvedAt ? { approvedAt: Number(hash.approvedAt) } : {}),
     };
   }
 
@@ -288,7 +303,8 @@ export class RunStore {
    */
   async claimFinalisation(id: string): Promise<boolean> {
     const run = await this.get(id);
-    if (!run || run.state === 'done' || !run.produced || run.settled < run.total) return false;
+    if (!run || run.state === 'done' || run.state === 'held' || !run.produced || run.settled < run.total)
+      return false;
     // Without the product list there are no `missing` lines to write, but the run must still end.
     const listRead =
       run.snapshotReady || (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
@@ -296,8 +312,10 @@ export class RunStore {
     return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
   }
 
-  async finish(id: string, now = Date.now(), how: { aborted?: boolean } = {}): Promise<void> {
-    const fields = { state: 'done', finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
+  /** Ends the run: `held` when a guard held rows back (approve ends it then), else `done`. */
+  async finish(id: string, now = Date.now(), how: { aborted?: boolean; held?: boolean } = {}): Promise<void> {
+    const state = how.held ? 'held' : 'done';
+    const fields = { state, finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
     const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
@@ -361,6 +379,7 @@ export class RunStore {
       this.keys.createdKeys(id),
       this.keys.missing(id),
       this.keys.missingUnsorted(id),
+      this.keys.plan(id),
     ];
   }
 }

@@ -14,6 +14,8 @@ export function runCounts(run: RunRecord) {
     /** Rows left out on purpose (status ok); a row skipped because it could not be synced is failed. */
     skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
+    /** Rows a guard held back: nothing was sent for them (`approve` sends them). */
+    held: count('status:held'),
     /** Rows that failed (a 400, retries used up, the API out of reach); invalid rows are counted apart. */
     failed: count('status:failed') - count('pair:invalid:failed'),
     toCreate: count('pair:create:planned'),
@@ -66,7 +68,7 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     ? `${c.toCreate} to create, ${c.toUpdate} to update, ${c.unchanged} unchanged`
     : `${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
   lines.push(
-    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.held ? `, ${c.held} held` : ''}`,
   );
   if (c.noted > 0)
     lines.push(
@@ -78,6 +80,10 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     );
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);
+  if (c.held > 0) {
+    lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
+    lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
+  }
   if (c.missing > 0)
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
   lines.push(

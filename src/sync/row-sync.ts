@@ -15,6 +15,7 @@ import {
 } from './diff.js';
 import { errorAction, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
+import { onlyFilter } from './only-filter.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
 
 /** Everything one row's sync needs; one per run per process. */
@@ -32,6 +33,8 @@ export interface RowSyncContext {
   keepRemote?: ReadonlySet<string> | 'all';
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
+  /** `--only create|update`: the rows that need the other write are skipped. */
+  only?: 'create' | 'update' | null;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
@@ -74,10 +77,13 @@ async function syncAgainst(
   createdByThisRun: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const diff = diffProduct(upsert, remote, known, {
-    createOnly: ctx.createOnly,
-    ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
-  });
+  const diff = onlyFilter(
+    diffProduct(upsert, remote, known, {
+      createOnly: ctx.createOnly,
+      ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
+    }),
+    ctx.only,
+  );
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);

@@ -235,12 +235,15 @@ async function reportOutcome(
       );
       return ExitCode.pausedDailyLimit;
     }
+    case 'held':
     case 'done': {
       io.stdout.write(formatSummary(waited.run, prepared.detections));
       if (flags.report) {
         await writeReportFile(runtime.runs, id, flags.report);
         io.stdout.write(`  report    ${flags.report}\n`);
       }
+      // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
+      if (waited.kind === 'held') return ExitCode.held;
       const counts = runCounts(waited.run);
       return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }

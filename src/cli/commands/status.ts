@@ -26,11 +26,13 @@ export function registerStatus(program: Command, io: CliIo): void {
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
         const state = run.aborted
           ? 'ended early: the source was not read to the end (interrupted, or the source broke)'
-          : run.state !== 'done' && seller.authRejected
-            ? 'paused: API key rejected (401)'
-            : run.state !== 'done' && seller.pausedUntil
-              ? pausedMessage(seller.pausedUntil, Date.now())
-              : run.state;
+          : run.state === 'held'
+            ? `held: ${run.heldReason ?? 'a guard held writes back'}`
+            : run.state !== 'done' && seller.authRejected
+              ? 'paused: API key rejected (401)'
+              : run.state !== 'done' && seller.pausedUntil
+                ? pausedMessage(seller.pausedUntil, Date.now())
+                : run.state;
         if (flags.json) {
           const { id: _id, ...rest } = run;
           io.stdout.write(
@@ -45,7 +47,8 @@ export function registerStatus(program: Command, io: CliIo): void {
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
-              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
+              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing${counts.held ? `, ${counts.held} held` : ''}`,
+              ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
               ...(run.revertedAt
                 ? [`  reverted  ${revertedText(run.revertedAt, run.revertCounts ?? {})}`]

@@ -54,6 +54,7 @@ describe('runCounts', () => {
       merged: 6,
       skipped: 8,
       missing: 7,
+      held: 0,
       failed: 4,
       toCreate: 0,
       toUpdate: 0,
@@ -73,8 +74,19 @@ describe('runCounts', () => {
     expect(runCounts(run)).toMatchObject({ created: 0, updated: 0, toCreate: 4, toUpdate: 2 });
   });
 
+  it('counts rows a guard held apart: nothing was sent for them', () => {
+    const run = runRecord({
+      counts: counted([
+        ['update', 'held', 3],
+        ['create', 'held', 1],
+        ['update', 'ok', 2],
+      ]),
+    });
+    expect(runCounts(run)).toMatchObject({ updated: 2, created: 0, held: 4, failed: 0 });
+  });
+
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(12).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(13).fill(0));
   });
 });
 
