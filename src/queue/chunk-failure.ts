@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { RowOutcome } from '../interfaces.js';
 import { reasonOf } from '../sync/error-policy.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 
@@ -34,7 +34,7 @@ export async function settleFailedChunk(
     rows.map((row) => row.row),
   );
   const unsettled = rows.filter((row) => !settled.has(row.row));
-  await deps.runs.settle(runId, notSyncedOutcomes(unsettled, reason));
+  await deps.runs.settle(runId, notSyncedOutcomes(unsettled, reason), sourcesByRow(job.data));
   deps.logger.error(
     { run: runId, job: job.id, rows: unsettled.length, err: reason },
     'chunk failed: its rows are marked failed',

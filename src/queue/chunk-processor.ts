@@ -5,7 +5,7 @@ import { syncRow } from '../sync/row-sync.js';
 import type { SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { notSyncedOutcomes } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
@@ -44,6 +44,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
 function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
+    const sources = sourcesByRow(job.data);
     let context: Awaited<ReturnType<RunContexts['get']>>;
     try {
       context = await contexts.get(runId);
@@ -67,7 +68,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
     const settleNotSynced = async (reason: string) => {
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason));
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason), sources);
       if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
     };
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
@@ -93,11 +94,12 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       const results = await Promise.allSettled(
         todo.map(async (row) => {
           try {
-            await deps.runs.settle(runId, [await syncRow(context, row, lookups.get(row.row) ?? {})]);
+            const outcome = await syncRow(context, row, lookups.get(row.row) ?? {});
+            await deps.runs.settle(runId, [outcome], sources);
           } catch (error) {
             // E.g. the finder's list read after a lost answer: the row fails, not the job.
             if (!failsForGood(error)) throw error;
-            await deps.runs.settle(runId, notSyncedOutcomes([row], reasonOf(error)));
+            await deps.runs.settle(runId, notSyncedOutcomes([row], reasonOf(error)), sources);
           }
         }),
       );

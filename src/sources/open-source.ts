@@ -90,14 +90,16 @@ async function readSource(
   const decoded: DecodeState = { marked: 0 };
   const text = decodeChunks(sniffed.chunks, encoding, decoded);
   let csvColumns: string[] = [];
+  let csvHeader: string[] = [];
   const readerOptions: ReaderOptions = {
     label: bytes.label,
     maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
     encoding,
   };
   const reader = checkBytes(
-    readerFor(format, text, readerOptions, delimiter, (columns) => {
+    readerFor(format, text, readerOptions, delimiter, (columns, header) => {
       csvColumns = columns;
+      csvHeader = header;
     }),
     decoded,
     encoding,
@@ -123,6 +125,7 @@ async function readSource(
     encoding,
     ...(delimiter === undefined ? {} : { delimiter }),
     columns,
+    ...(format === 'csv' ? { header: csvHeader } : {}),
     detections,
     rowEstimate,
     records: records(),
@@ -171,7 +174,7 @@ function readerFor(
   text: AsyncIterable<string>,
   options: ReaderOptions,
   delimiter: string | undefined,
-  onColumns: (columns: string[]) => void,
+  onColumns: (columns: string[], header: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   switch (format) {
     case 'csv':
