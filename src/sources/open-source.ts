@@ -153,11 +153,13 @@ export function estimateRows(
     let lines = 0;
     for (const byte of sniffed.prefix) if (byte === 0x0a) lines++;
     if (sniffed.prefix.length > 0 && sniffed.prefix[sniffed.prefix.length - 1] !== 0x0a) lines++;
-    if (sniffed.complete) return { rows: Math.max(0, lines - header), how: 'counted' };
+    const perLine = lines > 0 ? sniffed.prefix.length / lines : 0;
+    const bytesPerRow = Math.round(perLine);
+    if (sniffed.complete) return { rows: Math.max(0, lines - header), how: 'counted', bytesPerRow };
     if (size === undefined || lines < 2) return null;
-    const perLine = sniffed.prefix.length / lines;
     return {
       rows: Math.max(1, Math.round(size / perLine) - header),
+      bytesPerRow,
       how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${Math.round(perLine)} a line`,
     };
   }
@@ -165,6 +167,7 @@ export function estimateRows(
   const perRecord = Math.max(16, Buffer.byteLength(JSON.stringify(first.values)));
   return {
     rows: Math.max(1, Math.round(size / perRecord)),
+    bytesPerRow: perRecord,
     how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${perRecord} for the first record`,
   };
 }

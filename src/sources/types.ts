@@ -38,6 +38,8 @@ export interface RowEstimate {
   rows: number;
   /** How the figure was found, for the user: "counted", "estimated from the file's size…". */
   how: string;
+  /** About the bytes of one record in the source (a line; JSON and XML: the first record). */
+  bytesPerRow?: number;
 }
 
 export interface OpenedSource {
