@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMapper } from '../../../src/catalog/index.js';
+import { createMapper, parseMapping } from '../../../src/catalog/index.js';
 import type { SourceRecord } from '../../../src/interfaces.js';
 import { failedReportColumns, failedReportLine } from '../../../src/runs/failed-report.js';
 import { SourceRowCapture } from '../../../src/runs/source-rows.js';
@@ -73,6 +73,25 @@ describe('the --failed-only file', () => {
     expect(mapper.fields).not.toContain('error');
     expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'A', name: 'Apple', price: 1 } });
     expect(rows[0]).not.toHaveProperty('fields.error');
+  });
+
+  it('is read by a mapping file without its error column', async () => {
+    const mapping = parseMapping(
+      JSON.stringify({
+        fields: { sku: { column: 'Ref' }, name: { column: 'Title' }, price: { column: 'Cost' } },
+      }),
+      'fix.json',
+      'json',
+    );
+    const mapper = createMapper({ columns: ['Ref', 'Title', 'Cost', 'error'], mapping });
+    const rows = [];
+    for await (const row of mapper.map(
+      from([record(1, { Ref: 'A', Title: 'Apple', Cost: '2', error: 'invalid price' })]),
+    ))
+      rows.push(row);
+
+    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'A', name: 'Apple', price: 2 } });
+    expect(Object.keys((rows[0] as { fields: object }).fields).sort()).toEqual(['name', 'price', 'sku']);
   });
 
   it('does not change the preset detected from a header', () => {
