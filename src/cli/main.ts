@@ -9,6 +9,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 import { registerOrders } from './commands/orders.js';
 import { registerPing } from './commands/ping.js';
+import { registerProducts } from './commands/products.js';
 import { registerReport } from './commands/report.js';
 import { registerResume } from './commands/resume.js';
 import { registerRevert } from './commands/revert.js';
@@ -51,6 +52,7 @@ export function buildProgram(io: CliIo): Command {
   registerSchedule(program, io);
   registerDashboard(program, io);
   registerOrders(program, io);
+  registerProducts(program, io);
   registerSandbox(program, io);
   registerDemo(program, io);
   return program;

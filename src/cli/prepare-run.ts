@@ -6,6 +6,7 @@ import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
+import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import type { CliIo } from './program.js';
@@ -15,6 +16,8 @@ import { UsageError } from './usage-error.js';
 export interface PreparedRun {
   spec: RunSpec;
   rows: AsyncIterable<MappedRow>;
+  /** Each row's raw values, kept for `report --failed-only` (handed to enqueueRun). */
+  sourceRows: SourceRows;
   /** What was detected (format, encoding, delimiter, preset): said to the user before the run. */
   detections: string[];
   /** The rows the source holds, about, when that can be known before reading it (Redis sizing). */
@@ -103,9 +106,11 @@ export async function prepareRun(
       only: flags.only ?? null,
     };
     const openedSource = opened;
+    const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
     return {
       spec,
-      rows: mapper.map(peeked.records),
+      rows: mapper.map(sourceRows.tap(peeked.records)),
+      sourceRows,
       detections: [...openedSource.detections, ...mapper.detections],
       rowEstimate: openedSource.rowEstimate,
       sandbox,

@@ -55,6 +55,7 @@ async function importScheduledJob(
       { ...runtime, prefix: runtime.config.prefix },
       prepared.spec,
       prepared.rows,
+      { sourceRows: prepared.sourceRows },
     ).catch((error: unknown) => {
       throw asUsageError(error);
     });

@@ -40,7 +40,14 @@ interface ChunkRowsDeps {
   runs: RunStore;
 }
 
-export function chunkRows(deps: ChunkRowsDeps, runId: string, spec: RunSpec, mode: ChunkMode): ChunkRows {
+export function chunkRows(
+  deps: ChunkRowsDeps,
+  runId: string,
+  spec: RunSpec,
+  mode: ChunkMode,
+  /** The rows' source values: a row that fails keeps them for `report --failed-only`. */
+  sources: ReadonlyMap<number, string[]> = new Map(),
+): ChunkRows {
   const plans = new PlanStore(deps.redis, deps.keys);
   const held = new HeldRows(deps.redis, deps.keys);
   const unsettled = async (rows: ProductUpsert[]) => {
@@ -51,7 +58,7 @@ export function chunkRows(deps: ChunkRowsDeps, runId: string, spec: RunSpec, mod
     return rows.filter((row) => !settled.has(row.row));
   };
   const settle = async (outcomes: RowOutcome[]) => {
-    await deps.runs.settle(runId, outcomes);
+    await deps.runs.settle(runId, outcomes, sources);
   };
   switch (mode) {
     case 'write':
@@ -106,14 +113,17 @@ export function chunkRows(deps: ChunkRowsDeps, runId: string, spec: RunSpec, mod
  * already). `--max-price-change` is checked here, on the price as listed.
  */
 export function planWrite(
-  context: Pick<RowSyncContext, 'createOnly' | 'only'>,
+  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
   spec: Pick<RunSpec, 'maxPriceChange'>,
   upsert: ProductUpsert,
   lookup: RowLookup,
 ): PlannedWrite | null {
   if (lookup.createdByThisRun) return null;
   const diff = onlyFilter(
-    diffProduct(upsert, lookup.remote, lookup.known, { createOnly: context.createOnly }),
+    diffProduct(upsert, lookup.remote, lookup.known, {
+      createOnly: context.createOnly,
+      ...(context.keepRemote ? { keepRemote: context.keepRemote } : {}),
+    }),
     context.only,
   );
   if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };
@@ -128,7 +138,7 @@ export function planWrite(
 
 /** The write a held row would send now is the one that was held (the product did not change since). */
 function samePlan(
-  context: Pick<RowSyncContext, 'createOnly' | 'only'>,
+  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
   held: PlannedWrite,
   upsert: ProductUpsert,
   lookup: RowLookup,

@@ -2,7 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import type { RowOutcome } from '../interfaces.js';
 import { reasonOf } from '../sync/error-policy.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { advanceRun, finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 
@@ -34,7 +34,7 @@ export async function settleFailedChunk(
   const run = await deps.runs.get(runId);
   if (!run) return;
   // As the chunk's mode settles: a planned row waits for the decision, a held row is re-settled.
-  const mode = chunkRows(deps, runId, run, chunkMode(job.data, run));
+  const mode = chunkRows(deps, runId, run, chunkMode(job.data, run), sourcesByRow(job.data));
   const unsettled = await mode.todo(rows);
   await mode.settle(notSyncedOutcomes(unsettled, reason));
   deps.logger.error(

@@ -14,4 +14,19 @@ export interface ChunkJobData {
    */
   phase?: 'apply' | 'approve';
   round?: number;
+  /**
+   * Each row's raw source values (aligned to the run's source header), at its row's index in
+   * `rows`: kept by a row that fails, for `report --failed-only`. Absent in jobs queued before.
+   */
+  sources?: (string[] | null)[];
+}
+
+/** The rows' source values by row number (none for a job queued before they were carried). */
+export function sourcesByRow(data: ChunkJobData): Map<number, string[]> {
+  const byRow = new Map<number, string[]>();
+  data.rows.forEach((row, i) => {
+    const values = data.sources?.[i];
+    if (values) byRow.set(row.row, values);
+  });
+  return byRow;
 }

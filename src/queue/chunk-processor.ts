@@ -5,7 +5,7 @@ import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import type { SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { notSyncedOutcomes } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { advanceRun } from './finalise.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
@@ -44,6 +44,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
 function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
+    const sources = sourcesByRow(job.data);
     let context: Awaited<ReturnType<RunContexts['get']>>;
     try {
       context = await contexts.get(runId);
@@ -67,7 +68,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const mode = chunkRows(deps, runId, context.run, chunkMode(job.data, context.run));
+    const mode = chunkRows(deps, runId, context.run, chunkMode(job.data, context.run), sources);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);

@@ -7,6 +7,7 @@ import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
+import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks } from './producer.js';
@@ -33,6 +34,8 @@ export interface EnqueueHooks {
   signal?: AbortSignal;
   /** Throws once Redis refused a write: the producer stops (health.ts). */
   assertHealthy?: () => void;
+  /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
+  sourceRows?: SourceRows;
 }
 
 export type EnqueueResult =
@@ -103,6 +106,7 @@ async function produceRun(
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
+      ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
       sellerPaused: async () => {
         const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
         return seller.authRejected || seller.pausedUntil !== null;

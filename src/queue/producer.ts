@@ -4,6 +4,7 @@ import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 
 export interface ProduceOptions {
@@ -29,6 +30,8 @@ export interface ProduceOptions {
   signal?: AbortSignal;
   /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
   assertHealthy?: () => void;
+  /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
+  sourceRows?: SourceRows;
 }
 
 /** The producer was told to stop before the source was read to the end. */
@@ -55,25 +58,33 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let total = 0;
   let chunks = 0;
   let upserts: ProductUpsert[] = [];
+  let upsertSources: (string[] | null)[] = [];
   let settledHere: RowOutcome[] = [];
+  let settledSources = new Map<number, string[]>();
   let sourceKeys: string[] = [];
 
   const flush = async () => {
     // A run whose record vanished (Redis restarted without persistence, flushed) cannot end.
     if (!(await runs.exists(runId))) throw new RunStateLostError(runId);
+    // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
+    const header = options.sourceRows?.headerChange();
+    if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
     if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
     const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
-    if (settledHere.length > 0) await runs.settle(runId, settledHere);
+    if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
       await waitForRoom(queue, highWater, sleep, options);
-      await addChunk(queue, { runId, chunk: chunks, rows: upserts });
+      const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
+      await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
     await runs.keepFor(runId);
     upserts = [];
+    upsertSources = [];
     settledHere = [];
+    settledSources = new Map();
     sourceKeys = [];
   };
 
@@ -82,8 +93,14 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     options.assertHealthy?.();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
-    if (mapped.kind === 'upsert') upserts.push(mapped);
-    else settledHere.push(settledAtOnce(mapped));
+    const values = options.sourceRows?.take(mapped.row) ?? null;
+    if (mapped.kind === 'upsert') {
+      upserts.push(mapped);
+      upsertSources.push(values);
+    } else {
+      settledHere.push(settledAtOnce(mapped));
+      if (values) settledSources.set(mapped.row, values);
+    }
     if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
   }
   // A source closed because of an interrupt ends like a finished one: it must not count as read whole.

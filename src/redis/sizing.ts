@@ -24,7 +24,14 @@ export const QUEUED_BYTES_PER_ROW = 290;
 /** The rows queued at once at most (the producer's high-water mark). */
 export const MAX_QUEUED_ROWS = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
 
-/** About how many bytes of Redis a run of `rows` rows needs at its peak. */
-export function runNeedBytes(rows: number): number {
-  return rows * KEPT_BYTES_PER_ROW + Math.min(rows, MAX_QUEUED_ROWS) * QUEUED_BYTES_PER_ROW;
+/**
+ * About how many bytes of Redis a run of `rows` rows needs at its peak. `sourceBytesPerRow`: the
+ * source's bytes per record; a queued row also carries its raw values (for `report --failed-only`),
+ * about that many bytes (JSON-quoted), on top of the measured 290. A row that fails keeps them for
+ * the run's 7 days: not reserved here, since most rows do not fail (a run whose every row fails
+ * keeps about the source's size more).
+ */
+export function runNeedBytes(rows: number, sourceBytesPerRow = 0): number {
+  const queued = QUEUED_BYTES_PER_ROW + sourceBytesPerRow;
+  return rows * KEPT_BYTES_PER_ROW + Math.min(rows, MAX_QUEUED_ROWS) * queued;
 }

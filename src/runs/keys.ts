@@ -29,6 +29,13 @@ export class RedisKeys {
   outcomes(runId: string): string {
     return `${this.prefix}:run:${runId}:outcomes`;
   }
+  /**
+   * Hash: data row number → the row's raw source values (JSON array, aligned to the run's
+   * `sourceHeader`), for the rows that settled failed or invalid: `report --failed-only`.
+   */
+  failedSources(runId: string): string {
+    return `${this.prefix}:run:${runId}:failed-sources`;
+  }
   /** Hash: remote id → indexed product (JSON): the run's snapshot of the seller's products. */
   products(runId: string): string {
     return `${this.prefix}:run:${runId}:products`;

@@ -84,10 +84,11 @@ export interface RunRecord extends RunSpec {
 export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 
 // Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
-// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`).
+// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`),
+// and so are the source values of a row that failed (`report --failed-only`).
 const SETTLE_SCRIPT = `
 local settledNow = 0
-for i = 1, #ARGV, 5 do
+for i = 1, #ARGV, 6 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     settledNow = settledNow + 1
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
@@ -97,6 +98,7 @@ for i = 1, #ARGV, 5 do
     if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then
       redis.call('HINCRBY', KEYS[2], 'notes:not-applied', 1)
     end
+    if ARGV[i + 5] ~= '' then redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 5]) end
   end
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
@@ -267,8 +269,15 @@ export class RunStore {
     await multi.exec();
   }
 
-  /** Settles rows (once each); resolves to how many rows of the run are settled now. */
-  async settle(id: string, outcomes: RowOutcome[]): Promise<{ settledNow: number; settled: number }> {
+  /**
+   * Settles rows (once each); resolves to how many rows of the run are settled now. `sources`: the
+   * rows' raw values, kept for each row that settles failed (`report --failed-only`).
+   */
+  async settle(
+    id: string,
+    outcomes: RowOutcome[],
+    sources?: ReadonlyMap<number, readonly string[]>,
+  ): Promise<{ settledNow: number; settled: number }> {
     if (outcomes.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
@@ -277,17 +286,37 @@ export class RunStore {
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
-      args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status, outcome.productId ?? '');
+      const values = outcome.status === 'failed' ? sources?.get(outcome.row) : undefined;
+      args.push(
+        outcome.row,
+        encodeOutcome(outcome),
+        outcome.action,
+        outcome.status,
+        outcome.productId ?? '',
+        values ? JSON.stringify(values) : '',
+      );
     }
     const [settledNow, settled] = (await this.redis.eval(
       SETTLE_SCRIPT,
-      3,
+      4,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
+      this.keys.failedSources(id),
       ...args,
     )) as [number, number];
     return { settledNow, settled };
+  }
+
+  /**
+   * The source's header and CSV delimiter, as `report --failed-only` writes them back; set again
+   * when the header grows (JSON sources). Read by failed-rows.ts.
+   */
+  async setSourceHeader(id: string, header: readonly string[], delimiter: string): Promise<void> {
+    await this.redis.hset(this.keys.run(id), {
+      sourceHeader: JSON.stringify(header),
+      sourceDelimiter: delimiter,
+    });
   }
 
   /** The rows of a chunk that are settled already (a chunk run again skips them). */
@@ -380,6 +409,7 @@ export class RunStore {
       this.keys.missing(id),
       this.keys.missingUnsorted(id),
       this.keys.plan(id),
+      this.keys.failedSources(id),
     ];
   }
 }

@@ -109,6 +109,7 @@ export async function syncOnce(
     const deps = { ...runtime, prefix: runtime.config.prefix };
     const production = enqueueRun(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
+      sourceRows: prepared.sourceRows,
       signal: interrupt.signal,
       assertHealthy: () => {
         if (stopped.fault) throw stopped.fault;

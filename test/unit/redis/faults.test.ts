@@ -141,4 +141,9 @@ describe('INFO: what makes a Redis unfit for writing', () => {
     expect(runNeedBytes(100_000)).toBe(100_000 * 1104 + 20_000 * 290);
     expect(formatBytes(runNeedBytes(20_000))).toBe('27 MiB');
   });
+
+  it('adds the source values a queued row carries (report --failed-only) to its queued cost', () => {
+    expect(runNeedBytes(1000, 100)).toBe(1000 * 1104 + 1000 * (290 + 100));
+    expect(runNeedBytes(100_000, 100)).toBe(100_000 * 1104 + 20_000 * (290 + 100));
+  });
 });
