@@ -93,6 +93,7 @@ export async function prepareRun(
       priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
       taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
+      notify: flags.notify ?? null,
     };
     const openedSource = opened;
     return {

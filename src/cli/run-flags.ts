@@ -42,5 +42,7 @@ export interface RunFlags {
   force: boolean;
   /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
   allowEviction: boolean;
+  /** `--notify URL` (job files: `notify`): the webhook told of the run's end, hold and pauses. */
+  notify?: string;
   job?: string;
 }

@@ -25,6 +25,7 @@ export function startSellerWorkers(
     limiter: pLimit(concurrency),
     logger: runtime.logger,
     health: runtime.health,
+    notifier: runtime.notifier,
     retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },
     timeoutMs: 30_000,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

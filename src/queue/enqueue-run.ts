@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
@@ -19,6 +20,7 @@ export interface EnqueueDeps {
   sellers: SellerState;
   prefix: string;
   logger: Logger;
+  notifier?: RunNotifier;
 }
 
 /** How long a run's `producing` mark lasts without renewal; renewed every PRODUCING_BEAT_MS. */
@@ -119,6 +121,7 @@ async function produceRun(
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
     await deps.runs.finish(run.id, Date.now(), { aborted: true });
     if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
+    await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
     await queue.close();

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { recordFullRead } from '../sync/incremental.js';
@@ -9,7 +10,7 @@ import { recordFullRead } from '../sync/incremental.js';
  * hold (the API has no delete: the seller decides), then the run is done. Exactly one caller does it.
  */
 export async function finaliseIfSettled(
-  deps: { redis: Redis; keys: RedisKeys; runs: RunStore },
+  deps: { redis: Redis; keys: RedisKeys; runs: RunStore; notifier?: RunNotifier },
   runId: string,
 ): Promise<boolean> {
   if (!(await deps.runs.claimFinalisation(runId))) return false;
@@ -59,5 +60,7 @@ export async function finaliseIfSettled(
       runId,
     );
   }
+  // Last: the run is done whatever the webhook does (the notifier never throws, and its tries are bounded).
+  if (run) await deps.notifier?.notifyRun('ended', run);
   return true;
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -38,6 +39,8 @@ export interface WorkerDeps {
    * (health.ts). Absent in tests that do not need it.
    */
   health?: RedisHealth;
+  /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
+  notifier?: RunNotifier;
   retry: RetryPolicy;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;

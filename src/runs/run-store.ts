@@ -33,9 +33,11 @@ export interface RunSpec {
   taxRate?: string | null;
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
+  /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
+  notify?: string | null;
 }
 
-export type RunState = 'queued' | 'running' | 'done';
+export type RunState = 'queued' | 'running' | 'held' | 'done' | 'cancelled';
 
 export interface RunRecord extends RunSpec {
   id: string;
@@ -53,6 +55,15 @@ export interface RunRecord extends RunSpec {
   writes: number;
   /** Counts by `action:<action>`, `status:<status>` and `pair:<action>:<status>`. */
   counts: Record<string, number>;
+  /** A guard held the run: one line saying what tripped. */
+  heldReason?: string;
+  /** When `approve` sent what a guard held back. */
+  approvedAt?: number;
+  /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
+  revertedAt?: number;
+  revertCounts?: Record<string, number>;
+  /** When `cancel` ended the run. */
+  cancelledAt?: number;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -114,6 +125,23 @@ export function decodeOutcome(row: number | null, json: string): RowOutcome {
   return { row, key, action, productId, status, error, ...(note ? { note } : {}) };
 }
 
+/** The fields that `approve`, `revert`, `cancel` and the guards add to a run's hash, when present. */
+function laterFields(hash: Record<string, string>): Partial<RunRecord> {
+  const fields: Partial<RunRecord> = {};
+  if (hash.heldReason) fields.heldReason = hash.heldReason;
+  if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
+  if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.revertCounts) {
+    try {
+      fields.revertCounts = JSON.parse(hash.revertCounts) as Record<string, number>;
+    } catch {
+      // Redis is not trusted: an unreadable field is left out, never a crash.
+    }
+  }
+  return fields;
+}
+
 export class RunStore {
   constructor(
     readonly redis: Redis,
@@ -166,6 +194,7 @@ export class RunStore {
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),
       counts,
+      ...laterFields(hash),
     };
   }
 
