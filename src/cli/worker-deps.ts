@@ -14,6 +14,7 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
+  observe: Pick<WorkerDeps, 'onRequestSent'> = {},
 ): SellerWorkers {
   const deps: WorkerDeps = {
     redis: runtime.redis,
@@ -33,6 +34,7 @@ export function startSellerWorkers(
     now: Date.now,
     // A killed worker's claims go stale when its jobs come back to the queue, not later.
     claimMs: runtime.config.lockDurationMs,
+    ...observe,
   };
   return new SellerWorkers(deps, {
     prefix: runtime.config.prefix,

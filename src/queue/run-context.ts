@@ -6,7 +6,7 @@ import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import { type RequestEvent, type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { isRetryableRead, pauseOf } from '../sync/error-policy.js';
@@ -39,6 +39,8 @@ export interface WorkerDeps {
    * (health.ts). Absent in tests that do not need it.
    */
   health?: RedisHealth;
+  /** Told of every request sent to the Seller API (`worker --metrics-port`). */
+  onRequestSent?: (event: RequestEvent) => void;
   /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
   notifier?: RunNotifier;
   retry: RetryPolicy;
@@ -143,6 +145,7 @@ export class RunContexts {
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
+        deps.onRequestSent?.(event);
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);

@@ -73,9 +73,11 @@ export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 // The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`).
 const SETTLE_SCRIPT = `
 local settledNow = 0
+local fresh = {}
 for i = 1, #ARGV, 5 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     settledNow = settledNow + 1
+    fresh[#fresh + 1] = (i - 1) / 5
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
@@ -83,7 +85,7 @@ for i = 1, #ARGV, 5 do
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
-return {settledNow, settled}
+return {settledNow, settled, fresh}
 `;
 
 // Adds `missing` lines and counts only those not there yet, in one step.
@@ -143,6 +145,12 @@ function laterFields(hash: Record<string, string>): Partial<RunRecord> {
 }
 
 export class RunStore {
+  /**
+   * Told of the outcomes this process settled, each row once (a retried chunk's settled rows are
+   * not), and of the `missing` lines it added: `worker --metrics-port` counts them.
+   */
+  onSettled: ((outcomes: readonly RowOutcome[]) => void) | null = null;
+
   constructor(
     readonly redis: Redis,
     readonly keys: RedisKeys,
@@ -255,14 +263,15 @@ export class RunStore {
         throw new Error('settle() takes source rows; missing lines are added at the end');
       args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status, outcome.productId ?? '');
     }
-    const [settledNow, settled] = (await this.redis.eval(
+    const [settledNow, settled, fresh] = (await this.redis.eval(
       SETTLE_SCRIPT,
       3,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
       ...args,
-    )) as [number, number];
+    )) as [number, number, number[]];
+    this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }
 
@@ -308,7 +317,15 @@ export class RunStore {
   async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const members = outcomes.map((o) => missingMember(o.productId ?? '', encodeOutcome(o)));
-    await this.redis.eval(ADD_MISSING_SCRIPT, 2, this.keys.missing(id), this.keys.run(id), ...members);
+    const added = (await this.redis.eval(
+      ADD_MISSING_SCRIPT,
+      2,
+      this.keys.missing(id),
+      this.keys.run(id),
+      ...members,
+    )) as number;
+    // Every missing line is alike (missing, ok): how many were new is all a count needs.
+    this.onSettled?.(outcomes.slice(0, added));
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
