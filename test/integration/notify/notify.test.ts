@@ -97,6 +97,23 @@ describe('--notify: a run that ends', () => {
   });
 });
 
+describe('notify: in a job file', () => {
+  const rig = useFailureRig();
+  const hook = useWebhookReceiver();
+
+  it('is told like --notify when its address passes the rule of sources (loopback, named, is allowed)', async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(2));
+    await mkdir(join(rig.dir, 'jobs'));
+    const job = join(rig.dir, 'jobs', 'nightly.yml');
+    await writeFile(job, `source: ${source}\nnotify: ${hook.url}\n`);
+
+    const result = await rig.cli(['run', '--job', job]);
+
+    expect(result.code).toBe(0);
+    expect(hook.posts.map((post) => post.body.event)).toEqual(['ended']);
+  });
+});
+
 describe('--notify: a run paused on the daily limit', () => {
   const rig = useFailureRig(() => ({ dailyLimit: 5, dayLengthMs: 60_000 }));
   const hook = useWebhookReceiver();
