@@ -42,6 +42,8 @@ describe('--notify: a run that ends', () => {
     expect(post?.raw).not.toContain(KEY_A);
     expect(post?.headers.authorization).toBeUndefined();
     expect(result.stderr).not.toContain('secret-token');
+    const status = await rig.status(runId);
+    expect((status as unknown as { notify: string }).notify).toBe(new URL(hook.url).origin);
   });
 
   it('tries again after a 500 and is told once the hook answers 200', async () => {
