@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -92,6 +93,11 @@ const jobFile = z
       .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
       .optional(),
     only: z.enum(['create', 'update']).optional(),
+    /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
+    notify: z
+      .string()
+      .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
+      .optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })
@@ -194,9 +200,36 @@ export function applyJob(
   return { source: path(job.source), flags: merged as unknown as RunFlags };
 }
 
+/**
+ * A job file's webhook is the file's choice, not the operator's: it gets the address rule of source
+ * URLs (refused: link-local, unspecified), judged before any request. One given on the command line wins.
+ */
+export async function checkJobNotify(
+  command: Command,
+  job: JobFile,
+  jobPath: string,
+  flags: RunFlags,
+): Promise<void> {
+  if (job.notify === undefined || command.getOptionValueSource('notify') === 'cli' || !flags.notify) return;
+  await checkJobNotifyAddress(
+    flags.notify,
+    `${basename(jobPath)}: notify`,
+    flags.allowPrivateSource === true,
+  );
+}
+
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
+}
+
+function isNotifyUrl(text: string): boolean {
+  try {
+    parseNotifyUrl(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isTaxRate(text: string): boolean {

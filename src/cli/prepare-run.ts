@@ -104,6 +104,7 @@ export async function prepareRun(
       maxUpdates: flags.maxUpdates ?? null,
       maxPriceChange: flags.maxPriceChange ?? null,
       only: flags.only ?? null,
+      notify: flags.notify ?? null,
     };
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);

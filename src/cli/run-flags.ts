@@ -46,6 +46,8 @@ export interface RunFlags {
   force: boolean;
   /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
   allowEviction: boolean;
+  /** `--notify URL` (job files: `notify`): the webhook told of the run's end, hold and pauses. */
+  notify?: string;
   job?: string;
   /** `--max-invalid N|P%` (guard), as stored: `"5"` or `"10%"`. */
   maxInvalid?: string;

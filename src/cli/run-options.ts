@@ -11,9 +11,10 @@ import {
   parseTaxRate,
 } from '../config.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { applyJob, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -167,6 +168,11 @@ export function addRunOptions(command: Command): Command {
       'only create new products, or only update existing ones; the other rows are skipped',
       parseOnly,
     )
+    .option(
+      '--notify <url>',
+      'POST a JSON summary (with a Slack-style text line) to URL when the run ends, is held, or pauses',
+      (value: string) => parseNotifyUrl(value),
+    )
     .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
 }
 
@@ -185,6 +191,7 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
+    await checkJobNotify(command, job, path, resolved.flags);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }
   if (!source)

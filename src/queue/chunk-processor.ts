@@ -107,7 +107,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       }
     } catch (error) {
       const pause = pauseOf(error);
-      if (pause) await pauseSeller(deps, queue, ref, pause);
+      if (pause) await pauseSeller(deps, queue, ref, pause, runId);
       throw error;
     }
     if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
@@ -124,6 +124,7 @@ async function pauseSeller(
   queue: Queue,
   ref: string,
   pause: SellerPausedError,
+  runId: string,
 ): Promise<never> {
   if (pause.reason === 'unauthorized') {
     await deps.sellers.markAuthRejected(ref);
@@ -132,6 +133,7 @@ async function pauseSeller(
       'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
     );
     await queue.pause();
+    await deps.notifier?.notifyRunById('key-rejected', runId, (id) => deps.runs.get(id));
   } else {
     const until = pause.until ?? deps.now() + 60_000;
     const reason = pause.reason;
@@ -141,6 +143,7 @@ async function pauseSeller(
       'seller paused until the daily reset',
     );
     await queue.rateLimit(Math.max(1, until - deps.now()));
+    await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
   throw new RateLimitError();

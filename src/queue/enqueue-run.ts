@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
@@ -22,6 +23,7 @@ export interface EnqueueDeps {
   sellers: SellerState;
   prefix: string;
   logger: Logger;
+  notifier?: RunNotifier;
 }
 
 /** How long a run's `producing` mark lasts without renewal; renewed every PRODUCING_BEAT_MS. */
@@ -133,6 +135,7 @@ async function produceRun(
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
     await deps.runs.finish(run.id, Date.now(), { aborted: true });
     if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
+    await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
     await queue.close();

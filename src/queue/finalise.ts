@@ -2,12 +2,13 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decideGuardsIfPlanned } from '../guards/decide.js';
 import type { RowOutcome } from '../interfaces.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { recordFullRead } from '../sync/incremental.js';
 import type { ChunkJobData } from './chunk-job.js';
 
-type FinaliseDeps = { redis: Redis; keys: RedisKeys; runs: RunStore };
+type FinaliseDeps = { redis: Redis; keys: RedisKeys; runs: RunStore; notifier?: RunNotifier };
 
 /**
  * After a chunk: a guarded run whose rows are all planned has its guards decided (src/guards), then
@@ -76,5 +77,8 @@ export async function finaliseIfSettled(deps: FinaliseDeps, runId: string): Prom
       runId,
     );
   }
+  // Last: the run is done whatever the webhook does (the notifier never throws, and its tries are bounded).
+  // A run a guard held waits for `approve`: the webhook hears `held`, with the reason, not `ended`.
+  if (run) await deps.notifier?.notifyRun(run.state === 'held' ? 'held' : 'ended', run);
   return true;
 }

@@ -2,10 +2,11 @@ import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import { type RequestEvent, type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
@@ -39,6 +40,10 @@ export interface WorkerDeps {
    * (health.ts). Absent in tests that do not need it.
    */
   health?: RedisHealth;
+  /** Told of every request sent to the Seller API (`worker --metrics-port`). */
+  onRequestSent?: (event: RequestEvent) => void;
+  /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
+  notifier?: RunNotifier;
   retry: RetryPolicy;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
@@ -141,6 +146,7 @@ export class RunContexts {
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
+        deps.onRequestSent?.(event);
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);

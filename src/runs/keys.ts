@@ -93,6 +93,13 @@ export class RedisKeys {
   producing(runId: string): string {
     return `${this.prefix}:run:${runId}:producing`;
   }
+  /**
+   * String, set NX by the first process that tells the run's `--notify` webhook of `event`: one POST
+   * per event however many workers meet it (notify/notifier.ts).
+   */
+  notified(runId: string, event: string): string {
+    return `${this.prefix}:run:${runId}:notified:${event}`;
+  }
   /** String lock held while one worker reads the seller's products into the index. */
   snapshotLock(runId: string): string {
     return `${this.prefix}:run:${runId}:snapshot-lock`;

@@ -49,10 +49,12 @@ export interface RunSpec {
   maxPriceChange?: string | null;
   /** `--only create|update`: the other rows are skipped. */
   only?: 'create' | 'update' | null;
+  /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
+  notify?: string | null;
 }
 
-/** `held`: ended with writes a guard held back, until `approve` sends them. */
-export type RunState = 'queued' | 'running' | 'held' | 'done';
+/** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
+export type RunState = 'queued' | 'running' | 'held' | 'done' | 'cancelled';
 
 export interface RunRecord extends RunSpec {
   id: string;
@@ -70,14 +72,15 @@ export interface RunRecord extends RunSpec {
   writes: number;
   /** Counts by `action:<action>`, `status:<status>`, `pair:<action>:<status>`, and `notes:rows` (rows with a note). */
   counts: Record<string, number>;
-  /** When `revert` last put back what the run's updates replaced (a dry run of revert leaves it). */
-  revertedAt?: number;
-  /** What that revert did: `reverted`, `alreadyBack`, `fieldsKept`, `created`, `gone`, `failed`. */
-  revertCounts?: Record<string, number>;
-  /** Why a guard held writes back (one line), when it did. */
+  /** A guard held the run: one line saying what tripped. */
   heldReason?: string;
-  /** When `approve` last sent held writes. */
+  /** When `approve` sent what a guard held back. */
   approvedAt?: number;
+  /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
+  revertedAt?: number;
+  revertCounts?: Record<string, number>;
+  /** When `cancel` ended the run. */
+  cancelledAt?: number;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -88,9 +91,11 @@ export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 // and so are the source values of a row that failed (`report --failed-only`).
 const SETTLE_SCRIPT = `
 local settledNow = 0
+local fresh = {}
 for i = 1, #ARGV, 6 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     settledNow = settledNow + 1
+    fresh[#fresh + 1] = (i - 1) / 6
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
@@ -103,7 +108,7 @@ for i = 1, #ARGV, 6 do
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
-return {settledNow, settled}
+return {settledNow, settled, fresh}
 `;
 
 // Adds `missing` lines and counts only those not there yet, in one step.
@@ -160,7 +165,24 @@ function revertCountsOf(json: string): Record<string, number> {
   return counts;
 }
 
+/** The fields that `approve`, `revert`, `cancel` and the guards add to a run's hash, when present. */
+function laterFields(hash: Record<string, string>): Partial<RunRecord> {
+  const fields: Partial<RunRecord> = {};
+  if (hash.heldReason) fields.heldReason = hash.heldReason;
+  if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
+  if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
+  return fields;
+}
+
 export class RunStore {
+  /**
+   * Told of the outcomes this process settled, each row once (a retried chunk's settled rows are
+   * not), and of the `missing` lines it added: `worker --metrics-port` counts them.
+   */
+  onSettled: ((outcomes: readonly RowOutcome[]) => void) | null = null;
+
   constructor(
     readonly redis: Redis,
     readonly keys: RedisKeys,
@@ -212,10 +234,7 @@ export class RunStore {
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),
       counts,
-      ...(hash.revertedAt ? { revertedAt: Number(hash.revertedAt) } : {}),
-      ...(hash.revertCounts ? { revertCounts: revertCountsOf(hash.revertCounts) } : {}),
-      ...(hash.heldReason ? { heldReason: hash.heldReason } : {}),
-      ...(hash.approvedAt ? { approvedAt: Number(hash.approvedAt) } : {}),
+      ...laterFields(hash),
     };
   }
 
@@ -296,7 +315,7 @@ export class RunStore {
         values ? JSON.stringify(values) : '',
       );
     }
-    const [settledNow, settled] = (await this.redis.eval(
+    const [settledNow, settled, fresh] = (await this.redis.eval(
       SETTLE_SCRIPT,
       4,
       this.keys.outcomes(id),
@@ -304,7 +323,8 @@ export class RunStore {
       this.keys.touched(id),
       this.keys.failedSources(id),
       ...args,
-    )) as [number, number];
+    )) as [number, number, number[]];
+    this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }
 
@@ -364,7 +384,15 @@ export class RunStore {
   async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const members = outcomes.map((o) => missingMember(o.productId ?? '', encodeOutcome(o)));
-    await this.redis.eval(ADD_MISSING_SCRIPT, 2, this.keys.missing(id), this.keys.run(id), ...members);
+    const added = (await this.redis.eval(
+      ADD_MISSING_SCRIPT,
+      2,
+      this.keys.missing(id),
+      this.keys.run(id),
+      ...members,
+    )) as number;
+    // Every missing line is alike (missing, ok): how many were new is all a count needs.
+    this.onSettled?.(outcomes.slice(0, added));
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */

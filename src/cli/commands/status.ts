@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { webhookOrigin } from '../../notify/webhook-url.js';
 import { describeMemory } from '../../redis/server-info.js';
 import { runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
@@ -35,6 +36,8 @@ export function registerStatus(program: Command, io: CliIo): void {
                 : run.state;
         if (flags.json) {
           const { id: _id, ...rest } = run;
+          // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
+          if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
             `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller, redis }))}\n`,
           );
