@@ -10,6 +10,7 @@ export {
   toDecimal,
 } from './decimal.js';
 export { checkPreset, type Detection, detectPreset } from './detect-preset.js';
+export { ERROR_COLUMN } from './error-column.js';
 export { CatalogConfigError } from './errors.js';
 export { type FieldKind, kindOf, PRODUCT_FIELDS } from './fields.js';
 export { createMapper, type Mapper, type MapperOptions } from './mapper.js';

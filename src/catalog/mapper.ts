@@ -2,6 +2,7 @@ import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
+import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
@@ -35,6 +36,8 @@ export interface MapperOptions {
   delimiter?: string;
   /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
   onlyPublished?: boolean;
+  /** `--include-external`: a product sold on another site is sent rather than skipped. */
+  includeExternal?: boolean;
   /** The first records (peekRecords): a header in the store's language is recognized by them. */
   sample?: readonly SourceRecord[];
   /** `--price-includes-tax`: send gross prices (the file's, or net plus the row's or --tax-rate's). */
@@ -65,8 +68,10 @@ const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize
 };
 
 export function createMapper(options: MapperOptions): Mapper {
-  const { columns, mapping } = options;
-  const sample = options.sample ?? [];
+  const { mapping } = options;
+  // A file from `report --failed-only` reads as the source it came from: its `error` column is not there.
+  const columns = withoutErrorColumn(options.columns);
+  const sample = (options.sample ?? []).map(recordWithoutError);
   const detections: string[] = [];
   const named = options.preset ?? mapping?.preset;
   let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
@@ -122,6 +127,7 @@ export function createMapper(options: MapperOptions): Mapper {
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
+  if (options.includeExternal) rules.includeExternal = true;
   const gross = pricesSent(base.prices?.(presetColumns), options, detections);
   if (gross) rules.gross = gross;
 
@@ -141,7 +147,8 @@ export function createMapper(options: MapperOptions): Mapper {
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
         return finishDraft(draft, rules, seen);
       };
-      for await (const record of records) {
+      for await (const read of records) {
+        const record = recordWithoutError(read);
         if (record.problem !== undefined) {
           yield finish({ kind: 'invalid', record, reason: record.problem });
           continue;

@@ -31,6 +31,8 @@ export interface RowRules {
   send?: ReadonlySet<string>;
   /** `--only-published`: rows the source does not sell are skipped rather than sent with a status. */
   onlyPublished?: boolean;
+  /** `--include-external`: products sold on another site (affiliate links) are sent, not skipped. */
+  includeExternal?: boolean;
   /**
    * `--price-includes-tax`/`--tax-rate`: send gross prices. A row's net price gets its own tax rate
    * where the file gives one, else `rate` (`--tax-rate`); a gross price is sent as it is.
@@ -128,6 +130,14 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
   if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
   // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
+  if (draft.external !== undefined && !rules.includeExternal)
+    return skipped(
+      record.row,
+      record.line,
+      `${draft.external} (--include-external sends it)`,
+      key || undefined,
+    );
+  if (draft.external !== undefined) notes.push(`${draft.external}: sent as asked (--include-external)`);
   const leftOut = draft.state && notSent(draft.state, rules);
   if (leftOut) return skipped(record.row, record.line, leftOut, key || undefined);
   if (draft.state && fields.status === undefined) {

@@ -5,6 +5,8 @@ export const ExitCode = {
   usage: 2,
   unauthorized: 3,
   pausedDailyLimit: 4,
+  /** A guard (`--max-…`) held writes back; `approve` sends them. */
+  held: 5,
   /** No request reached the API (refused, DNS, timeouts): the rows stay queued. */
   apiUnreachable: 6,
 } as const;

@@ -5,6 +5,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -13,6 +15,26 @@ import { UsageError } from './usage-error.js';
  * A declarative import (`jobs/NAME.yml`): the source and the options of `run`/`import`, so a cron
  * line reads `catalog-sync run --job nightly`. Flags given on the command line win over the file.
  */
+/** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
+function countOrPercent(option: string) {
+  return z
+    .union([z.string(), z.number()])
+    .refine(
+      (value) => parses(() => parseCountOrPercent(String(value), option)),
+      'must be a row count (e.g. 5) or a percentage up to 100% (e.g. 10%)',
+    )
+    .optional();
+}
+
+function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const jobFile = z
   .object({
     source: z.string().min(1),
@@ -20,7 +42,9 @@ const jobFile = z
     mapping: z.string().optional(),
     fields: z.union([z.string(), z.array(z.string())]).optional(),
     createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+    keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
     onlyPublished: z.boolean().optional(),
+    includeExternal: z.boolean().optional(),
     priceIncludesTax: z.boolean().optional(),
     taxRate: z
       .union([z.string(), z.number()])
@@ -62,6 +86,18 @@ const jobFile = z
       .optional(),
     /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
     allowEviction: z.boolean().optional(),
+    maxInvalid: countOrPercent('--max-invalid'),
+    maxUpdates: countOrPercent('--max-updates'),
+    maxPriceChange: z
+      .union([z.string(), z.number()])
+      .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
+      .optional(),
+    only: z.enum(['create', 'update']).optional(),
+    /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
+    notify: z
+      .string()
+      .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
+      .optional(),
     /** Read by `schedule` (cron syntax); ignored by run and import. */
     schedule: z.string().optional(),
   })
@@ -145,11 +181,16 @@ export function applyJob(
     report: job.report ? path(job.report) : undefined,
     fields: fieldList(job.fields),
     createOnlyFields: fieldList(job.createOnlyFields),
+    keepRemoteEdits: fieldList(job.keepRemoteEdits),
     fullReadAfter: job.fullReadAfter === undefined ? undefined : parseDuration(job.fullReadAfter),
     taxRate: job.taxRate === undefined ? undefined : parseTaxRate(String(job.taxRate)),
     sourceTimeout: job.sourceTimeout === undefined ? undefined : parseDuration(job.sourceTimeout),
     maxRecordBytes:
       typeof job.maxRecordBytes === 'string' ? parseByteSize(job.maxRecordBytes) : job.maxRecordBytes,
+    maxInvalid: job.maxInvalid === undefined ? undefined : parseCountOrPercent(String(job.maxInvalid), ''),
+    maxUpdates: job.maxUpdates === undefined ? undefined : parseCountOrPercent(String(job.maxUpdates), ''),
+    maxPriceChange:
+      job.maxPriceChange === undefined ? undefined : parsePercent(String(job.maxPriceChange), ''),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;
@@ -159,9 +200,36 @@ export function applyJob(
   return { source: path(job.source), flags: merged as unknown as RunFlags };
 }
 
+/**
+ * A job file's webhook is the file's choice, not the operator's: it gets the address rule of source
+ * URLs (refused: link-local, unspecified), judged before any request. One given on the command line wins.
+ */
+export async function checkJobNotify(
+  command: Command,
+  job: JobFile,
+  jobPath: string,
+  flags: RunFlags,
+): Promise<void> {
+  if (job.notify === undefined || command.getOptionValueSource('notify') === 'cli' || !flags.notify) return;
+  await checkJobNotifyAddress(
+    flags.notify,
+    `${basename(jobPath)}: notify`,
+    flags.allowPrivateSource === true,
+  );
+}
+
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
+}
+
+function isNotifyUrl(text: string): boolean {
+  try {
+    parseNotifyUrl(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isTaxRate(text: string): boolean {

@@ -6,6 +6,7 @@ import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
+import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import type { CliIo } from './program.js';
@@ -15,6 +16,8 @@ import { UsageError } from './usage-error.js';
 export interface PreparedRun {
   spec: RunSpec;
   rows: AsyncIterable<MappedRow>;
+  /** Each row's raw values, kept for `report --failed-only` (handed to enqueueRun). */
+  sourceRows: SourceRows;
   /** What was detected (format, encoding, delimiter, preset): said to the user before the run. */
   detections: string[];
   /** The rows the source holds, about, when that can be known before reading it (Redis sizing). */
@@ -71,6 +74,7 @@ export async function prepareRun(
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
+      ...(flags.includeExternal ? { includeExternal: true } : {}),
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
@@ -87,17 +91,27 @@ export async function prepareRun(
       allowInsecure: api.allowInsecure,
       preset: mapper.preset,
       fields: flags.fields ?? null,
+      sentFields: mapper.fields,
       createOnlyFields: flags.createOnlyFields ?? null,
+      keepRemoteEdits: flags.keepRemoteEdits ?? null,
       incremental: flags.incremental === true,
       onlyPublished: flags.onlyPublished === true,
+      includeExternal: flags.includeExternal === true,
       priceIncludesTax: flags.priceIncludesTax === true || flags.taxRate !== undefined,
       taxRate: flags.taxRate ?? null,
       fullReadAfterMs: flags.fullReadAfter,
+      maxInvalid: flags.maxInvalid ?? null,
+      maxUpdates: flags.maxUpdates ?? null,
+      maxPriceChange: flags.maxPriceChange ?? null,
+      only: flags.only ?? null,
+      notify: flags.notify ?? null,
     };
     const openedSource = opened;
+    const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
     return {
       spec,
-      rows: mapper.map(peeked.records),
+      rows: mapper.map(sourceRows.tap(peeked.records)),
+      sourceRows,
       detections: [...openedSource.detections, ...mapper.detections],
       rowEstimate: openedSource.rowEstimate,
       sandbox,
@@ -145,8 +159,13 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.matchBy,
     flags.dryRun,
     flags.onlyPublished ? 'only-published' : '',
+    flags.includeExternal ? 'include-external' : '',
     flags.priceIncludesTax ? 'gross' : '',
     flags.taxRate ?? '',
+    flags.maxInvalid ?? '',
+    flags.maxUpdates ?? '',
+    flags.maxPriceChange ?? '',
+    flags.only ?? '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

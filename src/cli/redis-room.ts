@@ -38,13 +38,15 @@ export async function checkRedisRoom(
     );
     return;
   }
-  const need = runNeedBytes(estimate.rows);
+  const source = estimate.bytesPerRow ?? 0;
+  const need = runNeedBytes(estimate.rows, source);
   const room = roomLeft(info);
   if (need <= room) return;
   const line =
     `Redis at ${at} has about ${formatBytes(room)} left (${describeMemory(info)}); this run needs about ` +
     `${formatBytes(need)} for ${count(estimate.rows)} rows (${estimate.how}; ${KEPT_BYTES_PER_ROW} bytes a row ` +
-    `kept, ${QUEUED_BYTES_PER_ROW} more while queued): raise maxmemory or free space, or pass --force to try anyway`;
+    `kept, ${QUEUED_BYTES_PER_ROW + source} more while queued (${source} of them its source values)): ` +
+    'raise maxmemory or free space, or pass --force to try anyway';
   if (!force) throw new UsageError(line);
   runtime.logger.info(`${line} (--force: trying anyway)`);
 }
@@ -61,7 +63,7 @@ export async function remainingNeed(
   const run = runId ? await runs.get(runId).catch(() => null) : null;
   if (run?.produced) return Math.max(0, run.total - run.settled) * KEPT_BYTES_PER_ROW;
   const rows = Math.max(estimate?.rows ?? 0, run?.total ?? 0);
-  return rows > 0 ? runNeedBytes(rows) : null;
+  return rows > 0 ? runNeedBytes(rows, estimate?.bytesPerRow ?? 0) : null;
 }
 
 /**

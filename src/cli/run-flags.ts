@@ -7,8 +7,12 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
+  /** `--keep-remote-edits a,b|all`: fields whose changes made on the marketplace are kept. */
+  keepRemoteEdits?: string[];
   /** `--only-published`: rows the source platform does not sell are skipped. */
   onlyPublished: boolean;
+  /** `--include-external`: products sold on another site (WooCommerce external) are sent. */
+  includeExternal: boolean;
   /** `--price-includes-tax`: send gross prices. */
   priceIncludesTax: boolean;
   /** `--tax-rate P%`, as a decimal string (`20`, `7.7`). */
@@ -42,5 +46,15 @@ export interface RunFlags {
   force: boolean;
   /** `--allow-eviction` (job files: `allowEviction`): work with a Redis whose maxmemory-policy evicts keys. */
   allowEviction: boolean;
+  /** `--notify URL` (job files: `notify`): the webhook told of the run's end, hold and pauses. */
+  notify?: string;
   job?: string;
+  /** `--max-invalid N|P%` (guard), as stored: `"5"` or `"10%"`. */
+  maxInvalid?: string;
+  /** `--max-updates N|P%` (guard). */
+  maxUpdates?: string;
+  /** `--max-price-change P%` (row guard), e.g. `"50%"`. */
+  maxPriceChange?: string;
+  /** `--only create|update`. */
+  only?: 'create' | 'update';
 }

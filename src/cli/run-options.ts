@@ -10,9 +10,11 @@ import {
   parseSourceTimeout,
   parseTaxRate,
 } from '../config.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { applyJob, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -86,8 +88,18 @@ function addSharedOptions(command: Command): Command {
       (value: string) => parseFieldList(value, '--create-only-fields'),
     )
     .option(
+      '--keep-remote-edits <list>',
+      'fields (or all) whose changes made on the marketplace since this tool wrote them are kept, not overwritten by the source',
+      (value: string) => parseFieldList(value, '--keep-remote-edits'),
+    )
+    .option(
       '--only-published',
       'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled',
+      false,
+    )
+    .option(
+      '--include-external',
+      'send the products the source sells on another site (WooCommerce external/affiliate products), skipped otherwise',
       false,
     )
     .option(
@@ -178,7 +190,37 @@ function addSharedOptions(command: Command): Command {
       'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
       false,
     )
+    .option(
+      '--max-invalid <N|P%>',
+      'guard: more invalid rows than this (a count, or a percentage of the rows) holds the whole run',
+      (value: string) => parseCountOrPercent(value, '--max-invalid'),
+    )
+    .option(
+      '--max-updates <N|P%>',
+      "guard: updating more of the seller's products than this (a count, or a percentage of those listed) holds the whole run",
+      (value: string) => parseCountOrPercent(value, '--max-updates'),
+    )
+    .option(
+      '--max-price-change <P%>',
+      'guard: a row whose price would move by more than this (either way) is held',
+      (value: string) => parsePercent(value, '--max-price-change'),
+    )
+    .option(
+      '--only <create|update>',
+      'only create new products, or only update existing ones; the other rows are skipped',
+      parseOnly,
+    )
+    .option(
+      '--notify <url>',
+      'POST a JSON summary (with a Slack-style text line) to URL when the run ends, is held, or pauses',
+      (value: string) => parseNotifyUrl(value),
+    )
     .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
+}
+
+export function parseOnly(value: string): 'create' | 'update' {
+  if (value === 'create' || value === 'update') return value;
+  throw new UsageError(`--only takes create or update, not "${value}" (without --only: both)`);
 }
 
 /** The source and options of a run: from the command line, filled in from `--job` where given. */
@@ -191,6 +233,7 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
+    await checkJobNotify(command, job, path, resolved.flags);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }
   if (!source)

@@ -6,6 +6,7 @@ import { pausedMessage } from './progress.js';
 export function runStateText(run: RunRecord, seller: SellerStatus, now: number): string {
   if (run.aborted)
     return 'ended early: the source was not read to the end (interrupted, or the source broke)';
+  if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
   if (run.state === 'done' || run.state === 'cancelled') return run.state;
   if (run.cancelledAt !== undefined)
     return 'cancelling: the chunks in progress finish, then the run ends cancelled';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig, readLogFormat } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
+import { RunNotifier } from '../notify/notifier.js';
 import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
 import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   logger: Logger;
   /** The refused writes (full, read-only) and lost runs met so far (health.ts). */
   health: RedisHealth;
+  /** Tells a run's `--notify` webhook of its end, hold and pauses (one POST per event). */
+  notifier: RunNotifier;
   /** INFO as read now (memory used, maxmemory, policy, role); null when the server does not tell. */
   serverInfo(): Promise<RedisServerInfo | null>;
   /** Closes Redis and stops a private Redis if one was started. */
@@ -96,6 +99,8 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     }),
     logger,
     health,
+    // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).
+    notifier: new RunNotifier({ redis, keys, logger, delivery: { backoffMs: config.retryBaseMs } }),
     serverInfo: () => readServerInfo(redis),
     async close() {
       await closeRedis(redis);

@@ -9,7 +9,7 @@ import {
   type ScheduledImportData,
   type ScheduledImportOutcome,
 } from '../queue/scheduled-imports/index.js';
-import { applyJob, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
@@ -44,6 +44,7 @@ async function importScheduledJob(
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride(), 'import');
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
+  await checkJobNotify(command, job, path, flags);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();
@@ -55,6 +56,7 @@ async function importScheduledJob(
       { ...runtime, prefix: runtime.config.prefix },
       prepared.spec,
       prepared.rows,
+      { sourceRows: prepared.sourceRows },
     ).catch((error: unknown) => {
       throw asUsageError(error);
     });

@@ -6,15 +6,16 @@ import type { Runtime } from './runtime.js';
 
 export type WaitResult =
   | { kind: 'done'; run: RunRecord }
+  | { kind: 'held'; run: RunRecord }
   | { kind: 'unauthorized'; run: RunRecord }
   | { kind: 'paused'; run: RunRecord; until: number }
   | { kind: 'unreachable'; run: RunRecord; failure: string }
   | { kind: 'stopped' };
 
 /**
- * Waits until every row of the run is settled, showing progress. Returns early when the seller's
- * key is rejected (exit 3), when no request reaches the API (exit 6), or on a daily-limit pause when
- * the user asked not to wait (exit 4).
+ * Waits until every row of the run is settled (`done`, or `held` by a guard), showing progress.
+ * Returns early when the seller's key is rejected (exit 3), when no request reaches the API (exit 6),
+ * or on a daily-limit pause when the user asked not to wait (exit 4).
  */
 export async function waitForRun(
   runtime: Runtime,
@@ -38,9 +39,9 @@ export async function waitForRun(
       runtime.config.redisDeadlineMs,
     );
     if (!run) throw new RunStateLostError(runId);
-    if (run.state === 'done' || run.state === 'cancelled') {
+    if (run.state === 'done' || run.state === 'held' || run.state === 'cancelled') {
       options.progress.update(run);
-      return { kind: 'done', run };
+      return run.state === 'held' ? { kind: 'held', run } : { kind: 'done', run };
     }
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
     if (seller.authRejected) return { kind: 'unauthorized', run };

@@ -14,6 +14,7 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
+  observe: Pick<WorkerDeps, 'onRequestSent'> = {},
 ): SellerWorkers {
   const deps: WorkerDeps = {
     redis: runtime.redis,
@@ -25,6 +26,7 @@ export function startSellerWorkers(
     limiter: pLimit(concurrency),
     logger: runtime.logger,
     health: runtime.health,
+    notifier: runtime.notifier,
     retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },
     timeoutMs: 30_000,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -32,6 +34,7 @@ export function startSellerWorkers(
     now: Date.now,
     // A killed worker's claims go stale when its jobs come back to the queue, not later.
     claimMs: runtime.config.lockDurationMs,
+    ...observe,
   };
   return new SellerWorkers(deps, {
     prefix: runtime.config.prefix,

@@ -38,7 +38,9 @@ td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .state { font-weight: 600; }
 .state-done, .state-active { color: var(--ok); }
 .state-running, .state-queued { color: var(--accent); }
-.state-paused, .state-ended-early { color: var(--warn); }
+.state-paused, .state-ended-early, .state-held { color: var(--warn); }
+.state-cancelled { color: var(--muted); }
+.history { display: block; font-weight: 400; color: var(--muted); font-size: 11px; }
 .state-key-rejected, .state-failed { color: var(--bad); }
 .badge { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; font-size: 11px;
   font-weight: 600; color: var(--warn); border: 1px solid currentColor; }
@@ -85,6 +87,8 @@ function outcomeCell(tr, run) {
     [c.unchanged, 'unchanged', ''],
     [c.invalid, 'invalid', 'bad'],
     [c.failed, 'failed', 'bad'],
+    [c.held, 'held', 'warn'],
+    [c.skipped, 'skipped', ''],
     [c.missing, 'missing', 'warn'],
   ];
   const td = tr.insertCell();
@@ -167,6 +171,13 @@ function runRow(tr, run) {
     badge.className = 'badge';
     badge.textContent = 'dry run';
     state.append(badge);
+  }
+  // Approved, reverted, cancelled: one line each under the state, so a night's story reads at a glance.
+  for (const text of run.history) {
+    const line = document.createElement('span');
+    line.className = 'history';
+    line.textContent = text;
+    state.append(line);
   }
   progressCell(tr, run);
   outcomeCell(tr, run);

@@ -40,7 +40,12 @@ export interface RunView {
   produced: boolean;
   /** Ended before its source was read to the end (interrupted, or the source broke). */
   aborted: boolean;
-  counts: ReturnType<typeof runCounts>;
+  /** The summary's counts, plus the rows a guard held back. */
+  counts: ReturnType<typeof runCounts> & { held: number };
+  /** What tripped the guard that held the run (state `held`, and after `approve`), or null. */
+  heldReason: string | null;
+  /** What happened to the run after it ended, oldest first: approved, reverted, cancelled. */
+  history: string[];
   requests: number;
   writes: number;
   startedAt: number;
@@ -94,12 +99,17 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
   const held = run.state !== 'done' && seller !== undefined;
   const stateText = run.aborted
     ? ENDED_EARLY_TEXT
-    : held && seller.authRejected
-      ? 'paused: API key rejected (401)'
-      : held && seller.pausedUntil !== null
-        ? pausedText(seller.pausedUntil, now)
-        : run.state;
-  const durationMs = Math.max(0, (run.finishedAt ?? now) - run.createdAt);
+    : run.state === 'held'
+      ? `held: ${run.heldReason ?? 'a guard held the writes back'}`
+      : run.state === 'cancelled'
+        ? 'cancelled'
+        : held && seller.authRejected
+          ? 'paused: API key rejected (401)'
+          : held && seller.pausedUntil !== null
+            ? pausedText(seller.pausedUntil, now)
+            : run.state;
+  // A cancelled run stopped when it was cancelled, not now.
+  const durationMs = Math.max(0, (run.finishedAt ?? run.cancelledAt ?? now) - run.createdAt);
   return {
     id: run.id,
     source: run.source,
@@ -112,7 +122,9 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
     settled: run.settled,
     produced: run.produced,
     aborted: run.aborted,
-    counts: runCounts(run),
+    counts: { ...runCounts(run), held: run.counts['status:held'] ?? 0 },
+    heldReason: run.heldReason ?? null,
+    history: runHistory(run),
     requests: run.requests,
     writes: run.writes,
     startedAt: run.createdAt,
@@ -121,6 +133,25 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
     durationText: formatDuration(durationMs),
     reportUrl: reportPath(run.id),
   };
+}
+
+/** "approved 2026-05-10 09:12 UTC", "reverted …: 3 reverted, 1 failed", "cancelled …": by time. */
+export function runHistory(run: RunRecord): string[] {
+  const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const events: Array<[number, string]> = [];
+  if (run.approvedAt !== undefined) events.push([run.approvedAt, `approved ${at(run.approvedAt)}`]);
+  if (run.revertedAt !== undefined) {
+    // By name: the counts are a hash read from Redis, which keeps no order of its own.
+    const counts = Object.entries(run.revertCounts ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([what, n]) => `${n} ${what}`);
+    events.push([
+      run.revertedAt,
+      `reverted ${at(run.revertedAt)}${counts.length ? `: ${counts.join(', ')}` : ''}`,
+    ]);
+  }
+  if (run.cancelledAt !== undefined) events.push([run.cancelledAt, `cancelled ${at(run.cancelledAt)}`]);
+  return events.sort(([a], [b]) => a - b).map(([, text]) => text);
 }
 
 export function reportPath(runId: string): string {

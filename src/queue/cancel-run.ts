@@ -36,6 +36,12 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
   if (run.state === 'done' || run.state === 'cancelled') {
     return { kind: 'refused', reason: `run ${runId} is already ${run.state}: nothing to cancel` };
   }
+  if (run.state === 'held') {
+    return {
+      kind: 'refused',
+      reason: `run ${runId} is held by a guard: nothing of it is queued, and nothing held is sent unless \`approve\` is run`,
+    };
+  }
   if (!run.produced && (await deps.redis.exists(deps.keys.producing(runId))) === 1) {
     return {
       kind: 'refused',

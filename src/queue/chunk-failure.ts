@@ -1,8 +1,9 @@
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
+import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import type { RowOutcome } from '../interfaces.js';
 import { reasonOf } from '../sync/error-policy.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { finaliseIfSettled } from './finalise.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
+import { advanceRun, finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 
 /** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
@@ -38,20 +39,22 @@ export async function settleFailedChunk(
   deps: WorkerDeps,
   job: Job<ChunkJobData>,
   error: Error,
+  queue?: Queue<ChunkJobData>,
 ): Promise<void> {
   const { runId, rows } = job.data;
   const reason = reasonOf(error);
-  const settled = await deps.runs.settledRows(
-    runId,
-    rows.map((row) => row.row),
-  );
-  const unsettled = rows.filter((row) => !settled.has(row.row));
-  await deps.runs.settle(runId, notSyncedOutcomes(unsettled, reason));
+  const run = await deps.runs.get(runId);
+  if (!run) return;
+  // As the chunk's mode settles: a planned row waits for the decision, a held row is re-settled.
+  const mode = chunkRows(deps, runId, run, chunkMode(job.data, run), sourcesByRow(job.data));
+  const unsettled = await mode.todo(rows);
+  await mode.settle(notSyncedOutcomes(unsettled, reason));
   deps.logger.error(
     { run: runId, job: job.id, rows: unsettled.length, err: reason },
     'chunk failed: its rows are marked failed',
   );
-  await finaliseIfSettled(deps, runId);
+  if (queue) await advanceRun(deps, runId, queue);
+  else await finaliseIfSettled(deps, runId);
 }
 
 /** True when BullMQ will not try the job again. */

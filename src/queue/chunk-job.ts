@@ -8,4 +8,25 @@ export interface ChunkJobData {
   runId: string;
   chunk: number;
   rows: ProductUpsert[];
+  /**
+   * Absent: the rows as read (a guarded run plans them first, see src/guards). `apply`: the writes of
+   * a guarded run whose guards passed. `approve`: held writes that `approve` sends (round `round`).
+   */
+  phase?: 'apply' | 'approve';
+  round?: number;
+  /**
+   * Each row's raw source values (aligned to the run's source header), at its row's index in
+   * `rows`: kept by a row that fails, for `report --failed-only`. Absent in jobs queued before.
+   */
+  sources?: (string[] | null)[];
+}
+
+/** The rows' source values by row number (none for a job queued before they were carried). */
+export function sourcesByRow(data: ChunkJobData): Map<number, string[]> {
+  const byRow = new Map<number, string[]>();
+  data.rows.forEach((row, i) => {
+    const values = data.sources?.[i];
+    if (values) byRow.set(row.row, values);
+  });
+  return byRow;
 }

@@ -1,12 +1,12 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
-import { syncRow } from '../sync/row-sync.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { cancelledOutcomes, notSyncedOutcomes } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { finaliseIfSettled } from './finalise.js';
+import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
+import { advanceRun } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
@@ -45,6 +45,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
 function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
+    const sources = sourcesByRow(job.data);
     let context: Awaited<ReturnType<RunContexts['get']>>;
     try {
       context = await contexts.get(runId);
@@ -61,20 +62,28 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       'createdAt',
       'cancelledAt',
     );
-    // A run ended early (its source broke half way, or cancelled) leaves chunks behind: nothing to do.
-    if (!context || state === 'done' || state === 'cancelled') {
+    // A run ended early (its source broke half way, or cancelled) leaves chunks behind: they have
+    // nothing to do; nor have the chunks of a held run: only `approve` sends its writes (it makes the
+    // run running).
+    if (!context || state === 'done' || state === 'held' || state === 'cancelled') {
       contexts.drop(runId);
       return;
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const settleNotSynced = async (outcomes: ReturnType<typeof notSyncedOutcomes>) => {
-      await deps.runs.settle(runId, outcomes);
-      if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+    const mode = chunkRows(deps, runId, context.run, chunkMode(job.data, context.run), sources);
+    const settleNotSynced = async (reason: string) => {
+      await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
+      if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
     };
-    // `cancel` was asked for after this chunk was handed out: its rows are not sent.
-    if (cancelledAt) return settleNotSynced(cancelledOutcomes(rows));
-    if (snapshotFailed) return settleNotSynced(notSyncedOutcomes(rows, snapshotFailed));
+    // `cancel` was asked for after this chunk was handed out: its rows are not sent (those settled
+    // already keep their outcome).
+    if (cancelledAt) {
+      await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
+      if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
+      return;
+    }
+    if (snapshotFailed) return settleNotSynced(snapshotFailed);
     const ref = context.run.sellerRef;
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
@@ -90,25 +99,21 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         await ensureSnapshot(deps, runId, context.loadIndex);
       } catch (error) {
         // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
-        if (error instanceof SnapshotError) return settleNotSynced(notSyncedOutcomes(rows, error.message));
+        if (error instanceof SnapshotError) return settleNotSynced(error.message);
         throw error;
       }
-      const settled = await deps.runs.settledRows(
-        runId,
-        rows.map((row) => row.row),
-      );
-      const todo = rows.filter((row) => !settled.has(row.row));
+      const todo = await mode.todo(rows);
       const lookups = await context.index.lookup(todo);
       // Each row settles the moment it is done: a worker killed mid-chunk leaves no row whose
       // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
       const results = await Promise.allSettled(
         todo.map(async (row) => {
           try {
-            await deps.runs.settle(runId, [await syncRow(context, row, lookups.get(row.row) ?? {})]);
+            await mode.handle(context, row, lookups.get(row.row) ?? {});
           } catch (error) {
             // E.g. the finder's list read after a lost answer: the row fails, not the job.
             if (!failsForGood(error)) throw error;
-            await deps.runs.settle(runId, notSyncedOutcomes([row], reasonOf(error)));
+            await mode.settle(notSyncedOutcomes([row], reasonOf(error)));
           }
         }),
       );
@@ -119,10 +124,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       }
     } catch (error) {
       const pause = pauseOf(error);
-      if (pause) await pauseSeller(deps, queue, ref, pause);
+      if (pause) await pauseSeller(deps, queue, ref, pause, runId);
       throw error;
     }
-    if (await finaliseIfSettled(deps, runId)) contexts.drop(runId);
+    if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
   };
 }
 
@@ -137,6 +142,7 @@ async function pauseSeller(
   queue: Queue,
   ref: string,
   pause: SellerPausedError,
+  runId: string,
 ): Promise<never> {
   if (pause.reason === 'unauthorized') {
     await deps.sellers.markAuthRejected(ref);
@@ -145,6 +151,7 @@ async function pauseSeller(
       'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
     );
     await queue.pause();
+    await deps.notifier?.notifyRunById('key-rejected', runId, (id) => deps.runs.get(id));
   } else if (pause instanceof ApiUnreachableError) {
     await pauseUnreachable(deps, queue, ref, pause);
   } else {
@@ -156,6 +163,7 @@ async function pauseSeller(
       'seller paused until the daily reset',
     );
     await queue.rateLimit(Math.max(1, until - deps.now()));
+    await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
   throw new RateLimitError();

@@ -1,10 +1,14 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
+import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks } from './producer.js';
@@ -19,6 +23,7 @@ export interface EnqueueDeps {
   sellers: SellerState;
   prefix: string;
   logger: Logger;
+  notifier?: RunNotifier;
 }
 
 /** How long a run's `producing` mark lasts without renewal; renewed every PRODUCING_BEAT_MS. */
@@ -31,6 +36,8 @@ export interface EnqueueHooks {
   signal?: AbortSignal;
   /** Throws once Redis refused a write: the producer stops (health.ts). */
   assertHealthy?: () => void;
+  /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
+  sourceRows?: SourceRows;
 }
 
 export type EnqueueResult =
@@ -49,6 +56,11 @@ export async function enqueueRun(
 ): Promise<EnqueueResult> {
   const queueName = sellerQueueName(spec.sellerRef);
   await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
+  if (spec.sentFields) {
+    const absent = await fieldsNoLongerInSource(deps.redis, deps.keys, spec.sellerRef, spec.sentFields, spec);
+    // With --fields the user chose what goes out: the others are absent on purpose.
+    if (absent.length > 0 && spec.fields === null) spec = { ...spec, absentFields: absent };
+  }
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
   const producing = deps.keys.producing(run.id);
@@ -96,6 +108,7 @@ async function produceRun(
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
+      ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
       sellerPaused: async () => {
         const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
         return seller.authRejected || seller.pausedUntil !== null;
@@ -105,6 +118,9 @@ async function produceRun(
     // that its report lists the `missing` ones: one empty chunk does that.
     if (chunks === 0) await addChunk(queue, { runId: run.id, chunk: 0, rows: [] });
     await deps.runs.markProduced(run.id, total);
+    // A guarded run's guards are decided in a job once every row is planned: this one comes after
+    // the last row is read, so some chunk always looks once the run's total is final.
+    if (isGuarded(spec) && chunks > 0) await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
     await finaliseIfSettled(deps, run.id);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
@@ -119,6 +135,7 @@ async function produceRun(
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
     await deps.runs.finish(run.id, Date.now(), { aborted: true });
     if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
+    await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
     await queue.close();
@@ -140,7 +157,7 @@ async function claimSource(
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
     const beingRead = (await deps.redis.exists(deps.keys.producing(holder))) === 1;
     const earlier = await deps.runs.get(holder);
-    if (earlier && earlier.state !== 'done') {
+    if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
       if (beingRead || earlier.produced) return holder;
       // Stopped before its source was read to the end (Redis refused a write, its process died):
       // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew

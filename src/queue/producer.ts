@@ -4,6 +4,7 @@ import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 
 export interface ProduceOptions {
@@ -29,6 +30,8 @@ export interface ProduceOptions {
   signal?: AbortSignal;
   /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
   assertHealthy?: () => void;
+  /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
+  sourceRows?: SourceRows;
 }
 
 /** The producer was told to stop before the source was read to the end. */
@@ -55,25 +58,33 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let total = 0;
   let chunks = 0;
   let upserts: ProductUpsert[] = [];
+  let upsertSources: (string[] | null)[] = [];
   let settledHere: RowOutcome[] = [];
+  let settledSources = new Map<number, string[]>();
   let sourceKeys: string[] = [];
 
   const flush = async () => {
     // A run whose record vanished (Redis restarted without persistence, flushed) cannot end.
     if (!(await runs.exists(runId))) throw new RunStateLostError(runId);
+    // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
+    const header = options.sourceRows?.headerChange();
+    if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
     if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
     const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
-    if (settledHere.length > 0) await runs.settle(runId, settledHere);
+    if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
       await waitForRoom(queue, highWater, sleep, options);
-      await addChunk(queue, { runId, chunk: chunks, rows: upserts });
+      const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
+      await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
     await runs.keepFor(runId);
     upserts = [];
+    upsertSources = [];
     settledHere = [];
+    settledSources = new Map();
     sourceKeys = [];
   };
 
@@ -82,8 +93,14 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     options.assertHealthy?.();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
-    if (mapped.kind === 'upsert') upserts.push(mapped);
-    else settledHere.push(settledAtOnce(mapped));
+    const values = options.sourceRows?.take(mapped.row) ?? null;
+    if (mapped.kind === 'upsert') {
+      upserts.push(mapped);
+      upsertSources.push(values);
+    } else {
+      settledHere.push(settledAtOnce(mapped));
+      if (values) settledSources.set(mapped.row, values);
+    }
     if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
   }
   // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
@@ -92,21 +109,23 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   return { total, chunks };
 }
 
-/** A chunk job's id: `<run id>-<chunk>`. */
-export function chunkJobId(runId: string, chunk: number): string {
+/** A chunk job's id: `<run id>-<chunk>`, or `<run id>-apply-<chunk>`, `<run id>-approve<round>-<chunk>`. */
+export function chunkJobId(runId: string, chunk: number, phase?: ChunkJobData['phase'], round = 0): string {
+  if (phase === 'apply') return `${runId}-apply-${chunk}`;
+  if (phase === 'approve') return `${runId}-approve${round}-${chunk}`;
   return `${runId}-${chunk}`;
 }
 
 /** The run a chunk job id belongs to, or null for another id. */
 export function runIdOfChunkJob(jobId: string): string | null {
-  const match = /^(.+)-\d+$/.exec(jobId);
+  const match = /^(.+?)(?:-apply|-approve\d+)?-\d+$/.exec(jobId);
   return match?.[1] ?? null;
 }
 
 /** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
 export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
   await queue.add('chunk', data, {
-    jobId: chunkJobId(data.runId, data.chunk),
+    jobId: chunkJobId(data.runId, data.chunk, data.phase, data.round),
     removeOnComplete: true,
     removeOnFail: 1000,
     // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are

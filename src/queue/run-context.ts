@@ -2,12 +2,14 @@ import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import { type RequestEvent, type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
+import { keepRemoteOf } from '../sync/diff.js';
 import { afterTries, isRetryableRead, pauseOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
@@ -38,6 +40,10 @@ export interface WorkerDeps {
    * (health.ts). Absent in tests that do not need it.
    */
   health?: RedisHealth;
+  /** Told of every request sent to the Seller API (`worker --metrics-port`). */
+  onRequestSent?: (event: RequestEvent) => void;
+  /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
+  notifier?: RunNotifier;
   retry: RetryPolicy;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
@@ -148,6 +154,7 @@ export class RunContexts {
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
+        deps.onRequestSent?.(event);
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
@@ -177,7 +184,9 @@ export class RunContexts {
       claims,
       finder,
       createOnly: new Set(run.createOnlyFields ?? []),
+      ...(run.keepRemoteEdits ? { keepRemote: keepRemoteOf(run.keepRemoteEdits) } : {}),
       recordUnchanged: run.incremental === true,
+      only: run.only ?? null,
       loadIndex,
       dryRun: run.dryRun,
       retry: deps.retry,

@@ -62,7 +62,7 @@ export class SellerWorkers {
         );
         return;
       }
-      settleFailedChunk(this.deps, job, error).catch((settleError: unknown) =>
+      settleFailedChunk(this.deps, job, error, queue).catch((settleError: unknown) =>
         this.deps.logger.error({ job: job.id, err: String(settleError) }, 'could not mark a failed chunk'),
       );
     });

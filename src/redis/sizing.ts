@@ -1,12 +1,19 @@
 import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../queue/producer.js';
 
 /**
+ * What a run keeps per updated row for `revert`: the values its PUT replaced and sent (a name and a
+ * price: 205 to 213 bytes a row measured with MEMORY USAGE and used_memory over 20,000 rows).
+ */
+export const REPLACED_BYTES_PER_UPDATED_ROW = 210;
+
+/**
  * What a run keeps in Redis per source row, as measured in BENCHMARKS.md ("Big import: memory and
  * Redis", 50,000 and 200,000 rows): the run's data (outcomes and its index of the seller's products,
  * kept 7 days) 581 bytes, plus the seller's id map (kept): 313 bytes per product since it remembers
- * what was sent and what the API showed ("Sync: requests and throughput", run 8).
+ * what was sent and what the API showed ("Sync: requests and throughput", run 8), plus what an
+ * update replaced, kept 7 days for `revert`: counted for every row, since any row may be an update.
  */
-export const KEPT_BYTES_PER_ROW = 581 + 313;
+export const KEPT_BYTES_PER_ROW = 581 + 313 + REPLACED_BYTES_PER_UPDATED_ROW;
 
 /**
  * What a queued row costs while it waits in its chunk job (BENCHMARKS.md: ≈ 290 bytes per queued
@@ -17,7 +24,14 @@ export const QUEUED_BYTES_PER_ROW = 290;
 /** The rows queued at once at most (the producer's high-water mark). */
 export const MAX_QUEUED_ROWS = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
 
-/** About how many bytes of Redis a run of `rows` rows needs at its peak. */
-export function runNeedBytes(rows: number): number {
-  return rows * KEPT_BYTES_PER_ROW + Math.min(rows, MAX_QUEUED_ROWS) * QUEUED_BYTES_PER_ROW;
+/**
+ * About how many bytes of Redis a run of `rows` rows needs at its peak. `sourceBytesPerRow`: the
+ * source's bytes per record; a queued row also carries its raw values (for `report --failed-only`),
+ * about that many bytes (JSON-quoted), on top of the measured 290. A row that fails keeps them for
+ * the run's 7 days: not reserved here, since most rows do not fail (a run whose every row fails
+ * keeps about the source's size more).
+ */
+export function runNeedBytes(rows: number, sourceBytesPerRow = 0): number {
+  const queued = QUEUED_BYTES_PER_ROW + sourceBytesPerRow;
+  return rows * KEPT_BYTES_PER_ROW + Math.min(rows, MAX_QUEUED_ROWS) * queued;
 }

@@ -29,6 +29,13 @@ export class RedisKeys {
   outcomes(runId: string): string {
     return `${this.prefix}:run:${runId}:outcomes`;
   }
+  /**
+   * Hash: data row number → the row's raw source values (JSON array, aligned to the run's
+   * `sourceHeader`), for the rows that settled failed or invalid: `report --failed-only`.
+   */
+  failedSources(runId: string): string {
+    return `${this.prefix}:run:${runId}:failed-sources`;
+  }
   /** Hash: remote id → indexed product (JSON): the run's snapshot of the seller's products. */
   products(runId: string): string {
     return `${this.prefix}:run:${runId}:products`;
@@ -60,6 +67,20 @@ export class RedisKeys {
   createdKeys(runId: string): string {
     return `${this.prefix}:run:${runId}:created-keys`;
   }
+  /**
+   * Hash: remote id → what the run's PUT of that product replaced, per field (revert/replaced-values.ts):
+   * the value before, the value sent. Written with the product's index refresh; read by `revert`.
+   */
+  replaced(runId: string): string {
+    return `${this.prefix}:run:${runId}:replaced`;
+  }
+  /**
+   * Hash: data row number → the row's planned write (upsert, action, a row guard's reason), for a
+   * run with a guard (`--max-…`): filled while the run plans, read when it applies, kept for `approve`.
+   */
+  plan(runId: string): string {
+    return `${this.prefix}:run:${runId}:plan`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;
@@ -71,6 +92,13 @@ export class RedisKeys {
    */
   producing(runId: string): string {
     return `${this.prefix}:run:${runId}:producing`;
+  }
+  /**
+   * String, set NX by the first process that tells the run's `--notify` webhook of `event`: one POST
+   * per event however many workers meet it (notify/notifier.ts).
+   */
+  notified(runId: string, event: string): string {
+    return `${this.prefix}:run:${runId}:notified:${event}`;
   }
   /** String lock held while one worker reads the seller's products into the index. */
   snapshotLock(runId: string): string {
@@ -121,6 +149,10 @@ export class RedisKeys {
   /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
   requestsUsed(sellerRef: string, dayStart: number): string {
     return `${this.prefix}:seller:${sellerRef}:used:${dayStart}`;
+  }
+  /** Set: the product fields this tool has sent for the seller (managed-fields.ts). */
+  fieldsSent(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:fields-sent`;
   }
   /** Hash: what `worker` processes need to serve a seller's queue (base URL, key variable name). */
   seller(sellerRef: string): string {

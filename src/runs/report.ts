@@ -46,12 +46,20 @@ export async function writeReport(
   return lines;
 }
 
-export async function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
+export function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
+  return writeToFile(path, (file) => writeReport(runs, runId, file));
+}
+
+/** Creates the file (and its folder), lets `write` fill it, and resolves once it is on disk. */
+export async function writeToFile<T>(
+  path: string,
+  write: (file: NodeJS.WritableStream) => Promise<T>,
+): Promise<T> {
   await mkdir(dirname(path), { recursive: true });
   const file = createWriteStream(path);
   await once(file, 'open');
-  const lines = await writeReport(runs, runId, file);
+  const result = await write(file);
   file.end();
   await once(file, 'finish');
-  return lines;
+  return result;
 }

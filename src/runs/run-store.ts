@@ -23,19 +23,38 @@ export interface RunSpec {
   fields: string[] | null;
   /** `--create-only-fields`: sent on POST only, never in a PUT (null: none). */
   createOnlyFields?: string[] | null;
+  /** `--keep-remote-edits`: fields whose marketplace edits are kept, or `['all']` (null: none). */
+  keepRemoteEdits?: string[] | null;
   /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
   incremental?: boolean;
   /** `--only-published`: rows the source does not sell were left out (reported skipped). */
   onlyPublished?: boolean;
+  /** `--include-external`: products sold on another site were sent. */
+  includeExternal?: boolean;
   /** `--price-includes-tax` (or `--tax-rate`): gross prices were sent. */
   priceIncludesTax?: boolean;
   /** `--tax-rate`, in percent (null: none given). */
   taxRate?: string | null;
+  /** The fields this run's source gives (sent when they differ). */
+  sentFields?: string[];
+  /** Fields earlier runs sent that this source does not give: the summary names them. */
+  absentFields?: string[];
   /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
   fullReadAfterMs?: number;
+  /** `--max-invalid N|P%` (guard): more invalid rows than this holds the whole run. */
+  maxInvalid?: string | null;
+  /** `--max-updates N|P%` (guard): more updates than this (of the products listed) holds the whole run. */
+  maxUpdates?: string | null;
+  /** `--max-price-change P%` (guard): a row whose price moves more than this is held. */
+  maxPriceChange?: string | null;
+  /** `--only create|update`: the other rows are skipped. */
+  only?: 'create' | 'update' | null;
+  /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
+  notify?: string | null;
 }
 
-export type RunState = 'queued' | 'running' | 'done' | 'cancelled';
+/** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
+export type RunState = 'queued' | 'running' | 'held' | 'done' | 'cancelled';
 
 export interface RunRecord extends RunSpec {
   id: string;
@@ -51,8 +70,15 @@ export interface RunRecord extends RunSpec {
   snapshotReady: boolean;
   requests: number;
   writes: number;
-  /** Counts by `action:<action>`, `status:<status>` and `pair:<action>:<status>`. */
+  /** Counts by `action:<action>`, `status:<status>`, `pair:<action>:<status>`, and `notes:rows` (rows with a note). */
   counts: Record<string, number>;
+  /** A guard held the run: one line saying what tripped. */
+  heldReason?: string;
+  /** When `approve` sent what a guard held back. */
+  approvedAt?: number;
+  /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
+  revertedAt?: number;
+  revertCounts?: Record<string, number>;
   /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
   cancelledAt?: number;
 }
@@ -61,20 +87,28 @@ export interface RunRecord extends RunSpec {
 export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 
 // Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
-// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`).
+// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`),
+// and so are the source values of a row that failed (`report --failed-only`).
 const SETTLE_SCRIPT = `
 local settledNow = 0
-for i = 1, #ARGV, 5 do
+local fresh = {}
+for i = 1, #ARGV, 6 do
   if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
     settledNow = settledNow + 1
+    fresh[#fresh + 1] = (i - 1) / 6
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
     redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
     redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+    if #cjson.decode(ARGV[i + 1]) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', 1) end
+    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then
+      redis.call('HINCRBY', KEYS[2], 'notes:not-applied', 1)
+    end
+    if ARGV[i + 5] ~= '' then redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 5]) end
   end
   if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
 end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
-return {settledNow, settled}
+return {settledNow, settled, fresh}
 `;
 
 // Adds `missing` lines and counts only those not there yet, in one step.
@@ -116,7 +150,39 @@ export function decodeOutcome(row: number | null, json: string): RowOutcome {
   return { row, key, action, productId, status, error, ...(note ? { note } : {}) };
 }
 
+/** Counts as stored by markReverted; what is not a count is dropped (Redis is not trusted). */
+function revertCountsOf(json: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  try {
+    const parsed = JSON.parse(json) as Record<string, unknown>;
+    for (const name of Object.keys(parsed).sort()) {
+      const value = parsed[name];
+      if (typeof value === 'number' && Number.isFinite(value)) counts[name] = value;
+    }
+  } catch {
+    // A broken record shows no counts rather than failing `status`.
+  }
+  return counts;
+}
+
+/** The fields that `approve`, `revert`, `cancel` and the guards add to a run's hash, when present. */
+function laterFields(hash: Record<string, string>): Partial<RunRecord> {
+  const fields: Partial<RunRecord> = {};
+  if (hash.heldReason) fields.heldReason = hash.heldReason;
+  if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
+  if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
+  return fields;
+}
+
 export class RunStore {
+  /**
+   * Told of the outcomes this process settled, each row once (a retried chunk's settled rows are
+   * not), and of the `missing` lines it added: `worker --metrics-port` counts them.
+   */
+  onSettled: ((outcomes: readonly RowOutcome[]) => void) | null = null;
+
   constructor(
     readonly redis: Redis,
     readonly keys: RedisKeys,
@@ -152,7 +218,7 @@ export class RunStore {
     // By name: a hash's fields come back in whatever order Redis keeps them (`status --json` prints these).
     const counts: Record<string, number> = {};
     for (const field of Object.keys(hash).sort()) {
-      if (/^(action|status|pair):/.test(field)) counts[field] = Number(hash[field]);
+      if (/^(action|status|pair|notes):/.test(field)) counts[field] = Number(hash[field]);
     }
     return {
       ...(JSON.parse(hash.spec) as RunSpec),
@@ -168,8 +234,13 @@ export class RunStore {
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),
       counts,
-      ...(hash.cancelledAt ? { cancelledAt: Number(hash.cancelledAt) } : {}),
+      ...laterFields(hash),
     };
+  }
+
+  /** Records a revert of the run that went to its end (revert-run.ts). */
+  async markReverted(id: string, at: number, counts: Record<string, number>): Promise<void> {
+    await this.redis.hset(this.keys.run(id), { revertedAt: at, revertCounts: JSON.stringify(counts) });
   }
 
   /** The newest run, for `status` without an id. */
@@ -236,8 +307,15 @@ export class RunStore {
     await multi.exec();
   }
 
-  /** Settles rows (once each); resolves to how many rows of the run are settled now. */
-  async settle(id: string, outcomes: RowOutcome[]): Promise<{ settledNow: number; settled: number }> {
+  /**
+   * Settles rows (once each); resolves to how many rows of the run are settled now. `sources`: the
+   * rows' raw values, kept for each row that settles failed (`report --failed-only`).
+   */
+  async settle(
+    id: string,
+    outcomes: RowOutcome[],
+    sources?: ReadonlyMap<number, readonly string[]>,
+  ): Promise<{ settledNow: number; settled: number }> {
     if (outcomes.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
@@ -246,17 +324,38 @@ export class RunStore {
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
-      args.push(outcome.row, encodeOutcome(outcome), outcome.action, outcome.status, outcome.productId ?? '');
+      const values = outcome.status === 'failed' ? sources?.get(outcome.row) : undefined;
+      args.push(
+        outcome.row,
+        encodeOutcome(outcome),
+        outcome.action,
+        outcome.status,
+        outcome.productId ?? '',
+        values ? JSON.stringify(values) : '',
+      );
     }
-    const [settledNow, settled] = (await this.redis.eval(
+    const [settledNow, settled, fresh] = (await this.redis.eval(
       SETTLE_SCRIPT,
-      3,
+      4,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
+      this.keys.failedSources(id),
       ...args,
-    )) as [number, number];
+    )) as [number, number, number[]];
+    this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
+  }
+
+  /**
+   * The source's header and CSV delimiter, as `report --failed-only` writes them back; set again
+   * when the header grows (JSON sources). Read by failed-rows.ts.
+   */
+  async setSourceHeader(id: string, header: readonly string[], delimiter: string): Promise<void> {
+    await this.redis.hset(this.keys.run(id), {
+      sourceHeader: JSON.stringify(header),
+      sourceDelimiter: delimiter,
+    });
   }
 
   /** The rows of a chunk that are settled already (a chunk run again skips them). */
@@ -272,7 +371,7 @@ export class RunStore {
    */
   async claimFinalisation(id: string): Promise<boolean> {
     const run = await this.get(id);
-    if (!run || run.state === 'done' || run.state === 'cancelled') return false;
+    if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return false;
     if (!run.produced || run.settled < run.total) return false;
     // Without the product list there are no `missing` lines to write, but the run must still end
     // (a cancelled run may end before its list was read).
@@ -284,16 +383,17 @@ export class RunStore {
     return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
   }
 
+  /**
+   * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
+   * (approve ends it then), else `done`.
+   */
   async finish(
     id: string,
     now = Date.now(),
-    how: { aborted?: boolean; cancelled?: boolean } = {},
+    how: { aborted?: boolean; held?: boolean; cancelled?: boolean } = {},
   ): Promise<void> {
-    const fields = {
-      state: how.cancelled ? 'cancelled' : 'done',
-      finishedAt: now,
-      ...(how.aborted ? { aborted: 1 } : {}),
-    };
+    const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
+    const fields = { state, finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
     const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
@@ -313,7 +413,15 @@ export class RunStore {
   async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const members = outcomes.map((o) => missingMember(o.productId ?? '', encodeOutcome(o)));
-    await this.redis.eval(ADD_MISSING_SCRIPT, 2, this.keys.missing(id), this.keys.run(id), ...members);
+    const added = (await this.redis.eval(
+      ADD_MISSING_SCRIPT,
+      2,
+      this.keys.missing(id),
+      this.keys.run(id),
+      ...members,
+    )) as number;
+    // Every missing line is alike (missing, ok): how many were new is all a count needs.
+    this.onSettled?.(outcomes.slice(0, added));
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
@@ -352,10 +460,13 @@ export class RunStore {
       this.keys.keyToId(id),
       this.keys.idToKey(id),
       this.keys.touched(id),
+      this.keys.replaced(id),
       this.keys.sourceKeys(id),
       this.keys.createdKeys(id),
       this.keys.missing(id),
       this.keys.missingUnsorted(id),
+      this.keys.plan(id),
+      this.keys.failedSources(id),
     ];
   }
 }

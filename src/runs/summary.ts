@@ -1,4 +1,5 @@
 import { terminalSafe } from '../terminal-safe.js';
+import { absentFieldsLine } from './managed-fields.js';
 import type { RunRecord } from './run-store.js';
 
 /** Counts of a run by what became of its rows, with zeros filled in. */
@@ -13,11 +14,31 @@ export function runCounts(run: RunRecord) {
     /** Rows left out on purpose (status ok); a row skipped because it could not be synced is failed. */
     skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
+    /** Rows a guard held back: nothing was sent for them (`approve` sends them). */
+    held: count('status:held'),
     /** Rows that failed (a 400, retries used up, the API out of reach); invalid rows are counted apart. */
     failed: count('status:failed') - count('pair:invalid:failed'),
     toCreate: count('pair:create:planned'),
     toUpdate: count('pair:update:planned'),
+    /** Rows whose report line carries a `note`. */
+    noted: count('notes:rows'),
+    /** Rows with a write the API accepted but did not apply (now or on an earlier run). */
+    notApplied: count('notes:not-applied'),
   };
+}
+
+/**
+ * A dry run's plan against the daily limit (issue 14): the requests the run needs (the reads it
+ * made, plus one per write), and, where the limit is known, the days that takes.
+ */
+export function planLine(run: RunRecord, writes: number): string {
+  const needed = run.requests + writes;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const head = `  requests  ${needed} needed (${plural(run.requests, 'read')}, ${plural(writes, 'write')})`;
+  if (run.dailyBudget === null || run.dailyBudget <= 0)
+    return `${head}; the daily limit is not known (--daily-budget N tells it)`;
+  const days = Math.max(1, Math.ceil(needed / run.dailyBudget));
+  return `${head}, ${run.dailyBudget} a day (--daily-budget): ${days} ${days === 1 ? 'day' : 'days'}`;
 }
 
 export function formatDuration(ms: number): string {
@@ -47,11 +68,29 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     ? `${c.toCreate} to create, ${c.toUpdate} to update, ${c.unchanged} unchanged`
     : `${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
   lines.push(
-    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.held ? `, ${c.held} held` : ''}`,
   );
+  if (c.noted > 0)
+    lines.push(
+      `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,
+    );
+  if (c.notApplied > 0)
+    lines.push(
+      `  not applied ${c.notApplied} rows: the API accepted the write but still shows the old value (see the note column)`,
+    );
+  const absent = absentFieldsLine(run.absentFields);
+  if (absent) lines.push(absent);
+  if (c.held > 0) {
+    lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
+    lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
+  }
   if (c.missing > 0)
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
-  lines.push(`  requests  ${run.requests} (${run.writes} writes)`);
+  lines.push(
+    run.dryRun
+      ? planLine(run, c.toCreate + c.toUpdate)
+      : `  requests  ${run.requests} (${run.writes} writes)`,
+  );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
   return `${terminalSafe(lines.join('\n'))}\n`;
 }

@@ -1,4 +1,23 @@
+import { unguardCell } from '../csv-guard.js';
 import type { SourceRecord } from '../interfaces.js';
+
+/**
+ * A cell as the seller means it: a cell written `'=…` (the spreadsheet's "text" marker before a
+ * value that starts like a formula, as this tool's own CSV files write such values, csv-guard.ts)
+ * is read without the `'`, so a file this tool wrote (`report --failed-only`, `products export`)
+ * imports back with the values it holds. Any other cell is read as it is (`'Tis`, `-12.5`).
+ */
+export function sourceCell(cell: string): string {
+  return unguardCell(cell);
+}
+
+/**
+ * The header cells as written (a leading BOM and a formula guard removed, not trimmed): what a file
+ * that gives the source's rows back (`report --failed-only`) writes as its header.
+ */
+export function headerAsWritten(cells: readonly string[]): string[] {
+  return cells.map((cell) => sourceCell(cell.replace(/^\uFEFF/, '')));
+}
 
 /**
  * Column names from a header row: trimmed, a leading BOM removed, a blank name given its position
@@ -6,7 +25,7 @@ import type { SourceRecord } from '../interfaces.js';
  * name cannot both be kept: that is an error naming them. Returns the names or the error's detail.
  */
 export function columnNames(cells: readonly string[]): { names: string[] } | { error: string } {
-  const names = cells.map((cell, i) => cell.replace(/^\uFEFF/, '').trim() || `column_${i + 1}`);
+  const names = headerAsWritten(cells).map((cell, i) => cell.trim() || `column_${i + 1}`);
   const seen = new Map<string, number>();
   const duplicates: string[] = [];
   names.forEach((name, i) => {
@@ -31,7 +50,7 @@ export function recordFromCells(
 ): SourceRecord {
   const values: Record<string, string> = {};
   const width = Math.min(columns.length, cells.length);
-  for (let i = 0; i < width; i++) values[columns[i]!] = cells[i]!;
+  for (let i = 0; i < width; i++) values[columns[i]!] = sourceCell(cells[i]!);
   const record: SourceRecord = { row, line, values };
   if (cells.length > columns.length && cells.slice(columns.length).some((cell) => cell !== '')) {
     record.problem = `row ${row} has ${cells.length} cells, the header has ${columns.length}`;

@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { SourceRecord } from '../interfaces.js';
-import { columnNames, isBlankRow, recordFromCells } from './csv-header.js';
+import { columnNames, headerAsWritten, isBlankRow, recordFromCells } from './csv-header.js';
 import { normalizeLineBreaks } from './decode.js';
 import { formatBytes } from './limits.js';
 import { sourceError } from './source-error.js';
@@ -15,7 +15,8 @@ interface ParsedRecord {
 /**
  * Streams CSV records with csv-parse. `relax_quotes` reads a bare `"` inside an unquoted field as text
  * (`Redline 10" Mattress`, BigCommerce fixture); `relax_column_count` lets ragged rows through to
- * `recordFromCells`. `onColumns` receives the header before the first record.
+ * `recordFromCells`. `onColumns` receives the header before the first record: the column names,
+ * and the cells as written (for a file that gives rows back in the source's own header).
  * A record over `maxRecordBytes` (mostly an unclosed quote swallowing the file) stops the read
  * before memory runs out: csv-parse reads the text as UTF-8 bytes and stops at that many.
  */
@@ -23,7 +24,7 @@ export async function* readCsv(
   text: AsyncIterable<string>,
   delimiter: string,
   options: ReaderOptions,
-  onColumns: (columns: string[]) => void,
+  onColumns: (columns: string[], header: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   const { label, maxRecordBytes } = options;
   let endLine = 0;
@@ -54,7 +55,7 @@ export async function* readCsv(
         const header = columnNames(cells);
         if ('error' in header) throw sourceError(label, header.error);
         columns = header.names;
-        onColumns(columns);
+        onColumns(columns, headerAsWritten(cells));
         continue;
       }
       row++;
@@ -69,7 +70,7 @@ export async function* readCsv(
   } finally {
     parser.destroy();
   }
-  if (!columns) onColumns([]);
+  if (!columns) onColumns([], []);
 }
 
 function describeCsvError(error: CsvError, startLine: number, maxRecordBytes: number): string {

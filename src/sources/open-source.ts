@@ -90,14 +90,16 @@ async function readSource(
   const decoded: DecodeState = { marked: 0 };
   const text = decodeChunks(sniffed.chunks, encoding, decoded);
   let csvColumns: string[] = [];
+  let csvHeader: string[] = [];
   const readerOptions: ReaderOptions = {
     label: bytes.label,
     maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
     encoding,
   };
   const reader = checkBytes(
-    readerFor(format, text, readerOptions, delimiter, (columns) => {
+    readerFor(format, text, readerOptions, delimiter, (columns, header) => {
       csvColumns = columns;
+      csvHeader = header;
     }),
     decoded,
     encoding,
@@ -123,6 +125,7 @@ async function readSource(
     encoding,
     ...(delimiter === undefined ? {} : { delimiter }),
     columns,
+    ...(format === 'csv' ? { header: csvHeader } : {}),
     detections,
     rowEstimate,
     records: records(),
@@ -150,11 +153,13 @@ export function estimateRows(
     let lines = 0;
     for (const byte of sniffed.prefix) if (byte === 0x0a) lines++;
     if (sniffed.prefix.length > 0 && sniffed.prefix[sniffed.prefix.length - 1] !== 0x0a) lines++;
-    if (sniffed.complete) return { rows: Math.max(0, lines - header), how: 'counted' };
+    const perLine = lines > 0 ? sniffed.prefix.length / lines : 0;
+    const bytesPerRow = Math.round(perLine);
+    if (sniffed.complete) return { rows: Math.max(0, lines - header), how: 'counted', bytesPerRow };
     if (size === undefined || lines < 2) return null;
-    const perLine = sniffed.prefix.length / lines;
     return {
       rows: Math.max(1, Math.round(size / perLine) - header),
+      bytesPerRow,
       how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${Math.round(perLine)} a line`,
     };
   }
@@ -162,6 +167,7 @@ export function estimateRows(
   const perRecord = Math.max(16, Buffer.byteLength(JSON.stringify(first.values)));
   return {
     rows: Math.max(1, Math.round(size / perRecord)),
+    bytesPerRow: perRecord,
     how: `estimated from the source's size: ${size.toLocaleString('en-US')} bytes at ${perRecord} for the first record`,
   };
 }
@@ -171,7 +177,7 @@ function readerFor(
   text: AsyncIterable<string>,
   options: ReaderOptions,
   delimiter: string | undefined,
-  onColumns: (columns: string[]) => void,
+  onColumns: (columns: string[], header: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   switch (format) {
     case 'csv':

@@ -38,6 +38,8 @@ export interface RowEstimate {
   rows: number;
   /** How the figure was found, for the user: "counted", "estimated from the file's size…". */
   how: string;
+  /** About the bytes of one record in the source (a line; JSON and XML: the first record). */
+  bytesPerRow?: number;
 }
 
 export interface OpenedSource {
@@ -47,6 +49,11 @@ export interface OpenedSource {
   delimiter?: string;
   /** CSV: the header in order (trimmed). JSON, NDJSON, XML: the keys of the first record. */
   columns: string[];
+  /**
+   * CSV only: the header cells as the source writes them (not trimmed, BOM and formula guard
+   * removed), at the positions of `columns`; what `report --failed-only` writes back.
+   */
+  header?: string[];
   /** One human line per thing detected or forced, e.g. "delimiter ';' (detected)". */
   detections: string[];
   /** The rows the source holds, about, when its size is known (a file, a feed with a length); else null. */

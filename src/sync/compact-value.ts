@@ -19,6 +19,11 @@ export function compactValue(value: unknown): CompactValue | undefined {
   return DIGEST_MARK + createHash('sha1').update(text).digest('base64url');
 }
 
+/** A value kept as a digest (longer than LONGEST_KEPT): it tells "changed", but cannot be sent back. */
+export function isDigest(value: CompactValue): boolean {
+  return typeof value === 'string' && value.startsWith(DIGEST_MARK);
+}
+
 /** Equal as the API would see them: decimals compare as decimals (`"12.50"` equals `12.5`). */
 export function compactEquals(a: CompactValue, b: CompactValue): boolean {
   if (a === b) return true;

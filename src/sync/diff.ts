@@ -15,6 +15,11 @@ export interface WriteMemory {
   sent: Record<string, CompactValue>;
   /** Where the API showed a sent field in a form of its own: that form's digest, or UNKNOWN_ECHO. */
   echo?: Record<string, string>;
+  /**
+   * Sent fields whose write the API accepted but did not apply: its answer still showed the value
+   * from before the write. Each later run says so while it lasts, with no new write.
+   */
+  unapplied?: string[];
 }
 
 /** The echo of a write whose answer showed nothing: the next list read tells what the API keeps. */
@@ -23,6 +28,16 @@ export const UNKNOWN_ECHO = '?';
 export interface DiffOptions {
   /** Fields sent on create only, never in a PUT (`--create-only-fields`). */
   createOnly?: ReadonlySet<string>;
+  /**
+   * `--keep-remote-edits`: fields whose change made on the marketplace is kept (`all`: every field)
+   * while the source still says what was last sent. Without it the source wins: drift is repaired.
+   */
+  keepRemote?: ReadonlySet<string> | 'all';
+}
+
+/** `--keep-remote-edits` as the diff takes it: `all` anywhere in the list keeps every field. */
+export function keepRemoteOf(fields: readonly string[]): ReadonlySet<string> | 'all' {
+  return fields.includes('all') ? 'all' : new Set(fields);
 }
 
 export type DiffResult =
@@ -83,7 +98,16 @@ export function diffProduct(
         learned[name] = echoDigest(theirs);
         continue;
       }
-      if (echo !== undefined && echo === echoDigest(theirs)) continue;
+      if (echo !== undefined && echo === echoDigest(theirs)) {
+        if (memory?.unapplied?.includes(name)) notes.push(notAppliedNote(name, theirs));
+        continue;
+      }
+      // Only the marketplace changed this field since our write: kept where asked. A field the
+      // source changed too is not here (mine differs from what was sent): the source's new value goes.
+      if (options.keepRemote === 'all' || options.keepRemote?.has(name)) {
+        notes.push(`${name} changed on the marketplace, kept`);
+        continue;
+      }
       notes.push(`${name} changed on the marketplace: sent again`);
     }
     changed[name] = value;
@@ -92,6 +116,15 @@ export function diffProduct(
   return changes === 0
     ? { action: 'unchanged', id: remote.id, notes, learned }
     : { action: 'update', id: remote.id, fields: changed, notes, learned };
+}
+
+/**
+ * The API still shows a field as a write left it: the value sent, or the form of its own the API
+ * showed after that write (`echo`, see memoryAfterWrite). With UNKNOWN_ECHO only the value sent counts.
+ */
+export function showsAsWritten(theirs: CompactValue, sent: CompactValue, echo: string | undefined): boolean {
+  if (compactEquals(theirs, sent)) return true;
+  return echo !== undefined && echo !== UNKNOWN_ECHO && echo === echoDigest(theirs);
 }
 
 // The id map is kept without expiry, one entry per product (BENCHMARKS.md): a sent string longer
@@ -122,6 +155,34 @@ export function echoDigest(value: CompactValue): string {
   return createHash('sha1').update(canonical).digest('base64url').slice(0, 10);
 }
 
+/** The note of a field whose write was accepted but not applied. */
+export function notAppliedNote(name: string, shown: CompactValue): string {
+  const text = typeof shown === 'string' ? shown : JSON.stringify(shown);
+  const value = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return `accepted but not applied: the API still shows ${name} ${value}`;
+}
+
+/**
+ * The sent fields that the write's answer shows as they were before it (`before`: the product as
+ * listed), rather than as sent or in a form of the API's own: accepted, not applied.
+ */
+export function notApplied(
+  sent: ProductFields,
+  before: Record<string, CompactValue>,
+  shown: Record<string, CompactValue> | null,
+): string[] {
+  if (shown === null) return [];
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(sent)) {
+    const mine = compactValue(value);
+    const was = before[name];
+    const now = shown[name];
+    if (mine === undefined || was === undefined || now === undefined) continue;
+    if (!compactEquals(mine, now) && compactEquals(was, now)) names.push(name);
+  }
+  return names;
+}
+
 /**
  * What to remember after a write of `sent`: the sent values merged into the earlier memory, and an
  * echo for each sent field the API showed in another form (`shown`: the answer's fields, compact, or
@@ -131,8 +192,13 @@ export function memoryAfterWrite(
   before: WriteMemory | undefined,
   sent: ProductFields,
   shown: Record<string, CompactValue> | null,
+  unapplied: readonly string[] = [],
 ): WriteMemory {
   const memory: WriteMemory = { sent: { ...before?.sent }, echo: { ...before?.echo } };
+  // A field written again is unapplied only if this write's answer says so too.
+  const stillUnapplied = (before?.unapplied ?? []).filter((name) => !(name in sent));
+  stillUnapplied.push(...unapplied);
+  if (stillUnapplied.length > 0) memory.unapplied = stillUnapplied.sort();
   const echo = memory.echo as Record<string, string>;
   for (const [name, value] of Object.entries(sent)) {
     const mine = compactValue(value);

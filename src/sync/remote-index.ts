@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
+import { encodeReplaced, type ReplacedValues } from '../revert/replaced-values.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
@@ -128,9 +129,18 @@ export class RemoteIndex {
       .exec();
   }
 
-  /** Replaces a product's entry with what the API shows after a write. */
-  async refresh(product: IndexedProduct): Promise<void> {
-    await this.redis.hset(this.keys.products(this.runId), product.id, JSON.stringify(product));
+  /**
+   * Replaces a product's entry with what the API shows after a write and, for a PUT of an update,
+   * keeps what it replaced (for `revert`) in the same step: a chunk tried again after a crash finds
+   * the product either unchanged and its old values kept, or neither (and sends the PUT again).
+   * The first record of a product in a run stays: it holds the values from before the run.
+   */
+  async refresh(product: IndexedProduct, replaced?: ReplacedValues): Promise<void> {
+    const multi = this.redis
+      .multi()
+      .hset(this.keys.products(this.runId), product.id, JSON.stringify(product));
+    if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
+    await multi.exec();
   }
 
   async forget(key: string, id: string): Promise<void> {

@@ -1,12 +1,21 @@
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { replacedValues } from '../revert/replaced-values.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
-import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
+import {
+  diffProduct,
+  type IndexedProduct,
+  memoryAfterWrite,
+  memoryOfUnchanged,
+  notApplied,
+  notAppliedNote,
+} from './diff.js';
 import { errorAction, pauseOf, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
+import { onlyFilter } from './only-filter.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
 
 /** Everything one row's sync needs; one per run per process. */
@@ -20,8 +29,12 @@ export interface RowSyncContext {
   dryRun: boolean;
   /** `--create-only-fields`: sent on POST, never in a PUT. */
   createOnly: ReadonlySet<string>;
+  /** `--keep-remote-edits`: fields changed on the marketplace that are kept (see DiffOptions). */
+  keepRemote?: ReadonlySet<string> | 'all';
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
+  /** `--only create|update`: the rows that need the other write are skipped. */
+  only?: 'create' | 'update' | null;
   /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
   retry: RetryPolicy;
   /**
@@ -70,7 +83,13 @@ async function syncAgainst(
   createdByThisRun: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const diff = diffProduct(upsert, remote, known, { createOnly: ctx.createOnly });
+  const diff = onlyFilter(
+    diffProduct(upsert, remote, known, {
+      createOnly: ctx.createOnly,
+      ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
+    }),
+    ctx.only,
+  );
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);
@@ -94,11 +113,11 @@ async function syncAgainst(
     case 'update': {
       if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
       const before = known && withLearned(known, diff.learned);
-      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before);
+      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
       if (result === 'gone') return create(ctx, upsert, outcome);
-      return result === 'ok'
-        ? outcome('update', diff.id, 'ok', '', diff.notes)
-        : outcome('update', diff.id, 'failed', result.failed, diff.notes);
+      return 'failed' in result
+        ? outcome('update', diff.id, 'failed', result.failed, diff.notes)
+        : outcome('update', diff.id, 'ok', '', [...diff.notes, ...result.notes]);
     }
     case 'create':
       if (ctx.dryRun) return outcome('create', null, 'planned');
@@ -112,21 +131,26 @@ async function update(
   remote: IndexedProduct,
   changed: ProductFields,
   known: KnownProduct | undefined,
-): Promise<'ok' | 'gone' | { failed: string }> {
+  /** An update of a product the run did not create: what it replaces is kept for `revert`. */
+  keepReplaced = false,
+): Promise<{ notes: string[] } | 'gone' | { failed: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await ctx.client.updateProduct(remote.id, changed);
       const shown = answer ? compactFields(answer.fields) : null;
-      const memory = memoryAfterWrite(known, changed, shown);
+      // Answered 200, yet still showing the old value (under review, locked): said, not retried nightly.
+      const unapplied = notApplied(changed, remote.values, shown);
+      const memory = memoryAfterWrite(known, changed, shown, unapplied);
+      const replaced = keepReplaced ? replacedValues(upsert.key, changed, remote, known, memory) : undefined;
       await Promise.all([
         ctx.idMap.remember(upsert.key, { id: remote.id, ...memory }),
         // A chunk tried again diffs against what the API showed after this write, not before it.
-        ctx.index.refresh({
-          id: remote.id,
-          values: { ...remote.values, ...compactFields(changed), ...shown },
-        }),
+        ctx.index.refresh(
+          { id: remote.id, values: { ...remote.values, ...compactFields(changed), ...shown } },
+          replaced,
+        ),
       ]);
-      return 'ok';
+      return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
     } catch (error) {
       const action = errorAction(error, 'update');
       if (action === 'pause-seller' || action === 'stop') throw error;
@@ -292,7 +316,8 @@ async function adopt(
   const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
     const result = await update(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
-    if (typeof result === 'object') return outcome('create', found.id, 'failed', result.failed);
+    if (typeof result === 'object' && 'failed' in result)
+      return outcome('create', found.id, 'failed', result.failed);
   }
   return outcome('create', found.id, 'ok');
 }

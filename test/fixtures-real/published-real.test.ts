@@ -47,8 +47,20 @@ describe('published state in the real exports', () => {
       [24, 'wp-pennant'],
     ]);
     expect(skipped[1]?.reason).toBe(
-      'external (affiliate) product: sold on another site (https://mercantile.wordpress.org/product/wordpress-pennant/), not by this store',
+      'external (affiliate) product: sold on another site (https://mercantile.wordpress.org/product/wordpress-pennant/), not by this store (--include-external sends it)',
     );
+  });
+
+  it('woocommerce sample with --include-external: the external product is sent, with a note saying so', async () => {
+    const file = await mapRealFile('woocommerce/sample_products.csv', { includeExternal: true });
+    const pennant = file.byKey('wp-pennant');
+    expect(pennant.fields).toMatchObject({ name: 'WordPress Pennant', status: 'active' });
+    expect(typeof pennant.fields.price).toBe('number');
+    expect(pennant.notes).toContain(
+      'external (affiliate) product: sold on another site (https://mercantile.wordpress.org/product/wordpress-pennant/), not by this store: sent as asked (--include-external)',
+    );
+    const skipped = file.rows.filter((row): row is SkippedRow => row.kind === 'skipped');
+    expect(skipped.map((row) => row.key)).toEqual(['logo-collection']);
   });
 
   it('google merchant feeds say "in stock": every item is sent active', async () => {

@@ -1,5 +1,6 @@
 import { splitList } from '../fields.js';
 import { Columns, put, slug } from './columns.js';
+import { localizePrestashopHeader } from './prestashop-header.js';
 import type { Draft, Preset, RawFields, SourceState } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -15,6 +16,8 @@ const EITHER = 'price tax excluded or price tax included';
  * dot decimals. `Reference #` is the merchant's SKU; a shop that never filled it (common) is keyed
  * by PrestaShop's own id, `prestashop:id:<Product ID>`, the tool's own key, not sent as sku; with
  * neither, by the name (`prestashop:<name slug>`).
+ *
+ * The field names follow the back office's language: see prestashop-header.ts.
  *
  * Published state: `Active (0/1)` 0 is disabled (draft); `Visibility` none is hidden; `Available
  * for order` 0 means the shop shows it but does not sell it: hidden.
@@ -41,6 +44,7 @@ export const prestashop: Preset = {
     ],
   },
   decimalStyle: 'dot',
+  localize: localizePrestashopHeader,
   fields: () => [
     'sku',
     'name',

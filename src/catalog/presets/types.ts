@@ -52,6 +52,11 @@ export type Draft =
        * `status`, or the row is skipped (see finishDraft). Absent: the source does not say.
        */
       state?: SourceState;
+      /**
+       * Sold on another site (a WooCommerce external/affiliate product): the reason it is skipped
+       * unless the run asks for such products (`--include-external`).
+       */
+      external?: string;
       /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
       unpriced?: string;
       /**

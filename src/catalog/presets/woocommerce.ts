@@ -12,7 +12,8 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * `sale_price` the sale price. A `variable` product is a parent: merged into its first `variation`
  * (see parents.ts), whose rows are the products, found by `Parent` (`id:NN` or the parent's SKU).
  * A `grouped` product is a set of products sold one by one (its items are rows of their own) and
- * an `external` product is sold on another site: both are skipped with the reason. Without SKU the
+ * an `external` product is sold on another site: both are skipped with the reason (an external one
+ * is sent as a product of its own with `--include-external`). Without SKU the
  * key is `woocommerce:id:<ID>`, else `woocommerce:<parent>:<attribute values>` for a variation,
  * else `woocommerce:<name slug>`: a derived key only matches the product, it is not sent as its sku.
  *
@@ -172,11 +173,10 @@ function createWooMapper(c: Columns): RowMapper {
         const reason = `grouped product: a set of products sold one by one, not a product of its own${items ? `; its items (${items}) are rows of their own` : ''}`;
         return [{ kind: 'skipped', record, key, reason }];
       }
-      if (types.includes('external')) {
-        const url = read.externalUrl(record);
-        const reason = `external (affiliate) product: sold on another site${url ? ` (${url})` : ''}, not by this store`;
-        return [{ kind: 'skipped', record, key, reason }];
-      }
+      const url = types.includes('external') ? read.externalUrl(record) : '';
+      const external = types.includes('external')
+        ? `external (affiliate) product: sold on another site${url ? ` (${url})` : ''}, not by this store`
+        : undefined;
       const drafts: Draft[] = [];
       let parentState: SourceState | undefined;
       if (parentRef !== '') {
@@ -196,6 +196,7 @@ function createWooMapper(c: Columns): RowMapper {
       }
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
       if (sku === '' && key !== '') draft.derivedKey = key;
+      if (external) draft.external = external;
       // A variation is sold when it is and its parent is: the first that is not says why.
       const effective =
         state && state.status !== 'active'

@@ -40,6 +40,7 @@ export function registerDemo(program: Command, io: CliIo): void {
         allowEviction: false,
         incremental: false,
         onlyPublished: false,
+        includeExternal: false,
         priceIncludesTax: false,
         fullReadAfter: DEFAULT_FULL_READ_AFTER_MS,
         sourceTimeout: DEFAULT_SOURCE_TIMEOUT_MS,

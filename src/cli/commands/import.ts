@@ -35,6 +35,7 @@ export function registerImport(program: Command, io: CliIo): void {
             onRunCreated: (run) => {
               runId = run.id;
             },
+            sourceRows: prepared.sourceRows,
             assertHealthy: () => runtime.health.assertWritable(),
             // Called every poll while the queue is full: say it once a minute, not four times a second.
             onBackpressure: (waiting) => {

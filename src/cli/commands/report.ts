@@ -1,21 +1,55 @@
 import type { Command } from 'commander';
-import { writeReport, writeReportFile } from '../../runs/report.js';
+import { writeFailedRows } from '../../runs/failed-report.js';
+import { sourceShape } from '../../runs/failed-rows.js';
+import { writeReport, writeReportFile, writeToFile } from '../../runs/report.js';
+import type { RunRecord } from '../../runs/run-store.js';
 import type { CliIo } from '../program.js';
-import { withRuntime } from '../runtime.js';
+import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
+
+interface ReportFlags {
+  out?: string;
+  failedOnly?: boolean;
+  redisUrl?: string;
+}
 
 export function registerReport(program: Command, io: CliIo): void {
   program
     .command('report <run-id>')
     .description('the per-row result file of a run (CSV: row,key,action,product_id,status,error,note)')
     .option('--out <file>', 'write it to a file instead of standard output')
+    .option(
+      '--failed-only',
+      "only the source rows that failed or were invalid, in the source's own columns (header, order, " +
+        'delimiter; as UTF-8), plus a last column `error`; fixed, that file imports as is (`error` is ignored)',
+    )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
-    .action(async (runId: string, flags: { out?: string; redisUrl?: string }) => {
+    .action(async (runId: string, flags: ReportFlags) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        if (!(await runtime.runs.get(runId)))
-          throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
+        const run = await runtime.runs.get(runId);
+        if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
+        if (flags.failedOnly) return reportFailedRows(io, runtime, run, flags.out);
         if (flags.out) await writeReportFile(runtime.runs, runId, flags.out);
         else await writeReport(runtime.runs, runId, io.stdout, { terminal: true });
       });
     });
+}
+
+async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out?: string): Promise<void> {
+  const shape = await sourceShape(runtime.runs, run.id);
+  if (!shape) {
+    throw new UsageError(
+      `run ${run.id} holds no source rows (it ran before catalog-sync kept them): use \`report ${run.id}\``,
+    );
+  }
+  const written = out
+    ? await writeToFile(out, (file) => writeFailedRows(runtime.runs, run, shape, file))
+    : await writeFailedRows(runtime.runs, run, shape, io.stdout, { terminal: true });
+  // A row counted failed whose values were not kept (settled by a version that did not keep them).
+  const failed = run.counts['status:failed'] ?? 0;
+  const unsettled = run.state === 'done' ? '' : ` (run ${run.state}: rows still to settle are not listed)`;
+  const missing = failed > written ? `; ${failed - written} failed rows hold no source values` : '';
+  io.stderr.write(
+    `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${missing}${unsettled}\n`,
+  );
 }

@@ -116,6 +116,7 @@ export async function syncOnce(
     const deps = { ...runtime, prefix: runtime.config.prefix };
     const production = enqueueRun(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
+      sourceRows: prepared.sourceRows,
       signal: interrupt.signal,
       assertHealthy: () => {
         if (stopped.fault) throw stopped.fault;
@@ -251,12 +252,15 @@ async function reportOutcome(
       );
       return ExitCode.pausedDailyLimit;
     }
+    case 'held':
     case 'done': {
       io.stdout.write(formatSummary(waited.run, prepared.detections));
       if (flags.report) {
         await writeReportFile(runtime.runs, id, flags.report);
         io.stdout.write(`  report    ${flags.report}\n`);
       }
+      // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
+      if (waited.kind === 'held') return ExitCode.held;
       const counts = runCounts(waited.run);
       // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
       if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { webhookOrigin } from '../../notify/webhook-url.js';
 import { describeMemory } from '../../redis/server-info.js';
 import { runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
@@ -27,6 +28,8 @@ export function registerStatus(program: Command, io: CliIo): void {
         const state = runStateText(run, seller, Date.now());
         if (flags.json) {
           const { id: _id, ...rest } = run;
+          // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
+          if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
             `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller, redis }))}\n`,
           );
@@ -39,8 +42,12 @@ export function registerStatus(program: Command, io: CliIo): void {
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
-              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing`,
+              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing${counts.held ? `, ${counts.held} held` : ''}`,
+              ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+              ...(run.revertedAt
+                ? [`  reverted  ${revertedText(run.revertedAt, run.revertCounts ?? {})}`]
+                : []),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
               '',
             ].join('\n'),
@@ -48,4 +55,11 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/** `reverted at 2026-…Z: 3 products put back, 1 field left alone, 2 created products listed` */
+function revertedText(at: number, counts: Record<string, number>): string {
+  const count = (name: string) => counts[name] ?? 0;
+  const already = count('alreadyBack') > 0 ? `, ${count('alreadyBack')} already as before` : '';
+  return `reverted at ${new Date(at).toISOString()}: ${count('reverted')} products put back${already}, ${count('fieldsKept')} fields left alone, ${count('created')} created products listed`;
 }

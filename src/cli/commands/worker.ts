@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseConcurrency } from '../../config.js';
+import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';
 import { untilSignal } from '../signals.js';
 import { startSellerWorkers } from '../worker-deps.js';
+import { startWorkerMetrics } from '../worker-metrics.js';
 import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 
 const REGISTRY_POLL_MS = 2000;
@@ -32,19 +34,38 @@ export function registerWorker(
       'jobs',
     )
     .option(
+      '--metrics-port <n>',
+      'also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port, printed)',
+      parseMetricsPort,
+    )
+    .option(
       '--allow-eviction',
       'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
       false,
     )
     .action(
-      async (flags: { concurrency: number; redisUrl?: string; jobs: string; allowEviction: boolean }) => {
+      async (flags: {
+        concurrency: number;
+        redisUrl?: string;
+        jobs: string;
+        allowEviction: boolean;
+        metricsPort?: number;
+      }) => {
         const jobsDir = resolve(flags.jobs);
         const options = {
           ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
           writes: { allowEviction: flags.allowEviction },
         };
         await withRuntime(io, options, async (runtime) => {
-          const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+          const metrics =
+            flags.metricsPort === undefined ? null : await startWorkerMetrics(io, runtime, flags.metricsPort);
+          const workers = startSellerWorkers(
+            runtime,
+            io.env,
+            flags.concurrency,
+            [],
+            metrics ? { onRequestSent: metrics.onRequestSent } : {},
+          );
           const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
           // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
           const scheduled = serveScheduledImports({
@@ -73,6 +94,7 @@ export function registerWorker(
           runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
           await scheduled.close();
           await workers.close();
+          await metrics?.close();
           runtime.logger.info('worker stopped');
         });
       },

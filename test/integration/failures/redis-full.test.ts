@@ -45,7 +45,7 @@ describe('a Redis with a maxmemory (noeviction) that a run fills', () => {
       expect(result.code, command).toBe(2);
       expectOneLine(
         result.stderr,
-        /^catalog-sync: Redis at redis:\/\/127\.0\.0\.1:\d+ has about [\d.]+ KiB left \(used [\d.]+ [KM]iB of maxmemory [\d.]+ [KM]iB\); this run needs about [\d.]+ MiB for [\d,]+ rows \(estimated from the source's size: [\d,]+ bytes at \d+ a line; 894 bytes a row kept, 290 more while queued\): raise maxmemory or free space, or pass --force to try anyway$/,
+        /^catalog-sync: Redis at redis:\/\/127\.0\.0\.1:\d+ has about [\d.]+ KiB left \(used [\d.]+ [KM]iB of maxmemory [\d.]+ [KM]iB\); this run needs about [\d.]+ MiB for [\d,]+ rows \(estimated from the source's size: [\d,]+ bytes at \d+ a line; 1104 bytes a row kept, \d+ more while queued \(\d+ of them its source values\)\): raise maxmemory or free space, or pass --force to try anyway$/,
       );
       const rows = Number(/for ([\d,]+) rows/.exec(result.stderr)?.[1]?.replaceAll(',', ''));
       expect(rows).toBeGreaterThan(1800);

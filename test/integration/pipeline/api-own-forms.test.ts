@@ -65,6 +65,31 @@ describe('against an API that keeps its own form of what it is sent (sandbox --n
     expect(bySku(pipeline.products()).get('SCARF')?.name).toBe('Wool scarf');
     expect((await run()).updates).toBe(0);
   });
+
+  it('keeps three marketplace edits with --keep-remote-edits name (0 writes), repairs them without it (3 writes)', async () => {
+    const first = await run();
+    const edits = ['Scarf, hand-written', 'Hat, hand-written', 'Mittens, hand-written'];
+    for (const [i, line] of first.report.entries())
+      pipeline.sandbox.editProduct(MAIN_SELLER, line.product_id ?? '', { name: edits[i] });
+
+    for (let night = 0; night < 2; night++) {
+      const kept = await run('catalog.csv', ROWS, '--keep-remote-edits', 'name');
+      expect({ creates: kept.creates, updates: kept.updates }).toEqual({ creates: 0, updates: 0 });
+      expect(kept.report.map((line) => line.note)).toEqual(
+        Array(3).fill('name changed on the marketplace, kept'),
+      );
+    }
+    expect(ROWS.map((row) => bySku(pipeline.products()).get(row.sku)?.name)).toEqual(edits);
+
+    const repaired = await run();
+
+    expect(repaired.updates).toBe(3);
+    expect(ROWS.map((row) => bySku(pipeline.products()).get(row.sku)?.name)).toEqual([
+      'Wool scarf',
+      'Felt hat',
+      'Mittens',
+    ]);
+  });
 });
 
 describe('against an API that answers a create with no product (its form is learned from the next list)', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../support/catalog.js';
+import { catalogRows, parseCsv } from '../support/catalog.js';
 import { MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 
 describe('a run with --dry-run', () => {
@@ -72,6 +72,23 @@ describe('a run with --dry-run', () => {
     expect(result.stdout).toContain(
       'rows      3: 1 to create, 1 to update, 1 unchanged, 0 invalid, 0 failed',
     );
+  });
+
+  it('says the requests the plan needs and, with --daily-budget, the days that takes (issue 14)', async () => {
+    const rows = catalogRows(300);
+    const source = await pipeline.csv('migration.csv', rows);
+
+    const unknown = await pipeline.cli(['run', source, '--dry-run']);
+    expect(unknown.stdout).toContain(
+      'requests  301 needed (1 read, 300 writes); the daily limit is not known (--daily-budget N tells it)',
+    );
+
+    const budgeted = await pipeline.cli(['run', source, '--dry-run', '--daily-budget', '50']);
+    expect(budgeted.code).toBe(0);
+    expect(budgeted.stdout).toContain(
+      'requests  301 needed (1 read, 300 writes), 50 a day (--daily-budget): 7 days',
+    );
+    expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(0);
   });
 
   it('leaves the next real run to do the whole work', async () => {

@@ -177,7 +177,8 @@ describe('woocommerce', () => {
         row: 2,
         line: 3,
         key: 'woocommerce:plugin',
-        reason: 'external (affiliate) product: sold on another site, not by this store',
+        reason:
+          'external (affiliate) product: sold on another site, not by this store (--include-external sends it)',
       },
     ]);
   });

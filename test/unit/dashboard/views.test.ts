@@ -112,3 +112,46 @@ describe('runView', () => {
     });
   });
 });
+
+describe('runView of runs that guards, approve, revert and cancel touched', () => {
+  const at = Date.parse('2026-03-02T02:00:00Z');
+
+  it('says what tripped a held run, and counts the rows held back', () => {
+    const view = runView(
+      runRecord({
+        state: 'held',
+        finishedAt: null,
+        heldReason: 'max-invalid: 5 invalid rows (limit 2)',
+        counts: { 'status:held': 9 },
+      }),
+      undefined,
+      at,
+    );
+    expect(view.stateText).toBe('held: max-invalid: 5 invalid rows (limit 2)');
+    expect(view.heldReason).toBe('max-invalid: 5 invalid rows (limit 2)');
+    expect(view.counts.held).toBe(9);
+  });
+
+  it('tells approve, revert and cancel in the order they happened, revert counts by name', () => {
+    const view = runView(
+      runRecord({
+        state: 'cancelled',
+        finishedAt: null,
+        createdAt: at,
+        cancelledAt: at + 60_000,
+        revertedAt: at + 7_200_000,
+        revertCounts: { reverted: 3, failed: 1 },
+        approvedAt: at + 3_600_000,
+      }),
+      undefined,
+      at + 10 * 3_600_000,
+    );
+    expect(view.stateText).toBe('cancelled');
+    expect(view.history).toEqual([
+      'cancelled 2026-03-02 02:01 UTC',
+      'approved 2026-03-02 03:00 UTC',
+      'reverted 2026-03-02 04:00 UTC: 1 failed, 3 reverted',
+    ]);
+    expect(view.durationMs).toBe(60_000);
+  });
+});

@@ -44,6 +44,8 @@ describe('runCounts', () => {
         ['skipped', 'failed', 1],
       ]),
     });
+    run.counts['notes:rows'] = 2;
+    run.counts['notes:not-applied'] = 1;
     expect(runCounts(run)).toEqual({
       created: 5,
       updated: 3,
@@ -52,9 +54,12 @@ describe('runCounts', () => {
       merged: 6,
       skipped: 8,
       missing: 7,
+      held: 0,
       failed: 4,
       toCreate: 0,
       toUpdate: 0,
+      noted: 2,
+      notApplied: 1,
     });
   });
 
@@ -69,8 +74,19 @@ describe('runCounts', () => {
     expect(runCounts(run)).toMatchObject({ created: 0, updated: 0, toCreate: 4, toUpdate: 2 });
   });
 
+  it('counts rows a guard held apart: nothing was sent for them', () => {
+    const run = runRecord({
+      counts: counted([
+        ['update', 'held', 3],
+        ['create', 'held', 1],
+        ['update', 'ok', 2],
+      ]),
+    });
+    expect(runCounts(run)).toMatchObject({ updated: 2, created: 0, held: 4, failed: 0 });
+  });
+
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(10).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(13).fill(0));
   });
 });
 

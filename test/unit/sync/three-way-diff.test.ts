@@ -5,7 +5,9 @@ import {
   diffProduct,
   echoDigest,
   type IndexedProduct,
+  keepRemoteOf,
   memoryAfterWrite,
+  notApplied,
   UNKNOWN_ECHO,
 } from '../../../src/sync/diff.js';
 
@@ -52,9 +54,69 @@ describe('the three-way diff', () => {
       });
     });
 
+    it('keeps a field changed on the marketplace with --keep-remote-edits, and says so', () => {
+      const edited = listed({ ...KEPT, name: 'Scarf (sale!)', price: 9 });
+      const result = diffProduct(row(SENT), edited, memory, { keepRemote: new Set(['name']) });
+      expect(result).toMatchObject({
+        action: 'update',
+        fields: { price: SENT.price },
+        notes: ['name changed on the marketplace, kept', 'price changed on the marketplace: sent again'],
+      });
+      const all = diffProduct(row(SENT), edited, memory, { keepRemote: keepRemoteOf(['all']) });
+      expect(all).toMatchObject({ action: 'unchanged' });
+    });
+
+    it('sends the source’s new value of a kept field when the source changed it too', () => {
+      const result = diffProduct(
+        row({ ...SENT, name: 'Cashmere scarf' }),
+        listed({ ...KEPT, name: 'Edited' }),
+        memory,
+        {
+          keepRemote: 'all',
+        },
+      );
+      expect(result).toMatchObject({ action: 'update', fields: { name: 'Cashmere scarf' }, notes: [] });
+    });
+
     it('leaves a field unchanged when the source now says what the API shows', () => {
       const result = diffProduct(row({ ...SENT, price: 1.01 }), listed(KEPT), memory);
       expect(result.action).toBe('unchanged');
+    });
+  });
+
+  describe('after a write the API accepted but did not apply (its answer shows the old value)', () => {
+    const before = compactFields({ sku: 'S-1', stock: 5, price: 3 });
+    const sent = { stock: 0, price: 4 };
+    const shown = compactFields({ sku: 'S-1', stock: 5, price: 4 });
+
+    it('names the fields shown as they were before the write, not those shown as sent', () => {
+      expect(notApplied(sent, before, shown)).toEqual(['stock']);
+      expect(notApplied(sent, before, null)).toEqual([]);
+    });
+
+    it('is not a field the API keeps in its own form (shown otherwise than before and than sent)', () => {
+      expect(
+        notApplied({ price: 1.005 }, compactFields({ price: 3 }), compactFields({ price: 1.01 })),
+      ).toEqual([]);
+    });
+
+    it('says so on later runs while it lasts, with no write', () => {
+      const memory = memoryAfterWrite(undefined, sent, shown, notApplied(sent, before, shown));
+      const result = diffProduct(
+        row({ sku: 'S-1', ...sent }),
+        listed({ sku: 'S-1', stock: 5, price: 4 }),
+        memory,
+      );
+      expect(result).toMatchObject({
+        action: 'unchanged',
+        notes: ['accepted but not applied: the API still shows stock 5'],
+      });
+    });
+
+    it('forgets it when the field is written again and applied', () => {
+      const memory = memoryAfterWrite(undefined, sent, shown, ['stock']);
+      const later = memoryAfterWrite(memory, { stock: 2 }, compactFields({ stock: 2 }));
+      expect(later.unapplied).toBeUndefined();
     });
   });
 

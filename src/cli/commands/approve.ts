@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
+import { parseRowList, queueApproval } from '../../guards/approval.js';
+import { sellerQueueName, sellerRef } from '../../queue/seller-ref.js';
+import type { RunRecord } from '../../runs/run-store.js';
+import { formatSummary, runCounts } from '../../runs/summary.js';
+import { terminalSafe } from '../../terminal-safe.js';
+import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../program.js';
+import { createProgressView, pausedMessage } from '../progress.js';
+import { type Runtime, withRuntime } from '../runtime.js';
+import { UsageError } from '../usage-error.js';
+import { waitForRun } from '../wait-for-run.js';
+import { startSellerWorkers } from '../worker-deps.js';
+
+interface ApproveFlags {
+  rows?: number[];
+  concurrency: number;
+  wait: boolean;
+  redisUrl?: string;
+}
+
+export function registerApprove(program: Command, io: CliIo): void {
+  program
+    .command('approve <run-id>')
+    .description(
+      "sends the writes that a guard held back (re-checked against the seller's products as they are then)",
+    )
+    .option('--rows <list>', 'only these held data rows, e.g. 3,7 (default: every held row)', parseRowList)
+    .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
+    .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .action(async (runId: string, flags: ApproveFlags) => {
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        io.exitCode = await approve(io, runtime, runId, flags);
+      });
+    });
+}
+
+/** Like `run`, in this process: queue the held writes, serve them, wait, say what became of them. */
+async function approve(io: CliIo, runtime: Runtime, runId: string, flags: ApproveFlags): Promise<number> {
+  const run = await runtime.runs.get(runId);
+  if (!run) throw new UsageError(`no run ${terminalSafe(runId)} in Redis (runs are kept 7 days)`);
+  await checkKeyFor(io, runtime, run);
+  const failedBefore = runCounts(run).failed;
+  const count = await queueApproval({ ...runtime, prefix: runtime.config.prefix }, run, flags.rows ?? null);
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+  workers.serve({ ref: run.sellerRef, baseUrl: run.baseUrl, queueName: sellerQueueName(run.sellerRef) });
+  try {
+    const progress = createProgressView(io.stderr, runtime.logger, false);
+    const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress });
+    switch (waited.kind) {
+      case 'stopped':
+        throw new Error('the approval was stopped');
+      case 'unauthorized':
+        say(
+          io,
+          `catalog-sync: the API key was rejected (401). The approved rows of run ${run.id} stay queued.\n`,
+        );
+        return ExitCode.unauthorized;
+      case 'paused':
+        say(
+          io,
+          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on the daily request limit. ` +
+            `The approved rows of run ${run.id} stay queued and resume with any \`catalog-sync worker\`.\n`,
+        );
+        return ExitCode.pausedDailyLimit;
+      case 'unreachable':
+        say(
+          io,
+          `catalog-sync: cannot reach ${run.baseUrl}: ${waited.failure}. The approved rows of run ${run.id} ` +
+            'stay queued and go on with any `catalog-sync worker` once the API answers.\n',
+        );
+        return ExitCode.apiUnreachable;
+      case 'held':
+      case 'done': {
+        io.stdout.write(`approved ${count} held ${count === 1 ? 'row' : 'rows'} of run ${run.id}\n`);
+        io.stdout.write(formatSummary(waited.run));
+        return runCounts(waited.run).failed > failedBefore ? ExitCode.rowsFailed : ExitCode.ok;
+      }
+    }
+  } finally {
+    await workers.close();
+  }
+}
+
+/**
+ * The run's key, read as a worker reads it (the variable the run recorded, allowed by this
+ * environment): checked before anything is queued, so a missing key is one line, not a wait.
+ */
+async function checkKeyFor(io: CliIo, runtime: Runtime, run: RunRecord): Promise<void> {
+  const rules = readTrustRules(io.env);
+  const refusal = keyEnvRefusal(run.keyEnv, rules) ?? baseUrlRefusal(run.baseUrl, rules);
+  if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
+  const key = readKey(io.env, run.keyEnv, rules);
+  if (!key) throw new UsageError(`$${run.keyEnv} is not set; run ${run.id} needs the key it holds`);
+  if ((await runtime.sellers.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
+    throw new UsageError(`$${run.keyEnv} holds another seller's key than run ${run.id}'s`);
+}
+
+/** Run ids and refs come back from Redis: shown escaped. */
+function say(io: CliIo, text: string): void {
+  io.stderr.write(terminalSafe(text));
+}

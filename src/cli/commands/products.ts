@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import { PRODUCTS_CSV } from '../../exports/product-csv.js';
+import { type ExportFlags, type ExportKind, exportOptions, runExport } from '../export-command.js';
+import type { CliIo } from '../program.js';
+
+const PRODUCTS: ExportKind = {
+  noun: 'products',
+  linesFormat: 'ndjson',
+  list: (client) => client.listProducts(),
+  csv: PRODUCTS_CSV,
+};
+
+export function registerProducts(program: Command, io: CliIo): void {
+  const products = new Command('products').description("the seller's products");
+  exportOptions(
+    products
+      .command('export')
+      .description(
+        'every product of the seller, every page: CSV (columns: id, then every other field seen, in ' +
+          'code-point order; lists as "a, b") that imports back with `run` (generic preset) with no write, ' +
+          'or NDJSON (each product as the API gave it)',
+      ),
+    PRODUCTS,
+  ).action(async (flags: ExportFlags) => {
+    io.exitCode = await runExport(io, flags, PRODUCTS);
+  });
+  program.addCommand(products);
+}

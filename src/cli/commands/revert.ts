@@ -1,0 +1,163 @@
+import type { Command } from 'commander';
+import pLimit from 'p-limit';
+import { parseConcurrency, readApiConfig } from '../../config.js';
+import { sellerRef } from '../../queue/seller-ref.js';
+import { revertLines, revertSummary } from '../../revert/lines.js';
+import { type RevertResult, revertRun } from '../../revert/revert-run.js';
+import type { RunRecord } from '../../runs/run-store.js';
+import { SellerApiClient, SellerApiError } from '../../seller-api/index.js';
+import { isRetryableRead, pauseOf } from '../../sync/error-policy.js';
+import type { SellerPausedError } from '../../sync/seller-pause.js';
+import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
+import { ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../program.js';
+import { type Runtime, withRuntime } from '../runtime.js';
+import { UsageError } from '../usage-error.js';
+
+interface RevertFlags {
+  dryRun: boolean;
+  concurrency: number;
+  keyEnv: string;
+  baseUrl?: string;
+  allowInsecure: boolean;
+  redisUrl?: string;
+}
+
+export function registerRevert(program: Command, io: CliIo): void {
+  program
+    .command('revert <run-id>')
+    .description(
+      "puts back the values that a run's updates replaced; products it created are listed, not deleted (the API has no delete)",
+    )
+    .option('--dry-run', 'print what would be put back; write nothing', false)
+    .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
+    .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
+    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
+    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .action(async (runId: string, flags: RevertFlags) => {
+      // A replica is refused before anything is sent; an evicting Redis is not: revert adds no row to it.
+      const options = {
+        ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+        writes: { allowEviction: true },
+      };
+      io.exitCode = await withRuntime(io, options, (runtime) => revertCommand(io, runtime, runId, flags));
+    });
+}
+
+async function revertCommand(
+  io: CliIo,
+  runtime: Runtime,
+  runId: string,
+  flags: RevertFlags,
+): Promise<number> {
+  const run = await revertableRun(runtime, runId);
+  const api = readApiConfig(io.env, flags);
+  const keyRef = await runtime.sellers.resolveRef(sellerRef(api.baseUrl, api.apiKey));
+  if (keyRef !== run.sellerRef) {
+    throw new UsageError(
+      `run ${runId} is seller ${run.sellerRef}'s; the key in ${api.keyEnv} for ${api.baseUrl} is seller ${keyRef}'s: nothing was read or sent`,
+    );
+  }
+  const ref = run.sellerRef;
+  const { pausedUntil } = await runtime.sellers.status(ref, run.dailyReset);
+  if (pausedUntil !== null && !flags.dryRun) return dailyLimitLine(io, runId, pausedUntil);
+  const limiter = pLimit(flags.concurrency);
+  const retry = {
+    retries: runtime.config.retries,
+    baseDelayMs: runtime.config.retryBaseMs,
+    maxDelayMs: 30_000,
+  };
+  const client = new SellerApiClient({
+    ...api,
+    dailyReset: run.dailyReset,
+    logger: runtime.logger,
+    retry: { policy: retry, retryable: isRetryableRead },
+    // Counted against the seller's day like a run's requests; none leaves once one answer said stop.
+    schedule: (task) =>
+      limiter(async () => {
+        runtime.sellers.assertNotPausedLocally(ref);
+        await runtime.sellers.reserveRequest(ref, run.dailyReset, null);
+        return task();
+      }),
+    onRequest: (event) => {
+      const pause = event.error && pauseOf(event.error);
+      if (pause) runtime.sellers.pauseLocally(ref, pause);
+    },
+  });
+  const deps = {
+    ...runtime,
+    client,
+    retry,
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+    now: Date.now,
+  };
+  let result: RevertResult;
+  try {
+    result = await revertRun(deps, run, flags.dryRun);
+  } catch (error) {
+    if (!(error instanceof SellerApiError) && !pauseOf(error)) throw error;
+    return stoppedLine(io, runtime, run, api.keyEnv, error, null);
+  }
+  // What the API and Redis hold is shown, never obeyed by the terminal.
+  const lines = [...revertLines(result, flags.dryRun), revertSummary(result, flags.dryRun)];
+  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
+  if (result.stoppedBy) return stoppedLine(io, runtime, run, api.keyEnv, result.stoppedBy, result);
+  return result.products.some((p) => p.result === 'failed') ? ExitCode.rowsFailed : ExitCode.ok;
+}
+
+/** The run, if `revert` may touch it: one line and exit 2 otherwise. */
+async function revertableRun(runtime: Runtime, runId: string): Promise<RunRecord> {
+  const run = await runtime.runs.get(runId);
+  if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
+  if (run.dryRun)
+    throw new UsageError(`run ${runId} was a dry run: it wrote nothing, so there is nothing to revert`);
+  // Compared as text: states other briefs add (held, cancelled) are not all known to this branch's type.
+  const state: string = run.state;
+  if (state !== 'done' && state !== 'cancelled')
+    throw new UsageError(`run ${runId} has not ended (${state}): revert it once it has`);
+  return run;
+}
+
+/** A 429 or a 401 stopped the revert: one line, exit 4 or 3. */
+async function stoppedLine(
+  io: CliIo,
+  runtime: Runtime,
+  run: RunRecord,
+  keyEnv: string,
+  error: unknown,
+  result: RevertResult | null,
+): Promise<number> {
+  const pause = pauseOf(error) as SellerPausedError | null;
+  const done = result ? result.products.filter((p) => p.result === 'put').length : 0;
+  const todo = result ? result.products.filter((p) => p.result !== 'nothing').length : 0;
+  const progress = result
+    ? `after ${done} of ${todo} products were put back`
+    : 'before anything was put back';
+  if (pause?.reason === 'unauthorized') {
+    io.stderr.write(`catalog-sync: the key in ${keyEnv} was rejected (401) ${progress}\n`);
+    return ExitCode.unauthorized;
+  }
+  if (pause?.until != null) {
+    // Every worker of this seller waits for the reset too.
+    await runtime.sellers.pauseUntil(run.sellerRef, pause.until, 'daily-limit');
+    return dailyLimitLine(io, run.id, pause.until, progress);
+  }
+  io.stderr.write(
+    `catalog-sync: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}\n`,
+  );
+  return ExitCode.usage;
+}
+
+function dailyLimitLine(
+  io: CliIo,
+  runId: string,
+  until: number,
+  progress = 'before anything was sent',
+): number {
+  io.stderr.write(
+    `catalog-sync: the daily limit was reached ${progress}: re-run \`catalog-sync revert ${runId}\` after the reset (${new Date(until).toISOString()}); it puts back only what is left\n`,
+  );
+  return ExitCode.pausedDailyLimit;
+}

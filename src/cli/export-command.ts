@@ -1,0 +1,72 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { type Command, Option } from 'commander';
+import { readApiConfig } from '../config.js';
+import { type CsvShape, exportRecords } from '../exports/export-file.js';
+import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import { isRetryableRead } from '../sync/error-policy.js';
+import { terminalSafeLine } from '../terminal-safe.js';
+import { ExitCode } from './exit-codes.js';
+import type { CliIo } from './program.js';
+
+/** The flags every `… export` command takes. */
+export interface ExportFlags {
+  out?: string;
+  format?: string;
+  keyEnv: string;
+  baseUrl?: string;
+  allowInsecure: boolean;
+}
+
+/** What differs between `orders export` and `products export`. */
+export interface ExportKind {
+  /** `orders`, `products`: said in the count line. */
+  noun: string;
+  /** The name `--format` gives JSON lines (`jsonl`, `ndjson`). */
+  linesFormat: string;
+  list(client: SellerApiClient): AsyncIterable<ReadonlyArray<{ fields: Record<string, unknown> }>>;
+  csv: CsvShape;
+}
+
+/** Adds the options of an export command: `--out`, `--format csv|<lines>`, and how to reach the API. */
+export function exportOptions(command: Command, kind: Pick<ExportKind, 'linesFormat'>): Command {
+  return command
+    .option('--out <file>', 'write to a file instead of standard output')
+    .addOption(
+      new Option(
+        '--format <format>',
+        `csv or ${kind.linesFormat} (default: from --out's extension, .jsonl/.ndjson/.json, else csv)`,
+      ).choices(['csv', kind.linesFormat]),
+    )
+    .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
+    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
+    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false);
+}
+
+/** Every record of every page to standard output or `--out`; resolves to the exit code. */
+export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind): Promise<number> {
+  const api = readApiConfig(io.env, flags);
+  const client = new SellerApiClient({
+    ...api,
+    retry: { policy: { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }, retryable: isRetryableRead },
+  });
+  const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
+  const out = flags.out ? createWriteStream(flags.out) : io.stdout;
+  try {
+    const count = await exportRecords(kind.list(client), kind.csv, {
+      format: lines ? 'lines' : 'csv',
+      out,
+      terminal: !flags.out,
+    });
+    if (flags.out) {
+      out.end();
+      await once(out, 'finish');
+    }
+    io.stderr.write(`catalog-sync: ${count} ${kind.noun} exported${flags.out ? ` to ${flags.out}` : ''}\n`);
+    return ExitCode.ok;
+  } catch (error) {
+    if (!(error instanceof SellerApiError)) throw error;
+    io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
+    return error instanceof UnauthorizedError ? ExitCode.unauthorized : ExitCode.usage;
+  }
+}

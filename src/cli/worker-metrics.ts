@@ -1,0 +1,54 @@
+import { startMetricsServer } from '../metrics/metrics-server.js';
+import { QueueRows } from '../metrics/queue-rows.js';
+import { WorkerMetrics } from '../metrics/worker-metrics.js';
+import type { RequestEvent } from '../seller-api/index.js';
+import type { CliIo } from './program.js';
+import type { Runtime } from './runtime.js';
+
+export interface WorkerMetricsHandle {
+  onRequestSent: (event: RequestEvent) => void;
+  close(): Promise<void>;
+}
+
+/**
+ * `worker --metrics-port N`: counts what this worker settles and sends, reads pauses and queued rows
+ * from Redis at each scrape, and serves them on 127.0.0.1. Says where on stdout (port 0 picks one).
+ */
+export async function startWorkerMetrics(
+  io: CliIo,
+  runtime: Runtime,
+  port: number,
+): Promise<WorkerMetricsHandle> {
+  const queueRows = new QueueRows(runtime.redis, runtime.config.prefix);
+  const metrics = new WorkerMetrics(async () => {
+    const snapshots = [];
+    for (const seller of await runtime.sellers.registered()) {
+      // The reset time does not matter here: only the pause and the rejected key are read.
+      const status = await runtime.sellers.status(seller.ref, '00:00');
+      snapshots.push({
+        ref: seller.ref,
+        pausedOnLimit: status.pausedUntil !== null,
+        keyRejected: status.authRejected,
+        queueRows: await queueRows.rows(seller.queueName),
+      });
+    }
+    return snapshots;
+  });
+  let server: Awaited<ReturnType<typeof startMetricsServer>>;
+  try {
+    server = await startMetricsServer(metrics, port, runtime.logger);
+  } catch (error) {
+    await queueRows.close();
+    throw error;
+  }
+  runtime.runs.onSettled = (outcomes) => metrics.rowsSettled(outcomes);
+  io.stdout.write(`metrics at ${server.url}\n`);
+  return {
+    onRequestSent: (event) => metrics.requestSent(event),
+    async close() {
+      runtime.runs.onSettled = null;
+      await server.close();
+      await queueRows.close();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { stringify } from 'csv-stringify';
+import { guardCell } from '../csv-guard.js';
+import { jsonTerminalSafe, terminalSafe } from '../terminal-safe.js';
+
+/** How one kind of record (orders, products) becomes CSV; the JSON-lines form is the record as received. */
+export interface CsvShape {
+  /** The record's cells by column (a value left out is an empty cell). */
+  cells(fields: Record<string, unknown>): Record<string, string>;
+  /** The columns in the order written, from every column seen (in the order first seen). */
+  columns(seen: readonly string[]): string[];
+}
+
+export interface ExportTarget {
+  format: 'csv' | 'lines';
+  /** Standard output (control characters shown as `\xHH`) or a file (kept as they are). */
+  out: NodeJS.WritableStream;
+  terminal: boolean;
+}
+
+/**
+ * Writes every record of every page, page by page, and resolves to how many. JSON lines: each
+ * record as received, one a line. CSV needs every column before its first line, so the records go
+ * to a scratch JSON-lines file first (their cells) while the columns are gathered, then to CSV:
+ * memory holds a page and the column names, never the whole export. Every CSV cell (header too)
+ * passes guardCell (csv-guard.ts); this tool's CSV reader takes the guard off again.
+ */
+export async function exportRecords(
+  pages: AsyncIterable<ReadonlyArray<{ fields: Record<string, unknown> }>>,
+  shape: CsvShape,
+  target: ExportTarget,
+): Promise<number> {
+  const scratch = await mkdtemp(join(tmpdir(), 'catalog-sync-export-'));
+  const linesPath = join(scratch, 'records.jsonl');
+  const seen = new Set<string>();
+  let count = 0;
+  try {
+    const lines = target.format === 'lines' ? target.out : createWriteStream(linesPath);
+    for await (const page of pages) {
+      for (const record of page) {
+        let json: string;
+        if (target.format === 'lines') json = JSON.stringify(record.fields);
+        else {
+          const cells = shape.cells(record.fields);
+          for (const column of Object.keys(cells)) seen.add(column);
+          json = JSON.stringify(cells);
+        }
+        // On standard output, the API's text is shown, never obeyed by a terminal (JSON escapes C0 itself).
+        const shown = target.terminal && target.format === 'lines' ? jsonTerminalSafe(json) : json;
+        if (!lines.write(`${shown}\n`)) await once(lines, 'drain');
+        count++;
+      }
+    }
+    if (target.format === 'csv') {
+      lines.end();
+      await once(lines, 'finish');
+      await writeCsv(linesPath, shape.columns([...seen]), target);
+    }
+    return count;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function writeCsv(linesPath: string, columns: string[], target: ExportTarget): Promise<void> {
+  const cell = target.terminal ? (text: string) => terminalSafe(guardCell(text)) : guardCell;
+  const csv = stringify({ header: true, columns: columns.map((key) => ({ key, header: cell(key) })) });
+  csv.pipe(target.out, { end: false });
+  for await (const line of createInterface({ input: createReadStream(linesPath) })) {
+    const record = JSON.parse(line) as Record<string, string>;
+    for (const key of Object.keys(record)) record[key] = cell(record[key] as string);
+    if (!csv.write(record)) await once(csv, 'drain');
+  }
+  csv.end();
+  await once(csv, 'end');
+}

@@ -1,0 +1,160 @@
+import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { ChunkJobData } from '../queue/chunk-job.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunSpec, RunStore } from '../runs/run-store.js';
+import { compactEquals, compactValue } from '../sync/compact-value.js';
+import { diffProduct } from '../sync/diff.js';
+import { onlyFilter } from '../sync/only-filter.js';
+import type { RowLookup } from '../sync/remote-index.js';
+import { type RowSyncContext, syncRow } from '../sync/row-sync.js';
+import { HeldRows } from './held-rows.js';
+import { priceChangeRefusal } from './limits.js';
+import { type PlannedWrite, PlanStore } from './plan-store.js';
+import { isGuarded } from './verdict.js';
+
+/**
+ * What a chunk does with its rows: `write` them (an unguarded run, or a guarded run's `apply`
+ * jobs), `plan` them (a guarded run before its guards are decided: nothing is sent), or `approve`
+ * the held ones (re-diffed against the products as listed now).
+ */
+export type ChunkMode = 'write' | 'plan' | 'approve';
+
+export function chunkMode(data: ChunkJobData, spec: RunSpec): ChunkMode {
+  if (data.phase === 'approve') return 'approve';
+  if (data.phase === 'apply') return 'write';
+  return isGuarded(spec) ? 'plan' : 'write';
+}
+
+export interface ChunkRows {
+  /** The rows of the chunk that still need this mode's work (a chunk tried again skips the others). */
+  todo(rows: ProductUpsert[]): Promise<ProductUpsert[]>;
+  /** Plans, writes or approves one row, and records what became of it. */
+  handle(context: RowSyncContext, row: ProductUpsert, lookup: RowLookup): Promise<void>;
+  /** Rows that could not be synced at all: their outcomes, settled as this mode settles. */
+  settle(outcomes: RowOutcome[]): Promise<void>;
+}
+
+interface ChunkRowsDeps {
+  redis: ConstructorParameters<typeof PlanStore>[0];
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+export function chunkRows(
+  deps: ChunkRowsDeps,
+  runId: string,
+  spec: RunSpec,
+  mode: ChunkMode,
+  /** The rows' source values: a row that fails keeps them for `report --failed-only`. */
+  sources: ReadonlyMap<number, string[]> = new Map(),
+): ChunkRows {
+  const plans = new PlanStore(deps.redis, deps.keys);
+  const held = new HeldRows(deps.redis, deps.keys);
+  const unsettled = async (rows: ProductUpsert[]) => {
+    const settled = await deps.runs.settledRows(
+      runId,
+      rows.map((row) => row.row),
+    );
+    return rows.filter((row) => !settled.has(row.row));
+  };
+  const settle = async (outcomes: RowOutcome[]) => {
+    await deps.runs.settle(runId, outcomes, sources);
+  };
+  switch (mode) {
+    case 'write':
+      return {
+        todo: unsettled,
+        handle: async (context, row, lookup) => settle([await syncRow(context, row, lookup)]),
+        settle,
+      };
+    case 'plan':
+      return {
+        // A planned row waits for the decision: a chunk tried again leaves it to that.
+        todo: async (rows) => {
+          const left = await unsettled(rows);
+          const planned = await plans.get(
+            runId,
+            left.map((row) => row.row),
+          );
+          return left.filter((row) => !planned.has(row.row));
+        },
+        handle: async (context, row, lookup) => {
+          const write = planWrite(context, spec, row, lookup);
+          // What needs no write (unchanged, invalid, skipped) settles now: syncRow sends nothing for it.
+          if (write) await plans.record(runId, [write]);
+          else await settle([await syncRow(context, row, lookup)]);
+        },
+        settle,
+      };
+    case 'approve':
+      return {
+        todo: async (rows) => {
+          const still = await held.heldAmong(
+            runId,
+            rows.map((row) => row.row),
+          );
+          return rows.filter((row) => still.has(row.row));
+        },
+        handle: async (context, row, lookup) => {
+          const [write] = (await plans.get(runId, [row.row])).values();
+          const replanned = write && !samePlan(context, write, row, lookup);
+          const outcome = await syncRow(context, row, lookup);
+          await held.resettle(runId, [replanned ? withReplanNote(outcome) : outcome]);
+        },
+        settle: async (outcomes) => {
+          await held.resettle(runId, outcomes);
+        },
+      };
+  }
+}
+
+/**
+ * The write a guarded run plans for a row, or null when it needs none (or this run created it
+ * already). `--max-price-change` is checked here, on the price as listed.
+ */
+export function planWrite(
+  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
+  spec: Pick<RunSpec, 'maxPriceChange'>,
+  upsert: ProductUpsert,
+  lookup: RowLookup,
+): PlannedWrite | null {
+  if (lookup.createdByThisRun) return null;
+  const diff = onlyFilter(
+    diffProduct(upsert, lookup.remote, lookup.known, {
+      createOnly: context.createOnly,
+      ...(context.keepRemote ? { keepRemote: context.keepRemote } : {}),
+    }),
+    context.only,
+  );
+  if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };
+  if (diff.action !== 'update') return null;
+  const write: PlannedWrite = { upsert, action: 'update', productId: diff.id, fields: diff.fields };
+  if (spec.maxPriceChange && diff.fields.price !== undefined) {
+    const refusal = priceChangeRefusal(lookup.remote?.values.price, diff.fields.price, spec.maxPriceChange);
+    if (refusal) write.heldFor = refusal;
+  }
+  return write;
+}
+
+/** The write a held row would send now is the one that was held (the product did not change since). */
+function samePlan(
+  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
+  held: PlannedWrite,
+  upsert: ProductUpsert,
+  lookup: RowLookup,
+): boolean {
+  const now = planWrite(context, {}, upsert, lookup);
+  if (!now || now.action !== held.action || now.productId !== held.productId) return false;
+  const names = Object.keys(now.fields);
+  if (names.length !== Object.keys(held.fields).length) return false;
+  return names.every((name) => {
+    const a = compactValue(now.fields[name]);
+    const b = compactValue(held.fields[name]);
+    return a !== undefined && b !== undefined && compactEquals(a, b);
+  });
+}
+
+function withReplanNote(outcome: RowOutcome): RowOutcome {
+  const note = 'changed on the marketplace since it was held: re-planned';
+  return { ...outcome, note: outcome.note ? `${outcome.note}; ${note}` : note };
+}

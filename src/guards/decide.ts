@@ -1,0 +1,110 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { ChunkJobData } from '../queue/chunk-job.js';
+import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { type PlannedWrite, PlanStore } from './plan-store.js';
+import { isGuarded, rowGuardReason, wholeRunRefusal } from './verdict.js';
+
+/** The run-record fields of the decision: the verdict (once), and that it was carried out. */
+const VERDICT = 'guardVerdict';
+const CARRIED_OUT = 'guardsCarriedOut';
+
+interface DecideDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/**
+ * Once every row of a guarded run is planned (or settled), decides its guards, once: when a whole-run
+ * guard trips, every planned write settles `held`; else the rows a row guard held settle `held` and
+ * the others go to the queue as `apply` jobs. Safe to call from any chunk, any number of times, and
+ * again after a crash half way: the verdict is stored before anything is done, outcomes settle once,
+ * and apply jobs have the same ids each time. Nothing is sent here.
+ */
+export async function decideGuardsIfPlanned(
+  deps: DecideDeps,
+  runId: string,
+  queue: Queue<ChunkJobData>,
+): Promise<void> {
+  const run = await deps.runs.get(runId);
+  if (!run || !isGuarded(run) || !run.produced || run.state === 'done' || run.state === 'held') return;
+  // A cancelled run sends nothing more: its planned writes are not carried out.
+  if (run.cancelledAt !== undefined || run.state === 'cancelled') return;
+  const [planned, carriedOut, ready, failed] = await deps.redis.hmget(
+    deps.keys.run(runId),
+    'planned',
+    CARRIED_OUT,
+    'snapshotReady',
+    'snapshotFailed',
+  );
+  if (carriedOut || (ready !== '1' && !failed)) return;
+  if (run.settled + Number(planned ?? 0) < run.total) return;
+  const verdict = await storedVerdict(deps, run);
+  await carryOut(deps, run, verdict, queue);
+  await deps.redis.hset(deps.keys.run(runId), CARRIED_OUT, 1);
+}
+
+/** `held`: the whole-run guards' reason (every write held); `''`: they passed. Decided once. */
+async function storedVerdict(deps: DecideDeps, run: RunRecord): Promise<string> {
+  const key = deps.keys.run(run.id);
+  const [updates, heldUpdates] = await deps.redis.hmget(key, 'plan:update', 'plan:held');
+  const refusal = wholeRunRefusal(run, {
+    rows: run.total,
+    invalid: run.counts['action:invalid'] ?? 0,
+    updates: Number(updates ?? 0) + Number(heldUpdates ?? 0),
+    listed: await deps.redis.hlen(deps.keys.products(run.id)),
+  });
+  await deps.redis.hsetnx(key, VERDICT, JSON.stringify(refusal ?? ''));
+  return JSON.parse((await deps.redis.hget(key, VERDICT)) ?? '""') as string;
+}
+
+async function carryOut(
+  deps: DecideDeps,
+  run: RunRecord,
+  runRefusal: string,
+  queue: Queue<ChunkJobData>,
+): Promise<void> {
+  const plans = new PlanStore(deps.redis, deps.keys);
+  const heldByRow = Number((await deps.redis.hget(deps.keys.run(run.id), 'plan:held')) ?? 0);
+  const heldReason = runRefusal || (heldByRow > 0 ? rowGuardReason(run, heldByRow) : '');
+  // Before any row settles `held`: whoever ends the run finds the reason there.
+  if (heldReason) await deps.redis.hset(deps.keys.run(run.id), 'heldReason', heldReason);
+  let held: RowOutcome[] = [];
+  let apply: ProductUpsert[] = [];
+  let chunk = 0;
+  const flush = async (force: boolean) => {
+    if (held.length > 0 && (force || held.length >= DEFAULT_CHUNK_SIZE)) {
+      await deps.runs.settle(run.id, held);
+      held = [];
+    }
+    if (apply.length > 0 && (force || apply.length >= DEFAULT_CHUNK_SIZE)) {
+      await addChunk(queue, { runId: run.id, chunk: chunk++, rows: apply, phase: 'apply' });
+      apply = [];
+    }
+  };
+  for await (const write of plans.inOrder(run.id, run.total)) {
+    const reason = write.heldFor ?? runRefusal;
+    if (reason) held.push(heldOutcome(write, reason));
+    else apply.push(write.upsert);
+    await flush(false);
+  }
+  await flush(true);
+}
+
+/** A held row's report line: the action it would take, status `held`, and why. */
+export function heldOutcome(write: PlannedWrite, reason: string): RowOutcome {
+  const note = (write.upsert.notes ?? []).join('; ');
+  return {
+    row: write.upsert.row,
+    key: write.upsert.key,
+    action: write.action,
+    productId: write.productId,
+    status: 'held',
+    error: reason,
+    ...(note ? { note } : {}),
+  };
+}

@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+import type { RowOutcome } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { decodeOutcome, encodeOutcome } from '../runs/run-store.js';
+
+// Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
+// approve job) is left alone, so counts move once per row. The last approved row ends the round:
+// the run is `done`, or `held` again when rows were left out of `approve --rows`.
+const RESETTLE_SCRIPT = `
+local replaced = 0
+for i = 1, #ARGV, 5 do
+  local current = redis.call('HGET', KEYS[1], ARGV[i])
+  if current then
+    local old = cjson.decode(current)
+    if old[4] == 'held' then
+      replaced = replaced + 1
+      redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+      redis.call('HINCRBY', KEYS[2], 'action:' .. old[2], -1)
+      redis.call('HINCRBY', KEYS[2], 'status:held', -1)
+      redis.call('HINCRBY', KEYS[2], 'pair:' .. old[2] .. ':held', -1)
+      redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
+      redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
+      redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+      if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
+    end
+  end
+end
+if replaced > 0 then
+  local left = redis.call('HINCRBY', KEYS[2], 'approving', -replaced)
+  if left <= 0 then
+    local held = tonumber(redis.call('HGET', KEYS[2], 'status:held') or '0')
+    redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
+  end
+end
+return replaced
+`;
+
+/** The rows a guard held back, and their settling when `approve` sends them. */
+export class HeldRows {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Those of `rows` whose outcome is `held` now. */
+  async heldAmong(runId: string, rows: number[]): Promise<Set<number>> {
+    if (rows.length === 0) return new Set();
+    const values = await this.redis.hmget(this.keys.outcomes(runId), ...rows.map(String));
+    return new Set(rows.filter((row, i) => isHeld(row, values[i])));
+  }
+
+  /** Every held row of the run, in source order, read in batches. */
+  async *all(runId: string, total: number, batchSize = 1000): AsyncGenerator<number> {
+    for (let first = 1; first <= total; first += batchSize) {
+      const rows = Array.from({ length: Math.min(batchSize, total - first + 1) }, (_, i) => first + i);
+      const held = await this.heldAmong(runId, rows);
+      for (const row of rows) if (held.has(row)) yield row;
+    }
+  }
+
+  /** Gives held rows their final outcome (once each); the last one of an approve round ends it. */
+  async resettle(runId: string, outcomes: RowOutcome[]): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    const args: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.row === null) throw new Error('resettle() takes source rows');
+      args.push(
+        String(outcome.row),
+        encodeOutcome(outcome),
+        outcome.action,
+        outcome.status,
+        outcome.productId ?? '',
+      );
+    }
+    return (await this.redis.eval(
+      RESETTLE_SCRIPT,
+      3,
+      this.keys.outcomes(runId),
+      this.keys.run(runId),
+      this.keys.touched(runId),
+      ...args,
+    )) as number;
+  }
+}
+
+function isHeld(row: number, value: string | null | undefined): boolean {
+  return value !== null && value !== undefined && decodeOutcome(row, value).status === 'held';
+}

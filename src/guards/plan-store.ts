@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+import type { ProductFields, ProductUpsert } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { RUN_TTL_SECONDS } from '../runs/run-store.js';
+
+/** A write a guarded run planned for one row: sent once the guards pass, or held for `approve`. */
+export interface PlannedWrite {
+  upsert: ProductUpsert;
+  action: 'create' | 'update';
+  /** The product an update addresses. */
+  productId: string | null;
+  /** The fields the plan would send (the whole row for a create, the changed ones for an update). */
+  fields: ProductFields;
+  /** A row guard's reason (`--max-price-change`): this row is held whatever the run's guards say. */
+  heldFor?: string;
+}
+
+// A row is planned once (HSETNX), and only while it is not settled: `planned` + `settled` then
+// count each row of the run once, and tell when every row is planned (decide.ts). The plan lives as
+// long as the run's other data, also when the run never ends (finish() renews it with the rest).
+const PLAN_SCRIPT = `
+local planned = 0
+for i = 1, #ARGV, 3 do
+  if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 and redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
+    planned = planned + 1
+    redis.call('HINCRBY', KEYS[3], 'plan:' .. ARGV[i + 2], 1)
+  end
+end
+if planned > 0 then redis.call('HINCRBY', KEYS[3], 'planned', planned) end
+if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ${RUN_TTL_SECONDS}) end
+return planned
+`;
+
+/** The run's planned writes, in Redis (memory stays flat in the process whatever the run's size). */
+export class PlanStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Records planned writes; a row planned or settled already is left as it is. */
+  async record(runId: string, writes: PlannedWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const args: string[] = [];
+    for (const write of writes) {
+      const counted = write.heldFor ? 'held' : write.action;
+      args.push(String(write.upsert.row), JSON.stringify(write), counted);
+    }
+    await this.redis.eval(
+      PLAN_SCRIPT,
+      3,
+      this.keys.plan(runId),
+      this.keys.outcomes(runId),
+      this.keys.run(runId),
+      ...args,
+    );
+  }
+
+  /** The planned writes of these rows (rows without one are absent). */
+  async get(runId: string, rows: number[]): Promise<Map<number, PlannedWrite>> {
+    const found = new Map<number, PlannedWrite>();
+    if (rows.length === 0) return found;
+    const values = await this.redis.hmget(this.keys.plan(runId), ...rows.map(String));
+    rows.forEach((row, i) => {
+      const value = values[i];
+      if (value) found.set(row, JSON.parse(value) as PlannedWrite);
+    });
+    return found;
+  }
+
+  /** Every planned write in source order, read in batches: the same order each time it is read. */
+  async *inOrder(runId: string, total: number, batchSize = 500): AsyncGenerator<PlannedWrite> {
+    for (let first = 1; first <= total; first += batchSize) {
+      const rows = Array.from({ length: Math.min(batchSize, total - first + 1) }, (_, i) => first + i);
+      const found = await this.get(runId, rows);
+      for (const row of rows) {
+        const write = found.get(row);
+        if (write) yield write;
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import type { RunSpec } from '../runs/run-store.js';
+import { exceeds, readLimit, shareText } from './limits.js';
+
+/**
+ * A run with a guard plans every row before its first write (a whole-run guard must be decided
+ * before anything is sent). A dry run writes nothing anyway: it is not guarded.
+ */
+export function isGuarded(spec: RunSpec): boolean {
+  return !spec.dryRun && Boolean(spec.maxInvalid || spec.maxUpdates || spec.maxPriceChange);
+}
+
+/** What the plan found, for the whole-run guards. */
+export interface PlanFigures {
+  /** Source rows of the run. */
+  rows: number;
+  invalid: number;
+  /** Updates the plan would send (price-held ones included: the feed asks for them). */
+  updates: number;
+  /** The seller's products as listed at the start of the run. */
+  listed: number;
+}
+
+/**
+ * The one line of the whole-run guards that trip, or null when none does. It is every held row's
+ * `error` too: it starts with the figures, so that no report cell starts with `-` (csv-guard.ts).
+ */
+export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | null {
+  const reasons: string[] = [];
+  if (spec.maxInvalid && exceeds(figures.invalid, figures.rows, readLimit(spec.maxInvalid))) {
+    reasons.push(
+      `${figures.invalid} of ${figures.rows} rows are invalid (${shareText(figures.invalid, figures.rows)}), more than --max-invalid ${spec.maxInvalid}`,
+    );
+  }
+  if (spec.maxUpdates && exceeds(figures.updates, figures.listed, readLimit(spec.maxUpdates))) {
+    reasons.push(
+      `${figures.updates} of ${figures.listed} products would be updated (${shareText(figures.updates, figures.listed)}), more than --max-updates ${spec.maxUpdates}`,
+    );
+  }
+  return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
+}
+
+/** The run's held reason when only the row guard held rows back. */
+export function rowGuardReason(spec: RunSpec, heldRows: number): string {
+  const rows = heldRows === 1 ? '1 row held: its price moves' : `${heldRows} rows held: their prices move`;
+  return `${rows} more than --max-price-change ${spec.maxPriceChange}`;
+}

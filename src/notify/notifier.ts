@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { RUN_TTL_SECONDS, type RunRecord } from '../runs/run-store.js';
+import { notifyBody, type RunEvent } from './payload.js';
+import { DEFAULT_DELIVERY, postWebhook, type WebhookDelivery } from './post-webhook.js';
+import { webhookOrigin } from './webhook-url.js';
+
+export interface NotifierDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  delivery?: Partial<WebhookDelivery>;
+  now?: () => number;
+}
+
+/**
+ * Tells a run's `--notify` webhook what became of the run: one POST per event, whichever of several
+ * workers meets it first (a Redis SET NX marker per run and event). Never throws and never waits
+ * longer than its tries allow: a hook that fails or hangs costs the run one warning line, not its
+ * exit code. Logs name the hook by its origin only.
+ */
+export class RunNotifier {
+  private readonly delivery: WebhookDelivery;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: NotifierDeps) {
+    this.delivery = {
+      ...DEFAULT_DELIVERY,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      ...deps.delivery,
+    };
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * `resumesAt`: when a daily-limit pause lifts. A pause's marker lasts until then, so the pause of
+   * a later day is told again; the other events are told once per run.
+   */
+  async notifyRun(event: RunEvent, run: RunRecord, resumesAt?: number | null): Promise<void> {
+    if (!run.notify) return;
+    const log = this.deps.logger.child({ run: run.id, event, webhook: webhookOrigin(run.notify) });
+    try {
+      if (!(await this.claim(event, run.id, resumesAt))) return;
+      const result = await postWebhook(run.notify, notifyBody(event, run, resumesAt), this.delivery);
+      if (result.ok) log.debug({ attempts: result.attempts }, 'webhook told');
+      else
+        log.warn({ attempts: result.attempts, reason: result.reason }, `webhook not told: ${result.reason}`);
+    } catch (error) {
+      log.warn({ reason: String((error as Error)?.message ?? error) }, 'webhook not told');
+    }
+  }
+
+  /** Same as notifyRun, by run id (the record is read now, so the counts are the latest). */
+  async notifyRunById(
+    event: RunEvent,
+    runId: string,
+    read: (id: string) => Promise<RunRecord | null>,
+    resumesAt?: number | null,
+  ): Promise<void> {
+    try {
+      const run = await read(runId);
+      if (run) await this.notifyRun(event, run, resumesAt);
+    } catch (error) {
+      this.deps.logger.warn({ run: runId, event, reason: String(error) }, 'webhook not told');
+    }
+  }
+
+  private async claim(event: RunEvent, runId: string, resumesAt?: number | null): Promise<boolean> {
+    const lifetimeMs =
+      event === 'paused' && resumesAt != null
+        ? Math.max(1000, resumesAt - this.now())
+        : RUN_TTL_SECONDS * 1000;
+    const set = await this.deps.redis.set(this.deps.keys.notified(runId, event), '1', 'PX', lifetimeMs, 'NX');
+    return set === 'OK';
+  }
+}

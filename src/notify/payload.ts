@@ -1,0 +1,86 @@
+import type { RunRecord } from '../runs/run-store.js';
+import { runCounts } from '../runs/summary.js';
+
+/** What happened to a run that a webhook hears of (CONTRACT.md, `--notify`). */
+export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected';
+
+export interface NotifyCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  invalid: number;
+  failed: number;
+  skipped: number;
+  held: number;
+}
+
+/**
+ * The JSON body of one POST. Built from the run record only: no header, no environment, no key
+ * (the record never holds one). `text` is one line a Slack incoming webhook shows as the message.
+ */
+export interface NotifyBody {
+  event: RunEvent;
+  runId: string;
+  state: string;
+  sellerRef: string;
+  source: string;
+  counts: NotifyCounts;
+  /** When the pause lifts by itself (ISO 8601); only for `paused`. */
+  resumesAt?: string;
+  /** What tripped the guard; only for `held`. */
+  heldReason?: string;
+  text: string;
+}
+
+export function notifyCounts(run: RunRecord): NotifyCounts {
+  const c = runCounts(run);
+  return {
+    created: c.created,
+    updated: c.updated,
+    unchanged: c.unchanged,
+    invalid: c.invalid,
+    failed: c.failed,
+    skipped: c.skipped,
+    held: run.counts['status:held'] ?? 0,
+  };
+}
+
+export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number | null): NotifyBody {
+  const counts = notifyCounts(run);
+  const body: NotifyBody = {
+    event,
+    runId: run.id,
+    state: run.state,
+    sellerRef: run.sellerRef,
+    source: run.source,
+    counts,
+    text: '',
+  };
+  if (event === 'paused' && resumesAt != null) body.resumesAt = new Date(resumesAt).toISOString();
+  if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
+  body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerRef})`;
+  return body;
+}
+
+function what(body: NotifyBody, run: RunRecord): string {
+  const c = body.counts;
+  switch (body.event) {
+    case 'ended': {
+      const parts = run.dryRun
+        ? [
+            `${run.counts['pair:create:planned'] ?? 0} to create`,
+            `${run.counts['pair:update:planned'] ?? 0} to update`,
+          ]
+        : [`${c.created} created`, `${c.updated} updated`];
+      if (c.invalid) parts.push(`${c.invalid} invalid`);
+      parts.push(`${c.failed} failed`);
+      return `${run.dryRun ? 'planned (dry run)' : 'done'}: ${parts.join(', ')}`;
+    }
+    case 'held':
+      return `held: ${run.heldReason ?? 'a guard held the writes back'}; nothing held was sent (catalog-sync approve ${run.id})`;
+    case 'paused':
+      return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; its rows stay queued`;
+    case 'key-rejected':
+      return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerRef}`;
+  }
+}

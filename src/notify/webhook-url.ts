@@ -1,0 +1,64 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { classifyAddress, refusal } from '../sources/address-policy.js';
+import { UsageError } from '../usage-error.js';
+
+/**
+ * `--notify URL` (job files: `notify:`): an http(s) URL that receives one POST per run event.
+ * A Slack webhook URL holds its token in the path: only the origin is ever logged or shown.
+ */
+export function parseNotifyUrl(value: string, origin = '--notify'): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${origin} takes an http(s) URL, not "${shown(value)}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${origin} takes an http(s) URL, not a ${url.protocol.replace(/:$/, '')}: URL`);
+  }
+  return url.toString();
+}
+
+/** What a log line or a message may say of a webhook URL: its origin (no path, query or credentials). */
+export function webhookOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** Text that is not a URL, cut short: it may still be a pasted secret. */
+function shown(value: string): string {
+  return value.length > 24 ? `${value.slice(0, 12)}…` : value;
+}
+
+/**
+ * A job file is not trusted: its webhook gets the address policy of source URLs (address-policy.ts),
+ * judged on every address its host resolves to, before any request. The POST itself connects only
+ * to an address that passes the same rule (post-webhook.ts), so a name that changes its answer later
+ * gains nothing.
+ */
+export async function checkJobNotifyAddress(
+  url: string,
+  origin: string,
+  allowPrivate: boolean,
+  resolve: (host: string) => Promise<string[]> = resolveAll,
+): Promise<void> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolve(host);
+  } catch {
+    throw new UsageError(`${origin}: the host ${host} of ${webhookOrigin(url)} does not resolve`);
+  }
+  for (const address of addresses) {
+    const refused = refusal(classifyAddress(address), undefined, allowPrivate);
+    if (refused) throw new UsageError(`${origin}: ${webhookOrigin(url)} leads to ${refused}: refused`);
+  }
+}
+
+async function resolveAll(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true })).map((entry) => entry.address);
+}

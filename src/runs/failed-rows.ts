@@ -1,0 +1,48 @@
+import { decodeOutcome, type RunRecord, type RunStore } from './run-store.js';
+
+/** How a run's source wrote its rows: what `report --failed-only` writes them back with. */
+export interface SourceShape {
+  header: string[];
+  delimiter: string;
+}
+
+/** One source row that failed or was invalid: its raw values (aligned to the header) and the reason. */
+export interface FailedSourceRow {
+  row: number;
+  values: string[];
+  error: string;
+}
+
+/** Null for a run from before catalog-sync kept its source rows. */
+export async function sourceShape(runs: RunStore, runId: string): Promise<SourceShape | null> {
+  const [header, delimiter] = await runs.redis.hmget(runs.keys.run(runId), 'sourceHeader', 'sourceDelimiter');
+  if (!header) return null;
+  return { header: JSON.parse(header) as string[], delimiter: delimiter || ',' };
+}
+
+/**
+ * The rows whose source values were kept (they settled failed or invalid), in source order, read in
+ * batches: a million-row run is never held whole.
+ */
+export async function* failedSourceRows(
+  runs: RunStore,
+  run: RunRecord,
+  batchSize = 1000,
+): AsyncGenerator<FailedSourceRow> {
+  const { redis, keys } = runs;
+  for (let first = 1; first <= run.total; first += batchSize) {
+    const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
+    const kept = await redis.hmget(keys.failedSources(run.id), ...rows.map(String));
+    const failed = rows.flatMap((row, i) => (kept[i] ? [{ row, json: kept[i] }] : []));
+    if (failed.length === 0) continue;
+    const outcomes = await redis.hmget(keys.outcomes(run.id), ...failed.map(({ row }) => String(row)));
+    for (const [i, { row, json }] of failed.entries()) {
+      const outcome = outcomes[i];
+      yield {
+        row,
+        values: JSON.parse(json) as string[],
+        error: outcome ? decodeOutcome(row, outcome).error : '',
+      };
+    }
+  }
+}

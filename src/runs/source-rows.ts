@@ -1,0 +1,83 @@
+import type { SourceRecord } from '../interfaces.js';
+
+/**
+ * What the producer asks of the source rows it carries along (`report --failed-only`): each row's
+ * raw values, and the source's header whenever it has grown since last asked.
+ */
+export interface SourceRows {
+  /** The row's raw values, aligned to the header; forgotten once taken. */
+  take(row: number): string[] | undefined;
+  /** The whole header when it changed since the last call, else null. */
+  headerChange(): string[] | null;
+  /** The CSV delimiter a file of these rows is written with: the source's (`,` for JSON and XML). */
+  readonly delimiter: string;
+}
+
+/**
+ * Keeps each source record's raw values, as an array aligned to the source's header, from the
+ * moment it is read until its mapped row is queued or settled: a preset may hold a group of records
+ * before their rows come out, so this holds a group at most, never the source.
+ *
+ * CSV: the columns are the header's, named as the source writes them. JSON, NDJSON, XML: a record's
+ * (flattened) keys are the columns, in the order first seen; a key first met in a later record
+ * grows the header, and arrays stored earlier stay aligned (they are simply shorter).
+ */
+export class SourceRowCapture implements SourceRows {
+  private readonly header: string[];
+  private readonly position = new Map<string, number>();
+  private readonly pending = new Map<number, string[]>();
+  private changed = true;
+
+  /**
+   * `columns`: the names records are keyed by; `header`: how the source writes them (CSV), same
+   * positions; `delimiter`: the source's, kept so that a `;` file's comma decimals read the same.
+   */
+  constructor(
+    columns: readonly string[],
+    header: readonly string[] = columns,
+    readonly delimiter = ',',
+  ) {
+    this.header = columns.map((name, i) => header[i] ?? name);
+    columns.forEach((name, i) => {
+      this.position.set(name, i);
+    });
+  }
+
+  /** Passes the records through, keeping the values of each. */
+  async *tap(records: AsyncIterable<SourceRecord>): AsyncGenerator<SourceRecord> {
+    for await (const record of records) {
+      this.pending.set(record.row, this.valuesOf(record));
+      yield record;
+    }
+  }
+
+  take(row: number): string[] | undefined {
+    const values = this.pending.get(row);
+    this.pending.delete(row);
+    return values;
+  }
+
+  headerChange(): string[] | null {
+    if (!this.changed) return null;
+    this.changed = false;
+    return [...this.header];
+  }
+
+  /** Trailing blanks are left off: job data stays compact, and a missing cell reads as blank. */
+  private valuesOf(record: SourceRecord): string[] {
+    const values: string[] = [];
+    for (const [name, value] of Object.entries(record.values)) {
+      let at = this.position.get(name);
+      if (at === undefined) {
+        at = this.header.length;
+        this.header.push(name);
+        this.position.set(name, at);
+        this.changed = true;
+      }
+      values[at] = value;
+    }
+    let end = values.length;
+    while (end > 0 && !values[end - 1]) end--;
+    return Array.from({ length: end }, (_, i) => values[i] ?? '');
+  }
+}

@@ -1,0 +1,140 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
+import { parseCsv } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
+
+/** A CSV as arrays of cells (the header first), with its delimiter. */
+function cells(text: string, delimiter = ','): string[][] {
+  return parse(text, { delimiter, relax_column_count: true }) as string[][];
+}
+
+/** Above the sandbox's limit (1e9): valid to this tool, refused by the API with 400. */
+const REFUSED_PRICE = '2000000000';
+
+describe('report <run-id> --failed-only', () => {
+  const pipeline = usePipeline();
+
+  it('gives a real WooCommerce export back in its own columns, and the file, fixed, imports with 0 failed', async () => {
+    const fixture = await readFile(join(REAL_FIXTURES_DIR, 'woocommerce/sample_products.csv'), 'utf8');
+    const [header = [], ...rows] = cells(fixture);
+    const price = header.indexOf('Regular price');
+    const name = header.indexOf('Name');
+    // Rows 4 and 6 are invalid here (no price a decimal could be); rows 5 and 7 the API refuses.
+    rows[3]![price] = 'eighteen';
+    rows[4]![price] = REFUSED_PRICE;
+    rows[5]![price] = 'n/a';
+    rows[6]![name] = 'x'.repeat(300);
+    const source = join(pipeline.dir, 'woo.csv');
+    await writeFile(source, stringify([header, ...rows]));
+
+    const first = await pipeline.cli(['run', source]);
+    expect(first.code).toBe(1);
+    expect(pipeline.sandbox.stats().byStatus['400']).toBe(2);
+
+    const out = join(pipeline.dir, 'failed.csv');
+    const failedOnly = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only', '--out', out]);
+    expect(failedOnly.code).toBe(0);
+    const [failedHeader = [], ...failed] = cells(await readFile(out, 'utf8'));
+    expect(failedHeader).toEqual([...header, 'error']);
+    expect(failed.map((line) => line.slice(0, -1))).toEqual([rows[3], rows[4], rows[5], rows[6]]);
+    expect(failed.map((line) => line.at(-1))).toEqual([
+      expect.stringMatching(/price/),
+      expect.stringMatching(/price/),
+      expect.stringMatching(/price/),
+      expect.stringMatching(/name/),
+    ]);
+
+    // Fixed as a user would: the bad cells edited, the error column left in.
+    for (const line of failed) {
+      line[price] = '18';
+      line[name] = line[name]!.slice(0, 40);
+    }
+    const fixed = join(pipeline.dir, 'fixed.csv');
+    await writeFile(fixed, stringify([failedHeader, ...failed]));
+    pipeline.sandbox.resetStats();
+    const again = await pipeline.cli(['run', fixed, '--report', join(pipeline.dir, 'again.csv')]);
+
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('preset woocommerce');
+    expect(again.stdout).toContain('rows      4: 4 created, 0 updated, 0 unchanged, 0 invalid, 0 failed');
+    expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(4);
+    const created = pipeline.products().filter((p) => ['woo-tshirt', 'woo-beanie'].includes(String(p.sku)));
+    expect(created.map((p) => p.price)).toEqual([18, 18]);
+    expect(pipeline.products().some((p) => 'error' in p)).toBe(false);
+  });
+
+  it('gives an ISO-8859-1 ;-file back as UTF-8 with its header as written; the guarded cells read back', async () => {
+    const header = ['sku', 'name', 'price', ' Catégorie '];
+    const rows = [
+      ['CR-1', 'Crème brûlée', '4,50', 'Desserts'],
+      ['CR-2', 'Gâteau', 'douze', 'Pâtisserie'],
+      ['CR-3', '=1+2 coffret', `${REFUSED_PRICE},00`, 'Coffrets'],
+      ['CR-4', 'Éclair', '2,10', 'Pâtisserie'],
+    ];
+    const source = join(pipeline.dir, 'latin1.csv');
+    await writeFile(source, iconv.encode(stringify([header, ...rows], { delimiter: ';' }), 'latin1'));
+
+    const first = await pipeline.cli(['run', source]);
+    expect(first.code).toBe(1);
+    const out = join(pipeline.dir, 'failed.csv');
+    expect((await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only', '--out', out])).code).toBe(
+      0,
+    );
+
+    const bytes = await readFile(out);
+    const text = bytes.toString('utf8');
+    expect(Buffer.from(text, 'utf8').equals(bytes)).toBe(true);
+    const [failedHeader = [], ...failed] = cells(text, ';');
+    expect(failedHeader).toEqual([...header, 'error']);
+    // Formula-guarded in the file, as every CSV this tool writes.
+    expect(failed.map((line) => line.slice(0, -1))).toEqual([
+      rows[1],
+      ['CR-3', "'=1+2 coffret", rows[2]![2], 'Coffrets'],
+    ]);
+
+    failed[0]![2] = '12,00';
+    failed[1]![2] = '15,00';
+    const fixed = join(pipeline.dir, 'fixed.csv');
+    await writeFile(fixed, stringify([failedHeader, ...failed], { delimiter: ';' }));
+    const again = await pipeline.cli(['run', fixed]);
+
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('rows      2: 2 created, 0 updated, 0 unchanged, 0 invalid, 0 failed');
+    const bySku = new Map(pipeline.products().map((p) => [p.sku, p]));
+    expect(bySku.get('CR-2')).toMatchObject({ name: 'Gâteau', price: 12, Catégorie: 'Pâtisserie' });
+    expect(bySku.get('CR-3')).toMatchObject({ name: '=1+2 coffret', price: 15 });
+    // The generic preset sends every column as a field, but never the error column.
+    expect(bySku.get('CR-2')).not.toHaveProperty('error');
+  });
+
+  it('lists nothing but the header for a run without failures', async () => {
+    const source = await pipeline.csv('ok.csv', [{ sku: 'A', name: 'Apple', price: '1' }]);
+    const first = await pipeline.cli(['run', source]);
+
+    const printed = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only']);
+
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe('sku,name,price,error\n');
+  });
+
+  it('says in one line, exit 2, that a run from before holds no source rows', async () => {
+    const source = await pipeline.csv('bad.csv', [{ sku: 'A', name: 'Apple', price: 'x' }]);
+    const runId = runIdOf((await pipeline.cli(['run', source])).stdout);
+    // A run recorded before this change has no source header.
+    await withRedis((redis) => redis.hdel(`${pipeline.prefix}:run:${runId}`, 'sourceHeader'));
+
+    const printed = await pipeline.cli(['report', runId, '--failed-only']);
+
+    expect(printed.code).toBe(2);
+    expect(printed.stderr.trim().split('\n')).toEqual([expect.stringContaining('holds no source rows')]);
+    expect(pipeline.products(MAIN_SELLER)).toEqual([]);
+    expect(parseCsv(printed.stdout)).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  exceeds,
+  parseCountOrPercent,
+  parsePercent,
+  priceChangeRefusal,
+  readLimit,
+} from '../../../src/guards/limits.js';
+import { wholeRunRefusal } from '../../../src/guards/verdict.js';
+import { runSpec } from '../../support/run-record.js';
+
+describe('N|P% limits', () => {
+  it.each([
+    ['5', '5'],
+    ['0', '0'],
+    ['10%', '10%'],
+    [' 2.5 % ', '2.5%'],
+    ['100%', '100%'],
+  ])('reads %j as %j', (text, stored) => {
+    expect(parseCountOrPercent(text, '--max-invalid')).toBe(stored);
+  });
+
+  it.each(['-3', '120%', 'abc', '', '1.5', '5%%'])('refuses %j in one line naming the option', (text) => {
+    expect(() => parseCountOrPercent(text, '--max-updates')).toThrow(/^--max-updates takes/);
+  });
+
+  it('a percentage of the price may be over 100 (a doubled price is +100%)', () => {
+    expect(parsePercent('150%', '--max-price-change')).toBe('150%');
+    expect(parsePercent('50', '--max-price-change')).toBe('50%');
+    expect(() => parsePercent('abc', '--max-price-change')).toThrow(/not "abc"/);
+  });
+
+  it('trips only on more than the limit', () => {
+    expect(exceeds(2, 10, readLimit('2'))).toBe(false);
+    expect(exceeds(3, 10, readLimit('2'))).toBe(true);
+    expect(exceeds(1, 10, readLimit('10%'))).toBe(false);
+    expect(exceeds(2, 10, readLimit('10%'))).toBe(true);
+    expect(exceeds(0, 0, readLimit('0%'))).toBe(false);
+  });
+});
+
+describe('the price check', () => {
+  it('holds a price divided by 100, saying old → new', () => {
+    expect(priceChangeRefusal(19.99, 0.1999, '50%')).toBe(
+      'price 19.99 → 0.1999 (-99%) exceeds --max-price-change 50%',
+    );
+  });
+
+  it('holds a rise over the limit and lets one within it go, either way', () => {
+    expect(priceChangeRefusal('10.00', 16, '50%')).toBe(
+      'price 10 → 16 (+60%) exceeds --max-price-change 50%',
+    );
+    expect(priceChangeRefusal(10, 15, '50%')).toBeNull();
+    expect(priceChangeRefusal(10, 5, '50%')).toBeNull();
+    expect(priceChangeRefusal('12.50', 12.5, '0%')).toBeNull();
+  });
+
+  it('holds any move from 0, and leaves a value that is no price to the validation', () => {
+    expect(priceChangeRefusal(0, 1, '1000%')).toBe('price 0 → 1 (from 0) exceeds --max-price-change 1000%');
+    expect(priceChangeRefusal(undefined, 1, '50%')).toBeNull();
+  });
+});
+
+describe('whole-run guards', () => {
+  it('names every guard that trips, with its figures', () => {
+    const spec = runSpec({ maxInvalid: '2', maxUpdates: '10%' });
+    expect(wholeRunRefusal(spec, { rows: 10, invalid: 3, updates: 9, listed: 10 })).toBe(
+      '3 of 10 rows are invalid (30%), more than --max-invalid 2; 9 of 10 products would be updated (90%), more than --max-updates 10%: nothing was sent',
+    );
+    expect(wholeRunRefusal(spec, { rows: 10, invalid: 2, updates: 1, listed: 10 })).toBeNull();
+  });
+});
