@@ -29,6 +29,7 @@ export async function startWorkerMetrics(
         ref: seller.ref,
         pausedOnLimit: status.pausedUntil !== null,
         keyRejected: status.authRejected,
+        unreachable: Boolean(status.unreachable),
         queueRows: await queueRows.rows(seller.queueName),
       });
     }

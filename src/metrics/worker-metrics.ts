@@ -9,6 +9,8 @@ export interface SellerSnapshot {
   pausedOnLimit: boolean;
   /** A rejected key (401) waiting for `resume`. */
   keyRejected: boolean;
+  /** The API out of reach (refused, DNS, timeouts): probed again until it answers. */
+  unreachable?: boolean;
   /** Rows in the seller's queued chunks, by BullMQ state. */
   queueRows: Record<string, number>;
 }
@@ -47,7 +49,7 @@ export class WorkerMetrics {
     };
     new Gauge({
       name: 'catalog_sync_seller_paused',
-      help: '1 while the seller is paused, by reason (daily-limit: limit or budget; key-rejected: until resume)',
+      help: '1 while the seller is paused, by reason (daily-limit: limit or budget; key-rejected: until resume; api-unreachable: until a probe is answered)',
       labelNames: ['seller', 'reason'],
       registers: [this.registry],
       async collect() {
@@ -55,6 +57,7 @@ export class WorkerMetrics {
         for (const seller of await sellers()) {
           this.set({ seller: seller.ref, reason: 'daily-limit' }, seller.pausedOnLimit ? 1 : 0);
           this.set({ seller: seller.ref, reason: 'key-rejected' }, seller.keyRejected ? 1 : 0);
+          this.set({ seller: seller.ref, reason: 'api-unreachable' }, seller.unreachable ? 1 : 0);
         }
       },
     });

@@ -2,7 +2,7 @@ import type { RunRecord } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 
 /** What happened to a run that a webhook hears of (CONTRACT.md, `--notify`). */
-export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected';
+export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected' | 'api-unreachable';
 
 export interface NotifyCounts {
   created: number;
@@ -82,5 +82,7 @@ function what(body: NotifyBody, run: RunRecord): string {
       return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; its rows stay queued`;
     case 'key-rejected':
       return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerRef}`;
+    case 'api-unreachable':
+      return `paused: cannot reach ${run.baseUrl}; its rows stay queued and go on once the API answers`;
   }
 }

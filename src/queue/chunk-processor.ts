@@ -153,7 +153,7 @@ async function pauseSeller(
     await queue.pause();
     await deps.notifier?.notifyRunById('key-rejected', runId, (id) => deps.runs.get(id));
   } else if (pause instanceof ApiUnreachableError) {
-    await pauseUnreachable(deps, queue, ref, pause);
+    await pauseUnreachable(deps, queue, ref, pause, runId);
   } else {
     const until = pause.until ?? deps.now() + 60_000;
     const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';

@@ -32,6 +32,7 @@ export async function pauseUnreachable(
   queue: Queue,
   ref: string,
   pause: ApiUnreachableError,
+  runId: string,
 ): Promise<void> {
   const { record, fresh } = await deps.sellers.markUnreachable(ref, pause);
   const wait = Math.max(1, record.retryAt - deps.now());
@@ -42,4 +43,6 @@ export async function pauseUnreachable(
     );
   }
   await queue.rateLimit(wait);
+  // Once per run (the notifier's claim): a webhook told at every probe would be noise.
+  if (fresh) await deps.notifier?.notifyRunById('api-unreachable', runId, (id) => deps.runs.get(id));
 }

@@ -78,8 +78,13 @@ describe('when the Seller API cannot be reached at all', () => {
     expect(imported.code).toBe(0);
     const runId = runIdOf(imported.stdout);
 
-    const worker = rig.spawn(['worker'], { ...env, LOG_LEVEL: 'info' });
+    const worker = rig.spawn(['worker', '--metrics-port', '0'], { ...env, LOG_LEVEL: 'info' });
+    const metricsUrl = (await worker.waitForStdout(/metrics at (http:\/\/\S+)/))[1] as string;
     await worker.waitForStderr(/cannot reach .*: seller \w+ paused, the API is probed again in/);
+    const paused = /catalog_sync_seller_paused\{seller="\w+",reason="api-unreachable"\} 1/;
+    await eventually('the paused gauge', async () =>
+      paused.test(await (await fetch(metricsUrl)).text()) ? true : undefined,
+    );
     // Probes keep failing while nothing listens; no row is settled as failed meanwhile.
     await eventually('a second failed probe', async () => {
       const { seller } = await rig.status(runId, env);

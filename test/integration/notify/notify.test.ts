@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually, KEY_A, runDone, useFailureRig } from '../failures/support/rig.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { freePort } from '../support/own-redis.js';
 import { useWebhookReceiver } from '../support/webhook-receiver.js';
 
 /** The warning lines a run logged about its webhook (pino JSON on stderr). */
@@ -170,6 +171,25 @@ describe('--notify: a rejected key', () => {
     expect(hook.posts.map((post) => post.body.event)).toEqual(['key-rejected']);
     expect(String(hook.posts[0]?.body.text)).toContain('the API key was rejected (401)');
     expect(hook.posts[0]?.raw).not.toContain('sk_not_a_key');
+  });
+});
+
+describe('--notify: an API out of reach', () => {
+  const rig = useFailureRig();
+  const hook = useWebhookReceiver();
+
+  it('POSTs one `api-unreachable` event naming the base URL', async () => {
+    const baseUrl = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const source = await rig.csv('catalog.csv', catalogRows(5));
+
+    const result = await rig.cli(
+      ['run', source, '--notify', hook.url],
+      rig.env(KEY_A, { SELLER_API_BASE_URL: baseUrl }),
+    );
+
+    expect(result.code).toBe(6);
+    expect(hook.posts.map((post) => post.body.event)).toEqual(['api-unreachable']);
+    expect(String(hook.posts[0]?.body.text)).toContain(`paused: cannot reach ${baseUrl}`);
   });
 });
 
