@@ -22,7 +22,13 @@ import { UsageError } from './usage-error.js';
 export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 /** The options that only `run` acts on: `import` exits before the run settles, in another process. */
-const RUN_ONLY: ReadonlyArray<{ flag: string; name: keyof RunFlags; why: string }> = [
+const RUN_ONLY: ReadonlyArray<{ flag: string; name: keyof RunFlags; of?: string; why: string }> = [
+  {
+    flag: '--concurrency',
+    name: 'concurrency',
+    of: '`run` and `worker`',
+    why: '`import` sends no request: give it to the `worker` that serves the run',
+  },
   {
     flag: '--report',
     name: 'report',
@@ -48,19 +54,26 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
   addSharedOptions(command);
   if (forCommand === 'run') {
     return command
+      .option(
+        '--concurrency <n>',
+        'requests in flight to the Seller API at once, per process',
+        parseConcurrency,
+        8,
+      )
       .option('--report <file>', 'also write the per-row result file there when the run settles')
       .option('--no-wait', 'on a daily-limit pause, exit 4 at once (rows stay queued)')
       .option('--sandbox', 'use an in-process sandbox Seller API instead of a real one', false);
   }
   // Known to the parser (so that the refusal is ours, in one line), never shown in --help.
   command
+    .addOption(new Option('--concurrency <n>').hideHelp().default(8))
     .addOption(new Option('--report <file>').hideHelp())
     .addOption(new Option('--no-wait').hideHelp())
     .addOption(new Option('--sandbox').hideHelp().default(false));
   return command.hook('preAction', (_program, action) => {
     for (const option of RUN_ONLY) {
       if (action.getOptionValueSource(option.name) === 'cli') {
-        throw new UsageError(`${option.flag} is an option of \`run\` only: ${option.why}`);
+        throw new UsageError(`${option.flag} is an option of ${option.of ?? '`run` only'}: ${option.why}`);
       }
     }
   });
@@ -124,12 +137,6 @@ function addSharedOptions(command: Command): Command {
       DEFAULT_FULL_READ_AFTER_MS,
     )
     .option('--match-by <field>', 'the field that identifies a product across runs', 'sku')
-    .option(
-      '--concurrency <n>',
-      'requests in flight to the Seller API at once, per process',
-      parseConcurrency,
-      8,
-    )
     .option('--dry-run', 'read, validate and diff; write the plan as the report; no POST or PUT', false)
     .option(
       '--daily-reset <HH:MM>',

@@ -21,6 +21,15 @@ async function cli(...args: string[]) {
 const RUN_ONLY = [['--report', 'out.csv'], ['--no-wait'], ['--sandbox']];
 
 describe('`import` takes only its own options', () => {
+  it('refuses --concurrency (it sends no request: the worker has its own)', async () => {
+    const result = await cli('import', 'catalog.csv', '--concurrency', '4');
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'catalog-sync: --concurrency is an option of `run` and `worker`: `import` sends no request: give it to the `worker` that serves the run\n',
+    );
+  });
+
   it.each(RUN_ONLY)('refuses %s (an option of `run`) with one line and exit 2', async (...option) => {
     const result = await cli('import', 'catalog.csv', ...option);
 
@@ -36,7 +45,7 @@ describe('`import` takes only its own options', () => {
     const runHelp = await cli('run', '--help');
 
     expect(importHelp.code).toBe(0);
-    for (const [flag] of RUN_ONLY) {
+    for (const [flag] of [...RUN_ONLY, ['--concurrency']]) {
       expect(importHelp.stdout).not.toContain(flag);
       expect(runHelp.stdout).toContain(flag);
     }
