@@ -41,7 +41,7 @@ td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .state-paused, .state-ended-early, .state-held { color: var(--warn); }
 .state-cancelled { color: var(--muted); }
 .history { display: block; font-weight: 400; color: var(--muted); font-size: 11px; }
-.state-key-rejected, .state-failed { color: var(--bad); }
+.state-key-rejected, .state-unreachable, .state-failed { color: var(--bad); }
 .badge { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 3px; font-size: 11px;
   font-weight: 600; color: var(--warn); border: 1px solid currentColor; }
 .progress { display: flex; align-items: center; gap: 6px; }

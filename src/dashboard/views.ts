@@ -10,7 +10,7 @@ export interface QueueCounts {
   failed: number;
 }
 
-export type SellerStateName = 'active' | 'paused' | 'key-rejected';
+export type SellerStateName = 'active' | 'paused' | 'key-rejected' | 'unreachable';
 
 /** A seller as the dashboard shows it. Holds no key: a seller is named by its ref (a fingerprint). */
 export interface SellerView {
@@ -66,6 +66,12 @@ export function pausedText(until: number, now: number): string {
 const ENDED_EARLY_TEXT = 'ended early: the source was not read to the end (interrupted, or the source broke)';
 const KEY_REJECTED_TEXT = 'key rejected (401): fix the key, then `catalog-sync resume`';
 
+/** "cannot reach https://…/api/v1: connection refused (ECONNREFUSED); probed again at 02:14:05 UTC" */
+function unreachableText(record: NonNullable<SellerStatus['unreachable']>): string {
+  const at = new Date(record.retryAt).toISOString().slice(11, 19);
+  return `cannot reach ${record.baseUrl}: ${record.cause}; probed again at ${at} UTC`;
+}
+
 export function sellerView(
   info: SellerInfo,
   status: SellerStatus,
@@ -74,15 +80,19 @@ export function sellerView(
 ): SellerView {
   const state: SellerStateName = status.authRejected
     ? 'key-rejected'
-    : status.pausedUntil !== null
-      ? 'paused'
-      : 'active';
+    : status.unreachable
+      ? 'unreachable'
+      : status.pausedUntil !== null
+        ? 'paused'
+        : 'active';
   const stateText =
     state === 'key-rejected'
       ? KEY_REJECTED_TEXT
-      : status.pausedUntil !== null
-        ? pausedText(status.pausedUntil, now)
-        : 'active';
+      : status.unreachable
+        ? unreachableText(status.unreachable)
+        : status.pausedUntil !== null
+          ? pausedText(status.pausedUntil, now)
+          : 'active';
   return {
     ref: info.ref,
     baseUrl: info.baseUrl,
@@ -105,9 +115,11 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
         ? 'cancelled'
         : held && seller.authRejected
           ? 'paused: API key rejected (401)'
-          : held && seller.pausedUntil !== null
-            ? pausedText(seller.pausedUntil, now)
-            : run.state;
+          : held && seller.unreachable
+            ? `paused: ${unreachableText(seller.unreachable)}`
+            : held && seller.pausedUntil !== null
+              ? pausedText(seller.pausedUntil, now)
+              : run.state;
   // A cancelled run stopped when it was cancelled, not now.
   const durationMs = Math.max(0, (run.finishedAt ?? run.cancelledAt ?? now) - run.createdAt);
   return {

@@ -43,6 +43,21 @@ describe('sellerView', () => {
       'key-rejected',
       expect.stringMatching(/^key rejected \(401\)/),
     ],
+    [
+      {
+        pausedUntil: null,
+        authRejected: false,
+        unreachable: {
+          since: NOW - 60_000,
+          retryAt: NOW + 5_000,
+          probes: 2,
+          cause: 'connection refused (ECONNREFUSED)',
+          baseUrl: 'https://api.example.com/api/v1',
+        },
+      },
+      'unreachable',
+      `cannot reach https://api.example.com/api/v1: connection refused (ECONNREFUSED); probed again at ${new Date(NOW + 5_000).toISOString().slice(11, 19)} UTC`,
+    ],
   ])('with %j the state is %s', (status, state, stateText) => {
     const view = sellerView(info, { ...status, requestsToday: 42 }, queue, NOW);
 
