@@ -5,6 +5,7 @@ import { readApiConfig } from '../config.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { isRetryableRead } from '../sync/error-policy.js';
+import { unreachedCause } from '../sync/unreached.js';
 import { terminalSafeLine } from '../terminal-safe.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
@@ -66,6 +67,11 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof SellerApiError)) throw error;
+    const unreached = unreachedCause(error);
+    if (unreached !== null) {
+      io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreached}\n`);
+      return ExitCode.apiUnreachable;
+    }
     io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
     return error instanceof UnauthorizedError ? ExitCode.unauthorized : ExitCode.usage;
   }

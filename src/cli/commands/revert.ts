@@ -8,6 +8,7 @@ import type { RunRecord } from '../../runs/run-store.js';
 import { SellerApiClient, SellerApiError } from '../../seller-api/index.js';
 import { isRetryableRead, pauseOf } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
+import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
@@ -120,7 +121,7 @@ async function revertableRun(runtime: Runtime, runId: string): Promise<RunRecord
   return run;
 }
 
-/** A 429 or a 401 stopped the revert: one line, exit 4 or 3. */
+/** A 429, a 401 or an API out of reach stopped the revert: one line, exit 4, 3 or 6. */
 async function stoppedLine(
   io: CliIo,
   runtime: Runtime,
@@ -138,6 +139,13 @@ async function stoppedLine(
   if (pause?.reason === 'unauthorized') {
     io.stderr.write(`catalog-sync: the key in ${keyEnv} was rejected (401) ${progress}\n`);
     return ExitCode.unauthorized;
+  }
+  const unreached = unreachedCause(error);
+  if (unreached !== null || pause?.reason === 'unreachable') {
+    const line =
+      unreached === null ? (pause as SellerPausedError).message : `cannot reach ${run.baseUrl}: ${unreached}`;
+    io.stderr.write(`catalog-sync: ${terminalSafeLine(line)} ${progress}\n`);
+    return ExitCode.apiUnreachable;
   }
   if (pause?.until != null) {
     // Every worker of this seller waits for the reset too.

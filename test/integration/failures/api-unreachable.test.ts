@@ -59,13 +59,15 @@ describe('when the Seller API cannot be reached at all', () => {
     expectExactCatalog(api!.products(SELLER_A), rows);
   });
 
-  it('`ping` says the same in one line, exit 6: no verdict on the key', async () => {
+  it('`ping` and the exports say the same in one line, exit 6: no verdict on the key', async () => {
     const { baseUrl, env } = await closedApi();
+    const line = `catalog-sync: cannot reach ${baseUrl}: connection refused (ECONNREFUSED)\n`;
 
-    const result = await rig.cli(['ping'], env);
-
-    expect(result.code).toBe(6);
-    expect(result.stderr).toBe(`catalog-sync: cannot reach ${baseUrl}: connection refused (ECONNREFUSED)\n`);
+    for (const command of [['ping'], ['products', 'export'], ['orders', 'export']]) {
+      const result = await rig.cli(command, { ...env, CATALOG_SYNC_RETRY_BASE_MS: '1' });
+      expect(result.code, command.join(' ')).toBe(6);
+      expect(result.stderr, command.join(' ')).toBe(line);
+    }
   });
 
   it('a `worker` pauses the seller, probes again by itself, and finishes the run once the API answers', {
