@@ -32,7 +32,6 @@ export async function waitForRun(
   for (;;) {
     if (options.signal?.aborted) return { kind: 'stopped' };
     const run = await withinRedisDeadline(
-      runtime.redis,
       runtime.config.redisUrl,
       runtime.runs.get(runId),
       // Longer than a Redis restart takes; shorter than a person's patience at the terminal.

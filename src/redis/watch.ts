@@ -16,12 +16,7 @@ export class RedisLostError extends Error {
  * Resolves with the command's result, or rejects with RedisLostError when Redis has not answered
  * within `ms`. A Redis restarted mid-run (with AOF) answers again within that time and the run goes on.
  */
-export function withinRedisDeadline<T>(
-  redis: Redis,
-  url: string,
-  command: Promise<T>,
-  ms: number,
-): Promise<T> {
+export function withinRedisDeadline<T>(url: string, command: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RedisLostError(url, Math.round(ms / 1000))), ms);

@@ -191,7 +191,7 @@ export class SellerApiClient {
         return await work();
       } catch (error) {
         const retry = this.#retry;
-        if (!retry || !retry.retryable(error)) throw error;
+        if (!retry?.retryable(error)) throw error;
         if (attempt > retry.policy.retries) throw retry.afterTries ? retry.afterTries(error) : error;
         const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
