@@ -73,11 +73,12 @@ describe('worker --metrics-port', () => {
     const source = await pipeline.csv('catalog.csv', catalogRows(30));
     expect((await pipeline.cli(['import', source], { SELLER_API_KEY: 'sk_rejected' })).code).toBe(0);
 
-    const text = await eventually('the seller paused on its key', async () => {
+    // The chunk that met the 401 is active for a moment after the pause is marked: wait until it is back.
+    const text = await eventually('the seller paused on its key, its rows back in the queue', async () => {
       const body = await scrape(url);
-      return /catalog_sync_seller_paused\{seller="\w+",reason="key-rejected"\} 1/.test(body)
-        ? body
-        : undefined;
+      const paused = /catalog_sync_seller_paused\{seller="\w+",reason="key-rejected"\} 1/.test(body);
+      const active = /catalog_sync_queue_rows\{seller="\w+",state="active"\} (\d+)/.exec(body)?.[1];
+      return paused && active === '0' ? body : undefined;
     });
     const ref = /catalog_sync_seller_paused\{seller="(\w+)",reason="key-rejected"\} 1/.exec(
       text,
