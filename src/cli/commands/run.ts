@@ -246,7 +246,7 @@ async function reportOutcome(
       // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
       if (waited.kind === 'held') return ExitCode.held;
       const counts = runCounts(waited.run);
-      return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+      return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
 }
