@@ -15,6 +15,20 @@ const HAND_MADE = Array.from({ length: 5 }, (_, i) => ({
 describe('--missing: managed products gone from the feed, night after night', () => {
   const pipeline = usePipeline();
 
+  it.each([
+    [['--missing', 'stock'], 'catalog-sync: --missing takes field=value pairs such as stock=0, not "stock"'],
+    [['--missing', '=1'], 'catalog-sync: --missing takes field=value pairs such as stock=0, not "=1"'],
+    [
+      ['--missing', 'stock=0', '--max-missing', '120%'],
+      'catalog-sync: --max-missing takes N or P% with P up to 100, not "120%"',
+    ],
+  ])('%j is one line and exit 2, before any request', async (flags, line) => {
+    const result = await pipeline.cli(['run', await pipeline.csv('feed.csv', FEED.slice(0, 2)), ...flags]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(line);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
   async function night(name: string, rows: typeof FEED, ...extra: string[]) {
     pipeline.sandbox.resetStats();
     const report = join(pipeline.dir, `${name}.report.csv`);
