@@ -1,6 +1,8 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 
 /** 100 products with a stock of their own (5 to 11), so that giving it back is seen. */
@@ -102,5 +104,25 @@ describe('--missing: managed products gone from the feed, night after night', ()
     );
     expect(full.lines.filter((l) => l.action === 'deactivate')).toEqual([]);
     expect(handMade()).toEqual(handBefore);
+  });
+
+  it('a job file says missing: {stock: 0}, and revert puts a night of deactivations back', async () => {
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED.slice(0, 10))])).code).toBe(0);
+    const source = await pipeline.csv('nine.csv', FEED.slice(0, 9));
+    await mkdir(join(pipeline.dir, 'jobs'));
+    await writeFile(
+      join(pipeline.dir, 'jobs', 'nightly.yml'),
+      `source: ${source}\nmissing: {stock: 0}\nmaxMissing: 1\n`,
+    );
+
+    const night = await pipeline.cli(['run', '--job', join(pipeline.dir, 'jobs', 'nightly.yml')]);
+    expect(night.code).toBe(0);
+    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock).toBe('0');
+
+    pipeline.sandbox.resetStats();
+    const reverted = await pipeline.cli(['revert', runIdOf(night.stdout)]);
+    expect(reverted.code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(1);
+    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock).toBe(FEED[9]?.stock);
   });
 });
