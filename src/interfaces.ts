@@ -114,7 +114,16 @@ export type MappedRow = ProductUpsert | InvalidRow | MergedRow | SkippedRow;
  * way), status `ok`; or a row that could not be diffed at all (the product list could not be
  * read), status `failed`.
  */
-export type RowAction = 'create' | 'update' | 'unchanged' | 'invalid' | 'merged' | 'missing' | 'skipped';
+export type RowAction =
+  | 'create'
+  | 'update'
+  | 'unchanged'
+  | 'invalid'
+  | 'merged'
+  | 'missing'
+  | 'skipped'
+  /** A managed product the source no longer holds, given the `--missing` fields (not a source row). */
+  | 'deactivate';
 export type RowStatus = 'ok' | 'failed' | 'planned' | 'held';
 
 /** The settled result of one source row (or of one remote product missing from the source). */

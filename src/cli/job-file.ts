@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
@@ -93,6 +94,12 @@ const jobFile = z
       .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
       .optional(),
     only: z.enum(['create', 'update']).optional(),
+    /** `--missing`: a map, e.g. `missing: {stock: 0}`. */
+    missing: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .refine((map) => parses(() => missingValuesOfMap(map)), 'must be a map of fields such as {stock: 0}')
+      .optional(),
+    maxMissing: countOrPercent('--max-missing'),
     /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
     notify: z
       .string()
@@ -191,6 +198,8 @@ export function applyJob(
     maxUpdates: job.maxUpdates === undefined ? undefined : parseCountOrPercent(String(job.maxUpdates), ''),
     maxPriceChange:
       job.maxPriceChange === undefined ? undefined : parsePercent(String(job.maxPriceChange), ''),
+    missing: job.missing === undefined ? undefined : missingValuesOfMap(job.missing),
+    maxMissing: job.maxMissing === undefined ? undefined : parseCountOrPercent(String(job.maxMissing), ''),
   };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;

@@ -105,6 +105,8 @@ export async function prepareRun(
       maxPriceChange: flags.maxPriceChange ?? null,
       only: flags.only ?? null,
       notify: flags.notify ?? null,
+      missing: flags.missing ?? null,
+      maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
     };
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
@@ -166,6 +168,8 @@ async function sourceIdentity(source: string, flags: RunFlags): Promise<string |
     flags.maxUpdates ?? '',
     flags.maxPriceChange ?? '',
     flags.only ?? '',
+    flags.missing ? JSON.stringify(flags.missing) : '',
+    flags.maxMissing ?? '',
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

@@ -1,3 +1,4 @@
+import type { MissingValues } from '../missing/missing-values.js';
 /**
  * The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed.
  * Its own module: run-options.ts parses them and job-file.ts fills them from a job file.
@@ -57,4 +58,8 @@ export interface RunFlags {
   maxPriceChange?: string;
   /** `--only create|update`. */
   only?: 'create' | 'update';
+  /** `--missing field=value,…` (job files: `missing:` as a map): typed as the generic preset reads them. */
+  missing?: MissingValues;
+  /** `--max-missing N|P%` (guard, with `--missing`). */
+  maxMissing?: string;
 }

@@ -11,6 +11,7 @@ import {
   parseTaxRate,
 } from '../config.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
@@ -211,6 +212,16 @@ function addSharedOptions(command: Command): Command {
       '--max-price-change <P%>',
       'guard: a row whose price would move by more than this (either way) is held',
       (value: string) => parsePercent(value, '--max-price-change'),
+    )
+    .option(
+      '--missing <field=value,...>',
+      'products this tool manages that the source no longer holds get one PUT of these fields (e.g. stock=0); they return with their former values',
+      (value: string) => parseMissingValues(value, '--missing'),
+    )
+    .option(
+      '--max-missing <N|P%>',
+      'guard, with --missing: deactivating more than this (a count, or a percentage of the managed products) holds the whole run (default 20%)',
+      (value: string) => parseCountOrPercent(value, '--max-missing'),
     )
     .option(
       '--only <create|update>',

@@ -1,9 +1,10 @@
 import type { Job, Queue } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import type { RowOutcome } from '../interfaces.js';
+import { deactivateLine } from '../missing/deactivations.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
-import { advanceRun, finaliseIfSettled } from './finalise.js';
+import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 
 /** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
@@ -46,6 +47,17 @@ export async function settleFailedChunk(
   const run = await deps.runs.get(runId);
   if (!run) return;
   // As the chunk's mode settles: a planned row waits for the decision, a held row is re-settled.
+  if (job.data.phase === 'deactivate') {
+    // Its products not deactivated yet fail with the reason; the run ends after its last line.
+    const items = job.data.deactivate ?? [];
+    await deps.runs.addMissing(
+      runId,
+      items.map((item) => deactivateLine(item, 'failed', reason)),
+      true,
+    );
+    await endAfterDeactivations(deps, runId);
+    return;
+  }
   const mode = chunkRows(deps, runId, run, chunkMode(job.data, run), sourcesByRow(job.data));
   const unsettled = await mode.todo(rows);
   await mode.settle(notSyncedOutcomes(unsettled, reason));
@@ -54,7 +66,7 @@ export async function settleFailedChunk(
     'chunk failed: its rows are marked failed',
   );
   if (queue) await advanceRun(deps, runId, queue);
-  else await finaliseIfSettled(deps, runId);
+  else await finaliseIfSettled(deps, runId, queue);
 }
 
 /** True when BullMQ will not try the job again. */

@@ -11,14 +11,22 @@ export interface ChunkJobData {
   /**
    * Absent: the rows as read (a guarded run plans them first, see src/guards). `apply`: the writes of
    * a guarded run whose guards passed. `approve`: held writes that `approve` sends (round `round`).
+   * `deactivate`: the PUTs of `--missing` for the products in `deactivate` (`rows` is empty).
    */
-  phase?: 'apply' | 'approve';
+  phase?: 'apply' | 'approve' | 'deactivate';
   round?: number;
   /**
    * Each row's raw source values (aligned to the run's source header), at its row's index in
    * `rows`: kept by a row that fails, for `report --failed-only`. Absent in jobs queued before.
    */
   sources?: (string[] | null)[];
+  /** With phase `deactivate`: the managed products gone from the source (remote id, match key). */
+  deactivate?: DeactivateItem[];
+}
+
+export interface DeactivateItem {
+  id: string;
+  key: string;
 }
 
 /** The rows' source values by row number (none for a job queued before they were carried). */

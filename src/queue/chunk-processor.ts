@@ -1,12 +1,14 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
+import { deactivateChunk } from '../missing/deactivate-chunk.js';
+import { clearReactivated, withReactivations } from '../missing/reactivate.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { cancelledOutcomes, notSyncedOutcomes } from './chunk-failure.js';
 import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
-import { advanceRun } from './finalise.js';
+import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
@@ -71,7 +73,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const mode = chunkRows(deps, runId, context.run, chunkMode(job.data, context.run), sources);
+    const modeName = chunkMode(job.data, context.run);
+    const mode = chunkRows(deps, runId, context.run, modeName, sources);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
@@ -102,7 +105,18 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         if (error instanceof SnapshotError) return settleNotSynced(error.message);
         throw error;
       }
-      const todo = await mode.todo(rows);
+      if (job.data.phase === 'deactivate') {
+        if (context.run.missing)
+          await deactivateChunk(deps, context, context.run.missing, job.data.deactivate ?? []);
+        if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
+        return;
+      }
+      const { rows: todo, returning } = await withReactivations(
+        deps.redis,
+        deps.keys,
+        ref,
+        await mode.todo(rows),
+      );
       const lookups = await context.index.lookup(todo);
       // Each row settles the moment it is done: a worker killed mid-chunk leaves no row whose
       // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
@@ -122,6 +136,9 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
         throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
       }
+      // A planned row is not written yet (its `apply` job clears it), nor is a dry run's.
+      if (!context.dryRun && modeName !== 'plan')
+        await clearReactivated(deps.redis, deps.keys, runId, ref, returning);
     } catch (error) {
       const pause = pauseOf(error);
       if (pause) await pauseSeller(deps, queue, ref, pause, runId);

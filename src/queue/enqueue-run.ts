@@ -121,7 +121,7 @@ async function produceRun(
     // A guarded run's guards are decided in a job once every row is planned: this one comes after
     // the last row is read, so some chunk always looks once the run's total is final.
     if (isGuarded(spec) && chunks > 0) await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
-    await finaliseIfSettled(deps, run.id);
+    await finaliseIfSettled(deps, run.id, queue);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {

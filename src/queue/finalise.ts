@@ -1,8 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decideGuardsIfPlanned } from '../guards/decide.js';
-import type { RowOutcome } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
+import { scanMissing } from '../missing/missing-scan.js';
+import { deactivationVerdict, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -28,53 +30,66 @@ export async function advanceRun(
   queue: Queue<ChunkJobData>,
 ): Promise<boolean> {
   await decideGuardsIfPlanned(deps, runId, queue);
-  return finaliseIfSettled(deps, runId);
+  return finaliseIfSettled(deps, runId, queue);
 }
 
 /**
  * Ends a run once every row is settled: one `missing` line per remote product the source does not
  * hold (the API has no delete: the seller decides), then the run is done (or cancelled, when
  * `cancel` asked for it). Exactly one caller does it.
+ * With `--missing`, the managed ones among them are deactivated first (src/missing): the run then
+ * ends when the last `deactivate` line settles (endAfterDeactivations), and this resolves to false.
  */
-export async function finaliseIfSettled(deps: FinaliseDeps, runId: string): Promise<boolean> {
+export async function finaliseIfSettled(
+  deps: FinaliseDeps,
+  runId: string,
+  queue?: Queue<ChunkJobData>,
+): Promise<boolean> {
   if (!(await deps.runs.claimFinalisation(runId))) return false;
+  const run = await deps.runs.get(runId);
+  if (!run) return true;
+  const [listFailed, heldRows, heldReason] = await deps.redis.hmget(
+    deps.keys.run(runId),
+    'snapshotFailed',
+    'status:held',
+    'heldReason',
+  );
+  const deactivate = run.missing && partialRead(run, Boolean(listFailed)) === null ? run.missing : null;
+  const figures = await scanMissing(deps, runId, run.sellerRef, deactivate);
+  if (figures.due > 0) {
+    const runHeldFor = Number(heldRows ?? 0) > 0 ? (heldReason ?? 'a guard held rows back') : null;
+    const verdict = deactivationVerdict(run, { ...figures, runHeldFor });
+    if (verdict.kind === 'send' && queue) {
+      await enqueueDeactivations(deps, runId, queue);
+      return false;
+    }
+    if (verdict.kind === 'held' && verdict.own)
+      await deps.redis.hset(deps.keys.run(runId), 'heldReason', verdict.reason);
+    if (verdict.kind === 'held') await settleDueAs(deps, runId, 'held', verdict.reason);
+    else if (verdict.kind === 'planned') await settleDueAs(deps, runId, 'planned');
+    else await settleDueAs(deps, runId, 'failed', 'not sent: no queue to send it through');
+    return endRun(deps, runId, verdict.kind === 'held');
+  }
+  return endRun(deps, runId, false);
+}
+
+/**
+ * After a `deactivate` job: once the run's last deactivation settled, the run ends (one caller wins).
+ * True for that caller.
+ */
+export async function endAfterDeactivations(deps: FinaliseDeps, runId: string): Promise<boolean> {
+  const key = deps.keys.run(runId);
+  if ((await deps.redis.hlen(deps.keys.deactivations(runId))) > 0) return false;
+  if ((await deps.redis.hsetnx(key, 'deactivationsEnded', 1)) !== 1) return false;
+  return endRun(deps, runId, false);
+}
+
+async function endRun(deps: FinaliseDeps, runId: string, heldDeactivations: boolean): Promise<boolean> {
   const { redis, keys } = deps;
-  let cursor = '0';
-  do {
-    const [next, flat] = await redis.hscan(keys.products(runId), cursor, 'COUNT', 500);
-    cursor = next;
-    const ids: string[] = [];
-    for (let i = 0; i < flat.length; i += 2) ids.push(flat[i] as string);
-    if (ids.length === 0) continue;
-    const [touched, matchKeys] = await Promise.all([
-      redis.smismember(keys.touched(runId), ...ids),
-      redis.hmget(keys.idToKey(runId), ...ids),
-    ]);
-    const keyed = matchKeys.map((key) => key ?? '');
-    const placeholders = keyed.map((key) => key || '\u0000');
-    const [inSource, owners] = await Promise.all([
-      redis.smismember(keys.sourceKeys(runId), ...placeholders),
-      redis.hmget(keys.keyToId(runId), ...placeholders),
-    ]);
-    const missing: RowOutcome[] = [];
-    ids.forEach((id, i) => {
-      // A key the source holds covers one product only: a second remote product under it is missing.
-      const held = inSource[i] === 1 && owners[i] === id;
-      if (touched[i] === 1 || held) return;
-      missing.push({
-        row: null,
-        key: keyed[i] ?? '',
-        action: 'missing',
-        productId: id,
-        status: 'ok',
-        error: '',
-      });
-    });
-    await deps.runs.addMissing(runId, missing);
-  } while (cursor !== '0');
   // `cancel` ended it; or a guard held rows back: the run waits for `approve` in state `held`.
   const cancelled = (await deps.runs.get(runId))?.cancelledAt !== undefined;
-  const held = !cancelled && Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0;
+  const held =
+    !cancelled && (heldDeactivations || Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0);
   await deps.runs.finish(runId, Date.now(), { held, cancelled });
   const run = await deps.runs.get(runId);
   // A cancelled run did not send every row: the seller's record is not as complete as a full read.

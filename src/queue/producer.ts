@@ -113,12 +113,13 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 export function chunkJobId(runId: string, chunk: number, phase?: ChunkJobData['phase'], round = 0): string {
   if (phase === 'apply') return `${runId}-apply-${chunk}`;
   if (phase === 'approve') return `${runId}-approve${round}-${chunk}`;
+  if (phase === 'deactivate') return `${runId}-deactivate${round}-${chunk}`;
   return `${runId}-${chunk}`;
 }
 
 /** The run a chunk job id belongs to, or null for another id. */
 export function runIdOfChunkJob(jobId: string): string | null {
-  const match = /^(.+?)(?:-apply|-approve\d+)?-\d+$/.exec(jobId);
+  const match = /^(.+?)(?:-apply|-approve\d+|-deactivate\d+)?-\d+$/.exec(jobId);
   return match?.[1] ?? null;
 }
 

@@ -81,6 +81,13 @@ export class RedisKeys {
   plan(runId: string): string {
     return `${this.prefix}:run:${runId}:plan`;
   }
+  /**
+   * Hash: remote id → match key, the managed products this run is to deactivate (`--missing`): filled
+   * when the run ends, each removed as its `deactivate` line settles; the run is done when it is empty.
+   */
+  deactivations(runId: string): string {
+    return `${this.prefix}:run:${runId}:deactivations`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.prefix}:run:${runId}:touched`;
@@ -129,6 +136,13 @@ export class RedisKeys {
    */
   fullRead(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:full-read-at`;
+  }
+  /**
+   * Hash: match key → { id, former } for the products `--missing` deactivated: the values its fields
+   * showed before, given back when the product returns to the source (missing/deactivated-store.ts).
+   */
+  deactivated(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:deactivated`;
   }
   /** String with a TTL: the instant (ms) until which the seller's daily limit holds us. */
   pausedUntil(sellerRef: string): string {

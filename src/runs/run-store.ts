@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RowAction, RowOutcome, RowStatus } from '../interfaces.js';
+import type { FieldValue, RowAction, RowOutcome, RowStatus } from '../interfaces.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember, missingMember } from './missing-order.js';
 
@@ -51,6 +51,10 @@ export interface RunSpec {
   only?: 'create' | 'update' | null;
   /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
   notify?: string | null;
+  /** `--missing field=value,…`: what a managed product gone from the source is given (null: none). */
+  missing?: Record<string, FieldValue> | null;
+  /** `--max-missing N|P%` (guard, with `--missing`): more deactivations than this hold the run. */
+  maxMissing?: string | null;
 }
 
 /** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
@@ -111,12 +115,21 @@ local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
 return {settledNow, settled, fresh}
 `;
 
-// Adds `missing` lines and counts only those not there yet, in one step.
+// Adds `missing` (or `deactivate`) lines and counts only those not there yet, in one step. A line
+// of a product still to deactivate (KEYS[3]) is added only while it is: a retried job adds it once.
+// Counts: `action:<action>` and, for `deactivate`, `pair:deactivate:<status>` (not `status:`, which
+// counts source rows). Returns the lines added and the deactivations left.
 const ADD_MISSING_SCRIPT = `
 local added = 0
-for i = 1, #ARGV do added = added + redis.call('ZADD', KEYS[1], 0, ARGV[i]) end
-redis.call('HINCRBY', KEYS[2], 'action:missing', added)
-return added
+for i = 1, #ARGV, 4 do
+  local due = ARGV[i + 3] == '' or redis.call('HDEL', KEYS[3], ARGV[i + 3]) == 1
+  if due and redis.call('ZADD', KEYS[1], 0, ARGV[i]) == 1 then
+    added = added + 1
+    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 1], 1)
+    if ARGV[i + 1] ~= 'missing' then redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2], 1) end
+  end
+end
+return {added, redis.call('HLEN', KEYS[3])}
 `;
 
 export function newRunId(now = Date.now()): string {
@@ -409,19 +422,29 @@ export class RunStore {
     await multi.exec();
   }
 
-  /** Adds `missing` lines; a line added twice (finalisation tried again) is kept and counted once. */
-  async addMissing(id: string, outcomes: RowOutcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    const members = outcomes.map((o) => missingMember(o.productId ?? '', encodeOutcome(o)));
-    const added = (await this.redis.eval(
+  /**
+   * Adds `missing` (and `deactivate`) lines; a line added twice (finalisation tried again) is kept and
+   * counted once. `settling`: the lines settle deactivations still due (keys.deactivations), each
+   * once. Resolves to the deactivations still due.
+   */
+  async addMissing(id: string, outcomes: RowOutcome[], settling = false): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    const args: string[] = [];
+    for (const o of outcomes) {
+      args.push(missingMember(o.productId ?? '', encodeOutcome(o)), o.action, o.status);
+      args.push(settling ? (o.productId ?? '') : '');
+    }
+    const [added, left] = (await this.redis.eval(
       ADD_MISSING_SCRIPT,
-      2,
+      3,
       this.keys.missing(id),
       this.keys.run(id),
-      ...members,
-    )) as number;
-    // Every missing line is alike (missing, ok): how many were new is all a count needs.
-    this.onSettled?.(outcomes.slice(0, added));
+      this.keys.deactivations(id),
+      ...args,
+    )) as [number, number];
+    // The metrics count lines by action and status; which of them were new matters only when retried.
+    this.onSettled?.(added === outcomes.length ? outcomes : outcomes.slice(0, added));
+    return left;
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
@@ -465,6 +488,7 @@ export class RunStore {
       this.keys.createdKeys(id),
       this.keys.missing(id),
       this.keys.missingUnsorted(id),
+      this.keys.deactivations(id),
       this.keys.plan(id),
       this.keys.failedSources(id),
     ];

@@ -14,6 +14,11 @@ export function runCounts(run: RunRecord) {
     /** Rows left out on purpose (status ok); a row skipped because it could not be synced is failed. */
     skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
+    /** `--missing`: managed products gone from the source, by the status of their `deactivate` line. */
+    deactivated: count('pair:deactivate:ok'),
+    deactivateFailed: count('pair:deactivate:failed'),
+    deactivateHeld: count('pair:deactivate:held'),
+    toDeactivate: count('pair:deactivate:planned'),
     /** Rows a guard held back: nothing was sent for them (`approve` sends them). */
     held: count('status:held'),
     /** Rows that failed (a 400, retries used up, the API out of reach); invalid rows are counted apart. */
@@ -80,7 +85,15 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     );
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);
-  if (c.held > 0) {
+  const deactivations = [
+    c.deactivated ? `${c.deactivated} deactivated` : '',
+    c.toDeactivate ? `${c.toDeactivate} to deactivate` : '',
+    c.deactivateHeld ? `${c.deactivateHeld} held` : '',
+    c.deactivateFailed ? `${c.deactivateFailed} failed` : '',
+  ].filter(Boolean);
+  if (deactivations.length > 0)
+    lines.push(`  deactivate ${deactivations.join(', ')} (--missing: managed products gone from the source)`);
+  if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
   }

@@ -113,7 +113,7 @@ async function syncAgainst(
     case 'update': {
       if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
       const before = known && withLearned(known, diff.learned);
-      const result = await update(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
+      const result = await writeUpdate(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
       if (result === 'gone') return create(ctx, upsert, outcome);
       return 'failed' in result
         ? outcome('update', diff.id, 'failed', result.failed, diff.notes)
@@ -125,7 +125,8 @@ async function syncAgainst(
   }
 }
 
-async function update(
+/** One PUT of `changed` to `remote`, retried by the policy, remembered and kept for `revert`; also `--missing`'s. */
+export async function writeUpdate(
   ctx: RowSyncContext,
   upsert: ProductUpsert,
   remote: IndexedProduct,
@@ -315,7 +316,7 @@ async function adopt(
   await recordCreated(ctx, upsert, { id: found.id, ...memory }, found.values, token);
   const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
-    const result = await update(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
+    const result = await writeUpdate(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
     if (typeof result === 'object' && 'failed' in result)
       return outcome('create', found.id, 'failed', result.failed);
   }

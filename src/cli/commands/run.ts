@@ -264,7 +264,7 @@ async function reportOutcome(
       const counts = runCounts(waited.run);
       // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
       if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;
-      return counts.invalid + counts.failed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+      return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
 }

@@ -54,6 +54,10 @@ describe('runCounts', () => {
       merged: 6,
       skipped: 8,
       missing: 7,
+      deactivated: 0,
+      deactivateFailed: 0,
+      deactivateHeld: 0,
+      toDeactivate: 0,
       held: 0,
       failed: 4,
       toCreate: 0,
@@ -85,8 +89,26 @@ describe('runCounts', () => {
     expect(runCounts(run)).toMatchObject({ updated: 2, created: 0, held: 4, failed: 0 });
   });
 
+  it('counts `--missing` deactivations by status, apart from source rows', () => {
+    const run = runRecord({
+      counts: {
+        'action:deactivate': 6,
+        'pair:deactivate:ok': 3,
+        'pair:deactivate:failed': 1,
+        'pair:deactivate:held': 2,
+      },
+    });
+    expect(runCounts(run)).toMatchObject({
+      deactivated: 3,
+      deactivateFailed: 1,
+      deactivateHeld: 2,
+      failed: 0,
+      held: 0,
+    });
+  });
+
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(13).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(17).fill(0));
   });
 });
 

@@ -1,0 +1,66 @@
+import type { Redis } from 'ioredis';
+import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { DeactivateItem } from '../queue/chunk-job.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunStore } from '../runs/run-store.js';
+import type { IndexedProduct } from '../sync/diff.js';
+import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
+import { type RowSyncContext, writeUpdate } from '../sync/row-sync.js';
+import { DeactivatedStore } from './deactivated-store.js';
+import { deactivateLine } from './deactivations.js';
+import { alreadySo, formerValues, type MissingValues } from './missing-values.js';
+
+interface DeactivateDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/**
+ * A `deactivate` job: one PUT of the `--missing` fields per product still due, through the same
+ * client, limiter, retries and pauses as the rows' writes. The values the fields showed are recorded
+ * first (given back when the product returns), and what the PUT replaced is kept for `revert`.
+ * Rejects with a pause (429, 401, budget): the lines not settled stay due and the job comes back.
+ */
+export async function deactivateChunk(
+  deps: DeactivateDeps,
+  context: RowSyncContext & { run: { sellerRef: string } },
+  missing: MissingValues,
+  items: DeactivateItem[],
+): Promise<void> {
+  const { redis, keys, runs } = deps;
+  const runId = context.runId;
+  if (items.length === 0) return;
+  const ids = items.map((item) => item.id);
+  const [stillDue, listed, known] = await Promise.all([
+    redis.hmget(keys.deactivations(runId), ...ids),
+    redis.hmget(keys.products(runId), ...ids),
+    context.idMap.getMany(items.map((item) => item.key)),
+  ]);
+  const store = new DeactivatedStore(redis, keys, context.run.sellerRef);
+  const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true);
+  const results = await Promise.allSettled(
+    items.map(async (item, i) => {
+      if (stillDue[i] === null) return;
+      const json = listed[i];
+      const remote: IndexedProduct = json
+        ? (JSON.parse(json) as IndexedProduct)
+        : { id: item.id, values: {} };
+      // A job tried again after its PUT went through: the index shows what the PUT left.
+      if (alreadySo(remote.values, missing)) return settle(deactivateLine(item, 'ok', '', 'already so'));
+      await store.record(item.key, { id: item.id, former: formerValues(remote.values, missing) });
+      const upsert: ProductUpsert = { kind: 'upsert', row: 0, line: 0, key: item.key, fields: missing };
+      try {
+        const result = await writeUpdate(context, upsert, remote, missing, known.get(item.key), true);
+        if (result === 'gone') return settle(deactivateLine(item, 'failed', 'the product is gone (404)'));
+        if ('failed' in result) return settle(deactivateLine(item, 'failed', result.failed));
+        return settle(deactivateLine(item, 'ok', '', result.notes.join('; ')));
+      } catch (error) {
+        if (pauseOf(error) !== null || !failsForGood(error)) throw error;
+        return settle(deactivateLine(item, 'failed', reasonOf(error)));
+      }
+    }),
+  );
+  const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+  if (reasons.length > 0) throw reasons.find((reason) => pauseOf(reason) !== null) ?? reasons[0];
+}

@@ -1,0 +1,73 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { RowOutcome, RowStatus } from '../interfaces.js';
+import type { ChunkJobData, DeactivateItem } from '../queue/chunk-job.js';
+import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunStore } from '../runs/run-store.js';
+
+interface DueDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/** The run's due deactivations (keys.deactivations), in batches; HSCAN may repeat one, never skip one. */
+async function* dueBatches(deps: DueDeps, runId: string): AsyncGenerator<DeactivateItem[]> {
+  let cursor = '0';
+  do {
+    const [next, flat] = await deps.redis.hscan(
+      deps.keys.deactivations(runId),
+      cursor,
+      'COUNT',
+      DEFAULT_CHUNK_SIZE,
+    );
+    cursor = next;
+    const items: DeactivateItem[] = [];
+    for (let i = 0; i < flat.length; i += 2)
+      items.push({ id: flat[i] as string, key: flat[i + 1] as string });
+    if (items.length > 0) yield items;
+  } while (cursor !== '0');
+}
+
+/** A `deactivate` report line. */
+export function deactivateLine(item: DeactivateItem, status: RowStatus, error = '', note = ''): RowOutcome {
+  return {
+    row: null,
+    key: item.key,
+    action: 'deactivate',
+    productId: item.id,
+    status,
+    error,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** Settles every due deactivation without a request: `planned` (dry run) or `held` with the reason. */
+export async function settleDueAs(
+  deps: DueDeps,
+  runId: string,
+  status: RowStatus,
+  error = '',
+): Promise<void> {
+  for await (const items of dueBatches(deps, runId)) {
+    await deps.runs.addMissing(
+      runId,
+      items.map((item) => deactivateLine(item, status, error)),
+      true,
+    );
+  }
+}
+
+/** Puts the due deactivations in the seller's queue (job ids fixed: queued twice, stored once). */
+export async function enqueueDeactivations(
+  deps: DueDeps,
+  runId: string,
+  queue: Queue<ChunkJobData>,
+  round = 0,
+): Promise<void> {
+  let chunk = 0;
+  for await (const items of dueBatches(deps, runId)) {
+    await addChunk(queue, { runId, chunk: chunk++, rows: [], phase: 'deactivate', round, deactivate: items });
+  }
+}

@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+import type { RowOutcome } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunStore } from '../runs/run-store.js';
+import type { IndexedProduct } from '../sync/diff.js';
+import { alreadySo, type MissingValues } from './missing-values.js';
+
+interface ScanDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/** What the scan found for `--missing`: the managed products listed, and those to deactivate. */
+export interface MissingFigures {
+  managed: number;
+  due: number;
+}
+
+/**
+ * Goes through the run's snapshot of the seller's products once: a product no source row touched is
+ * `missing`, unless `deactivate` is given and this tool manages it (the seller's id map holds it):
+ * then it is due for deactivation (keys.deactivations), or, already showing the `--missing` values,
+ * settles `deactivate` with note `already so` and costs no request.
+ */
+export async function scanMissing(
+  deps: ScanDeps,
+  runId: string,
+  sellerRef: string,
+  deactivate: MissingValues | null,
+): Promise<MissingFigures> {
+  const { redis, keys } = deps;
+  const figures: MissingFigures = { managed: 0, due: 0 };
+  let cursor = '0';
+  do {
+    const [next, flat] = await redis.hscan(keys.products(runId), cursor, 'COUNT', 500);
+    cursor = next;
+    const ids: string[] = [];
+    const listed: string[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      ids.push(flat[i] as string);
+      listed.push(flat[i + 1] as string);
+    }
+    if (ids.length === 0) continue;
+    const [touched, matchKeys, managedKeys] = await Promise.all([
+      redis.smismember(keys.touched(runId), ...ids),
+      redis.hmget(keys.idToKey(runId), ...ids),
+      deactivate ? redis.hmget(keys.idMapReverse(sellerRef), ...ids) : ids.map(() => null),
+    ]);
+    const keyed = matchKeys.map((key, i) => key ?? managedKeys[i] ?? '');
+    const placeholders = keyed.map((key) => key || '\u0000');
+    const [inSource, owners] = await Promise.all([
+      redis.smismember(keys.sourceKeys(runId), ...placeholders),
+      redis.hmget(keys.keyToId(runId), ...placeholders),
+    ]);
+    const lines: RowOutcome[] = [];
+    const due: string[] = [];
+    ids.forEach((id, i) => {
+      const managedKey = managedKeys[i];
+      if (managedKey) figures.managed++;
+      // A key the source holds covers one product only: a second remote product under it is missing.
+      const held = inSource[i] === 1 && owners[i] === id;
+      if (touched[i] === 1 || held) return;
+      const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
+      if (!deactivate || !managedKey) {
+        lines.push({ ...line, action: 'missing' });
+      } else if (alreadySo((JSON.parse(listed[i] as string) as IndexedProduct).values, deactivate)) {
+        lines.push({ ...line, key: managedKey, action: 'deactivate', note: 'already so' });
+      } else {
+        due.push(id, managedKey);
+      }
+    });
+    if (due.length > 0) {
+      await redis.hset(keys.deactivations(runId), ...due);
+      figures.due += due.length / 2;
+    }
+    await deps.runs.addMissing(runId, lines);
+  } while (cursor !== '0');
+  // HSCAN may return an entry twice: the hash itself says how many are due.
+  if (figures.due > 0) figures.due = await redis.hlen(keys.deactivations(runId));
+  return figures;
+}

@@ -1,0 +1,61 @@
+import type { Redis } from 'ioredis';
+import type { ProductUpsert } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { decodeOutcome } from '../runs/run-store.js';
+import { type DeactivatedProduct, DeactivatedStore } from './deactivated-store.js';
+import { fieldsToRestore } from './missing-values.js';
+
+export const REACTIVATED_NOTE = 'reactivated';
+
+/** The rows of a chunk whose products `--missing` deactivated, by row number. */
+export type Returning = Map<number, { key: string; product: DeactivatedProduct }>;
+
+/**
+ * Rows whose product `--missing` deactivated come back: each gets the former values of the fields
+ * that `--missing` set and the source does not give itself, and the note `reactivated`. The diff then
+ * writes what differs, like any other update. One read for the chunk.
+ */
+export async function withReactivations(
+  redis: Redis,
+  keys: RedisKeys,
+  sellerRef: string,
+  rows: ProductUpsert[],
+): Promise<{ rows: ProductUpsert[]; returning: Returning }> {
+  const returning: Returning = new Map();
+  if (rows.length === 0) return { rows, returning };
+  const found = await new DeactivatedStore(redis, keys, sellerRef).getMany(rows.map((row) => row.key));
+  if (found.size === 0) return { rows, returning };
+  const augmented = rows.map((row) => {
+    const product = found.get(row.key);
+    if (!product) return row;
+    returning.set(row.row, { key: row.key, product });
+    // An `apply` job carries the row as planned: restored and noted already.
+    const notes = row.notes?.includes(REACTIVATED_NOTE)
+      ? row.notes
+      : [...(row.notes ?? []), REACTIVATED_NOTE];
+    return { ...row, fields: { ...fieldsToRestore(row.fields, product.former), ...row.fields }, notes };
+  });
+  return { rows: augmented, returning };
+}
+
+/** Once a returning row's write settled ok (or found nothing to write), its record is done with. */
+export async function clearReactivated(
+  redis: Redis,
+  keys: RedisKeys,
+  runId: string,
+  sellerRef: string,
+  returning: Returning,
+): Promise<void> {
+  if (returning.size === 0) return;
+  const rows = [...returning.keys()];
+  const outcomes = await redis.hmget(keys.outcomes(runId), ...rows.map(String));
+  const store = new DeactivatedStore(redis, keys, sellerRef);
+  for (const [i, row] of rows.entries()) {
+    const json = outcomes[i];
+    const entry = returning.get(row);
+    if (!json || !entry) continue;
+    const outcome = decodeOutcome(row, json);
+    if (outcome.status !== 'ok' || !['update', 'unchanged'].includes(outcome.action)) continue;
+    if (outcome.productId === entry.product.id) await store.clear(entry.key, entry.product.id);
+  }
+}

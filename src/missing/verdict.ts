@@ -1,0 +1,48 @@
+import { exceeds, readLimit, shareText } from '../guards/limits.js';
+import type { RunRecord } from '../runs/run-store.js';
+
+/** `--max-missing` when not given: a feed that drops more than a fifth of the catalog looks truncated. */
+export const DEFAULT_MAX_MISSING = '20%';
+
+/**
+ * Why this run may not deactivate anything although `--missing` was given, or null when it may: a
+ * run that read only part of its source cannot tell a product gone from one it did not read.
+ */
+export function partialRead(
+  run: Pick<RunRecord, 'aborted' | 'only' | 'state'>,
+  listFailed: boolean,
+): string | null {
+  if (run.aborted) return 'the source was not read to the end';
+  if (run.state === 'cancelled') return 'the run was cancelled';
+  if (run.only) return `--only ${run.only} leaves rows out`;
+  if (listFailed) return "the seller's products could not be read";
+  return null;
+}
+
+export type DeactivationVerdict =
+  | { kind: 'send' }
+  | { kind: 'planned' }
+  | { kind: 'held'; reason: string; own: boolean };
+
+/**
+ * What becomes of the deactivations a run found due: planned (a dry run), held (more than
+ * `--max-missing` of the managed products, or the run is held by another guard already), or sent.
+ */
+export function deactivationVerdict(
+  run: Pick<RunRecord, 'dryRun' | 'maxMissing'>,
+  figures: { due: number; managed: number; runHeldFor: string | null },
+): DeactivationVerdict {
+  if (run.dryRun) return { kind: 'planned' };
+  const limit = run.maxMissing ?? DEFAULT_MAX_MISSING;
+  if (exceeds(figures.due, figures.managed, readLimit(limit))) {
+    const share = shareText(figures.due, figures.managed);
+    return {
+      kind: 'held',
+      own: true,
+      reason: `${figures.due} of ${figures.managed} managed products would be deactivated (${share}), more than --max-missing ${limit}: nothing was sent`,
+    };
+  }
+  if (figures.runHeldFor)
+    return { kind: 'held', own: false, reason: `held with the run: ${figures.runHeldFor}` };
+  return { kind: 'send' };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import {
+  alreadySo,
+  fieldsToRestore,
+  formerValues,
+  missingValuesOfMap,
+  parseMissingValues,
+} from '../../../src/missing/missing-values.js';
+import { deactivationVerdict, partialRead } from '../../../src/missing/verdict.js';
+import { UsageError } from '../../../src/usage-error.js';
+
+describe('--missing field=value lists', () => {
+  it('types each value as the generic preset reads its column', () => {
+    expect(parseMissingValues('stock=0')).toEqual({ stock: '0' });
+    expect(parseMissingValues('quantity=0, price=0.00,status=inactive,active=no')).toEqual({
+      quantity: 0,
+      price: 0,
+      status: 'inactive',
+      active: false,
+    });
+  });
+
+  it.each([
+    ['stock', 'field=value pairs such as stock=0, not "stock"'],
+    ['=1', 'field=value pairs such as stock=0, not "=1"'],
+    ['stock=0,', 'not ""'],
+    ['stock=0,stock=1', 'names stock twice'],
+    ['quantity=lots', 'invalid quantity "lots"'],
+    ['price=-1', 'negative'],
+    ['my field=1', 'not a field named "my field"'],
+  ])('%j is the user’s mistake: %s', (text, message) => {
+    expect(() => parseMissingValues(text)).toThrow(UsageError);
+    expect(() => parseMissingValues(text)).toThrow(message);
+  });
+
+  it('reads a job file map like the command line', () => {
+    expect(missingValuesOfMap({ stock: 0, status: 'inactive' })).toEqual(
+      parseMissingValues('stock=0,status=inactive'),
+    );
+    expect(() => missingValuesOfMap({})).toThrow(UsageError);
+    expect(() => missingValuesOfMap({ quantity: 'x' })).toThrow('invalid quantity "x"');
+  });
+});
+
+describe('what a deactivation writes and gives back', () => {
+  it('is already so when every value shows, compared as the diff compares', () => {
+    expect(alreadySo({ stock: '0', price: 5 }, { stock: '0' })).toBe(true);
+    expect(alreadySo({ quantity: '0.0' }, { quantity: 0 })).toBe(true);
+    expect(alreadySo({ stock: '3' }, { stock: '0' })).toBe(false);
+    expect(alreadySo({}, { stock: '0' })).toBe(false);
+    expect(alreadySo({ stock: '0' }, { stock: '0', status: 'inactive' })).toBe(false);
+  });
+
+  it('records what the fields showed before, null for a field not shown', () => {
+    expect(formerValues({ stock: '7', name: 'A' }, { stock: '0', status: 'inactive' })).toEqual({
+      stock: '7',
+      status: null,
+    });
+  });
+
+  it('gives back only what the source does not give, and nothing it cannot send', () => {
+    const former = { stock: '7', status: 'active', note: null, description: '#sha1:abc' };
+    expect(fieldsToRestore({ sku: 'A', stock: '9' }, former)).toEqual({ status: 'active' });
+  });
+});
+
+describe('the run-level decisions', () => {
+  const run = { aborted: false, only: null, state: 'running' as const };
+
+  it('never deactivates after a partial read', () => {
+    expect(partialRead(run, false)).toBeNull();
+    expect(partialRead({ ...run, aborted: true }, false)).toMatch(/not read to the end/);
+    expect(partialRead({ ...run, only: 'update' }, false)).toMatch(/--only update/);
+    expect(partialRead({ ...run, state: 'cancelled' }, false)).toMatch(/cancelled/);
+    expect(partialRead(run, true)).toMatch(/could not be read/);
+  });
+
+  it('plans in a dry run, holds past --max-missing (default 20% of the managed), else sends', () => {
+    const spec = { dryRun: false, maxMissing: null };
+    expect(
+      deactivationVerdict({ ...spec, dryRun: true }, { due: 90, managed: 100, runHeldFor: null }),
+    ).toEqual({
+      kind: 'planned',
+    });
+    expect(deactivationVerdict(spec, { due: 20, managed: 100, runHeldFor: null })).toEqual({ kind: 'send' });
+    expect(deactivationVerdict(spec, { due: 21, managed: 100, runHeldFor: null })).toEqual({
+      kind: 'held',
+      own: true,
+      reason:
+        '21 of 100 managed products would be deactivated (21%), more than --max-missing 20%: nothing was sent',
+    });
+    expect(
+      deactivationVerdict({ ...spec, maxMissing: '50' }, { due: 50, managed: 60, runHeldFor: null }).kind,
+    ).toBe('send');
+    expect(deactivationVerdict(spec, { due: 1, managed: 100, runHeldFor: 'price moves' })).toEqual({
+      kind: 'held',
+      own: false,
+      reason: 'held with the run: price moves',
+    });
+  });
+});
