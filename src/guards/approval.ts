@@ -1,11 +1,14 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
+import { enqueueDeactivations } from '../missing/deactivations.js';
+import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
 import type { ChunkJobData } from '../queue/chunk-job.js';
+import { endAfterDeactivations } from '../queue/finalise.js';
 import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import { sellerQueueName } from '../queue/seller-ref.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { RunRecord } from '../runs/run-store.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
 import { HeldRows } from './held-rows.js';
@@ -14,7 +17,14 @@ import { PlanStore } from './plan-store.js';
 interface ApprovalDeps {
   redis: Redis;
   keys: RedisKeys;
+  runs: RunStore;
   prefix: string;
+}
+
+/** What `approve` queued: held rows, and (approving the whole run) held deactivations. */
+export interface Approved {
+  rows: number;
+  deactivations: number;
 }
 
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
@@ -23,7 +33,7 @@ interface ApprovalDeps {
 const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2])
-redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3])
+redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
 `;
@@ -38,17 +48,19 @@ export function parseRowList(text: string): number[] {
 
 /**
  * Queues the held writes of a run for the workers (all, or `rows`), after checking that each is held:
- * one line (exit 2) for a run that holds nothing or a row that is not held. Resolves to how many.
+ * one line (exit 2) for a run that holds nothing or a row that is not held. Held deactivations
+ * (`--missing`) have no row number: they go with the whole run's approval, never with `--rows`.
+ * Resolves to how many of each.
  */
 export async function queueApproval(
   deps: ApprovalDeps,
   run: RunRecord,
   rows: number[] | null,
   now = Date.now(),
-): Promise<number> {
+): Promise<Approved> {
   const held = new HeldRows(deps.redis, deps.keys);
   const heldCount = run.counts['status:held'] ?? 0;
-  if (run.state !== 'held' || heldCount === 0)
+  if (run.state !== 'held' || heldCount + heldDeactivations(run) === 0)
     throw new UsageError(`run ${run.id} holds nothing to approve (it is ${run.state})`);
   if (rows) {
     const heldNow = await held.heldAmong(run.id, rows);
@@ -71,16 +83,22 @@ export async function queueApproval(
     SNAPSHOT_FAILED,
   )) as number;
   if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
+  // Due again before any approved row is queued: the round's last row then sees deactivations to
+  // come and leaves ending the run to them (held-rows.ts, finalise.ts endAfterDeactivations).
+  const deactivations = rows ? 0 : await makeHeldDue(deps, run);
   const queue = new Queue<ChunkJobData>(sellerQueueName(run.sellerRef), {
     connection: deps.redis,
     prefix: deps.prefix,
   });
   try {
-    await enqueue(deps, run, rows ?? held.all(run.id, run.total), round, queue);
+    if (count > 0) await enqueue(deps, run, rows ?? held.all(run.id, run.total), round, queue);
+    if (deactivations > 0) await enqueueDeactivations(deps, run.id, queue, round);
+    // Every held deactivation came back into the source meanwhile: nothing to send, the run ends.
+    else if (count === 0) await endAfterDeactivations(deps, run.id);
   } finally {
     await queue.close();
   }
-  return count;
+  return { rows: count, deactivations };
 }
 
 async function enqueue(

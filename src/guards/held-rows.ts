@@ -5,7 +5,7 @@ import { decodeOutcome, encodeOutcome } from '../runs/run-store.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The last approved row ends the round:
-// the run is `done`, or `held` again when rows were left out of `approve --rows`.
+// the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`.
 const RESETTLE_SCRIPT = `
 local replaced = 0
 for i = 1, #ARGV, 5 do
@@ -27,8 +27,10 @@ for i = 1, #ARGV, 5 do
 end
 if replaced > 0 then
   local left = redis.call('HINCRBY', KEYS[2], 'approving', -replaced)
-  if left <= 0 then
+  -- Approved deactivations still due end the run themselves (finalise.ts endAfterDeactivations).
+  if left <= 0 and redis.call('HLEN', KEYS[4]) == 0 then
     local held = tonumber(redis.call('HGET', KEYS[2], 'status:held') or '0')
+      + tonumber(redis.call('HGET', KEYS[2], 'pair:deactivate:held') or '0')
     redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
   end
 end
@@ -74,10 +76,11 @@ export class HeldRows {
     }
     return (await this.redis.eval(
       RESETTLE_SCRIPT,
-      3,
+      4,
       this.keys.outcomes(runId),
       this.keys.run(runId),
       this.keys.touched(runId),
+      this.keys.deactivations(runId),
       ...args,
     )) as number;
   }

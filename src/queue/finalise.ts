@@ -75,11 +75,12 @@ export async function finaliseIfSettled(
 
 /**
  * After a `deactivate` job: once the run's last deactivation settled, the run ends (one caller wins).
- * True for that caller.
+ * True for that caller. Under `approve`, rows still being approved end it instead (held-rows.ts).
  */
 export async function endAfterDeactivations(deps: FinaliseDeps, runId: string): Promise<boolean> {
   const key = deps.keys.run(runId);
   if ((await deps.redis.hlen(deps.keys.deactivations(runId))) > 0) return false;
+  if (Number((await deps.redis.hget(key, 'approving')) ?? 0) > 0) return false;
   if ((await deps.redis.hsetnx(key, 'deactivationsEnded', 1)) !== 1) return false;
   return endRun(deps, runId, false);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
-import { parseRowList, queueApproval } from '../../guards/approval.js';
+import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
 import { sellerQueueName, sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
@@ -27,7 +27,11 @@ export function registerApprove(program: Command, io: CliIo): void {
     .description(
       "sends the writes that a guard held back (re-checked against the seller's products as they are then)",
     )
-    .option('--rows <list>', 'only these held data rows, e.g. 3,7 (default: every held row)', parseRowList)
+    .option(
+      '--rows <list>',
+      'only these held data rows, e.g. 3,7 (default: every held row, and the held deactivations of --missing, which have no row number)',
+      parseRowList,
+    )
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
@@ -43,8 +47,12 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
   const run = await runtime.runs.get(runId);
   if (!run) throw new UsageError(`no run ${terminalSafe(runId)} in Redis (runs are kept 7 days)`);
   await checkKeyFor(io, runtime, run);
-  const failedBefore = runCounts(run).failed;
-  const count = await queueApproval({ ...runtime, prefix: runtime.config.prefix }, run, flags.rows ?? null);
+  const failedBefore = failures(run);
+  const approved = await queueApproval(
+    { ...runtime, prefix: runtime.config.prefix },
+    run,
+    flags.rows ?? null,
+  );
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
   workers.serve({ ref: run.sellerRef, baseUrl: run.baseUrl, queueName: sellerQueueName(run.sellerRef) });
   try {
@@ -75,14 +83,26 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
         return ExitCode.apiUnreachable;
       case 'held':
       case 'done': {
-        io.stdout.write(`approved ${count} held ${count === 1 ? 'row' : 'rows'} of run ${run.id}\n`);
+        io.stdout.write(`approved ${approvedText(approved)} of run ${run.id}\n`);
         io.stdout.write(formatSummary(waited.run));
-        return runCounts(waited.run).failed > failedBefore ? ExitCode.rowsFailed : ExitCode.ok;
+        return failures(waited.run) > failedBefore ? ExitCode.rowsFailed : ExitCode.ok;
       }
     }
   } finally {
     await workers.close();
   }
+}
+
+/** Rows that failed and deactivations that failed: an approval that adds to them exits 3. */
+function failures(run: RunRecord): number {
+  const counts = runCounts(run);
+  return counts.failed + counts.deactivateFailed;
+}
+
+function approvedText(approved: Approved): string {
+  const plural = (n: number, word: string) => `${n} held ${word}${n === 1 ? '' : 's'}`;
+  const rows = plural(approved.rows, 'row');
+  return approved.deactivations > 0 ? `${rows} and ${plural(approved.deactivations, 'deactivation')}` : rows;
 }
 
 /**

@@ -1,0 +1,105 @@
+import type { Redis } from 'ioredis';
+import type { DeactivateItem } from '../queue/chunk-job.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { lineOfMember } from '../runs/missing-order.js';
+import { decodeOutcome, type RunRecord, type RunStore } from '../runs/run-store.js';
+import { deactivateLine } from './deactivations.js';
+
+interface HeldDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/** The `deactivate` lines a guard held back (`--max-missing`, or held with the run). */
+export function heldDeactivations(run: Pick<RunRecord, 'counts'>): number {
+  return run.counts['pair:deactivate:held'] ?? 0;
+}
+
+// A held line becomes due again, once: its line leaves the report (and its counts), its product goes
+// back into keys.deactivations, where the `deactivate` jobs take it from as on the normal path.
+const MAKE_DUE_SCRIPT = `
+local moved = 0
+for i = 1, #ARGV, 3 do
+  if redis.call('ZREM', KEYS[1], ARGV[i]) == 1 then
+    moved = moved + 1
+    redis.call('HINCRBY', KEYS[2], 'action:deactivate', -1)
+    redis.call('HINCRBY', KEYS[2], 'pair:deactivate:held', -1)
+    redis.call('HSET', KEYS[3], ARGV[i + 1], ARGV[i + 2])
+  end
+end
+return moved
+`;
+
+/**
+ * `approve` of a whole run: its held deactivations become due again (keys.deactivations), to be sent
+ * by `enqueueDeactivations` and re-checked by each job against the products as they are then. A
+ * product a later run of the seller read in its source came back meanwhile: it is settled without a
+ * write. Resolves to how many are due.
+ */
+export async function makeHeldDue(deps: HeldDeps, run: RunRecord, batchSize = 1000): Promise<number> {
+  const { redis, keys } = deps;
+  const held: { member: string; item: DeactivateItem }[] = [];
+  for (let start = 0; ; start += batchSize) {
+    const members = await redis.zrange(keys.missing(run.id), start, start + batchSize - 1);
+    for (const member of members) {
+      const line = decodeOutcome(null, lineOfMember(member));
+      if (line.action === 'deactivate' && line.status === 'held' && line.productId)
+        held.push({ member, item: { id: line.productId, key: line.key } });
+    }
+    if (members.length < batchSize) break;
+  }
+  if (held.length === 0) return 0;
+  const backSince = await laterSourceRuns(
+    deps,
+    run,
+    held.map((h) => h.item.key),
+  );
+  const args = held.flatMap(({ member, item }) => [member, item.id, item.key]);
+  const moved = (await redis.eval(
+    MAKE_DUE_SCRIPT,
+    3,
+    keys.missing(run.id),
+    keys.run(run.id),
+    keys.deactivations(run.id),
+    ...args,
+  )) as number;
+  const back = held.filter(({ item }) => backSince.has(item.key)).map(({ item }) => item);
+  if (back.length > 0) {
+    await deps.runs.addMissing(
+      run.id,
+      back.map((item) =>
+        deactivateLine(
+          item,
+          'ok',
+          '',
+          `back in the source since run ${backSince.get(item.key)}: not written`,
+        ),
+      ),
+      true,
+    );
+  }
+  return moved - back.length;
+}
+
+/**
+ * Of these match keys, those a later run of the same seller (not a dry run) read in its source, with
+ * that run's id: the product came back after this run was held.
+ */
+async function laterSourceRuns(
+  deps: HeldDeps,
+  run: RunRecord,
+  matchKeys: string[],
+): Promise<Map<string, string>> {
+  const back = new Map<string, string>();
+  const later = await deps.redis.zrangebyscore(deps.keys.runs, `(${run.createdAt}`, '+inf');
+  for (const laterId of later) {
+    const other = await deps.runs.get(laterId);
+    if (!other || other.id === run.id || other.sellerRef !== run.sellerRef || other.dryRun) continue;
+    const inSource = await deps.redis.smismember(deps.keys.sourceKeys(laterId), ...matchKeys);
+    matchKeys.forEach((key, i) => {
+      if (inSource[i] === 1 && !back.has(key)) back.set(key, laterId);
+    });
+  }
+  return back;
+}

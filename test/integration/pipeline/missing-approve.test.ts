@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { catalogRows, parseCsv } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+
+/** 20 products with a stock of their own (5 to 11), so that a deactivation and its revert are seen. */
+const FEED = catalogRows(20).map((row, i) => ({ ...row, stock: String(5 + (i % 7)) }));
+const KEPT = FEED.slice(0, 12);
+const DROPPED = FEED.slice(12);
+
+describe('approve sends the deactivations --max-missing held', () => {
+  const pipeline = usePipeline();
+
+  function idOf(sku: string): string {
+    const product = pipeline.products().find((p) => p.sku === sku);
+    if (!product) throw new Error(`no product ${sku}`);
+    return String(product.id);
+  }
+
+  async function heldNight() {
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
+    pipeline.sandbox.resetStats();
+    // 8 of 20 managed products gone (40%, more than the default 20%): held, nothing written.
+    const held = await pipeline.cli(['run', await pipeline.csv('kept.csv', KEPT), '--missing', 'stock=0']);
+    expect(held.code).toBe(5);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    return runIdOf(held.stdout);
+  }
+
+  async function reportOf(runId: string) {
+    return parseCsv((await pipeline.cli(['report', runId])).stdout).filter((line) => line.row === '');
+  }
+
+  it('sends exactly the due PUTs, the report says deactivate ok, the run is done, a second approve is exit 2', async () => {
+    const runId = await heldNight();
+    expect((await reportOf(runId)).map((l) => `${l.action}:${l.status}`)).toEqual(
+      Array(8).fill('deactivate:held'),
+    );
+    pipeline.sandbox.resetStats();
+
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`approved 0 held rows and 8 held deactivations of run ${runId}`);
+    const puts = pipeline.sandbox.requests().filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.body)).toEqual(Array(8).fill({ stock: '0' }));
+    expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(0);
+    const stocks = bySku(pipeline.products());
+    for (const row of DROPPED) expect(stocks.get(row.sku)?.stock).toBe('0');
+    for (const row of KEPT) expect(stocks.get(row.sku)?.stock).toBe(row.stock);
+    const lines = await reportOf(runId);
+    expect(lines.map((l) => [l.key, l.action, l.status])).toEqual(
+      DROPPED.map((row) => [row.sku, 'deactivate', 'ok']),
+    );
+    const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    expect(status).toMatchObject({ state: 'done', approvedAt: expect.any(Number) });
+    expect(status.counts).toMatchObject({ deactivated: 8, deactivateHeld: 0 });
+
+    expect((await pipeline.cli(['approve', runId])).code).toBe(2);
+
+    // revert puts the approved deactivations back.
+    pipeline.sandbox.resetStats();
+    expect((await pipeline.cli(['revert', runId])).code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(8);
+    const back = bySku(pipeline.products());
+    for (const row of FEED) expect(back.get(row.sku)?.stock).toBe(row.stock);
+  });
+
+  it('re-checks each product as it is then: one already so and one back in the source are not written', async () => {
+    const runId = await heldNight();
+    const alreadyZero = DROPPED[0] as (typeof FEED)[number];
+    const cameBack = DROPPED[1] as (typeof FEED)[number];
+    pipeline.sandbox.editProduct(MAIN_SELLER, idOf(alreadyZero.sku), { stock: '0' });
+    // A later night's feed has one of them again (without --missing: it deactivates nothing itself).
+    const later = await pipeline.cli(['run', await pipeline.csv('later.csv', [...KEPT, cameBack])]);
+    expect(later.code).toBe(0);
+    pipeline.sandbox.resetStats();
+
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(6);
+    const lines = new Map((await reportOf(runId)).map((l) => [l.key, l]));
+    expect(lines.get(alreadyZero.sku)).toMatchObject({
+      action: 'deactivate',
+      status: 'ok',
+      note: 'already so',
+    });
+    expect(lines.get(cameBack.sku)).toMatchObject({
+      action: 'deactivate',
+      status: 'ok',
+      note: `back in the source since run ${runIdOf(later.stdout)}: not written`,
+    });
+    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe(cameBack.stock);
+  });
+
+  it('approve --rows leaves held deactivations held (they have no row number)', async () => {
+    const runId = await heldNight();
+    const result = await pipeline.cli(['approve', runId, '--rows', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/row 1 of run \S+ is not held/);
+    expect(pipeline.sandbox.stats().byRoute['PUT /products'] ?? 0).toBe(0);
+  });
+});
