@@ -12,6 +12,10 @@ export interface NotifyCounts {
   failed: number;
   skipped: number;
   held: number;
+  /** Rows whose write the API accepted but did not apply (it still shows the old value). */
+  notApplied: number;
+  /** `--missing`: managed products gone from the source that got their deactivating PUT. */
+  deactivated: number;
 }
 
 /**
@@ -42,6 +46,8 @@ export function notifyCounts(run: RunRecord): NotifyCounts {
     failed: c.failed,
     skipped: c.skipped,
     held: run.counts['status:held'] ?? 0,
+    notApplied: c.notApplied,
+    deactivated: c.deactivated,
   };
 }
 
@@ -74,6 +80,8 @@ function what(body: NotifyBody, run: RunRecord): string {
         : [`${c.created} created`, `${c.updated} updated`];
       if (c.invalid) parts.push(`${c.invalid} invalid`);
       parts.push(`${c.failed} failed`);
+      if (c.notApplied) parts.push(`${c.notApplied} accepted but not applied`);
+      if (c.deactivated) parts.push(`${c.deactivated} deactivated`);
       return `${run.dryRun ? 'planned (dry run)' : 'done'}: ${parts.join(', ')}`;
     }
     case 'held':

@@ -121,16 +121,28 @@ return {settledNow, settled, fresh}
 // counts source rows). Returns the lines added and the deactivations left.
 const ADD_MISSING_SCRIPT = `
 local added = 0
-for i = 1, #ARGV, 4 do
+for i = 1, #ARGV, 5 do
   local due = ARGV[i + 3] == '' or redis.call('HDEL', KEYS[3], ARGV[i + 3]) == 1
   if due and redis.call('ZADD', KEYS[1], 0, ARGV[i]) == 1 then
     added = added + 1
     redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 1], 1)
     if ARGV[i + 1] ~= 'missing' then redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2], 1) end
+    if ARGV[i + 4] ~= '' then redis.call('HINCRBY', KEYS[2], ARGV[i + 4], 1) end
   end
 end
 return {added, redis.call('HLEN', KEYS[3])}
 `;
+
+/**
+ * A `deactivate` line settled ok without a write (CONTRACT.md notes `already so`, and `back in the
+ * source` under `approve`): counted apart, so that `deactivated` counts the products written.
+ */
+function unwrittenCounter(outcome: RowOutcome): string {
+  if (outcome.action !== 'deactivate' || outcome.status !== 'ok' || !outcome.note) return '';
+  if (outcome.note === 'already so') return 'notes:already-so';
+  if (outcome.note.startsWith('back in the source')) return 'notes:back-in-source';
+  return '';
+}
 
 export function newRunId(now = Date.now()): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
@@ -432,7 +444,7 @@ export class RunStore {
     const args: string[] = [];
     for (const o of outcomes) {
       args.push(missingMember(o.productId ?? '', encodeOutcome(o)), o.action, o.status);
-      args.push(settling ? (o.productId ?? '') : '');
+      args.push(settling ? (o.productId ?? '') : '', unwrittenCounter(o));
     }
     const [added, left] = (await this.redis.eval(
       ADD_MISSING_SCRIPT,

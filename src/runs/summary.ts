@@ -15,7 +15,11 @@ export function runCounts(run: RunRecord) {
     skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
     /** `--missing`: managed products gone from the source, by the status of their `deactivate` line. */
-    deactivated: count('pair:deactivate:ok'),
+    deactivated: count('pair:deactivate:ok') - count('notes:already-so') - count('notes:back-in-source'),
+    /** Gone from the source and already showing the `--missing` values: no write. */
+    alreadySo: count('notes:already-so'),
+    /** Held deactivations that `approve` found back in a later run's source: no write. */
+    backInSource: count('notes:back-in-source'),
     deactivateFailed: count('pair:deactivate:failed'),
     deactivateHeld: count('pair:deactivate:held'),
     toDeactivate: count('pair:deactivate:planned'),
@@ -44,6 +48,26 @@ export function planLine(run: RunRecord, writes: number): string {
     return `${head}; the daily limit is not known (--daily-budget N tells it)`;
   const days = Math.max(1, Math.ceil(needed / run.dailyBudget));
   return `${head}, ${run.dailyBudget} a day (--daily-budget): ${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+/** `3 deactivated, 1 already so, 2 held`: what became of a run's `deactivate` lines, '' for none. */
+export function deactivationText(c: ReturnType<typeof runCounts>): string {
+  return [
+    c.deactivated ? `${c.deactivated} deactivated` : '',
+    c.alreadySo ? `${c.alreadySo} already so` : '',
+    c.backInSource ? `${c.backInSource} back in the source` : '',
+    c.toDeactivate ? `${c.toDeactivate} to deactivate` : '',
+    c.deactivateHeld ? `${c.deactivateHeld} held` : '',
+    c.deactivateFailed ? `${c.deactivateFailed} failed` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** `  not applied …` of the summary and `status`, or null when every accepted write was applied. */
+export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
+  if (c.notApplied === 0) return null;
+  return `  not applied ${c.notApplied} rows: the API accepted the write but still shows the old value (see the note column)`;
 }
 
 export function formatDuration(ms: number): string {
@@ -79,20 +103,13 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     lines.push(
       `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,
     );
-  if (c.notApplied > 0)
-    lines.push(
-      `  not applied ${c.notApplied} rows: the API accepted the write but still shows the old value (see the note column)`,
-    );
+  const notApplied = notAppliedLine(c);
+  if (notApplied) lines.push(notApplied);
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);
-  const deactivations = [
-    c.deactivated ? `${c.deactivated} deactivated` : '',
-    c.toDeactivate ? `${c.toDeactivate} to deactivate` : '',
-    c.deactivateHeld ? `${c.deactivateHeld} held` : '',
-    c.deactivateFailed ? `${c.deactivateFailed} failed` : '',
-  ].filter(Boolean);
-  if (deactivations.length > 0)
-    lines.push(`  deactivate ${deactivations.join(', ')} (--missing: managed products gone from the source)`);
+  const deactivations = deactivationText(c);
+  if (deactivations)
+    lines.push(`  deactivate ${deactivations} (--missing: managed products gone from the source)`);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);

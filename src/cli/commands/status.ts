@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { describeMemory } from '../../redis/server-info.js';
-import { runCounts } from '../../runs/summary.js';
+import { deactivationText, notAppliedLine, runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { runStateText } from '../run-state-text.js';
@@ -35,6 +35,7 @@ export function registerStatus(program: Command, io: CliIo): void {
           );
           return;
         }
+        const deactivations = deactivationText(counts);
         // What Redis holds (source, preset) is shown, never obeyed by the terminal.
         io.stdout.write(
           terminalSafe(
@@ -43,6 +44,8 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing${counts.held ? `, ${counts.held} held` : ''}`,
+              ...[notAppliedLine(counts)].filter((line) => line !== null),
+              ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
               ...(run.revertedAt

@@ -47,6 +47,21 @@ describe('--notify: a run that ends', () => {
     expect((status as unknown as { notify: string }).notify).toBe(new URL(hook.url).origin);
   });
 
+  it('counts and tells the deactivations of --missing', async () => {
+    const rows = catalogRows(4).map((row) => ({ ...row, stock: '5' }));
+    expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
+
+    const args = ['--missing', 'stock=0', '--max-missing', '1', '--notify', hook.url];
+    const result = await rig.cli(['run', await rig.csv('three.csv', rows.slice(0, 3)), ...args]);
+
+    expect(result.code).toBe(0);
+    const runId = runIdOf(result.stdout);
+    expect(hook.posts[0]?.body).toMatchObject({ event: 'ended', counts: { deactivated: 1, notApplied: 0 } });
+    expect(hook.posts[0]?.body.text).toBe(
+      `catalog-sync run ${runId} done: 0 created, 0 updated, 0 failed, 1 deactivated (seller ${hook.posts[0]?.body.sellerRef})`,
+    );
+  });
+
   it('POSTs `held` with the reason when a guard holds the run (and not `ended`)', async () => {
     const rows = catalogRows(4);
     expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
@@ -190,6 +205,26 @@ describe('--notify: an API out of reach', () => {
     expect(result.code).toBe(6);
     expect(hook.posts.map((post) => post.body.event)).toEqual(['api-unreachable']);
     expect(String(hook.posts[0]?.body.text)).toContain(`paused: cannot reach ${baseUrl}`);
+  });
+});
+
+describe('--notify against an API that accepts a stock update and keeps the old stock', () => {
+  const rig = useFailureRig(() => ({ ignoreOnUpdate: ['stock'] }));
+  const hook = useWebhookReceiver();
+
+  it('counts the rows accepted but not applied and says so in the text line', async () => {
+    const rows = catalogRows(3).map((row) => ({ ...row, stock: '5' }));
+    expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
+    const zero = rows.map((row) => ({ ...row, stock: '0' }));
+
+    const result = await rig.cli(['run', await rig.csv('zero.csv', zero), '--notify', hook.url]);
+
+    expect(result.code).toBe(0);
+    const runId = runIdOf(result.stdout);
+    expect(hook.posts[0]?.body).toMatchObject({ counts: { updated: 3, notApplied: 3, deactivated: 0 } });
+    expect(hook.posts[0]?.body.text).toBe(
+      `catalog-sync run ${runId} done: 0 created, 3 updated, 0 failed, 3 accepted but not applied (seller ${hook.posts[0]?.body.sellerRef})`,
+    );
   });
 });
 

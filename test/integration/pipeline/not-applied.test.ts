@@ -48,6 +48,19 @@ describe('against an API that accepts a stock update and keeps the old stock (sa
     expect(again.result.stdout).toContain('  not applied 8 rows');
   });
 
+  it('`status` counts them, as text and in --json', async () => {
+    await night('5');
+    await night('0');
+
+    const text = (await pipeline.cli(['status'])).stdout;
+    const json = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+
+    expect(text).toContain(
+      '  not applied 8 rows: the API accepted the write but still shows the old value (see the note column)',
+    );
+    expect(json.counts).toMatchObject({ updated: 8, notApplied: 8 });
+  });
+
   it('says nothing once the source and the API agree again', async () => {
     await night('5');
     await night('0');

@@ -50,6 +50,34 @@ describe('`status` after a run', () => {
     expect(status.stdout).toContain('0 created, 0 updated, 5 unchanged, 1 invalid, 0 failed, 1 missing');
   });
 
+  it('counts deactivations: deactivated, already so, held (text and --json)', async () => {
+    const rows = catalogRows(10).map((row) => ({ ...row, stock: '5' }));
+    await pipeline.cli(['run', await pipeline.csv('all.csv', rows)]);
+    const gone = rows[9]?.sku ?? '';
+    const alreadyZero = pipeline.products().find((p) => p.sku === rows[8]?.sku);
+    pipeline.sandbox.editProduct(MAIN_SELLER, String(alreadyZero?.id), { stock: '0' });
+    const night = ['--missing', 'stock=0', '--max-missing', '2'];
+    await pipeline.cli(['run', await pipeline.csv('eight.csv', rows.slice(0, 8)), ...night]);
+
+    const text = (await pipeline.cli(['status'])).stdout;
+    const json = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+
+    expect(text).toContain('  deactivate 1 deactivated, 1 already so (--missing)');
+    expect(json.counts).toMatchObject({
+      deactivated: 1,
+      alreadySo: 1,
+      deactivateHeld: 0,
+      deactivateFailed: 0,
+    });
+    expect(pipeline.products().find((p) => p.sku === gone)?.stock).toBe('0');
+
+    // Five gone, more than --max-missing 2: held.
+    await pipeline.cli(['run', await pipeline.csv('five.csv', rows.slice(0, 5)), ...night]);
+    expect((await pipeline.cli(['status'])).stdout).toContain(
+      '  deactivate 2 already so, 3 held (--missing)',
+    );
+  });
+
   it('never shows the API key', async () => {
     await mixedRun();
 

@@ -42,10 +42,14 @@ describe('runCounts', () => {
         ['missing', 'ok', 7],
         ['skipped', 'ok', 8],
         ['skipped', 'failed', 1],
+        ['deactivate', 'ok', 6],
       ]),
     });
     run.counts['notes:rows'] = 2;
     run.counts['notes:not-applied'] = 1;
+    // Of the 6 deactivate lines ok, 2 were already so and 1 back in the source: 3 were written.
+    run.counts['notes:already-so'] = 2;
+    run.counts['notes:back-in-source'] = 1;
     expect(runCounts(run)).toEqual({
       created: 5,
       updated: 3,
@@ -54,7 +58,9 @@ describe('runCounts', () => {
       merged: 6,
       skipped: 8,
       missing: 7,
-      deactivated: 0,
+      deactivated: 3,
+      alreadySo: 2,
+      backInSource: 1,
       deactivateFailed: 0,
       deactivateHeld: 0,
       toDeactivate: 0,
@@ -108,7 +114,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(17).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(19).fill(0));
   });
 });
 
