@@ -24,10 +24,23 @@ describe('--missing: managed products gone from the feed, night after night', ()
       ['--missing', 'stock=0', '--max-missing', '120%'],
       'catalog-sync: --max-missing takes N or P% with P up to 100, not "120%"',
     ],
+    [
+      ['--max-missing', '5'],
+      'catalog-sync: --max-missing guards --missing: give --missing field=value too (e.g. --missing stock=0; job files: missing:)',
+    ],
   ])('%j is one line and exit 2, before any request', async (flags, line) => {
     const result = await pipeline.cli(['run', await pipeline.csv('feed.csv', FEED.slice(0, 2)), ...flags]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(line);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it("a job file's maxMissing without missing is one line and exit 2, before any request", async () => {
+    const job = join(pipeline.dir, 'nightly.yml');
+    await writeFile(job, `source: ${await pipeline.csv('feed.csv', FEED.slice(0, 2))}\nmaxMissing: 1\n`);
+    const result = await pipeline.cli(['run', '--job', job]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^catalog-sync: --max-missing guards --missing: .*$/);
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
 
