@@ -94,6 +94,27 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe(cameBack.stock);
   });
 
+  it('a run held by another guard: approve sends its rows and its deactivations, and the run ends done', async () => {
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
+    const repriced = FEED.slice(0, 18).map((row, i) => (i < 3 ? { ...row, price: '99.00' } : row));
+    const guarded = ['--max-updates', '1', '--missing', 'stock=0', '--max-missing', '50%'];
+    const held = await pipeline.cli(['run', await pipeline.csv('repriced.csv', repriced), ...guarded]);
+    expect(held.code).toBe(5);
+    const runId = runIdOf(held.stdout);
+    pipeline.sandbox.resetStats();
+
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`approved 3 held rows and 2 held deactivations of run ${runId}`);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 5 });
+    const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    expect(status).toMatchObject({
+      state: 'done',
+      counts: { updated: 3, held: 0, deactivated: 2, deactivateHeld: 0 },
+    });
+  });
+
   it('approve --rows leaves held deactivations held (they have no row number)', async () => {
     const runId = await heldNight();
     const result = await pipeline.cli(['approve', runId, '--rows', '1']);
