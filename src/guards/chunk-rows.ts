@@ -57,8 +57,21 @@ export function chunkRows(
     );
     return rows.filter((row) => !settled.has(row.row));
   };
+  // An `apply` or `approve` job carries no source values: a failed row finds its own in the plan.
+  const sourcesOf = async (outcomes: RowOutcome[]): Promise<ReadonlyMap<number, string[]>> => {
+    const lacking = outcomes.flatMap((o) =>
+      o.status === 'failed' && o.row !== null && !sources.has(o.row) ? [o.row] : [],
+    );
+    if (lacking.length === 0) return sources;
+    const all = new Map(sources);
+    for (const [row, write] of await plans.get(runId, lacking)) if (write.source) all.set(row, write.source);
+    return all;
+  };
   const settle = async (outcomes: RowOutcome[]) => {
-    await deps.runs.settle(runId, outcomes, sources);
+    await deps.runs.settle(runId, outcomes, await sourcesOf(outcomes));
+  };
+  const resettle = async (outcomes: RowOutcome[]) => {
+    await held.resettle(runId, outcomes, await sourcesOf(outcomes));
   };
   switch (mode) {
     case 'write':
@@ -81,7 +94,8 @@ export function chunkRows(
         handle: async (context, row, lookup) => {
           const write = planWrite(context, spec, row, lookup);
           // What needs no write (unchanged, invalid, skipped) settles now: syncRow sends nothing for it.
-          if (write) await plans.record(runId, [write]);
+          const source = sources.get(row.row);
+          if (write) await plans.record(runId, [source ? { ...write, source } : write]);
           else await settle([await syncRow(context, row, lookup)]);
         },
         settle,
@@ -99,10 +113,10 @@ export function chunkRows(
           const [write] = (await plans.get(runId, [row.row])).values();
           const replanned = write && !samePlan(context, write, row, lookup);
           const outcome = await syncRow(context, row, lookup);
-          await held.resettle(runId, [replanned ? withReplanNote(outcome) : outcome]);
+          await resettle([replanned ? withReplanNote(outcome) : outcome]);
         },
         settle: async (outcomes) => {
-          await held.resettle(runId, outcomes);
+          await resettle(outcomes);
         },
       };
   }

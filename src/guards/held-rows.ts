@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { decodeOutcome, encodeOutcome } from '../runs/run-store.js';
+import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS } from '../runs/run-store.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The last approved row ends the round:
 // the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`.
 const RESETTLE_SCRIPT = `
 local replaced = 0
-for i = 1, #ARGV, 5 do
+for i = 1, #ARGV, 6 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
   if current then
     local old = cjson.decode(current)
@@ -22,6 +22,10 @@ for i = 1, #ARGV, 5 do
       redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
       redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
       if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
+      if ARGV[i + 5] ~= '' then
+        redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 5])
+        if redis.call('TTL', KEYS[5]) == -1 then redis.call('EXPIRE', KEYS[5], ${RUN_TTL_SECONDS}) end
+      end
     end
   end
 end
@@ -61,7 +65,12 @@ export class HeldRows {
   }
 
   /** Gives held rows their final outcome (once each); the last one of an approve round ends it. */
-  async resettle(runId: string, outcomes: RowOutcome[]): Promise<number> {
+  async resettle(
+    runId: string,
+    outcomes: RowOutcome[],
+    /** Source values by row: a row that fails keeps them for `report --failed-only`. */
+    sources: ReadonlyMap<number, readonly string[]> = new Map(),
+  ): Promise<number> {
     if (outcomes.length === 0) return 0;
     const args: string[] = [];
     for (const outcome of outcomes) {
@@ -72,15 +81,19 @@ export class HeldRows {
         outcome.action,
         outcome.status,
         outcome.productId ?? '',
+        outcome.status === 'failed' && sources.has(outcome.row)
+          ? JSON.stringify(sources.get(outcome.row))
+          : '',
       );
     }
     return (await this.redis.eval(
       RESETTLE_SCRIPT,
-      4,
+      5,
       this.keys.outcomes(runId),
       this.keys.run(runId),
       this.keys.touched(runId),
       this.keys.deactivations(runId),
+      this.keys.failedSources(runId),
       ...args,
     )) as number;
   }

@@ -13,6 +13,8 @@ export interface PlannedWrite {
   fields: ProductFields;
   /** A row guard's reason (`--max-price-change`): this row is held whatever the run's guards say. */
   heldFor?: string;
+  /** The row's raw source values: kept by the row if its write later fails (`report --failed-only`). */
+  source?: string[];
 }
 
 // A row is planned once (HSETNX), and only while it is not settled: `planned` + `settled` then

@@ -114,6 +114,39 @@ describe('report <run-id> --failed-only', () => {
     expect(bySku.get('CR-2')).not.toHaveProperty('error');
   });
 
+  it('keeps the source values of rows that fail in a guarded run, whether applied or approved', async () => {
+    // Row 2 passes the guard and is refused when applied; row 3 is held, then refused when approved.
+    const seed = [
+      { sku: 'G-1', name: 'One', price: '10' },
+      { sku: 'G-2', name: 'Two', price: '20' },
+      { sku: 'G-3', name: 'Three', price: '30' },
+    ];
+    expect((await pipeline.cli(['run', await pipeline.csv('seed.csv', seed)])).code).toBe(0);
+    const rows = [
+      { sku: 'G-1', name: 'One', price: '11' },
+      { sku: 'G-2', name: 'x'.repeat(300), price: '20' },
+      { sku: 'G-3', name: 'y'.repeat(300), price: '300' },
+    ];
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('guarded.csv', rows),
+      '--max-price-change',
+      '50%',
+    ]);
+    expect(held.code).toBe(5);
+    const runId = runIdOf(held.stdout);
+    expect((await pipeline.cli(['approve', runId])).code).toBe(1);
+
+    const printed = await pipeline.cli(['report', runId, '--failed-only']);
+
+    expect(printed.code).toBe(0);
+    expect(cells(printed.stdout).map((line) => line.slice(0, 3))).toEqual([
+      ['sku', 'name', 'price'],
+      ['G-2', 'x'.repeat(300), '20'],
+      ['G-3', 'y'.repeat(300), '300'],
+    ]);
+  });
+
   it('lists nothing but the header for a run without failures', async () => {
     const source = await pipeline.csv('ok.csv', [{ sku: 'A', name: 'Apple', price: '1' }]);
     const first = await pipeline.cli(['run', source]);
