@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import type { FieldValue } from '../interfaces.js';
+
+// The run record's shape, as Redis keeps it (a hash) and as every command reads it (RunStore.get).
+
+/** What a run was asked to do. Stored in Redis: it never holds the API key, only the variable's name. */
+export interface RunSpec {
+  /** The source as shown to the user (a URL without its query string). */
+  source: string;
+  /** Identifies the source across imports (path, size and mtime; or URL), null for stdin. */
+  sourceId: string | null;
+  sellerRef: string;
+  baseUrl: string;
+  keyEnv: string;
+  matchBy: string;
+  dryRun: boolean;
+  dailyReset: string;
+  dailyBudget: number | null;
+  allowInsecure: boolean;
+  preset: string;
+  /** `--fields`: the product fields the run may send (null: every mapped field). */
+  fields: string[] | null;
+  /** `--create-only-fields`: sent on POST only, never in a PUT (null: none). */
+  createOnlyFields?: string[] | null;
+  /** `--keep-remote-edits`: fields whose marketplace edits are kept, or `['all']` (null: none). */
+  keepRemoteEdits?: string[] | null;
+  /** `--incremental`: diff against what this tool last sent while its record is complete and fresh. */
+  incremental?: boolean;
+  /** `--only-published`: rows the source does not sell were left out (reported skipped). */
+  onlyPublished?: boolean;
+  /** `--include-external`: products sold on another site were sent. */
+  includeExternal?: boolean;
+  /** `--price-includes-tax` (or `--tax-rate`): gross prices were sent. */
+  priceIncludesTax?: boolean;
+  /** `--tax-rate`, in percent (null: none given). */
+  taxRate?: string | null;
+  /** The fields this run's source gives (sent when they differ). */
+  sentFields?: string[];
+  /** Fields earlier runs sent that this source does not give: the summary names them. */
+  absentFields?: string[];
+  /** `--full-read-after`, in ms: the oldest full read an incremental run may rely on. */
+  fullReadAfterMs?: number;
+  /** `--max-invalid N|P%` (guard): more invalid rows than this holds the whole run. */
+  maxInvalid?: string | null;
+  /** `--max-updates N|P%` (guard): more updates than this (of the products listed) holds the whole run. */
+  maxUpdates?: string | null;
+  /** `--max-price-change P%` (guard): a row whose price moves more than this is held. */
+  maxPriceChange?: string | null;
+  /** `--only create|update`: the other rows are skipped. */
+  only?: 'create' | 'update' | null;
+  /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
+  notify?: string | null;
+  /** `--missing field=value,…`: what a managed product gone from the source is given (null: none). */
+  missing?: Record<string, FieldValue> | null;
+  /** `--max-missing N|P%` (guard, with `--missing`): more deactivations than this hold the run. */
+  maxMissing?: string | null;
+}
+
+/** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
+export type RunState = 'queued' | 'running' | 'held' | 'done' | 'cancelled';
+
+export interface RunRecord extends RunSpec {
+  id: string;
+  state: RunState;
+  createdAt: number;
+  finishedAt: number | null;
+  /** True once the producer has read the whole source: `total` is final. */
+  produced: boolean;
+  /** The run was ended before its source was read to the end (interrupted, or the source broke). */
+  aborted: boolean;
+  total: number;
+  settled: number;
+  snapshotReady: boolean;
+  requests: number;
+  writes: number;
+  /** Counts by `action:<action>`, `status:<status>`, `pair:<action>:<status>`, and `notes:rows` (rows with a note). */
+  counts: Record<string, number>;
+  /** A guard held the run: one line saying what tripped. */
+  heldReason?: string;
+  /** When `approve` sent what a guard held back. */
+  approvedAt?: number;
+  /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
+  revertedAt?: number;
+  revertCounts?: Record<string, number>;
+  /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
+  cancelledAt?: number;
+}
+
+/** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
+export const RUN_TTL_SECONDS = 7 * 24 * 3600;
+
+export function newRunId(now = Date.now()): string {
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Counts as stored by markReverted; what is not a count is dropped (Redis is not trusted). */
+function revertCountsOf(json: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  try {
+    const parsed = JSON.parse(json) as Record<string, unknown>;
+    for (const name of Object.keys(parsed).sort()) {
+      const value = parsed[name];
+      if (typeof value === 'number' && Number.isFinite(value)) counts[name] = value;
+    }
+  } catch {
+    // A broken record shows no counts rather than failing `status`.
+  }
+  return counts;
+}
+
+/** The fields that `approve`, `revert`, `cancel` and the guards add to a run's hash, when present. */
+export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
+  const fields: Partial<RunRecord> = {};
+  if (hash.heldReason) fields.heldReason = hash.heldReason;
+  if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
+  if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
+  return fields;
+}
