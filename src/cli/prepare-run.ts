@@ -107,6 +107,7 @@ export async function prepareRun(
       notify: flags.notify ?? null,
       missing: flags.missing ?? null,
       maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
+      rowEstimate: opened.rowEstimate?.rows ?? null,
     };
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);

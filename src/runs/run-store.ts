@@ -55,6 +55,8 @@ export interface RunSpec {
   missing?: Record<string, FieldValue> | null;
   /** `--max-missing N|P%` (guard, with `--missing`): more deactivations than this hold the run. */
   maxMissing?: string | null;
+  /** The source's rows as estimated before reading it (the plan said at the start; null: unknown). */
+  rowEstimate?: number | null;
 }
 
 /** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
+
+/** The plan line of issue 14: the requests a run needs, the daily limit known, and the days. */
+describe('a run says its plan across daily limits before its first write', () => {
+  // A short sandbox day: a run that meets the limit goes on after a reset of about a second.
+  const pipeline = usePipeline({ dailyLimit: 5, dayLengthMs: 1500 });
+
+  it('with --daily-budget: up to one request per row plus the list read, what is left today, the days', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(20));
+
+    const first = await pipeline.cli(['run', source, '--daily-budget', '8', '--no-wait']);
+
+    expect(first.code).toBe(4);
+    expect(first.stdout).toContain(
+      'plan      up to 21 requests, 8 a day (--daily-budget), 8 left today: 3 days',
+    );
+  });
+
+  it('learns the limit from the first 429 of the day: the requests counted before it', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(8));
+
+    // One request at a time: the 6th request of the day is the first answered 429.
+    const learning = await pipeline.cli(['run', source, '--concurrency', '1']);
+    expect(learning.code).toBe(0);
+    expect(learning.stdout).toContain(
+      'plan      up to 9 requests; the daily limit is not known (--daily-budget N tells it)',
+    );
+    expect(pipeline.products(MAIN_SELLER)).toHaveLength(8);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const dry = await pipeline.cli(['run', source, '--dry-run']);
+    expect(dry.stdout).toContain(
+      `requests  1 needed (1 read, 0 writes), 5 a day (learned from the 429 of ${today}): 1 day`,
+    );
+
+    // The 429s of the later sandbox days (the same quota day here) do not change it; requests
+    // counted today are more than it: nothing is left today.
+    const again = await pipeline.cli(['run', await pipeline.csv('more.csv', catalogRows(12))]);
+    expect(again.stdout).toMatch(
+      new RegExp(
+        `^plan {6}up to \\d+ requests, 5 a day \\(learned from the 429 of ${today}\\), 0 left today: 3 days$`,
+        'm',
+      ),
+    );
+  });
+
+  it('--daily-budget goes before the learned limit', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(6));
+    await pipeline.cli(['run', source, '--concurrency', '1']);
+
+    const dry = await pipeline.cli(['run', source, '--dry-run', '--daily-budget', '100']);
+
+    expect(dry.stdout).toContain('requests  1 needed (1 read, 0 writes), 100 a day (--daily-budget): 1 day');
+  });
+});
