@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
-import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
+import { usePipeline } from '../support/pipeline.js';
 
 /** The plan line of issue 14: the requests a run needs, the daily limit known, and the days. */
 describe('a run says its plan across daily limits before its first write', () => {
