@@ -58,3 +58,9 @@ export function startPlanLine(plan: StartPlan): string {
   const days = daysNeeded(plan.requests, plan.limit.perDay, left);
   return `${head}, ${plan.limit.perDay} a day (${plan.limit.source}), ${left} left today: ${dayWord(days)}`;
 }
+
+/** A run that needs more than what is left of today's quota (its most valuable writes go first). */
+export function exceedsToday(plan: Pick<StartPlan, 'requests' | 'limit' | 'usedToday'>): boolean {
+  const left = leftToday(plan);
+  return left !== null && plan.requests > left;
+}

@@ -2,7 +2,7 @@ import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
 import { clearReactivated, withReactivations } from '../missing/reactivate.js';
-import { startPlanLine } from '../plan/run-plan.js';
+import { exceedsToday, startPlanLine } from '../plan/run-plan.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import type { RunSpec } from '../runs/run-store.js';
@@ -76,8 +76,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const modeName = chunkMode(job.data, context.run);
-    const mode = chunkRows(deps, runId, context.run, modeName, sources);
+    let modeName = chunkMode(job.data, context.run);
+    let mode = chunkRows(deps, runId, context.run, modeName, sources);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
@@ -106,6 +106,11 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
         if (error instanceof SnapshotError) return settleNotSynced(error.message);
         throw error;
+      }
+      // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14).
+      if (modeName === 'write' && (await deps.redis.hget(deps.keys.run(runId), 'planFirst')) === '1') {
+        modeName = chunkMode(job.data, { ...context.run, planFirst: true });
+        mode = chunkRows(deps, runId, context.run, modeName, sources);
       }
       if (job.data.phase === 'deactivate') {
         if (context.run.missing)
@@ -157,6 +162,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
 async function sayRunStarted(deps: WorkerDeps, spec: RunSpec, runId: string): Promise<void> {
   const plan = spec.dryRun ? null : await startPlanOf(deps, runId);
   const line = plan ? startPlanLine(plan) : undefined;
+  // More than the day's remaining quota: every row is planned, then the `--first` writes go first.
+  if (plan && exceedsToday(plan)) await deps.redis.hset(deps.keys.run(runId), 'planFirst', 1);
   const { source, preset, sellerRef: seller } = spec;
   deps.logger.info({ run: runId, seller, source, preset, plan: line }, `run ${runId} started`);
   if (line) deps.onRunPlan?.(runId, line);

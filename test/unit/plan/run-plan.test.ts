@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FIRST, inPasses, writePass } from '../../../src/plan/first-order.js';
 import { keepLearned, parseLearned } from '../../../src/plan/learned-limit.js';
-import { daysNeeded, knownLimit, startPlanLine } from '../../../src/plan/run-plan.js';
+import { daysNeeded, exceedsToday, knownLimit, startPlanLine } from '../../../src/plan/run-plan.js';
 
 const DAY = 24 * 3600 * 1000;
 const day1 = Date.UTC(2026, 10, 22);
@@ -71,5 +72,34 @@ describe('startPlanLine', () => {
     );
     const over = { requests: 5, exact: false, limit: { perDay: 5, source: '--daily-budget' }, usedToday: 9 };
     expect(startPlanLine(over)).toContain('0 left today: 1 day');
+    expect(exceedsToday(over)).toBe(true);
+    expect(exceedsToday({ ...over, usedToday: 0 })).toBe(false);
+    expect(exceedsToday({ ...over, limit: null })).toBe(false);
+  });
+});
+
+describe('writePass and inPasses: --first updates, other updates, creates; each in row order', () => {
+  const write = (row: number, action: 'create' | 'update', fields: Record<string, unknown>) => ({
+    row,
+    action,
+    fields: fields as never,
+  });
+  const writes = [
+    write(1, 'create', { sku: 'A', price: 1 }),
+    write(2, 'update', { name: 'x' }),
+    write(3, 'update', { price: 2 }),
+    write(4, 'update', { name: 'y', stock: 0 }),
+    write(5, 'create', { sku: 'B' }),
+    write(6, 'update', { description: 'z' }),
+  ];
+
+  it('puts updates of price or stock first by default, creates last (a create with a price too)', () => {
+    expect(writePass(writes[0] as never, DEFAULT_FIRST)).toBe(2);
+    expect(inPasses(writes, DEFAULT_FIRST).map((w) => w.row)).toEqual([3, 4, 2, 6, 1, 5]);
+  });
+
+  it('follows --first', () => {
+    expect(inPasses(writes, ['name']).map((w) => w.row)).toEqual([2, 4, 3, 6, 1, 5]);
+    expect(inPasses(writes, ['colour']).map((w) => w.row)).toEqual([2, 3, 4, 6, 1, 5]);
   });
 });
