@@ -94,7 +94,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
       if (probeDue) await probeReach(deps, context);
-      await deps.runs.markRunning(runId);
+      const started = await deps.runs.markRunning(runId);
       try {
         // The plan is said by the one reader of the list, before the snapshot is marked ready:
         // no chunk of the run writes before it.
@@ -104,7 +104,11 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         });
       } catch (error) {
         // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
-        if (error instanceof SnapshotError) return settleNotSynced(error.message);
+        if (error instanceof SnapshotError) {
+          // No plan to say: the run ends with its rows not synced; its log still says it started.
+          if (started) deps.logger.info({ run: runId, seller: ref }, `run ${runId} started`);
+          return settleNotSynced(error.message);
+        }
         throw error;
       }
       // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14).
