@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
+import { DEFAULT_FIRST } from '../plan/first-order.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
@@ -112,6 +113,8 @@ export async function prepareRun(
       notify: flags.notify ?? null,
       missing: flags.missing ?? null,
       maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
+      rowEstimate: opened.rowEstimate?.rows ?? null,
+      first: flags.first ?? [...DEFAULT_FIRST],
     };
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);

@@ -102,6 +102,11 @@ function addSharedOptions(command: Command): Command {
       (value: string) => parseFieldList(value, '--create-only-fields'),
     )
     .option(
+      '--first <list>',
+      "when a run needs more than the day's remaining quota: updates of these fields go first, then other updates, then creates (default: price,stock)",
+      (value: string) => parseFieldList(value, '--first'),
+    )
+    .option(
       '--keep-remote-edits <list>',
       'fields (or all) whose changes made on the marketplace since this tool wrote them are kept, not overwritten by the source',
       (value: string) => parseFieldList(value, '--keep-remote-edits'),

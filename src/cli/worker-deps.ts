@@ -14,7 +14,7 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
-  observe: Pick<WorkerDeps, 'onRequestSent'> = {},
+  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan'> = {},
 ): SellerWorkers {
   const deps: WorkerDeps = {
     redis: runtime.redis,

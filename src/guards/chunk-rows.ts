@@ -10,19 +10,20 @@ import { type RowSyncContext, syncRow } from '../sync/row-sync.js';
 import { HeldRows } from './held-rows.js';
 import { priceChangeRefusal } from './limits.js';
 import { type PlannedWrite, PlanStore } from './plan-store.js';
-import { isGuarded } from './verdict.js';
+import { isPlanned } from './verdict.js';
 
 /**
  * What a chunk does with its rows: `write` them (an unguarded run, or a guarded run's `apply`
- * jobs), `plan` them (a guarded run before its guards are decided: nothing is sent), or `approve`
+ * jobs), `plan` them (a guarded run before its guards are decided, or a run over the day's quota
+ * before its writes are ordered: nothing is sent), or `approve`
  * the held ones (re-diffed against the products as listed now).
  */
 export type ChunkMode = 'write' | 'plan' | 'approve';
 
-export function chunkMode(data: ChunkJobData, spec: RunSpec): ChunkMode {
+export function chunkMode(data: ChunkJobData, spec: RunSpec & { planFirst?: boolean }): ChunkMode {
   if (data.phase === 'approve') return 'approve';
   if (data.phase === 'apply') return 'write';
-  return isGuarded(spec) ? 'plan' : 'write';
+  return isPlanned(spec) ? 'plan' : 'write';
 }
 
 export interface ChunkRows {

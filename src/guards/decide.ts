@@ -1,12 +1,13 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { DEFAULT_FIRST, WRITE_PASSES, writePass } from '../plan/first-order.js';
 import type { ChunkJobData } from '../queue/chunk-job.js';
 import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { type PlannedWrite, PlanStore } from './plan-store.js';
-import { isGuarded, rowGuardReason, wholeRunRefusal } from './verdict.js';
+import { isPlanned, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
 /** The run-record fields of the decision: the verdict (once), and that it was carried out. */
 const VERDICT = 'guardVerdict';
@@ -19,11 +20,12 @@ interface DecideDeps {
 }
 
 /**
- * Once every row of a guarded run is planned (or settled), decides its guards, once: when a whole-run
- * guard trips, every planned write settles `held`; else the rows a row guard held settle `held` and
- * the others go to the queue as `apply` jobs. Safe to call from any chunk, any number of times, and
- * again after a crash half way: the verdict is stored before anything is done, outcomes settle once,
- * and apply jobs have the same ids each time. Nothing is sent here.
+ * Once every row of a planned run (guarded, or over the day's quota) is planned (or settled),
+ * decides its guards, once: when a whole-run guard trips, every planned write settles `held`; else
+ * the rows a row guard held settle `held` and the others go to the queue as `apply` jobs. Safe to
+ * call from any chunk, any number of times, and again after a crash half way: the verdict is stored
+ * before anything is done, outcomes settle once, and apply jobs have the same ids each time (a run
+ * is planned first or not before its first row is planned). Nothing is sent here.
  */
 export async function decideGuardsIfPlanned(
   deps: DecideDeps,
@@ -31,7 +33,7 @@ export async function decideGuardsIfPlanned(
   queue: Queue<ChunkJobData>,
 ): Promise<void> {
   const run = await deps.runs.get(runId);
-  if (!run || !isGuarded(run) || !run.produced || run.state === 'done' || run.state === 'held') return;
+  if (!run || !isPlanned(run) || !run.produced || run.state === 'done' || run.state === 'held') return;
   // A cancelled run sends nothing more: its planned writes are not carried out.
   if (run.cancelledAt !== undefined || run.state === 'cancelled') return;
   const [planned, carriedOut, ready, failed] = await deps.redis.hmget(
@@ -86,11 +88,18 @@ async function carryOut(
       apply = [];
     }
   };
-  for await (const write of plans.inOrder(run.id, run.total)) {
-    const reason = write.heldFor ?? runRefusal;
-    if (reason) held.push(heldOutcome(write, reason));
-    else apply.push(write.upsert);
-    await flush(false);
+  // A run over the day's quota sends its most valuable writes first (`--first`): pass by pass, each
+  // in row order. Any other run sends them in row order, in one pass.
+  const first = run.first ?? DEFAULT_FIRST;
+  const passes = run.planFirst ? WRITE_PASSES : [null];
+  for (const pass of passes) {
+    for await (const write of plans.inOrder(run.id, run.total)) {
+      if (pass !== null && writePass(write, first) !== pass) continue;
+      const reason = write.heldFor ?? runRefusal;
+      if (reason) held.push(heldOutcome(write, reason));
+      else apply.push(write.upsert);
+      await flush(false);
+    }
   }
   await flush(true);
 }

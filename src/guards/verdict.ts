@@ -9,6 +9,15 @@ export function isGuarded(spec: RunSpec): boolean {
   return !spec.dryRun && Boolean(spec.maxInvalid || spec.maxUpdates || spec.maxPriceChange);
 }
 
+/**
+ * A run that plans every row before its first write: a guarded run, or a run that needed more than
+ * the day's remaining quota when it started (`planFirst`: its writes go out by `--first`, and it
+ * holds nothing; issue 14).
+ */
+export function isPlanned(spec: RunSpec & { planFirst?: boolean }): boolean {
+  return isGuarded(spec) || (!spec.dryRun && spec.planFirst === true);
+}
+
 /** What the plan found, for the whole-run guards. */
 export interface PlanFigures {
   /** Source rows of the run. */

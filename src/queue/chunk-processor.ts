@@ -2,7 +2,10 @@ import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
 import { clearReactivated, withReactivations } from '../missing/reactivate.js';
+import { exceedsToday, startPlanLine } from '../plan/run-plan.js';
+import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
+import type { RunSpec } from '../runs/run-store.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
@@ -73,8 +76,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
-    const modeName = chunkMode(job.data, context.run);
-    const mode = chunkRows(deps, runId, context.run, modeName, sources);
+    let modeName = chunkMode(job.data, context.run);
+    let mode = chunkRows(deps, runId, context.run, modeName, sources);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
@@ -91,19 +94,27 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
       if (probeDue) await probeReach(deps, context);
-      if (await deps.runs.markRunning(runId)) {
-        const { source, preset, total, produced } = context.run;
-        deps.logger.info(
-          { run: runId, seller: ref, source, preset, rows: produced ? total : undefined },
-          `run ${runId} started`,
-        );
-      }
+      const started = await deps.runs.markRunning(runId);
       try {
-        await ensureSnapshot(deps, runId, context.loadIndex);
+        // The plan is said by the one reader of the list, before the snapshot is marked ready:
+        // no chunk of the run writes before it.
+        await ensureSnapshot(deps, runId, async () => {
+          await context.loadIndex();
+          await sayRunStarted(deps, context.run, runId);
+        });
       } catch (error) {
         // The list could not be read in this run (ensureSnapshot recorded it for every chunk).
-        if (error instanceof SnapshotError) return settleNotSynced(error.message);
+        if (error instanceof SnapshotError) {
+          // No plan to say: the run ends with its rows not synced; its log still says it started.
+          if (started) deps.logger.info({ run: runId, seller: ref }, `run ${runId} started`);
+          return settleNotSynced(error.message);
+        }
         throw error;
+      }
+      // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14).
+      if (modeName === 'write' && (await deps.redis.hget(deps.keys.run(runId), 'planFirst')) === '1') {
+        modeName = chunkMode(job.data, { ...context.run, planFirst: true });
+        mode = chunkRows(deps, runId, context.run, modeName, sources);
       }
       if (job.data.phase === 'deactivate') {
         if (context.run.missing)
@@ -146,6 +157,20 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
   };
+}
+
+/**
+ * The worker's "run started" line, with the plan against the daily limit (issue 14) that `run`
+ * prints too. A dry run's plan is in its summary.
+ */
+async function sayRunStarted(deps: WorkerDeps, spec: RunSpec, runId: string): Promise<void> {
+  const plan = spec.dryRun ? null : await startPlanOf(deps, runId);
+  const line = plan ? startPlanLine(plan) : undefined;
+  // More than the day's remaining quota: every row is planned, then the `--first` writes go first.
+  if (plan && exceedsToday(plan)) await deps.redis.hset(deps.keys.run(runId), 'planFirst', 1);
+  const { source, preset, sellerRef: seller } = spec;
+  deps.logger.info({ run: runId, seller, source, preset, plan: line }, `run ${runId} started`);
+  if (line) deps.onRunPlan?.(runId, line);
 }
 
 /**

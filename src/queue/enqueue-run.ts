@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
@@ -121,6 +122,9 @@ async function produceRun(
     // A guarded run's guards are decided in a job once every row is planned: this one comes after
     // the last row is read, so some chunk always looks once the run's total is final.
     if (isGuarded(spec) && chunks > 0) await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
+    // A run found over the day's quota (planFirst) may have planned every row before its total was
+    // final: its writes are ordered and queued now (nothing happens for another run, or too early).
+    await decideGuardsIfPlanned(deps, run.id, queue);
     await finaliseIfSettled(deps, run.id, queue);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };

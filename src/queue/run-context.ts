@@ -6,7 +6,12 @@ import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { type RequestEvent, type RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import {
+  DailyLimitError,
+  type RequestEvent,
+  type RetryPolicy,
+  SellerApiClient,
+} from '../seller-api/index.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
@@ -42,6 +47,8 @@ export interface WorkerDeps {
   health?: RedisHealth;
   /** Told of every request sent to the Seller API (`worker --metrics-port`). */
   onRequestSent?: (event: RequestEvent) => void;
+  /** Told of a run's plan line (issue 14) before its first write: `run` prints it. */
+  onRunPlan?: (runId: string, line: string) => void;
   /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
   notifier?: RunNotifier;
   retry: RetryPolicy;
@@ -140,14 +147,24 @@ export class RunContexts {
           // is gone from Redis (issue 10: the claims that prevent a second create may be gone too).
           deps.health?.assertWritable();
           deps.sellers.assertNotPausedLocally(ref);
-          await deps.sellers
+          const dayStart = deps.sellers.dayStart(run.dailyReset);
+          const used = await deps.sellers
             .reserveRequest(ref, run.dailyReset, run.dailyBudget, { id: runId, key: deps.keys.run(runId) })
             .catch((error: unknown) => {
               deps.health?.note(error);
               throw error;
             });
           deps.health?.assertWritable();
-          return task();
+          try {
+            return await task();
+          } catch (error) {
+            // The seller's daily limit, as its API shows it: the requests counted before this one.
+            if (error instanceof DailyLimitError)
+              await deps.sellers.learnLimit(ref, dayStart, used).catch((fault: unknown) => {
+                deps.health?.note(fault);
+              });
+            throw error;
+          }
         }),
       onRequest: (event) => {
         // Requests still waiting for the limiter must not go out once one answer says stop.

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type LearnedLimit, learnLimit } from '../plan/learned-limit.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
@@ -185,6 +186,20 @@ export class SellerState {
       throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');
     }
     return used;
+  }
+
+  /**
+   * A 429 answered the request counted `used` in the quota day of `dayStart`: the requests before it
+   * are the seller's daily limit, unless an earlier 429 of that day taught it already (issue 14).
+   */
+  async learnLimit(ref: string, dayStart: number, used: number): Promise<void> {
+    const learned: LearnedLimit = { dayStart, limit: Math.max(0, used - 1), at: this.now() };
+    await learnLimit(this.redis, this.keys, ref, learned);
+  }
+
+  /** The quota day (its start, ms) that `now` falls in. */
+  dayStart(dailyReset: string): number {
+    return quotaDayStart(this.now(), dailyReset);
   }
 
   async status(ref: string, dailyReset: string): Promise<SellerStatus> {

@@ -156,6 +156,13 @@ export class RedisKeys {
   unreachable(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:unreachable`;
   }
+  /**
+   * String (JSON, plan/learned-limit.ts): the seller's daily limit learned from the first 429 of a
+   * quota day (the requests counted that day before it); no expiry, a later day's 429 replaces it.
+   */
+  learnedLimit(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:learned-limit`;
+  }
   /** String: set when the seller's key was rejected (401); cleared by `resume`. */
   authRejected(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:auth-rejected`;

@@ -1,3 +1,5 @@
+import type { LearnedLimit } from '../plan/learned-limit.js';
+import { daysNeeded, dayWord, knownLimit } from '../plan/run-plan.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { absentFieldsLine } from './managed-fields.js';
 import type { RunRecord } from './run-store.js';
@@ -38,16 +40,16 @@ export function runCounts(run: RunRecord) {
 
 /**
  * A dry run's plan against the daily limit (issue 14): the requests the run needs (the reads it
- * made, plus one per write), and, where the limit is known, the days that takes.
+ * made, plus one per write), and, where the limit is known (`--daily-budget`, else the one the
+ * seller's last 429 taught), the days that takes.
  */
-export function planLine(run: RunRecord, writes: number): string {
+export function planLine(run: RunRecord, writes: number, learned: LearnedLimit | null = null): string {
   const needed = run.requests + writes;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const head = `  requests  ${needed} needed (${plural(run.requests, 'read')}, ${plural(writes, 'write')})`;
-  if (run.dailyBudget === null || run.dailyBudget <= 0)
-    return `${head}; the daily limit is not known (--daily-budget N tells it)`;
-  const days = Math.max(1, Math.ceil(needed / run.dailyBudget));
-  return `${head}, ${run.dailyBudget} a day (--daily-budget): ${days} ${days === 1 ? 'day' : 'days'}`;
+  const limit = knownLimit(run.dailyBudget, learned);
+  if (!limit) return `${head}; the daily limit is not known (--daily-budget N tells it)`;
+  return `${head}, ${limit.perDay} a day (${limit.source}): ${dayWord(daysNeeded(needed, limit.perDay))}`;
 }
 
 /** `3 deactivated, 1 already so, 2 held`: what became of a run's `deactivate` lines, '' for none. */
@@ -85,7 +87,11 @@ export function formatDuration(ms: number): string {
  * The summary `run` prints when a run settles: what a person reads the next morning. It quotes the
  * source's name and columns and what Redis holds: control characters are shown escaped.
  */
-export function formatSummary(run: RunRecord, detections: string[] = []): string {
+export function formatSummary(
+  run: RunRecord,
+  detections: string[] = [],
+  learned: LearnedLimit | null = null,
+): string {
   const c = runCounts(run);
   const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
   const lines = [
@@ -118,7 +124,7 @@ export function formatSummary(run: RunRecord, detections: string[] = []): string
     lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
   lines.push(
     run.dryRun
-      ? planLine(run, c.toCreate + c.toUpdate)
+      ? planLine(run, c.toCreate + c.toUpdate, learned)
       : `  requests  ${run.requests} (${run.writes} writes)`,
   );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);

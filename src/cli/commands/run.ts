@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
+import { readLearnedLimit } from '../../plan/learned-limit.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
@@ -79,7 +80,12 @@ export async function syncOnce(
     say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
   }
   // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl]);
+  let runIdKnown: string | null = null;
+  // The plan against the daily limit, said before the run's first write (issue 14).
+  const onRunPlan = (planned: string, line: string) => {
+    if (planned === runIdKnown) io.stdout.write(`${terminalSafe(line)}\n`);
+  };
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], { onRunPlan });
   workers.serve(seller);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
@@ -95,7 +101,6 @@ export async function syncOnce(
   };
   const stopOnFault = runtime.health.onFault(onFault);
   if (runtime.health.fault) onFault(runtime.health.fault);
-  let runIdKnown: string | null = null;
   try {
     let announce: (id: string) => void = () => {};
     const runId = new Promise<string>((resolve) => {
@@ -254,7 +259,10 @@ async function reportOutcome(
     }
     case 'held':
     case 'done': {
-      io.stdout.write(formatSummary(waited.run, prepared.detections));
+      const learned = waited.run.dryRun
+        ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
+        : null;
+      io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
       if (flags.report) {
         await writeReportFile(runtime.runs, id, flags.report);
         io.stdout.write(`  report    ${flags.report}\n`);

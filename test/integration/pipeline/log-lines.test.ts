@@ -44,7 +44,12 @@ describe('log lines a person or a collector reads', () => {
     await worker.waitForStderr(new RegExp(`"msg":"run ${runId} done"`));
 
     const lines = jsonLines(worker.stderr()).filter((line) => line.run === runId);
-    expect(lines.filter((line) => line.msg === `run ${runId} started`)).toHaveLength(1);
+    const started = lines.filter((line) => line.msg === `run ${runId} started`);
+    expect(started).toHaveLength(1);
+    // Its plan against the daily limit (issue 14): one request per row at most, plus the list read.
+    expect(started[0]?.plan).toMatch(
+      /^plan {6}up to 151 requests; the daily limit is not known \(--daily-budget N tells it\)$/,
+    );
     const ended = lines.filter((line) => line.msg === `run ${runId} done`);
     expect(ended).toHaveLength(1);
     expect(ended[0]).toMatchObject({ state: 'done', rows: 150, created: 150, failed: 0, invalid: 0 });

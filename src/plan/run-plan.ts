@@ -1,0 +1,66 @@
+import type { LearnedLimit } from './learned-limit.js';
+
+/** The daily limit a run plans with, and where it comes from (said in the plan line). */
+export interface KnownLimit {
+  perDay: number;
+  /** `--daily-budget`, or `learned from the 429 of 2026-11-22`. */
+  source: string;
+}
+
+/** `--daily-budget` first (the seller chose it), else the limit the seller's last 429 taught. */
+export function knownLimit(budget: number | null, learned: LearnedLimit | null): KnownLimit | null {
+  if (budget !== null && budget > 0) return { perDay: budget, source: '--daily-budget' };
+  if (learned && learned.limit > 0)
+    return {
+      perDay: learned.limit,
+      source: `learned from the 429 of ${new Date(learned.at).toISOString().slice(0, 10)}`,
+    };
+  return null;
+}
+
+/**
+ * The days `needed` requests take: what is left of today's quota first (today counts as a day only
+ * when something is left of it), then whole days of `perDay`. At least one.
+ */
+export function daysNeeded(needed: number, perDay: number, leftToday: number = perDay): number {
+  const today = Math.max(0, Math.min(leftToday, perDay));
+  if (needed <= today) return 1;
+  return Math.max(1, (today > 0 ? 1 : 0) + Math.ceil((needed - today) / perDay));
+}
+
+export function dayWord(days: number): string {
+  return `${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+export interface StartPlan {
+  /** Requests the run needs: at most this many while its rows are not planned, exactly once they are. */
+  requests: number;
+  exact: boolean;
+  limit: KnownLimit | null;
+  /** Requests counted for the seller so far in this quota day. */
+  usedToday: number;
+}
+
+/** The requests left today under the known limit (never below zero). */
+export function leftToday(plan: Pick<StartPlan, 'limit' | 'usedToday'>): number | null {
+  return plan.limit ? Math.max(0, plan.limit.perDay - plan.usedToday) : null;
+}
+
+/**
+ * The line a run says before its first write (issue 14), e.g.
+ * `plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days`.
+ */
+export function startPlanLine(plan: StartPlan): string {
+  const head = `plan      ${plan.exact ? '' : 'up to '}${plan.requests} ${plan.requests === 1 ? 'request' : 'requests'}`;
+  const left = leftToday(plan);
+  if (!plan.limit || left === null)
+    return `${head}; the daily limit is not known (--daily-budget N tells it)`;
+  const days = daysNeeded(plan.requests, plan.limit.perDay, left);
+  return `${head}, ${plan.limit.perDay} a day (${plan.limit.source}), ${left} left today: ${dayWord(days)}`;
+}
+
+/** A run that needs more than what is left of today's quota (its most valuable writes go first). */
+export function exceedsToday(plan: Pick<StartPlan, 'requests' | 'limit' | 'usedToday'>): boolean {
+  const left = leftToday(plan);
+  return left !== null && plan.requests > left;
+}

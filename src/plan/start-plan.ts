@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import type { SellerState } from '../queue/seller-state.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { readLearnedLimit } from './learned-limit.js';
+import { knownLimit, type StartPlan } from './run-plan.js';
+
+interface StartPlanDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  sellers: SellerState;
+}
+
+/**
+ * What a run needs, as known once the seller's products are read and before its first write: the
+ * reads made, plus one request per source row at most (the rows read so far, or the source's
+ * estimate while it is still being read); the limit known and the seller's requests of the day
+ * before the run.
+ */
+export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<StartPlan | null> {
+  const run = await deps.runs.get(runId);
+  if (!run) return null;
+  const [learned, seller] = await Promise.all([
+    readLearnedLimit(deps.redis, deps.keys, run.sellerRef),
+    deps.sellers.status(run.sellerRef, run.dailyReset),
+  ]);
+  return {
+    requests: run.requests + rowsOf(run),
+    exact: false,
+    limit: knownLimit(run.dailyBudget, learned),
+    // What the day had used before this run: the run's own reads are in `requests` already.
+    usedToday: Math.max(0, seller.requestsToday - run.requests),
+  };
+}
+
+/** The run's rows: final once the source is read, else at least the source's estimate. */
+function rowsOf(run: RunRecord): number {
+  return run.produced ? run.total : Math.max(run.total, run.rowEstimate ?? 0);
+}
