@@ -54,6 +54,10 @@ export interface RunSpec {
   missing?: Record<string, FieldValue> | null;
   /** `--max-missing N|P%` (guard, with `--missing`): more deactivations than this hold the run. */
   maxMissing?: string | null;
+  /** The source's rows as estimated before reading it (the plan said at the start; null: unknown). */
+  rowEstimate?: number | null;
+  /** `--first a,b`: a run over the day's quota sends updates of these fields first (issue 14). */
+  first?: string[] | null;
 }
 
 /** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
@@ -84,6 +88,11 @@ export interface RunRecord extends RunSpec {
   revertCounts?: Record<string, number>;
   /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
   cancelledAt?: number;
+  /**
+   * The run needed more than the day's remaining quota when it started: it plans every row first,
+   * then sends its most valuable writes first (`--first`; issue 14). Never holds anything.
+   */
+  planFirst?: boolean;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -116,6 +125,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
   if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
   return fields;
 }
