@@ -66,3 +66,38 @@ export async function guardedTls(importOriginal: ImportOriginal) {
     'connect',
   ]);
 }
+
+/**
+ * `node:http` or `node:https` whose `request` refuses a URL off loopback: a test of a refused
+ * webhook address opens nothing even when the code under test would (Node's own modules connect
+ * through their internal `net`, which `guardedNet` does not reach).
+ */
+export async function guardedHttp(importOriginal: ImportOriginal) {
+  const http = await importOriginal<Record<string, unknown>>();
+  const original = http.request as (...args: unknown[]) => unknown;
+  const request = (...args: unknown[]) => {
+    const [first] = args;
+    const hostname =
+      first instanceof URL
+        ? first.hostname
+        : typeof first === 'string'
+          ? new URL(first).hostname
+          : ((first as { hostname?: string; host?: string }).hostname ?? (first as { host?: string }).host);
+    refuseOffLoopback('request', hostname ?? 'localhost');
+    return original(...args);
+  };
+  const guarded = { ...http, request };
+  return { ...guarded, default: guarded };
+}
+
+/** `node:dns` whose `lookup` answers `localhost` only: no real DNS query leaves the machine. */
+export async function guardedDnsLookup(importOriginal: ImportOriginal) {
+  const dns = await importOriginal<Record<string, unknown>>();
+  const original = dns.lookup as (...args: unknown[]) => unknown;
+  const lookup = (...args: unknown[]) => {
+    if (!isLoopback(args[0])) noRealDns();
+    return original(...args);
+  };
+  const guarded = { ...dns, lookup };
+  return { ...guarded, default: guarded };
+}

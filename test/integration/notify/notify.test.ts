@@ -1,11 +1,23 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eventually, KEY_A, runDone, useFailureRig } from '../failures/support/rig.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { freePort } from '../support/own-redis.js';
 import { useWebhookReceiver } from '../support/webhook-receiver.js';
+
+// Belt and braces for the refused webhook addresses: whatever the code does, no request leaves
+// loopback and no real DNS is asked (the CLI runs in this process, so these mocks reach it).
+vi.mock('node:http', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:https', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:dns', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedDnsLookup(original),
+);
 
 /** The warning lines a run logged about its webhook (pino JSON on stderr). */
 function webhookWarnings(stderr: string): string[] {

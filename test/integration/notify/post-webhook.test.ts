@@ -1,6 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { postWebhook } from '../../../src/notify/post-webhook.js';
 import { useWebhookReceiver } from '../support/webhook-receiver.js';
+
+// Belt and braces: whatever postWebhook does, no request leaves loopback and no real DNS is asked.
+vi.mock('node:http', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:https', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:dns', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedDnsLookup(original),
+);
 
 /** A delivery whose waits are only recorded: no test here waits for a backoff. */
 function recordedDelivery(overrides: { attempts?: number; timeoutMs?: number } = {}) {
