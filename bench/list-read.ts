@@ -166,7 +166,8 @@ try {
     `  index bytes per product (MEMORY USAGE / products): ${after.toFixed(0)} (entries as before issue 12: ${before.toFixed(0)})`,
   );
   console.log(
-    `  peak RSS growth of the load: ${mib(smallRss.bytes)} MiB at ${small} products, ${mib(largeRss.bytes)} MiB at ${PRODUCTS}`,
+    `  peak RSS growth of the load: ${mib(smallRss.bytes)} MiB at ${small} products, ${mib(largeRss.bytes)} MiB at ${PRODUCTS}; ` +
+      `heap held after it (after GC): ${mib(smallRss.retainedHeap)} and ${mib(largeRss.retainedHeap)} MiB`,
   );
 } finally {
   await removeKeys(REDIS_URL, prefix);
