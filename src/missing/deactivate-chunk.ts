@@ -5,6 +5,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { IndexedProduct } from '../sync/diff.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
+import { decodeEntry } from '../sync/index-entry.js';
 import { type RowSyncContext, writeUpdate } from '../sync/row-sync.js';
 import { DeactivatedStore } from './deactivated-store.js';
 import { deactivateLine } from './deactivations.js';
@@ -43,9 +44,7 @@ export async function deactivateChunk(
     items.map(async (item, i) => {
       if (stillDue[i] === null) return;
       const json = listed[i];
-      const remote: IndexedProduct = json
-        ? (JSON.parse(json) as IndexedProduct)
-        : { id: item.id, values: {} };
+      const remote: IndexedProduct = json ? decodeEntry(item.id, json) : { id: item.id, values: {} };
       // A job tried again after its PUT went through: the index shows what the PUT left.
       if (alreadySo(remote.values, missing)) return settle(deactivateLine(item, 'ok', '', 'already so'));
       await store.record(item.key, { id: item.id, former: formerValues(remote.values, missing) });

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { IndexedProduct } from '../sync/diff.js';
+import { decodeEntry } from '../sync/index-entry.js';
 import { alreadySo, type MissingValues } from './missing-values.js';
 
 interface ScanDeps {
@@ -64,7 +64,7 @@ export async function scanMissing(
       const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
       if (!deactivate || !managedKey) {
         lines.push({ ...line, action: 'missing' });
-      } else if (alreadySo((JSON.parse(listed[i] as string) as IndexedProduct).values, deactivate)) {
+      } else if (alreadySo(decodeEntry(id, listed[i] as string).values, deactivate)) {
         lines.push({ ...line, key: managedKey, action: 'deactivate', note: 'already so' });
       } else {
         due.push(id, managedKey);

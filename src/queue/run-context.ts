@@ -18,6 +18,7 @@ import { keepRemoteOf } from '../sync/diff.js';
 import { afterTries, isRetryableRead, pauseOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
+import { indexedFieldsOf } from '../sync/indexed-fields.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
@@ -176,8 +177,8 @@ export class RunContexts {
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
     const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs);
-    const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
-    const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims);
+    const { only, leaveOut } = indexedFieldsOf(run);
+    const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims, leaveOut);
     const loadIndex = async () => {
       if (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now())) {
         logger.info('incremental: the record of the seller is complete and fresh; no product is read');

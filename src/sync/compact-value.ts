@@ -31,14 +31,18 @@ export function compactEquals(a: CompactValue, b: CompactValue): boolean {
   return false;
 }
 
-/** The compact form of every field of a product, leaving out what cannot be compared. */
+/**
+ * The compact form of every field of a product (of `only`, when given), leaving out what cannot be
+ * compared and the fields named in `leaveOut`.
+ */
 export function compactFields(
   fields: Record<string, unknown>,
   only?: ReadonlySet<string>,
+  leaveOut?: ReadonlySet<string>,
 ): Record<string, CompactValue> {
   const out: Record<string, CompactValue> = {};
   for (const [name, value] of Object.entries(fields)) {
-    if (only && !only.has(name)) continue;
+    if ((only && !only.has(name)) || leaveOut?.has(name)) continue;
     const compact = compactValue(value);
     if (compact !== undefined) out[name] = compact;
   }

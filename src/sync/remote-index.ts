@@ -8,6 +8,11 @@ import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { LIST_SKIPPED } from './incremental.js';
+import { decodeEntry, encodeEntry } from './index-entry.js';
+import { forEachReadingAhead } from './read-ahead.js';
+
+// HSETNX of many pairs in one command: the first product listed under a key keeps it.
+const FIRST_LISTED_WINS = `for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end return 0`;
 
 /** A remote product whose match key neither the API nor our id map tells. */
 export interface UnkeyedProduct extends IndexedProduct {}
@@ -25,6 +30,7 @@ export interface RowLookup {
  */
 export class RemoteIndex {
   private listSkipped: boolean | null = null;
+  private readonly notKept: ReadonlySet<string>;
 
   constructor(
     private readonly redis: Redis,
@@ -34,35 +40,54 @@ export class RemoteIndex {
     private readonly fields: ReadonlySet<string> | null,
     private readonly idMap: IdMap,
     private readonly claims: CreateClaims,
-  ) {}
+    /** Fields no reader of the index compares (indexed-fields.ts): not kept. */
+    leaveOut: ReadonlySet<string> = new Set(),
+  ) {
+    // The id is the entry's hash field (index-entry.ts): not kept among the values too.
+    this.notKept = new Set(['id', ...leaveOut]);
+  }
 
   /**
    * Writes every page into the index; resolves to the products no key could be found for.
    * `recordListed`: also add every keyed product to the seller's id map (an `--incremental` full read).
+   * The next page is fetched while one is written (issue 12): the read takes about as long as
+   * fetching the pages alone, and holds two pages at most.
    */
   async load(pages: AsyncIterable<RemoteProduct[]>, recordListed = false): Promise<UnkeyedProduct[]> {
     const unkeyed: UnkeyedProduct[] = [];
-    for await (const page of pages) {
-      const keysOfHidden = await this.idMap.keysOfIds(
-        page.filter((product) => this.matchKeyOf(product) === null).map((product) => product.id),
-      );
-      const multi = this.redis.multi();
-      for (const product of page) {
-        const indexed = this.indexed(product);
-        multi.hset(this.keys.products(this.runId), product.id, JSON.stringify(indexed));
-        const key = this.matchKeyOf(product) ?? keysOfHidden.get(product.id) ?? null;
-        if (key === null) {
-          unkeyed.push(indexed);
-          continue;
-        }
-        // The first product listed under a key wins; a second one is reported as `missing`.
-        multi.hsetnx(this.keys.keyToId(this.runId), key, product.id);
-        multi.hset(this.keys.idToKey(this.runId), product.id, key);
-        if (recordListed) this.idMap.addListed(multi, key, product.id);
-      }
-      await multi.exec();
-    }
+    await forEachReadingAhead(pages, (page) => this.writePage(page, recordListed, unkeyed));
     return unkeyed;
+  }
+
+  /** One page in one round trip, in a handful of commands: an HSET of many pairs per hash. */
+  private async writePage(page: RemoteProduct[], recordListed: boolean, unkeyed: UnkeyedProduct[]) {
+    if (page.length === 0) return;
+    const keysOfHidden = await this.idMap.keysOfIds(
+      page.filter((product) => this.matchKeyOf(product) === null).map((product) => product.id),
+    );
+    const multi = this.redis.multi();
+    const entries: string[] = [];
+    const keyOfId: string[] = [];
+    const idOfKey: string[] = [];
+    for (const product of page) {
+      const indexed = this.indexed(product);
+      entries.push(product.id, encodeEntry(indexed));
+      const key = this.matchKeyOf(product) ?? keysOfHidden.get(product.id) ?? null;
+      if (key === null) {
+        unkeyed.push(indexed);
+        continue;
+      }
+      idOfKey.push(key, product.id);
+      keyOfId.push(product.id, key);
+      if (recordListed) this.idMap.addListed(multi, key, product.id);
+    }
+    multi.hset(this.keys.products(this.runId), ...entries);
+    if (keyOfId.length > 0) {
+      // The first product listed under a key wins; a second one is reported as `missing`.
+      multi.eval(FIRST_LISTED_WINS, 1, this.keys.keyToId(this.runId), ...idOfKey);
+      multi.hset(this.keys.idToKey(this.runId), ...keyOfId);
+    }
+    await multi.exec();
   }
 
   /** The remote product (and what we know of it) for each row, by the row's id column or its key. */
@@ -85,7 +110,7 @@ export class RemoteIndex {
     const byId = new Map<string, IndexedProduct>();
     wanted.forEach((id, i) => {
       const json = products[i];
-      if (json) byId.set(id, JSON.parse(json) as IndexedProduct);
+      if (json) byId.set(id, decodeEntry(id, json));
     });
     const fromRecord = await this.relyingOnRecord();
     upserts.forEach((upsert, i) => {
@@ -115,7 +140,7 @@ export class RemoteIndex {
     const id = await this.redis.hget(this.keys.keyToId(this.runId), key);
     if (!id) return null;
     const json = await this.redis.hget(this.keys.products(this.runId), id);
-    return json ? (JSON.parse(json) as IndexedProduct) : null;
+    return json ? decodeEntry(id, json) : null;
   }
 
   /** Records the product a row created, so a later lookup (a re-run chunk) sees it. */
@@ -123,7 +148,7 @@ export class RemoteIndex {
     await this.redis
       .multi()
       .sadd(this.keys.createdKeys(this.runId), key)
-      .hset(this.keys.products(this.runId), product.id, JSON.stringify(product))
+      .hset(this.keys.products(this.runId), product.id, encodeEntry(product))
       .hset(this.keys.keyToId(this.runId), key, product.id)
       .hset(this.keys.idToKey(this.runId), product.id, key)
       .exec();
@@ -136,9 +161,7 @@ export class RemoteIndex {
    * The first record of a product in a run stays: it holds the values from before the run.
    */
   async refresh(product: IndexedProduct, replaced?: ReplacedValues): Promise<void> {
-    const multi = this.redis
-      .multi()
-      .hset(this.keys.products(this.runId), product.id, JSON.stringify(product));
+    const multi = this.redis.multi().hset(this.keys.products(this.runId), product.id, encodeEntry(product));
     if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
     await multi.exec();
   }
@@ -153,8 +176,7 @@ export class RemoteIndex {
   }
 
   indexed(product: RemoteProduct): IndexedProduct {
-    const { id: _id, ...fields } = product.fields;
-    return { id: product.id, values: compactFields(fields, this.fields ?? undefined) };
+    return { id: product.id, values: compactFields(product.fields, this.fields ?? undefined, this.notKept) };
   }
 
   private matchKeyOf(product: RemoteProduct): string | null {
