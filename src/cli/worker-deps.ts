@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { readTrustRules } from '../config.js';
 import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
+import { createHttpRequester } from '../seller-api/index.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -24,6 +25,8 @@ export function startSellerWorkers(
     env,
     trust: readTrustRules(env, trustedBaseUrls),
     limiter: pLimit(concurrency),
+    // At most `concurrency` requests are in flight (the limiter): as many keep-alive sockets serve them.
+    request: createHttpRequester({ maxSockets: concurrency }),
     logger: runtime.logger,
     health: runtime.health,
     notifier: runtime.notifier,

@@ -8,6 +8,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import {
   DailyLimitError,
+  type HttpRequester,
   type RequestEvent,
   type RetryPolicy,
   SellerApiClient,
@@ -60,6 +61,8 @@ export interface WorkerDeps {
   /** How long a create's claim holds without renewal (the job lock duration: see create-claims.ts). */
   claimMs?: number;
   fetch?: typeof globalThis.fetch;
+  /** The process's HTTP client, its sockets sized to `limiter` (absent: the shared default one). */
+  request?: HttpRequester;
 }
 
 export interface RunContext extends RowSyncContext {
@@ -140,6 +143,7 @@ export class RunContexts {
       now: deps.now,
       logger,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(deps.request ? { request: deps.request } : {}),
       schedule: (task) =>
         deps.limiter(async () => {
           // Nothing new starts once this process knows the seller is paused (issue 5: at most about

@@ -3,6 +3,9 @@ import { type Logger, silentLogger } from '../logger.js';
 import { errorOfAnswer, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
 import { endpointUrl, parseBaseUrl } from './base-url.js';
 import type { ErrorContext } from './errors/from-response.js';
+import { fetchRequester } from './fetch-requester.js';
+import type { HttpRequester } from './http-exchange.js';
+import { sharedHttpRequester } from './http-requester.js';
 import { readListPage } from './list-page.js';
 import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
 import { parseDailyReset } from './reset-instant.js';
@@ -15,7 +18,13 @@ export interface SellerApiClientOptions {
   apiKey: string;
   /** Allow `http://` to a non-loopback host. */
   allowInsecure?: boolean;
+  /** Used instead of node:http when given (tests inject fakes). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The HTTP client when no `fetch` is given. Default: the process's shared node:http requester
+   * (http-requester.ts); a worker passes one whose agent is sized to its concurrency.
+   */
+  request?: HttpRequester;
   /** Epoch ms. */
   now?: () => number;
   /** Every request has one. Default 30_000. */
@@ -70,7 +79,7 @@ export class SellerApiClient {
     this.#transport = {
       baseUrl,
       apiKey: options.apiKey,
-      fetch: options.fetch ?? globalThis.fetch,
+      request: options.fetch ? fetchRequester(options.fetch) : (options.request ?? sharedHttpRequester()),
       now,
       timeoutMs,
       ...(options.maxAnswerBytes ? { maxAnswerBytes: options.maxAnswerBytes } : {}),

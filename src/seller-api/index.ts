@@ -7,6 +7,8 @@ export {
   type SellerApiClientOptions,
 } from './client.js';
 export * from './errors/index.js';
+export type { HttpRequester } from './http-exchange.js';
+export { type ClosableRequester, createHttpRequester } from './http-requester.js';
 export { type ListPageReading, readListPage } from './list-page.js';
 export type { RemoteOrder, RemoteProduct } from './remote-record.js';
 export { nextDailyReset, parseDailyReset, resetInstant } from './reset-instant.js';

@@ -3,6 +3,7 @@ import { displayPath } from './base-url.js';
 import { errorFromFailure } from './errors/from-failure.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
+import type { HttpRequester } from './http-exchange.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** One answer, whatever its status, with its body read whole. */
@@ -36,7 +37,8 @@ export interface RequestEvent {
 export interface Transport {
   baseUrl: URL;
   apiKey: string;
-  fetch: typeof globalThis.fetch;
+  /** node:http with a keep-alive agent (http-requester.ts), or an injected fetch (fetch-requester.ts). */
+  request: HttpRequester;
   now: () => number;
   timeoutMs: number;
   /** The longest answer read (bytes); a longer one is refused unread (issue 10: bounded memory). */
@@ -77,18 +79,18 @@ export function send(
     };
     let answer: Answer;
     try {
-      const response = await transport.fetch(url, {
+      // Redirects are never followed by either requester: a 3xx is an answer (the key stays here).
+      const response = await transport.request({
         method,
+        url,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        // A redirect is not part of the spec; following one could carry the key elsewhere.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(transport.timeoutMs),
+        timeoutMs: transport.timeoutMs,
       });
       status = response.status;
-      responseHeaders = Object.fromEntries(response.headers.entries());
+      responseHeaders = response.headers;
       const max = transport.maxAnswerBytes ?? MAX_ANSWER_BYTES;
-      const text = await readBounded(response, max);
+      const text = await response.readBounded(max);
       if (text === null) {
         // Not retried: the same answer would come back. After a POST, the create may have been applied.
         const error = new InvalidResponseError(
@@ -127,22 +129,3 @@ export function send(
 
 /** 64 MiB: far above any page of products, far below what would exhaust a worker's memory. */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-
-/** The body as text, or null (and the body cancelled) once it passes `max` bytes. */
-async function readBounded(response: Response, max: number): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}

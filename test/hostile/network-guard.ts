@@ -20,7 +20,7 @@ export function noRealDns(): never {
   throw new Error('network guard: no real DNS lookup in these tests');
 }
 
-/** `fetch` for loopback addresses only (the sandbox Seller API); anything else throws. */
+/** `fetch` for loopback addresses only; anything else throws (the Seller API client sends through node:http). */
 export function loopbackFetch(realFetch: typeof fetch): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));

@@ -9,6 +9,9 @@ vi.mock('node:dns/promises', async (original) => (await import('./network-guard.
 vi.mock('node:net', async (original) => (await import('./network-guard.js')).guardedNet(original));
 vi.mock('node:tls', async (original) => (await import('./network-guard.js')).guardedTls(original));
 vi.stubGlobal('fetch', loopbackFetch(globalThis.fetch));
+// The Seller API client sends through node:http and node:https (not fetch): guarded there too.
+vi.mock('node:http', async (original) => (await import('./network-guard.js')).guardedHttp(original));
+vi.mock('node:https', async (original) => (await import('./network-guard.js')).guardedHttp(original));
 
 /**
  * Issue 10, item 2: a feed URL's redirects were followed anywhere (link-local, private networks).
@@ -262,5 +265,10 @@ describe('the guard of these tests', () => {
     expect((tls.connect as unknown as { loopbackGuard?: boolean }).loopbackGuard).toBe(true);
     await expect(async () => dns.lookup('example.com')).rejects.toThrow('network guard');
     expect(() => fetch('http://203.0.113.1/')).toThrow('network guard');
+    const { createHttpRequester } = await import('../../src/seller-api/http-requester.js');
+    const request = { method: 'GET', headers: {}, body: undefined, timeoutMs: 1_000 };
+    for (const url of ['http://203.0.113.1/api/v1/ping', 'https://203.0.113.1/api/v1/ping']) {
+      await expect(createHttpRequester()({ ...request, url: new URL(url) })).rejects.toThrow('network guard');
+    }
   });
 });

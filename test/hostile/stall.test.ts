@@ -12,6 +12,9 @@ vi.mock('node:dns/promises', async (original) => (await import('./network-guard.
 vi.mock('node:net', async (original) => (await import('./network-guard.js')).guardedNet(original));
 vi.mock('node:tls', async (original) => (await import('./network-guard.js')).guardedTls(original));
 vi.stubGlobal('fetch', loopbackFetch(globalThis.fetch));
+// The Seller API client sends through node:http and node:https (not fetch): guarded there too.
+vi.mock('node:http', async (original) => (await import('./network-guard.js')).guardedHttp(original));
+vi.mock('node:https', async (original) => (await import('./network-guard.js')).guardedHttp(original));
 
 /**
  * Issue 10, item 3: a feed that trickles bytes never timed out (an idle time-out is reset by every
