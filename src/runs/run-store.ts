@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { dropRunningData } from './ended-run.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember, missingMember } from './missing-order.js';
 import { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -225,7 +226,7 @@ export class RunStore {
 
   /**
    * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
-   * (approve ends it then), else `done`.
+   * (approve ends it then), else `done`. A run that ended drops what only a running run reads.
    */
   async finish(
     id: string,
@@ -237,6 +238,8 @@ export class RunStore {
     const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
+    const run = state === 'held' ? null : await this.get(id);
+    if (run) await dropRunningData(this.redis, this.keys, run);
   }
 
   /**

@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from './keys.js';
+import type { RunRecord } from './run-record.js';
+
+// What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
+// `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
+// `outcomes`, `missing`, `failed-sources` and `replaced`. The run's copy of the seller's products,
+// its key lookups, the rows it touched or created and its guard plan serve only while it runs, and
+// are deleted when it ends. A run held by a guard has not ended: `approve` needs them.
+
+/**
+ * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
+ * held run asks later runs' source keys (held-deactivations.ts laterSourceRuns).
+ */
+export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
+  return [
+    keys.products(id),
+    keys.keyToId(id),
+    keys.idToKey(id),
+    keys.touched(id),
+    keys.createdKeys(id),
+    keys.plan(id),
+  ];
+}
+
+// `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
+// is kept in the record before the list goes (once: a run ended twice keeps the first count).
+// KEYS[1] the run record, KEYS[2] its products; the rest are deleted.
+const DROP_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], 'productsListed') == 0 then
+  redis.call('HSET', KEYS[1], 'productsListed', redis.call('HLEN', KEYS[2]))
+end
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
+return 1
+`;
+
+/** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */
+export async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
+  const drop = runningOnlyKeys(keys, run.id);
+  if (!(await sourceKeysStillAsked(redis, keys, run))) drop.push(keys.sourceKeys(run.id));
+  await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);
+}
+
+/** How many products the run listed (revert-run.ts): the count kept at its end, else its list. */
+export async function productsListed(redis: Redis, keys: RedisKeys, id: string): Promise<number> {
+  const kept = await redis.hget(keys.run(id), 'productsListed');
+  return kept !== null ? Number(kept) : redis.hlen(keys.products(id));
+}
+
+/**
+ * True while an earlier run of the seller may still be approved (held, or not ended yet and so
+ * possibly held): its `approve` asks this run's source keys whether a product came back. A dry
+ * run's are never asked.
+ */
+async function sourceKeysStillAsked(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
+  if (run.dryRun) return false;
+  const earlier = await redis.zrangebyscore(keys.runs, '-inf', `(${run.createdAt}`);
+  for (let start = 0; start < earlier.length; start += 100) {
+    const batch = earlier.slice(start, start + 100);
+    const multi = redis.multi();
+    for (const id of batch) multi.hmget(keys.run(id), 'state', 'spec');
+    const answers = (await multi.exec()) ?? [];
+    for (const [, fields] of answers) {
+      const [state, spec] = (fields ?? []) as (string | null)[];
+      if (!state || !spec || state === 'done' || state === 'cancelled') continue;
+      if ((JSON.parse(spec) as { sellerRef?: string }).sellerRef === run.sellerRef) return true;
+    }
+  }
+  return false;
+}
