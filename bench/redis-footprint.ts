@@ -18,7 +18,10 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { type CatalogRow, generateRows, writeCatalogCsv } from './sync/catalog.js';
 import { runCli } from './sync/cli-run.js';
 
-const NIGHTS = 7;
+/** Runs kept at once: RUN_TTL_SECONDS is 7 days. */
+const KEPT_RUNS = 7;
+/** One night more than are kept: the first (a fresh sync) has expired in the steady state. */
+const NIGHTS = KEPT_RUNS + 1;
 const PREFIX = 'footprint';
 
 /** The next night's export: every 100th row (shifted each night) with a new price. */
@@ -51,6 +54,19 @@ async function memoryByKind(redis: Redis): Promise<Map<string, { keys: number; b
     }
   } while (cursor !== '0');
   return kinds;
+}
+
+/**
+ * What RUN_TTL_SECONDS does a week later: the keys of runs older than the last KEPT_RUNS go (the
+ * run's record, its data, its entry in the runs set).
+ */
+async function expireOldRuns(redis: Redis): Promise<void> {
+  const old = await redis.zrange(`${PREFIX}:runs`, 0, -(KEPT_RUNS + 1));
+  for (const id of old) {
+    const keys = await redis.keys(`${PREFIX}:run:${id}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.zrem(`${PREFIX}:runs`, id);
+  }
 }
 
 async function usedMemory(redis: Redis): Promise<number> {
@@ -97,10 +113,18 @@ async function main(): Promise<void> {
       });
       if (result.exitCode !== 0)
         throw new Error(`night ${night} exited ${result.exitCode}: ${result.stderr}`);
+      await expireOldRuns(redis);
       kinds = await memoryByKind(redis);
       const summed = [...kinds.values()].reduce((sum, k) => sum + k.bytes, 0);
       const used = (await usedMemory(redis)) - empty;
       console.log(`| ${night} | ${(used / products).toFixed(0)} | ${(summed / products).toFixed(0)} |`);
+      if (night === NIGHTS)
+        console.log(
+          (await redis.info('memory'))
+            .split('\r\n')
+            .filter((l) => /^(used_memory_(dataset|overhead|scripts|vm)|mem_clients|used_memory:)/.test(l))
+            .join(' '),
+        );
     }
     console.log(`\nafter night ${NIGHTS}, by kind of key (MEMORY USAGE, B/product):`);
     for (const [kind, { keys, bytes }] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes)) {
