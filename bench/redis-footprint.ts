@@ -23,6 +23,8 @@ const KEPT_RUNS = 7;
 /** One night more than are kept: the first (a fresh sync) has expired in the steady state. */
 const NIGHTS = KEPT_RUNS + 1;
 const PREFIX = 'footprint';
+/** Issue 12: Redis kept per product in the steady state of nightly imports. */
+const GOAL_BYTES_PER_PRODUCT = 200;
 
 /** The next night's export: every 100th row (shifted each night) with a new price. */
 function nightly(rows: CatalogRow[], night: number): CatalogRow[] {
@@ -126,6 +128,11 @@ async function main(): Promise<void> {
             .join(' '),
         );
     }
+    const steady = ((await usedMemory(redis)) - empty) / products;
+    const verdict = steady <= GOAL_BYTES_PER_PRODUCT ? 'PASS' : 'FALL SHORT';
+    console.log(
+      `steady state (used_memory − empty): ${steady.toFixed(0)} B/product, goal ≤ ${GOAL_BYTES_PER_PRODUCT}: ${verdict}`,
+    );
     console.log(`\nafter night ${NIGHTS}, by kind of key (MEMORY USAGE, B/product):`);
     for (const [kind, { keys, bytes }] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes)) {
       console.log(`  ${kind.padEnd(40)} ${String(keys).padStart(4)} keys ${(bytes / products).toFixed(1)}`);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './keys.js';
+import { packUnchangedOutcomes } from './outcome-rows.js';
 import type { RunRecord } from './run-record.js';
 
 // What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
@@ -34,8 +35,21 @@ for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 `;
 
+/**
+ * What a run keeps once it ended (done or cancelled, not held): what only a running run reads is
+ * deleted and its unchanged outcomes are packed. Doing it again changes nothing.
+ */
+export async function keepOnlyWhatEndedRunsRead(
+  redis: Redis,
+  keys: RedisKeys,
+  run: RunRecord,
+): Promise<void> {
+  await dropRunningData(redis, keys, run);
+  await packUnchangedOutcomes(redis, keys, run.id, run.total);
+}
+
 /** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */
-export async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
+async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
   const drop = runningOnlyKeys(keys, run.id);
   if (!(await sourceKeysStillAsked(redis, keys, run))) drop.push(keys.sourceKeys(run.id));
   await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);

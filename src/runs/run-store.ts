@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
-import { dropRunningData } from './ended-run.js';
+import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import type { RedisKeys } from './keys.js';
 import { missingMember } from './missing-order.js';
 import { encodeOutcome } from './outcome-codec.js';
-import { packUnchangedOutcomes, reportLines } from './outcome-rows.js';
+import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
 import {
   laterFields,
@@ -229,7 +229,7 @@ export class RunStore {
   /**
    * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
    * (approve ends it then), else `done`. A run that ended drops what only a running run reads and
-   * packs its unchanged outcomes (ended-run.ts, outcome-rows.ts).
+   * packs its unchanged outcomes (ended-run.ts).
    */
   async finish(
     id: string,
@@ -242,9 +242,7 @@ export class RunStore {
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
     const run = state === 'held' ? null : await this.get(id);
-    if (!run) return;
-    await dropRunningData(this.redis, this.keys, run);
-    await packUnchangedOutcomes(this.redis, this.keys, id, run.total);
+    if (run) await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HeldRows } from '../../../src/guards/held-rows.js';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import { productsListed } from '../../../src/runs/ended-run.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
@@ -110,5 +111,26 @@ describe('a run that ends', () => {
     await redis.sadd(keys.sourceKeys(later), 'SKU-1');
     await runs.finish(later);
     expect(await redis.smembers(keys.sourceKeys(later))).toEqual(['SKU-1']);
+  });
+
+  it('that approve ended (its last held row settled) keeps what a run that ended keeps', async () => {
+    const run = await runs.create(runSpec());
+    const held = Array.from({ length: 20 }, (_, i): RowOutcome => {
+      const row = i + 1;
+      return { row, key: `SKU-${row}`, action: 'update', productId: String(row), status: 'held', error: '' };
+    });
+    await runs.settle(run.id, held);
+    await runs.markProduced(run.id, 20);
+    await redis.hset(keys.run(run.id), 'state', 'running', 'approving', 20);
+    await redis.hset(keys.products(run.id), '1', '{}');
+    const approved = held.map((o): RowOutcome => ({ ...o, action: 'unchanged', status: 'ok' }));
+    const rows = new HeldRows(redis, keys);
+    expect(await rows.resettle(run.id, approved.slice(0, 10))).toBe(10);
+    expect(await redis.exists(keys.products(run.id))).toBe(1);
+    expect(await rows.resettle(run.id, approved.slice(10))).toBe(10);
+    expect((await runs.get(run.id))?.state).toBe('done');
+    expect(await redis.exists(keys.products(run.id))).toBe(0);
+    expect(await redis.hlen(keys.outcomes(run.id))).toBe(1);
+    expect(await allLines(run.id)).toEqual(approved);
   });
 });
