@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './keys.js';
 import { packUnchangedOutcomes } from './outcome-rows.js';
-import type { RunRecord } from './run-record.js';
+import { RUN_TTL_SECONDS, type RunRecord } from './run-record.js';
 
 // What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
 // `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
@@ -68,16 +68,20 @@ export async function productsListed(redis: Redis, keys: RedisKeys, id: string):
  */
 async function sourceKeysStillAsked(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
   if (run.dryRun) return false;
-  const earlier = await redis.zrangebyscore(keys.runs, '-inf', `(${run.createdAt}`);
+  // A run's record expires RUN_TTL_SECONDS after it was created: older entries of the set are gone.
+  const oldest = run.createdAt - RUN_TTL_SECONDS * 1000;
+  const earlier = await redis.zrangebyscore(keys.runs, oldest, `(${run.createdAt}`);
   for (let start = 0; start < earlier.length; start += 100) {
     const batch = earlier.slice(start, start + 100);
-    const multi = redis.multi();
-    for (const id of batch) multi.hmget(keys.run(id), 'state', 'spec');
-    const answers = (await multi.exec()) ?? [];
-    for (const [, fields] of answers) {
-      const [state, spec] = (fields ?? []) as (string | null)[];
-      if (!state || !spec || state === 'done' || state === 'cancelled') continue;
-      if ((JSON.parse(spec) as { sellerRef?: string }).sellerRef === run.sellerRef) return true;
+    const states = await redis.pipeline(batch.map((id) => ['hget', keys.run(id), 'state'])).exec();
+    // Most runs of a deployment (every seller's) ended: only the others' specs are read.
+    const open = batch.filter((_, i) => {
+      const state = states?.[i]?.[1] as string | null | undefined;
+      return state && state !== 'done' && state !== 'cancelled';
+    });
+    for (const id of open) {
+      const spec = await redis.hget(keys.run(id), 'spec');
+      if (spec && (JSON.parse(spec) as { sellerRef?: string }).sellerRef === run.sellerRef) return true;
     }
   }
   return false;
