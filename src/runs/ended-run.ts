@@ -26,12 +26,13 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
 
 // `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
 // is kept in the record before the list goes (once: a run ended twice keeps the first count).
-// KEYS[1] the run record, KEYS[2] its products; the rest are deleted.
+// KEYS[1] the run record, KEYS[2] its products; the rest are deleted. UNLINK: a million-field hash
+// is freed in the background, not while Redis answers no one.
 const DROP_SCRIPT = `
 if redis.call('HEXISTS', KEYS[1], 'productsListed') == 0 then
   redis.call('HSET', KEYS[1], 'productsListed', redis.call('HLEN', KEYS[2]))
 end
-for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
+for i = 2, #KEYS do redis.call('UNLINK', KEYS[i]) end
 return 1
 `;
 
