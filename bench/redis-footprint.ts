@@ -72,6 +72,10 @@ async function expireOldRuns(redis: Redis): Promise<void> {
 }
 
 async function usedMemory(redis: Redis): Promise<number> {
+  // A run's end UNLINKs its copy of the products: wait until Redis freed it in the background.
+  while (/lazyfree_pending_objects:([1-9])/.test(await redis.info('memory'))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
 }
 
