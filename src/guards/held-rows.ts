@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS } from '../runs/run-store.js';
+import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS, RunStore } from '../runs/run-store.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The last approved row ends the round:
@@ -86,7 +87,7 @@ export class HeldRows {
           : '',
       );
     }
-    return (await this.redis.eval(
+    const replaced = (await this.redis.eval(
       RESETTLE_SCRIPT,
       5,
       this.keys.outcomes(runId),
@@ -96,6 +97,11 @@ export class HeldRows {
       this.keys.failedSources(runId),
       ...args,
     )) as number;
+    // The round's last row ended the run (`done`) without RunStore.finish: it keeps what a run that
+    // ended keeps, as finish would.
+    const run = replaced > 0 ? await new RunStore(this.redis, this.keys).get(runId) : null;
+    if (run?.state === 'done') await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
+    return replaced;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { productsListed } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { missingSortKey } from '../runs/missing-order.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -46,7 +47,7 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
   const created = await createdProducts(deps.runs, run.id);
   for (const { id } of created) replaced.delete(id);
   const ids = [...replaced.keys()].sort(byProductId);
-  const productsAtRun = await deps.redis.hlen(deps.keys.products(run.id));
+  const productsAtRun = await productsListed(deps.redis, deps.keys, run.id);
   const byId = readsByIdCheaper(ids.length, productsAtRun);
   const current = await readCurrentProducts(deps.client, ids, byId);
   const products: RevertedProduct[] = ids.map((id) => {

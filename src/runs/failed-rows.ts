@@ -1,4 +1,5 @@
-import { decodeOutcome, type RunRecord, type RunStore } from './run-store.js';
+import { readOutcomes } from './outcome-rows.js';
+import type { RunRecord, RunStore } from './run-store.js';
 
 /** How a run's source wrote its rows: what `report --failed-only` writes them back with. */
 export interface SourceShape {
@@ -35,14 +36,14 @@ export async function* failedSourceRows(
     const kept = await redis.hmget(keys.failedSources(run.id), ...rows.map(String));
     const failed = rows.flatMap((row, i) => (kept[i] ? [{ row, json: kept[i] }] : []));
     if (failed.length === 0) continue;
-    const outcomes = await redis.hmget(keys.outcomes(run.id), ...failed.map(({ row }) => String(row)));
+    const outcomes = await readOutcomes(
+      redis,
+      keys,
+      run.id,
+      failed.map(({ row }) => row),
+    );
     for (const [i, { row, json }] of failed.entries()) {
-      const outcome = outcomes[i];
-      yield {
-        row,
-        values: JSON.parse(json) as string[],
-        error: outcome ? decodeOutcome(row, outcome).error : '',
-      };
+      yield { row, values: JSON.parse(json) as string[], error: outcomes[i]?.error ?? '' };
     }
   }
 }

@@ -1,8 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import type { RedisKeys } from './keys.js';
-import { lineOfMember, missingMember } from './missing-order.js';
-import { decodeOutcome, encodeOutcome } from './outcome-codec.js';
+import { missingMember } from './missing-order.js';
+import { encodeOutcome } from './outcome-codec.js';
+import { reportLines } from './outcome-rows.js';
+import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
 import {
   laterFields,
   newRunId,
@@ -225,7 +228,8 @@ export class RunStore {
 
   /**
    * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
-   * (approve ends it then), else `done`.
+   * (approve ends it then), else `done`. A run that ended drops what only a running run reads and
+   * packs its unchanged outcomes (ended-run.ts).
    */
   async finish(
     id: string,
@@ -237,6 +241,8 @@ export class RunStore {
     const multi = this.redis.multi().hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
+    const run = state === 'held' ? null : await this.get(id);
+    if (run) await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
   }
 
   /**
@@ -275,32 +281,9 @@ export class RunStore {
   }
 
   /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
-  async *outcomes(id: string, batchSize = 1000): AsyncGenerator<RowOutcome> {
+  async *outcomes(id: string, batchSize = PACKED_BLOCK_ROWS): AsyncGenerator<RowOutcome> {
     const run = await this.get(id);
-    if (!run) return;
-    for (let first = 1; first <= run.total; first += batchSize) {
-      const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
-      const values = await this.redis.hmget(this.keys.outcomes(id), ...rows.map(String));
-      for (const [i, value] of values.entries()) {
-        const row = rows[i] as number;
-        yield value
-          ? decodeOutcome(row, value)
-          : { row, key: '', action: 'invalid', productId: null, status: 'failed', error: 'not settled yet' };
-      }
-    }
-    // All scores are 0, so ranks follow the members' sort keys: ascending product id.
-    for (let start = 0; ; start += batchSize) {
-      const members = await this.redis.zrange(this.keys.missing(id), start, start + batchSize - 1);
-      for (const member of members) yield decodeOutcome(null, lineOfMember(member));
-      if (members.length < batchSize) break;
-    }
-    // A run finalised before the lines were sorted (kept 7 days): its lines as they were stored.
-    const unsorted = this.keys.missingUnsorted(id);
-    for (let start = 0; ; start += batchSize) {
-      const values = await this.redis.lrange(unsorted, start, start + batchSize - 1);
-      for (const value of values) yield decodeOutcome(null, value);
-      if (values.length < batchSize) break;
-    }
+    if (run) yield* reportLines(this.redis, this.keys, run, batchSize);
   }
 
   private runDataKeys(id: string): string[] {

@@ -1,0 +1,89 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from './keys.js';
+import { packUnchangedOutcomes } from './outcome-rows.js';
+import { RUN_TTL_SECONDS, type RunRecord } from './run-record.js';
+
+// What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
+// `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
+// `outcomes`, `missing`, `failed-sources` and `replaced`. The run's copy of the seller's products,
+// its key lookups, the rows it touched or created and its guard plan serve only while it runs, and
+// are deleted when it ends. A run held by a guard has not ended: `approve` needs them.
+
+/**
+ * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
+ * held run asks later runs' source keys (held-deactivations.ts laterSourceRuns).
+ */
+export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
+  return [
+    keys.products(id),
+    keys.keyToId(id),
+    keys.idToKey(id),
+    keys.touched(id),
+    keys.createdKeys(id),
+    keys.plan(id),
+  ];
+}
+
+// `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
+// is kept in the record before the list goes (once: a run ended twice keeps the first count).
+// KEYS[1] the run record, KEYS[2] its products; the rest are deleted. UNLINK: a million-field hash
+// is freed in the background, not while Redis answers no one.
+const DROP_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], 'productsListed') == 0 then
+  redis.call('HSET', KEYS[1], 'productsListed', redis.call('HLEN', KEYS[2]))
+end
+for i = 2, #KEYS do redis.call('UNLINK', KEYS[i]) end
+return 1
+`;
+
+/**
+ * What a run keeps once it ended (done or cancelled, not held): what only a running run reads is
+ * deleted and its unchanged outcomes are packed. Doing it again changes nothing.
+ */
+export async function keepOnlyWhatEndedRunsRead(
+  redis: Redis,
+  keys: RedisKeys,
+  run: RunRecord,
+): Promise<void> {
+  await dropRunningData(redis, keys, run);
+  await packUnchangedOutcomes(redis, keys, run.id, run.total);
+}
+
+/** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */
+async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
+  const drop = runningOnlyKeys(keys, run.id);
+  if (!(await sourceKeysStillAsked(redis, keys, run))) drop.push(keys.sourceKeys(run.id));
+  await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);
+}
+
+/** How many products the run listed (revert-run.ts): the count kept at its end, else its list. */
+export async function productsListed(redis: Redis, keys: RedisKeys, id: string): Promise<number> {
+  const kept = await redis.hget(keys.run(id), 'productsListed');
+  return kept !== null ? Number(kept) : redis.hlen(keys.products(id));
+}
+
+/**
+ * True while an earlier run of the seller may still be approved (held, or not ended yet and so
+ * possibly held): its `approve` asks this run's source keys whether a product came back. A dry
+ * run's are never asked.
+ */
+async function sourceKeysStillAsked(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
+  if (run.dryRun) return false;
+  // A run's record expires RUN_TTL_SECONDS after it was created: older entries of the set are gone.
+  const oldest = run.createdAt - RUN_TTL_SECONDS * 1000;
+  const earlier = await redis.zrangebyscore(keys.runs, oldest, `(${run.createdAt}`);
+  for (let start = 0; start < earlier.length; start += 100) {
+    const batch = earlier.slice(start, start + 100);
+    const states = await redis.pipeline(batch.map((id) => ['hget', keys.run(id), 'state'])).exec();
+    // Most runs of a deployment (every seller's) ended: only the others' specs are read.
+    const open = batch.filter((_, i) => {
+      const state = states?.[i]?.[1] as string | null | undefined;
+      return state && state !== 'done' && state !== 'cancelled';
+    });
+    for (const id of open) {
+      const spec = await redis.hget(keys.run(id), 'spec');
+      if (spec && (JSON.parse(spec) as { sellerRef?: string }).sellerRef === run.sellerRef) return true;
+    }
+  }
+  return false;
+}
