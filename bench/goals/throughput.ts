@@ -61,6 +61,11 @@ export async function measureThroughput(): Promise<GoalReport> {
           figure: `${fresh.seconds.toFixed(2)} s = ${ratio.toFixed(2)} × N·L/C (${ideal.toFixed(2)} s)`,
           bound: `≤ ${bound} ×`,
           pass: ratio <= bound,
+          note:
+            latencyMs !== 20
+              ? undefined
+              : 'CLI in the bench process (main(argv, io)), sandbox a process of its own (`catalog-sync sandbox ' +
+                '--latency L`); wall time of `run` from start to summary (it polls the run every 250 ms)',
         });
         if (latencyMs !== 20) continue;
         const again = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);
