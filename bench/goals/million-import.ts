@@ -82,6 +82,7 @@ export async function measureMillionImport(): Promise<GoalReport> {
           figure: `${count(importRate)} rows/s = ${share.toFixed(2)} × csv-parse (${count(parseRate)} rows/s)`,
           bound: `≥ ${MIN_PARSE_SHARE} ×`,
           pass: share >= MIN_PARSE_SHARE,
+          note: 'no worker: the bench empties the waiting list every 50 ms; rows/s from spawn to exit',
         },
       ],
     };

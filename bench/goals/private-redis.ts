@@ -45,6 +45,16 @@ export async function startBenchRedis(port: number): Promise<BenchRedis> {
   };
 }
 
+/** The bench's ports: nothing else may use them, so a server left on one is a bench's own. */
+export const BENCH_REDIS_PORTS = [6551, 6552, 6553, 6554, 6555, 6556, 6557, 6558, 6559];
+
+/** Shuts down whatever redis-server a goal stopped at its time limit left on the bench's ports. */
+export function stopBenchRedisServers(): void {
+  for (const port of BENCH_REDIS_PORTS) {
+    spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+  }
+}
+
 /** `used_memory` of INFO memory, in bytes. */
 export async function usedMemory(redis: Redis): Promise<number> {
   return Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1] ?? 0);

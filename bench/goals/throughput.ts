@@ -26,13 +26,22 @@ function workPerRow(label: string, rows: number, run: MeasuredSync): GoalResult 
   };
 }
 
+/** Commands of at least 0.05 per row in some run, by the first run's count; the others summed. */
 function commandTable(rows: number, runs: Array<[string, MeasuredSync]>): string {
-  const names = [...new Set(runs.flatMap(([, run]) => [...run.commands.keys()]))].sort(
-    (a, b) => (runs[0]?.[1].commands.get(b) ?? 0) - (runs[0]?.[1].commands.get(a) ?? 0),
-  );
+  const perRow = (run: MeasuredSync, name: string) => (run.commands.get(name) ?? 0) / rows;
+  const names = [...new Set(runs.flatMap(([, run]) => [...run.commands.keys()]))];
+  const shown = names
+    .filter((name) => runs.some(([, run]) => perRow(run, name) >= 0.05))
+    .sort((a, b) => perRow(runs[0]?.[1] as MeasuredSync, b) - perRow(runs[0]?.[1] as MeasuredSync, a));
+  const others = names.filter((name) => !shown.includes(name));
+  const othersPerRow = (run: MeasuredSync) => others.reduce((sum, name) => sum + perRow(run, name), 0);
   return markdownTable(
     ['Redis command (INFO commandstats)', ...runs.map(([label]) => `${label}: per row`)],
-    names.map((name) => [name, ...runs.map(([, run]) => ((run.commands.get(name) ?? 0) / rows).toFixed(2))]),
+    [
+      ...shown.map((name) => [name, ...runs.map(([, run]) => perRow(run, name).toFixed(2))]),
+      [`${others.length} others`, ...runs.map(([, run]) => othersPerRow(run).toFixed(2))],
+      ['total', ...runs.map(([, run]) => (totalCommands(run.commands) / rows).toFixed(2))],
+    ],
   );
 }
 

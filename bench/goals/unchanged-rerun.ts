@@ -129,6 +129,7 @@ export async function measureUnchangedRerun(): Promise<GoalReport> {
           figure: `${mib(big.peakRss)} vs ${mib(small.peakRss)} = ${rssRatio.toFixed(2)} ×`,
           bound: `≤ ${MAX_RSS_RATIO} × (flat)`,
           pass: rssRatio <= MAX_RSS_RATIO,
+          note: 'peak RSS (getrusage) of `run`, a child process; "flat" read as ≤ 1.2× for 10× the products',
         },
       ],
     };
