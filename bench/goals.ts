@@ -57,7 +57,7 @@ async function inChildProcess(id: string): Promise<GoalReport> {
   const why = signal ? `stopped after ${goal.limitMs / 1000} s` : `exited ${code}`;
   return {
     results: [{ goal: goal.name, figure: `not measured: ${why}`, bound: '', pass: null }],
-    details: [output.trim()],
+    details: output.trim() ? [output.trim()] : [],
   };
 }
 
