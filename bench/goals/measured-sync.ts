@@ -1,5 +1,5 @@
 import { runCli } from '../sync/cli-run.js';
-import { type BenchRedis, commandCalls } from './private-redis.js';
+import { type BenchRedis, commandCalls, readsProcessed } from './private-redis.js';
 import { countRedisWrites } from './redis-writes.js';
 
 export const BENCH_KEY = 'sk_bench_goals';
@@ -9,6 +9,8 @@ export interface MeasuredSync {
   seconds: number;
   /** Round trips: socket writes of this process to the bench Redis (redis-writes.ts). */
   roundTrips: number;
+  /** Read events of the Redis server during the run (its other clients are the bench's own). */
+  serverReads: number;
   /** INFO commandstats calls during the run, by command (the bench's own INFO calls left out). */
   commands: Map<string, number>;
   summary: string;
@@ -29,6 +31,7 @@ export async function measuredSync(
 ): Promise<MeasuredSync> {
   const port = Number(new URL(bench.url).port);
   const before = await commandCalls(bench.redis);
+  const readsBefore = await readsProcessed(bench.redis);
   const counter = countRedisWrites(port);
   let result: Awaited<ReturnType<typeof runCli>>;
   try {
@@ -44,14 +47,16 @@ export async function measuredSync(
     counter.stop();
   }
   const roundTrips = counter.writes();
+  // Less the read event of the bench's own INFO call that ends the count.
+  const serverReads = (await readsProcessed(bench.redis)) - readsBefore - 1;
   const after = await commandCalls(bench.redis);
   if (result.exitCode !== 0)
     throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
   const commands = new Map<string, number>();
   for (const [name, calls] of after) {
-    // The bench's own INFO commandstats (one before, one after) is not the run's.
-    const delta = calls - (before.get(name) ?? 0) - (name === 'info' ? 1 : 0);
+    // The bench's own INFO calls (commandstats before, stats twice) are not the run's.
+    const delta = calls - (before.get(name) ?? 0) - (name === 'info' ? 3 : 0);
     if (delta > 0) commands.set(name, delta);
   }
-  return { seconds: result.ms / 1000, roundTrips, commands, summary: result.stdout };
+  return { seconds: result.ms / 1000, roundTrips, serverReads, commands, summary: result.stdout };
 }

@@ -68,3 +68,11 @@ export async function commandCalls(redis: Redis): Promise<Map<string, number>> {
   }
   return calls;
 }
+
+/**
+ * `total_reads_processed` of INFO stats: the read events of the server. Commands that arrive
+ * together count once, so it is at most the round trips the clients made: a cross-check of them.
+ */
+export async function readsProcessed(redis: Redis): Promise<number> {
+  return Number(/^total_reads_processed:(\d+)/m.exec(await redis.info('stats'))?.[1] ?? 0);
+}
