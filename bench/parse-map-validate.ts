@@ -5,21 +5,13 @@
  *
  *   npm run build && node dist/bench/parse-map-validate.js [rows]
  */
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse';
 import { createMapper } from '../src/catalog/index.js';
 import { openSource } from '../src/sources/index.js';
 import { writeGenericCatalog } from './parse/generate-catalog.js';
-import { collectGarbage, mib, withPeakRss } from './parse/measure.js';
-
-async function parseOnly(path: string): Promise<number> {
-  let rows = 0;
-  for await (const _ of createReadStream(path).pipe(parse({ from_line: 2 }))) rows++;
-  return rows;
-}
+import { collectGarbage, mib, parseOnly, withPeakRss } from './parse/measure.js';
 
 async function parseMapValidate(path: string): Promise<Record<string, number>> {
   const source = await openSource(path);

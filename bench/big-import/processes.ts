@@ -8,12 +8,16 @@ import { projectRoot } from '../../src/project-root.js';
 export interface CliProcess {
   pid: number;
   output: () => string;
+  /** Resolves to the exit code once the process has exited by itself or by `stop`. */
+  exited: Promise<number | null>;
   /** SIGTERM, then waits for the exit; resolves to the exit code. */
   stop(): Promise<number | null>;
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
-  const child: ChildProcess = spawn(process.execPath, [join(projectRoot(), 'bin/catalog-sync.js'), ...args], {
+/** `nodeFlags` go to node before the script, e.g. `--require` of a preload. */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): CliProcess {
+  const script = join(projectRoot(), 'bin/catalog-sync.js');
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, script, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -29,6 +33,7 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   return {
     pid: child.pid,
     output: () => text,
+    exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
@@ -43,8 +48,10 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
 export async function startSandboxProcess(
   key: string,
   seller: string,
+  /** More `catalog-sync sandbox` flags, e.g. `--latency 20`. */
+  flags: string[] = [],
 ): Promise<CliProcess & { baseUrl: string }> {
-  const sandbox = spawnCli(['sandbox', '--port', '0', '--key', `${key}=${seller}`], {
+  const sandbox = spawnCli(['sandbox', '--port', '0', '--key', `${key}=${seller}`, ...flags], {
     PATH: process.env.PATH,
     LOG_LEVEL: 'silent',
   });

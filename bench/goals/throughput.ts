@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandboxProcess } from '../big-import/processes.js';
+import { generateRows, writeCatalogCsv } from '../sync/catalog.js';
+import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync, totalCommands } from './measured-sync.js';
+import { startBenchRedis } from './private-redis.js';
+import { type GoalReport, type GoalResult, markdownTable } from './result.js';
+import { scaled } from './scale.js';
+
+const CONCURRENCY = 16;
+const MAX_TRIPS_PER_ROW = 2;
+/** Latency of the sandbox's answers → the bound on wall time, as a multiple of N·L/C. */
+const SETTINGS: Array<{ latencyMs: number; bound: number }> = [
+  { latencyMs: 20, bound: 1.15 },
+  { latencyMs: 5, bound: 1.3 },
+];
+
+function workPerRow(label: string, rows: number, run: MeasuredSync): GoalResult {
+  const trips = run.roundTrips / rows;
+  return {
+    goal: `2. Redis round trips per row, ${label}`,
+    figure: `${trips.toFixed(2)} trips, ${(totalCommands(run.commands) / rows).toFixed(1)} commands`,
+    bound: `≤ ${MAX_TRIPS_PER_ROW} trips`,
+    pass: trips <= MAX_TRIPS_PER_ROW,
+    note:
+      `socket writes of the CLI to Redis (one per command sent alone, one per pipeline or MULTI); ` +
+      `the server saw ${(run.serverReads / rows).toFixed(2)} read events per row (concurrent writes can arrive as one)`,
+  };
+}
+
+/** Commands of at least 0.05 per row in some run, by the first run's count; the others summed. */
+function commandTable(rows: number, runs: Array<[string, MeasuredSync]>): string {
+  const perRow = (run: MeasuredSync, name: string) => (run.commands.get(name) ?? 0) / rows;
+  const names = [...new Set(runs.flatMap(([, run]) => [...run.commands.keys()]))];
+  const shown = names
+    .filter((name) => runs.some(([, run]) => perRow(run, name) >= 0.05))
+    .sort((a, b) => perRow(runs[0]?.[1] as MeasuredSync, b) - perRow(runs[0]?.[1] as MeasuredSync, a));
+  const others = names.filter((name) => !shown.includes(name));
+  const othersPerRow = (run: MeasuredSync) => others.reduce((sum, name) => sum + perRow(run, name), 0);
+  return markdownTable(
+    ['Redis command (INFO commandstats)', ...runs.map(([label]) => `${label}: per row`)],
+    [
+      ...shown.map((name) => [name, ...runs.map(([, run]) => perRow(run, name).toFixed(2))]),
+      [`${others.length} others`, ...runs.map(([, run]) => othersPerRow(run).toFixed(2))],
+      ['total', ...runs.map(([, run]) => (totalCommands(run.commands) / rows).toFixed(2))],
+    ],
+  );
+}
+
+/**
+ * Goals 1 and 2: a fresh sync of 2,000 rows at --concurrency 16 into an empty sandbox seller (a
+ * process of its own, `catalog-sync sandbox --latency L`), the CLI in this process, Redis private on
+ * port 6551; then, at L = 20 ms, the same catalog again (unchanged re-run).
+ */
+export async function measureThroughput(): Promise<GoalReport> {
+  const rows = scaled(2000, 500);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-goals-throughput-'));
+  const bench = await startBenchRedis(6551);
+  const results: GoalResult[] = [];
+  const details: string[] = [];
+  try {
+    const path = join(dir, 'catalog.csv');
+    await writeCatalogCsv(path, generateRows(rows));
+    for (const { latencyMs, bound } of SETTINGS) {
+      const sandbox = await startSandboxProcess(BENCH_KEY, BENCH_SELLER, ['--latency', String(latencyMs)]);
+      try {
+        const ideal = (rows * latencyMs) / 1000 / CONCURRENCY;
+        const fresh = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);
+        const ratio = fresh.seconds / ideal;
+        results.push({
+          goal: `1. fresh sync, ${rows} rows, L = ${latencyMs} ms, C = ${CONCURRENCY}`,
+          figure: `${fresh.seconds.toFixed(2)} s = ${ratio.toFixed(2)} × N·L/C (${ideal.toFixed(2)} s)`,
+          bound: `≤ ${bound} ×`,
+          pass: ratio <= bound,
+          note:
+            latencyMs !== 20
+              ? undefined
+              : 'CLI in the bench process (main(argv, io)), sandbox a process of its own (`catalog-sync sandbox ' +
+                '--latency L`); wall time of `run` from start to summary (it polls the run every 250 ms)',
+        });
+        if (latencyMs !== 20) continue;
+        const again = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);
+        results.push(workPerRow('fresh sync', rows, fresh), workPerRow('unchanged re-run', rows, again));
+        details.push(
+          commandTable(rows, [
+            ['fresh', fresh],
+            ['re-run', again],
+          ]),
+        );
+      } finally {
+        await sandbox.stop();
+      }
+    }
+    return { results, details };
+  } finally {
+    await bench.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
