@@ -12,10 +12,10 @@ import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
-import { addChunk, produceChunks } from './producer.js';
+import { addChunk, produceChunks, SourceLeftUnreadError } from './producer.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { sellerQueueName } from './seller-ref.js';
-import type { SellerState } from './seller-state.js';
+import type { SellerState, SellerStatus } from './seller-state.js';
 
 export interface EnqueueDeps {
   redis: Redis;
@@ -33,8 +33,11 @@ const PRODUCING_BEAT_MS = 10_000;
 
 export interface EnqueueHooks {
   onRunCreated?: (run: RunRecord) => void;
-  onBackpressure?: (waitingJobs: number) => void;
+  /** Called while the queue is full, with why the seller's workers send nothing now (or null). */
+  onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
   signal?: AbortSignal;
+  /** Leaves the rest of the source unread, the run open (SourceLeftUnreadError): see produceChunks. */
+  leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write: the producer stops (health.ts). */
   assertHealthy?: () => void;
   /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
@@ -108,12 +111,10 @@ async function produceRun(
       rows,
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.leaveUnread ? { leaveUnread: hooks.leaveUnread } : {}),
       ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
       ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
-      sellerPaused: async () => {
-        const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
-        return seller.authRejected || seller.pausedUntil !== null;
-      },
+      sellerPause: async () => pauseReason(await deps.sellers.status(spec.sellerRef, spec.dailyReset)),
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so
     // that its report lists the `missing` ones: one empty chunk does that.
@@ -129,6 +130,12 @@ async function produceRun(
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {
+    if (error instanceof SourceLeftUnreadError) {
+      // Left open on purpose: its queued rows go on after the pause. Unmarked as producing, so
+      // that the next import of the source ends it and reads the source anew (claimSource).
+      await deps.redis.del(deps.keys.producing(run.id));
+      throw error;
+    }
     if (faultOf(error) !== null) {
       // Redis refuses writes (or lost the run): nothing can be recorded. The run stays as it is,
       // unmarked as producing (a delete is taken even by a full Redis), so that the next import of
@@ -144,6 +151,14 @@ async function produceRun(
   } finally {
     await queue.close();
   }
+}
+
+/** Why the seller's workers send nothing now, in words for the user; null when they may. */
+function pauseReason(seller: SellerStatus): string | null {
+  if (seller.authRejected) return 'the API key was rejected (401)';
+  if (seller.unreachable) return `the API is out of reach (${seller.unreachable.cause})`;
+  if (seller.pausedUntil !== null) return `paused until ${new Date(seller.pausedUntil).toISOString()}`;
+  return null;
 }
 
 /** Claims the source for this run; resolves to the id of an unfinished earlier run that holds it. */

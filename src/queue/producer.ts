@@ -19,15 +19,21 @@ export interface ProduceOptions {
   /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
   highWater?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Called while the producer waits for workers to drain the queue. */
-  onBackpressure?: (waitingJobs: number) => void;
+  /** Called while the producer waits for workers to drain the queue, with why they do not (or null). */
+  onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
   /**
-   * True while the seller is paused (daily limit, rejected key): then the high-water mark is ignored,
-   * since waiting would hold the unread rows hostage; they are queued instead, so none is lost.
+   * Why the seller's workers send nothing now (daily limit, rejected key, API out of reach), or null.
+   * The mark holds then too (issue 12): queueing the whole source would cost Redis and this process
+   * memory in proportion to its size; the reason is only said to the user while the producer waits.
    */
-  sellerPaused?: () => Promise<boolean>;
+  sellerPause?: () => Promise<string | null>;
   /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
   signal?: AbortSignal;
+  /**
+   * Stops reading the source but leaves the run as it is (`run` that exits on a pause while the
+   * queue is full): produceChunks rejects with SourceLeftUnreadError.
+   */
+  leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
   assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
@@ -39,6 +45,17 @@ export class RunInterruptedError extends Error {
   override name = 'RunInterruptedError';
   constructor() {
     super('interrupted before the source was read to the end');
+  }
+}
+
+/**
+ * The producer was told to leave the rest of the source unread (the seller paused with the queue
+ * full): the rows queued so far stay queued; the next import of the source ends the run and reads anew.
+ */
+export class SourceLeftUnreadError extends Error {
+  override name = 'SourceLeftUnreadError';
+  constructor(readonly rowsQueued: number) {
+    super(`the source was left unread after ${rowsQueued} rows`);
   }
 }
 
@@ -56,6 +73,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const highWater = options.highWater ?? DEFAULT_HIGH_WATER;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let total = 0;
+  /** Rows read and recorded (queued or settled): what a run left unread holds. */
+  let recorded = 0;
   let chunks = 0;
   let upserts: ProductUpsert[] = [];
   let upsertSources: (string[] | null)[] = [];
@@ -74,12 +93,13 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
     if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
-      await waitForRoom(queue, highWater, sleep, options);
+      await waitForRoom(queue, highWater, sleep, options, () => recorded);
       const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
       await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
+    recorded = total;
     await runs.keepFor(runId);
     upserts = [];
     upsertSources = [];
@@ -90,6 +110,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 
   for await (const mapped of options.rows) {
     if (options.signal?.aborted) throw new RunInterruptedError();
+    if (options.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
     options.assertHealthy?.();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
@@ -176,14 +197,17 @@ async function waitForRoom(
   queue: Queue<ChunkJobData>,
   highWater: number,
   sleep: (ms: number) => Promise<void>,
-  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPaused' | 'signal' | 'assertHealthy'>,
+  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPause' | 'signal' | 'leaveUnread' | 'assertHealthy'>,
+  recorded: () => number,
 ): Promise<void> {
   for (;;) {
     if (hooks.signal?.aborted) throw new RunInterruptedError();
+    if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded());
     hooks.assertHealthy?.();
     const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-    if (waiting < highWater || (await hooks.sellerPaused?.())) return;
-    hooks.onBackpressure?.(waiting);
+    if (waiting < highWater) return;
+    // Asked only when someone listens: the reason costs a Redis round trip per look.
+    if (hooks.onBackpressure) hooks.onBackpressure(waiting, (await hooks.sellerPause?.()) ?? null);
     await sleep(250);
   }
 }
