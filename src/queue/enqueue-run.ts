@@ -10,6 +10,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
+import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks, SourceLeftUnreadError } from './producer.js';
@@ -153,6 +154,21 @@ async function produceRun(
   }
 }
 
+/**
+ * The waiting chunks of a run ended unread: a worker would take them only to do nothing, and while
+ * the seller is paused they would hold the queue at its high-water mark against the new run.
+ */
+async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
+  const queueName = sellerQueueName(ref);
+  const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
+  try {
+    for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);
+  } finally {
+    await queue.close();
+  }
+}
+
 /** Why the seller's workers send nothing now, in words for the user; null when they may. */
 function pauseReason(seller: SellerStatus): string | null {
   if (seller.authRejected) return 'the API key was rejected (401)';
@@ -182,6 +198,7 @@ async function claimSource(
       // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew
       // (the products the earlier one created are found by the list read and the id map).
       await deps.runs.finish(holder, Date.now(), { aborted: true });
+      await dropWaitingChunks(deps, ref, holder);
       deps.logger.warn(
         { run: holder },
         `run ${holder} stopped before its source was read to the end: ended; run ${runId} starts over`,

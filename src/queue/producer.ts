@@ -30,8 +30,9 @@ export interface ProduceOptions {
   /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
   signal?: AbortSignal;
   /**
-   * Stops reading the source but leaves the run as it is (`run` that exits on a pause while the
-   * queue is full): produceChunks rejects with SourceLeftUnreadError.
+   * Once aborted, the producer stops when the queue is full instead of waiting (`run` that exits on a
+   * pause): it rejects with SourceLeftUnreadError and leaves the run as it is. A source that fits
+   * below the mark is still read to the end.
    */
   leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
@@ -93,7 +94,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
     if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
-      await waitForRoom(queue, highWater, sleep, options, () => recorded);
+      await waitForRoom(queue, highWater, sleep, options, recorded);
       const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
       await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
       chunks++;
@@ -110,7 +111,6 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 
   for await (const mapped of options.rows) {
     if (options.signal?.aborted) throw new RunInterruptedError();
-    if (options.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
     options.assertHealthy?.();
     total++;
     if (mapped.key) sourceKeys.push(mapped.key);
@@ -198,14 +198,14 @@ async function waitForRoom(
   highWater: number,
   sleep: (ms: number) => Promise<void>,
   hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPause' | 'signal' | 'leaveUnread' | 'assertHealthy'>,
-  recorded: () => number,
+  recorded: number,
 ): Promise<void> {
   for (;;) {
     if (hooks.signal?.aborted) throw new RunInterruptedError();
-    if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded());
     hooks.assertHealthy?.();
     const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
     if (waiting < highWater) return;
+    if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
     // Asked only when someone listens: the reason costs a Redis round trip per look.
     if (hooks.onBackpressure) hooks.onBackpressure(waiting, (await hooks.sellerPause?.()) ?? null);
     await sleep(250);
