@@ -16,8 +16,8 @@ import {
   type PriceBasis,
   type RowMapper,
 } from './presets/index.js';
-import type { FieldSpec } from './transforms.js';
 import { SeenKeys } from './seen-keys.js';
+import type { FieldSpec } from './transforms.js';
 import { finishDraft, type RowRules } from './validate.js';
 
 export interface MapperOptions {

@@ -96,7 +96,6 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
   }
 }
 
-
 /** A preset's draft to the row the rest of the pipeline sees: converted, validated, filtered. */
 export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): MappedRow {
   const { record } = draft;

@@ -26,9 +26,11 @@ describe('the duplicate-key check (SeenKeys)', () => {
     const seen = new SeenKeys();
     const count = 300_000;
     const misses: number[] = [];
-    for (let row = 1; row <= count; row++) if (seen.firstRow(`SKU-${row}`, row) !== undefined) misses.push(row);
+    for (let row = 1; row <= count; row++)
+      if (seen.firstRow(`SKU-${row}`, row) !== undefined) misses.push(row);
     const wrong: number[] = [];
-    for (let row = 1; row <= count; row++) if (seen.firstRow(`SKU-${row}`, count + row) !== row) wrong.push(row);
+    for (let row = 1; row <= count; row++)
+      if (seen.firstRow(`SKU-${row}`, count + row) !== row) wrong.push(row);
     expect(misses, 'new keys taken for seen ones').toEqual([]);
     expect(wrong, 'seen keys answered with the wrong row').toEqual([]);
     expect(seen.firstRow(`SKU-${count + 1}`, count + 1)).toBeUndefined();
