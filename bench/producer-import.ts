@@ -7,12 +7,13 @@
  *
  *   npm run build && REDIS_URL=redis://127.0.0.1:6541 node dist/bench/producer-import.js [rows]
  *
- * IMPORT_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' writes a CPU profile of `import` alone.
+ * IMPORT_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' writes a CPU profile of `import` alone;
+ * IMPORT_OUTPUT=FILE keeps what `import` printed (e.g. with IMPORT_NODE_ARGS=--trace-gc).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
     });
     draining = false;
     await drainer;
+    // With IMPORT_NODE_ARGS='--trace-gc' and the like: what the child printed, to read afterwards.
+    if (process.env.IMPORT_OUTPUT) await writeFile(process.env.IMPORT_OUTPUT, imported.output);
     await queue.close();
 
     const rate = (seconds: number) => Math.round(rows / seconds).toLocaleString('en-US');

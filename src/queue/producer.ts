@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { RunStore } from '../runs/run-store.js';
+import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 
@@ -62,6 +62,8 @@ export class SourceLeftUnreadError extends Error {
 
 export const DEFAULT_CHUNK_SIZE = 100;
 export const DEFAULT_HIGH_WATER = 200;
+/** How often the producer renews the lifetime of the run's keys while it reads. */
+const KEEP_FOR_EVERY_MS = 5_000;
 
 /**
  * Streams mapped rows into chunk jobs. Invalid, merged and skipped rows settle here at once (they
@@ -83,25 +85,47 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let settledSources = new Map<number, string[]>();
   let sourceKeys: string[] = [];
 
+  const room = new QueueRoom(queue, highWater);
+  let keptAt = Number.NEGATIVE_INFINITY;
+
   const flush = async () => {
-    // A run whose record vanished (Redis restarted without persistence, flushed) cannot end.
-    if (!(await runs.exists(runId))) throw new RunStateLostError(runId);
+    // One round trip for the chunk's keys and the check that the run still exists (a run whose
+    // record vanished, Redis restarted without persistence or flushed, cannot end), where a
+    // command each took one apiece. Each set is given the run's lifetime as it is written, so
+    // that even a run found gone leaves nothing behind for good.
+    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
+    const step = redis.pipeline().hexists(keys.run(runId), 'spec');
+    if (sourceKeys.length > 0) {
+      step.sadd(keys.sourceKeys(runId), ...sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
+    }
+    if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
+    const [exists] = (await step.exec()) ?? [];
+    if (exists?.[0]) throw exists[0];
+    if (exists?.[1] !== 1) throw new RunStateLostError(runId);
     // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
     const header = options.sourceRows?.headerChange();
     if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
-    if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
-    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
-    if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
     if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
-      await waitForRoom(queue, highWater, sleep, options, recorded);
+      await waitForRoom(room, sleep, options, recorded);
       const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
       await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
+      room.added();
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
     recorded = total;
-    await runs.keepFor(runId);
+    // The run's other keys (a worker's outcomes, the list read's products) get the run's lifetime
+    // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of
+    // the producer's Redis commands. The last flush always renews them.
+    const now = Date.now();
+    if (
+      now - keptAt >= KEEP_FOR_EVERY_MS ||
+      (upserts.length < chunkSize && settledHere.length < chunkSize * 10)
+    ) {
+      keptAt = now;
+      await runs.keepFor(runId);
+    }
     upserts = [];
     upsertSources = [];
     settledHere = [];
@@ -193,9 +217,34 @@ function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
   };
 }
 
+/**
+ * How many jobs wait in the seller's queue, looked up only when it may have reached the mark: the
+ * count can only fall between looks (workers take jobs) except by what this producer adds, so
+ * `last look + added since` below the mark needs no look (one round trip saved per chunk).
+ */
+class QueueRoom {
+  private bound = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly queue: Queue<ChunkJobData>,
+    readonly highWater: number,
+  ) {}
+
+  /** Jobs waiting, or null when they are surely fewer than the mark. */
+  async waiting(): Promise<number | null> {
+    if (this.bound < this.highWater) return null;
+    const waiting = await this.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+    this.bound = waiting;
+    return waiting;
+  }
+
+  added(): void {
+    this.bound++;
+  }
+}
+
 async function waitForRoom(
-  queue: Queue<ChunkJobData>,
-  highWater: number,
+  room: QueueRoom,
   sleep: (ms: number) => Promise<void>,
   hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPause' | 'signal' | 'leaveUnread' | 'assertHealthy'>,
   recorded: number,
@@ -203,8 +252,8 @@ async function waitForRoom(
   for (;;) {
     if (hooks.signal?.aborted) throw new RunInterruptedError();
     hooks.assertHealthy?.();
-    const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-    if (waiting < highWater) return;
+    const waiting = await room.waiting();
+    if (waiting === null || waiting < room.highWater) return;
     if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
     // Asked only when someone listens: the reason costs a Redis round trip per look.
     if (hooks.onBackpressure) hooks.onBackpressure(waiting, (await hooks.sellerPause?.()) ?? null);
