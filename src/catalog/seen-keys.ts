@@ -20,6 +20,14 @@ export class SeenKeys {
     return this.count;
   }
 
+  /** The bytes its buffers hold (the benchmark's figure; the rest is a few fields). */
+  get bytesHeld(): number {
+    return [this.bytes, this.starts, this.rows, this.hashes, this.slots].reduce(
+      (sum, a) => sum + a.byteLength,
+      0,
+    );
+  }
+
   /**
    * The row that had `key` first; when `key` is new, it is recorded with `row` and the answer is
    * undefined.
