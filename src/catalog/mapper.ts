@@ -16,8 +16,9 @@ import {
   type PriceBasis,
   type RowMapper,
 } from './presets/index.js';
+import { SeenKeys } from './seen-keys.js';
 import type { FieldSpec } from './transforms.js';
-import { finishDraft, type RowRules, type SeenKeys } from './validate.js';
+import { finishDraft, type RowRules } from './validate.js';
 
 export interface MapperOptions {
   /** The source's header (`openSource(...).columns`). */
@@ -137,7 +138,7 @@ export function createMapper(options: MapperOptions): Mapper {
     fields: send ? available.filter((field) => send.has(field)) : available,
     async *map(records) {
       const rowMapper = base.create(presetColumns);
-      const seen: SeenKeys = new Map();
+      const seen = new SeenKeys();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
       // name the source's own columns).
       const originals = new WeakMap<SourceRecord, SourceRecord>();

@@ -17,6 +17,7 @@ import {
 } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import type { Draft, RawFields, SourceState } from './presets/types.js';
+import type { SeenKeys } from './seen-keys.js';
 import type { FieldSpec } from './transforms.js';
 
 export interface RowRules {
@@ -95,9 +96,6 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
   }
 }
 
-/** Keys already seen in this source, with the row that had them first. Memory: see BENCHMARKS.md. */
-export type SeenKeys = Map<string, number>;
-
 /** A preset's draft to the row the rest of the pipeline sees: converted, validated, filtered. */
 export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): MappedRow {
   const { record } = draft;
@@ -151,9 +149,8 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   }
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
-    const first = seen.get(key);
-    if (first === undefined) seen.set(key, record.row);
-    else errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);
+    const first = seen.firstRow(key, record.row);
+    if (first !== undefined) errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);
   }
   if (errors.length > 0) return invalid(record.row, record.line, errors.join('; '), key || undefined);
 

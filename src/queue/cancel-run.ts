@@ -22,7 +22,7 @@ export type CancelResult =
   | { kind: 'refused'; reason: string };
 
 // A paused queue keeps its jobs in `wait` (BullMQ 6); a rate-limited one too.
-const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
+export const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
 const PAGE = 500;
 
 /**
@@ -76,7 +76,7 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
 }
 
 /** The run's chunk jobs in these states, read page by page (the queue holds other runs' jobs too). */
-async function jobsOfRun(
+export async function jobsOfRun(
   queue: Queue<ChunkJobData>,
   runId: string,
   states: readonly ('wait' | 'prioritized' | 'delayed' | 'active')[],

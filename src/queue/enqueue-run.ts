@@ -10,12 +10,13 @@ import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
+import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
-import { addChunk, produceChunks } from './producer.js';
+import { addChunk, produceChunks, SourceLeftUnreadError } from './producer.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { sellerQueueName } from './seller-ref.js';
-import type { SellerState } from './seller-state.js';
+import type { SellerState, SellerStatus } from './seller-state.js';
 
 export interface EnqueueDeps {
   redis: Redis;
@@ -33,8 +34,11 @@ const PRODUCING_BEAT_MS = 10_000;
 
 export interface EnqueueHooks {
   onRunCreated?: (run: RunRecord) => void;
-  onBackpressure?: (waitingJobs: number) => void;
+  /** Called while the queue is full, with why the seller's workers send nothing now (or null). */
+  onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
   signal?: AbortSignal;
+  /** Leaves the rest of the source unread, the run open (SourceLeftUnreadError): see produceChunks. */
+  leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write: the producer stops (health.ts). */
   assertHealthy?: () => void;
   /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
@@ -108,12 +112,10 @@ async function produceRun(
       rows,
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.leaveUnread ? { leaveUnread: hooks.leaveUnread } : {}),
       ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
       ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
-      sellerPaused: async () => {
-        const seller = await deps.sellers.status(spec.sellerRef, spec.dailyReset);
-        return seller.authRejected || seller.pausedUntil !== null;
-      },
+      sellerPause: async () => pauseReason(await deps.sellers.status(spec.sellerRef, spec.dailyReset)),
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so
     // that its report lists the `missing` ones: one empty chunk does that.
@@ -129,6 +131,12 @@ async function produceRun(
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {
+    if (error instanceof SourceLeftUnreadError) {
+      // Left open on purpose: its queued rows go on after the pause. Unmarked as producing, so
+      // that the next import of the source ends it and reads the source anew (claimSource).
+      await deps.redis.del(deps.keys.producing(run.id));
+      throw error;
+    }
     if (faultOf(error) !== null) {
       // Redis refuses writes (or lost the run): nothing can be recorded. The run stays as it is,
       // unmarked as producing (a delete is taken even by a full Redis), so that the next import of
@@ -144,6 +152,29 @@ async function produceRun(
   } finally {
     await queue.close();
   }
+}
+
+/**
+ * The waiting chunks of a run ended unread: a worker would take them only to do nothing, and while
+ * the seller is paused they would hold the queue at its high-water mark against the new run.
+ */
+async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
+  const queueName = sellerQueueName(ref);
+  const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
+  try {
+    for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Why the seller's workers send nothing now, in words for the user; null when they may. */
+function pauseReason(seller: SellerStatus): string | null {
+  if (seller.authRejected) return 'the API key was rejected (401)';
+  if (seller.unreachable) return `the API is out of reach (${seller.unreachable.cause})`;
+  if (seller.pausedUntil !== null) return `paused until ${new Date(seller.pausedUntil).toISOString()}`;
+  return null;
 }
 
 /** Claims the source for this run; resolves to the id of an unfinished earlier run that holds it. */
@@ -167,6 +198,7 @@ async function claimSource(
       // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew
       // (the products the earlier one created are found by the list read and the id map).
       await deps.runs.finish(holder, Date.now(), { aborted: true });
+      await dropWaitingChunks(deps, ref, holder);
       deps.logger.warn(
         { run: holder },
         `run ${holder} stopped before its source was read to the end: ended; run ${runId} starts over`,

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { RunStore } from '../runs/run-store.js';
+import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
 import type { ChunkJobData } from './chunk-job.js';
 
@@ -19,15 +19,22 @@ export interface ProduceOptions {
   /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
   highWater?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Called while the producer waits for workers to drain the queue. */
-  onBackpressure?: (waitingJobs: number) => void;
+  /** Called while the producer waits for workers to drain the queue, with why they do not (or null). */
+  onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
   /**
-   * True while the seller is paused (daily limit, rejected key): then the high-water mark is ignored,
-   * since waiting would hold the unread rows hostage; they are queued instead, so none is lost.
+   * Why the seller's workers send nothing now (daily limit, rejected key, API out of reach), or null.
+   * The mark holds then too (issue 12): queueing the whole source would cost Redis and this process
+   * memory in proportion to its size; the reason is only said to the user while the producer waits.
    */
-  sellerPaused?: () => Promise<boolean>;
+  sellerPause?: () => Promise<string | null>;
   /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
   signal?: AbortSignal;
+  /**
+   * Once aborted, the producer stops when the queue is full instead of waiting (`run` that exits on a
+   * pause): it rejects with SourceLeftUnreadError and leaves the run as it is. A source that fits
+   * below the mark is still read to the end.
+   */
+  leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
   assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
@@ -42,8 +49,21 @@ export class RunInterruptedError extends Error {
   }
 }
 
+/**
+ * The producer was told to leave the rest of the source unread (the seller paused with the queue
+ * full): the rows queued so far stay queued; the next import of the source ends the run and reads anew.
+ */
+export class SourceLeftUnreadError extends Error {
+  override name = 'SourceLeftUnreadError';
+  constructor(readonly rowsQueued: number) {
+    super(`the source was left unread after ${rowsQueued} rows`);
+  }
+}
+
 export const DEFAULT_CHUNK_SIZE = 100;
 export const DEFAULT_HIGH_WATER = 200;
+/** How often the producer renews the lifetime of the run's keys while it reads. */
+const KEEP_FOR_EVERY_MS = 5_000;
 
 /**
  * Streams mapped rows into chunk jobs. Invalid, merged and skipped rows settle here at once (they
@@ -56,6 +76,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const highWater = options.highWater ?? DEFAULT_HIGH_WATER;
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let total = 0;
+  /** Rows read and recorded (queued or settled): what a run left unread holds. */
+  let recorded = 0;
   let chunks = 0;
   let upserts: ProductUpsert[] = [];
   let upsertSources: (string[] | null)[] = [];
@@ -63,24 +85,47 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let settledSources = new Map<number, string[]>();
   let sourceKeys: string[] = [];
 
+  const room = new QueueRoom(queue, highWater);
+  let keptAt = Number.NEGATIVE_INFINITY;
+
   const flush = async () => {
-    // A run whose record vanished (Redis restarted without persistence, flushed) cannot end.
-    if (!(await runs.exists(runId))) throw new RunStateLostError(runId);
+    // One round trip for the chunk's keys and the check that the run still exists (a run whose
+    // record vanished, Redis restarted without persistence or flushed, cannot end), where a
+    // command each took one apiece. Each set is given the run's lifetime as it is written, so
+    // that even a run found gone leaves nothing behind for good.
+    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
+    const step = redis.pipeline().hexists(keys.run(runId), 'spec');
+    if (sourceKeys.length > 0) {
+      step.sadd(keys.sourceKeys(runId), ...sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
+    }
+    if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
+    const [exists] = (await step.exec()) ?? [];
+    if (exists?.[0]) throw exists[0];
+    if (exists?.[1] !== 1) throw new RunStateLostError(runId);
     // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
     const header = options.sourceRows?.headerChange();
     if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
-    if (sourceKeys.length > 0) await redis.sadd(keys.sourceKeys(runId), ...sourceKeys);
-    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
-    if (ids.length > 0) await redis.sadd(keys.touched(runId), ...ids);
     if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
     if (upserts.length > 0) {
-      await waitForRoom(queue, highWater, sleep, options);
+      await waitForRoom(room, sleep, options, recorded);
       const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
       await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
+      room.added();
       chunks++;
     }
     await runs.setTotalSoFar(runId, total);
-    await runs.keepFor(runId);
+    recorded = total;
+    // The run's other keys (a worker's outcomes, the list read's products) get the run's lifetime
+    // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of
+    // the producer's Redis commands. The last flush always renews them.
+    const now = Date.now();
+    if (
+      now - keptAt >= KEEP_FOR_EVERY_MS ||
+      (upserts.length < chunkSize && settledHere.length < chunkSize * 10)
+    ) {
+      keptAt = now;
+      await runs.keepFor(runId);
+    }
     upserts = [];
     upsertSources = [];
     settledHere = [];
@@ -172,18 +217,46 @@ function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
   };
 }
 
+/**
+ * How many jobs wait in the seller's queue, looked up only when it may have reached the mark: the
+ * count can only fall between looks (workers take jobs) except by what this producer adds, so
+ * `last look + added since` below the mark needs no look (one round trip saved per chunk).
+ */
+class QueueRoom {
+  private bound = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly queue: Queue<ChunkJobData>,
+    readonly highWater: number,
+  ) {}
+
+  /** Jobs waiting, or null when they are surely fewer than the mark. */
+  async waiting(): Promise<number | null> {
+    if (this.bound < this.highWater) return null;
+    const waiting = await this.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+    this.bound = waiting;
+    return waiting;
+  }
+
+  added(): void {
+    this.bound++;
+  }
+}
+
 async function waitForRoom(
-  queue: Queue<ChunkJobData>,
-  highWater: number,
+  room: QueueRoom,
   sleep: (ms: number) => Promise<void>,
-  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPaused' | 'signal' | 'assertHealthy'>,
+  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPause' | 'signal' | 'leaveUnread' | 'assertHealthy'>,
+  recorded: number,
 ): Promise<void> {
   for (;;) {
     if (hooks.signal?.aborted) throw new RunInterruptedError();
     hooks.assertHealthy?.();
-    const waiting = await queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-    if (waiting < highWater || (await hooks.sellerPaused?.())) return;
-    hooks.onBackpressure?.(waiting);
+    const waiting = await room.waiting();
+    if (waiting === null || waiting < room.highWater) return;
+    if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
+    // Asked only when someone listens: the reason costs a Redis round trip per look.
+    if (hooks.onBackpressure) hooks.onBackpressure(waiting, (await hooks.sellerPause?.()) ?? null);
     await sleep(250);
   }
 }

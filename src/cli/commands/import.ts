@@ -24,6 +24,7 @@ export function registerImport(program: Command, io: CliIo): void {
     await withRuntime(io, runtimeOptions, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
       let lastBackpressureLog = 0;
+      let lastPause: string | null = null;
       let runId: string | null = null;
       try {
         await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
@@ -37,14 +38,18 @@ export function registerImport(program: Command, io: CliIo): void {
             },
             sourceRows: prepared.sourceRows,
             assertHealthy: () => runtime.health.assertWritable(),
-            // Called every poll while the queue is full: say it once a minute, not four times a second.
-            onBackpressure: (waiting) => {
+            // Called every poll while the queue is full: said once a minute, and at once when the
+            // reason changes, not four times a second.
+            onBackpressure: (waiting, pause) => {
               const now = Date.now();
-              if (now - lastBackpressureLog < 60_000) return;
+              if (now - lastBackpressureLog < 60_000 && pause === lastPause) return;
               lastBackpressureLog = now;
+              lastPause = pause;
               runtime.logger.info(
-                { waiting },
-                'the queue is full: waiting for workers before reading more rows',
+                { waiting, run: runId, ...(pause ? { sellerPause: pause } : {}) },
+                pause
+                  ? `the queue is full and the seller sends nothing (${pause}): waiting before reading more rows`
+                  : 'the queue is full: waiting for workers before reading more rows',
               );
             },
           },

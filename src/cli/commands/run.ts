@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
 import { readLearnedLimit } from '../../plan/learned-limit.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
-import { RunInterruptedError } from '../../queue/producer.js';
+import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
@@ -119,10 +119,14 @@ export async function syncOnce(
       { once: true },
     );
     const deps = { ...runtime, prefix: runtime.config.prefix };
+    // A wait that ends on a pause (exit 3, 4 or 6) while the producer holds at the high-water mark:
+    // the rest of the source stays unread, and the run open for its queued rows (issue 12).
+    const leave = new AbortController();
     const production = enqueueRun(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
       sourceRows: prepared.sourceRows,
       signal: interrupt.signal,
+      leaveUnread: leave.signal,
       assertHealthy: () => {
         if (stopped.fault) throw stopped.fault;
       },
@@ -135,6 +139,7 @@ export async function syncOnce(
         return 'read' as const;
       },
       (error: unknown) => {
+        if (error instanceof SourceLeftUnreadError) return error;
         stop.abort();
         if (stopped.fault || runtime.health.note(error)) return 'faulted' as const;
         if (error instanceof RunInterruptedError || interrupt.signal.aborted) return 'interrupted' as const;
@@ -146,7 +151,12 @@ export async function syncOnce(
     let waited: WaitResult = { kind: 'stopped' };
     let sourceRead: Awaited<typeof production> = 'faulted';
     if (id !== null) {
-      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal });
+      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal }).then(
+        (result) => {
+          if (result.kind !== 'done' && result.kind !== 'held') leave.abort();
+          return result;
+        },
+      );
       waiting.catch(() => undefined);
       try {
         [waited, sourceRead] = await Promise.all([waiting, production]);
@@ -166,7 +176,8 @@ export async function syncOnce(
       );
       return interrupt.exitCode();
     }
-    const code = await reportOutcome(io, runtime, prepared, flags, id, waited);
+    const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
+    const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread);
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {
@@ -225,8 +236,13 @@ async function reportOutcome(
   flags: RunFlags,
   id: string,
   waited: WaitResult,
+  leftUnread: SourceLeftUnreadError | null,
 ): Promise<number> {
   const { spec } = prepared;
+  // Said after the pause's own line: what became of the rows the producer did not read.
+  const unread = leftUnread
+    ? ` Only its first ${leftUnread.rowsQueued} rows were read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
+    : '';
   switch (waited.kind) {
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
@@ -234,14 +250,14 @@ async function reportOutcome(
       say(
         io,
         `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
-          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}\n`,
+          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
       );
       return ExitCode.unauthorized;
     case 'unreachable':
       say(
         io,
         `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
-          'they go on with the next `catalog-sync run` or any `catalog-sync worker` once the API answers.\n',
+          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers.${unread}\n`,
       );
       return ExitCode.apiUnreachable;
     case 'paused': {
@@ -253,7 +269,7 @@ async function reportOutcome(
       say(
         io,
         `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
-          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.\n`,
+          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.${unread}\n`,
       );
       return ExitCode.pausedDailyLimit;
     }

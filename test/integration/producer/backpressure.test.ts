@@ -20,10 +20,11 @@ const HIGH_WATER = 3;
 describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10 rows', () => {
   const rig = useProducerRig();
 
-  async function startProducing(sellerPaused?: () => Promise<boolean>) {
+  async function startProducing(sellerPause?: () => Promise<string | null>, leaveUnread?: AbortSignal) {
     const run = await rig.runs.create(RUN_SPEC);
     const source = countingSource(ROWS);
     const waits: number[] = [];
+    const pauses: (string | null)[] = [];
     const produced = produceChunks({
       redis: rig.redis,
       keys: rig.keys,
@@ -34,10 +35,14 @@ describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10
       chunkSize: CHUNK_SIZE,
       highWater: HIGH_WATER,
       sleep: quickSleep,
-      onBackpressure: (waiting) => waits.push(waiting),
-      ...(sellerPaused ? { sellerPaused } : {}),
+      onBackpressure: (waiting, pause) => {
+        waits.push(waiting);
+        pauses.push(pause);
+      },
+      ...(sellerPause ? { sellerPause } : {}),
+      ...(leaveUnread ? { leaveUnread } : {}),
     });
-    return { run, source, waits, produced };
+    return { run, source, waits, pauses, produced };
   }
 
   const waitingJobs = () => rig.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
@@ -109,15 +114,39 @@ describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10
     });
   });
 
+  // Issue 12: queueing every chunk while paused cost a 1M-row import 373 MiB and Redis 296 MiB.
   describe('when the seller is paused (daily limit or rejected key)', () => {
-    it('ignores the mark and queues every chunk, so no unread row is held hostage', async () => {
-      const { source, produced } = await startProducing(async () => true);
+    it('stops at the mark all the same, and says why it waits', async () => {
+      const { source, waits, pauses, produced } = await startProducing(async () => 'paused until tomorrow');
+      produced.catch(() => undefined);
 
-      const result = await produced;
+      await pollUntil('the producer has found the queue full three times', () => waits.length >= 3);
 
-      expect(result).toEqual({ total: ROWS, chunks: 10 });
-      expect(source.pulled).toBe(ROWS);
-      expect(await waitingJobs()).toBe(10);
+      expect(await waitingJobs()).toBe(HIGH_WATER);
+      expect(source.pulled).toBe((HIGH_WATER + 1) * CHUNK_SIZE);
+      expect(pauses.every((pause) => pause === 'paused until tomorrow')).toBe(true);
+      await rig.queue.drain();
+      await pollUntil('the producer has found the queue full again', () => waits.length >= 6);
+      expect(await waitingJobs()).toBe(HIGH_WATER);
+      expect(source.pulled).toBe(2 * HIGH_WATER * CHUNK_SIZE + CHUNK_SIZE);
+    });
+
+    it('leaves the rest of the source unread when told, with the queued rows and the run as they are', async () => {
+      const leave = new AbortController();
+      const { run, source, waits, produced } = await startProducing(async () => 'paused', leave.signal);
+      await pollUntil('the producer has found the queue full', () => waits.length >= 1);
+
+      leave.abort();
+
+      await expect(produced).rejects.toMatchObject({
+        name: 'SourceLeftUnreadError',
+        rowsQueued: HIGH_WATER * CHUNK_SIZE,
+      });
+      expect(source.pulled).toBe((HIGH_WATER + 1) * CHUNK_SIZE);
+      expect(await waitingJobs()).toBe(HIGH_WATER);
+      const record = await rig.runs.get(run.id);
+      expect(record?.produced).toBe(false);
+      expect(record?.state).not.toBe('done');
     });
   });
 });
