@@ -17,7 +17,8 @@ export function startSellerWorkers(
   observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan'> = {},
 ): SellerWorkers {
   const deps: WorkerDeps = {
-    redis: runtime.redis,
+    redis: runtime.commands,
+    queueConnection: runtime.redis,
     keys: runtime.keys,
     runs: runtime.runs,
     sellers: runtime.sellers,

@@ -26,7 +26,10 @@ import type { SellerState } from './seller-state.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
+  /** The tool's own commands (runtime.ts `commands`): no BullMQ scripts defined on it. */
   redis: Redis;
+  /** The connection BullMQ's queues and workers use; `redis` when absent (tests). */
+  queueConnection?: Redis;
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
