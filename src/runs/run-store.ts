@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember, missingMember } from './missing-order.js';
 import { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -12,6 +13,23 @@ import {
   type RunState,
 } from './run-record.js';
 import { ADD_MISSING_SCRIPT, SETTLE_SCRIPT, unwrittenCounter } from './run-scripts.js';
+
+// Sent by SHA1 (redis/scripts.ts), not with their text each time.
+const SETTLE = luaScript('settleRows', 4, SETTLE_SCRIPT);
+const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
+const MARK_RUNNING = luaScript(
+  'markRunning',
+  1,
+  "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
+);
+const REQUEST_CANCEL = luaScript(
+  'requestCancel',
+  1,
+  `local state = redis.call('HGET', KEYS[1], 'state')
+   if not state or state == 'done' or state == 'cancelled' then return 0 end
+   redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
+   return 1`,
+);
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, RUN_TTL_SECONDS, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -92,11 +110,7 @@ export class RunStore {
   /** True for the one call that moved the run from queued to running (a worker's "run started"). */
   async markRunning(id: string): Promise<boolean> {
     await this.redis.hsetnx(this.keys.run(id), 'startedAt', Date.now());
-    const moved = await this.redis.eval(
-      "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
-      1,
-      this.keys.run(id),
-    );
+    const moved = await runScript(this.redis, MARK_RUNNING, this.keys.run(id));
     return moved === 1;
   }
 
@@ -105,15 +119,7 @@ export class RunStore {
    * `skipped` (cancelled) instead of syncing them. False when the run is gone or already over.
    */
   async requestCancel(id: string, now = Date.now()): Promise<boolean> {
-    const marked = await this.redis.eval(
-      `local state = redis.call('HGET', KEYS[1], 'state')
-       if not state or state == 'done' or state == 'cancelled' then return 0 end
-       redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
-       return 1`,
-      1,
-      this.keys.run(id),
-      now,
-    );
+    const marked = await runScript(this.redis, REQUEST_CANCEL, this.keys.run(id), now);
     return marked === 1;
   }
 
@@ -174,9 +180,9 @@ export class RunStore {
         values ? JSON.stringify(values) : '',
       );
     }
-    const [settledNow, settled, fresh] = (await this.redis.eval(
-      SETTLE_SCRIPT,
-      4,
+    const [settledNow, settled, fresh] = (await runScript(
+      this.redis,
+      SETTLE,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
@@ -261,9 +267,9 @@ export class RunStore {
       args.push(missingMember(o.productId ?? '', encodeOutcome(o)), o.action, o.status);
       args.push(settling ? (o.productId ?? '') : '', unwrittenCounter(o));
     }
-    const [added, left] = (await this.redis.eval(
-      ADD_MISSING_SCRIPT,
-      3,
+    const [added, left] = (await runScript(
+      this.redis,
+      ADD_MISSING,
       this.keys.missing(id),
       this.keys.run(id),
       this.keys.deactivations(id),
