@@ -104,22 +104,28 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
   health.watch(redis);
   health.watch(commands);
   const keys = new RedisKeys(config.prefix);
+  const sellers = new SellerState(commands, keys, Date.now, {
+    firstMs: config.probeFirstMs,
+    maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),
+  });
+  const runs = new RunStore(commands, keys);
   return {
     config,
     redis,
     commands,
     keys,
-    runs: new RunStore(commands, keys),
-    sellers: new SellerState(commands, keys, Date.now, {
-      firstMs: config.probeFirstMs,
-      maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),
-    }),
+    runs,
+    sellers,
     logger,
     health,
     // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).
     notifier: new RunNotifier({ redis: commands, keys, logger, delivery: { backoffMs: config.retryBaseMs } }),
     serverInfo: () => readServerInfo(redis),
     async close() {
+      // The request numbers reserved and not used go back, so the day's count stays exact.
+      // The run's requests counted and not yet added too.
+      if (commands.status === 'ready')
+        await Promise.all([sellers.quota.giveBackAll(), runs.flushRequestCounts()]).catch(() => undefined);
       await Promise.all([closeRedis(redis), closeRedis(commands)]);
       await privateRedis?.stop();
     },

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { readTrustRules } from '../config.js';
+import { blockSizeFor } from '../queue/request-quota.js';
 import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import type { Runtime } from './runtime.js';
@@ -16,6 +17,7 @@ export function startSellerWorkers(
   trustedBaseUrls: readonly string[] = [],
   observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan'> = {},
 ): SellerWorkers {
+  runtime.sellers.quota.blockSize = blockSizeFor(concurrency);
   const deps: WorkerDeps = {
     redis: runtime.commands,
     queueConnection: runtime.redis,

@@ -178,7 +178,9 @@ export class RunContexts {
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
-    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs);
+    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs, (id) =>
+      deps.keys.run(id),
+    );
     const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims);
     const loadIndex = async () => {

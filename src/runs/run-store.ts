@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
-import { luaScript, runScript } from '../redis/scripts.js';
+import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember, missingMember } from './missing-order.js';
 import { decodeOutcome, encodeOutcome } from './outcome-codec.js';
+import { execWithCounts, RequestCounts } from './request-counts.js';
 import {
   laterFields,
   newRunId,
@@ -12,24 +13,7 @@ import {
   type RunSpec,
   type RunState,
 } from './run-record.js';
-import { ADD_MISSING_SCRIPT, SETTLE_SCRIPT, unwrittenCounter } from './run-scripts.js';
-
-// Sent by SHA1 (redis/scripts.ts), not with their text each time.
-const SETTLE = luaScript('settleRows', 4, SETTLE_SCRIPT);
-const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
-const MARK_RUNNING = luaScript(
-  'markRunning',
-  1,
-  "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
-);
-const REQUEST_CANCEL = luaScript(
-  'requestCancel',
-  1,
-  `local state = redis.call('HGET', KEYS[1], 'state')
-   if not state or state == 'done' or state == 'cancelled' then return 0 end
-   redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
-   return 1`,
-);
+import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, RUN_TTL_SECONDS, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -40,6 +24,8 @@ export class RunStore {
    * not), and of the `missing` lines it added: `worker --metrics-port` counts them.
    */
   onSettled: ((outcomes: readonly RowOutcome[]) => void) | null = null;
+  /** Requests sent and not yet added to their run's record (request-counts.ts). */
+  private readonly requestCounts = new RequestCounts();
 
   constructor(
     readonly redis: Redis,
@@ -145,12 +131,18 @@ export class RunStore {
     await this.redis.hset(this.keys.run(id), 'snapshotReady', 1);
   }
 
-  /** Records request and write counts; called once per HTTP request, so kept to one round trip. */
+  /** Counts a request sent for the run: added to its record with the run's next settle (request-counts.ts). */
   async countRequest(id: string, isWrite: boolean): Promise<void> {
-    const key = this.keys.run(id);
-    const multi = this.redis.multi().hincrby(key, 'requests', 1);
-    if (isWrite) multi.hincrby(key, 'writes', 1);
-    await multi.exec();
+    this.requestCounts.add(id, isWrite);
+  }
+
+  /** Adds the counts of requests not yet in their run's record (a chunk ends, the process closes). */
+  async flushRequestCounts(id?: string): Promise<void> {
+    for (const runId of id === undefined ? this.requestCounts.runs() : [id]) {
+      const multi = this.redis.pipeline();
+      const counts = this.requestCounts.queue(multi, this.keys.run(runId), runId);
+      if (counts.commands > 0) await execWithCounts(multi, counts);
+    }
   }
 
   /**
@@ -180,15 +172,20 @@ export class RunStore {
         values ? JSON.stringify(values) : '',
       );
     }
-    const [settledNow, settled, fresh] = (await runScript(
-      this.redis,
+    // One round trip: the requests counted so far, then the rows they decided.
+    defineScripts(this.redis, SETTLE);
+    const multi = this.redis.pipeline();
+    const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
+    queueScript(
+      multi,
       SETTLE,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
       this.keys.failedSources(id),
       ...args,
-    )) as [number, number, number[]];
+    );
+    const [settledNow, settled, fresh] = (await execWithCounts(multi, counts)) as [number, number, number[]];
     this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }
@@ -240,9 +237,12 @@ export class RunStore {
   ): Promise<void> {
     const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
     const fields = { state, finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
-    const multi = this.redis.multi().hset(this.keys.run(id), fields);
+    const multi = this.redis.multi();
+    // The requests this process counted for the run are in its record when it ends.
+    const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
+    multi.hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
-    await multi.exec();
+    await execWithCounts(multi, counts);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RunStateLostError } from '../redis/health.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { KnownProduct } from './id-map.js';
@@ -27,11 +28,15 @@ export type Claim =
  */
 export const CLAIM_MS = 30_000;
 
-// KEYS: claims hash, id map. ARGV: key, claim value, now, stale value to take over ('' for none).
+// KEYS: claims hash, id map, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
+// ('' for none). A run whose record is gone (Redis lost its state) claims nothing: the id map and
+// claims that keep it from creating a product twice may be gone with it (request numbers are
+// checked per block only, request-quota.ts).
 const CLAIM_SCRIPT = luaScript(
   'claimCreate',
-  2,
+  3,
   `
+if KEYS[3] ~= '' and redis.call('HEXISTS', KEYS[3], 'spec') == 0 then return {'lost', ''} end
 local known = redis.call('HGET', KEYS[2], ARGV[1])
 if known then return {'known', known} end
 local held = redis.call('HGET', KEYS[1], ARGV[1])
@@ -66,6 +71,8 @@ export class CreateClaims {
     private readonly now: () => number = Date.now,
     /** How long a claim holds without renewal; its holder renews it three times as often. */
     readonly claimMs: number = CLAIM_MS,
+    /** The record of a run, checked with each claim (workers); absent: not checked. */
+    private readonly runKeyOf: ((runId: string) => string) | null = null,
   ) {}
 
   /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
@@ -76,12 +83,15 @@ export class CreateClaims {
       CLAIM_SCRIPT,
       this.keys.pendingCreates(this.sellerRef),
       this.keys.idMap(this.sellerRef),
+      this.runKeyOf?.(runId) ?? '',
       key,
       this.value(runId, token, this.now() + this.claimMs),
       this.now(),
       takeOver,
-    )) as [Claim['kind'], string];
+    )) as [Claim['kind'] | 'lost', string];
     switch (kind) {
+      case 'lost':
+        throw new RunStateLostError(runId);
       case 'claimed':
         return { kind, token: `${runId}|${token}|` };
       case 'known':
