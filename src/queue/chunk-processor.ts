@@ -147,6 +147,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         }),
       );
       const failure = results.find((result) => result.status === 'rejected');
+      // The rows that sent no write settle together; after a failure too (else a retry recomputes them).
+      await mode.flush().catch((error: unknown) => {
+        if (!failure) throw error;
+      });
       if (failure) {
         const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
         throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;

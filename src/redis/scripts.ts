@@ -34,9 +34,12 @@ export function runScript(redis: Redis, script: LuaScript, ...args: ScriptArg[])
   return (redis as unknown as Record<string, ScriptCommand>)[script.name]?.(...args) as Promise<unknown>;
 }
 
-/** Queues `script` in a MULTI or pipeline of a client the script was defined on before it was made. */
+/**
+ * Queues `script` in a MULTI or pipeline: by SHA1 when it was defined on the client before the MULTI
+ * was made (defineScripts), else with its text.
+ */
 export function queueScript(multi: ChainableCommander, script: LuaScript, ...args: ScriptArg[]): void {
   const queue = (multi as unknown as Record<string, (...a: ScriptArg[]) => unknown>)[script.name];
-  if (typeof queue !== 'function') throw new Error(`${script.name} is not defined on this client`);
-  queue.apply(multi, args);
+  if (typeof queue === 'function') queue.apply(multi, args);
+  else multi.eval(script.lua, script.keys, ...args);
 }

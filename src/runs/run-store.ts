@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from './keys.js';
@@ -153,8 +153,10 @@ export class RunStore {
     id: string,
     outcomes: RowOutcome[],
     sources?: ReadonlyMap<number, readonly string[]>,
+    /** What the rows' writes record (row-writes.ts): in the same MULTI, before the outcomes. */
+    records: readonly ((multi: ChainableCommander) => void)[] = [],
   ): Promise<{ settledNow: number; settled: number }> {
-    if (outcomes.length === 0) {
+    if (outcomes.length === 0 && records.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
     }
@@ -172,10 +174,16 @@ export class RunStore {
         values ? JSON.stringify(values) : '',
       );
     }
-    // One round trip: the requests counted so far, then the rows they decided.
+    // One round trip: the requests counted so far, what the writes record, then the rows they decided.
+    // With records it is a MULTI: a write's record and its row's outcome land together or not at all.
     defineScripts(this.redis, SETTLE);
-    const multi = this.redis.pipeline();
+    const multi = records.length > 0 ? this.redis.multi() : this.redis.pipeline();
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
+    for (const record of records) record(multi);
+    if (outcomes.length === 0) {
+      multi.hget(this.keys.run(id), 'settled');
+      return { settledNow: 0, settled: Number(await execWithCounts(multi, counts)) };
+    }
     queueScript(
       multi,
       SETTLE,

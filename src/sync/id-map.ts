@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { luaScript, runScript } from '../redis/scripts.js';
+import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { CompactValue } from './compact-value.js';
 
@@ -40,7 +40,10 @@ export class IdMap {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
-  ) {}
+  ) {
+    // Defined before any MULTI is made on the client: the settle's MULTI queues it (row-writes.ts).
+    defineScripts(redis, REMEMBER_SCRIPT);
+  }
 
   async getMany(matchKeys: string[]): Promise<Map<string, KnownProduct>> {
     const found = new Map<string, KnownProduct>();
@@ -65,8 +68,16 @@ export class IdMap {
 
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
-    await runScript(
-      this.redis,
+    const multi = this.redis.pipeline();
+    this.queueRemember(multi, matchKey, product, claim);
+    const [[error] = [null]] = (await multi.exec()) ?? [];
+    if (error) throw error;
+  }
+
+  /** `remember`, queued on a MULTI or pipeline (the row's settle, row-writes.ts). */
+  queueRemember(multi: ChainableCommander, matchKey: string, product: KnownProduct, claim = ''): void {
+    queueScript(
+      multi,
       REMEMBER_SCRIPT,
       this.keys.idMap(this.sellerRef),
       this.keys.idMapReverse(this.sellerRef),
