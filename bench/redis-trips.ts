@@ -7,7 +7,8 @@
  *     commands that make up most of them;
  *   - round trips per row: writes on the sockets to that Redis (a pipeline or MULTI is one write, as
  *     ioredis sends it; BullMQ's own connections included);
- *   - CPU per row of this process (CLI and sandbox together: compare runs, not absolute figures).
+ *   - CPU per row of this process (CLI and sandbox together: compare runs, not absolute figures);
+ *   - the log lines written (LOG_LEVEL, default silent: at `info` a sync logs per run, not per row).
  *
  *   npm run build && node dist/bench/redis-trips.js [rows] [latencyMs] [concurrency]
  */
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
         SELLER_API_KEY: sandbox.defaultKey.key,
         REDIS_URL: url,
         CATALOG_SYNC_PREFIX: prefix,
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
         PATH: process.env.PATH,
       });
       if (result.exitCode !== 0) throw new Error(`run exited ${result.exitCode}:\n${result.stderr}`);
@@ -89,7 +90,8 @@ async function main(): Promise<void> {
         .join(', ');
       console.log(
         `${label}: ${(commands / rows).toFixed(2)} commands/row, ${(trips / rows).toFixed(2)} round trips/row, ` +
-          `${((used.user + used.system) / rows).toFixed(0)} µs CPU/row, ${(result.ms / 1000).toFixed(2)} s`,
+          `${((used.user + used.system) / rows).toFixed(0)} µs CPU/row, ${(result.ms / 1000).toFixed(2)} s, ` +
+          `${result.stderr.split('\n').filter(Boolean).length} log lines`,
       );
       console.log(`  per row: ${top}`);
     }
