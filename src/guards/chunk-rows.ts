@@ -85,7 +85,7 @@ export function chunkRows(
     case 'write': {
       // A row that wrote settles right after its write, with its records, in one MULTI (a worker
       // killed mid-chunk leaves no write whose outcome is lost); the others settle in one batch.
-      const held: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
+      const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
       return {
         todo: unsettled,
         handle: async (context, row, lookup) => {
@@ -99,14 +99,14 @@ export function chunkRows(
             throw error;
           }
           if (!UNWRITTEN.has(outcome.action)) return settle([outcome], records);
-          held.outcomes.push(outcome);
-          held.records.push(...records);
+          unwritten.outcomes.push(outcome);
+          unwritten.records.push(...records);
         },
         settle,
         flush: async () => {
-          const { outcomes, records } = held;
-          held.outcomes = [];
-          held.records = [];
+          const { outcomes, records } = unwritten;
+          unwritten.outcomes = [];
+          unwritten.records = [];
           await settle(outcomes, records);
         },
       };
