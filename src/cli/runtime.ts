@@ -23,7 +23,14 @@ import { UsageError } from './usage-error.js';
 /** What a command that touches Redis holds, and how to let it all go. */
 export interface Runtime {
   config: CommonConfig;
+  /** BullMQ's connection (queues, workers) and the commands that go with them. */
   redis: Redis;
+  /**
+   * The tool's own commands (run store, seller state, claims, id map, index): a second connection
+   * to the same Redis. BullMQ defines its ~64 scripts on the client it is given, and ioredis copies
+   * them into every MULTI and pipeline of that client (~70 µs each, ~10 µs on a plain one).
+   */
+  commands: Redis;
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
@@ -64,8 +71,15 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     }
   }
   let redis: Redis;
+  let commands: Redis;
   try {
     redis = await connectRedis(config.redisUrl);
+    commands = await connectRedis(config.redisUrl, { connectionName: 'catalog-sync-commands' }).catch(
+      async (error: unknown) => {
+        await closeRedis(redis);
+        throw error;
+      },
+    );
   } catch (error) {
     await privateRedis?.stop();
     if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
@@ -74,7 +88,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
   const info = await readServerInfo(redis);
   const unfit = info && options.writes ? unfitForWrites(config.redisUrl, info, options.writes) : null;
   if (unfit) {
-    await closeRedis(redis);
+    await Promise.all([closeRedis(redis), closeRedis(commands)]);
     await privateRedis?.stop();
     throw new UsageError(unfit);
   }
@@ -86,24 +100,33 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     (redis.options as { skipVersionCheck?: boolean }).skipVersionCheck = true;
   }
   const health = new RedisHealth();
+  // A refused write (full, read-only) is seen on whichever connection meets it first.
   health.watch(redis);
+  health.watch(commands);
   const keys = new RedisKeys(config.prefix);
+  const sellers = new SellerState(commands, keys, Date.now, {
+    firstMs: config.probeFirstMs,
+    maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),
+  });
+  const runs = new RunStore(commands, keys);
   return {
     config,
     redis,
+    commands,
     keys,
-    runs: new RunStore(redis, keys),
-    sellers: new SellerState(redis, keys, Date.now, {
-      firstMs: config.probeFirstMs,
-      maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),
-    }),
+    runs,
+    sellers,
     logger,
     health,
     // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).
-    notifier: new RunNotifier({ redis, keys, logger, delivery: { backoffMs: config.retryBaseMs } }),
+    notifier: new RunNotifier({ redis: commands, keys, logger, delivery: { backoffMs: config.retryBaseMs } }),
     serverInfo: () => readServerInfo(redis),
     async close() {
-      await closeRedis(redis);
+      // The request numbers reserved and not used go back, so the day's count stays exact.
+      // The run's requests counted and not yet added too.
+      if (commands.status === 'ready')
+        await Promise.all([sellers.quota.giveBackAll(), runs.flushRequestCounts()]).catch(() => undefined);
+      await Promise.all([closeRedis(redis), closeRedis(commands)]);
       await privateRedis?.stop();
     },
   };

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { readTrustRules } from '../config.js';
+import { blockSizeFor } from '../queue/request-quota.js';
 import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
@@ -17,8 +18,10 @@ export function startSellerWorkers(
   trustedBaseUrls: readonly string[] = [],
   observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan'> = {},
 ): SellerWorkers {
+  runtime.sellers.quota.blockSize = blockSizeFor(concurrency);
   const deps: WorkerDeps = {
-    redis: runtime.redis,
+    redis: runtime.commands,
+    queueConnection: runtime.redis,
     keys: runtime.keys,
     runs: runtime.runs,
     sellers: runtime.sellers,

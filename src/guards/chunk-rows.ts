@@ -7,6 +7,7 @@ import { diffProduct } from '../sync/diff.js';
 import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { type RowSyncContext, syncRow } from '../sync/row-sync.js';
+import type { RowWrite } from '../sync/row-writes.js';
 import { HeldRows } from './held-rows.js';
 import { priceChangeRefusal } from './limits.js';
 import { type PlannedWrite, PlanStore } from './plan-store.js';
@@ -33,7 +34,12 @@ export interface ChunkRows {
   handle(context: RowSyncContext, row: ProductUpsert, lookup: RowLookup): Promise<void>;
   /** Rows that could not be synced at all: their outcomes, settled as this mode settles. */
   settle(outcomes: RowOutcome[]): Promise<void>;
+  /** Settles what `handle` held for the end of the chunk (rows that sent no write). */
+  flush(): Promise<void>;
 }
+
+/** Outcomes of rows that sent no write: a chunk tried again recomputes them identically. */
+const UNWRITTEN: ReadonlySet<RowOutcome['action']> = new Set(['unchanged', 'skipped', 'invalid']);
 
 interface ChunkRowsDeps {
   redis: ConstructorParameters<typeof PlanStore>[0];
@@ -68,19 +74,43 @@ export function chunkRows(
     for (const [row, write] of await plans.get(runId, lacking)) if (write.source) all.set(row, write.source);
     return all;
   };
-  const settle = async (outcomes: RowOutcome[]) => {
-    await deps.runs.settle(runId, outcomes, await sourcesOf(outcomes));
+  const settle = async (outcomes: RowOutcome[], records: RowWrite[] = []) => {
+    await deps.runs.settle(runId, outcomes, await sourcesOf(outcomes), records);
   };
+  const noFlush = async () => undefined;
   const resettle = async (outcomes: RowOutcome[]) => {
     await held.resettle(runId, outcomes, await sourcesOf(outcomes));
   };
   switch (mode) {
-    case 'write':
+    case 'write': {
+      // A row that wrote settles right after its write, with its records, in one MULTI (a worker
+      // killed mid-chunk leaves no write whose outcome is lost); the others settle in one batch.
+      const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
       return {
         todo: unsettled,
-        handle: async (context, row, lookup) => settle([await syncRow(context, row, lookup)]),
+        handle: async (context, row, lookup) => {
+          const records: RowWrite[] = [];
+          let outcome: RowOutcome;
+          try {
+            outcome = await syncRow({ ...context, rowWrites: records }, row, lookup);
+          } catch (error) {
+            // A pause after a write that was recorded in memory only: its record still goes.
+            if (records.length > 0) await settle([], records);
+            throw error;
+          }
+          if (!UNWRITTEN.has(outcome.action)) return settle([outcome], records);
+          unwritten.outcomes.push(outcome);
+          unwritten.records.push(...records);
+        },
         settle,
+        flush: async () => {
+          const { outcomes, records } = unwritten;
+          unwritten.outcomes = [];
+          unwritten.records = [];
+          await settle(outcomes, records);
+        },
       };
+    }
     case 'plan':
       return {
         // A planned row waits for the decision: a chunk tried again leaves it to that.
@@ -100,6 +130,7 @@ export function chunkRows(
           else await settle([await syncRow(context, row, lookup)]);
         },
         settle,
+        flush: noFlush,
       };
     case 'approve':
       return {
@@ -119,6 +150,7 @@ export function chunkRows(
         settle: async (outcomes) => {
           await resettle(outcomes);
         },
+        flush: noFlush,
       };
   }
 }

@@ -91,6 +91,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
     }
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
     const ref = context.run.sellerRef;
+    // The seller's block of request numbers stays while a chunk of it is under way here.
+    deps.sellers.quota.hold(ref);
     try {
       const { probeDue } = await deps.sellers.assertNotPaused(ref);
       if (probeDue) await probeReach(deps, context);
@@ -100,6 +102,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         // no chunk of the run writes before it.
         await ensureSnapshot(deps, runId, async () => {
           await context.loadIndex();
+          // The plan reads the day's count and the run's requests (its list read): exact, not in blocks.
+          await Promise.all([deps.runs.flushRequestCounts(runId), deps.sellers.quota.returnUnused(ref)]);
           await sayRunStarted(deps, context.run, runId);
         });
       } catch (error) {
@@ -143,6 +147,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         }),
       );
       const failure = results.find((result) => result.status === 'rejected');
+      // The rows that sent no write settle together; after a failure too (else a retry recomputes them).
+      await mode.flush().catch((error: unknown) => {
+        if (!failure) throw error;
+      });
       if (failure) {
         const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
         throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
@@ -154,6 +162,11 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       const pause = pauseOf(error);
       if (pause) await pauseSeller(deps, queue, ref, pause, runId);
       throw error;
+    } finally {
+      // What this chunk counted reaches Redis now: the seller's unused numbers, the run's requests.
+      await Promise.all([deps.sellers.quota.release(ref), deps.runs.flushRequestCounts(runId)]).catch(
+        (error: unknown) => deps.health?.note(error),
+      );
     }
     if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
   };

@@ -28,7 +28,10 @@ import type { SellerState } from './seller-state.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
+  /** The tool's own commands (runtime.ts `commands`): no BullMQ scripts defined on it. */
   redis: Redis;
+  /** The connection BullMQ's queues and workers use; `redis` when absent (tests). */
+  queueConnection?: Redis;
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
@@ -180,7 +183,9 @@ export class RunContexts {
       },
     });
     const idMap = new IdMap(deps.redis, deps.keys, ref);
-    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs);
+    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs, (id) =>
+      deps.keys.run(id),
+    );
     const { only, leaveOut } = indexedFieldsOf(run);
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims, leaveOut);
     const loadIndex = async () => {

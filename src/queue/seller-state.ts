@@ -4,6 +4,7 @@ import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
+import { RequestQuota } from './request-quota.js';
 import {
   DEFAULT_PROBE_BACKOFF,
   markUnreachable,
@@ -34,6 +35,8 @@ export interface SellerStatus {
  */
 export class SellerState {
   private readonly localPause = new Map<string, SellerPausedError>();
+  /** The day's request numbers this process holds in advance (request-quota.ts). */
+  readonly quota: RequestQuota;
 
   constructor(
     private readonly redis: Redis,
@@ -41,7 +44,9 @@ export class SellerState {
     private readonly now: () => number = Date.now,
     /** How long a seller whose API is out of reach waits before each probe (CATALOG_SYNC_PROBE_MS). */
     private readonly probeBackoff: ProbeBackoff = DEFAULT_PROBE_BACKOFF,
-  ) {}
+  ) {
+    this.quota = new RequestQuota(redis);
+  }
 
   async register(info: SellerInfo): Promise<void> {
     await this.redis
@@ -159,8 +164,9 @@ export class SellerState {
   /**
    * Counts a request about to be sent against the seller's quota day; resolves to the count.
    * With a daily budget, a request past it is not sent: the seller pauses until the reset.
-   * With `run`, the same round trip checks that the run's record is still in Redis: a request for a
-   * run whose state Redis lost (a restart without persistence, FLUSHALL) is not sent, since the id
+   * With `run`, each block of numbers checks that the run's record is still in Redis: a run whose
+   * state Redis lost (a restart without persistence, FLUSHALL) sends no request once its block is
+   * used, and no create at all (the create's claim checks it too, create-claims.ts), since the id
    * map and claims that keep it from creating a product twice may be gone with it.
    */
   async reserveRequest(
@@ -170,22 +176,10 @@ export class SellerState {
     run?: { id: string; key: string },
   ): Promise<number> {
     const dayStart = quotaDayStart(this.now(), dailyReset);
-    const key = this.keys.requestsUsed(ref, dayStart);
-    const multi = this.redis
-      .multi()
-      .incr(key)
-      .expire(key, 2 * 24 * 3600);
-    if (run) multi.hexists(run.key, 'spec');
-    const [[, used], , recorded] = (await multi.exec()) as [[null, number], unknown, [null, number]?];
-    if (run && recorded?.[1] !== 1) {
-      await this.redis.decr(key);
-      throw new RunStateLostError(run.id);
-    }
-    if (budget !== null && used > budget) {
-      await this.redis.decr(key);
-      throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');
-    }
-    return used;
+    const taken = await this.quota.take(ref, this.keys.requestsUsed(ref, dayStart), budget, run?.key ?? '');
+    if (typeof taken === 'number') return taken;
+    if (taken.refused === 'lost') throw new RunStateLostError(run?.id ?? '');
+    throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');
   }
 
   /**

@@ -35,7 +35,7 @@ export class SellerWorkers {
 
   serve(seller: SellerInfo): void {
     if (this.workers.has(seller.queueName)) return;
-    const connection = this.deps.redis;
+    const connection = this.deps.queueConnection ?? this.deps.redis;
     const queue = new Queue<ChunkJobData>(seller.queueName, { connection, prefix: this.options.prefix });
     const lockDuration = this.options.lockDurationMs ?? 30_000;
     const worker = new Worker<ChunkJobData>(

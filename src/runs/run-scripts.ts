@@ -1,4 +1,5 @@
 import type { RowOutcome } from '../interfaces.js';
+import { luaScript } from '../redis/scripts.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
@@ -55,3 +56,20 @@ export function unwrittenCounter(outcome: RowOutcome): string {
   if (outcome.note.startsWith('back in the source')) return 'notes:back-in-source';
   return '';
 }
+
+// The scripts as RunStore sends them: by SHA1 (redis/scripts.ts), not with their text each time.
+export const SETTLE = luaScript('settleRows', 4, SETTLE_SCRIPT);
+export const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
+export const MARK_RUNNING = luaScript(
+  'markRunning',
+  1,
+  "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
+);
+export const REQUEST_CANCEL = luaScript(
+  'requestCancel',
+  1,
+  `local state = redis.call('HGET', KEYS[1], 'state')
+   if not state or state == 'done' or state == 'cancelled' then return 0 end
+   redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
+   return 1`,
+);

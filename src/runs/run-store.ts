@@ -1,11 +1,13 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import type { RedisKeys } from './keys.js';
 import { missingMember } from './missing-order.js';
 import { encodeOutcome } from './outcome-codec.js';
 import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
+import { execWithCounts, RequestCounts } from './request-counts.js';
 import {
   laterFields,
   newRunId,
@@ -14,7 +16,7 @@ import {
   type RunSpec,
   type RunState,
 } from './run-record.js';
-import { ADD_MISSING_SCRIPT, SETTLE_SCRIPT, unwrittenCounter } from './run-scripts.js';
+import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, RUN_TTL_SECONDS, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -25,6 +27,8 @@ export class RunStore {
    * not), and of the `missing` lines it added: `worker --metrics-port` counts them.
    */
   onSettled: ((outcomes: readonly RowOutcome[]) => void) | null = null;
+  /** Requests sent and not yet added to their run's record (request-counts.ts). */
+  private readonly requestCounts = new RequestCounts();
 
   constructor(
     readonly redis: Redis,
@@ -95,11 +99,7 @@ export class RunStore {
   /** True for the one call that moved the run from queued to running (a worker's "run started"). */
   async markRunning(id: string): Promise<boolean> {
     await this.redis.hsetnx(this.keys.run(id), 'startedAt', Date.now());
-    const moved = await this.redis.eval(
-      "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
-      1,
-      this.keys.run(id),
-    );
+    const moved = await runScript(this.redis, MARK_RUNNING, this.keys.run(id));
     return moved === 1;
   }
 
@@ -108,15 +108,7 @@ export class RunStore {
    * `skipped` (cancelled) instead of syncing them. False when the run is gone or already over.
    */
   async requestCancel(id: string, now = Date.now()): Promise<boolean> {
-    const marked = await this.redis.eval(
-      `local state = redis.call('HGET', KEYS[1], 'state')
-       if not state or state == 'done' or state == 'cancelled' then return 0 end
-       redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
-       return 1`,
-      1,
-      this.keys.run(id),
-      now,
-    );
+    const marked = await runScript(this.redis, REQUEST_CANCEL, this.keys.run(id), now);
     return marked === 1;
   }
 
@@ -142,12 +134,18 @@ export class RunStore {
     await this.redis.hset(this.keys.run(id), 'snapshotReady', 1);
   }
 
-  /** Records request and write counts; called once per HTTP request, so kept to one round trip. */
+  /** Counts a request sent for the run: added to its record with the run's next settle (request-counts.ts). */
   async countRequest(id: string, isWrite: boolean): Promise<void> {
-    const key = this.keys.run(id);
-    const multi = this.redis.multi().hincrby(key, 'requests', 1);
-    if (isWrite) multi.hincrby(key, 'writes', 1);
-    await multi.exec();
+    this.requestCounts.add(id, isWrite);
+  }
+
+  /** Adds the counts of requests not yet in their run's record (a chunk ends, the process closes). */
+  async flushRequestCounts(id?: string): Promise<void> {
+    for (const runId of id === undefined ? this.requestCounts.runs() : [id]) {
+      const multi = this.redis.pipeline();
+      const counts = this.requestCounts.queue(multi, this.keys.run(runId), runId);
+      if (counts.commands > 0) await execWithCounts(multi, counts);
+    }
   }
 
   /**
@@ -158,8 +156,10 @@ export class RunStore {
     id: string,
     outcomes: RowOutcome[],
     sources?: ReadonlyMap<number, readonly string[]>,
+    /** What the rows' writes record (row-writes.ts): in the same MULTI, before the outcomes. */
+    records: readonly ((multi: ChainableCommander) => void)[] = [],
   ): Promise<{ settledNow: number; settled: number }> {
-    if (outcomes.length === 0) {
+    if (outcomes.length === 0 && records.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
     }
@@ -177,15 +177,26 @@ export class RunStore {
         values ? JSON.stringify(values) : '',
       );
     }
-    const [settledNow, settled, fresh] = (await this.redis.eval(
-      SETTLE_SCRIPT,
-      4,
+    // One round trip: the requests counted so far, what the writes record, then the rows they decided.
+    // With records it is a MULTI: a write's record and its row's outcome land together or not at all.
+    defineScripts(this.redis, SETTLE);
+    const multi = records.length > 0 ? this.redis.multi() : this.redis.pipeline();
+    const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
+    for (const record of records) record(multi);
+    if (outcomes.length === 0) {
+      multi.hget(this.keys.run(id), 'settled');
+      return { settledNow: 0, settled: Number(await execWithCounts(multi, counts)) };
+    }
+    queueScript(
+      multi,
+      SETTLE,
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
       this.keys.failedSources(id),
       ...args,
-    )) as [number, number, number[]];
+    );
+    const [settledNow, settled, fresh] = (await execWithCounts(multi, counts)) as [number, number, number[]];
     this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }
@@ -238,9 +249,12 @@ export class RunStore {
   ): Promise<void> {
     const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
     const fields = { state, finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
-    const multi = this.redis.multi().hset(this.keys.run(id), fields);
+    const multi = this.redis.multi();
+    // The requests this process counted for the run are in its record when it ends.
+    const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
+    multi.hset(this.keys.run(id), fields);
     for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
-    await multi.exec();
+    await execWithCounts(multi, counts);
     const run = state === 'held' ? null : await this.get(id);
     if (run) await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
   }
@@ -267,9 +281,9 @@ export class RunStore {
       args.push(missingMember(o.productId ?? '', encodeOutcome(o)), o.action, o.status);
       args.push(settling ? (o.productId ?? '') : '', unwrittenCounter(o));
     }
-    const [added, left] = (await this.redis.eval(
-      ADD_MISSING_SCRIPT,
-      3,
+    const [added, left] = (await runScript(
+      this.redis,
+      ADD_MISSING,
       this.keys.missing(id),
       this.keys.run(id),
       this.keys.deactivations(id),

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RunStateLostError } from '../redis/health.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { KnownProduct } from './id-map.js';
 
@@ -26,8 +28,15 @@ export type Claim =
  */
 export const CLAIM_MS = 30_000;
 
-// KEYS: claims hash, id map. ARGV: key, claim value, now, stale value to take over ('' for none).
-const CLAIM_SCRIPT = `
+// KEYS: claims hash, id map, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
+// ('' for none). A run whose record is gone (Redis lost its state) claims nothing: the id map and
+// claims that keep it from creating a product twice may be gone with it (request numbers are
+// checked per block only, request-quota.ts).
+const CLAIM_SCRIPT = luaScript(
+  'claimCreate',
+  3,
+  `
+if KEYS[3] ~= '' and redis.call('HEXISTS', KEYS[3], 'spec') == 0 then return {'lost', ''} end
 local known = redis.call('HGET', KEYS[2], ARGV[1])
 if known then return {'known', known} end
 local held = redis.call('HGET', KEYS[1], ARGV[1])
@@ -38,16 +47,21 @@ if held and held ~= ARGV[4] then
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return {'claimed', ''}
-`;
+`,
+);
 
 // KEYS: claims hash. ARGV: key, claim prefix (run|token|), new value. Only the holder may change it.
-const RENEW_SCRIPT = `
+const RENEW_SCRIPT = luaScript(
+  'renewClaim',
+  1,
+  `
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if not held or string.sub(held, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
 if ARGV[3] == '' then return redis.call('HDEL', KEYS[1], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
-`;
+`,
+);
 
 export class CreateClaims {
   constructor(
@@ -57,22 +71,27 @@ export class CreateClaims {
     private readonly now: () => number = Date.now,
     /** How long a claim holds without renewal; its holder renews it three times as often. */
     readonly claimMs: number = CLAIM_MS,
+    /** The record of a run, checked with each claim (workers); absent: not checked. */
+    private readonly runKeyOf: ((runId: string) => string) | null = null,
   ) {}
 
   /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
   async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
     const token = randomUUID();
-    const [kind, value] = (await this.redis.eval(
+    const [kind, value] = (await runScript(
+      this.redis,
       CLAIM_SCRIPT,
-      2,
       this.keys.pendingCreates(this.sellerRef),
       this.keys.idMap(this.sellerRef),
+      this.runKeyOf?.(runId) ?? '',
       key,
       this.value(runId, token, this.now() + this.claimMs),
       this.now(),
       takeOver,
-    )) as [Claim['kind'], string];
+    )) as [Claim['kind'] | 'lost', string];
     switch (kind) {
+      case 'lost':
+        throw new RunStateLostError(runId);
       case 'claimed':
         return { kind, token: `${runId}|${token}|` };
       case 'known':
@@ -87,12 +106,12 @@ export class CreateClaims {
   /** Keeps a claim alive while its create is under way; false when it is no longer ours. */
   async renew(key: string, token: string): Promise<boolean> {
     const value = `${token}${this.now() + this.claimMs}`;
-    return (await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, value)) === 1;
+    return (await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, value)) === 1;
   }
 
   /** Gives the key up: the create was certainly not applied (a 429, a 401, a 400). */
   async release(key: string, token: string): Promise<void> {
-    await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, '');
+    await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, '');
   }
 
   /**
@@ -100,7 +119,7 @@ export class CreateClaims {
    * whoever claims the key next must look for the product before sending it again.
    */
   async leaveForLookUp(key: string, token: string): Promise<void> {
-    await this.redis.eval(RENEW_SCRIPT, 1, this.claimsKey, key, token, `${token}0`);
+    await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, `${token}0`);
   }
 
   /** For each key, the run whose claim holds it, or null. */

@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { CompactValue } from './compact-value.js';
 
@@ -16,7 +17,10 @@ export interface KnownProduct {
 }
 
 // The record and the release of the create's claim in one step: no moment where neither holds the key.
-const REMEMBER_SCRIPT = `
+const REMEMBER_SCRIPT = luaScript(
+  'rememberProduct',
+  3,
+  `
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 if ARGV[4] ~= '' then
@@ -24,7 +28,8 @@ if ARGV[4] ~= '' then
   if held and string.sub(held, 1, #ARGV[4]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[1]) end
 end
 return 1
-`;
+`,
+);
 
 /**
  * The seller's match key → product id map, kept across runs (ARCHITECTURE.md, decision 4): later
@@ -35,7 +40,10 @@ export class IdMap {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
-  ) {}
+  ) {
+    // Defined before any MULTI is made on the client: the settle's MULTI queues it (row-writes.ts).
+    defineScripts(redis, REMEMBER_SCRIPT);
+  }
 
   async getMany(matchKeys: string[]): Promise<Map<string, KnownProduct>> {
     const found = new Map<string, KnownProduct>();
@@ -60,9 +68,17 @@ export class IdMap {
 
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
-    await this.redis.eval(
+    const multi = this.redis.pipeline();
+    this.queueRemember(multi, matchKey, product, claim);
+    const [[error] = [null]] = (await multi.exec()) ?? [];
+    if (error) throw error;
+  }
+
+  /** `remember`, queued on a MULTI or pipeline (the row's settle, row-writes.ts). */
+  queueRemember(multi: ChainableCommander, matchKey: string, product: KnownProduct, claim = ''): void {
+    queueScript(
+      multi,
       REMEMBER_SCRIPT,
-      3,
       this.keys.idMap(this.sellerRef),
       this.keys.idMapReverse(this.sellerRef),
       this.keys.pendingCreates(this.sellerRef),

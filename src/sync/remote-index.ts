@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
 import { encodeReplaced, type ReplacedValues } from '../revert/replaced-values.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -145,13 +145,18 @@ export class RemoteIndex {
 
   /** Records the product a row created, so a later lookup (a re-run chunk) sees it. */
   async put(key: string, product: IndexedProduct): Promise<void> {
-    await this.redis
-      .multi()
+    const multi = this.redis.multi();
+    this.queuePut(multi, key, product);
+    await multi.exec();
+  }
+
+  /** `put`, queued on a MULTI (the row's settle, row-writes.ts). */
+  queuePut(multi: ChainableCommander, key: string, product: IndexedProduct): void {
+    multi
       .sadd(this.keys.createdKeys(this.runId), key)
       .hset(this.keys.products(this.runId), product.id, encodeEntry(product))
       .hset(this.keys.keyToId(this.runId), key, product.id)
-      .hset(this.keys.idToKey(this.runId), product.id, key)
-      .exec();
+      .hset(this.keys.idToKey(this.runId), product.id, key);
   }
 
   /**
@@ -161,9 +166,15 @@ export class RemoteIndex {
    * The first record of a product in a run stays: it holds the values from before the run.
    */
   async refresh(product: IndexedProduct, replaced?: ReplacedValues): Promise<void> {
-    const multi = this.redis.multi().hset(this.keys.products(this.runId), product.id, encodeEntry(product));
-    if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
+    const multi = this.redis.multi();
+    this.queueRefresh(multi, product, replaced);
     await multi.exec();
+  }
+
+  /** `refresh`, queued on a MULTI (the row's settle, row-writes.ts). */
+  queueRefresh(multi: ChainableCommander, product: IndexedProduct, replaced?: ReplacedValues): void {
+    multi.hset(this.keys.products(this.runId), product.id, encodeEntry(product));
+    if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
   }
 
   async forget(key: string, id: string): Promise<void> {

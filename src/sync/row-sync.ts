@@ -17,6 +17,7 @@ import { errorAction, pauseOf, reasonOf } from './error-policy.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RemoteIndex, RowLookup } from './remote-index.js';
+import { type RowWrite, recordCreated, recordUpdated, remember } from './row-writes.js';
 
 /** Everything one row's sync needs; one per run per process. */
 export interface RowSyncContext {
@@ -45,6 +46,13 @@ export interface RowSyncContext {
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: Logger;
+  /**
+   * When given (a chunk's write mode, chunk-rows.ts): what the row records in Redis after its last
+   * request (the id map, the run's index) is queued here, and sent with the row's settle in one
+   * MULTI, instead of in round trips of its own before it. Records that a later request of the row
+   * relies on are still written at once.
+   */
+  rowWrites?: RowWrite[];
 }
 
 /** How often a row whose key another live create holds looks again. */
@@ -105,8 +113,8 @@ async function syncAgainst(
       if (!ctx.dryRun) {
         const memory = known && withLearned(known, diff.learned);
         const seen = ctx.recordUnchanged ? memoryOfUnchanged(memory, upsert.fields) : null;
-        if (seen) await ctx.idMap.remember(upsert.key, { id: diff.id, ...seen });
-        else if (memory && memory !== known) await ctx.idMap.remember(upsert.key, memory);
+        if (seen) await remember(ctx, upsert.key, { id: diff.id, ...seen });
+        else if (memory && memory !== known) await remember(ctx, upsert.key, memory);
       }
       return outcome('unchanged', diff.id, 'ok', '', diff.notes);
     }
@@ -143,14 +151,9 @@ export async function writeUpdate(
       const unapplied = notApplied(changed, remote.values, shown);
       const memory = memoryAfterWrite(known, changed, shown, unapplied);
       const replaced = keepReplaced ? replacedValues(upsert.key, changed, remote, known, memory) : undefined;
-      await Promise.all([
-        ctx.idMap.remember(upsert.key, { id: remote.id, ...memory }),
-        // A chunk tried again diffs against what the API showed after this write, not before it.
-        ctx.index.refresh(
-          { id: remote.id, values: { ...remote.values, ...compactFields(changed), ...shown } },
-          replaced,
-        ),
-      ]);
+      // A chunk tried again diffs against what the API showed after this write, not before it.
+      const entry = { id: remote.id, values: { ...remote.values, ...compactFields(changed), ...shown } };
+      await recordUpdated(ctx, upsert.key, { id: remote.id, ...memory }, entry, replaced);
       return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
     } catch (error) {
       const action = errorAction(error, 'update');
@@ -313,7 +316,14 @@ async function adopt(
 ): Promise<RowOutcome> {
   ctx.logger.info({ row: upsert.row, id: found.id }, 'found the product of a create whose answer was lost');
   const memory = memoryAfterWrite(undefined, upsert.fields, found.values);
-  await recordCreated(ctx, upsert, { id: found.id, ...memory }, found.values, token);
+  // Recorded before the PUT that may follow: not held for the settle.
+  await recordCreated(
+    { ...ctx, rowWrites: undefined },
+    upsert,
+    { id: found.id, ...memory },
+    found.values,
+    token,
+  );
   const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
     const result = await writeUpdate(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
@@ -321,21 +331,6 @@ async function adopt(
       return outcome('create', found.id, 'failed', result.failed);
   }
   return outcome('create', found.id, 'ok');
-}
-
-/**
- * Records a product this run created: first in the run's index (so a chunk tried again reports it
- * `create`), then in the seller's id map, which releases the create's claim in the same step.
- */
-async function recordCreated(
-  ctx: RowSyncContext,
-  upsert: ProductUpsert,
-  product: KnownProduct,
-  shown: Record<string, CompactValue> | null,
-  token: string,
-): Promise<void> {
-  await ctx.index.put(upsert.key, { id: product.id, values: { ...compactFields(upsert.fields), ...shown } });
-  await ctx.idMap.remember(upsert.key, product, token);
 }
 
 function givenUp(ctx: RowSyncContext, error: unknown): unknown {

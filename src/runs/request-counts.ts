@@ -1,0 +1,72 @@
+import type { ChainableCommander } from 'ioredis';
+
+/** Counts queued on a pipeline: its first `commands` commands, and how to keep them if those fail. */
+export interface QueuedCounts {
+  commands: number;
+  putBack: () => void;
+}
+
+interface Counts {
+  requests: number;
+  writes: number;
+}
+
+/**
+ * A run's requests and writes sent by this process and not yet added to its record (issue 12):
+ * counted in memory, then added in the round trip that settles the run's next rows (run-store.ts),
+ * at the end of each chunk and when the process closes. A row settles only after the requests that
+ * decided it are counted, so once every row is settled the run's `requests` equals the requests
+ * sent (a process killed in between loses the counts it had not added, as a killed process lost
+ * the request it was counting before).
+ */
+export class RequestCounts {
+  private readonly pending = new Map<string, Counts>();
+
+  add(runId: string, isWrite: boolean): void {
+    const counts = this.pending.get(runId) ?? { requests: 0, writes: 0 };
+    counts.requests++;
+    if (isWrite) counts.writes++;
+    this.pending.set(runId, counts);
+  }
+
+  /** Queues the run's pending counts first on `multi`; `execWithCounts` runs it. */
+  queue(multi: ChainableCommander, runKey: string, runId: string): QueuedCounts {
+    const counts = this.pending.get(runId);
+    if (!counts) return { commands: 0, putBack: () => undefined };
+    this.pending.delete(runId);
+    multi.hincrby(runKey, 'requests', counts.requests);
+    if (counts.writes > 0) multi.hincrby(runKey, 'writes', counts.writes);
+    return {
+      commands: counts.writes > 0 ? 2 : 1,
+      putBack: () => {
+        const now = this.pending.get(runId) ?? { requests: 0, writes: 0 };
+        this.pending.set(runId, {
+          requests: now.requests + counts.requests,
+          writes: now.writes + counts.writes,
+        });
+      },
+    };
+  }
+
+  /** The runs with counts not yet added. */
+  runs(): string[] {
+    return [...this.pending.keys()];
+  }
+}
+
+/**
+ * Runs a pipeline that starts with queued counts; rejects with the first command's error, and keeps
+ * the counts for later when they were not added. Resolves to the last command's result.
+ */
+export async function execWithCounts(multi: ChainableCommander, counts: QueuedCounts): Promise<unknown> {
+  let results: [Error | null, unknown][];
+  try {
+    results = (await multi.exec()) ?? [];
+  } catch (error) {
+    counts.putBack();
+    throw error;
+  }
+  if (results.slice(0, counts.commands).some(([error]) => error)) counts.putBack();
+  for (const [error] of results) if (error) throw error;
+  return results.at(-1)?.[1];
+}
