@@ -5,6 +5,18 @@ import { countRedisWrites } from './redis-writes.js';
 export const BENCH_KEY = 'sk_bench_goals';
 export const BENCH_SELLER = 'bench-goals-seller';
 
+/** The environment of an `import` child process against the bench's sandbox and private Redis. */
+export function importEnv(baseUrl: string, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
+  return {
+    SELLER_API_BASE_URL: baseUrl,
+    SELLER_API_KEY: BENCH_KEY,
+    REDIS_URL: redisUrl,
+    CATALOG_SYNC_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    PATH: process.env.PATH,
+  };
+}
+
 export interface MeasuredSync {
   seconds: number;
   /** Round trips: socket writes of this process to the bench Redis (redis-writes.ts). */

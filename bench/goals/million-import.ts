@@ -7,7 +7,7 @@ import { spawnCli, startSandboxProcess } from '../big-import/processes.js';
 import { writeGenericCatalog } from '../parse/generate-catalog.js';
 import { parseOnly } from '../parse/measure.js';
 import { maxRssFlags, maxRssOf } from './max-rss.js';
-import { BENCH_KEY, BENCH_SELLER } from './measured-sync.js';
+import { BENCH_KEY, BENCH_SELLER, importEnv } from './measured-sync.js';
 import { startBenchRedis } from './private-redis.js';
 import { count, type GoalReport, mib } from './result.js';
 import { scaled } from './scale.js';
@@ -52,18 +52,7 @@ export async function measureMillionImport(): Promise<GoalReport> {
         });
     }, 50);
     started = performance.now();
-    const importer = spawnCli(
-      ['import', path],
-      {
-        SELLER_API_BASE_URL: sandbox.baseUrl,
-        SELLER_API_KEY: BENCH_KEY,
-        REDIS_URL: bench.url,
-        CATALOG_SYNC_PREFIX: PREFIX,
-        LOG_LEVEL: 'silent',
-        PATH: process.env.PATH,
-      },
-      nodeFlags,
-    );
+    const importer = spawnCli(['import', path], importEnv(sandbox.baseUrl, bench.url, PREFIX), nodeFlags);
     const code = await importer.exited;
     const importRate = rows / ((performance.now() - started) / 1000);
     if (code !== 0) throw new Error(`import exited ${code}:\n${importer.output()}`);

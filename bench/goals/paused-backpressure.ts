@@ -6,7 +6,7 @@ import { sellerQueueName, sellerRef } from '../../src/queue/seller-ref.js';
 import { RedisKeys } from '../../src/runs/keys.js';
 import { spawnCli, startSandboxProcess } from '../big-import/processes.js';
 import { writeGenericCatalog } from '../parse/generate-catalog.js';
-import { BENCH_KEY, BENCH_SELLER } from './measured-sync.js';
+import { BENCH_KEY, BENCH_SELLER, importEnv } from './measured-sync.js';
 import { startBenchRedis, usedMemory } from './private-redis.js';
 import { count, type GoalReport, mib } from './result.js';
 import { QUICK } from './scale.js';
@@ -37,14 +37,7 @@ export async function measurePausedBackpressure(): Promise<GoalReport> {
     const waitList = `${PREFIX}:${sellerQueueName(ref)}:wait`;
     const baseline = await usedMemory(bench.redis);
     const started = Date.now();
-    const importer = spawnCli(['import', path], {
-      SELLER_API_BASE_URL: sandbox.baseUrl,
-      SELLER_API_KEY: BENCH_KEY,
-      REDIS_URL: bench.url,
-      CATALOG_SYNC_PREFIX: PREFIX,
-      LOG_LEVEL: 'silent',
-      PATH: process.env.PATH,
-    });
+    const importer = spawnCli(['import', path], importEnv(sandbox.baseUrl, bench.url, PREFIX));
     let gone = false;
     void importer.exited.then(() => {
       gone = true;
