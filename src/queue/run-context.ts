@@ -54,6 +54,11 @@ export interface WorkerDeps {
   onRequestSent?: (event: RequestEvent) => void;
   /** Told of a run's plan line (issue 14) before its first write: `run` prints it. */
   onRunPlan?: (runId: string, line: string) => void;
+  /**
+   * Told when this process is done with a run (it ended it, or found it ended or gone): `run` looks
+   * at the run at once instead of at its next poll.
+   */
+  onRunLeft?: (runId: string) => void;
   /** Tells a run's `--notify` webhook of its end and pauses; absent in tests that do not need it. */
   notifier?: RunNotifier;
   retry: RetryPolicy;
@@ -106,6 +111,7 @@ export class RunContexts {
   /** Forget a finished run's context (its index finder and caches). */
   drop(runId: string): void {
     this.cache.delete(runId);
+    this.deps.onRunLeft?.(runId);
   }
 
   private async build(runId: string): Promise<RunContext | null> {

@@ -1,27 +1,26 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
-import { readLearnedLimit } from '../../plan/learned-limit.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
-import { writeReportFile } from '../../runs/report.js';
 import type { RunSpec } from '../../runs/run-store.js';
-import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
-import { createProgressView, pausedMessage } from '../progress.js';
+import { createProgressView } from '../progress.js';
 import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
+import { reportOutcome, say } from '../run-outcome.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
-import { type WaitResult, waitForRun } from '../wait-for-run.js';
+import { onInterrupt } from '../signals.js';
+import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
 /** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
@@ -85,7 +84,14 @@ export async function syncOnce(
   const onRunPlan = (planned: string, line: string) => {
     if (planned === runIdKnown) io.stdout.write(`${terminalSafe(line)}\n`);
   };
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], { onRunPlan });
+  const wake = new RunWake();
+  const onRunLeft = (left: string) => {
+    if (left === runIdKnown) wake.wake();
+  };
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], {
+    onRunPlan,
+    onRunLeft,
+  });
   workers.serve(seller);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
@@ -151,7 +157,7 @@ export async function syncOnce(
     let waited: WaitResult = { kind: 'stopped' };
     let sourceRead: Awaited<typeof production> = 'faulted';
     if (id !== null) {
-      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal }).then(
+      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal, wake }).then(
         (result) => {
           if (result.kind !== 'done' && result.kind !== 'held') leave.abort();
           return result;
@@ -226,102 +232,4 @@ async function resumeIfKeyWorksAgain(
   if (result.kind === 'resumed') {
     say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`);
   }
-}
-
-/** What `run` says and which exit code it returns once the wait is over. */
-async function reportOutcome(
-  io: CliIo,
-  runtime: Runtime,
-  prepared: PreparedRun,
-  flags: RunFlags,
-  id: string,
-  waited: WaitResult,
-  leftUnread: SourceLeftUnreadError | null,
-): Promise<number> {
-  const { spec } = prepared;
-  // Said after the pause's own line: what became of the rows the producer did not read.
-  const unread = leftUnread
-    ? ` Only its first ${leftUnread.rowsQueued} rows were read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
-    : '';
-  switch (waited.kind) {
-    case 'stopped':
-      throw new Error('the run was stopped while its source was still being read');
-    case 'unauthorized':
-      say(
-        io,
-        `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
-          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
-      );
-      return ExitCode.unauthorized;
-    case 'unreachable':
-      say(
-        io,
-        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
-          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers.${unread}\n`,
-      );
-      return ExitCode.apiUnreachable;
-    case 'paused': {
-      const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
-      const cause =
-        spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
-          ? `the daily budget (--daily-budget ${spec.dailyBudget})`
-          : "the seller's daily request limit";
-      say(
-        io,
-        `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
-          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.${unread}\n`,
-      );
-      return ExitCode.pausedDailyLimit;
-    }
-    case 'held':
-    case 'done': {
-      const learned = waited.run.dryRun
-        ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
-        : null;
-      io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
-      if (flags.report) {
-        await writeReportFile(runtime.runs, id, flags.report);
-        io.stdout.write(`  report    ${flags.report}\n`);
-      }
-      // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
-      if (waited.kind === 'held') return ExitCode.held;
-      const counts = runCounts(waited.run);
-      // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
-      if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;
-      return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
-    }
-  }
-}
-
-/** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
-function say(io: CliIo, text: string): void {
-  io.stderr.write(terminalSafe(text));
-}
-
-/**
- * SIGINT/SIGTERM while `run` waits: stop reading the source, let the workers hand their jobs back,
- * say what became of the run, and exit 130/143 as a shell expects. A second signal is not caught.
- */
-function onInterrupt() {
-  const controller = new AbortController();
-  let name = '';
-  const handler = (signal: NodeJS.Signals) => {
-    name = signal;
-    dispose();
-    controller.abort();
-  };
-  const dispose = () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
-  return {
-    signal: controller.signal,
-    get name() {
-      return name;
-    },
-    exitCode: () => (name === 'SIGTERM' ? 143 : 130),
-    dispose,
-  };
 }

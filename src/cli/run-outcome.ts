@@ -1,0 +1,82 @@
+import { readLearnedLimit } from '../plan/learned-limit.js';
+import type { SourceLeftUnreadError } from '../queue/producer.js';
+import { writeReportFile } from '../runs/report.js';
+import { formatSummary, runCounts } from '../runs/summary.js';
+import { terminalSafe } from '../terminal-safe.js';
+import { ExitCode } from './exit-codes.js';
+import type { PreparedRun } from './prepare-run.js';
+import type { CliIo } from './program.js';
+import { pausedMessage } from './progress.js';
+import type { RunFlags } from './run-flags.js';
+import type { Runtime } from './runtime.js';
+import type { WaitResult } from './wait-for-run.js';
+
+/** What `run` says and which exit code it returns once the wait is over. */
+export async function reportOutcome(
+  io: CliIo,
+  runtime: Runtime,
+  prepared: PreparedRun,
+  flags: RunFlags,
+  id: string,
+  waited: WaitResult,
+  leftUnread: SourceLeftUnreadError | null,
+): Promise<number> {
+  const { spec } = prepared;
+  // Said after the pause's own line: what became of the rows the producer did not read.
+  const unread = leftUnread
+    ? ` Only its first ${leftUnread.rowsQueued} rows were read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
+    : '';
+  switch (waited.kind) {
+    case 'stopped':
+      throw new Error('the run was stopped while its source was still being read');
+    case 'unauthorized':
+      say(
+        io,
+        `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
+          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
+      );
+      return ExitCode.unauthorized;
+    case 'unreachable':
+      say(
+        io,
+        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
+          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers.${unread}\n`,
+      );
+      return ExitCode.apiUnreachable;
+    case 'paused': {
+      const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
+      const cause =
+        spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
+          ? `the daily budget (--daily-budget ${spec.dailyBudget})`
+          : "the seller's daily request limit";
+      say(
+        io,
+        `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
+          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.${unread}\n`,
+      );
+      return ExitCode.pausedDailyLimit;
+    }
+    case 'held':
+    case 'done': {
+      const learned = waited.run.dryRun
+        ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
+        : null;
+      io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
+      if (flags.report) {
+        await writeReportFile(runtime.runs, id, flags.report);
+        io.stdout.write(`  report    ${flags.report}\n`);
+      }
+      // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
+      if (waited.kind === 'held') return ExitCode.held;
+      const counts = runCounts(waited.run);
+      // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
+      if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;
+      return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+    }
+  }
+}
+
+/** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
+export function say(io: CliIo, text: string): void {
+  io.stderr.write(terminalSafe(text));
+}
