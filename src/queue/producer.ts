@@ -88,7 +88,21 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const room = new QueueRoom(queue, highWater);
   let keptAt = Number.NEGATIVE_INFINITY;
 
+  /**
+   * The last chunk's job add and total, still being written while the next rows are read: their
+   * round trips overlap the parsing instead of adding to it. At most one is in flight, and the next
+   * flush waits for it before it writes anything, so Redis sees the same writes in the same order;
+   * the mark is still checked before a chunk is let go, so reading stops where it did.
+   */
+  let writing: Promise<void> | null = null;
+  const finishWriting = async () => {
+    const pending = writing;
+    writing = null;
+    await pending;
+  };
+
   const flush = async () => {
+    await finishWriting();
     // One round trip for the chunk's keys and the check that the run still exists (a run whose
     // record vanished, Redis restarted without persistence or flushed, cannot end), where a
     // command each took one apiece. Each set is given the run's lifetime as it is written, so
@@ -106,51 +120,70 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     const header = options.sourceRows?.headerChange();
     if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
     if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
-    if (upserts.length > 0) {
-      await waitForRoom(room, sleep, options, recorded);
-      const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
-      await addChunk(queue, { runId, chunk: chunks, rows: upserts, ...sources });
-      room.added();
-      chunks++;
-    }
-    await runs.setTotalSoFar(runId, total);
-    recorded = total;
-    // The run's other keys (a worker's outcomes, the list read's products) get the run's lifetime
-    // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of
-    // the producer's Redis commands. The last flush always renews them.
-    const now = Date.now();
-    if (
-      now - keptAt >= KEEP_FOR_EVERY_MS ||
-      (upserts.length < chunkSize && settledHere.length < chunkSize * 10)
-    ) {
-      keptAt = now;
-      await runs.keepFor(runId);
-    }
+    const rows = upserts;
+    const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
+    const last = upserts.length < chunkSize && settledHere.length < chunkSize * 10;
+    const totalNow = total;
+    if (rows.length > 0) await waitForRoom(room, sleep, options, recorded);
     upserts = [];
     upsertSources = [];
     settledHere = [];
     settledSources = new Map();
     sourceKeys = [];
+    writing = writeChunk(rows, sources, totalNow, last);
+    // Awaited by the next flush or the end of the read; a failure meanwhile is not unhandled.
+    writing.catch(() => undefined);
   };
 
-  for await (const mapped of options.rows) {
-    if (options.signal?.aborted) throw new RunInterruptedError();
-    options.assertHealthy?.();
-    total++;
-    if (mapped.key) sourceKeys.push(mapped.key);
-    const values = options.sourceRows?.take(mapped.row) ?? null;
-    if (mapped.kind === 'upsert') {
-      upserts.push(mapped);
-      upsertSources.push(values);
-    } else {
-      settledHere.push(settledAtOnce(mapped));
-      if (values) settledSources.set(mapped.row, values);
+  const writeChunk = async (
+    rows: ProductUpsert[],
+    sources: { sources?: (string[] | null)[] },
+    totalNow: number,
+    last: boolean,
+  ) => {
+    if (rows.length > 0) {
+      const chunk = chunks;
+      room.added();
+      await addChunk(queue, { runId, chunk, rows, ...sources });
+      chunks++;
     }
-    if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
+    await runs.setTotalSoFar(runId, totalNow);
+    recorded = totalNow;
+    // The run's other keys (a worker's outcomes, the list read's products) get the run's lifetime
+    // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of
+    // the producer's Redis commands. The last flush always renews them.
+    const now = Date.now();
+    if (now - keptAt >= KEEP_FOR_EVERY_MS || last) {
+      keptAt = now;
+      await runs.keepFor(runId);
+    }
+  };
+
+  try {
+    for await (const mapped of options.rows) {
+      if (options.signal?.aborted) throw new RunInterruptedError();
+      options.assertHealthy?.();
+      total++;
+      if (mapped.key) sourceKeys.push(mapped.key);
+      const values = options.sourceRows?.take(mapped.row) ?? null;
+      if (mapped.kind === 'upsert') {
+        upserts.push(mapped);
+        upsertSources.push(values);
+      } else {
+        settledHere.push(settledAtOnce(mapped));
+        if (values) settledSources.set(mapped.row, values);
+      }
+      if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
+    }
+    // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
+    if (options.signal?.aborted) throw new RunInterruptedError();
+    await flush();
+    await finishWriting();
+  } catch (error) {
+    // The chunk still being written ends first; its failure came first, so it is the one thrown.
+    await finishWriting();
+    throw error;
   }
-  // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
-  if (options.signal?.aborted) throw new RunInterruptedError();
-  await flush();
   return { total, chunks };
 }
 

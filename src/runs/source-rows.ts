@@ -63,10 +63,15 @@ export class SourceRowCapture implements SourceRows {
     return [...this.header];
   }
 
-  /** Trailing blanks are left off: job data stays compact, and a missing cell reads as blank. */
+  /**
+   * Trailing blanks are left off: job data stays compact, and a missing cell reads as blank.
+   * Written as plain loops over the record (no entries array, no second array per row): it runs
+   * once per source row.
+   */
   private valuesOf(record: SourceRecord): string[] {
     const values: string[] = [];
-    for (const [name, value] of Object.entries(record.values)) {
+    const cells = record.values;
+    for (const name in cells) {
       let at = this.position.get(name);
       if (at === undefined) {
         at = this.header.length;
@@ -74,10 +79,12 @@ export class SourceRowCapture implements SourceRows {
         this.position.set(name, at);
         this.changed = true;
       }
-      values[at] = value;
+      values[at] = cells[name] as string;
     }
     let end = values.length;
     while (end > 0 && !values[end - 1]) end--;
-    return Array.from({ length: end }, (_, i) => values[i] ?? '');
+    values.length = end;
+    for (let i = 0; i < end; i++) values[i] ??= '';
+    return values;
   }
 }
