@@ -1,4 +1,5 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { luaScript, runScriptWithKeys, VARIABLE_KEYS } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 
 /**
@@ -31,32 +32,26 @@ export function reverseKeyOf(keys: RedisKeys, sellerRef: string, id: string): st
   return keys.idMapReverseBucket(sellerRef, bucketOf(id));
 }
 
-/**
- * HMGET of `fields` spread over buckets (`bucketKeyOf`): one HMGET per bucket, all in one pipeline.
- * The values come back in the order of `fields`.
- */
+// KEYS: the bucket of each field; ARGV: the fields, in the same order. One command for a chunk's
+// look-ups: a pipeline of an HMGET per bucket cost ~5 µs of client CPU per key, this ~1 µs.
+const READ_SCRIPT = luaScript(
+  'readIdMapBuckets',
+  VARIABLE_KEYS,
+  `
+local values = {}
+for i = 1, #KEYS do values[i] = redis.call('HGET', KEYS[i], ARGV[i]) end
+return values
+`,
+);
+
+/** The value of each of `fields` in the bucket `bucketKeyOf` names (null where absent), in order. */
 export async function readBuckets(
   redis: Redis,
   fields: readonly string[],
   bucketKeyOf: (field: string) => string,
 ): Promise<(string | null)[]> {
-  const byBucket = new Map<string, number[]>();
-  fields.forEach((field, i) => {
-    const key = bucketKeyOf(field);
-    const at = byBucket.get(key);
-    if (at) at.push(i);
-    else byBucket.set(key, [i]);
-  });
-  const pipeline: ChainableCommander = redis.pipeline();
-  for (const [key, at] of byBucket) pipeline.hmget(key, ...at.map((i) => fields[i] as string));
-  const answers = (await pipeline.exec()) ?? [];
-  const values: (string | null)[] = fields.map(() => null);
-  [...byBucket.values()].forEach((at, b) => {
-    const [error, found] = answers[b] ?? [null, []];
-    if (error) throw error;
-    at.forEach((i, j) => {
-      values[i] = (found as (string | null)[])[j] ?? null;
-    });
-  });
-  return values;
+  if (fields.length === 0) return [];
+  const buckets = fields.map(bucketKeyOf);
+  const values = (await runScriptWithKeys(redis, READ_SCRIPT, buckets, fields)) as (string | false | null)[];
+  return fields.map((_, i) => values[i] || null);
 }
