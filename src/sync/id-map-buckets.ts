@@ -3,13 +3,17 @@ import { luaScript, runScriptWithKeys, VARIABLE_KEYS } from '../redis/scripts.js
 import type { RedisKeys } from '../runs/keys.js';
 
 /**
- * How many hashes a seller's id map (and its reverse) is spread over: a small hash is kept by Redis
- * as a listpack (entries ≤ hash-max-listpack-entries, 128 by default, each value ≤ 64 bytes), about a
- * third of the bytes of a hash table (issue 12). Fixed for every seller, so that any process computes
- * a key's bucket with no look-up (a create's claim passes it as a KEY of its script): 1,024 keeps
- * buckets in listpacks up to ~100,000 products (~100 entries each); a larger catalog's buckets become
- * hash tables, which still keep the compact entries (BENCHMARKS.md). Changing it moves every key:
- * that would be a new form with a migration of its own (id-map-migration.ts).
+ * How many hashes a seller's id map (and its reverse) is spread over. A small hash is kept by Redis
+ * as a listpack (entries ≤ hash-max-listpack-entries, 128 in redis.conf, each value ≤ 64 bytes):
+ * a typical entry then costs ~51 bytes instead of ~146 as one JSON hash (bench/id-map-scale.ts).
+ * Fixed for every seller, so that any process computes a key's bucket without a look-up (a create's
+ * claim passes it as a KEY of its script) and no process can hold an outdated count. 1,024 keeps the
+ * buckets in listpacks up to ~100,000 products (~100 entries each) and costs ~4 bytes of per-key
+ * overhead per product at 20,000; 4,096 would keep 1M-product maps in listpacks too, but cost ~32
+ * bytes more per product at 20,000. Above ~100,000 products the buckets become hash tables, which
+ * still keep the compact entries (~140 B/product at 1M against ~200), or stay listpacks where Redis
+ * allows 1,024 entries (~77 B/product at 1M). Changing the count moves every key: a new form, moved
+ * into like the old one (id-map-migration.ts).
  */
 export const ID_MAP_BUCKETS = 1024;
 
