@@ -37,6 +37,7 @@ function kindOf(key: string): string {
     .slice(PREFIX.length + 1)
     .replace(/^run:[^:]+/, 'run:<id>')
     .replace(/^seller:[^:]+/, 'seller:<ref>')
+    .replace(/^(seller:<ref>:ids(?:-reverse)?):\d+$/, '$1:<bucket>')
     .replace(/^sync-[0-9a-f]+/, '<queue>');
 }
 

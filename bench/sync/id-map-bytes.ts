@@ -1,22 +1,34 @@
 import { Redis } from 'ioredis';
 
-/** What a seller's id map (`…:seller:<ref>:ids` and `…:ids-reverse`) holds in Redis. */
+/** What a seller's id map (its buckets `…:seller:<ref>:ids:<n>` and `…:ids-reverse:<n>`) holds in Redis. */
 export interface IdMapBytes {
   label: string;
   products: number;
-  /** MEMORY USAGE … SAMPLES 0 of the map and of its reverse. */
+  /** MEMORY USAGE … SAMPLES 0 of the map's buckets and of its reverse's, summed. */
   mapBytes: number;
   reverseBytes: number;
-  /** Average byte length of one entry of the map: its field (the match key) and its JSON value. */
+  /** Average byte length of one entry of the map: its field (the match key) and its stored value. */
   keyBytes: number;
   valueBytes: number;
-  /** One entry's JSON value, as an example. */
+  /** One entry's stored value, as an example. */
   example: string;
+}
+
+async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== '0');
+  return found;
 }
 
 /**
  * Measures the id map of the one seller under `prefix` (its ref is read from the keys), whose
- * sandbox holds `products` products; throws unless both hashes hold exactly one entry per product.
+ * sandbox holds `products` products; throws unless the map and its reverse hold exactly one entry
+ * per product.
  */
 export async function idMapBytes(
   url: string,
@@ -27,19 +39,18 @@ export async function idMapBytes(
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    const maps: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:seller:*:ids`, 'COUNT', 1000);
-      cursor = next;
-      maps.push(...keys);
-    } while (cursor !== '0');
-    const [map] = maps;
-    if (maps.length !== 1 || map === undefined) {
-      throw new Error(`expected the id map of one seller under ${prefix}, found ${maps.length}`);
+    const buckets = await keysMatching(redis, `${prefix}:seller:*:ids:*`);
+    const reverse = await keysMatching(redis, `${prefix}:seller:*:ids-reverse:*`);
+    const sellers = new Set([...buckets, ...reverse].map((key) => key.split(':seller:')[1]?.split(':')[0]));
+    if (sellers.size !== 1) {
+      throw new Error(`expected the id map of one seller under ${prefix}, found ${sellers.size}`);
     }
-    const reverse = `${map}-reverse`;
-    const [entries, reverseEntries] = [await redis.hlen(map), await redis.hlen(reverse)];
+    const count = async (keys: string[]) => {
+      let sum = 0;
+      for (const key of keys) sum += await redis.hlen(key);
+      return sum;
+    };
+    const [entries, reverseEntries] = [await count(buckets), await count(reverse)];
     if (entries !== products || reverseEntries !== products) {
       throw new Error(
         `${label}: the id map holds ${entries} entries and its reverse ${reverseEntries}, for ${products} products`,
@@ -48,21 +59,23 @@ export async function idMapBytes(
     let keyBytes = 0;
     let valueBytes = 0;
     let example = '';
-    cursor = '0';
-    do {
-      const [next, flat] = await redis.hscan(map, cursor, 'COUNT', 1000);
-      cursor = next;
-      for (let i = 0; i + 1 < flat.length; i += 2) {
-        keyBytes += Buffer.byteLength(flat[i] as string);
-        valueBytes += Buffer.byteLength(flat[i + 1] as string);
-        example ||= flat[i + 1] as string;
+    for (const bucket of buckets) {
+      const flat = await redis.hgetall(bucket);
+      for (const [key, value] of Object.entries(flat)) {
+        keyBytes += Buffer.byteLength(key);
+        valueBytes += Buffer.byteLength(value);
+        example ||= value;
       }
-    } while (cursor !== '0');
-    const usage = async (key: string) => Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+    }
+    const usage = async (keys: string[]) => {
+      let sum = 0;
+      for (const key of keys) sum += Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+      return sum;
+    };
     return {
       label,
       products,
-      mapBytes: await usage(map),
+      mapBytes: await usage(buckets),
       reverseBytes: await usage(reverse),
       keyBytes: keyBytes / entries,
       valueBytes: valueBytes / entries,
@@ -79,7 +92,7 @@ export function printIdMapBytes(all: IdMapBytes[]): void {
     console.log(
       `id map ${m.label}: ${m.products} products; ${perProduct(m.mapBytes + m.reverseBytes)} B/product ` +
         `(map ${perProduct(m.mapBytes)}, reverse ${perProduct(m.reverseBytes)}); an entry: ` +
-        `${m.keyBytes.toFixed(1)} B key + ${m.valueBytes.toFixed(1)} B JSON value, e.g. ${m.example}`,
+        `${m.keyBytes.toFixed(1)} B key + ${m.valueBytes.toFixed(1)} B value, e.g. ${m.example}`,
     );
   }
 }

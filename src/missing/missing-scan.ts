@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import { IdMap } from '../sync/id-map.js';
 import { decodeEntry } from '../sync/index-entry.js';
 import { alreadySo, type MissingValues } from './missing-values.js';
 
@@ -30,6 +31,7 @@ export async function scanMissing(
   deactivate: MissingValues | null,
 ): Promise<MissingFigures> {
   const { redis, keys } = deps;
+  const idMap = new IdMap(redis, keys, sellerRef);
   const figures: MissingFigures = { managed: 0, due: 0 };
   let cursor = '0';
   do {
@@ -45,9 +47,9 @@ export async function scanMissing(
     const [touched, matchKeys, managedKeys] = await Promise.all([
       redis.smismember(keys.touched(runId), ...ids),
       redis.hmget(keys.idToKey(runId), ...ids),
-      deactivate ? redis.hmget(keys.idMapReverse(sellerRef), ...ids) : ids.map(() => null),
+      deactivate ? idMap.keysOfIds(ids) : new Map<string, string>(),
     ]);
-    const keyed = matchKeys.map((key, i) => key ?? managedKeys[i] ?? '');
+    const keyed = matchKeys.map((key, i) => key ?? managedKeys.get(ids[i] as string) ?? '');
     const placeholders = keyed.map((key) => key || '\u0000');
     const [inSource, owners] = await Promise.all([
       redis.smismember(keys.sourceKeys(runId), ...placeholders),
@@ -56,7 +58,7 @@ export async function scanMissing(
     const lines: RowOutcome[] = [];
     const due: string[] = [];
     ids.forEach((id, i) => {
-      const managedKey = managedKeys[i];
+      const managedKey = managedKeys.get(id);
       if (managedKey) figures.managed++;
       // A key the source holds covers one product only: a second remote product under it is missing.
       const held = inSource[i] === 1 && owners[i] === id;

@@ -10,8 +10,12 @@ export interface LuaScript {
   /** The command's name on the client; unique per script. */
   readonly name: string;
   readonly lua: string;
+  /** How many of its arguments are keys; VARIABLE_KEYS: told with each call (runScriptWithKeys). */
   readonly keys: number;
 }
+
+/** A script whose number of keys varies from call to call. */
+export const VARIABLE_KEYS = -1;
 
 type ScriptArg = string | number;
 type ScriptCommand = (...args: ScriptArg[]) => Promise<unknown>;
@@ -24,7 +28,8 @@ export function luaScript(name: string, keys: number, lua: string): LuaScript {
 export function defineScripts(redis: Redis, ...scripts: LuaScript[]): void {
   for (const script of scripts) {
     if (typeof (redis as unknown as Record<string, unknown>)[script.name] === 'function') continue;
-    redis.defineCommand(script.name, { numberOfKeys: script.keys, lua: script.lua });
+    const numberOfKeys = script.keys === VARIABLE_KEYS ? {} : { numberOfKeys: script.keys };
+    redis.defineCommand(script.name, { ...numberOfKeys, lua: script.lua });
   }
 }
 
@@ -32,6 +37,16 @@ export function defineScripts(redis: Redis, ...scripts: LuaScript[]): void {
 export function runScript(redis: Redis, script: LuaScript, ...args: ScriptArg[]): Promise<unknown> {
   defineScripts(redis, script);
   return (redis as unknown as Record<string, ScriptCommand>)[script.name]?.(...args) as Promise<unknown>;
+}
+
+/** Runs a script of VARIABLE_KEYS with `keys`, then `args`. */
+export function runScriptWithKeys(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly ScriptArg[],
+  args: readonly ScriptArg[],
+): Promise<unknown> {
+  return runScript(redis, script, keys.length, ...keys, ...args);
 }
 
 /**

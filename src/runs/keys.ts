@@ -115,13 +115,31 @@ export class RedisKeys {
   activeRun(sellerRef: string, sourceId: string): string {
     return `${this.prefix}:seller:${sellerRef}:active:${sourceId}`;
   }
-  /** Hash: match key → { id, sent, echo } for the products this tool created or updated for a seller. */
-  idMap(sellerRef: string): string {
+  /**
+   * Hash, one of the seller's id map's buckets (id-map-buckets.ts): match key → the entry of a product
+   * this tool created or updated (id-map-entry.ts), for the keys that hash to `bucket`.
+   */
+  idMapBucket(sellerRef: string, bucket: number): string {
+    return `${this.prefix}:seller:${sellerRef}:ids:${bucket}`;
+  }
+  /** Hash, a bucket of the reverse of the id map: remote id → match key, for the ids that hash to `bucket`. */
+  idMapReverseBucket(sellerRef: string, bucket: number): string {
+    return `${this.prefix}:seller:${sellerRef}:ids-reverse:${bucket}`;
+  }
+  /**
+   * Hash: match key → JSON { id, sent, echo }, the id map's form before buckets (issue 12); read only
+   * to move its entries into the buckets (id-map-migration.ts), then gone.
+   */
+  oldIdMap(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:ids`;
   }
-  /** Hash: remote id → match key, the reverse of idMap: finds our products when the API hides the key. */
-  idMapReverse(sellerRef: string): string {
+  /** Hash: remote id → match key, the reverse of oldIdMap; moved into the buckets with it. */
+  oldIdMapReverse(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:ids-reverse`;
+  }
+  /** String held by the process that moves the seller's old id map into buckets. */
+  idMapMigration(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:ids-migration`;
   }
   /**
    * Hash: match key → `run|token|expiresAt`, the claim a create holds from before its POST until its

@@ -3,7 +3,9 @@ import type { Redis } from 'ioredis';
 import { RunStateLostError } from '../redis/health.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { KnownProduct } from './id-map.js';
+import { idMapKeyOf } from './id-map-buckets.js';
+import { decodeKnown, type KnownProduct } from './id-map-entry.js';
+import { migrateOldIdMap } from './id-map-migration.js';
 
 /**
  * One product per key, whatever overlaps (issue 9): two runs of one seller at once, a run queued
@@ -28,7 +30,7 @@ export type Claim =
  */
 export const CLAIM_MS = 30_000;
 
-// KEYS: claims hash, id map, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
+// KEYS: claims hash, the id map's bucket of the key, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
 // ('' for none). A run whose record is gone (Redis lost its state) claims nothing: the id map and
 // claims that keep it from creating a product twice may be gone with it (request numbers are
 // checked per block only, request-quota.ts).
@@ -78,11 +80,12 @@ export class CreateClaims {
   /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
   async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
     const token = randomUUID();
+    await migrateOldIdMap(this.redis, this.keys, this.sellerRef);
     const [kind, value] = (await runScript(
       this.redis,
       CLAIM_SCRIPT,
       this.keys.pendingCreates(this.sellerRef),
-      this.keys.idMap(this.sellerRef),
+      idMapKeyOf(this.keys, this.sellerRef, key),
       this.runKeyOf?.(runId) ?? '',
       key,
       this.value(runId, token, this.now() + this.claimMs),
@@ -95,7 +98,7 @@ export class CreateClaims {
       case 'claimed':
         return { kind, token: `${runId}|${token}|` };
       case 'known':
-        return { kind, product: JSON.parse(value) as KnownProduct };
+        return { kind, product: decodeKnown(key, value) };
       case 'held':
         return { kind, by: value.split('|')[0] ?? '' };
       case 'stale':

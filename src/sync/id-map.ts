@@ -1,20 +1,11 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { CompactValue } from './compact-value.js';
+import { idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
+import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
+import { migrateOldIdMap } from './id-map-migration.js';
 
-/** What this tool remembers of a product it created or updated for a seller (the three-way diff). */
-export interface KnownProduct {
-  id: string;
-  /** The compact value of each field as this tool last sent it. */
-  sent: Record<string, CompactValue>;
-  /**
-   * What the API showed of a sent field after the write, where it differs from what was sent (a price
-   * kept in cents, a trimmed name): an echo digest (see echoDigest), or UNKNOWN_ECHO when the answer
-   * showed nothing and the next list read is to tell. A field absent here was shown as sent.
-   */
-  echo?: Record<string, string>;
-}
+export type { KnownProduct } from './id-map-entry.js';
 
 // The record and the release of the create's claim in one step: no moment where neither holds the key.
 const REMEMBER_SCRIPT = luaScript(
@@ -34,6 +25,9 @@ return 1
 /**
  * The seller's match key → product id map, kept across runs (ARCHITECTURE.md, decision 4): later
  * runs find the products this tool created even when the API does not echo the match field back.
+ * Kept in buckets of compact entries (id-map-buckets.ts, id-map-entry.ts; issue 12). Every reading
+ * method first waits for an id map of the old form to be moved into them (id-map-migration.ts); the
+ * queued writes come after a read of the same process (a chunk's look-up, a page's reverse look-up).
  */
 export class IdMap {
   constructor(
@@ -45,21 +39,29 @@ export class IdMap {
     defineScripts(redis, REMEMBER_SCRIPT);
   }
 
+  /** Resolves once the seller's id map is in buckets only (moved there by the first process). */
+  ready(): Promise<void> {
+    return migrateOldIdMap(this.redis, this.keys, this.sellerRef);
+  }
+
   async getMany(matchKeys: string[]): Promise<Map<string, KnownProduct>> {
+    await this.ready();
     const found = new Map<string, KnownProduct>();
     if (matchKeys.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.idMap(this.sellerRef), ...matchKeys);
+    const values = await readBuckets(this.redis, matchKeys, (key) => this.bucketOf(key));
     values.forEach((value, i) => {
-      if (value) found.set(matchKeys[i] as string, JSON.parse(value) as KnownProduct);
+      const key = matchKeys[i] as string;
+      if (value) found.set(key, decodeKnown(key, value));
     });
     return found;
   }
 
   /** Match keys of the given remote ids, for products whose key the API does not show. */
   async keysOfIds(ids: string[]): Promise<Map<string, string>> {
+    await this.ready();
     const found = new Map<string, string>();
     if (ids.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.idMapReverse(this.sellerRef), ...ids);
+    const values = await readBuckets(this.redis, ids, (id) => this.reverseBucketOf(id));
     values.forEach((key, i) => {
       if (key) found.set(ids[i] as string, key);
     });
@@ -68,6 +70,7 @@ export class IdMap {
 
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
+    await this.ready();
     const multi = this.redis.pipeline();
     this.queueRemember(multi, matchKey, product, claim);
     const [[error] = [null]] = (await multi.exec()) ?? [];
@@ -79,11 +82,11 @@ export class IdMap {
     queueScript(
       multi,
       REMEMBER_SCRIPT,
-      this.keys.idMap(this.sellerRef),
-      this.keys.idMapReverse(this.sellerRef),
+      this.bucketOf(matchKey),
+      this.reverseBucketOf(product.id),
       this.keys.pendingCreates(this.sellerRef),
       matchKey,
-      JSON.stringify(product),
+      encodeKnown(matchKey, product),
       product.id,
       claim,
     );
@@ -94,20 +97,25 @@ export class IdMap {
    * `--incremental` run then updates it rather than creating it again (no record is ever a create).
    */
   addListed(multi: ChainableCommander, matchKey: string, id: string): void {
-    multi.hsetnx(
-      this.keys.idMap(this.sellerRef),
-      matchKey,
-      JSON.stringify({ id, sent: {} } satisfies KnownProduct),
-    );
-    multi.hsetnx(this.keys.idMapReverse(this.sellerRef), id, matchKey);
+    multi.hsetnx(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, { id, sent: {} }));
+    multi.hsetnx(this.reverseBucketOf(id), id, matchKey);
   }
 
   /** After a 404 on PUT: the product is gone or not this seller's, so the mapping is wrong. */
   async forget(matchKey: string, id: string): Promise<void> {
+    await this.ready();
     await this.redis
       .multi()
-      .hdel(this.keys.idMap(this.sellerRef), matchKey)
-      .hdel(this.keys.idMapReverse(this.sellerRef), id)
+      .hdel(this.bucketOf(matchKey), matchKey)
+      .hdel(this.reverseBucketOf(id), id)
       .exec();
+  }
+
+  private bucketOf(matchKey: string): string {
+    return idMapKeyOf(this.keys, this.sellerRef, matchKey);
+  }
+
+  private reverseBucketOf(id: string): string {
+    return reverseKeyOf(this.keys, this.sellerRef, id);
   }
 }
