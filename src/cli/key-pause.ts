@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { queueOptions } from '../queue/queue-options.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
@@ -26,7 +27,7 @@ export async function liftKeyPause(
     baseUrlRefusal?: (baseUrl: string) => string | null;
   },
 ): Promise<KeyPauseResult> {
-  const queue = new Queue(seller.queueName, { connection: runtime.redis, prefix: runtime.config.prefix });
+  const queue = new Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;

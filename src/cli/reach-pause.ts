@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { queueOptions } from '../queue/queue-options.js';
 import type { SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient } from '../seller-api/index.js';
 import { unreachedCause } from '../sync/unreached.js';
@@ -40,7 +41,7 @@ export async function liftReachPause(
   }
   await runtime.sellers.clearUnreachable(seller.ref);
   // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.
-  const queue = new Queue(seller.queueName, { connection: runtime.redis, prefix: runtime.config.prefix });
+  const queue = new Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     await queue.removeRateLimitKey();

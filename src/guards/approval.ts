@@ -6,6 +6,7 @@ import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js
 import type { ChunkJobData } from '../queue/chunk-job.js';
 import { endAfterDeactivations } from '../queue/finalise.js';
 import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
+import { queueOptions } from '../queue/queue-options.js';
 import { sellerQueueName } from '../queue/seller-ref.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -86,10 +87,10 @@ export async function queueApproval(
   // Due again before any approved row is queued: the round's last row then sees deactivations to
   // come and leaves ending the run to them (held-rows.ts, finalise.ts endAfterDeactivations).
   const deactivations = rows ? 0 : await makeHeldDue(deps, run);
-  const queue = new Queue<ChunkJobData>(sellerQueueName(run.sellerRef), {
-    connection: deps.redis,
-    prefix: deps.prefix,
-  });
+  const queue = new Queue<ChunkJobData>(
+    sellerQueueName(run.sellerRef),
+    queueOptions(deps.redis, deps.prefix),
+  );
   try {
     if (count > 0) await enqueue(deps, run, rows ?? held.all(run.id, run.total), round, queue);
     if (deactivations > 0) await enqueueDeactivations(deps, run.id, queue, round);

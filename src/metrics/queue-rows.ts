@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ChunkJobData } from '../queue/chunk-job.js';
+import { queueOptions } from '../queue/queue-options.js';
 
 const STATES = ['waiting', 'active', 'delayed'] as const;
 const PAGE = 200;
@@ -20,7 +21,7 @@ export class QueueRows {
   async rows(queueName: string): Promise<Record<string, number>> {
     let queue = this.queues.get(queueName);
     if (!queue) {
-      queue = new Queue<ChunkJobData>(queueName, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
       queue.on('error', () => undefined);
       this.queues.set(queueName, queue);
     }

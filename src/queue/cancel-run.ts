@@ -6,6 +6,7 @@ import { cancelledOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { runIdOfChunkJob } from './producer.js';
+import { queueOptions } from './queue-options.js';
 import { sellerQueueName } from './seller-ref.js';
 
 export interface CancelDeps {
@@ -51,10 +52,10 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
   if (!(await deps.runs.requestCancel(runId))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
-  const queue = new Queue<ChunkJobData>(sellerQueueName(run.sellerRef), {
-    connection: deps.redis,
-    prefix: deps.prefix,
-  });
+  const queue = new Queue<ChunkJobData>(
+    sellerQueueName(run.sellerRef),
+    queueOptions(deps.redis, deps.prefix),
+  );
   queue.on('error', () => undefined);
   try {
     for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) {

@@ -14,6 +14,7 @@ import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks, SourceLeftUnreadError } from './producer.js';
+import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { sellerQueueName } from './seller-ref.js';
 import type { SellerState, SellerStatus } from './seller-state.js';
@@ -100,7 +101,7 @@ async function produceRun(
     }
   }
   hooks.onRunCreated?.(run);
-  const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  const queue = new Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     const { total, chunks } = await produceChunks({
@@ -160,7 +161,7 @@ async function produceRun(
  */
 async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
   const queueName = sellerQueueName(ref);
-  const queue = new Queue<ChunkJobData>(queueName, { connection: deps.redis, prefix: deps.prefix });
+  const queue = new Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);

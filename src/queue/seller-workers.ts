@@ -4,6 +4,7 @@ import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { runIdOfChunkJob } from './producer.js';
+import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
 import type { SellerInfo } from './seller-state.js';
@@ -36,7 +37,7 @@ export class SellerWorkers {
   serve(seller: SellerInfo): void {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
-    const queue = new Queue<ChunkJobData>(seller.queueName, { connection, prefix: this.options.prefix });
+    const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
     const lockDuration = this.options.lockDurationMs ?? 30_000;
     const worker = new Worker<ChunkJobData>(
       seller.queueName,

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
+import { queueOptions } from '../queue-options.js';
 import { throttledErrorLog } from '../quiet-errors.js';
 import {
   type RegisteredSchedule,
@@ -18,7 +19,7 @@ export class ScheduleRegistry {
   private readonly queue: Queue<ScheduledImportData>;
 
   constructor(connection: Redis, prefix: string, logger: Logger) {
-    this.queue = new Queue<ScheduledImportData>(SCHEDULED_IMPORTS_QUEUE, { connection, prefix });
+    this.queue = new Queue<ScheduledImportData>(SCHEDULED_IMPORTS_QUEUE, queueOptions(connection, prefix));
     this.queue.on('error', throttledErrorLog(logger, `queue ${SCHEDULED_IMPORTS_QUEUE}`));
   }
 

@@ -9,6 +9,7 @@ import type {
   SkippedRow,
 } from '../../../../src/interfaces.js';
 import type { ChunkJobData } from '../../../../src/queue/chunk-job.js';
+import { queueOptions } from '../../../../src/queue/queue-options.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
 import { runSpec } from '../../../support/run-record.js';
@@ -44,7 +45,7 @@ export function useProducerRig(): ProducerRig {
       redis,
       keys,
       runs: new RunStore(redis, keys),
-      queue: new Queue<ChunkJobData>(QUEUE_NAME, { connection: redis, prefix }),
+      queue: new Queue<ChunkJobData>(QUEUE_NAME, queueOptions(redis, prefix)),
     } satisfies ProducerRig);
   });
   afterEach(async () => {
