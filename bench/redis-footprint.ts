@@ -17,6 +17,7 @@ import { redisAnswers } from '../src/redis/private-server.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { type CatalogRow, generateRows, writeCatalogCsv } from './sync/catalog.js';
 import { runCli } from './sync/cli-run.js';
+import { expireOldRuns } from './sync/expire-runs.js';
 
 /** Runs kept at once: RUN_TTL_SECONDS is 7 days. */
 const KEPT_RUNS = 7;
@@ -57,19 +58,6 @@ async function memoryByKind(redis: Redis): Promise<Map<string, { keys: number; b
     }
   } while (cursor !== '0');
   return kinds;
-}
-
-/**
- * What RUN_TTL_SECONDS does a week later: the keys of runs older than the last KEPT_RUNS go (the
- * run's record, its data, its entry in the runs set).
- */
-async function expireOldRuns(redis: Redis): Promise<void> {
-  const old = await redis.zrange(`${PREFIX}:runs`, 0, -(KEPT_RUNS + 1));
-  for (const id of old) {
-    const keys = await redis.keys(`${PREFIX}:run:${id}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.zrem(`${PREFIX}:runs`, id);
-  }
 }
 
 async function usedMemory(redis: Redis): Promise<number> {
@@ -120,7 +108,7 @@ async function main(): Promise<void> {
       });
       if (result.exitCode !== 0)
         throw new Error(`night ${night} exited ${result.exitCode}: ${result.stderr}`);
-      await expireOldRuns(redis);
+      await expireOldRuns(redis, PREFIX, KEPT_RUNS);
       kinds = await memoryByKind(redis);
       const summed = [...kinds.values()].reduce((sum, k) => sum + k.bytes, 0);
       const used = (await usedMemory(redis)) - empty;

@@ -4,19 +4,24 @@ import { join } from 'node:path';
 import { startSandboxProcess } from '../big-import/processes.js';
 import { prefixMemory } from '../big-import/redis-memory.js';
 import { generateRows, nextExport, writeCatalogCsv } from '../sync/catalog.js';
+import { expireOldRuns } from '../sync/expire-runs.js';
 import { BENCH_KEY, BENCH_SELLER, measuredSync } from './measured-sync.js';
 import { startBenchRedis, usedMemory } from './private-redis.js';
 import type { GoalReport } from './result.js';
 import { mib } from './result.js';
 import { scaled } from './scale.js';
 
-const NIGHTS = 7;
+/** Runs kept (RUN_TTL_SECONDS, 7 days), and one night more: the first, a fresh sync, has expired. */
+const KEPT_RUNS = 7;
+const NIGHTS = KEPT_RUNS + 1;
+const PREFIX = 'bench-goals';
 const MAX_BYTES_PER_PRODUCT = 200;
 
 /**
- * Goal 3: seven nightly runs of a 20,000-row catalog, 1% of rows with a new price each night, into
- * one sandbox seller (a process of its own, no latency), Redis private on port 6553. Every run's data
- * is still kept after the seventh (7 days), so this is the steady state of a nightly import. The
+ * Goal 3: eight nightly runs of a 20,000-row catalog, 1% of rows with a new price each night, into
+ * one sandbox seller (a process of its own, no latency), Redis private on port 6553. The first run,
+ * a fresh sync, is then expired as its 7 days would (bench/sync/expire-runs.ts): the 7 re-runs kept
+ * and the id map are the steady state of a nightly import. The
  * figure is MEMORY USAGE (SAMPLES 0) of the run and seller keys per product; queue keys and
  * `used_memory` are shown beside it.
  */
@@ -34,13 +39,14 @@ export async function measureNightlyFootprint(): Promise<GoalReport> {
       await measuredSync(bench, sandbox.baseUrl, path, 16);
       catalog = nextExport(catalog, 0.01, 0).rows;
     }
-    const kept = await prefixMemory(bench.redis, 'bench-goals', true);
+    await expireOldRuns(bench.redis, PREFIX, KEPT_RUNS);
+    const kept = await prefixMemory(bench.redis, PREFIX, true);
     const used = (await usedMemory(bench.redis)) - baseline;
     const perProduct = (kept.run + kept.seller) / rows;
     return {
       results: [
         {
-          goal: `3. Redis kept per product, ${NIGHTS} nightly runs of ${rows} rows (1% changed)`,
+          goal: `3. Redis kept per product, ${KEPT_RUNS} nightly runs kept of ${rows} rows (1% changed)`,
           figure: `${perProduct.toFixed(0)} B (runs ${(kept.run / rows).toFixed(0)} B, id map and seller ${(kept.seller / rows).toFixed(0)} B)`,
           bound: `≤ ${MAX_BYTES_PER_PRODUCT} B`,
           pass: perProduct <= MAX_BYTES_PER_PRODUCT,
