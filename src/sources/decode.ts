@@ -54,8 +54,60 @@ export function isUtf8Encoding(encoding: string): boolean {
 function createDecoder(encoding: string, state: DecodeState): Decoder {
   if (isUtf8Encoding(encoding)) return new Utf8Decoder(state);
   if (isSingleByte(encoding)) return new SingleByteDecoder(encoding, state);
-  const decoder = iconv.getDecoder(encoding, { stripBOM: true });
-  return { write: (chunk) => decoder.write(chunk), end: () => decoder.end() ?? '' };
+  return new MultiByteDecoder(encoding, state);
+}
+
+const MARK_CHARACTERS = /[\uFDD0-\uFDEF]+/g;
+
+/**
+ * Any other encoding (UTF-16, Shift_JIS, GBK, …), by iconv-lite. Such a source can hold the
+ * noncharacters U+FDD0…U+FDEF that marks are made of (UTF-16 encodes them as any other character,
+ * and one flipped byte makes one): each run of them is marked as bad bytes, so that a mark is never
+ * mistaken for text. In UTF-16 the mark names the run's first byte; in the others, whose characters
+ * vary in length, the first byte of the chunk it was read in.
+ */
+class MultiByteDecoder implements Decoder {
+  private readonly decoder: ReturnType<typeof iconv.getDecoder>;
+  private readonly unitBytes: number | null;
+  private bytesIn = 0;
+  private unitsOut = 0;
+  private bomBytes = 0;
+
+  constructor(
+    encoding: string,
+    private readonly state: DecodeState,
+  ) {
+    this.decoder = iconv.getDecoder(encoding, { stripBOM: true });
+    this.unitBytes = /^(utf-?16|ucs-?2)/i.test(encoding) ? 2 : null;
+  }
+
+  write(chunk: Buffer): string {
+    const start = this.bytesIn;
+    if (start === 0 && this.unitBytes && hasUtf16Bom(chunk)) this.bomBytes = 2;
+    this.bytesIn += chunk.length;
+    return this.guard(this.decoder.write(chunk), start);
+  }
+
+  end(): string {
+    return this.guard(this.decoder.end() ?? '', this.bytesIn);
+  }
+
+  private guard(text: string, chunkStart: number): string {
+    const unitsBefore = this.unitsOut;
+    this.unitsOut += text.length;
+    if (!/[\uFDD0-\uFDEF]/.test(text)) return text;
+    return text.replace(MARK_CHARACTERS, (_run: string, at: number) => {
+      const byte = this.unitBytes ? this.bomBytes + (unitsBefore + at) * this.unitBytes : chunkStart;
+      return markBadBytes(this.state, byte + 1);
+    });
+  }
+}
+
+function hasUtf16Bom(chunk: Buffer): boolean {
+  return (
+    chunk.length >= 2 &&
+    ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))
+  );
 }
 
 /**

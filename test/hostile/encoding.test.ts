@@ -174,6 +174,20 @@ describe('Windows-1252 files', () => {
       `bytes not Windows-1252 at byte ${bytes.indexOf(0x81) + 1}: re-export as UTF-8 or pass --encoding`,
     );
   });
+
+  it('a UTF-16 character among those marks are made of (U+FDD0…U+FDEF) makes its row invalid, naming its byte', async () => {
+    // One flipped byte turns `é` (U+00E9) into U+FDE9, which UTF-16 carries like any other character.
+    const bytes = iconv.encode('\uFEFFsku,name\n"A","Crème"\n"B","x\uFDE9y"\n', 'utf-16le');
+    for (const encoding of [undefined, 'utf-16le']) {
+      const read = records(await readBytes(bytes, encoding ? { encoding } : {}));
+      expect(read[0]).toMatchObject({ values: { sku: 'A', name: 'Crème' } });
+      expect(read[0]?.problem).toBeUndefined();
+      // BOM 2 bytes + `sku,name\n"A","Crème"\n"B","x` (27 code units), then the character.
+      expect(read[1]?.problem).toBe(
+        `bytes not utf-16le at byte ${2 + 27 * 2 + 1}: re-export as UTF-8 or pass --encoding`,
+      );
+    }
+  });
 });
 
 describe('detectEncoding', () => {
