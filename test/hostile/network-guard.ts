@@ -68,26 +68,43 @@ export async function guardedTls(importOriginal: ImportOriginal) {
 }
 
 /**
- * `node:http` or `node:https` whose `request` refuses a URL off loopback: a test of a refused
- * webhook address opens nothing even when the code under test would (Node's own modules connect
- * through their internal `net`, which `guardedNet` does not reach).
+ * `node:http` or `node:https` whose `request` and `get` refuse a URL off loopback, and whose servers
+ * refuse to listen on a host off loopback: a test of a refused webhook address or `--host` opens
+ * nothing even when the code under test would (Node's own modules connect through their internal
+ * `net`, which `guardedNet` does not reach).
  */
 export async function guardedHttp(importOriginal: ImportOriginal) {
   const http = await importOriginal<Record<string, unknown>>();
-  const original = http.request as (...args: unknown[]) => unknown;
-  const request = (...args: unknown[]) => {
-    const [first] = args;
-    const hostname =
-      first instanceof URL
-        ? first.hostname
-        : typeof first === 'string'
-          ? new URL(first).hostname
-          : ((first as { hostname?: string; host?: string }).hostname ?? (first as { host?: string }).host);
-    refuseOffLoopback('request', hostname ?? 'localhost');
-    return original(...args);
+  const guardRequest = (name: string) => {
+    const original = http[name] as (...args: unknown[]) => unknown;
+    return (...args: unknown[]) => {
+      refuseOffLoopback(name, requestHost(args[0]));
+      return original(...args);
+    };
   };
-  const guarded = { ...http, request };
+  const originalCreateServer = http.createServer as (...args: unknown[]) => { listen: ListenFn };
+  const createServer = (...args: unknown[]) => {
+    const server = originalCreateServer(...args);
+    const listen = server.listen.bind(server);
+    server.listen = (...listenArgs: unknown[]) => {
+      const [first, second] = listenArgs;
+      const host = typeof first === 'object' && first !== null ? (first as { host?: string }).host : second;
+      if (typeof host === 'string') refuseOffLoopback('listen', host);
+      return listen(...listenArgs);
+    };
+    return server;
+  };
+  const guarded = { ...http, request: guardRequest('request'), get: guardRequest('get'), createServer };
   return { ...guarded, default: guarded };
+}
+
+type ListenFn = (...args: unknown[]) => unknown;
+
+function requestHost(first: unknown): string {
+  if (first instanceof URL) return first.hostname;
+  if (typeof first === 'string') return new URL(first).hostname;
+  const options = first as { hostname?: string; host?: string };
+  return options.hostname ?? options.host ?? 'localhost';
 }
 
 /** `node:dns` whose `lookup` answers `localhost` only: no real DNS query leaves the machine. */

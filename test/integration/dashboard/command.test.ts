@@ -1,7 +1,12 @@
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { usePipeline } from '../support/pipeline.js';
 import { useDashboards } from './support.js';
+
+// `--host 0.0.0.0` must be refused before anything listens: were it not, the guard refuses to bind.
+vi.mock('node:http', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
 
 describe('`catalog-sync dashboard`', () => {
   const pipeline = usePipeline();
