@@ -21,7 +21,7 @@ import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { indexedFieldsOf } from '../sync/indexed-fields.js';
 import { RemoteIndex } from '../sync/remote-index.js';
-import type { RowSyncContext } from '../sync/row-sync.js';
+import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 import { sellerRef } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';

@@ -1,59 +1,14 @@
-import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
-import type { Logger } from '../logger.js';
-import { replacedValues } from '../revert/replaced-values.js';
-import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
-import { type CompactValue, compactFields } from './compact-value.js';
-import type { CreateClaims } from './create-claims.js';
-import type { CreatedProductFinder } from './created-product-finder.js';
-import {
-  diffProduct,
-  type IndexedProduct,
-  memoryAfterWrite,
-  memoryOfUnchanged,
-  notApplied,
-  notAppliedNote,
-} from './diff.js';
+import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { backoffDelay } from '../seller-api/index.js';
+import { compactFields } from './compact-value.js';
+import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
 import { errorAction, pauseOf, reasonOf } from './error-policy.js';
-import type { IdMap, KnownProduct } from './id-map.js';
+import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
-import type { RemoteIndex, RowLookup } from './remote-index.js';
-import { type RowWrite, recordCreated, recordUpdated, remember } from './row-writes.js';
-
-/** Everything one row's sync needs; one per run per process. */
-export interface RowSyncContext {
-  runId: string;
-  client: SellerApiClient;
-  index: RemoteIndex;
-  idMap: IdMap;
-  claims: CreateClaims;
-  finder: CreatedProductFinder;
-  dryRun: boolean;
-  /** `--create-only-fields`: sent on POST, never in a PUT. */
-  createOnly: ReadonlySet<string>;
-  /** `--keep-remote-edits`: fields changed on the marketplace that are kept (see DiffOptions). */
-  keepRemote?: ReadonlySet<string> | 'all';
-  /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
-  recordUnchanged: boolean;
-  /** `--only create|update`: the rows that need the other write are skipped. */
-  only?: 'create' | 'update' | null;
-  /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
-  retry: RetryPolicy;
-  /**
-   * What a write throws once its tries are used up (error-policy.ts `afterTries`, bound to the run's
-   * base URL): a pause when no try reached the API. Absent: the error itself (the row fails).
-   */
-  afterTries?: (error: unknown) => unknown;
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-  logger: Logger;
-  /**
-   * When given (a chunk's write mode, chunk-rows.ts): what the row records in Redis after its last
-   * request (the id map, the run's index) is queued here, and sent with the row's settle in one
-   * MULTI, instead of in round trips of its own before it. Records that a later request of the row
-   * relies on are still written at once.
-   */
-  rowWrites?: RowWrite[];
-}
+import type { RowLookup } from './remote-index.js';
+import { givenUp, type RowSyncContext } from './row-sync-context.js';
+import { recordCreated, remember } from './row-writes.js';
+import { writeUpdate } from './write-update.js';
 
 /** How often a row whose key another live create holds looks again. */
 export const CLAIM_POLL_MS = 250;
@@ -130,48 +85,6 @@ async function syncAgainst(
     case 'create':
       if (ctx.dryRun) return outcome('create', null, 'planned');
       return create(ctx, upsert, outcome);
-  }
-}
-
-/** One PUT of `changed` to `remote`, retried by the policy, remembered and kept for `revert`; also `--missing`'s. */
-export async function writeUpdate(
-  ctx: RowSyncContext,
-  upsert: ProductUpsert,
-  remote: IndexedProduct,
-  changed: ProductFields,
-  known: KnownProduct | undefined,
-  /** An update of a product the run did not create: what it replaces is kept for `revert`. */
-  keepReplaced = false,
-): Promise<{ notes: string[] } | 'gone' | { failed: string }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const answer = await ctx.client.updateProduct(remote.id, changed);
-      const shown = answer ? compactFields(answer.fields) : null;
-      // Answered 200, yet still showing the old value (under review, locked): said, not retried nightly.
-      const unapplied = notApplied(changed, remote.values, shown);
-      const memory = memoryAfterWrite(known, changed, shown, unapplied);
-      const replaced = keepReplaced ? replacedValues(upsert.key, changed, remote, known, memory) : undefined;
-      // A chunk tried again diffs against what the API showed after this write, not before it.
-      const entry = { id: remote.id, values: { ...remote.values, ...compactFields(changed), ...shown } };
-      await recordUpdated(ctx, upsert.key, { id: remote.id, ...memory }, entry, replaced);
-      return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
-    } catch (error) {
-      const action = errorAction(error, 'update');
-      if (action === 'pause-seller' || action === 'stop') throw error;
-      if (action === 'recreate') {
-        ctx.logger.info({ row: upsert.row, id: remote.id }, 'product gone (404 on PUT): creating it again');
-        await ctx.idMap.forget(upsert.key, remote.id);
-        await ctx.index.forget(upsert.key, remote.id);
-        return 'gone';
-      }
-      if (action === 'retry' && attempt <= ctx.retry.retries) {
-        await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
-        continue;
-      }
-      const final = givenUp(ctx, error);
-      if (pauseOf(final)) throw final;
-      return { failed: reasonOf(error) };
-    }
   }
 }
 
@@ -331,10 +244,6 @@ async function adopt(
       return outcome('create', found.id, 'failed', result.failed);
   }
   return outcome('create', found.id, 'ok');
-}
-
-function givenUp(ctx: RowSyncContext, error: unknown): unknown {
-  return ctx.afterTries ? ctx.afterTries(error) : error;
 }
 
 function withLearned(known: KnownProduct, learned: Record<string, string>): KnownProduct {

@@ -4,7 +4,7 @@ import type { ReplacedValues } from '../revert/replaced-values.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { IndexedProduct } from './diff.js';
 import type { KnownProduct } from './id-map.js';
-import type { RowSyncContext } from './row-sync.js';
+import type { RowSyncContext } from './row-sync-context.js';
 
 /**
  * What a row records in Redis after a write (the seller's id map, the run's index). In a chunk's

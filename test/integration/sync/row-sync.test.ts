@@ -14,7 +14,8 @@ import { CLAIM_MS, CreateClaims } from '../../../src/sync/create-claims.js';
 import { CreatedProductFinder } from '../../../src/sync/created-product-finder.js';
 import { IdMap } from '../../../src/sync/id-map.js';
 import { RemoteIndex } from '../../../src/sync/remote-index.js';
-import { type RowSyncContext, syncRow } from '../../../src/sync/row-sync.js';
+import { syncRow } from '../../../src/sync/row-sync.js';
+import type { RowSyncContext } from '../../../src/sync/row-sync-context.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const REF = 'row-sync-seller';

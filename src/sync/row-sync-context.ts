@@ -1,0 +1,48 @@
+import type { Logger } from '../logger.js';
+import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
+import type { CreateClaims } from './create-claims.js';
+import type { CreatedProductFinder } from './created-product-finder.js';
+import type { IdMap } from './id-map.js';
+import type { RemoteIndex } from './remote-index.js';
+import type { RowWrite } from './row-writes.js';
+
+/** Everything one row's sync needs; one per run per process. */
+export interface RowSyncContext {
+  runId: string;
+  client: SellerApiClient;
+  index: RemoteIndex;
+  idMap: IdMap;
+  claims: CreateClaims;
+  finder: CreatedProductFinder;
+  dryRun: boolean;
+  /** `--create-only-fields`: sent on POST, never in a PUT. */
+  createOnly: ReadonlySet<string>;
+  /** `--keep-remote-edits`: fields changed on the marketplace that are kept (see DiffOptions). */
+  keepRemote?: ReadonlySet<string> | 'all';
+  /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
+  recordUnchanged: boolean;
+  /** `--only create|update`: the rows that need the other write are skipped. */
+  only?: 'create' | 'update' | null;
+  /** Attempts for a write that fails with a retryable error (5xx, network, timeout). */
+  retry: RetryPolicy;
+  /**
+   * What a write throws once its tries are used up (error-policy.ts `afterTries`, bound to the run's
+   * base URL): a pause when no try reached the API. Absent: the error itself (the row fails).
+   */
+  afterTries?: (error: unknown) => unknown;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  logger: Logger;
+  /**
+   * When given (a chunk's write mode, chunk-rows.ts): what the row records in Redis after its last
+   * request (the id map, the run's index) is queued here, and sent with the row's settle in one
+   * MULTI, instead of in round trips of its own before it. Records that a later request of the row
+   * relies on are still written at once.
+   */
+  rowWrites?: RowWrite[];
+}
+
+/** What a write's last failure becomes once its tries are used up (see `afterTries`). */
+export function givenUp(ctx: RowSyncContext, error: unknown): unknown {
+  return ctx.afterTries ? ctx.afterTries(error) : error;
+}
