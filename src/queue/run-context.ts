@@ -25,6 +25,7 @@ import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 import { sellerRef } from './seller-ref.js';
 import type { SellerState } from './seller-state.js';
+import { heldKeys } from './servable-sellers.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -121,11 +122,11 @@ export class RunContexts {
     // Redis is not trusted: whoever can write to it must not choose which variable is read, nor where it goes.
     const refusal = keyEnvRefusal(run.keyEnv, deps.trust) ?? baseUrlRefusal(run.baseUrl, deps.trust);
     if (refusal) throw new RunNotAllowedError(`run ${runId} is not served by this worker: ${refusal}`);
-    const apiKey = readKey(deps.env, run.keyEnv, deps.trust);
-    if (!apiKey) {
+    const apiKey = await keyOfSeller(deps, run);
+    if (apiKey === null) {
       throw new KeyUnavailableError(`$${run.keyEnv} is not set in this worker; run ${runId} needs it`);
     }
-    if ((await deps.sellers.resolveRef(sellerRef(run.baseUrl, apiKey))) !== run.sellerRef) {
+    if (apiKey === undefined) {
       throw new KeyUnavailableError(
         `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
       );
@@ -229,4 +230,19 @@ export class RunContexts {
       logger,
     };
   }
+}
+
+/**
+ * The key of the run's seller: the one in the variable the run names, else any key this process
+ * holds (issue 13: a worker serving many sellers holds each key under a name of its own, e.g. in
+ * `--keys-file`) whose fingerprint belongs to the seller. null: none held and the variable unset;
+ * undefined: keys held, none the seller's.
+ */
+async function keyOfSeller(deps: WorkerDeps, run: RunRecord): Promise<string | null | undefined> {
+  const named = readKey(deps.env, run.keyEnv, deps.trust);
+  const candidates = [...new Set([...(named ? [named] : []), ...heldKeys(deps.env, deps.trust)])];
+  const refs = await deps.sellers.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
+  const found = candidates.find((_, i) => refs[i] === run.sellerRef);
+  if (found) return found;
+  return named ? undefined : null;
 }

@@ -59,13 +59,24 @@ export class SellerState {
   /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */
   async registered(): Promise<SellerInfo[]> {
     const refs = (await this.redis.smembers(this.keys.sellers)).sort();
+    // Sent together, not one round trip after another: a worker reads this every few seconds, with
+    // thousands of sellers registered (issue 13).
+    const hashes = await Promise.all(
+      refs.map((ref) => this.redis.hmget(this.keys.seller(ref), 'baseUrl', 'queueName')),
+    );
     const infos: SellerInfo[] = [];
-    for (const ref of refs) {
-      const hash = await this.redis.hgetall(this.keys.seller(ref));
-      if (hash.baseUrl && hash.queueName)
-        infos.push({ ref, baseUrl: hash.baseUrl, queueName: hash.queueName });
-    }
+    refs.forEach((ref, i) => {
+      const [baseUrl, queueName] = hashes[i] ?? [];
+      if (baseUrl && queueName) infos.push({ ref, baseUrl, queueName });
+    });
     return infos;
+  }
+
+  /** The sellers that keys belong to, by fingerprint (resolveRef for many in one round trip). */
+  async resolveRefs(keyFingerprints: readonly string[]): Promise<string[]> {
+    if (keyFingerprints.length === 0) return [];
+    const linked = await this.redis.hmget(this.keys.sellerAliases, ...keyFingerprints);
+    return keyFingerprints.map((fingerprint, i) => linked[i] ?? fingerprint);
   }
 
   /** The seller a key belongs to: its own fingerprint, unless `resume` linked it to an earlier seller. */

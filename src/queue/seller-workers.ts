@@ -19,13 +19,16 @@ export interface SellerWorkersOptions {
 }
 
 /**
- * One BullMQ Worker per seller queue in this process, all sharing the process's request limiter
- * (ARCHITECTURE.md, decision 1). `run` serves one seller; `worker` serves every registered one.
+ * One BullMQ Worker per served seller queue in this process, all sharing the process's request
+ * limiter (ARCHITECTURE.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
+ * those with work, rotating (seller-rotation.ts: each served queue holds a blocking connection).
  */
 export class SellerWorkers {
   private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();
   private readonly contexts: RunContexts;
   private paused = false;
+  /** Told when a served queue has no job left to take (BullMQ's `drained`): its slot may serve another. */
+  onDrained: ((queueName: string) => void) | null = null;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -80,6 +83,7 @@ export class SellerWorkers {
         () => throttled(error),
       );
     };
+    worker.on('drained', () => this.onDrained?.(seller.queueName));
     worker.on('error', warn);
     queue.on('error', warn);
     if (this.paused) worker.pause(true).catch(warn);
@@ -112,6 +116,23 @@ export class SellerWorkers {
 
   get size(): number {
     return this.workers.size;
+  }
+
+  /** True while this process has a worker on the queue (serve was called and release was not). */
+  serves(queueName: string): boolean {
+    return this.workers.has(queueName);
+  }
+
+  /**
+   * Stops serving one seller's queue: its jobs in progress finish first (nothing is lost; the
+   * queue's other jobs stay for whichever worker attaches next), and its blocking connection closes.
+   */
+  async release(queueName: string): Promise<void> {
+    const entry = this.workers.get(queueName);
+    if (!entry) return;
+    this.workers.delete(queueName);
+    await entry.worker.close();
+    await entry.queue.close();
   }
 
   /** Lets the jobs in progress finish, then stops; nothing is lost (unfinished jobs return to waiting). */

@@ -193,6 +193,13 @@ export class RedisKeys {
   fieldsSent(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:fields-sent`;
   }
+  /**
+   * String with a short TTL, renewed by every process that can serve the seller (one holding its
+   * key): `status` and `import` say when a run waits for a worker that holds the seller's key.
+   */
+  servedBy(sellerRef: string): string {
+    return `${this.prefix}:seller:${sellerRef}:served`;
+  }
   /** Hash: what `worker` processes need to serve a seller's queue (base URL, key variable name). */
   seller(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}`;

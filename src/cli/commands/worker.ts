@@ -1,17 +1,22 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parseConcurrency } from '../../config.js';
+import { parseConcurrency, readTrustRules } from '../../config.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
+import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
+import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
+import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';
 import { untilSignal } from '../signals.js';
+import { UsageError } from '../usage-error.js';
 import { startSellerWorkers } from '../worker-deps.js';
 import { startWorkerMetrics } from '../worker-metrics.js';
 import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 
-const REGISTRY_POLL_MS = 2000;
+/** How often the worker reads which of its sellers have work. */
+const SLOTS_TICK_MS = 1000;
 
 export function registerWorker(
   program: Command,
@@ -26,6 +31,12 @@ export function registerWorker(
       'requests in flight to the Seller API at once, for this process',
       parseConcurrency,
       8,
+    )
+    .option(
+      '--sellers-at-once <n>',
+      'seller queues served at once, each one Redis connection; more sellers with work take turns',
+      parseSellersAtOnce,
+      DEFAULT_ROTATION.slots,
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .option(
@@ -46,6 +57,7 @@ export function registerWorker(
     .action(
       async (flags: {
         concurrency: number;
+        sellersAtOnce: number;
         redisUrl?: string;
         jobs: string;
         allowEviction: boolean;
@@ -74,22 +86,35 @@ export function registerWorker(
             logger: runtime.logger,
             runImport: makeScheduledImport(io, runtime, jobsDir),
           });
-          // Sellers appear when `import` registers them: look for new ones now and then.
-          const serveRegistered = async () => {
-            for (const seller of await runtime.sellers.registered()) workers.serve(seller);
-          };
-          await serveRegistered();
-          const poll = setInterval(() => {
-            serveRegistered().catch((error: unknown) =>
-              runtime.logger.warn({ err: String(error) }, 'registry read failed'),
-            );
-          }, REGISTRY_POLL_MS);
+          // A few seller queues at a time, those with work whose key this process holds (issue 13).
+          const slots = new SellerQueueSlots({
+            redis: runtime.commands,
+            prefix: runtime.config.prefix,
+            sellers: runtime.sellers,
+            workers,
+            env: io.env,
+            trust: readTrustRules(io.env),
+            logger: runtime.logger,
+            now: Date.now,
+            rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce },
+          });
+          await slots.tick();
+          slots.start(SLOTS_TICK_MS);
+          const stopMarking = keepMarkedServed(runtime.commands, runtime.keys, () =>
+            slots.servableSellers.map((seller) => seller.ref),
+          );
           runtime.logger.info(
-            { queues: workers.size, concurrency: flags.concurrency, jobs: jobsDir },
+            {
+              sellers: slots.servableSellers.length,
+              sellersAtOnce: flags.sellersAtOnce,
+              concurrency: flags.concurrency,
+              jobs: jobsDir,
+            },
             'worker started',
           );
           const signal = await untilStopped();
-          clearInterval(poll);
+          stopMarking();
+          await slots.close();
           stopWatchingRedis();
           runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
           await scheduled.close();
@@ -99,4 +124,13 @@ export function registerWorker(
         });
       },
     );
+}
+
+/** 1 to 64: each queue served at once holds a blocking Redis connection. */
+function parseSellersAtOnce(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new UsageError(`--sellers-at-once takes a whole number from 1 to 64, not "${text}"`);
+  }
+  return value;
 }
