@@ -11,6 +11,7 @@ import {
   parseTaxRate,
 } from '../config.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { KEYS_FILE_HELP } from '../keys-file.js';
 import { parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
@@ -156,6 +157,7 @@ function addSharedOptions(command: Command): Command {
       parseDailyBudget,
     )
     .option('--key-env <name>', "the environment variable that holds this seller's key", 'SELLER_API_KEY')
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .addOption(
       new Option('--format <format>', 'force the source format (default: detected)').choices([
         'csv',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
+import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { ExitCode } from '../exit-codes.js';
@@ -28,6 +29,7 @@ export function registerResume(program: Command, io: CliIo): void {
       'the variable that holds the fixed (or new) key; it is checked first',
       'SELLER_API_KEY',
     )
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (flags: ResumeFlags) => {
