@@ -30,6 +30,8 @@ export interface RunView {
   source: string;
   preset: string;
   sellerRef: string;
+  /** The seller's name (`--seller`), null when it has none. */
+  sellerName: string | null;
   state: RunState;
   /** The state, or why a run that is not done is held (a pause of its seller). */
   stateText: string;
@@ -127,6 +129,7 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
     source: run.source,
     preset: run.preset,
     sellerRef: run.sellerRef,
+    sellerName: run.sellerName ?? null,
     state: run.state,
     stateText,
     dryRun: run.dryRun,
