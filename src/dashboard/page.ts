@@ -131,7 +131,7 @@ function fill(tbody, items, columns, emptyText, addRow) {
 }
 
 function sellerRow(tr, seller) {
-  cell(tr, seller.ref, 'mono');
+  cell(tr, seller.name ? seller.name + ' (' + seller.ref + ')' : seller.ref, seller.name ? '' : 'mono');
   cell(tr, seller.baseUrl, 'mono');
   stateCell(tr, seller.state, seller.stateText);
   count(tr, seller.requestsToday);

@@ -15,6 +15,8 @@ export type SellerStateName = 'active' | 'paused' | 'key-rejected' | 'unreachabl
 /** A seller as the dashboard shows it. Holds no key: a seller is named by its ref (a fingerprint). */
 export interface SellerView {
   ref: string;
+  /** The seller's name (`--seller`), null when it has none. */
+  name: string | null;
   baseUrl: string;
   state: SellerStateName;
   /** "active", "paused until 00:00 UTC (in 3 h 12 min)" or "key rejected (401): …". */
@@ -97,6 +99,7 @@ export function sellerView(
           : 'active';
   return {
     ref: info.ref,
+    name: info.name ?? null,
     baseUrl: info.baseUrl,
     state,
     stateText,
