@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseJob } from '../../src/cli/job-file.js';
 import { isSellerName, namedSellerRef, parseSellerName, sellerOfRun } from '../../src/queue/seller-names.js';
 import { sellerRef } from '../../src/queue/seller-ref.js';
 import { UsageError } from '../../src/usage-error.js';
@@ -89,5 +90,14 @@ describe('the seller of a run', () => {
       "seller acme: the key in SELLER_API_KEY_ACME is already seller shop-b's key",
     );
     expect(sellers.aliases[api.keyFingerprint]).toBe(shopB);
+  });
+});
+
+describe('a job file names its seller with seller:', () => {
+  it('reads a name that follows the rule, and refuses one that does not, naming the file and the field', () => {
+    expect(parseJob('source: a.csv\nseller: acme\n', '/srv/jobs/nightly.yml').seller).toBe('acme');
+    expect(() => parseJob('source: a.csv\nseller: Acme Shop\n', '/srv/jobs/nightly.yml')).toThrow(
+      /^nightly\.yml: seller: must be a seller name of lower-case letters/,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedSellerRef } from '../../../src/queue/seller-names.js';
 import { SellerState } from '../../../src/queue/seller-state.js';
@@ -78,6 +80,22 @@ describe('sellers with names', () => {
     );
     expect(rig.sandbox.stats().total).toBe(requests);
     expect((await registered(rig)).map((seller) => seller.name)).toEqual(['shop-b']);
+  });
+
+  it("a job file's seller: names the run's seller", async () => {
+    await rig.csv('catalog.csv', catalogRows(3));
+    await mkdir(join(rig.dir, 'jobs'));
+    const job = join(rig.dir, 'jobs', 'nightly.yml');
+    await writeFile(job, 'source: catalog.csv\nseller: acme\n');
+
+    const result = await rig.cli(['run', '--job', job]);
+
+    expect(result.code, result.stderr).toBe(0);
+    const status = (await rig.status()) as NamedStatus;
+    expect(status).toMatchObject({
+      sellerName: 'acme',
+      sellerRef: namedSellerRef(rig.sandbox.baseUrl, 'acme'),
+    });
   });
 
   it('a name that breaks the rule is refused, saying the rule', async () => {
