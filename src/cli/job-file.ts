@@ -8,6 +8,7 @@ import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
+import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -71,6 +72,14 @@ const jobFile = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
       .optional(),
     baseUrl: z.string().optional(),
+    /** `--seller NAME`. */
+    seller: z
+      .string()
+      .refine(
+        (text) => isSellerName(text),
+        'must be a seller name of lower-case letters, digits, . _ - (starting with a letter or digit, at most 63)',
+      )
+      .optional(),
     format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
     delimiter: z.string().optional(),
     encoding: z.string().optional(),

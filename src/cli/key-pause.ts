@@ -10,6 +10,8 @@ export type KeyPauseResult =
   | { kind: 'resumed'; linked: boolean; checked: boolean }
   | { kind: 'still-rejected' }
   | { kind: 'refused'; reason: string }
+  /** The working key is another named seller's: not linked, the pause stays. */
+  | { kind: 'key-taken'; by: string }
   | { kind: 'unreachable'; reason: string };
 
 /**
@@ -51,7 +53,8 @@ export async function liftKeyPause(
       }
       const fingerprint = sellerRef(seller.baseUrl, apiKey);
       if ((await runtime.sellers.resolveRef(fingerprint)) !== seller.ref) {
-        await runtime.sellers.linkKey(fingerprint, seller.ref);
+        const other = await runtime.sellers.claimKey(fingerprint, seller.ref);
+        if (other !== null) return { kind: 'key-taken', by: other };
         linked = true;
       }
     }

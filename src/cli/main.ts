@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { applyKeysFile } from '../keys-file.js';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { registerApprove } from './commands/approve.js';
@@ -57,6 +58,10 @@ export function buildProgram(io: CliIo): Command {
   registerProducts(program, io);
   registerSandbox(program, io);
   registerDemo(program, io);
+  // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
+  program.hook('preAction', async (_program, action) => {
+    await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
+  });
   return program;
 }
 

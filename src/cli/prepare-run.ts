@@ -5,6 +5,7 @@ import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
+import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import { sellerRef } from '../queue/seller-ref.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
@@ -36,7 +37,7 @@ export async function prepareRun(
   io: CliIo,
   source: string,
   flags: RunFlags,
-  resolveRef: (keyFingerprint: string) => Promise<string>,
+  sellers: SellerLookup,
 ): Promise<PreparedRun> {
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
@@ -84,10 +85,16 @@ export async function prepareRun(
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
+    const seller = await sellerOfRun(
+      sellers,
+      { ...api, keyFingerprint: sellerRef(api.baseUrl, api.apiKey) },
+      flags.seller,
+    );
     const spec: RunSpec = {
       source: displaySource(source),
       sourceId: await sourceIdentity(source, flags),
-      sellerRef: await resolveRef(sellerRef(api.baseUrl, api.apiKey)),
+      sellerRef: seller.ref,
+      ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
       keyEnv: api.keyEnv,
       matchBy: flags.matchBy,

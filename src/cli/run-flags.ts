@@ -33,6 +33,8 @@ export interface RunFlags {
   sandbox: boolean;
   dailyBudget?: number;
   keyEnv: string;
+  /** `--seller NAME` (job files: `seller:`): the seller's name; its ref no longer depends on the key. */
+  seller?: string;
   format?: 'csv' | 'json' | 'ndjson' | 'xml';
   delimiter?: string;
   encoding?: string;

@@ -11,8 +11,10 @@ import {
   parseTaxRate,
 } from '../config.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { KEYS_FILE_HELP } from '../keys-file.js';
 import { parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
+import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
@@ -156,6 +158,12 @@ function addSharedOptions(command: Command): Command {
       parseDailyBudget,
     )
     .option('--key-env <name>', "the environment variable that holds this seller's key", 'SELLER_API_KEY')
+    .option('--keys-file <file>', KEYS_FILE_HELP)
+    .option(
+      '--seller <name>',
+      "the seller's name (lower case, digits, . _ -): a new or fixed key keeps its queue, id map and quota count",
+      (value: string) => parseSellerName(value),
+    )
     .addOption(
       new Option('--format <format>', 'force the source format (default: detected)').choices([
         'csv',

@@ -33,7 +33,7 @@ export async function reportOutcome(
       say(
         io,
         `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
-          `fix the key, then: catalog-sync resume --seller ${spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
+          `fix the key, then: catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
       );
       return ExitCode.unauthorized;
     case 'unreachable':

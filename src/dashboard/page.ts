@@ -131,7 +131,7 @@ function fill(tbody, items, columns, emptyText, addRow) {
 }
 
 function sellerRow(tr, seller) {
-  cell(tr, seller.ref, 'mono');
+  cell(tr, seller.name ? seller.name + ' (' + seller.ref + ')' : seller.ref, seller.name ? '' : 'mono');
   cell(tr, seller.baseUrl, 'mono');
   stateCell(tr, seller.state, seller.stateText);
   count(tr, seller.requestsToday);
@@ -163,7 +163,8 @@ function runRow(tr, run) {
   // The file name is what tells runs apart; the whole path or URL is in the tooltip.
   const source = cell(tr, run.source.split('/').filter(Boolean).pop() || run.source, 'source');
   source.title = run.source + ' (preset ' + run.preset + ')';
-  cell(tr, run.sellerRef.slice(0, 8), 'mono').title = run.sellerRef;
+  // A named seller by its name; an unnamed one by the start of its ref. The ref is in the tooltip.
+  cell(tr, run.sellerName || run.sellerRef.slice(0, 8), run.sellerName ? '' : 'mono').title = run.sellerRef;
   const shown = run.aborted ? 'ended-early' : run.stateText.startsWith('paused') ? 'paused' : run.state;
   const state = stateCell(tr, shown, run.stateText);
   if (run.dryRun) {

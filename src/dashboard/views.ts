@@ -15,6 +15,8 @@ export type SellerStateName = 'active' | 'paused' | 'key-rejected' | 'unreachabl
 /** A seller as the dashboard shows it. Holds no key: a seller is named by its ref (a fingerprint). */
 export interface SellerView {
   ref: string;
+  /** The seller's name (`--seller`), null when it has none. */
+  name: string | null;
   baseUrl: string;
   state: SellerStateName;
   /** "active", "paused until 00:00 UTC (in 3 h 12 min)" or "key rejected (401): …". */
@@ -30,6 +32,8 @@ export interface RunView {
   source: string;
   preset: string;
   sellerRef: string;
+  /** The seller's name (`--seller`), null when it has none. */
+  sellerName: string | null;
   state: RunState;
   /** The state, or why a run that is not done is held (a pause of its seller). */
   stateText: string;
@@ -95,6 +99,7 @@ export function sellerView(
           : 'active';
   return {
     ref: info.ref,
+    name: info.name ?? null,
     baseUrl: info.baseUrl,
     state,
     stateText,
@@ -127,6 +132,7 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
     source: run.source,
     preset: run.preset,
     sellerRef: run.sellerRef,
+    sellerName: run.sellerName ?? null,
     state: run.state,
     stateText,
     dryRun: run.dryRun,

@@ -27,6 +27,8 @@ export interface NotifyBody {
   runId: string;
   state: string;
   sellerRef: string;
+  /** The seller's name (`--seller`), when it has one. */
+  sellerName?: string;
   source: string;
   counts: NotifyCounts;
   /** When the pause lifts by itself (ISO 8601); only for `paused`. */
@@ -58,13 +60,14 @@ export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number |
     runId: run.id,
     state: run.state,
     sellerRef: run.sellerRef,
+    ...(run.sellerName ? { sellerName: run.sellerName } : {}),
     source: run.source,
     counts,
     text: '',
   };
   if (event === 'paused' && resumesAt != null) body.resumesAt = new Date(resumesAt).toISOString();
   if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
-  body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerRef})`;
+  body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerName ?? run.sellerRef})`;
   return body;
 }
 
@@ -89,7 +92,7 @@ function what(body: NotifyBody, run: RunRecord): string {
     case 'paused':
       return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; its rows stay queued`;
     case 'key-rejected':
-      return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerRef}`;
+      return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerName ?? run.sellerRef}`;
     case 'api-unreachable':
       return `paused: cannot reach ${run.baseUrl}; its rows stay queued and go on once the API answers`;
   }

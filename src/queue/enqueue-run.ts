@@ -61,7 +61,12 @@ export async function enqueueRun(
   hooks: EnqueueHooks = {},
 ): Promise<EnqueueResult> {
   const queueName = sellerQueueName(spec.sellerRef);
-  await deps.sellers.register({ ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName });
+  await deps.sellers.register({
+    ref: spec.sellerRef,
+    baseUrl: spec.baseUrl,
+    queueName,
+    ...(spec.sellerName ? { name: spec.sellerName } : {}),
+  });
   if (spec.sentFields) {
     const absent = await fieldsNoLongerInSource(deps.redis, deps.keys, spec.sellerRef, spec.sentFields, spec);
     // With --fields the user chose what goes out: the others are absent on purpose.

@@ -18,6 +18,8 @@ export interface SellerInfo {
   ref: string;
   baseUrl: string;
   queueName: string;
+  /** `--seller NAME`: the seller's name, when it was given one. */
+  name?: string;
 }
 
 export interface SellerStatus {
@@ -52,7 +54,11 @@ export class SellerState {
     await this.redis
       .multi()
       .sadd(this.keys.sellers, info.ref)
-      .hset(this.keys.seller(info.ref), { baseUrl: info.baseUrl, queueName: info.queueName })
+      .hset(this.keys.seller(info.ref), {
+        baseUrl: info.baseUrl,
+        queueName: info.queueName,
+        ...(info.name ? { name: info.name } : {}),
+      })
       .exec();
   }
 
@@ -62,12 +68,12 @@ export class SellerState {
     // Sent together, not one round trip after another: a worker reads this every few seconds, with
     // thousands of sellers registered (issue 13).
     const hashes = await Promise.all(
-      refs.map((ref) => this.redis.hmget(this.keys.seller(ref), 'baseUrl', 'queueName')),
+      refs.map((ref) => this.redis.hmget(this.keys.seller(ref), 'baseUrl', 'queueName', 'name')),
     );
     const infos: SellerInfo[] = [];
     refs.forEach((ref, i) => {
-      const [baseUrl, queueName] = hashes[i] ?? [];
-      if (baseUrl && queueName) infos.push({ ref, baseUrl, queueName });
+      const [baseUrl, queueName, name] = hashes[i] ?? [];
+      if (baseUrl && queueName) infos.push({ ref, baseUrl, queueName, ...(name ? { name } : {}) });
     });
     return infos;
   }
@@ -87,6 +93,25 @@ export class SellerState {
   /** Links a new key (by fingerprint) to an existing seller; nothing reversible is stored. */
   async linkKey(keyFingerprint: string, ref: string): Promise<void> {
     await this.redis.hset(this.keys.sellerAliases, keyFingerprint, ref);
+  }
+
+  /** The seller's name (`--seller`), or null for a seller known by its key's fingerprint only. */
+  async nameOf(ref: string): Promise<string | null> {
+    return (await this.redis.hget(this.keys.seller(ref), 'name')) || null;
+  }
+
+  /**
+   * Makes a key (by fingerprint) serve the named seller `ref`, so that workers holding it find the
+   * seller. A key is one seller's account: when it already serves another named seller, nothing is
+   * linked and that seller's name is returned; null once the key serves `ref`.
+   */
+  async claimKey(keyFingerprint: string, ref: string): Promise<string | null> {
+    const current = await this.resolveRef(keyFingerprint);
+    if (current === ref) return null;
+    const other = await this.nameOf(current);
+    if (other) return other;
+    await this.linkKey(keyFingerprint, ref);
+    return null;
   }
 
   /** Throws SellerPausedError when this process already knows the seller is paused; costs nothing. */

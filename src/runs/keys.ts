@@ -12,7 +12,8 @@ export class RedisKeys {
   }
   /**
    * Hash: key fingerprint → seller ref, for a seller whose key was replaced (`resume` links the new
-   * key): the seller keeps its queue, its queued rows and its id map.
+   * key) or that has a name (`--seller`: each key it is run with is linked): the seller keeps its
+   * queue, its queued rows and its id map.
    */
   get sellerAliases(): string {
     return `${this.prefix}:seller-aliases`;
@@ -200,7 +201,7 @@ export class RedisKeys {
   servedBy(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}:served`;
   }
-  /** Hash: what `worker` processes need to serve a seller's queue (base URL, key variable name). */
+  /** Hash: what `worker` processes need to serve a seller's queue (base URL, queue name; `name` for a named seller). */
   seller(sellerRef: string): string {
     return `${this.prefix}:seller:${sellerRef}`;
   }

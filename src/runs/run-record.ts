@@ -10,6 +10,8 @@ export interface RunSpec {
   /** Identifies the source across imports (path, size and mtime; or URL), null for stdin. */
   sourceId: string | null;
   sellerRef: string;
+  /** `--seller NAME` (or the name the key's seller was given earlier); absent for an unnamed seller. */
+  sellerName?: string;
   baseUrl: string;
   keyEnv: string;
   matchBy: string;

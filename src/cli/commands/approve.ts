@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
+import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerQueueName, sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
@@ -35,6 +36,7 @@ export function registerApprove(program: Command, io: CliIo): void {
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .action(async (runId: string, flags: ApproveFlags) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         io.exitCode = await approve(io, runtime, runId, flags);

@@ -22,7 +22,7 @@ export function registerImport(program: Command, io: CliIo): void {
       writes: { allowEviction: flags.allowEviction },
     };
     await withRuntime(io, runtimeOptions, async (runtime) => {
-      const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
+      const prepared = await prepareRun(io, source, flags, runtime.sellers);
       let lastBackpressureLog = 0;
       let lastPause: string | null = null;
       let runId: string | null = null;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
+import { KEYS_FILE_HELP } from '../../keys-file.js';
+import { sellerLabel } from '../../queue/seller-names.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { ExitCode } from '../exit-codes.js';
@@ -20,14 +22,15 @@ export function registerResume(program: Command, io: CliIo): void {
     .command('resume')
     .description('lifts a pause left by a rejected key (401), once the key is fixed')
     .option(
-      '--seller <ref>',
-      'the seller ref printed when the key was rejected (default: every paused seller)',
+      '--seller <name|ref>',
+      'the seller (its name, or the ref printed when the key was rejected; default: every paused seller)',
     )
     .option(
       '--key-env <name>',
       'the variable that holds the fixed (or new) key; it is checked first',
       'SELLER_API_KEY',
     )
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
     .action(async (flags: ResumeFlags) => {
@@ -35,7 +38,7 @@ export function registerResume(program: Command, io: CliIo): void {
       checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const sellers = (await runtime.sellers.registered()).filter(
-          (s) => !flags.seller || s.ref === flags.seller,
+          (s) => !flags.seller || s.ref === flags.seller || s.name === flags.seller,
         );
         if (flags.seller && sellers.length === 0)
           throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
@@ -43,7 +46,7 @@ export function registerResume(program: Command, io: CliIo): void {
         let resumed = 0;
         for (const seller of sellers) {
           // Seller refs are read from Redis: shown, never obeyed by the terminal.
-          const ref = terminalSafeLine(seller.ref);
+          const ref = terminalSafeLine(sellerLabel(seller.ref, seller.name));
           // The seller's base URL was read from Redis: the key goes there only if this environment allows its host.
           const result = await liftKeyPause(runtime, seller, apiKey, {
             ...flags,
@@ -54,6 +57,12 @@ export function registerResume(program: Command, io: CliIo): void {
               break;
             case 'refused':
               io.stderr.write(`catalog-sync: seller ${ref} stays paused: its base URL's ${result.reason}\n`);
+              io.exitCode = ExitCode.usage;
+              break;
+            case 'key-taken':
+              io.stderr.write(
+                `catalog-sync: the key in ${flags.keyEnv} is already seller ${terminalSafeLine(result.by)}'s key: seller ${ref} stays paused\n`,
+              );
               io.exitCode = ExitCode.usage;
               break;
             case 'still-rejected':

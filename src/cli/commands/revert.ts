@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { parseConcurrency, readApiConfig } from '../../config.js';
+import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
@@ -33,6 +34,7 @@ export function registerRevert(program: Command, io: CliIo): void {
     .option('--dry-run', 'print what would be put back; write nothing', false)
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')

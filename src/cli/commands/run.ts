@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
+import { sellerLabel } from '../../queue/seller-names.js';
 import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
@@ -63,7 +64,7 @@ export async function syncOnce(
   source: string,
   flags: RunFlags,
 ): Promise<number> {
-  const prepared = await prepareRun(io, source, flags, (fp) => runtime.sellers.resolveRef(fp));
+  const prepared = await prepareRun(io, source, flags, runtime.sellers);
   try {
     // Before the first request (the key check below may send one).
     await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
@@ -230,6 +231,9 @@ async function resumeIfKeyWorksAgain(
   if (!(await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected) return;
   const result = await liftKeyPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (result.kind === 'resumed') {
-    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${spec.sellerRef} resumed\n`);
+    say(
+      io,
+      `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${sellerLabel(spec.sellerRef, spec.sellerName)} resumed\n`,
+    );
   }
 }

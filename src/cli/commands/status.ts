@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { webhookOrigin } from '../../notify/webhook-url.js';
+import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import { deactivationText, notAppliedLine, runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
@@ -31,7 +32,7 @@ export function registerStatus(program: Command, io: CliIo): void {
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, stateText: state, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -47,7 +48,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               ...[notAppliedLine(counts)].filter((line) => line !== null),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
-              `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${run.sellerRef}`,
+              `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${sellerLabel(run.sellerRef, run.sellerName)}`,
               ...(run.revertedAt
                 ? [`  reverted  ${revertedText(run.revertedAt, run.revertCounts ?? {})}`]
                 : []),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseConcurrency, readTrustRules } from '../../config.js';
+import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
@@ -39,6 +40,7 @@ export function registerWorker(
       DEFAULT_ROTATION.slots,
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--keys-file <file>', KEYS_FILE_HELP)
     .option(
       '--jobs <dir>',
       'the folder whose job files scheduled imports read (as given to `schedule --jobs`; never taken from Redis)',

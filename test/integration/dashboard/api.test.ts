@@ -88,6 +88,7 @@ describe('the dashboard JSON API', () => {
     expect(sellers.body.sellers).toEqual([
       {
         ref: queued.body.sellerRef,
+        name: null,
         baseUrl: pipeline.sandbox.baseUrl,
         state: 'active',
         stateText: 'active',

@@ -63,6 +63,7 @@ describe('sellerView', () => {
 
     expect(view).toEqual({
       ref: info.ref,
+      name: null,
       baseUrl: info.baseUrl,
       state,
       stateText,
@@ -118,6 +119,18 @@ describe('runView', () => {
       durationMs: 30_000,
       durationText: '30.0 s',
     });
+  });
+
+  it("shows a named seller's name beside its ref, and null for an unnamed one", () => {
+    expect(runView({ ...run, sellerName: 'acme' }, undefined, NOW)).toMatchObject({
+      sellerRef: run.sellerRef,
+      sellerName: 'acme',
+    });
+    expect(runView(run, undefined, NOW).sellerName).toBeNull();
+    const info = { ref: run.sellerRef, baseUrl: run.baseUrl, queueName: 'sync-x', name: 'acme' };
+    const active = { pausedUntil: null, authRejected: false, requestsToday: 0 };
+    const queue = { waiting: 0, active: 0, delayed: 0, failed: 0 };
+    expect(sellerView(info, active, queue, NOW).name).toBe('acme');
   });
 
   it('links the report and fills in zero counts', () => {

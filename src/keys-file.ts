@@ -1,0 +1,96 @@
+import { readFile, stat } from 'node:fs/promises';
+import { readTrustRules } from './config.js';
+import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * `--keys-file FILE` (issue 13): a worker serving many sellers reads their keys from one file of
+ * `NAME=KEY` lines instead of one environment variable each. Every message names the file, the line
+ * number and the NAME, never the value: a line that is not `NAME=KEY` may be a pasted key itself.
+ */
+
+/** Names that decide what is trusted: a file of keys must not widen what may hold or receive a key. */
+const NOT_KEYS = new Set([KEY_ENVS_VARIABLE, API_HOSTS_VARIABLE]);
+
+/** Parses the file's text: a map of NAME to KEY. `rules` are the operator's (CATALOG_SYNC_KEY_ENVS). */
+export function parseKeysFile(text: string, file: string, keyEnvs: readonly string[]): Map<string, string> {
+  const entries = new Map<string, string>();
+  const lines = text.split(/\r?\n/);
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const at = `--keys-file ${file}: line ${index + 1}`;
+    const equals = line.indexOf('=');
+    if (equals < 0) throw new UsageError(`${at} is not NAME=KEY (blank lines and # comments are allowed)`);
+    const name = line.slice(0, equals).trim();
+    const key = line.slice(equals + 1).trim();
+    // A name that is no variable name is not shown: it may be part of a key.
+    if (!isEnvName(name) || name.length > 120)
+      throw new UsageError(`${at}: the text before = is not a variable name (NAME=KEY)`);
+    if (NOT_KEYS.has(name) || !isKeyEnvAllowed(name, keyEnvs))
+      throw new UsageError(
+        `${at}: ${name} is not a key variable: a key name is SELLER_API_KEY, SELLER_API_KEY_<NAME> ` +
+          `or a name listed in ${KEY_ENVS_VARIABLE} (a comma list, in the environment)`,
+      );
+    if (key === '') throw new UsageError(`${at}: ${name} has no key after =`);
+    if (entries.has(name)) throw new UsageError(`${at}: ${name} is given twice in the file`);
+    entries.set(name, key);
+  }
+  return entries;
+}
+
+/** Reads and checks the file: a regular file that only its owner may read or write (mode 600). */
+export async function readKeysFile(file: string, keyEnvs: readonly string[]): Promise<Map<string, string>> {
+  let text: string;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new UsageError(`--keys-file ${file} is not a regular file`);
+    // Keys readable by others are keys leaked; writable by others, keys replaced.
+    if ((info.mode & 0o077) !== 0)
+      throw new UsageError(
+        `--keys-file ${file} may be read or written by others (mode ${(info.mode & 0o777).toString(8)}): run chmod 600 ${file}`,
+      );
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`--keys-file ${file} cannot be read (${code})`);
+  }
+  return parseKeysFile(text, file, keyEnvs);
+}
+
+/**
+ * The key environment: `env` with the file's entries added. A name the environment sets to another
+ * value is refused: which of the two keys would serve the seller would be a guess.
+ */
+export function mergeKeys(
+  env: NodeJS.ProcessEnv,
+  entries: ReadonlyMap<string, string>,
+  file: string,
+): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...env };
+  for (const [name, key] of entries) {
+    const set = env[name]?.trim();
+    if (set && set !== key)
+      throw new UsageError(
+        `--keys-file ${file}: ${name} is set in the environment too, to another key: keep one of them`,
+      );
+    merged[name] = key;
+  }
+  return merged;
+}
+
+/**
+ * Gives a command's `io` the key environment of `--keys-file` (when given): every place that reads a
+ * key from `io.env` (readKey, the workers) then finds the file's keys too. The process's own
+ * environment is left alone, so nothing it starts inherits the keys.
+ */
+export async function applyKeysFile(io: { env: NodeJS.ProcessEnv }, file: string | undefined): Promise<void> {
+  if (file === undefined) return;
+  const entries = await readKeysFile(file, readTrustRules(io.env).keyEnvs);
+  io.env = mergeKeys(io.env, entries, file);
+}
+
+/** The option's help, the same on every command that reads a key. */
+export const KEYS_FILE_HELP =
+  'also read keys from FILE: NAME=KEY lines (# comments), NAME a key variable as --key-env takes; mode 600';

@@ -1,0 +1,124 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyKeysFile, mergeKeys, parseKeysFile, readKeysFile } from '../../src/keys-file.js';
+import { UsageError } from '../../src/usage-error.js';
+
+const SECRET = 'sk_live_Secret123';
+
+async function refusalOf(call: () => unknown): Promise<UsageError> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError, but nothing was thrown');
+}
+
+describe('the keys file syntax', () => {
+  it('reads NAME=KEY lines, skipping blank lines and # comments, trimming around the key', () => {
+    const text = `# the agency's sellers\n\nSELLER_API_KEY_ACME = ${SECRET}  \r\nSHOP_B=sk_b=with=equals\n   # indented comment\n`;
+    const keys = parseKeysFile(text, 'keys.env', ['SHOP_B']);
+    expect([...keys]).toEqual([
+      ['SELLER_API_KEY_ACME', SECRET],
+      ['SHOP_B', 'sk_b=with=equals'],
+    ]);
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['a line without =', `SELLER_API_KEY_A=x\n${SECRET}\n`, /keys\.env: line 2 is not NAME=KEY/],
+    [
+      'a name that is no variable name',
+      `${SECRET}-x=y\n`,
+      /line 1: the text before = is not a variable name/,
+    ],
+    [
+      'a name not allowed to hold a key',
+      `DB_PASSWORD=${SECRET}\n`,
+      /line 1: DB_PASSWORD is not a key variable.*CATALOG_SYNC_KEY_ENVS/,
+    ],
+    [
+      'the trust list itself',
+      'CATALOG_SYNC_KEY_ENVS=DB_PASSWORD\n',
+      /line 1: CATALOG_SYNC_KEY_ENVS is not a key variable/,
+    ],
+    ['an empty key', '\nSELLER_API_KEY_A=\n', /line 2: SELLER_API_KEY_A has no key/],
+    [
+      'a name given twice',
+      `SELLER_API_KEY_A=${SECRET}\n#\nSELLER_API_KEY_A=${SECRET}\n`,
+      /line 3: SELLER_API_KEY_A is given twice/,
+    ],
+  ])('refuses %s in one line naming the file and line, never the key', async (_what, text, message) => {
+    const error = await refusalOf(() => parseKeysFile(text, 'keys.env', ['CATALOG_SYNC_KEY_ENVS']));
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).not.toContain('\n');
+    expect(error.exitCode).toBe(2);
+  });
+
+  it('allows a name listed in CATALOG_SYNC_KEY_ENVS only when listed', async () => {
+    expect(parseKeysFile('SHOP_KEY=k\n', 'f', ['SHOP_KEY']).get('SHOP_KEY')).toBe('k');
+    expect((await refusalOf(() => parseKeysFile('SHOP_KEY=k\n', 'f', []))).message).toMatch(/SHOP_KEY/);
+  });
+});
+
+describe('the keys file on disk', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'keys-file-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function keysFile(mode: number, text = `SELLER_API_KEY_ACME=${SECRET}\n`): Promise<string> {
+    const path = join(dir, 'keys.env');
+    await writeFile(path, text);
+    await chmod(path, mode);
+    return path;
+  }
+
+  it('reads a file of mode 600 (or 400)', async () => {
+    expect((await readKeysFile(await keysFile(0o600), [])).get('SELLER_API_KEY_ACME')).toBe(SECRET);
+    expect((await readKeysFile(await keysFile(0o400), [])).size).toBe(1);
+  });
+
+  it.each([0o640, 0o604, 0o620, 0o602, 0o644, 0o666])(
+    'refuses mode %o, saying chmod 600 FILE',
+    async (mode) => {
+      const path = await keysFile(mode);
+      const error = await refusalOf(() => readKeysFile(path, []));
+      expect(error.message).toContain(`chmod 600 ${path}`);
+      expect(error.message).not.toContain(SECRET);
+    },
+  );
+
+  it('refuses a missing file or a folder in one line', async () => {
+    expect((await refusalOf(() => readKeysFile(join(dir, 'none'), []))).message).toMatch(
+      /--keys-file .*none cannot be read \(ENOENT\)/,
+    );
+    const folder = join(dir, 'folder');
+    await mkdir(folder, { mode: 0o700 });
+    expect((await refusalOf(() => readKeysFile(folder, []))).message).toMatch(/is not a regular file/);
+  });
+
+  it("adds the file's keys to a copy of the environment; the same value in both is fine", async () => {
+    const path = await keysFile(0o600, `SELLER_API_KEY_ACME=${SECRET}\nSELLER_API_KEY=sk_same\n`);
+    const env = { SELLER_API_KEY: 'sk_same', OTHER: '1' };
+    const io = { env };
+    await applyKeysFile(io, path);
+    expect(io.env).toEqual({ SELLER_API_KEY: 'sk_same', OTHER: '1', SELLER_API_KEY_ACME: SECRET });
+    expect(env).not.toHaveProperty('SELLER_API_KEY_ACME');
+  });
+
+  it('refuses a name the environment sets to another key, naming it and neither key', async () => {
+    const error = await refusalOf(() =>
+      mergeKeys({ SELLER_API_KEY_ACME: 'sk_env_key' }, new Map([['SELLER_API_KEY_ACME', SECRET]]), 'k.env'),
+    );
+    expect(error.message).toMatch(/k\.env: SELLER_API_KEY_ACME is set in the environment too/);
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).not.toContain('sk_env_key');
+  });
+});

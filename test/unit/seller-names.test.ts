@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { parseJob } from '../../src/cli/job-file.js';
+import { isSellerName, namedSellerRef, parseSellerName, sellerOfRun } from '../../src/queue/seller-names.js';
+import { sellerRef } from '../../src/queue/seller-ref.js';
+import { UsageError } from '../../src/usage-error.js';
+
+const BASE = 'https://api.example.com/api/v1';
+
+describe('the seller name rule', () => {
+  it.each(['acme', 'a', '0shop', 'shop-b.eu_2', 'a'.repeat(63)])('accepts %s', (name) => {
+    expect(parseSellerName(name)).toBe(name);
+  });
+
+  it.each([
+    '',
+    'Acme',
+    '-acme',
+    '.acme',
+    '_acme',
+    'ac me',
+    'acme/eu',
+    'a'.repeat(64),
+    'ac\u001b[2Jme',
+    'café',
+  ])('refuses %j, saying the rule in one line', (name) => {
+    expect(isSellerName(name)).toBe(false);
+    expect(() => parseSellerName(name)).toThrow(UsageError);
+    expect(() => parseSellerName(name)).toThrow(
+      /--seller takes a seller name of lower-case letters, digits, \. _ -/,
+    );
+  });
+});
+
+describe("a named seller's ref", () => {
+  it('depends on the base URL and the name only: 16 hex, the same with a trailing slash', () => {
+    const ref = namedSellerRef(BASE, 'acme');
+    expect(ref).toMatch(/^[0-9a-f]{16}$/);
+    expect(namedSellerRef(`${BASE}/`, 'acme')).toBe(ref);
+    expect(namedSellerRef(BASE, 'acme-2')).not.toBe(ref);
+    expect(namedSellerRef('https://other.example.com/api/v1', 'acme')).not.toBe(ref);
+  });
+
+  it("is never a key's ref, even for a key that reads like the name", () => {
+    expect(namedSellerRef(BASE, 'acme')).not.toBe(sellerRef(BASE, 'acme'));
+  });
+});
+
+/** SellerState's lookups over plain maps: aliases (key fingerprint → ref) and names (ref → name). */
+function lookup(aliases: Record<string, string>, names: Record<string, string>) {
+  return {
+    aliases,
+    resolveRef: async (fp: string) => aliases[fp] ?? fp,
+    nameOf: async (ref: string) => names[ref] ?? null,
+    claimKey: async (fp: string, ref: string) => {
+      const current = aliases[fp] ?? fp;
+      if (current === ref) return null;
+      if (names[current]) return names[current] as string;
+      aliases[fp] = ref;
+      return null;
+    },
+  };
+}
+
+describe('the seller of a run', () => {
+  const api = { baseUrl: BASE, keyEnv: 'SELLER_API_KEY_ACME', keyFingerprint: sellerRef(BASE, 'sk_1') };
+
+  it("named: the name's ref, whatever the key, with the key linked to it", async () => {
+    const sellers = lookup({}, {});
+    expect(await sellerOfRun(sellers, api, 'acme')).toEqual({
+      ref: namedSellerRef(BASE, 'acme'),
+      name: 'acme',
+    });
+    expect(sellers.aliases[api.keyFingerprint]).toBe(namedSellerRef(BASE, 'acme'));
+  });
+
+  it("unnamed: the key's seller as before, with the name that seller was given", async () => {
+    expect(await sellerOfRun(lookup({}, {}), api, undefined)).toEqual({
+      ref: api.keyFingerprint,
+      name: null,
+    });
+    const acme = namedSellerRef(BASE, 'acme');
+    const linked = lookup({ [api.keyFingerprint]: acme }, { [acme]: 'acme' });
+    expect(await sellerOfRun(linked, api, undefined)).toEqual({ ref: acme, name: 'acme' });
+  });
+
+  it("refuses a name given with another named seller's key, naming the variable and that seller", async () => {
+    const shopB = namedSellerRef(BASE, 'shop-b');
+    const sellers = lookup({ [api.keyFingerprint]: shopB }, { [shopB]: 'shop-b' });
+    await expect(sellerOfRun(sellers, api, 'acme')).rejects.toThrow(
+      "seller acme: the key in SELLER_API_KEY_ACME is already seller shop-b's key",
+    );
+    expect(sellers.aliases[api.keyFingerprint]).toBe(shopB);
+  });
+});
+
+describe('a job file names its seller with seller:', () => {
+  it('reads a name that follows the rule, and refuses one that does not, naming the file and the field', () => {
+    expect(parseJob('source: a.csv\nseller: acme\n', '/srv/jobs/nightly.yml').seller).toBe('acme');
+    expect(() => parseJob('source: a.csv\nseller: Acme Shop\n', '/srv/jobs/nightly.yml')).toThrow(
+      /^nightly\.yml: seller: must be a seller name of lower-case letters/,
+    );
+  });
+});
