@@ -14,6 +14,8 @@ export class RedisUnavailableError extends Error {
 
 /** The URL without its password, for messages and logs. */
 export function displayRedisUrl(url: string): string {
+  // A cluster's nodes (config.ts clusterDisplay) hold no password.
+  if (url.startsWith('redis-cluster://')) return url;
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
@@ -52,6 +54,12 @@ export function describeConnectFailure(url: string, cause: unknown): string {
   const at = displayRedisUrl(url);
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
   const code = (cause as { code?: unknown } | null)?.code;
+  if (url.startsWith('redis-cluster://')) {
+    // REDIS_CLUSTER names nodes only: no password, no TLS (README, Redis Cluster).
+    return /^(NOAUTH|WRONGPASS|NOPERM)\b/.test(reason)
+      ? `Redis Cluster at ${at} wants a password (${reason}): REDIS_CLUSTER supports clusters without one`
+      : `Redis Cluster is not reachable at ${at} (${reason}). Check REDIS_CLUSTER: every master must be reachable from here.`;
+  }
   if (/^NOAUTH\b/.test(reason)) {
     return `Redis at ${at} wants a password: put it in REDIS_URL as ${withPasswordPlaceholder(url)}`;
   }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
-import { sellerQueueName, sellerRef } from '../../queue/seller-ref.js';
+import { sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
@@ -54,7 +54,11 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
     flags.rows ?? null,
   );
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
-  workers.serve({ ref: run.sellerRef, baseUrl: run.baseUrl, queueName: sellerQueueName(run.sellerRef) });
+  workers.serve({
+    ref: run.sellerRef,
+    baseUrl: run.baseUrl,
+    queueName: runtime.keys.sellerQueue(run.sellerRef),
+  });
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
     const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress });
