@@ -65,6 +65,8 @@ export async function connectCluster(
   const remember = (error: unknown) => {
     cause ??= (error as { lastNodeError?: unknown }).lastNodeError ?? error;
   };
+  // A node's own error (ECONNREFUSED) says more than the cluster's "Connection is closed.".
+  cluster.on('node error', remember);
   cluster.on('error', remember);
   cluster.on('error', () => {});
   try {
@@ -83,6 +85,7 @@ export async function connectCluster(
     throw new RedisUnavailableError(display, cause ?? error);
   } finally {
     cluster.off('error', remember);
+    cluster.off('node error', remember);
   }
   // Once connected, a lost node is reconnected (a failover, a restart), as connectRedis does.
   cluster.options.clusterRetryStrategy = (attempt: number) => Math.min(attempt * 250, 2000);

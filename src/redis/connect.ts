@@ -56,9 +56,15 @@ export function describeConnectFailure(url: string, cause: unknown): string {
   const code = (cause as { code?: unknown } | null)?.code;
   if (url.startsWith('redis-cluster://')) {
     // REDIS_CLUSTER names nodes only: no password, no TLS (README, Redis Cluster).
-    return /^(NOAUTH|WRONGPASS|NOPERM)\b/.test(reason)
-      ? `Redis Cluster at ${at} wants a password (${reason}): REDIS_CLUSTER supports clusters without one`
-      : `Redis Cluster is not reachable at ${at} (${reason}). Check REDIS_CLUSTER: every master must be reachable from here.`;
+    if (/^(NOAUTH|WRONGPASS|NOPERM)\b/.test(reason)) {
+      return `Redis Cluster at ${at} wants a password (${reason}): REDIS_CLUSTER supports clusters without one`;
+    }
+    if (/cluster support disabled/i.test(reason)) {
+      return `Redis at ${at} is not a cluster (${reason}): name it in REDIS_URL, and leave REDIS_CLUSTER unset`;
+    }
+    // ioredis tells a refused or silent node only as a closed connection.
+    const said = /Connection is closed|None of startup nodes/i.test(reason) ? 'no node answered' : reason;
+    return `Redis Cluster is not reachable at ${at} (${said}). Check REDIS_CLUSTER: every master must be reachable from here.`;
   }
   if (/^NOAUTH\b/.test(reason)) {
     return `Redis at ${at} wants a password: put it in REDIS_URL as ${withPasswordPlaceholder(url)}`;

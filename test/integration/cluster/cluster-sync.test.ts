@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type CatalogRow, catalogRows, priceNumber } from '../support/catalog.js';
+import { runCli } from '../support/cli.js';
+import { freePort } from '../support/own-redis.js';
 import { bySku, MAIN_SELLER, pipelineEnv, requestCounts, usePipeline } from '../support/pipeline.js';
 import { clusterUnsupported, useTestCluster } from '../support/redis-cluster.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 
 const OTHER_KEY = 'sk_test_other';
 const OTHER_SELLER = 'seller-other';
@@ -10,7 +13,7 @@ const unsupported = clusterUnsupported();
 describe.skipIf(unsupported !== null)(
   `on a Redis Cluster of 3 masters (REDIS_CLUSTER)${unsupported ? `: skipped, ${unsupported}` : ''}`,
   () => {
-    const { cluster: holder } = { cluster: useTestCluster() };
+    const holder = useTestCluster();
     const pipeline = usePipeline();
     const onCluster = () => ({ REDIS_CLUSTER: holder.cluster.nodes, REDIS_URL: 'redis://127.0.0.1:1' });
 
@@ -67,3 +70,37 @@ describe.skipIf(unsupported !== null)(
     });
   },
 );
+
+describe('REDIS_CLUSTER that cannot be used', () => {
+  const env = { PATH: process.env.PATH, LOG_LEVEL: 'silent' };
+
+  it.each(['127.0.0.1', 'redis://127.0.0.1:7000', 'a:1,,b:2'])(
+    '%s: one line naming it, exit 2',
+    async (value) => {
+      const result = await runCli(['status'], { ...env, REDIS_CLUSTER: value });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('REDIS_CLUSTER lists a cluster');
+    },
+  );
+
+  it('a Redis that is no cluster: one line saying to use REDIS_URL, exit 2', async () => {
+    const { hostname, port } = new URL(TEST_REDIS_URL);
+    const result = await runCli(['status'], { ...env, REDIS_CLUSTER: `${hostname}:${port || 6379}` });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('is not a cluster');
+    expect(result.stderr).toContain('REDIS_URL');
+  });
+
+  it('nothing answering: one line naming the nodes, exit 2', async () => {
+    const port = await freePort();
+    const result = await runCli(['status'], { ...env, REDIS_CLUSTER: `127.0.0.1:${port}` });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(
+      `Redis Cluster is not reachable at redis-cluster://127.0.0.1:${port} (no node answered)`,
+    );
+    expect(result.stderr).toContain('every master must be reachable');
+  });
+});
