@@ -74,7 +74,8 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   if (!/^[\w.{}-]+$/.test(prefix)) {
     throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
   }
-  const redisCluster = parseRedisCluster(env.REDIS_CLUSTER);
+  // REDIS_CLUSTER goes before REDIS_URL (CONTRACT.md); a --redis-url flag before both (flags override variables).
+  const redisCluster = flags.redisUrl ? null : parseRedisCluster(env.REDIS_CLUSTER);
   if (redisCluster && /[{}]/.test(prefix)) {
     // The tool tags every key per seller (runs/keys.ts); a tag in the prefix would come first and
     // put every key of the deployment in one slot, on one master.

@@ -64,6 +64,10 @@ export class RedisKeys {
   get sellers(): string {
     return `${this.#global}:sellers`;
   }
+  /** String with a short TTL: a worker paused by a refused write tries one here to see if Redis takes writes again. */
+  get writeProbe(): string {
+    return `${this.#global}:write-probe`;
+  }
   /** Hash: the run record (state, options, counters). */
   run(runId: string): string {
     return `${this.#run(runId)}`;

@@ -34,7 +34,7 @@ export function registerApprove(program: Command, io: CliIo): void {
     )
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string, flags: ApproveFlags) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         io.exitCode = await approve(io, runtime, runId, flags);

@@ -27,7 +27,7 @@ export function registerWorker(
       parseConcurrency,
       8,
     )
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .option(
       '--jobs <dir>',
       'the folder whose job files scheduled imports read (as given to `schedule --jobs`; never taken from Redis)',

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { connectCluster } from '../../../src/redis/connect-cluster.js';
+import { readServerInfo } from '../../../src/redis/server-info.js';
+import { closeRedis } from '../../../src/redis/watch.js';
 import { type CatalogRow, catalogRows, priceNumber } from '../support/catalog.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/own-redis.js';
@@ -25,6 +28,22 @@ describe.skipIf(unsupported !== null)(
         expect(stored.get(row.sku)).toEqual({ sku: row.sku, name: row.name, price: priceNumber(row.price) });
       }
     }
+
+    it("reports every command error (the health hook BullMQ's commands go through too) and reads INFO of every master", async () => {
+      const nodes = holder.cluster.nodes.split(',');
+      const redis = await connectCluster(nodes);
+      try {
+        const errors: unknown[] = [];
+        redis.on('command-error', (error: unknown) => errors.push(error));
+        await expect(redis.hincrby(`${pipeline.prefix}:{x}:h`, 'f', 'not-a-number')).rejects.toThrow();
+        expect(errors).toHaveLength(1);
+        const info = await readServerInfo(redis);
+        expect(info).toMatchObject({ role: 'master', primary: null, policy: 'noeviction' });
+        expect(Number(info?.version.split('.')[0])).toBeGreaterThanOrEqual(5);
+      } finally {
+        await closeRedis(redis);
+      }
+    });
 
     it('syncs two sellers at once, each exactly once, then a re-run writes nothing', async () => {
       pipeline.sandbox.addKey(OTHER_KEY, OTHER_SELLER);

@@ -254,3 +254,10 @@ describe('REDIS_CLUSTER', () => {
     );
   });
 });
+
+describe('a --redis-url flag with REDIS_CLUSTER set', () => {
+  it('goes before it, as flags go before variables', () => {
+    const config = readCommonConfig({ REDIS_CLUSTER: 'h:7000' }, { redisUrl: 'redis://other:6379' });
+    expect(config).toMatchObject({ redisCluster: null, redisUrl: 'redis://other:6379' });
+  });
+});

@@ -64,6 +64,7 @@ describe('RedisKeys without a cluster', () => {
     expect(keys.runs).toBe('cs:runs');
     expect(keys.sellers).toBe('cs:sellers');
     expect(keys.sellerAliases).toBe('cs:seller-aliases');
+    expect(keys.writeProbe).toBe('cs:write-probe');
     expect(keys.sellerQueue(REF)).toBe(`sync-${REF}`);
     expect(keys.scheduledImportsQueue('scheduled-imports')).toBe('scheduled-imports');
     expect(keys.runIdSuffix(REF)).toBe('');
@@ -87,7 +88,9 @@ describe('RedisKeys on a cluster', () => {
   });
 
   it('puts the keys of no one seller under one global tag', () => {
-    for (const key of [keys.runs, keys.sellers, keys.sellerAliases]) expect(hashTag(key)).toBe('global');
+    for (const key of [keys.runs, keys.sellers, keys.sellerAliases, keys.writeProbe]) {
+      expect(hashTag(key)).toBe('global');
+    }
     expect(hashTag(`cs:${keys.scheduledImportsQueue('scheduled-imports')}:wait`)).toBe('global');
   });
 
