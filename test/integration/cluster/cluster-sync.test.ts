@@ -1,9 +1,10 @@
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { connectCluster } from '../../../src/redis/connect-cluster.js';
 import { readServerInfo } from '../../../src/redis/server-info.js';
 import { closeRedis } from '../../../src/redis/watch.js';
 import { type CatalogRow, catalogRows, priceNumber } from '../support/catalog.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runIdOf } from '../support/cli.js';
 import { freePort } from '../support/own-redis.js';
 import { bySku, MAIN_SELLER, pipelineEnv, requestCounts, usePipeline } from '../support/pipeline.js';
 import { clusterUnsupported, useTestCluster } from '../support/redis-cluster.js';
@@ -43,6 +44,37 @@ describe.skipIf(unsupported !== null)(
       } finally {
         await closeRedis(redis);
       }
+    });
+
+    it('an `import` of a source still queued gives its run id again; `cancel` ends it, its jobs gone', async () => {
+      const source = await pipeline.csv('catalog.csv', catalogRows(250));
+      const first = await pipeline.cli(['import', source], onCluster());
+      const second = await pipeline.cli(['import', source], onCluster());
+      expect([first.code, second.code]).toEqual([0, 0]);
+      const runId = runIdOf(first.stdout);
+      expect(second.stdout.trim()).toBe(runId);
+      expect(second.stderr).toContain(`already queued as run ${runId}`);
+
+      // The seller's queue (its keys: `prefix:sync-{REF}:…`) holds the run's chunks, then none.
+      const status = async () =>
+        JSON.parse((await pipeline.cli(['status', runId, '--json'], onCluster())).stdout);
+      const client = holder.cluster.client();
+      const queue = new Queue(`sync-{${(await status()).sellerRef}}`, {
+        connection: client,
+        prefix: pipeline.prefix,
+      });
+      const jobs = () => queue.getJobCountByTypes('wait', 'prioritized', 'delayed', 'active');
+      try {
+        expect(await jobs()).toBe(3);
+        const cancelled = await pipeline.cli(['cancel', runId], onCluster());
+        expect(cancelled.code, cancelled.stderr).toBe(0);
+        expect(await status()).toMatchObject({ id: runId, state: 'cancelled' });
+        expect(await jobs()).toBe(0);
+      } finally {
+        await queue.close();
+        client.disconnect();
+      }
+      expect(pipeline.sandbox.stats().byRoute['POST /products'] ?? 0).toBe(0);
     });
 
     it('syncs two sellers at once, each exactly once, then a re-run writes nothing', async () => {
