@@ -24,6 +24,7 @@ import { UsageError } from './usage-error.js';
  * | SELLER_API_BASE_URL       | base URL ending in /api/v1                          | required unless sandbox  |
  * | SELLER_API_KEY            | the key (or the variable named by --key-env)        | required unless sandbox  |
  * | REDIS_URL                 | Redis of queues, runs and id maps                   | redis://127.0.0.1:6379   |
+ * | REDIS_CLUSTER             | host:port,… of a Redis Cluster; instead of REDIS_URL | none                    |
  * | LOG_LEVEL                 | pino level                                          | info                     |
  * | CATALOG_SYNC_PREFIX       | Redis key prefix of this deployment                 | catalog-sync             |
  * | CATALOG_SYNC_LOCK_MS      | job lock; a killed worker's jobs return after it    | 30000                    |
@@ -37,7 +38,10 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
  */
 export interface CommonConfig {
+  /** The Redis to connect to; with REDIS_CLUSTER, the cluster's nodes as `redis-cluster://h:p,h:p` (messages only). */
   redisUrl: string;
+  /** REDIS_CLUSTER's nodes (`host:port`), or null for one Redis at redisUrl. */
+  redisCluster: string[] | null;
   /** True when REDIS_URL was given (by variable or flag): no private Redis is started then. */
   redisUrlGiven: boolean;
   prefix: string;
@@ -70,9 +74,19 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   if (!/^[\w.{}-]+$/.test(prefix)) {
     throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
   }
+  // REDIS_CLUSTER goes before REDIS_URL (CONTRACT.md); a --redis-url flag before both (flags override variables).
+  const redisCluster = flags.redisUrl ? null : parseRedisCluster(env.REDIS_CLUSTER);
+  if (redisCluster && /[{}]/.test(prefix)) {
+    // The tool tags every key per seller (runs/keys.ts); a tag in the prefix would come first and
+    // put every key of the deployment in one slot, on one master.
+    throw new UsageError(
+      `CATALOG_SYNC_PREFIX holds { } ("${prefix}"): with REDIS_CLUSTER, catalog-sync tags its keys itself; drop the braces`,
+    );
+  }
   return {
-    redisUrl: redisUrl ?? 'redis://127.0.0.1:6379',
-    redisUrlGiven: redisUrl !== undefined,
+    redisUrl: redisCluster ? clusterDisplay(redisCluster) : (redisUrl ?? 'redis://127.0.0.1:6379'),
+    redisCluster,
+    redisUrlGiven: redisUrl !== undefined || redisCluster !== null,
     prefix,
     logLevel,
     lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', 30_000),
@@ -85,6 +99,27 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     ),
     probeFirstMs: positiveInteger(env.CATALOG_SYNC_PROBE_MS, 'CATALOG_SYNC_PROBE_MS', 5_000),
   };
+}
+
+/** REDIS_CLUSTER: `host:port` nodes, comma-separated; null when unset or empty. */
+export function parseRedisCluster(value: string | undefined): string[] | null {
+  if (!value?.trim()) return null;
+  const nodes = value.split(',').map((node) => node.trim());
+  for (const node of nodes) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) {
+      throw new UsageError(
+        `REDIS_CLUSTER lists a cluster's nodes as host:port,host:port, and "${node}" is none`,
+      );
+    }
+  }
+  return nodes;
+}
+
+/** How a cluster is named in messages (REDIS_URL's place). */
+export function clusterDisplay(nodes: readonly string[]): string {
+  return `redis-cluster://${nodes.join(',')}`;
 }
 
 /**

@@ -199,7 +199,7 @@ function addSharedOptions(command: Command): Command {
       'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
     )
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option(
       '--force',

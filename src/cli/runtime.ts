@@ -5,6 +5,7 @@ import { RunNotifier } from '../notify/notifier.js';
 import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
 import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
+import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
 import {
   hasRedisServerBinary,
@@ -73,13 +74,16 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
   let redis: Redis;
   let commands: Redis;
   try {
-    redis = await connectRedis(config.redisUrl);
-    commands = await connectRedis(config.redisUrl, { connectionName: 'catalog-sync-commands' }).catch(
-      async (error: unknown) => {
-        await closeRedis(redis);
-        throw error;
-      },
-    );
+    const nodes = config.redisCluster;
+    const connect = (connectionName?: string) => {
+      const named = connectionName ? { connectionName } : {};
+      return nodes ? connectCluster(nodes, named) : connectRedis(config.redisUrl, named);
+    };
+    redis = await connect();
+    commands = await connect('catalog-sync-commands').catch(async (error: unknown) => {
+      await closeRedis(redis);
+      throw error;
+    });
   } catch (error) {
     await privateRedis?.stop();
     if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
@@ -97,13 +101,13 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     // to the console again for every queue and worker it sets up. `skipVersionCheck` is BullMQ's
     // connection option that spares that INFO read (and so the warning); it reads it from the
     // options of the client it is given, and of the duplicates it makes for blocking reads.
-    (redis.options as { skipVersionCheck?: boolean }).skipVersionCheck = true;
+    nodeOptions(redis).skipVersionCheck = true;
   }
   const health = new RedisHealth();
   // A refused write (full, read-only) is seen on whichever connection meets it first.
   health.watch(redis);
   health.watch(commands);
-  const keys = new RedisKeys(config.prefix);
+  const keys = new RedisKeys(config.prefix, { cluster: config.redisCluster !== null });
   const sellers = new SellerState(commands, keys, Date.now, {
     firstMs: config.probeFirstMs,
     maxMs: Math.max(config.probeFirstMs, DEFAULT_PROBE_BACKOFF.maxMs),

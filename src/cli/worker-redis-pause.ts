@@ -25,7 +25,9 @@ export function pauseWhileRedisRefuses(
   const logEveryMs = options.logEveryMs ?? 60_000;
   let lastLog = Number.NEGATIVE_INFINITY;
   let probing: NodeJS.Timeout | null = null;
-  const probeKey = `${runtime.config.prefix}:write-probe`;
+  // On a cluster this probes the master of the global slot only: one refused write elsewhere is
+  // met again by the job that retries it after the pause.
+  const probeKey = runtime.keys.writeProbe;
 
   const say = async () => {
     const fault = runtime.health.fault;

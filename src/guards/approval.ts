@@ -7,7 +7,6 @@ import type { ChunkJobData } from '../queue/chunk-job.js';
 import { endAfterDeactivations } from '../queue/finalise.js';
 import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import { queueOptions } from '../queue/queue-options.js';
-import { sellerQueueName } from '../queue/seller-ref.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
@@ -88,7 +87,7 @@ export async function queueApproval(
   // come and leaves ending the run to them (held-rows.ts, finalise.ts endAfterDeactivations).
   const deactivations = rows ? 0 : await makeHeldDue(deps, run);
   const queue = new Queue<ChunkJobData>(
-    sellerQueueName(run.sellerRef),
+    deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );
   try {

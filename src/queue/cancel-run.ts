@@ -7,7 +7,6 @@ import type { ChunkJobData } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { runIdOfChunkJob } from './producer.js';
 import { queueOptions } from './queue-options.js';
-import { sellerQueueName } from './seller-ref.js';
 
 export interface CancelDeps {
   redis: Redis;
@@ -53,7 +52,7 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
   const queue = new Queue<ChunkJobData>(
-    sellerQueueName(run.sellerRef),
+    deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );
   queue.on('error', () => undefined);

@@ -16,7 +16,6 @@ import { finaliseIfSettled } from './finalise.js';
 import { addChunk, produceChunks, SourceLeftUnreadError } from './producer.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import { sellerQueueName } from './seller-ref.js';
 import type { SellerState, SellerStatus } from './seller-state.js';
 
 export interface EnqueueDeps {
@@ -60,7 +59,7 @@ export async function enqueueRun(
   rows: AsyncIterable<MappedRow>,
   hooks: EnqueueHooks = {},
 ): Promise<EnqueueResult> {
-  const queueName = sellerQueueName(spec.sellerRef);
+  const queueName = deps.keys.sellerQueue(spec.sellerRef);
   await deps.sellers.register({
     ref: spec.sellerRef,
     baseUrl: spec.baseUrl,
@@ -93,15 +92,15 @@ async function produceRun(
   rows: AsyncIterable<MappedRow>,
   hooks: EnqueueHooks,
 ): Promise<EnqueueResult> {
-  const queueName = sellerQueueName(spec.sellerRef);
+  const queueName = deps.keys.sellerQueue(spec.sellerRef);
   if (spec.sourceId) {
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id);
     if (earlier) {
-      await deps.redis
-        .multi()
-        .del(deps.keys.run(run.id), deps.keys.producing(run.id))
-        .zrem(deps.keys.runs, run.id)
-        .exec();
+      // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its
+      // seller's slot) cannot share a MULTI. Stopped between the two, the run is an unlisted record
+      // that expires with its week; never a listed id without its record.
+      await deps.redis.zrem(deps.keys.runs, run.id);
+      await deps.redis.del(deps.keys.run(run.id), deps.keys.producing(run.id));
       return { kind: 'already-queued', runId: earlier };
     }
   }
@@ -165,7 +164,7 @@ async function produceRun(
  * the seller is paused they would hold the queue at its high-water mark against the new run.
  */
 async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
-  const queueName = sellerQueueName(ref);
+  const queueName = deps.keys.sellerQueue(ref);
   const queue = new Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {

@@ -10,7 +10,10 @@ export function sellerRef(baseUrl: string, apiKey: string): string {
   return createHash('sha256').update(`${normalisedBase}\n${apiKey}`).digest('hex').slice(0, 16);
 }
 
-/** One BullMQ queue per seller: a 429 for one seller must not slow another. */
+/**
+ * One BullMQ queue per seller: a 429 for one seller must not slow another. The name without a
+ * cluster; the tool asks RedisKeys.sellerQueue, which tags it on a cluster.
+ */
 export function sellerQueueName(ref: string): string {
   return `sync-${ref}`;
 }

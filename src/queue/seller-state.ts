@@ -51,15 +51,15 @@ export class SellerState {
   }
 
   async register(info: SellerInfo): Promise<void> {
-    await this.redis
-      .multi()
-      .sadd(this.keys.sellers, info.ref)
-      .hset(this.keys.seller(info.ref), {
-        baseUrl: info.baseUrl,
-        queueName: info.queueName,
-        ...(info.name ? { name: info.name } : {}),
-      })
-      .exec();
+    // Two commands, not a MULTI: on a cluster the registry and the seller's hash live in different
+    // slots. The hash first: a process stopped between the two leaves a hash no worker looks at
+    // (registered() lists the set), and the next import of the seller registers it again.
+    await this.redis.hset(this.keys.seller(info.ref), {
+      baseUrl: info.baseUrl,
+      queueName: info.queueName,
+      ...(info.name ? { name: info.name } : {}),
+    });
+    await this.redis.sadd(this.keys.sellers, info.ref);
   }
 
   /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */

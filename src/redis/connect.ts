@@ -14,6 +14,8 @@ export class RedisUnavailableError extends Error {
 
 /** The URL without its password, for messages and logs. */
 export function displayRedisUrl(url: string): string {
+  // A cluster's nodes (config.ts clusterDisplay) hold no password.
+  if (url.startsWith('redis-cluster://')) return url;
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
@@ -52,6 +54,18 @@ export function describeConnectFailure(url: string, cause: unknown): string {
   const at = displayRedisUrl(url);
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
   const code = (cause as { code?: unknown } | null)?.code;
+  if (url.startsWith('redis-cluster://')) {
+    // REDIS_CLUSTER names nodes only: no password, no TLS (README, Redis Cluster).
+    if (/^(NOAUTH|WRONGPASS|NOPERM)\b/.test(reason)) {
+      return `Redis Cluster at ${at} wants a password (${reason}): REDIS_CLUSTER supports clusters without one`;
+    }
+    if (/cluster support disabled/i.test(reason)) {
+      return `Redis at ${at} is not a cluster (${reason}): name it in REDIS_URL, and leave REDIS_CLUSTER unset`;
+    }
+    // ioredis tells a refused or silent node only as a closed connection.
+    const said = /Connection is closed|None of startup nodes/i.test(reason) ? 'no node answered' : reason;
+    return `Redis Cluster is not reachable at ${at} (${said}). Check REDIS_CLUSTER: every master must be reachable from here.`;
+  }
   if (/^NOAUTH\b/.test(reason)) {
     return `Redis at ${at} wants a password: put it in REDIS_URL as ${withPasswordPlaceholder(url)}`;
   }

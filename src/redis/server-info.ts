@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { displayRedisUrl } from './connect.js';
+import { isCluster } from './connect-cluster.js';
 
 /** What catalog-sync needs to know of a Redis server before it writes to it. */
 export interface RedisServerInfo {
@@ -14,15 +15,48 @@ export interface RedisServerInfo {
   policy: string;
 }
 
-/** Reads INFO (server, memory, replication); null when the server does not let us (a managed Redis may not). */
+/**
+ * Reads INFO (server, memory, replication); null when the server does not let us (a managed Redis may
+ * not). On a cluster, INFO of every master, summed up as the one that limits us (clusterInfo).
+ */
 export async function readServerInfo(redis: Redis): Promise<RedisServerInfo | null> {
-  let text: string;
+  const client = redis as Redis | Cluster;
   try {
-    text = await redis.info();
+    if (isCluster(client)) {
+      const masters = client.nodes('master');
+      if (masters.length === 0) return null;
+      return clusterInfo(
+        await Promise.all(masters.map(async (master) => parseServerInfo(await master.info()))),
+      );
+    }
+    return parseServerInfo(await client.info());
   } catch {
     return null;
   }
-  return parseServerInfo(text);
+}
+
+/**
+ * A cluster's masters as one server: the oldest version, a policy that evicts if any master evicts,
+ * and the memory of the master with the least room left. Seller keys spread over the masters by
+ * slot, so a run may land on any of them: the fullest is the one a run must fit in (honest, if
+ * pessimistic for a seller whose slot lives on an emptier master).
+ */
+export function clusterInfo(masters: readonly RedisServerInfo[]): RedisServerInfo {
+  const [first, ...rest] = masters as [RedisServerInfo, ...RedisServerInfo[]];
+  let tightest = first;
+  let oldest = first.version;
+  for (const master of rest) {
+    if (roomLeft(master) < roomLeft(tightest)) tightest = master;
+    if (versionBelow(master.version, versionParts(oldest))) oldest = master.version;
+  }
+  const evicting = masters.find((master) => master.policy !== 'noeviction');
+  return {
+    ...tightest,
+    version: oldest,
+    role: 'master',
+    primary: null,
+    policy: evicting?.policy ?? 'noeviction',
+  };
 }
 
 export function parseServerInfo(text: string): RedisServerInfo {
@@ -69,8 +103,12 @@ export function describeMemory(info: Pick<RedisServerInfo, 'usedMemory' | 'maxme
 
 const MINIMUM_VERSION = [5, 0, 0];
 
+function versionParts(version: string): number[] {
+  return version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
 function versionBelow(version: string, minimum: number[]): boolean {
-  const parts = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parts = versionParts(version);
   for (let i = 0; i < minimum.length; i++) {
     const have = parts[i] ?? 0;
     const need = minimum[i] ?? 0;

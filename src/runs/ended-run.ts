@@ -74,10 +74,12 @@ async function sourceKeysStillAsked(redis: Redis, keys: RedisKeys, run: RunRecor
   const earlier = await redis.zrangebyscore(keys.runs, oldest, `(${run.createdAt}`);
   for (let start = 0; start < earlier.length; start += 100) {
     const batch = earlier.slice(start, start + 100);
-    const states = await redis.pipeline(batch.map((id) => ['hget', keys.run(id), 'state'])).exec();
+    // Sent together, not as one pipeline: on a cluster the runs of different sellers live in
+    // different slots, and a pipeline must stay on one node.
+    const states = await Promise.all(batch.map((id) => redis.hget(keys.run(id), 'state')));
     // Most runs of a deployment (every seller's) ended: only the others' specs are read.
     const open = batch.filter((_, i) => {
-      const state = states?.[i]?.[1] as string | null | undefined;
+      const state = states[i];
       return state && state !== 'done' && state !== 'cancelled';
     });
     for (const id of open) {

@@ -4,11 +4,54 @@
  * Nothing here holds an API key: sellers are named by their ref (a fingerprint).
  */
 export class RedisKeys {
-  constructor(readonly prefix: string) {}
+  /**
+   * Cluster mode (REDIS_CLUSTER): every key carries a hash tag so that one seller's keys (its
+   * queue's, its runs', its id map, pause, quota, claims) share one slot, and the MULTIs and scripts
+   * that mix them keep working there: the seller's ref is the tag (`prefix:seller:{REF}:…`,
+   * queue `sync-{REF}`, a run's keys `prefix:run:STAMP-RAND-{REF}:…`, the run id ending in the ref:
+   * newRunId). The keys of no one seller (runs index, sellers registry, aliases, scheduled imports)
+   * share the tag `{global}`. Without a cluster the names stay byte for byte what they were: an id
+   * map renamed would be an id map lost (duplicates).
+   */
+  readonly cluster: boolean;
+  readonly #global: string;
+
+  constructor(
+    readonly prefix: string,
+    options: { cluster?: boolean } = {},
+  ) {
+    this.cluster = options.cluster ?? false;
+    this.#global = this.cluster ? `${prefix}:{global}` : prefix;
+  }
+
+  /** The seller's keys start with it: `prefix:seller:REF`, `prefix:seller:{REF}` on a cluster. */
+  #seller(sellerRef: string): string {
+    return this.cluster ? `${this.prefix}:seller:{${sellerRef}}` : `${this.prefix}:seller:${sellerRef}`;
+  }
+
+  /** A run's keys start with it: on a cluster, the seller's ref that ends the run id is the tag. */
+  #run(runId: string): string {
+    return `${this.prefix}:run:${this.cluster ? tagRunId(runId) : runId}`;
+  }
+
+  /** The BullMQ queue of a seller's chunks (BullMQ's keys are `prefix:QUEUE:…`). */
+  sellerQueue(sellerRef: string): string {
+    return this.cluster ? `sync-{${sellerRef}}` : `sync-${sellerRef}`;
+  }
+
+  /** The BullMQ queue of scheduled imports (global: no one seller's). */
+  scheduledImportsQueue(name: string): string {
+    return this.cluster ? `${name}-{global}` : name;
+  }
+
+  /** What a run id ends with (`-REF`, newRunId) on a cluster, so its keys can be tagged from it alone. */
+  runIdSuffix(sellerRef: string): string {
+    return this.cluster ? sellerRef : '';
+  }
 
   /** Sorted set of run ids by start time: `status` without an id shows the latest. */
   get runs(): string {
-    return `${this.prefix}:runs`;
+    return `${this.#global}:runs`;
   }
   /**
    * Hash: key fingerprint → seller ref, for a seller whose key was replaced (`resume` links the new
@@ -16,82 +59,86 @@ export class RedisKeys {
    * queue, its queued rows and its id map.
    */
   get sellerAliases(): string {
-    return `${this.prefix}:seller-aliases`;
+    return `${this.#global}:seller-aliases`;
   }
   /** Set of seller refs whose queues the `worker` command serves. */
   get sellers(): string {
-    return `${this.prefix}:sellers`;
+    return `${this.#global}:sellers`;
+  }
+  /** String with a short TTL: a worker paused by a refused write tries one here to see if Redis takes writes again. */
+  get writeProbe(): string {
+    return `${this.#global}:write-probe`;
   }
   /** Hash: the run record (state, options, counters). */
   run(runId: string): string {
-    return `${this.prefix}:run:${runId}`;
+    return `${this.#run(runId)}`;
   }
   /** Hash: data row number → outcome (compact JSON). Written once per row (HSETNX): a row settles once. */
   outcomes(runId: string): string {
-    return `${this.prefix}:run:${runId}:outcomes`;
+    return `${this.#run(runId)}:outcomes`;
   }
   /**
    * Hash: data row number → the row's raw source values (JSON array, aligned to the run's
    * `sourceHeader`), for the rows that settled failed or invalid: `report --failed-only`.
    */
   failedSources(runId: string): string {
-    return `${this.prefix}:run:${runId}:failed-sources`;
+    return `${this.#run(runId)}:failed-sources`;
   }
   /** Hash: remote id → indexed product (JSON): the run's snapshot of the seller's products. */
   products(runId: string): string {
-    return `${this.prefix}:run:${runId}:products`;
+    return `${this.#run(runId)}:products`;
   }
   /** Hash: match key → remote id, for the snapshot's products whose key is known. */
   keyToId(runId: string): string {
-    return `${this.prefix}:run:${runId}:key-to-id`;
+    return `${this.#run(runId)}:key-to-id`;
   }
   /** Hash: remote id → match key (the reverse of keyToId). */
   idToKey(runId: string): string {
-    return `${this.prefix}:run:${runId}:id-to-key`;
+    return `${this.#run(runId)}:id-to-key`;
   }
   /**
    * Sorted set of the `missing` outcomes, filled when the run is finalised; every score is 0 and each
    * member starts with a sort key, so members come back in ascending product id (see missing-order.ts).
    */
   missing(runId: string): string {
-    return `${this.prefix}:run:${runId}:missing-sorted`;
+    return `${this.#run(runId)}:missing-sorted`;
   }
   /** The list that held `missing` outcomes in scan order before they were sorted; read for older runs. */
   missingUnsorted(runId: string): string {
-    return `${this.prefix}:run:${runId}:missing`;
+    return `${this.#run(runId)}:missing`;
   }
   /** Set of the match keys the source holds: a remote product whose key is not here is `missing`. */
   sourceKeys(runId: string): string {
-    return `${this.prefix}:run:${runId}:source-keys`;
+    return `${this.#run(runId)}:source-keys`;
   }
   /** Set of the match keys this run created: a row whose outcome a killed worker lost still reads `create`. */
   createdKeys(runId: string): string {
-    return `${this.prefix}:run:${runId}:created-keys`;
+    return `${this.#run(runId)}:created-keys`;
   }
   /**
    * Hash: remote id → what the run's PUT of that product replaced, per field (revert/replaced-values.ts):
    * the value before, the value sent. Written with the product's index refresh; read by `revert`.
    */
   replaced(runId: string): string {
-    return `${this.prefix}:run:${runId}:replaced`;
+    return `${this.#run(runId)}:replaced`;
   }
   /**
    * Hash: data row number → the row's planned write (upsert, action, a row guard's reason), for a
    * run with a guard (`--max-…`): filled while the run plans, read when it applies, kept for `approve`.
    */
   plan(runId: string): string {
-    return `${this.prefix}:run:${runId}:plan`;
+    return `${this.#run(runId)}:plan`;
   }
   /**
    * Hash: remote id → match key, the managed products this run is to deactivate (`--missing`): filled
    * when the run ends, each removed as its `deactivate` line settles; the run is done when it is empty.
    */
   deactivations(runId: string): string {
-    return `${this.prefix}:run:${runId}:deactivations`;
+    return `${this.#run(runId)}:deactivations`;
   }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
-    return `${this.prefix}:run:${runId}:touched`;
+    return `${this.#run(runId)}:touched`;
   }
   /**
    * String with a short TTL, renewed while a producer reads the run's source into the queue: a run
@@ -99,73 +146,73 @@ export class RedisKeys {
    * end by itself; the next import of its source ends it and starts over.
    */
   producing(runId: string): string {
-    return `${this.prefix}:run:${runId}:producing`;
+    return `${this.#run(runId)}:producing`;
   }
   /**
    * String, set NX by the first process that tells the run's `--notify` webhook of `event`: one POST
    * per event however many workers meet it (notify/notifier.ts).
    */
   notified(runId: string, event: string): string {
-    return `${this.prefix}:run:${runId}:notified:${event}`;
+    return `${this.#run(runId)}:notified:${event}`;
   }
   /** String lock held while one worker reads the seller's products into the index. */
   snapshotLock(runId: string): string {
-    return `${this.prefix}:run:${runId}:snapshot-lock`;
+    return `${this.#run(runId)}:snapshot-lock`;
   }
   /** Active run of a given source for a seller: re-running `import` while it is queued does not queue it twice. */
   activeRun(sellerRef: string, sourceId: string): string {
-    return `${this.prefix}:seller:${sellerRef}:active:${sourceId}`;
+    return `${this.#seller(sellerRef)}:active:${sourceId}`;
   }
   /**
    * Hash, one of the seller's id map's buckets (id-map-buckets.ts): match key → the entry of a product
    * this tool created or updated (id-map-entry.ts), for the keys that hash to `bucket`.
    */
   idMapBucket(sellerRef: string, bucket: number): string {
-    return `${this.prefix}:seller:${sellerRef}:ids:${bucket}`;
+    return `${this.#seller(sellerRef)}:ids:${bucket}`;
   }
   /** Hash, a bucket of the reverse of the id map: remote id → match key, for the ids that hash to `bucket`. */
   idMapReverseBucket(sellerRef: string, bucket: number): string {
-    return `${this.prefix}:seller:${sellerRef}:ids-reverse:${bucket}`;
+    return `${this.#seller(sellerRef)}:ids-reverse:${bucket}`;
   }
   /**
    * Hash: match key → JSON { id, sent, echo }, the id map's form before buckets (issue 12); read only
    * to move its entries into the buckets (id-map-migration.ts), then gone.
    */
   oldIdMap(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:ids`;
+    return `${this.#seller(sellerRef)}:ids`;
   }
   /** Hash: remote id → match key, the reverse of oldIdMap; moved into the buckets with it. */
   oldIdMapReverse(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:ids-reverse`;
+    return `${this.#seller(sellerRef)}:ids-reverse`;
   }
   /** String held by the process that moves the seller's old id map into buckets. */
   idMapMigration(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:ids-migration`;
+    return `${this.#seller(sellerRef)}:ids-migration`;
   }
   /**
    * Hash: match key → `run|token|expiresAt`, the claim a create holds from before its POST until its
    * product is recorded (create-claims.ts): one product per key, whatever runs overlap.
    */
   pendingCreates(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:pending-creates`;
+    return `${this.#seller(sellerRef)}:pending-creates`;
   }
   /**
    * String: when (ms) an `--incremental` run last read every product of the seller and recorded each
    * in the id map. Gone with the id map (a flushed Redis), so a missing record is never trusted.
    */
   fullRead(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:full-read-at`;
+    return `${this.#seller(sellerRef)}:full-read-at`;
   }
   /**
    * Hash: match key → { id, former } for the products `--missing` deactivated: the values its fields
    * showed before, given back when the product returns to the source (missing/deactivated-store.ts).
    */
   deactivated(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:deactivated`;
+    return `${this.#seller(sellerRef)}:deactivated`;
   }
   /** String with a TTL: the instant (ms) until which the seller's daily limit holds us. */
   pausedUntil(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:paused-until`;
+    return `${this.#seller(sellerRef)}:paused-until`;
   }
   /**
    * String (JSON, seller-reach.ts): set while the seller's API cannot be reached at all (refused,
@@ -173,36 +220,46 @@ export class RedisKeys {
    * gets an answer.
    */
   unreachable(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:unreachable`;
+    return `${this.#seller(sellerRef)}:unreachable`;
   }
   /**
    * String (JSON, plan/learned-limit.ts): the seller's daily limit learned from the first 429 of a
    * quota day (the requests counted that day before it); no expiry, a later day's 429 replaces it.
    */
   learnedLimit(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:learned-limit`;
+    return `${this.#seller(sellerRef)}:learned-limit`;
   }
   /** String: set when the seller's key was rejected (401); cleared by `resume`. */
   authRejected(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:auth-rejected`;
+    return `${this.#seller(sellerRef)}:auth-rejected`;
   }
   /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
   requestsUsed(sellerRef: string, dayStart: number): string {
-    return `${this.prefix}:seller:${sellerRef}:used:${dayStart}`;
+    return `${this.#seller(sellerRef)}:used:${dayStart}`;
   }
   /** Set: the product fields this tool has sent for the seller (managed-fields.ts). */
   fieldsSent(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:fields-sent`;
+    return `${this.#seller(sellerRef)}:fields-sent`;
   }
   /**
    * String with a short TTL, renewed by every process that can serve the seller (one holding its
    * key): `status` and `import` say when a run waits for a worker that holds the seller's key.
    */
   servedBy(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}:served`;
+    return `${this.#seller(sellerRef)}:served`;
   }
   /** Hash: what `worker` processes need to serve a seller's queue (base URL, queue name; `name` for a named seller). */
   seller(sellerRef: string): string {
-    return `${this.prefix}:seller:${sellerRef}`;
+    return `${this.#seller(sellerRef)}`;
   }
+}
+
+/**
+ * `STAMP-RAND-REF` → `STAMP-RAND-{REF}`: the ref after the second dash (a ref may hold dashes, not
+ * braces). A run id without one (not made on a cluster) is tagged whole: its own keys still share a
+ * slot, apart from its seller's.
+ */
+export function tagRunId(runId: string): string {
+  const parts = runId.split('-');
+  return parts.length > 2 ? `${parts.slice(0, 2).join('-')}-{${parts.slice(2).join('-')}}` : `{${runId}}`;
 }

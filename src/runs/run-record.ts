@@ -100,9 +100,10 @@ export interface RunRecord extends RunSpec {
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
 export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 
-export function newRunId(now = Date.now()): string {
+export function newRunId(now = Date.now(), suffix = ''): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  // On a cluster the seller's ref ends the id (RedisKeys.runIdSuffix): its keys are tagged from it.
+  return `${stamp}-${randomBytes(3).toString('hex')}${suffix ? `-${suffix}` : ''}`;
 }
 
 /** Counts as stored by markReverted; what is not a count is dropped (Redis is not trusted). */

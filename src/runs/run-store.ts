@@ -36,7 +36,7 @@ export class RunStore {
   ) {}
 
   async create(spec: RunSpec, now = Date.now()): Promise<RunRecord> {
-    const id = newRunId(now);
+    const id = newRunId(now, this.keys.runIdSuffix(spec.sellerRef));
     const key = this.keys.run(id);
     await this.redis
       .multi()
@@ -52,8 +52,11 @@ export class RunStore {
         writes: 0,
       })
       .expire(key, RUN_TTL_SECONDS)
-      .zadd(this.keys.runs, now, id)
       .exec();
+    // Apart from the MULTI: on a cluster the runs index (global) and the run (its seller's slot) live
+    // in different slots. Listed after it exists, so `status` never lists a run without a record
+    // (one that expired is skipped already); stopped between the two, the run was not queued yet.
+    await this.redis.zadd(this.keys.runs, now, id);
     const record = await this.get(id);
     if (!record) throw new Error(`run ${id} vanished right after it was created`);
     return record;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
-import { sellerQueueName, sellerRef } from '../../queue/seller-ref.js';
+import { sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
@@ -35,7 +35,7 @@ export function registerApprove(program: Command, io: CliIo): void {
     )
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .action(async (runId: string, flags: ApproveFlags) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
@@ -56,7 +56,11 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
     flags.rows ?? null,
   );
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
-  workers.serve({ ref: run.sellerRef, baseUrl: run.baseUrl, queueName: sellerQueueName(run.sellerRef) });
+  workers.serve({
+    ref: run.sellerRef,
+    baseUrl: run.baseUrl,
+    queueName: runtime.keys.sellerQueue(run.sellerRef),
+  });
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
     const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress });

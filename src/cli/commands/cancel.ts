@@ -10,7 +10,7 @@ export function registerCancel(program: Command, io: CliIo): void {
   program
     .command('cancel <run-id>')
     .description('ends a queued or paused run: jobs removed, unsettled rows reported skipped (cancelled)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .addHelpText(
       'after',
       [

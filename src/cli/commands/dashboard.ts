@@ -24,7 +24,7 @@ export function registerDashboard(
     .description('the queues and runs in a browser (read-only, on loopback), until SIGINT or SIGTERM')
     .option('--port <n>', `port to listen on; 0 takes any free port (default ${DEFAULT_DASHBOARD_PORT})`)
     .option('--host <host>', 'loopback address to listen on: 127.0.0.1, ::1 or localhost (default 127.0.0.1)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (flags: DashboardFlags) => {
       const port = flags.port === undefined ? DEFAULT_DASHBOARD_PORT : parsePort(flags.port);
       const host = flags.host ?? '127.0.0.1';

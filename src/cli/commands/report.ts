@@ -23,7 +23,7 @@ export function registerReport(program: Command, io: CliIo): void {
       "only the source rows that failed or were invalid, in the source's own columns (header, order, " +
         'delimiter; as UTF-8), plus a last column `error`; fixed, that file imports as is (`error` is ignored)',
     )
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string, flags: ReportFlags) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const run = await runtime.runs.get(runId);

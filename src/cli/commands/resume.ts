@@ -32,7 +32,7 @@ export function registerResume(program: Command, io: CliIo): void {
     )
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (flags: ResumeFlags) => {
       const rules = readTrustRules(io.env);
       checkKeyEnv(flags.keyEnv, rules);

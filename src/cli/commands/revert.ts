@@ -37,7 +37,7 @@ export function registerRevert(program: Command, io: CliIo): void {
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string, flags: RevertFlags) => {
       // A replica is refused before anything is sent; an evicting Redis is not: revert adds no row to it.
       const options = {

@@ -3,7 +3,6 @@ import { logLevelGiven, progressBarAllowed } from '../../config.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerLabel } from '../../queue/seller-names.js';
-import { sellerQueueName } from '../../queue/seller-ref.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
@@ -73,7 +72,11 @@ export async function syncOnce(
     throw error;
   }
   const { spec } = prepared;
-  const seller = { ref: spec.sellerRef, baseUrl: spec.baseUrl, queueName: sellerQueueName(spec.sellerRef) };
+  const seller = {
+    ref: spec.sellerRef,
+    baseUrl: spec.baseUrl,
+    queueName: runtime.keys.sellerQueue(spec.sellerRef),
+  };
   await resumeIfKeyWorksAgain(io, runtime, spec, seller);
   const answersAgain = await liftReachPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (answersAgain.kind === 'resumed') {

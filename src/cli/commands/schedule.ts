@@ -44,7 +44,7 @@ export function registerSchedule(program: Command, io: CliIo): void {
       'jobs',
     )
     .option('--dry-run', 'print what would change, change nothing', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (flags: ScheduleFlags) => {
       const jobsDir = resolve(flags.jobs);
       // Every file is checked before anything changes: one bad file leaves the schedule as it was.

@@ -14,7 +14,7 @@ export function registerStatus(program: Command, io: CliIo): void {
     .command('status [run-id]')
     .description("a run's state and counts (latest run when no id)")
     .option('--json', 'print one JSON object instead of text', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string | undefined, flags: { json: boolean; redisUrl?: string }) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const id = runId ?? (await runtime.runs.latestId());

@@ -39,7 +39,7 @@ export function registerWorker(
       parseSellersAtOnce,
       DEFAULT_ROTATION.slots,
     )
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL)')
+    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .option(
       '--jobs <dir>',

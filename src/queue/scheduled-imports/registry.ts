@@ -6,9 +6,9 @@ import { throttledErrorLog } from '../quiet-errors.js';
 import {
   type RegisteredSchedule,
   SCHEDULED_IMPORT_JOB,
-  SCHEDULED_IMPORTS_QUEUE,
   type ScheduleChange,
   type ScheduledImportData,
+  scheduledImportsQueue,
 } from './types.js';
 
 /** Fired jobs kept for inspection (e.g. in a dashboard): enough to see why the last ones failed. */
@@ -19,8 +19,9 @@ export class ScheduleRegistry {
   private readonly queue: Queue<ScheduledImportData>;
 
   constructor(connection: Redis, prefix: string, logger: Logger) {
-    this.queue = new Queue<ScheduledImportData>(SCHEDULED_IMPORTS_QUEUE, queueOptions(connection, prefix));
-    this.queue.on('error', throttledErrorLog(logger, `queue ${SCHEDULED_IMPORTS_QUEUE}`));
+    const name = scheduledImportsQueue(connection, prefix);
+    this.queue = new Queue<ScheduledImportData>(name, queueOptions(connection, prefix));
+    this.queue.on('error', throttledErrorLog(logger, `queue ${name}`));
   }
 
   async registered(): Promise<RegisteredSchedule[]> {

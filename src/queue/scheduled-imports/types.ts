@@ -1,5 +1,13 @@
+import type { Redis } from 'ioredis';
+import { isCluster } from '../../redis/connect-cluster.js';
+import { RedisKeys } from '../../runs/keys.js';
 /** The BullMQ queue that holds one job scheduler per scheduled job file (CONTRACT.md, `schedule`). */
 export const SCHEDULED_IMPORTS_QUEUE = 'scheduled-imports';
+
+/** The queue's name on this connection: tagged on a cluster (RedisKeys.scheduledImportsQueue). */
+export function scheduledImportsQueue(redis: Redis, prefix: string): string {
+  return new RedisKeys(prefix, { cluster: isCluster(redis) }).scheduledImportsQueue(SCHEDULED_IMPORTS_QUEUE);
+}
 export const SCHEDULED_IMPORT_JOB = 'scheduled-import';
 /** Schedules fire in UTC, whatever the machine's time zone. */
 export const SCHEDULE_TZ = 'UTC';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
 import { quoteForMessage } from '../../terminal-safe.js';
 import { throttledErrorLog } from '../quiet-errors.js';
-import { isJobName, JOB_NAME, SCHEDULED_IMPORTS_QUEUE, type ScheduledImportData } from './types.js';
+import { isJobName, JOB_NAME, type ScheduledImportData, scheduledImportsQueue } from './types.js';
 
 /** What became of one firing; a failure is thrown instead. */
 export type ScheduledImportOutcome =
@@ -30,8 +30,9 @@ export interface ScheduledImportsWorkerDeps {
  * time and the worker goes on.
  */
 export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<ScheduledImportData> {
+  const name = scheduledImportsQueue(deps.redis, deps.prefix);
   const worker = new Worker<ScheduledImportData>(
-    SCHEDULED_IMPORTS_QUEUE,
+    name,
     async (job) => {
       const name: unknown = job.data?.job;
       // What Redis holds is not trusted: a name that could leave the jobs folder is never looked up.
@@ -62,6 +63,6 @@ export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<
     },
     { connection: deps.redis, prefix: deps.prefix, concurrency: 1 },
   );
-  worker.on('error', throttledErrorLog(deps.logger, `queue ${SCHEDULED_IMPORTS_QUEUE}`));
+  worker.on('error', throttledErrorLog(deps.logger, `queue ${name}`));
   return worker;
 }

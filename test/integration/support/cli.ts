@@ -57,9 +57,12 @@ export async function waitUntilDone(
   }
 }
 
-/** The run id in a summary (`run 20260101T000000-abcdef: done …`) or in `import`'s output. */
+/**
+ * The run id in a summary (`run 20260101T000000-abcdef: done …`) or in `import`'s output; on a
+ * cluster it ends in the seller's ref (`…-abcdef-0123456789abcdef`).
+ */
 export function runIdOf(output: string): string {
-  const match = /\b(\d{8}T\d{6}-[0-9a-f]+)\b/.exec(output);
+  const match = /\b(\d{8}T\d{6}-[0-9a-f]+(?:-[0-9a-f]{16})?)\b/.exec(output);
   if (!match?.[1]) throw new Error(`no run id in: ${output}`);
   return match[1];
 }

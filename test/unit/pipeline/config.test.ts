@@ -34,6 +34,7 @@ describe('readCommonConfig', () => {
     expect(readCommonConfig({})).toEqual({
       redisUrl: 'redis://127.0.0.1:6379',
       redisUrlGiven: false,
+      redisCluster: null,
       prefix: 'catalog-sync',
       logLevel: 'info',
       lockDurationMs: 30_000,
@@ -58,6 +59,7 @@ describe('readCommonConfig', () => {
     expect(config).toEqual({
       redisUrl: 'redis://redis.internal:6380/2',
       redisUrlGiven: true,
+      redisCluster: null,
       prefix: 'cs-{staging}',
       logLevel: 'warn',
       lockDurationMs: 60_000,
@@ -225,5 +227,37 @@ describe('parseTaxRate', () => {
 
   it.each(['', 'twenty', '-5%', '120%', '20%%'])('refuses %j naming --tax-rate', (text) => {
     expectOneLineUsageError(() => parseTaxRate(text), '--tax-rate');
+  });
+});
+
+describe('REDIS_CLUSTER', () => {
+  it('lists the nodes, and says so in place of REDIS_URL', () => {
+    const config = readCommonConfig({ REDIS_CLUSTER: '127.0.0.1:7000, redis-b:7001,[::1]:7002' });
+    expect(config.redisCluster).toEqual(['127.0.0.1:7000', 'redis-b:7001', '[::1]:7002']);
+    expect(config.redisUrl).toBe('redis-cluster://127.0.0.1:7000,redis-b:7001,[::1]:7002');
+    expect(config.redisUrlGiven).toBe(true);
+    expect(readCommonConfig({ REDIS_CLUSTER: '' }).redisCluster).toBeNull();
+  });
+
+  it.each(['127.0.0.1', 'redis://127.0.0.1:7000', '127.0.0.1:7000,,127.0.0.1:7001', 'host:0', 'host:70000'])(
+    'refuses %s in one line naming REDIS_CLUSTER',
+    (value) => {
+      expect(() => readCommonConfig({ REDIS_CLUSTER: value })).toThrow(
+        /^REDIS_CLUSTER lists a cluster's nodes/,
+      );
+    },
+  );
+
+  it('refuses a prefix with braces: the tool tags its keys itself', () => {
+    expect(() => readCommonConfig({ REDIS_CLUSTER: 'h:7000', CATALOG_SYNC_PREFIX: '{cs}' })).toThrow(
+      /CATALOG_SYNC_PREFIX holds \{ \}/,
+    );
+  });
+});
+
+describe('a --redis-url flag with REDIS_CLUSTER set', () => {
+  it('goes before it, as flags go before variables', () => {
+    const config = readCommonConfig({ REDIS_CLUSTER: 'h:7000' }, { redisUrl: 'redis://other:6379' });
+    expect(config).toMatchObject({ redisCluster: null, redisUrl: 'redis://other:6379' });
   });
 });

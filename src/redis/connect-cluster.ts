@@ -1,0 +1,93 @@
+import { Cluster, type Command, type Redis } from 'ioredis';
+import { RedisUnavailableError } from './connect.js';
+
+/**
+ * REDIS_CLUSTER: every connection of the process is an ioredis Cluster (BullMQ takes one as its
+ * `connection`). The rest of the tool types its clients as `Redis`: a Cluster answers the same
+ * commands (each sent to the master of its key's slot), and the few places where the two differ
+ * (INFO of every master, the client's options) ask `isCluster`.
+ */
+export function isCluster(redis: Redis | Cluster): redis is Cluster {
+  return (redis as { isCluster?: boolean }).isCluster === true;
+}
+
+/** The client's own options (BullMQ reads `skipVersionCheck` there): a Cluster keeps them in redisOptions. */
+export function nodeOptions(redis: Redis): Record<string, unknown> {
+  const cluster = redis as unknown as Redis | Cluster;
+  if (isCluster(cluster)) {
+    cluster.options.redisOptions ??= {};
+    return cluster.options.redisOptions as Record<string, unknown>;
+  }
+  return cluster.options as unknown as Record<string, unknown>;
+}
+
+/** WatchedRedis for a cluster: every command Redis answers with an error is emitted as `command-error`. */
+export class WatchedCluster extends Cluster {
+  override sendCommand(command: Command, stream?: unknown, node?: unknown): unknown {
+    const sent = (super.sendCommand as (c: Command, s?: unknown, n?: unknown) => unknown)(
+      command,
+      stream,
+      node,
+    );
+    command.promise.catch((error: unknown) => this.emit('command-error', error));
+    return sent;
+  }
+}
+
+function nodeOf(hostPort: string): { host: string; port: number } {
+  const colon = hostPort.lastIndexOf(':');
+  return { host: hostPort.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(colon + 1)) };
+}
+
+/**
+ * Connects to the cluster and proves it: the slots are read from the nodes given, then every master
+ * answers a PING (a master out of reach would fail the commands of its slots one by one, mid-run).
+ * Fails with one line (RedisUnavailableError) as connectRedis does. Returned typed as `Redis`
+ * (see isCluster).
+ */
+export async function connectCluster(
+  nodes: readonly string[],
+  options: { connectTimeoutMs?: number; connectionName?: string } = {},
+): Promise<Redis> {
+  const display = `redis-cluster://${nodes.join(',')}`;
+  const cluster = new WatchedCluster(nodes.map(nodeOf), {
+    lazyConnect: true,
+    // No retries while proving the connection: a cluster out of reach is said at once.
+    clusterRetryStrategy: () => null,
+    slotsRefreshTimeout: options.connectTimeoutMs ?? 3000,
+    redisOptions: {
+      maxRetriesPerRequest: null,
+      connectTimeout: options.connectTimeoutMs ?? 3000,
+      connectionName: options.connectionName ?? 'catalog-sync',
+    },
+  });
+  let cause: unknown = null;
+  const remember = (error: unknown) => {
+    cause ??= (error as { lastNodeError?: unknown }).lastNodeError ?? error;
+  };
+  // A node's own error (ECONNREFUSED) says more than the cluster's "Connection is closed.".
+  cluster.on('node error', remember);
+  cluster.on('error', remember);
+  cluster.on('error', () => {});
+  try {
+    await cluster.connect();
+    const masters = cluster.nodes('master');
+    if (masters.length === 0) throw new Error('no master answered');
+    await Promise.all(
+      masters.map((master) =>
+        master.ping().catch((error: unknown) => {
+          throw new Error(`master ${master.options.host}:${master.options.port}: ${String(error)}`);
+        }),
+      ),
+    );
+  } catch (error) {
+    cluster.disconnect();
+    throw new RedisUnavailableError(display, cause ?? error);
+  } finally {
+    cluster.off('error', remember);
+    cluster.off('node error', remember);
+  }
+  // Once connected, a lost node is reconnected (a failover, a restart), as connectRedis does.
+  cluster.options.clusterRetryStrategy = (attempt: number) => Math.min(attempt * 250, 2000);
+  return cluster as unknown as Redis;
+}

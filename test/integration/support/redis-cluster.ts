@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { freePort } from './own-redis.js';
+
+/**
+ * Why the cluster tests cannot run here, or null: `redis-server` must start with
+ * `--cluster-enabled yes` and `redis-cli --cluster create` must exist (.ci/run installs both).
+ */
+export function clusterUnsupported(): string | null {
+  if (spawnSync('redis-cli', ['--version'], { stdio: 'ignore' }).status !== 0)
+    return 'redis-cli is not installed';
+  const help = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  if (help.status !== 0) return 'redis-server is not installed';
+  const major = Number(/v=(\d+)/.exec(help.stdout)?.[1] ?? 0);
+  if (major < 5) return `redis-server ${major}.x: redis-cli --cluster needs Redis 5 or newer`;
+  return null;
+}
+
+/** A 3-master Redis Cluster on free loopback ports, nothing on disk, in a temporary directory. */
+export class TestCluster {
+  private readonly children: ChildProcess[] = [];
+  private constructor(
+    readonly ports: number[],
+    readonly dir: string,
+  ) {}
+
+  /** `REDIS_CLUSTER`'s value. */
+  get nodes(): string {
+    return this.ports.map((port) => `127.0.0.1:${port}`).join(',');
+  }
+
+  static async start(masters = 3): Promise<TestCluster> {
+    const dir = await mkdtemp(join(tmpdir(), 'catalog-sync-cluster-'));
+    const ports: number[] = [];
+    while (ports.length < masters) {
+      const port = await freePort();
+      // The cluster bus listens on port + 10000: keep both free and below 65536.
+      if (port < 55_000 && !ports.includes(port)) ports.push(port);
+    }
+    const cluster = new TestCluster(ports, dir);
+    try {
+      for (const port of ports) cluster.startNode(port);
+      await cluster.waitFor(async () => {
+        for (const port of ports) if ((await cluster.node(port, (r) => r.ping())) !== 'PONG') return false;
+        return true;
+      }, 'the nodes to answer');
+      const created = spawnSync(
+        'redis-cli',
+        [
+          '--cluster',
+          'create',
+          ...ports.map((p) => `127.0.0.1:${p}`),
+          '--cluster-replicas',
+          '0',
+          '--cluster-yes',
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      if (created.status !== 0)
+        throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+      // Every node must agree before a client reads the slots from any of them.
+      await cluster.waitFor(async () => {
+        for (const port of ports) {
+          const info = String(await cluster.node(port, (r) => r.cluster('INFO')));
+          if (!info.includes('cluster_state:ok') || !info.includes('cluster_slots_ok:16384')) return false;
+        }
+        return true;
+      }, 'cluster_state:ok on every node');
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  private startNode(port: number): void {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        this.dir,
+      ],
+      { cwd: this.dir, stdio: 'ignore' },
+    );
+    this.children.push(child);
+  }
+
+  /** Runs `body` on a plain connection to one node (a command of that node only). */
+  private async node<T>(port: number, body: (redis: Redis) => Promise<T>): Promise<T | null> {
+    const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+    redis.on('error', () => {});
+    try {
+      await redis.connect();
+      return await body(redis);
+    } catch {
+      return null;
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  private async waitFor(ready: () => Promise<boolean>, what: string): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      if (this.children.some((child) => child.exitCode !== null))
+        throw new Error(`a cluster node exited (${what})`);
+      if (await ready()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the test cluster never reached ${what}`);
+  }
+
+  /** A cluster client of the test's own (keys, CLUSTER KEYSLOT); quit it after. */
+  client(): Cluster {
+    return new Cluster(
+      this.ports.map((port) => ({ host: '127.0.0.1', port })),
+      { redisOptions: { maxRetriesPerRequest: 3 } },
+    );
+  }
+
+  /** Every key of every master that starts with `prefix:` (SCAN on each master: a cluster has no global SCAN). */
+  async keys(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const port of this.ports) {
+      await this.node(port, async (redis) => {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+          cursor = next;
+          found.push(...keys);
+        } while (cursor !== '0');
+      });
+    }
+    return found.sort();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** One cluster for the test file: started before its tests, stopped after. */
+export function useTestCluster(): { cluster: TestCluster } {
+  const holder = {} as { cluster: TestCluster };
+  beforeAll(async () => {
+    holder.cluster = await TestCluster.start();
+  }, 60_000);
+  afterAll(async () => {
+    await holder.cluster?.stop();
+  });
+  return holder;
+}
