@@ -20,8 +20,11 @@ export interface QueueReadiness {
 
 /**
  * One read of a BullMQ queue's keys (KEYS: wait, prioritized, delayed, active, meta, limiter; ARGV:
- * the job key prefix, the most active jobs to look at). A delayed job's score is its due time ×
- * 0x1000 (BullMQ's getDelayedScore); a job's lock is `<prefix><id>:lock`.
+ * the job key prefix, the most active jobs to look at, the worker's limiter max). A delayed job's
+ * score is its due time × 0x1000 (BullMQ's getDelayedScore); a job's lock is `<prefix><id>:lock`.
+ * The limiter key counts the jobs a worker started in its window, with that window's TTL: the queue
+ * is limited only once the count reaches the max, as a manual rate limit (a daily-limit pause) sets
+ * it (BullMQ's getRateLimitTTL).
  */
 const READ_QUEUE = luaScript(
   'queueReadiness',
@@ -37,10 +40,17 @@ for _, id in ipairs(active) do
   if redis.call('EXISTS', ARGV[1] .. id .. ':lock') == 0 then stalled = stalled + 1 end
 end
 local paused = redis.call('HEXISTS', KEYS[5], 'paused')
-local limited = redis.call('PTTL', KEYS[6])
+local limited = -1
+if tonumber(redis.call('GET', KEYS[6]) or 0) >= tonumber(ARGV[3]) then limited = redis.call('PTTL', KEYS[6]) end
 return {waiting, tostring(nextDelayed), stalled, paused, limited}
 `,
 );
+
+/**
+ * The `limiter.max` of every seller queue's worker (seller-workers.ts): never reached by jobs, only by
+ * the manual rate limit of a paused seller.
+ */
+export const LIMITER_MAX = 1_000_000_000;
 
 /** Active jobs looked at for a lost lock: a queue has at most a few chunks per worker active. */
 const ACTIVE_LOOKED_AT = 64;
@@ -64,6 +74,7 @@ export async function readQueueReadiness(
     `${base}limiter`,
     base,
     ACTIVE_LOOKED_AT,
+    LIMITER_MAX,
   )) as [number, string, number, number, number];
   const [waiting, nextDelayed, stalled, paused, limitedMs] = reply;
   const delayedAt = Number(nextDelayed);

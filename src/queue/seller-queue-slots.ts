@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { TrustRules } from '../trust-rules.js';
-import { hasWorkNow, readQueueReadiness } from './queue-readiness.js';
+import { hasWorkNow, type QueueReadiness, readQueueReadiness } from './queue-readiness.js';
 import { DEFAULT_ROTATION, type RotationOptions, SellerRotation } from './seller-rotation.js';
 import type { SellerInfo, SellerState } from './seller-state.js';
 import type { SellerWorkers } from './seller-workers.js';
@@ -122,7 +122,10 @@ export class SellerQueueSlots {
       if (queue && hasWorkNow(queue, now)) withWork.add(seller.queueName);
     });
     const step = this.rotation.step(withWork, new Set(byQueue.keys()), now);
-    for (const queue of step.release) this.release(queue);
+    for (const queue of step.release) {
+      const i = this.servable.findIndex((seller) => seller.queueName === queue);
+      this.release(queue, i >= 0 ? readiness[i] : undefined);
+    }
     for (const queue of step.attach) {
       const seller = byQueue.get(queue);
       if (seller) deps.workers.serve(seller);
@@ -130,8 +133,8 @@ export class SellerQueueSlots {
     }
   }
 
-  private release(queue: string): void {
-    this.deps.logger.debug({ queue }, 'letting a seller queue go');
+  private release(queue: string, readiness?: QueueReadiness): void {
+    this.deps.logger.debug({ queue, readiness }, 'letting a seller queue go');
     const closing = this.deps.workers
       .release(queue)
       .catch((error: unknown) =>

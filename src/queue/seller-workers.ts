@@ -5,6 +5,7 @@ import type { ChunkJobData } from './chunk-job.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { runIdOfChunkJob } from './producer.js';
 import { queueOptions } from './queue-options.js';
+import { LIMITER_MAX } from './queue-readiness.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
 import type { SellerInfo } from './seller-state.js';
@@ -54,7 +55,7 @@ export class SellerWorkers {
         maxStalledCount: 100,
         // BullMQ applies a manual rate limit (queue.rateLimit, our daily-limit pause) only when a
         // limiter is set; this one never limits by itself.
-        limiter: { max: 1_000_000_000, duration: 1000 },
+        limiter: { max: LIMITER_MAX, duration: 1000 },
       },
     );
     worker.on('failed', (job, error) => {

@@ -8,6 +8,7 @@ import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
+import { waitsForWorker, workerWaitText } from '../worker-wait.js';
 
 export function registerImport(program: Command, io: CliIo): void {
   addRunOptions(
@@ -69,6 +70,12 @@ export function registerImport(program: Command, io: CliIo): void {
         } else {
           io.stdout.write(`${result.run.id}\n`);
         }
+        // Said at once, not found out in the morning: nothing will take this run's rows.
+        const queued = await runtime.runs.get(
+          result.kind === 'already-queued' ? result.runId : result.run.id,
+        );
+        if (queued && (await waitsForWorker(runtime.commands, runtime.keys, queued)))
+          io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
       } finally {
         await prepared.close();
       }

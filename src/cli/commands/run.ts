@@ -4,6 +4,7 @@ import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
+import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
 import { terminalSafe } from '../../terminal-safe.js';
@@ -97,6 +98,8 @@ export async function syncOnce(
     onRunLeft,
   });
   workers.serve(seller);
+  // This process serves its seller: `status` elsewhere must not say the run waits for a worker.
+  const stopMarking = keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
   // Stops the wait when the source breaks half way, the user interrupts, or Redis refuses a write.
@@ -191,6 +194,7 @@ export async function syncOnce(
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {
+    stopMarking();
     stopOnFault();
     interrupt.dispose();
     progress.stop();

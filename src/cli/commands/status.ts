@@ -8,6 +8,7 @@ import type { CliIo } from '../program.js';
 import { runStateText } from '../run-state-text.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
+import { waitsForWorker, workerWaitText } from '../worker-wait.js';
 
 export function registerStatus(program: Command, io: CliIo): void {
   program
@@ -27,12 +28,13 @@ export function registerStatus(program: Command, io: CliIo): void {
         const info = await runtime.serverInfo();
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
         const state = runStateText(run, seller, Date.now());
+        const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
         if (flags.json) {
           const { id: _id, ...rest } = run;
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, waitingForWorker, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -44,6 +46,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
+              ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
               `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing${counts.held ? `, ${counts.held} held` : ''}`,
               ...[notAppliedLine(counts)].filter((line) => line !== null),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { parseConcurrency, readTrustRules } from '../../config.js';
+import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
@@ -39,6 +40,14 @@ export function registerWorker(
       parseSellersAtOnce,
       DEFAULT_ROTATION.slots,
     )
+    .addOption(
+      new Option(
+        '--seller-slice <duration>',
+        'how long a seller keeps its queue slot while another seller with work waits for one (e.g. 15s, 1m)',
+      )
+        .argParser(parseSellerSlice)
+        .default(DEFAULT_ROTATION.sliceMs, '15s'),
+    )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .option(
@@ -60,6 +69,7 @@ export function registerWorker(
       async (flags: {
         concurrency: number;
         sellersAtOnce: number;
+        sellerSlice: number;
         redisUrl?: string;
         jobs: string;
         allowEviction: boolean;
@@ -98,7 +108,7 @@ export function registerWorker(
             trust: readTrustRules(io.env),
             logger: runtime.logger,
             now: Date.now,
-            rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce },
+            rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce, sliceMs: flags.sellerSlice },
           });
           await slots.tick();
           slots.start(SLOTS_TICK_MS);
@@ -135,4 +145,13 @@ function parseSellersAtOnce(text: string): number {
     throw new UsageError(`--sellers-at-once takes a whole number from 1 to 64, not "${text}"`);
   }
   return value;
+}
+
+/** A duration from 100 ms to a day (`15s`, `1m`). */
+function parseSellerSlice(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === null || ms < 100 || ms > 86_400_000) {
+    throw new UsageError(`--seller-slice takes a duration from 100ms to 24h (e.g. 15s, 1m), not "${text}"`);
+  }
+  return ms;
 }

@@ -1,0 +1,22 @@
+import type { Redis } from 'ioredis';
+import { sellerLabel } from '../queue/seller-names.js';
+import { isServed } from '../queue/served-marks.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord } from '../runs/run-store.js';
+
+/**
+ * True when the run has rows left to send and no live process can serve its seller (none holds the
+ * seller's key, so none takes its jobs: issue 13). A held, done or cancelled run waits for nobody.
+ */
+export async function waitsForWorker(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
+  if (run.state !== 'queued' && run.state !== 'running') return false;
+  return !(await isServed(redis, keys, run.sellerRef));
+}
+
+/** What to do about it, in one line: which worker to start, with which key. */
+export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
+  return (
+    `no running worker holds seller ${sellerLabel(run.sellerRef, run.sellerName)}'s key: ` +
+    `start \`catalog-sync worker\` with it in $${run.keyEnv} (or in its --keys-file)`
+  );
+}
