@@ -9,6 +9,8 @@ import { heldKeys, servableSellers } from './servable-sellers.js';
 
 /** How often the registry of sellers is read again (a seller registered by `import` shows up). */
 const REGISTRY_READ_MS = 2000;
+/** The least time between a tick and an early one (a queue drained, a slot freed). */
+const SOON_GAP_MS = 200;
 
 export interface SellerQueueSlotsDeps {
   /** The tool's own connection: the queues' readiness is read on it. */
@@ -37,6 +39,7 @@ export class SellerQueueSlots {
   private ticking: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private soonPending = false;
+  private tickStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: SellerQueueSlotsDeps) {
     this.rotation = new SellerRotation(deps.rotation ?? DEFAULT_ROTATION);
@@ -72,14 +75,17 @@ export class SellerQueueSlots {
   private soon(): void {
     if (this.soonPending || !this.timer) return;
     this.soonPending = true;
-    setImmediate(() => {
+    // At most one early tick per SOON_GAP_MS: with thousands of sellers a tick is thousands of reads,
+    // and busy queues drain often.
+    const wait = Math.max(0, this.tickStartedAt + SOON_GAP_MS - this.deps.now());
+    setTimeout(() => {
       this.soonPending = false;
       // A tick running now read the queues before this: one more follows it.
       (this.ticking ?? Promise.resolve()).then(
         () => this.tickLogged(),
         () => this.tickLogged(),
       );
-    });
+    }, wait).unref();
   }
 
   private tickLogged(): void {
@@ -100,6 +106,7 @@ export class SellerQueueSlots {
   private async decide(): Promise<void> {
     const { deps } = this;
     const now = deps.now();
+    this.tickStartedAt = now;
     if (now - this.registryReadAt >= REGISTRY_READ_MS) {
       const registered = await deps.sellers.registered();
       const keys = heldKeys(deps.env, deps.trust);
