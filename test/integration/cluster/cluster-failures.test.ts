@@ -3,12 +3,13 @@ import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import {
   eventually,
   type FailureRig,
+  killAfterWrites,
   type RunStatus,
   SELLER_A,
   useFailureRig,
 } from '../failures/support/rig.js';
 import { catalogRows } from '../support/catalog.js';
-import { type CliChild, runIdOf } from '../support/cli.js';
+import { runIdOf } from '../support/cli.js';
 import { clusterUnsupported, useTestCluster } from '../support/redis-cluster.js';
 
 const unsupported = clusterUnsupported();
@@ -66,16 +67,6 @@ describe.skipIf(unsupported !== null)(title('worker processes killed (SIGKILL) m
   // 20 ms per answer: the run lasts a few seconds, so the kills land mid-chunk.
   const rig = useFailureRig(() => ({ latencyMs: 20 }));
 
-  async function killAfterWrites(worker: CliChild, writes: number): Promise<void> {
-    await eventually(
-      `${writes} writes applied`,
-      () => (rig.sandbox.stats().writesApplied >= writes ? true : undefined),
-      { intervalMs: 5 },
-    );
-    worker.process.kill('SIGKILL');
-    expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
-  }
-
   it('leave their chunks to a later worker; the run ends exact, every row created once', {
     timeout: 90_000,
   }, async () => {
@@ -87,8 +78,8 @@ describe.skipIf(unsupported !== null)(title('worker processes killed (SIGKILL) m
     const runId = runIdOf(imported.stdout);
     const worker = ['worker', '--concurrency', '2'];
 
-    await killAfterWrites(rig.spawn(worker, env), 60);
-    await killAfterWrites(rig.spawn(worker, env), 160);
+    await killAfterWrites(rig, rig.spawn(worker, env), 60);
+    await killAfterWrites(rig, rig.spawn(worker, env), 160);
     rig.spawn(worker, env);
     const done = await runDone(rig, env, runId);
 

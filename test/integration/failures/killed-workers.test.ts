@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type CatalogRow, catalogRows } from '../support/catalog.js';
-import type { CliChild } from '../support/cli.js';
 import { runIdOf } from '../support/cli.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
 import {
   eventually,
   type FailureRig,
+  killAfterWrites,
   type RunStatus,
   runDone,
   SELLER_A,
@@ -13,17 +13,6 @@ import {
 } from './support/rig.js';
 
 const ROWS = 300;
-
-/** kill -9 once the sandbox has applied `writes` writes in all: no cleanup, locks left behind. */
-async function killAfterWrites(rig: FailureRig, worker: CliChild, writes: number): Promise<void> {
-  await eventually(
-    `${writes} writes applied`,
-    () => (rig.sandbox.stats().writesApplied >= writes ? true : undefined),
-    { intervalMs: 5 },
-  );
-  worker.process.kill('SIGKILL');
-  expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
-}
 
 /**
  * Imports ROWS rows, then worker 1 is killed after 60 writes, worker 2 after 160, and worker 3

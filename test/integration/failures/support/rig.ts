@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../../src/sandbox/index.js';
 import { type CatalogRow, writeCsv } from '../../support/catalog.js';
 import { type CliChild, CliProcesses, type CliResult, runCli } from '../../support/cli.js';
@@ -124,4 +124,15 @@ export function runDone(rig: FailureRig, runId: string, timeoutMs = 45_000): Pro
     },
     { timeoutMs, intervalMs: 250 },
   );
+}
+
+/** kill -9 once the sandbox has applied `writes` writes in all: no cleanup, locks left behind. */
+export async function killAfterWrites(rig: FailureRig, worker: CliChild, writes: number): Promise<void> {
+  await eventually(
+    `${writes} writes applied`,
+    () => (rig.sandbox.stats().writesApplied >= writes ? true : undefined),
+    { intervalMs: 5 },
+  );
+  worker.process.kill('SIGKILL');
+  expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
 }
