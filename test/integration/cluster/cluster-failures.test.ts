@@ -3,7 +3,7 @@ import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import {
   eventually,
   type FailureRig,
-  killAfterWrites,
+  importAndKillTwice,
   type RunStatus,
   SELLER_A,
   useFailureRig,
@@ -73,14 +73,7 @@ describe.skipIf(unsupported !== null)(title('worker processes killed (SIGKILL) m
     const rows = catalogRows(300);
     // A killed worker's jobs come back once their 2-second lock runs out.
     const env = onCluster(rig, cluster.cluster.nodes, { CATALOG_SYNC_LOCK_MS: '2000' });
-    const imported = await rig.cli(['import', await rig.csv('catalog.csv', rows)], env);
-    expect(imported.code).toBe(0);
-    const runId = runIdOf(imported.stdout);
-    const worker = ['worker', '--concurrency', '2'];
-
-    await killAfterWrites(rig, rig.spawn(worker, env), 60);
-    await killAfterWrites(rig, rig.spawn(worker, env), 160);
-    rig.spawn(worker, env);
+    const runId = await importAndKillTwice(rig, rows, env);
     const done = await runDone(rig, env, runId);
 
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);

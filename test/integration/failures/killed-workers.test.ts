@@ -5,7 +5,7 @@ import { expectExactCatalog } from './support/exact-catalog.js';
 import {
   eventually,
   type FailureRig,
-  killAfterWrites,
+  importAndKillTwice,
   type RunStatus,
   runDone,
   SELLER_A,
@@ -19,18 +19,9 @@ const ROWS = 300;
  * ends the run. Resolves to the run's final status.
  */
 async function runWithTwoKills(rig: FailureRig, rows: CatalogRow[]): Promise<RunStatus> {
-  const source = await rig.csv('catalog.csv', rows);
   // A killed worker's jobs come back once their 2-second lock runs out.
   const env = rig.env(undefined, { CATALOG_SYNC_LOCK_MS: '2000' });
-  const imported = await rig.cli(['import', source], env);
-  expect(imported.code).toBe(0);
-  const runId = runIdOf(imported.stdout);
-  const worker = ['worker', '--concurrency', '2'];
-
-  await killAfterWrites(rig, rig.spawn(worker, env), 60);
-  await killAfterWrites(rig, rig.spawn(worker, env), 160);
-  rig.spawn(worker, env);
-  return runDone(rig, runId);
+  return runDone(rig, await importAndKillTwice(rig, rows, env));
 }
 
 describe('when worker processes are killed (SIGKILL) in the middle of a run', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../../src/sandbox/index.js';
 import { type CatalogRow, writeCsv } from '../../support/catalog.js';
-import { type CliChild, CliProcesses, type CliResult, runCli } from '../../support/cli.js';
+import { type CliChild, CliProcesses, type CliResult, runCli, runIdOf } from '../../support/cli.js';
 import { removePrefix, TEST_REDIS_URL } from '../../support/redis-prefix.js';
 
 export const KEY_A = 'sk_fail_a';
@@ -135,4 +135,23 @@ export async function killAfterWrites(rig: FailureRig, worker: CliChild, writes:
   );
   worker.process.kill('SIGKILL');
   expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
+}
+
+/**
+ * Imports `rows` with `env` (its job locks should be short), then spawns a worker killed after 60
+ * writes, another killed after 160, and a third left to end the run. Resolves to the run's id.
+ */
+export async function importAndKillTwice(
+  rig: FailureRig,
+  rows: CatalogRow[],
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const imported = await rig.cli(['import', await rig.csv('catalog.csv', rows)], env);
+  expect(imported.code).toBe(0);
+  const runId = runIdOf(imported.stdout);
+  const worker = ['worker', '--concurrency', '2'];
+  await killAfterWrites(rig, rig.spawn(worker, env), 60);
+  await killAfterWrites(rig, rig.spawn(worker, env), 160);
+  rig.spawn(worker, env);
+  return runId;
 }
