@@ -26,7 +26,7 @@ import type { Build } from './fleet/world.js';
 
 const THIS: Build = { label: 'this', root: projectRoot() };
 /** Busy runs are cut off here: 3,000 runs on the old design may take longer than the bench's budget. */
-const BUSY_LIMIT_MS = 120_000;
+const BUSY_LIMIT_MS = 60_000;
 
 function sizes(fallback: number[], given: string[]): number[] {
   const list = given.length > 0 ? given : (process.env.FLEET_SIZES?.split(',') ?? []);
@@ -38,6 +38,8 @@ async function connections(build: Build, list: number[]): Promise<void> {
   for (const n of list) {
     console.error(`connections: ${build.label}, ${n} sellers…`);
     rows.push(await measureFleet(build, n, BUSY_LIMIT_MS));
+    // Each line as soon as it is measured: a long size stopped by hand loses only its own.
+    console.error(fleetTable(rows.slice(-1)).split('\n').at(-1));
   }
   console.log(`\nConnections and RSS (${build.label === 'this' ? 'this build' : build.root})\n`);
   console.log(fleetTable(rows));
@@ -54,6 +56,8 @@ async function fairShare(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Each in-process `run` listens for SIGINT/SIGTERM while it lasts, 25 at a time: not a leak.
+  process.setMaxListeners(100);
   const [part = 'all', ...rest] = process.argv.slice(2);
   console.log(
     `fleet bench: ${cpus().length} cpus (${cpus()[0]?.model ?? 'unknown'}), ` +
@@ -74,6 +78,10 @@ async function main(): Promise<void> {
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-await main();
-// A client retrying or a timer left by a loaded `main` must not keep the bench running.
+// A client retrying, a timer left by a loaded `main` or a redis-server child must not keep the bench
+// running, after a failure either.
+await main().catch((error: unknown) => {
+  console.error(`fleet bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
 process.exit(process.exitCode ?? 0);

@@ -34,9 +34,10 @@ export interface FleetFigures {
 }
 
 /**
- * One build, `sellers` sellers: each registered by an `import` of 5 rows (in this process, 25 at
- * a time), then a `worker` (child process) until every run is done (busy), then a fresh `worker`
- * with nothing queued for 3 + 15 s (idle; Redis CPU over the 15 s). The sandbox runs in this process.
+ * One build, `sellers` sellers, each registered by a `run` of 5 rows synced to the end (in this
+ * process, 25 at a time). Idle: a `worker` (child process) with nothing queued, 3 s to start, then
+ * 15 s watched (Redis CPU over those 15 s). Busy: one more 5-row run each queued by `import`, then a
+ * fresh `worker` until every run is done or `busyLimitMs` passed. The sandbox runs in this process.
  */
 export async function measureFleet(
   build: Build,
@@ -51,39 +52,15 @@ export async function measureFleet(
     const csv = join(dir, 'catalog.csv');
     await writeGenericCatalog(csv, ROWS_PER_RUN);
     const main = await loadMain(build);
+    const sellerEnvOf = (i: number) => sellerEnv(redis.url, sandbox.baseUrl, i);
+    // Registered by a `run` each, synced to the end in this process: every seller has a finished run.
     const registerStart = performance.now();
-    const runIds = await importSellers(
-      main,
-      (i) => sellerEnv(redis.url, sandbox.baseUrl, i),
-      csv,
-      0,
-      sellers,
-    );
+    await importSellers(main, 'run', sellerEnvOf, csv, 0, sellers);
     const registerSeconds = (performance.now() - registerStart) / 1000;
-    const runKeys = runIds.map((id) => `${PREFIX}:run:${id}`);
 
     const env = workerEnv(build, redis.url, sandbox.baseUrl, sellers);
     const args = build.label === 'this' ? ['--keys-file', join(dir, 'keys')] : [];
     if (build.label === 'this') await writeKeysFile(join(dir, 'keys'), sellers);
-
-    const busy = await (async () => {
-      const worker = spawnWorker(build, args, env);
-      const started = performance.now();
-      let done = 0;
-      try {
-        const watch = await watchWorker(redis, worker.pid, async () => {
-          done = await runsDone(redis, runKeys);
-          return done === sellers || performance.now() - started > busyLimitMs;
-        });
-        return { ...watch, seconds: (performance.now() - started) / 1000, runsDone: done };
-      } catch (error) {
-        return {
-          failed: `${String(error)}; worker said: ${worker.output().trim().split('\n').slice(-3).join(' | ')}`,
-        };
-      } finally {
-        await worker.stop();
-      }
-    })();
 
     const idle = await (async () => {
       const worker = spawnWorker(build, args, env);
@@ -100,6 +77,28 @@ export async function measureFleet(
         const cpu = (await redisCpuSeconds(redis)) - cpuBefore;
         const seconds = (performance.now() - windowStart) / 1000;
         return { ...watch, redisCpuPercent: (100 * cpu) / seconds };
+      } catch (error) {
+        return {
+          failed: `${String(error)}; worker said: ${worker.output().trim().split('\n').slice(-3).join(' | ')}`,
+        };
+      } finally {
+        await worker.stop();
+      }
+    })();
+
+    // Then a second run each, queued by `import` with no worker running, for the busy part.
+    const runIds = await importSellers(main, 'import', sellerEnvOf, csv, 0, sellers);
+    const runKeys = runIds.map((id) => `${PREFIX}:run:${id}`);
+    const busy = await (async () => {
+      const worker = spawnWorker(build, args, env);
+      const started = performance.now();
+      let done = 0;
+      try {
+        const watch = await watchWorker(redis, worker.pid, async () => {
+          done = await runsDone(redis, runKeys);
+          return done === sellers || performance.now() - started > busyLimitMs;
+        });
+        return { ...watch, seconds: (performance.now() - started) / 1000, runsDone: done };
       } catch (error) {
         return {
           failed: `${String(error)}; worker said: ${worker.output().trim().split('\n').slice(-3).join(' | ')}`,

@@ -60,7 +60,7 @@ export async function measureFairShare(build: Build, sellersAtOnce: number | nul
     await writeKeysFile(join(dir, 'keys'), 2);
     const main = await loadMain(build);
     const env = (i: number) => sellerEnv(redis.url, sandbox.baseUrl, i);
-    const [largeId] = await importSellers(main, env, large, 0, 1, 1);
+    const [largeId] = await importSellers(main, 'import', env, large, 0, 1, 1);
     const largeKey = `${PREFIX}:run:${largeId}`;
     worker.current = spawnWorker(build, ['--concurrency', '8', '--keys-file', join(dir, 'keys'), ...at], {
       SELLER_API_BASE_URL: sandbox.baseUrl,
@@ -82,7 +82,7 @@ export async function measureFairShare(build: Build, sellersAtOnce: number | nul
       redis.own.llen(`${queue}:active`),
     ]);
     const start = performance.now();
-    const [smallId] = await importSellers(main, env, small, 1, 2, 1);
+    const [smallId] = await importSellers(main, 'import', env, small, 1, 2, 1);
     const smallKey = `${PREFIX}:run:${smallId}`;
     const result: FairShare = {
       sellersAtOnce: sellersAtOnce === null ? 'default (4)' : String(sellersAtOnce),

@@ -114,12 +114,14 @@ export function sellerEnv(redisUrl: string, baseUrl: string, i: number): NodeJS.
 }
 
 /**
- * `catalog-sync import <csv> --key-env SELLER_API_KEY_FLEET_i` for sellers [from, to), in this
+ * `catalog-sync import|run <csv> --key-env SELLER_API_KEY_FLEET_i` for sellers [from, to), in this
  * process with the build's own `main`, `parallel` at a time: what 3,000 child processes would take
- * minutes to do. Each import registers its seller and queues one run. Returns the run ids.
+ * minutes to do. Either registers the seller; `import` queues one run, `run` syncs it to the end
+ * (a seller with a finished run). Returns the run ids.
  */
 export async function importSellers(
   main: Main,
+  command: 'import' | 'run',
   env: (i: number) => NodeJS.ProcessEnv,
   csv: string,
   from: number,
@@ -138,14 +140,15 @@ export async function importSellers(
           done();
         },
       });
-      const code = await main(['node', 'catalog-sync', 'import', csv, '--key-env', variableOf(i)], {
+      const code = await main(['node', 'catalog-sync', command, csv, '--key-env', variableOf(i)], {
         stdout: stream,
         stderr: stream,
         stdin: Readable.from([]),
         env: env(i),
       });
       const id = /\b(\d{8}T\d{6}-[0-9a-f]+(?:-[0-9a-f]{16})?)\b/.exec(output)?.[1];
-      if (code !== 0 || !id) throw new Error(`import for ${sellerOf(i)} exited ${code}: ${output.trim()}`);
+      if (code !== 0 || !id)
+        throw new Error(`${command} for ${sellerOf(i)} exited ${code}: ${output.trim()}`);
       ids.push(id);
     }
   };
