@@ -9,8 +9,6 @@ import { heldKeys, servableSellers } from './servable-sellers.js';
 
 /** How often the registry of sellers is read again (a seller registered by `import` shows up). */
 const REGISTRY_READ_MS = 2000;
-/** The least time between a tick and an early one (a queue drained, a slot freed). */
-const SOON_GAP_MS = 200;
 
 export interface SellerQueueSlotsDeps {
   /** The tool's own connection: the queues' readiness is read on it. */
@@ -38,8 +36,9 @@ export class SellerQueueSlots {
   private readonly releasing = new Set<Promise<void>>();
   private ticking: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private soonPending = false;
-  private tickStartedAt = Number.NEGATIVE_INFINITY;
+  /** The queues with work at the last read, less those that drained since. */
+  private withWork = new Set<string>();
+  private lastRead = new Map<string, QueueReadiness>();
 
   constructor(private readonly deps: SellerQueueSlotsDeps) {
     this.rotation = new SellerRotation(deps.rotation ?? DEFAULT_ROTATION);
@@ -64,28 +63,18 @@ export class SellerQueueSlots {
   }
 
   /**
-   * Ticks every `intervalMs` until `close`, and soon after a served queue drains or a slot frees:
-   * a seller waiting for a slot gets it without waiting for the next tick.
+   * Reads every `intervalMs` until `close`. In between, a served queue that drains or a slot that
+   * frees is acted on at once from what the last read said (no Redis read: with thousands of sellers
+   * a read is thousands of calls, and small runs end many times a second). A queue thought to have
+   * work that has none drains at once and is let go; one whose work came meanwhile is seen at the
+   * next read.
    */
   start(intervalMs: number): void {
     this.timer = setInterval(() => this.tickLogged(), intervalMs);
-    this.deps.workers.onDrained = () => this.soon();
-  }
-
-  private soon(): void {
-    if (this.soonPending || !this.timer) return;
-    this.soonPending = true;
-    // At most one early tick per SOON_GAP_MS: with thousands of sellers a tick is thousands of reads,
-    // and busy queues drain often.
-    const wait = Math.max(0, this.tickStartedAt + SOON_GAP_MS - this.deps.now());
-    setTimeout(() => {
-      this.soonPending = false;
-      // A tick running now read the queues before this: one more follows it.
-      (this.ticking ?? Promise.resolve()).then(
-        () => this.tickLogged(),
-        () => this.tickLogged(),
-      );
-    }, wait).unref();
+    this.deps.workers.onDrained = (queue) => {
+      this.withWork.delete(queue);
+      this.apply();
+    };
   }
 
   private tickLogged(): void {
@@ -106,7 +95,6 @@ export class SellerQueueSlots {
   private async decide(): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    this.tickStartedAt = now;
     if (now - this.registryReadAt >= REGISTRY_READ_MS) {
       const registered = await deps.sellers.registered();
       const keys = heldKeys(deps.env, deps.trust);
@@ -123,25 +111,31 @@ export class SellerQueueSlots {
     const readiness = await Promise.all(
       this.servable.map((seller) => readQueueReadiness(deps.redis, deps.prefix, seller.queueName, now)),
     );
-    const withWork = new Set<string>();
+    this.withWork = new Set<string>();
+    this.lastRead = new Map();
     this.servable.forEach((seller, i) => {
       const queue = readiness[i];
-      if (queue && hasWorkNow(queue, now)) withWork.add(seller.queueName);
+      if (!queue) return;
+      this.lastRead.set(seller.queueName, queue);
+      if (hasWorkNow(queue, now)) this.withWork.add(seller.queueName);
     });
-    const step = this.rotation.step(withWork, new Set(byQueue.keys()), now);
-    for (const queue of step.release) {
-      const i = this.servable.findIndex((seller) => seller.queueName === queue);
-      this.release(queue, i >= 0 ? readiness[i] : undefined);
-    }
+    this.apply();
+  }
+
+  /** Attaches and lets go as the rotation decides, from the last read and what happened since. */
+  private apply(): void {
+    const byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
+    const step = this.rotation.step(this.withWork, new Set(byQueue.keys()), this.deps.now());
+    for (const queue of step.release) this.release(queue);
     for (const queue of step.attach) {
       const seller = byQueue.get(queue);
-      if (seller) deps.workers.serve(seller);
-      deps.logger.debug({ queue }, 'serving a seller queue');
+      if (seller) this.deps.workers.serve(seller);
+      this.deps.logger.debug({ queue }, 'serving a seller queue');
     }
   }
 
-  private release(queue: string, readiness?: QueueReadiness): void {
-    this.deps.logger.debug({ queue, readiness }, 'letting a seller queue go');
+  private release(queue: string): void {
+    this.deps.logger.debug({ queue, lastRead: this.lastRead.get(queue) }, 'letting a seller queue go');
     const closing = this.deps.workers
       .release(queue)
       .catch((error: unknown) =>
@@ -150,7 +144,7 @@ export class SellerQueueSlots {
       .finally(() => {
         this.rotation.released(queue);
         this.releasing.delete(closing);
-        this.soon();
+        if (this.timer) this.apply();
       });
     this.releasing.add(closing);
   }
