@@ -7,8 +7,16 @@ import type { SellerInfo, SellerState } from './seller-state.js';
 import type { SellerWorkers } from './seller-workers.js';
 import { heldKeys, servableSellers } from './servable-sellers.js';
 
-/** How often the registry of sellers is read again (a seller registered by `import` shows up). */
-const REGISTRY_READ_MS = 2000;
+/**
+ * How often the registry of sellers is read whole (a key linked to a seller by `resume`); a seller
+ * registered by `import` shows up at the next tick, when the registry's size changed.
+ */
+const REGISTRY_READ_MS = 30_000;
+/**
+ * Queue reads a tick may make per second: with more sellers than this the ticks space out (3,000
+ * sellers: one read of every queue each 3 s), so an idle worker costs Redis little whatever the count.
+ */
+const QUEUE_READS_PER_SECOND = 1000;
 
 export interface SellerQueueSlotsDeps {
   /** The tool's own connection: the queues' readiness is read on it. */
@@ -33,6 +41,7 @@ export class SellerQueueSlots {
   private readonly rotation: SellerRotation;
   private servable: SellerInfo[] = [];
   private registryReadAt = Number.NEGATIVE_INFINITY;
+  private registeredCount = -1;
   private readonly releasing = new Set<Promise<void>>();
   private ticking: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -70,22 +79,26 @@ export class SellerQueueSlots {
    * next read.
    */
   start(intervalMs: number): void {
-    this.timer = setInterval(() => this.tickLogged(), intervalMs);
+    const next = () => {
+      const wait = Math.max(intervalMs, (this.servable.length / QUEUE_READS_PER_SECOND) * 1000);
+      this.timer = setTimeout(() => this.tickLogged().finally(() => this.timer && next()), wait);
+    };
+    next();
     this.deps.workers.onDrained = (queue) => {
       this.withWork.delete(queue);
       this.apply();
     };
   }
 
-  private tickLogged(): void {
-    this.tick().catch((error: unknown) =>
+  private tickLogged(): Promise<void> {
+    return this.tick().catch((error: unknown) =>
       this.deps.logger.warn({ err: String(error) }, 'could not read the seller queues'),
     );
   }
 
   /** Stops deciding; the queues let go finish closing (SellerWorkers.close closes the rest). */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.deps.workers.onDrained = null;
     await this.ticking?.catch(() => undefined);
@@ -95,7 +108,9 @@ export class SellerQueueSlots {
   private async decide(): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    if (now - this.registryReadAt >= REGISTRY_READ_MS) {
+    const registeredCount = await deps.sellers.registeredCount();
+    if (now - this.registryReadAt >= REGISTRY_READ_MS || registeredCount !== this.registeredCount) {
+      this.registeredCount = registeredCount;
       const registered = await deps.sellers.registered();
       const keys = heldKeys(deps.env, deps.trust);
       const before = this.servable.length;

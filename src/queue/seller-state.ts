@@ -62,6 +62,11 @@ export class SellerState {
     await this.redis.sadd(this.keys.sellers, info.ref);
   }
 
+  /** How many sellers are registered (one command): a worker reads the registry again when it changes. */
+  async registeredCount(): Promise<number> {
+    return this.redis.scard(this.keys.sellers);
+  }
+
   /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */
   async registered(): Promise<SellerInfo[]> {
     const refs = (await this.redis.smembers(this.keys.sellers)).sort();
