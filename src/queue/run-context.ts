@@ -240,7 +240,9 @@ export class RunContexts {
  */
 async function keyOfSeller(deps: WorkerDeps, run: RunRecord): Promise<string | null | undefined> {
   const named = readKey(deps.env, run.keyEnv, deps.trust);
-  const candidates = [...new Set([...(named ? [named] : []), ...heldKeys(deps.env, deps.trust)])];
+  // The variable the run names first: one fingerprint, where a worker may hold thousands of keys.
+  if (named && (await deps.sellers.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef) return named;
+  const candidates = heldKeys(deps.env, deps.trust).filter((key) => key !== named);
   const refs = await deps.sellers.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
   const found = candidates.find((_, i) => refs[i] === run.sellerRef);
   if (found) return found;

@@ -46,7 +46,7 @@ export class SellerRotation {
     for (const queue of this.waitingSince.keys()) {
       if (!withWork.has(queue) || !servable.has(queue)) this.waitingSince.delete(queue);
     }
-    for (const queue of [...withWork].sort()) {
+    for (const queue of withWork) {
       if (servable.has(queue) && !this.served.has(queue) && !this.closing.has(queue))
         if (!this.waitingSince.has(queue)) this.waitingSince.set(queue, now);
     }
