@@ -42,6 +42,8 @@ export class SellerQueueSlots {
   private servable: SellerInfo[] = [];
   private registryReadAt = Number.NEGATIVE_INFINITY;
   private registeredCount = -1;
+  private byQueue = new Map<string, SellerInfo>();
+  private servableQueues = new Set<string>();
   private readonly releasing = new Set<Promise<void>>();
   private ticking: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -115,6 +117,8 @@ export class SellerQueueSlots {
       const keys = heldKeys(deps.env, deps.trust);
       const before = this.servable.length;
       this.servable = await servableSellers(deps.sellers, registered, keys, deps.trust);
+      this.byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
+      this.servableQueues = new Set(this.byQueue.keys());
       this.registryReadAt = now;
       if (this.servable.length !== before)
         deps.logger.info(
@@ -122,7 +126,6 @@ export class SellerQueueSlots {
           'sellers whose key this worker holds',
         );
     }
-    const byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
     const readiness = await Promise.all(
       this.servable.map((seller) => readQueueReadiness(deps.redis, deps.prefix, seller.queueName, now)),
     );
@@ -139,8 +142,8 @@ export class SellerQueueSlots {
 
   /** Attaches and lets go as the rotation decides, from the last read and what happened since. */
   private apply(): void {
-    const byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
-    const step = this.rotation.step(this.withWork, new Set(byQueue.keys()), this.deps.now());
+    const byQueue = this.byQueue;
+    const step = this.rotation.step(this.withWork, this.servableQueues, this.deps.now());
     for (const queue of step.release) this.release(queue);
     for (const queue of step.attach) {
       const seller = byQueue.get(queue);

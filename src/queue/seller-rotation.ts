@@ -33,7 +33,7 @@ export class SellerRotation {
   private readonly served = new Map<string, Served>();
   /** Queues let go whose jobs in progress are still finishing: their slots are not free yet. */
   private readonly closing = new Set<string>();
-  /** When each queue with work and no slot started to wait: the longest waiting goes first. */
+  /** When each queue with work and no slot started to wait, in that order: the longest waiting goes first. */
   private readonly waitingSince = new Map<string, number>();
 
   constructor(private readonly options: RotationOptions = DEFAULT_ROTATION) {}
@@ -64,17 +64,21 @@ export class SellerRotation {
     }
     for (const queue of release) this.letGo(queue);
 
-    const waiting = [...this.waitingSince.entries()]
-      .sort(([a, since], [b, other]) => since - other || a.localeCompare(b))
-      .map(([queue]) => queue);
+    // The map's order is the order queues started to wait (each is set once, at its `now`, and a
+    // queue that waits again is deleted first): no sort of thousands of queues at every event.
     const free = Math.max(0, this.options.slots - this.served.size - this.closing.size);
-    const attach = waiting.slice(0, free);
+    const attach: string[] = [];
+    for (const queue of this.waitingSince.keys()) {
+      if (attach.length >= free) break;
+      attach.push(queue);
+    }
+    const waitingCount = this.waitingSince.size;
     for (const queue of attach) {
       this.waitingSince.delete(queue);
       this.served.set(queue, { since: now, idleSince: null });
     }
     // Still waiting with no slot free: the sellers served longest past their slice make room.
-    const stillWaiting = waiting.length - attach.length - this.closing.size;
+    const stillWaiting = waitingCount - attach.length - this.closing.size;
     if (stillWaiting > 0) {
       const overdue = [...this.served.entries()]
         .filter(([, state]) => now - state.since >= this.options.sliceMs)
@@ -84,6 +88,7 @@ export class SellerRotation {
       for (const queue of overdue) {
         this.letGo(queue);
         // Still has work: it waits again, behind those that waited while it was served.
+        this.waitingSince.delete(queue);
         this.waitingSince.set(queue, now);
         release.push(queue);
       }

@@ -9,7 +9,7 @@ describe('SellerRotation', () => {
     const rotation = new SellerRotation(options);
     const all = set('a', 'b', 'c', 'd');
     expect(rotation.step(set('c'), all, 0)).toEqual({ attach: ['c'], release: [] });
-    // b and d start waiting at 1000; a at 2000: one slot is left, b gets it (then d, by name).
+    // b and d start waiting at 1000; a at 2000: one slot is left, b gets it (then d, seen after b).
     expect(rotation.step(set('b', 'c', 'd'), all, 1000)).toEqual({ attach: ['b'], release: [] });
     expect(rotation.step(set('a', 'b', 'c', 'd'), all, 2000)).toEqual({ attach: [], release: [] });
     expect(rotation.servedQueues).toEqual(['c', 'b']);
