@@ -242,6 +242,13 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:fields-sent`;
   }
   /**
+   * Sorted set: the seller's run ids by creation time (ms), trimmed to RUN_TTL_SECONDS: what a run
+   * that ends asks about the seller's earlier runs, without reading every seller's runs.
+   */
+  sellerRuns(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:runs`;
+  }
+  /**
    * String with a short TTL, renewed by every process that can serve the seller (one holding its
    * key): `status` and `import` say when a run waits for a worker that holds the seller's key.
    */

@@ -52,6 +52,10 @@ export class RunStore {
         writes: 0,
       })
       .expire(key, RUN_TTL_SECONDS)
+      // The seller's own list of runs: in the run's slot on a cluster (both carry the seller's tag).
+      .zadd(this.keys.sellerRuns(spec.sellerRef), now, id)
+      .zremrangebyscore(this.keys.sellerRuns(spec.sellerRef), '-inf', `(${now - RUN_TTL_SECONDS * 1000}`)
+      .expire(this.keys.sellerRuns(spec.sellerRef), RUN_TTL_SECONDS)
       .exec();
     // Apart from the MULTI: on a cluster the runs index (global) and the run (its seller's slot) live
     // in different slots. Listed after it exists, so `status` never lists a run without a record
