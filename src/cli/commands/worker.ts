@@ -94,6 +94,7 @@ export function registerWorker(
           // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
           const scheduled = serveScheduledImports({
             redis: runtime.redis,
+            health: runtime.health,
             prefix: runtime.config.prefix,
             logger: runtime.logger,
             runImport: makeScheduledImport(io, runtime, jobsDir),

@@ -1,6 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
+import type { RedisHealth } from '../../redis/health.js';
 import { quoteForMessage } from '../../terminal-safe.js';
 import { throttledErrorLog } from '../quiet-errors.js';
 import { isJobName, JOB_NAME, type ScheduledImportData, scheduledImportsQueue } from './types.js';
@@ -22,6 +23,11 @@ export interface ScheduledImportsWorkerDeps {
   prefix: string;
   logger: Logger;
   runImport: RunScheduledImport;
+  /**
+   * The process's view of Redis' faults: while Redis refuses writes (full, read-only) that one fault
+   * is said by the command, not again by this queue.
+   */
+  health?: Pick<RedisHealth, 'note' | 'fault'>;
 }
 
 /**
@@ -63,6 +69,10 @@ export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<
     },
     { connection: deps.redis, prefix: deps.prefix, concurrency: 1 },
   );
-  worker.on('error', throttledErrorLog(deps.logger, `queue ${name}`));
+  const throttled = throttledErrorLog(deps.logger, `queue ${name}`);
+  worker.on('error', (error: Error) => {
+    if (deps.health?.note(error) || deps.health?.fault) return;
+    throttled(error);
+  });
   return worker;
 }
