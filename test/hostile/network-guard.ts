@@ -56,9 +56,29 @@ export async function guardedDns(importOriginal: ImportOriginal) {
   return { ...(await importOriginal<typeof import('node:dns/promises')>()), lookup: noRealDns };
 }
 
+/** `node:net` whose connections and servers refuse a host off loopback. */
 export async function guardedNet(importOriginal: ImportOriginal) {
   const net = await importOriginal<typeof import('node:net') & Record<string, unknown>>();
-  return guardedModule(net, ['connect', 'createConnection']);
+  const guarded = guardedModule(net, ['connect', 'createConnection']) as Record<string, unknown>;
+  const createServer = guardedServers(net.createServer as CreateServerFn);
+  return { ...guarded, createServer, default: { ...(guarded.default as object), createServer } };
+}
+
+type CreateServerFn = (...args: unknown[]) => { listen: ListenFn };
+
+/** A `createServer` whose servers refuse to listen on a host off loopback. */
+function guardedServers(originalCreateServer: CreateServerFn): CreateServerFn {
+  return (...args: unknown[]) => {
+    const server = originalCreateServer(...args);
+    const listen = server.listen.bind(server);
+    server.listen = (...listenArgs: unknown[]) => {
+      const [first, second] = listenArgs;
+      const host = typeof first === 'object' && first !== null ? (first as { host?: string }).host : second;
+      if (typeof host === 'string') refuseOffLoopback('listen', host);
+      return listen(...listenArgs);
+    };
+    return server;
+  };
 }
 
 export async function guardedTls(importOriginal: ImportOriginal) {
@@ -82,18 +102,7 @@ export async function guardedHttp(importOriginal: ImportOriginal) {
       return original(...args);
     };
   };
-  const originalCreateServer = http.createServer as (...args: unknown[]) => { listen: ListenFn };
-  const createServer = (...args: unknown[]) => {
-    const server = originalCreateServer(...args);
-    const listen = server.listen.bind(server);
-    server.listen = (...listenArgs: unknown[]) => {
-      const [first, second] = listenArgs;
-      const host = typeof first === 'object' && first !== null ? (first as { host?: string }).host : second;
-      if (typeof host === 'string') refuseOffLoopback('listen', host);
-      return listen(...listenArgs);
-    };
-    return server;
-  };
+  const createServer = guardedServers(http.createServer as CreateServerFn);
   const guarded = { ...http, request: guardRequest('request'), get: guardRequest('get'), createServer };
   return { ...guarded, default: guarded };
 }

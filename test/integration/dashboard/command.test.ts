@@ -3,9 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { usePipeline } from '../support/pipeline.js';
 import { useDashboards } from './support.js';
 
-// `--host 0.0.0.0` must be refused before anything listens: were it not, the guard refuses to bind.
+// `--host 0.0.0.0` must be refused before anything listens: were it not, the guard refuses to bind
+// (node:http's servers and node:net's alike) and to connect anywhere but loopback.
 vi.mock('node:http', async (original) =>
   (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:net', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedNet(original),
 );
 
 describe('`catalog-sync dashboard`', () => {

@@ -1,6 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// A refused `--host` (0.0.0.0, a private address) must open nothing even if the check were wrong:
+// servers and connections off loopback are refused here (hostile/network-guard.ts).
+vi.mock('node:http', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedHttp(original),
+);
+vi.mock('node:net', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedNet(original),
+);
+
 import {
   DEFAULT_SANDBOX_PORT,
   registerSandbox,
