@@ -1,4 +1,5 @@
 import { parseDuration } from './duration.js';
+import { clusterDisplay, parseRedisCluster } from './redis/cluster-nodes.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from './sources/limits.js';
 import {
@@ -99,27 +100,6 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     ),
     probeFirstMs: positiveInteger(env.CATALOG_SYNC_PROBE_MS, 'CATALOG_SYNC_PROBE_MS', 5_000),
   };
-}
-
-/** REDIS_CLUSTER: `host:port` nodes, comma-separated; null when unset or empty. */
-export function parseRedisCluster(value: string | undefined): string[] | null {
-  if (!value?.trim()) return null;
-  const nodes = value.split(',').map((node) => node.trim());
-  for (const node of nodes) {
-    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
-    const port = match ? Number(match[2]) : 0;
-    if (!match || port < 1 || port > 65535) {
-      throw new UsageError(
-        `REDIS_CLUSTER lists a cluster's nodes as host:port,host:port, and "${node}" is none`,
-      );
-    }
-  }
-  return nodes;
-}
-
-/** How a cluster is named in messages (REDIS_URL's place). */
-export function clusterDisplay(nodes: readonly string[]): string {
-  return `redis-cluster://${nodes.join(',')}`;
 }
 
 /**

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { redisAnswers } from '../../src/redis/private-server.js';
 import type { CliProcess } from '../big-import/processes.js';
+import { untilRedisAnswers } from '../goals/private-redis.js';
 
 export const PREFIX = 'bench-fleet';
 
@@ -60,10 +60,7 @@ export async function startFleetRedis(): Promise<FleetRedis> {
     ],
     { stdio: 'ignore' },
   );
-  for (let attempt = 0; !(await redisAnswers(url, 200)); attempt++) {
-    if (attempt > 50) throw new Error(`redis-server on port ${port} does not answer`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await untilRedisAnswers(url, port);
   const own = new Redis(url, { maxRetriesPerRequest: null });
   const ownId = Number(await own.client('ID'));
   return {

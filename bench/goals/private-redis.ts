@@ -9,6 +9,14 @@ export interface BenchRedis {
   stop(): Promise<void>;
 }
 
+/** Waits up to about 15 s for a redis-server just started on `port` to answer. */
+export async function untilRedisAnswers(url: string, port: number): Promise<void> {
+  for (let attempt = 0; !(await redisAnswers(url, 200)); attempt++) {
+    if (attempt > 50) throw new Error(`redis-server on port ${port} does not answer`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Starts `redis-server --port <port>` without persistence (the common brief's command line); throws
  * when the port already answers, so a measurement never mixes with another's keys.
@@ -28,10 +36,7 @@ export async function startBenchRedis(port: number): Promise<BenchRedis> {
     'yes',
   ]);
   if (started.status !== 0) throw new Error(`redis-server on port ${port} did not start: ${started.stderr}`);
-  for (let attempt = 0; !(await redisAnswers(url, 200)); attempt++) {
-    if (attempt > 50) throw new Error(`redis-server on port ${port} does not answer`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await untilRedisAnswers(url, port);
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   if ((await redis.dbsize()) !== 0) throw new Error(`the Redis on port ${port} is not empty: another bench?`);
   return {

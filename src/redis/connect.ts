@@ -14,7 +14,7 @@ export class RedisUnavailableError extends Error {
 
 /** The URL without its password, for messages and logs. */
 export function displayRedisUrl(url: string): string {
-  // A cluster's nodes (config.ts clusterDisplay) hold no password.
+  // A cluster's nodes (cluster-nodes.ts clusterDisplay) hold no password.
   if (url.startsWith('redis-cluster://')) return url;
   try {
     const parsed = new URL(url);

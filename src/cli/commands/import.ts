@@ -71,9 +71,7 @@ export function registerImport(program: Command, io: CliIo): void {
           io.stdout.write(`${result.run.id}\n`);
         }
         // Said at once, not found out in the morning: nothing will take this run's rows.
-        const queued = await runtime.runs.get(
-          result.kind === 'already-queued' ? result.runId : result.run.id,
-        );
+        const queued = result.kind === 'already-queued' ? await runtime.runs.get(result.runId) : result.run;
         if (queued && (await waitsForWorker(runtime.commands, runtime.keys, queued)))
           io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
       } finally {
