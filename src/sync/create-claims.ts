@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RunStateLostError } from '../redis/health.js';
-import { luaScript, runScript } from '../redis/scripts.js';
+import { ScriptBatch } from '../redis/script-batch.js';
+import { luaScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { idMapKeyOf } from './id-map-buckets.js';
 import { decodeKnown, type KnownProduct } from './id-map-entry.js';
@@ -66,6 +67,9 @@ return 1
 );
 
 export class CreateClaims {
+  /** A chunk's rows claim their keys together: their scripts share one round trip. */
+  private readonly batch: ScriptBatch;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -75,14 +79,15 @@ export class CreateClaims {
     readonly claimMs: number = CLAIM_MS,
     /** The record of a run, checked with each claim (workers); absent: not checked. */
     private readonly runKeyOf: ((runId: string) => string) | null = null,
-  ) {}
+  ) {
+    this.batch = new ScriptBatch(redis);
+  }
 
   /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
   async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
     const token = randomUUID();
     await migrateOldIdMap(this.redis, this.keys, this.sellerRef);
-    const [kind, value] = (await runScript(
-      this.redis,
+    const [kind, value] = (await this.batch.run(
       CLAIM_SCRIPT,
       this.keys.pendingCreates(this.sellerRef),
       idMapKeyOf(this.keys, this.sellerRef, key),
@@ -109,12 +114,12 @@ export class CreateClaims {
   /** Keeps a claim alive while its create is under way; false when it is no longer ours. */
   async renew(key: string, token: string): Promise<boolean> {
     const value = `${token}${this.now() + this.claimMs}`;
-    return (await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, value)) === 1;
+    return (await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, value)) === 1;
   }
 
   /** Gives the key up: the create was certainly not applied (a 429, a 401, a 400). */
   async release(key: string, token: string): Promise<void> {
-    await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, '');
+    await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, '');
   }
 
   /**
@@ -122,7 +127,7 @@ export class CreateClaims {
    * whoever claims the key next must look for the product before sending it again.
    */
   async leaveForLookUp(key: string, token: string): Promise<void> {
-    await runScript(this.redis, RENEW_SCRIPT, this.claimsKey, key, token, `${token}0`);
+    await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, `${token}0`);
   }
 
   /** For each key, the run whose claim holds it, or null. */
