@@ -150,8 +150,9 @@ export function estimateRows(
   const header = format === 'csv' ? 1 : 0;
   const lineBased = format === 'csv' || format === 'ndjson';
   if (lineBased) {
+    // indexOf, not a byte loop: the loop ran interpreted at every start, ~12 ms for 64 KiB (issue 12).
     let lines = 0;
-    for (const byte of sniffed.prefix) if (byte === 0x0a) lines++;
+    for (let at = sniffed.prefix.indexOf(0x0a); at !== -1; at = sniffed.prefix.indexOf(0x0a, at + 1)) lines++;
     if (sniffed.prefix.length > 0 && sniffed.prefix[sniffed.prefix.length - 1] !== 0x0a) lines++;
     const perLine = lines > 0 ? sniffed.prefix.length / lines : 0;
     const bytesPerRow = Math.round(perLine);
