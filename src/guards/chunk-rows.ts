@@ -2,6 +2,7 @@ import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { ChunkJobData } from '../queue/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
+import { SettleBatch } from '../runs/settle-batch.js';
 import { compactEquals, compactValue } from '../sync/compact-value.js';
 import { diffProduct } from '../sync/diff.js';
 import { onlyFilter } from '../sync/only-filter.js';
@@ -86,7 +87,9 @@ export function chunkRows(
     case 'write': {
       // A row that wrote settles right after its write, with its records, in one MULTI (a worker
       // killed mid-chunk leaves no write whose outcome is lost); the others settle in one batch.
+      // Rows that finish together share that MULTI (settle-batch.ts).
       const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
+      const written = new SettleBatch(settle);
       return {
         todo: unsettled,
         handle: async (context, row, lookup) => {
@@ -96,10 +99,10 @@ export function chunkRows(
             outcome = await syncRow({ ...context, rowWrites: records }, row, lookup);
           } catch (error) {
             // A pause after a write that was recorded in memory only: its record still goes.
-            if (records.length > 0) await settle([], records);
+            if (records.length > 0) await written.add([], records);
             throw error;
           }
-          if (!UNWRITTEN.has(outcome.action)) return settle([outcome], records);
+          if (!UNWRITTEN.has(outcome.action)) return written.add([outcome], records);
           unwritten.outcomes.push(outcome);
           unwritten.records.push(...records);
         },

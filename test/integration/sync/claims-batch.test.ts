@@ -22,7 +22,7 @@ async function countWrites(redis: Redis): Promise<() => number> {
 }
 
 /** Starts every call in one turn of the event loop, each after an await, as a chunk's rows do. */
-function inOneTurn<T>(count: number, call: (i: number) => Promise<T>): Promise<T[]> {
+function inOneTurn<T>(count: number, call: (i: number) => Promise<T>): Promise<Awaited<T>[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       await Promise.resolve();
@@ -73,10 +73,12 @@ describe('claims asked for in one turn (a chunk starting its rows)', () => {
       return claim.token;
     });
     const writes = await countWrites(redis);
-    const renewedByOther = await inOneTurn(3, (i) =>
-      i === 2
-        ? claims.renew('sku-0', 'run-9|not-the-token|')
-        : claims.release(`sku-${i}`, tokens[i] as string),
+    const renewedByOther = await inOneTurn(
+      3,
+      (i): Promise<unknown> =>
+        i === 2
+          ? claims.renew('sku-0', 'run-9|not-the-token|')
+          : claims.release(`sku-${i}`, tokens[i] as string),
     );
     expect(writes()).toBe(1);
     expect(renewedByOther[2]).toBe(false);

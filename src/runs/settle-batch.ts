@@ -1,0 +1,58 @@
+import type { RowOutcome } from '../interfaces.js';
+import type { RowWrite } from '../sync/row-writes.js';
+
+type Settle = (outcomes: RowOutcome[], records: RowWrite[]) => Promise<void>;
+
+interface Waiting {
+  outcomes: RowOutcome[];
+  records: RowWrite[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Rows that wrote settle right after their write, each with its records (row-writes.ts); those
+ * that finish together settle together (issue 12, "work per row"): the rows asked for in one turn
+ * of the event loop, and those that finish while the chunk's last settle is on its way, go in one
+ * MULTI. A row waits at most for the settle ahead of it, never for a timer, so a worker killed
+ * mid-chunk leaves no more unrecorded writes than before: the writes of rows whose answers are in,
+ * recorded in the next round trip (their claims make the next claimer look first).
+ */
+export class SettleBatch {
+  private waiting: Waiting[] = [];
+  private sending = false;
+
+  constructor(private readonly settle: Settle) {}
+
+  add(outcomes: RowOutcome[], records: RowWrite[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      // Sent on the next tick: rows resumed in this turn (answers read together) join it first.
+      if (this.waiting.length === 0 && !this.sending) process.nextTick(() => this.send());
+      this.waiting.push({ outcomes, records, resolve, reject });
+    });
+  }
+
+  private send(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) return;
+    this.sending = true;
+    this.settle(
+      batch.flatMap((row) => row.outcomes),
+      batch.flatMap((row) => row.records),
+    )
+      .then(
+        () => {
+          for (const row of batch) row.resolve();
+        },
+        (error: unknown) => {
+          for (const row of batch) row.reject(error);
+        },
+      )
+      .finally(() => {
+        this.sending = false;
+        // What finished meanwhile goes now, in one MULTI.
+        this.send();
+      });
+  }
+}

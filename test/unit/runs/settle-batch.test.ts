@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { RowOutcome } from '../../../src/interfaces.js';
+import { SettleBatch } from '../../../src/runs/settle-batch.js';
+import type { RowWrite } from '../../../src/sync/row-writes.js';
+
+const outcome = (row: number): RowOutcome => ({
+  row,
+  key: `sku-${row}`,
+  action: 'create',
+  productId: `p${row}`,
+  status: 'ok',
+  error: '',
+});
+const record = (): RowWrite => () => undefined;
+
+/** A settle that answers when told to, and remembers what each call carried. */
+function manualSettle() {
+  const calls: Array<{ rows: number[]; records: number; answer: (error?: Error) => void }> = [];
+  const settle = (outcomes: RowOutcome[], records: RowWrite[]) =>
+    new Promise<void>((resolve, reject) => {
+      calls.push({
+        rows: outcomes.map((o) => o.row as number),
+        records: records.length,
+        answer: (error) => (error ? reject(error) : resolve()),
+      });
+    });
+  return { calls, settle };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('rows that wrote settle together', () => {
+  it('in one settle when they finish in the same turn, records and outcomes kept together', async () => {
+    const { calls, settle } = manualSettle();
+    const batch = new SettleBatch(settle);
+    const done = [1, 2, 3].map((row) => batch.add([outcome(row)], [record(), record()]));
+    await turn();
+    expect(calls.map((call) => [call.rows, call.records])).toEqual([[[1, 2, 3], 6]]);
+    calls[0]?.answer();
+    await Promise.all(done);
+  });
+
+  it('a row that finishes while a settle is on its way waits for it only, then goes with the others that did', async () => {
+    const { calls, settle } = manualSettle();
+    const batch = new SettleBatch(settle);
+    const first = batch.add([outcome(1)], [record()]);
+    await turn();
+    const later = [batch.add([outcome(2)], [record()])];
+    await turn();
+    later.push(batch.add([], [record()]), batch.add([outcome(3)], []));
+    await turn();
+    expect(calls).toHaveLength(1);
+    calls[0]?.answer();
+    await first;
+    await turn();
+    expect(calls.map((call) => call.rows)).toEqual([[1], [2, 3]]);
+    expect(calls[1]?.records).toBe(2);
+    calls[1]?.answer();
+    await Promise.all(later);
+  });
+
+  it('a failed settle fails the rows it carried, and the next rows still settle', async () => {
+    const { calls, settle } = manualSettle();
+    const batch = new SettleBatch(settle);
+    const failing = [batch.add([outcome(1)], []), batch.add([outcome(2)], [])];
+    await turn();
+    const next = batch.add([outcome(3)], []);
+    calls[0]?.answer(new Error('OOM command not allowed'));
+    const results = await Promise.allSettled(failing);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    await turn();
+    expect(calls[1]?.rows).toEqual([3]);
+    calls[1]?.answer();
+    await expect(next).resolves.toBeUndefined();
+  });
+});
