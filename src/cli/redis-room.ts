@@ -7,6 +7,7 @@ import { KEPT_BYTES_PER_ROW, QUEUED_BYTES_PER_ROW, runNeedBytes } from '../redis
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { RowEstimate } from '../sources/index.js';
+import { thousands } from '../thousands.js';
 import { UsageError } from './usage-error.js';
 
 /** What these checks read of a runtime (runtime.ts), without importing it. */
@@ -15,7 +16,7 @@ interface RedisView {
   serverInfo(): Promise<RedisServerInfo | null>;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = thousands;
 
 /**
  * Before the first request (issue 18): when Redis has a maxmemory, the run's need (rows × what a run
