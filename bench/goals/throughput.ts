@@ -77,7 +77,7 @@ export async function measureThroughput(): Promise<GoalReport> {
             latencyMs !== 20
               ? undefined
               : 'CLI in the bench process (main(argv, io)), sandbox a process of its own (`catalog-sync sandbox ' +
-                '--latency L`); wall time of `run` from start to summary (it polls the run every 250 ms)',
+                '--latency L`); wall time of `run` from start to summary',
         });
         if (latencyMs !== 20) continue;
         const again = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);

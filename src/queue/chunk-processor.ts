@@ -133,8 +133,9 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         await mode.todo(rows),
       );
       const lookups = await context.index.lookup(todo);
-      // Each row settles the moment it is done: a worker killed mid-chunk leaves no row whose
-      // write happened but whose outcome is lost (the retried chunk would call it `unchanged`).
+      // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
+      // a worker killed mid-chunk leaves no row whose write happened but whose outcome is lost
+      // (the retried chunk would call it `unchanged`) beyond the writes answered in the last moment.
       const results = await Promise.allSettled(
         todo.map(async (row) => {
           try {
