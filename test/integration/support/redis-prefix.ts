@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterEach, beforeEach } from 'vitest';
 
 /** The Redis the suite writes to: `REDIS_URL` when set (CI, a throwaway server), else the local default. */
 export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -36,4 +37,30 @@ export async function withRedis<T>(body: (redis: Redis) => Promise<T>, url = TES
   } finally {
     await redis.quit();
   }
+}
+
+/**
+ * For each test of the calling `describe`: a prefix of its own and a client, closed and the prefix
+ * removed after the test. Read `.prefix` and `.redis` inside tests (they change per test).
+ */
+export function usePrefixedRedis(): { readonly prefix: string; readonly redis: Redis } {
+  const current: { prefix: string; redis: Redis | null } = { prefix: '', redis: null };
+  beforeEach(() => {
+    current.prefix = uniquePrefix();
+    current.redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  });
+  afterEach(async () => {
+    await current.redis?.quit();
+    current.redis = null;
+    await removePrefix(current.prefix);
+  });
+  return {
+    get prefix() {
+      return current.prefix;
+    },
+    get redis() {
+      if (!current.redis) throw new Error('usePrefixedRedis: read .redis inside a test');
+      return current.redis;
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ScriptBatch } from '../../../src/redis/script-batch.js';
 import { luaScript } from '../../../src/redis/scripts.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { CreateClaims } from '../../../src/sync/create-claims.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 const REF = 'batching-seller';
 
@@ -32,18 +32,13 @@ function inOneTurn<T>(count: number, call: (i: number) => Promise<T>): Promise<A
 }
 
 describe('claims asked for in one turn (a chunk starting its rows)', () => {
-  let prefix: string;
+  const test = usePrefixedRedis();
   let keys: RedisKeys;
   let redis: Redis;
 
   beforeEach(() => {
-    prefix = uniquePrefix();
-    keys = new RedisKeys(prefix);
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  });
-  afterEach(async () => {
-    await redis.quit();
-    await removePrefix(prefix);
+    keys = new RedisKeys(test.prefix);
+    redis = test.redis;
   });
 
   it('go to Redis in one write, and each row gets its own claim', async () => {
@@ -87,22 +82,12 @@ describe('claims asked for in one turn (a chunk starting its rows)', () => {
 });
 
 describe('a batch of scripts', () => {
-  let prefix: string;
-  let redis: Redis;
-
-  beforeEach(() => {
-    prefix = uniquePrefix();
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  });
-  afterEach(async () => {
-    await redis.quit();
-    await removePrefix(prefix);
-  });
+  const test = usePrefixedRedis();
 
   it('gives each call its own answer or error, as if sent alone', async () => {
     const incrby = luaScript('testIncrBy', 1, "return redis.call('INCRBY', KEYS[1], ARGV[1])");
-    const batch = new ScriptBatch(redis);
-    const counter = `${prefix}:counter`;
+    const batch = new ScriptBatch(test.redis);
+    const counter = `${test.prefix}:counter`;
     const settled = await Promise.allSettled([
       batch.run(incrby, counter, 2),
       batch.run(incrby, counter, 'not-a-number'),
