@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { type Logger, pino } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { jsonTerminalSafe, terminalSafeLine } from './terminal-safe.js';
 
 export type { Logger };
@@ -41,6 +42,9 @@ export function createLogger(
 
 /** Pretty lines, one per record (`[2026-11-23T02:00:00.000Z] WARN: message {"seller":"…"}`). */
 function prettyWriter(destination: NodeJS.WritableStream, colorize: boolean): (line: string) => void {
+  // Required here, not imported: JSON logs (the default, and every import run by a machine) never
+  // need pino-pretty, ~1 MB of heap held for the whole run otherwise.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const prettify = prettyFactory({ colorize, singleLine: true, translateTime: false });
   return (line) => {
     let record: unknown;

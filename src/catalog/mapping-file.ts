@@ -1,52 +1,59 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { CatalogConfigError } from './errors.js';
 import { PRESET_NAMES } from './presets/types.js';
 import { TRANSFORM_NAMES } from './transforms.js';
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
+/** The file's schema, built when the first mapping file is read (zod is loaded then: lazy-modules.ts). */
+const schemas = builtOnce(() => {
+  const { z } = zod();
+  const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-const fieldRule = z.preprocess(
-  (value) => (typeof value === 'string' ? { column: value } : value),
-  z
-    .strictObject({
-      column: z.string().min(1).optional(),
-      /** The first of these columns the source has (one mapping for several versions of an export). */
-      anyColumn: z.array(z.string().min(1)).min(1).optional(),
-      columns: z.array(z.string().min(1)).min(1).optional(),
-      /** A column the source may lack: then the field is absent instead of an error. */
-      optional: z.boolean().optional(),
-      /** Joins the text of several columns (default one space); lists keep one item per column. */
-      join: z.string().optional(),
-      /** Splits one cell into a list (default `,`). */
-      separator: z.string().min(1).optional(),
-      transform: z
-        .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(TRANSFORM_NAMES)))
-        .optional(),
-      constant: scalar.optional(),
-    })
-    .refine(
-      (rule) =>
-        [rule.column, rule.anyColumn, rule.columns, rule.constant].filter((v) => v !== undefined).length ===
-        1,
-      { message: 'give exactly one of column, anyColumn, columns or constant' },
-    )
-    .nullable(),
-);
+  const fieldRule = z.preprocess(
+    (value) => (typeof value === 'string' ? { column: value } : value),
+    z
+      .strictObject({
+        column: z.string().min(1).optional(),
+        /** The first of these columns the source has (one mapping for several versions of an export). */
+        anyColumn: z.array(z.string().min(1)).min(1).optional(),
+        columns: z.array(z.string().min(1)).min(1).optional(),
+        /** A column the source may lack: then the field is absent instead of an error. */
+        optional: z.boolean().optional(),
+        /** Joins the text of several columns (default one space); lists keep one item per column. */
+        join: z.string().optional(),
+        /** Splits one cell into a list (default `,`). */
+        separator: z.string().min(1).optional(),
+        transform: z
+          .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(TRANSFORM_NAMES)))
+          .optional(),
+        constant: scalar.optional(),
+      })
+      .refine(
+        (rule) =>
+          [rule.column, rule.anyColumn, rule.columns, rule.constant].filter((v) => v !== undefined).length ===
+          1,
+        { message: 'give exactly one of column, anyColumn, columns or constant' },
+      )
+      .nullable(),
+  );
 
-const mappingFile = z.strictObject({
-  /** A preset to start from; the mapping's fields replace or add to its fields (null removes one). */
-  preset: z.enum(PRESET_NAMES).optional(),
-  decimal: z.enum(['dot', 'comma', 'auto']).optional(),
-  matchBy: z.string().min(1).optional(),
-  fields: z.record(z.string().min(1), fieldRule),
+  const mappingFile = z.strictObject({
+    /** A preset to start from; the mapping's fields replace or add to its fields (null removes one). */
+    preset: z.enum(PRESET_NAMES).optional(),
+    decimal: z.enum(['dot', 'comma', 'auto']).optional(),
+    matchBy: z.string().min(1).optional(),
+    fields: z.record(z.string().min(1), fieldRule),
+  });
+  return { fieldRule, mappingFile };
 });
 
-export type FieldRule = NonNullable<z.infer<typeof fieldRule>>;
+type Schemas = ReturnType<typeof schemas>;
 
-export interface MappingSpec extends z.infer<typeof mappingFile> {
+export type FieldRule = NonNullable<z.infer<Schemas['fieldRule']>>;
+
+export interface MappingSpec extends z.infer<Schemas['mappingFile']> {
   /** The file's name, for error messages. */
   origin: string;
 }
@@ -68,12 +75,12 @@ export async function loadMappingFile(path: string): Promise<MappingSpec> {
 export function parseMapping(text: string, origin: string, syntax: 'json' | 'yaml'): MappingSpec {
   let data: unknown;
   try {
-    data = syntax === 'json' ? JSON.parse(text) : parseYaml(text);
+    data = syntax === 'json' ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
     const first = String((error as Error).message).split('\n')[0];
     throw new CatalogConfigError(`${origin}: not valid ${syntax === 'json' ? 'JSON' : 'YAML'}: ${first}`);
   }
-  const result = mappingFile.safeParse(data);
+  const result = schemas().mappingFile.safeParse(data);
   if (!result.success) {
     // A misspelt key also leaves the right one missing: the misspelling is the useful line.
     const issues = [...result.error.issues].sort(

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import type { z as Z } from 'zod';
 import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
@@ -18,7 +18,7 @@ import { UsageError } from './usage-error.js';
  * line reads `catalog-sync run --job nightly`. Flags given on the command line win over the file.
  */
 /** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
-function countOrPercent(option: string) {
+function countOrPercent(z: typeof Z, option: string) {
   return z
     .union([z.string(), z.number()])
     .refine(
@@ -37,90 +37,94 @@ function parses(parse: () => unknown): boolean {
   }
 }
 
-const jobFile = z
-  .object({
-    source: z.string().min(1),
-    preset: z.string().optional(),
-    mapping: z.string().optional(),
-    fields: z.union([z.string(), z.array(z.string())]).optional(),
-    createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
-    first: z.union([z.string(), z.array(z.string())]).optional(),
-    keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
-    onlyPublished: z.boolean().optional(),
-    includeExternal: z.boolean().optional(),
-    priceIncludesTax: z.boolean().optional(),
-    taxRate: z
-      .union([z.string(), z.number()])
-      .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
-      .optional(),
-    incremental: z.boolean().optional(),
-    fullReadAfter: z
-      .string()
-      .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
-      .optional(),
-    matchBy: z.string().optional(),
-    concurrency: z.number().int().min(1).max(256).optional(),
-    dryRun: z.boolean().optional(),
-    report: z.string().optional(),
-    dailyReset: z
-      .string()
-      .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
-      .optional(),
-    dailyBudget: z.number().int().min(1).optional(),
-    keyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
-    baseUrl: z.string().optional(),
-    /** `--seller NAME`. */
-    seller: z
-      .string()
-      .refine(
-        (text) => isSellerName(text),
-        'must be a seller name of lower-case letters, digits, . _ - (starting with a letter or digit, at most 63)',
-      )
-      .optional(),
-    format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
-    delimiter: z.string().optional(),
-    encoding: z.string().optional(),
-    sourceTimeout: z
-      .string()
-      .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
-      .optional(),
-    allowPrivateSource: z.boolean().optional(),
-    maxRecordBytes: z
-      .union([z.number().int(), z.string()])
-      .refine((value) => {
-        const bytes = typeof value === 'number' ? value : parseByteSize(value);
-        return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
-      }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
-      .optional(),
-    /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
-    allowEviction: z.boolean().optional(),
-    maxInvalid: countOrPercent('--max-invalid'),
-    maxUpdates: countOrPercent('--max-updates'),
-    maxPriceChange: z
-      .union([z.string(), z.number()])
-      .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
-      .optional(),
-    only: z.enum(['create', 'update']).optional(),
-    /** `--missing`: a map, e.g. `missing: {stock: 0}`. */
-    missing: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-      .refine((map) => parses(() => missingValuesOfMap(map)), 'must be a map of fields such as {stock: 0}')
-      .optional(),
-    maxMissing: countOrPercent('--max-missing'),
-    /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
-    notify: z
-      .string()
-      .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
-      .optional(),
-    /** Read by `schedule` (cron syntax); ignored by run and import. */
-    schedule: z.string().optional(),
-  })
-  .strict();
+/** The schema, built when the first job file is read (zod is loaded then: lazy-modules.ts). */
+const jobFile = builtOnce(() => {
+  const { z } = zod();
+  return z
+    .object({
+      source: z.string().min(1),
+      preset: z.string().optional(),
+      mapping: z.string().optional(),
+      fields: z.union([z.string(), z.array(z.string())]).optional(),
+      createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+      first: z.union([z.string(), z.array(z.string())]).optional(),
+      keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
+      onlyPublished: z.boolean().optional(),
+      includeExternal: z.boolean().optional(),
+      priceIncludesTax: z.boolean().optional(),
+      taxRate: z
+        .union([z.string(), z.number()])
+        .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
+        .optional(),
+      incremental: z.boolean().optional(),
+      fullReadAfter: z
+        .string()
+        .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
+        .optional(),
+      matchBy: z.string().optional(),
+      concurrency: z.number().int().min(1).max(256).optional(),
+      dryRun: z.boolean().optional(),
+      report: z.string().optional(),
+      dailyReset: z
+        .string()
+        .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+        .optional(),
+      dailyBudget: z.number().int().min(1).optional(),
+      keyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .optional(),
+      baseUrl: z.string().optional(),
+      /** `--seller NAME`. */
+      seller: z
+        .string()
+        .refine(
+          (text) => isSellerName(text),
+          'must be a seller name of lower-case letters, digits, . _ - (starting with a letter or digit, at most 63)',
+        )
+        .optional(),
+      format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
+      delimiter: z.string().optional(),
+      encoding: z.string().optional(),
+      sourceTimeout: z
+        .string()
+        .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
+        .optional(),
+      allowPrivateSource: z.boolean().optional(),
+      maxRecordBytes: z
+        .union([z.number().int(), z.string()])
+        .refine((value) => {
+          const bytes = typeof value === 'number' ? value : parseByteSize(value);
+          return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
+        }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
+        .optional(),
+      /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
+      allowEviction: z.boolean().optional(),
+      maxInvalid: countOrPercent(z, '--max-invalid'),
+      maxUpdates: countOrPercent(z, '--max-updates'),
+      maxPriceChange: z
+        .union([z.string(), z.number()])
+        .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
+        .optional(),
+      only: z.enum(['create', 'update']).optional(),
+      /** `--missing`: a map, e.g. `missing: {stock: 0}`. */
+      missing: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .refine((map) => parses(() => missingValuesOfMap(map)), 'must be a map of fields such as {stock: 0}')
+        .optional(),
+      maxMissing: countOrPercent(z, '--max-missing'),
+      /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
+      notify: z
+        .string()
+        .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
+        .optional(),
+      /** Read by `schedule` (cron syntax); ignored by run and import. */
+      schedule: z.string().optional(),
+    })
+    .strict();
+});
 
-export type JobFile = z.infer<typeof jobFile>;
+export type JobFile = Z.infer<ReturnType<typeof jobFile>>;
 
 /** `--job nightly` → jobs/nightly.yml (or .yaml, .json) under the current folder; a path works too. */
 export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path: string; job: JobFile }> {
@@ -146,13 +150,13 @@ export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path
 export function parseJob(text: string, path: string): JobFile {
   let data: unknown;
   try {
-    data = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    data = path.endsWith('.json') ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
     throw new UsageError(
       `${basename(path)}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
     );
   }
-  const parsed = jobFile.safeParse(data);
+  const parsed = jobFile().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length

@@ -8,14 +8,12 @@ import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
-import { readJson } from './json-records.js';
 import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
 import type { OpenedSource, OpenSourceOptions, ReaderOptions, RowEstimate, SourceFormat } from './types.js';
 import { openUrl } from './url-source.js';
-import { readXml } from './xml-records.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
@@ -187,12 +185,21 @@ function readerFor(
     case 'csv':
       return readCsv(text, delimiter ?? ',', options, onColumns);
     case 'json':
-      return readJson(text, options);
+      return readLater(import('./json-records.js').then((m) => m.readJson(text, options)));
     case 'ndjson':
       return readNdjson(text, options);
     case 'xml':
-      return readXml(text, options);
+      return readLater(import('./xml-records.js').then((m) => m.readXml(text, options)));
   }
+}
+
+/**
+ * The JSON and XML readers are loaded when a source of theirs is read: stream-json and saxes are
+ * ~1.3 MB of heap that a CSV import would hold for nothing, and each MB held for good lets V8 fill
+ * about three more with garbage before a full collection (BENCHMARKS.md, issue 12, goal 5).
+ */
+async function* readLater(reader: Promise<AsyncGenerator<SourceRecord>>): AsyncGenerator<SourceRecord> {
+  yield* await reader;
 }
 
 /**

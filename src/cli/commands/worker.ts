@@ -14,7 +14,6 @@ import { makeScheduledImport } from '../scheduled-import.js';
 import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { startSellerWorkers } from '../worker-deps.js';
-import { startWorkerMetrics } from '../worker-metrics.js';
 import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 
 /** How often the worker reads which of its sellers have work. */
@@ -81,8 +80,16 @@ export function registerWorker(
           writes: { allowEviction: flags.allowEviction },
         };
         await withRuntime(io, options, async (runtime) => {
+          // Loaded only when asked for: prom-client and the metrics server are ~2 MB of heap that
+          // every other command (a 1M-row import among them) would carry for nothing.
           const metrics =
-            flags.metricsPort === undefined ? null : await startWorkerMetrics(io, runtime, flags.metricsPort);
+            flags.metricsPort === undefined
+              ? null
+              : await (await import('../worker-metrics.js')).startWorkerMetrics(
+                  io,
+                  runtime,
+                  flags.metricsPort,
+                );
           const workers = startSellerWorkers(
             runtime,
             io.env,

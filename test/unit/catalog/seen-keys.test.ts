@@ -44,4 +44,23 @@ describe('the duplicate-key check (SeenKeys)', () => {
     expect(seen.firstRow(`${long}y`, 2)).toBeUndefined();
     expect(seen.firstRow(long, 3)).toBe(1);
   });
+
+  it('stays exact for keys of many lengths across its pages of bytes, and for keys over a page', () => {
+    const seen = new SeenKeys();
+    // 3,000 keys of 1 to 1,500 characters (some multi-byte): several pages of bytes, keys that
+    // do not fit in the rest of one, and a page left by a key that was seen before.
+    const keys = Array.from({ length: 3_000 }, (_, i) =>
+      `${i % 7 === 0 ? 'é' : 'k'}${i}`.padEnd((i * 37) % 1_500, '-'),
+    );
+    const huge = 'h'.repeat(400_000);
+    keys.push(huge, `${huge}h`, '');
+    keys.forEach((key, i) => {
+      expect(seen.firstRow(key, i + 1)).toBeUndefined();
+      expect(seen.firstRow(key, 10_000 + i)).toBe(i + 1);
+    });
+    keys.forEach((key, i) => {
+      expect(seen.firstRow(key, 20_000 + i)).toBe(i + 1);
+    });
+    expect(seen.size).toBe(keys.length);
+  });
 });
