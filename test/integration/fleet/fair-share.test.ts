@@ -58,7 +58,6 @@ describe('fair share: a small seller behind a large one, on one worker', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const bigAfter = await statusOf(bigRun);
-    console.log('DELTA', bigBefore, bigAfter.settled);
     return { bigBefore, bigAfter };
   }
 
