@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm ci` (the `prepare` script).
+// First, before anything allocates: how far the heap may grow between collections (peak memory).
+import '../dist/src/cli/heap-growth.js';
 import { main } from '../dist/src/cli/main.js';
 
 // `catalog-sync report <id> | head`: a reader that stops early is not an error.

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/cli/heap-growth.js';
+import { projectRoot } from '../../../src/project-root.js';
+
+describe('heapGrowthFlag', () => {
+  it('limits the heap growth between full collections', () => {
+    expect(heapGrowthFlag([])).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    expect(heapGrowthFlag(['--enable-source-maps', '--max-old-space-size=512'])).toBe(
+      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+    );
+  });
+
+  it("leaves the operator's own setting alone, in either spelling", () => {
+    expect(heapGrowthFlag(['--heap-growing-percent=0'])).toBeNull();
+    expect(heapGrowthFlag(['--heap_growing_percent=80'])).toBeNull();
+  });
+});
+
+/**
+ * The launcher as a user runs it, with a preload that records what is asked of V8.
+ */
+describe('bin/catalog-sync.js', () => {
+  let dir: string;
+  let preload: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-heap-'));
+    preload = join(dir, 'spy.cjs');
+    await writeFile(
+      preload,
+      [
+        "const v8 = require('node:v8');",
+        'const set = v8.setFlagsFromString;',
+        'v8.setFlagsFromString = (flags) => {',
+        "  process.stderr.write('V8-FLAGS ' + flags + '\\n');",
+        '  return set(flags);',
+        '};',
+        "require('node:module').syncBuiltinESMExports();",
+      ].join('\n'),
+    );
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function launch(nodeFlags: string[]): Promise<string> {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [...nodeFlags, '--require', preload, join(projectRoot(), 'bin/catalog-sync.js'), '--version'],
+      { env: { PATH: process.env.PATH } },
+    );
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    return stderr;
+  }
+
+  it('sets the heap growth before the CLI runs', async () => {
+    expect(await launch([])).toContain(`V8-FLAGS --heap-growing-percent=${HEAP_GROWING_PERCENT}\n`);
+  });
+
+  it('keeps the growth the operator gave node', async () => {
+    expect(await launch(['--heap-growing-percent=60'])).not.toContain('V8-FLAGS');
+  });
+});
