@@ -6,7 +6,7 @@ import type { ErrorContext } from './errors/from-response.js';
 import { fetchRequester } from './fetch-requester.js';
 import type { HttpRequester } from './http-exchange.js';
 import { sharedHttpRequester } from './http-requester.js';
-import { readListPage } from './list-page.js';
+import { type ListPageReading, readListPage } from './list-page.js';
 import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
 import { parseDailyReset } from './reset-instant.js';
 import { backoffDelay, type GetRetry } from './retry-policy.js';
@@ -57,6 +57,13 @@ export interface CreateResult {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A runaway guard: an API that always names a new next page would otherwise be read forever. */
 export const MAX_LIST_PAGES = 100_000;
+
+/** A list page asked for: its answer and reading, and how to stop trying it. */
+interface PageRead {
+  url: URL;
+  read: Promise<{ answer: Answer; reading: ListPageReading }>;
+  abort: () => void;
+}
 
 /** The Seller API v1 client (spec section 4.1): one method per operation, errors from errors/. */
 export class SellerApiClient {
@@ -140,36 +147,59 @@ export class SellerApiClient {
     return this.#lenientRecord(answer);
   }
 
+  /**
+   * Every page of a list, in order. When the pages are numbered up to a last page the answer named,
+   * the page after the next is asked for together with the next one: two requests in flight, so a
+   * long list reads in about half the time of one page after the other (issue 12), with the same
+   * requests. Such an early page is dropped unasked-for only when the list ended sooner than its
+   * last answer said (it shrank meanwhile), and it is not tried again once the read has ended.
+   */
   async *#list(path: string): AsyncGenerator<RemoteRecord[]> {
     const baseOrigin = this.#transport.baseUrl.origin;
     const fetched = new Set<string>();
     let url = this.#url(path);
-    for (let page = 1; ; page++) {
-      fetched.add(url.href);
-      const pageUrl = url;
-      const { answer, reading } = await this.#withRetry(async () => {
-        const answer = await this.#get(pageUrl);
-        return {
-          answer,
-          reading: readListPage(parseJsonBody(answer, this.#key), answer.headers.link, pageUrl),
-        };
-      });
-      if (!reading.ok) throw invalidResponse(answer, this.#key, reading.problem);
-      yield reading.records;
-      const next = reading.next;
-      if (next === null || fetched.has(next.href)) return;
-      if (next.origin !== baseOrigin) {
-        throw invalidResponse(
-          answer,
-          this.#key,
-          `the next page is on another origin (${next.origin}); not followed, so the API key goes nowhere else`,
-        );
+    let after: URL | null = null;
+    let early: PageRead | null = null;
+    try {
+      for (let page = 1; ; page++) {
+        fetched.add(url.href);
+        const current: PageRead = early?.url.href === url.href ? early : this.#readPage(url);
+        if (early !== current) early?.abort();
+        early =
+          after && after.origin === baseOrigin && !fetched.has(after.href) ? this.#readPage(after) : null;
+        const { answer, reading }: { answer: Answer; reading: ListPageReading } = await current.read;
+        if (!reading.ok) throw invalidResponse(answer, this.#key, reading.problem);
+        yield reading.records;
+        const next = reading.next;
+        if (next === null || fetched.has(next.href)) return;
+        if (next.origin !== baseOrigin) {
+          throw invalidResponse(
+            answer,
+            this.#key,
+            `the next page is on another origin (${next.origin}); not followed, so the API key goes nowhere else`,
+          );
+        }
+        if (page >= MAX_LIST_PAGES) {
+          throw invalidResponse(answer, this.#key, `more than ${MAX_LIST_PAGES} pages; stopped reading`);
+        }
+        url = next;
+        after = reading.after;
       }
-      if (page >= MAX_LIST_PAGES) {
-        throw invalidResponse(answer, this.#key, `more than ${MAX_LIST_PAGES} pages; stopped reading`);
-      }
-      url = next;
+    } finally {
+      early?.abort();
     }
+  }
+
+  /** One list page, tried again under the policy until `abort()`. */
+  #readPage(url: URL): PageRead {
+    const controller = new AbortController();
+    const read = this.#withRetry(async () => {
+      const answer = await this.#send('GET', url, undefined, [], controller.signal);
+      return { answer, reading: readListPage(parseJsonBody(answer, this.#key), answer.headers.link, url) };
+    }, controller.signal);
+    // A page read early may never be awaited (the list ended first): its failure is nobody's.
+    read.catch(() => undefined);
+    return { url, read, abort: () => controller.abort() };
   }
 
   async #getOne(path: string, id: string, what: string): Promise<RemoteRecord> {
@@ -187,20 +217,31 @@ export class SellerApiClient {
   }
 
   /** One request; a non-success answer (other than `alsoAccept`) rejects with the error it means. */
-  #send(method: string, url: URL, body: unknown, alsoAccept: readonly number[] = []): Promise<Answer> {
-    return send(this.#transport, method, url, body, (answer) =>
-      errorOfAnswer(answer, this.#errorContext(), alsoAccept),
+  #send(
+    method: string,
+    url: URL,
+    body: unknown,
+    alsoAccept: readonly number[] = [],
+    signal?: AbortSignal,
+  ): Promise<Answer> {
+    return send(
+      this.#transport,
+      method,
+      url,
+      body,
+      (answer) => errorOfAnswer(answer, this.#errorContext(), alsoAccept),
+      signal,
     );
   }
 
   /** Retries GET work under the policy; writes never come here (see createProduct). */
-  async #withRetry<T>(work: () => Promise<T>): Promise<T> {
+  async #withRetry<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await work();
       } catch (error) {
         const retry = this.#retry;
-        if (!retry?.retryable(error)) throw error;
+        if (signal?.aborted || !retry?.retryable(error)) throw error;
         if (attempt > retry.policy.retries) throw retry.afterTries ? retry.afterTries(error) : error;
         const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
@@ -208,6 +249,7 @@ export class SellerApiClient {
           'seller api request failed; retrying',
         );
         await this.#sleep(delayMs);
+        signal?.throwIfAborted();
       }
     }
   }

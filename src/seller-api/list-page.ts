@@ -5,8 +5,8 @@ import { isObject, type RemoteRecord, readRecord } from './remote-record.js';
 export const LIST_WRAPPERS = ['data', 'items', 'products', 'orders', 'results', 'records'] as const;
 
 export type ListPageReading =
-  | { ok: true; records: RemoteRecord[]; next: URL | null }
-  | { ok: false; problem: string };
+  /** `after`: the page after `next`, when the answer tells it (numbered pages up to a known last). */
+  { ok: true; records: RemoteRecord[]; next: URL | null; after: URL | null } | { ok: false; problem: string };
 
 /**
  * Reads one answer of a list request: its records and the URL of the next page, if any.
@@ -35,7 +35,8 @@ export function readListPage(
   if (pageProblem) return { ok: false, problem: pageProblem };
   const next = findNextPage(located.containers, linkHeader, requestUrl);
   if (next.kind === 'problem') return { ok: false, problem: next.problem };
-  return { ok: true, records, next: next.kind === 'url' ? next.url : null };
+  if (next.kind !== 'url') return { ok: true, records, next: null, after: null };
+  return { ok: true, records, next: next.url, after: next.after ?? null };
 }
 
 interface LocatedItems {

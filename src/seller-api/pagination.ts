@@ -5,7 +5,12 @@ import { isObject } from './remote-record.js';
  * shown"): a next URL in the body, a `Link: <…>; rel="next"` header, or page numbers in the body's
  * metadata. Pure: the containers are the wrapper objects of one answer (outermost first).
  */
-export type NextPage = { kind: 'url'; url: URL } | { kind: 'none' } | { kind: 'problem'; problem: string };
+export type NextPage =
+  /**
+   * `after`: the page after `url`, when the pages are numbered up to a last page the answer named:
+   * the only reading in which a page's address is known before the page before it has come.
+   */
+  { kind: 'url'; url: URL; after?: URL } | { kind: 'none' } | { kind: 'problem'; problem: string };
 
 const NEXT_KEYS = ['next', 'next_page_url', 'nextPageUrl', 'next_url', 'nextUrl', 'next_page', 'nextPage'];
 const CURRENT_KEYS = ['current_page', 'currentPage', 'page'];
@@ -83,7 +88,9 @@ function nextFromPageNumbers(meta: Record<string, unknown>, requestUrl: URL): Ne
   if (hasMore === false) return { kind: 'none' };
   if (last === null && hasMore !== true) return null;
   if (last !== null && current >= last) return { kind: 'none' };
-  return pageUrl(requestUrl, current + 1);
+  const next = pageUrl(requestUrl, current + 1);
+  if (last !== null && current + 2 <= last) next.after = pageUrl(requestUrl, current + 2).url;
+  return next;
 }
 
 function firstNumber(meta: Record<string, unknown>, keys: string[]): number | null {
@@ -95,7 +102,7 @@ function firstNumber(meta: Record<string, unknown>, keys: string[]): number | nu
   return null;
 }
 
-function pageUrl(requestUrl: URL, page: number): NextPage {
+function pageUrl(requestUrl: URL, page: number): NextPage & { kind: 'url' } {
   const url = new URL(requestUrl);
   url.searchParams.set(PAGE_PARAMETER, String(page));
   return { kind: 'url', url };

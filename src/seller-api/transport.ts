@@ -59,6 +59,8 @@ export function send(
   url: URL,
   body: unknown,
   errorOf: (answer: Answer) => SellerApiError | null,
+  /** Once aborted, a request still waiting for its slot is not sent (its promise rejects). */
+  signal?: AbortSignal,
 ): Promise<Answer> {
   const path = displayPath(transport.baseUrl, url);
   const headers: Record<string, string> = {
@@ -69,6 +71,7 @@ export function send(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   return transport.schedule(async () => {
+    signal?.throwIfAborted();
     const started = transport.now();
     let status: number | null = null;
     let responseHeaders: Record<string, string> = {};

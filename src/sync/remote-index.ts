@@ -51,7 +51,8 @@ export class RemoteIndex {
    * Writes every page into the index; resolves to the products no key could be found for.
    * `recordListed`: also add every keyed product to the seller's id map (an `--incremental` full read).
    * The next page is fetched while one is written (issue 12): the read takes about as long as
-   * fetching the pages alone, and holds two pages at most.
+   * fetching the pages alone (less, when the client asks for numbered pages two at a time), and
+   * holds three pages at most: the one written, the next, and the one asked for early.
    */
   async load(pages: AsyncIterable<RemoteProduct[]>, recordListed = false): Promise<UnkeyedProduct[]> {
     const unkeyed: UnkeyedProduct[] = [];

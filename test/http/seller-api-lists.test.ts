@@ -58,6 +58,81 @@ describe('listing products', () => {
       ]);
     });
 
+    /** The request for page `page` (page 1 is asked without ?page=); `numbered`: its body, naming the last page. */
+    const numberedPage = (page: number) =>
+      page === 1
+        ? api().get(`${BASE_PATH}/products`)
+        : api()
+            .get(`${BASE_PATH}/products`)
+            .query({ page: String(page) });
+    const numbered = (page: number, lastPage: number, ...productIds: number[]) => ({
+      data: products(...productIds),
+      meta: { page, last_page: lastPage },
+    });
+
+    it('asks for the page after the next together with the next, when the last page is known', async () => {
+      let page3Asked = () => {};
+      const page3 = new Promise<void>((resolve) => {
+        page3Asked = resolve;
+      });
+      let page3CameFirst = false;
+      numberedPage(1).reply(200, numbered(1, 3, 1));
+      // Page 2 is held until page 3 is asked for (or 2 s, and the test fails): one page at a time
+      // would never ask for page 3 before page 2 has come.
+      numberedPage(2).reply(async () => {
+        page3CameFirst = await Promise.race([
+          page3.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+        ]);
+        return [200, numbered(2, 3, 2)];
+      });
+      numberedPage(3).reply(() => {
+        page3Asked();
+        return [200, numbered(3, 3, 3)];
+      });
+      const { client, requests } = probeClient();
+      expect(ids(await collect(client.listProducts()))).toEqual([['1'], ['2'], ['3']]);
+      expect(page3CameFirst).toBe(true);
+      expect(requests.map((request) => request.path).sort()).toEqual([
+        '/products',
+        '/products?page=2',
+        '/products?page=3',
+      ]);
+    });
+
+    it('drops a page asked for early when the list ends sooner (it shrank meanwhile)', async () => {
+      numberedPage(1).reply(200, numbered(1, 3, 1));
+      numberedPage(2).reply(200, numbered(2, 2, 2));
+      const early = numberedPage(3).reply(200, numbered(3, 2));
+      expect(ids(await collect(probeClient().client.listProducts()))).toEqual([['1'], ['2']]);
+      expect(early.isDone()).toBe(true);
+    });
+
+    it('does not try an early page again once the reader has stopped', async () => {
+      numberedPage(1).reply(200, numbered(1, 3, 1));
+      numberedPage(2).reply(200, numbered(2, 3, 2));
+      let page3Failed = () => {};
+      const failed = new Promise<void>((resolve) => {
+        page3Failed = resolve;
+      });
+      numberedPage(3).reply(() => {
+        setImmediate(page3Failed);
+        return [503, 'busy'];
+      });
+      const retried = numberedPage(3).reply(200, numbered(3, 3, 3));
+      const { client, sleeps } = probeClient({ retry: fastRetry });
+      const read: string[] = [];
+      for await (const page of client.listProducts()) {
+        read.push(...page.map((product) => product.id));
+        if (read.includes('2')) break;
+      }
+      await failed;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(read).toEqual(['1', '2']);
+      expect(retried.isDone()).toBe(false);
+      expect(sleeps.length).toBeLessThanOrEqual(1);
+    });
+
     it('follows current_page / last_page at the top level (Laravel)', async () => {
       api()
         .get(`${BASE_PATH}/products`)

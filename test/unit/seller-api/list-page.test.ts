@@ -111,6 +111,33 @@ describe('readListPage', () => {
     });
   });
 
+  describe('names the page after the next only when the last page is known', () => {
+    const pageAfterNext = (body: unknown, link?: string) => {
+      const reading = readListPage(body, link, first);
+      if (!reading.ok) throw new Error(`unexpected problem: ${reading.problem}`);
+      return reading.after?.href ?? null;
+    };
+
+    it('from page numbers up to last_page, total / per_page', () => {
+      expect(pageAfterNext({ data: items, meta: { page: 1, last_page: 3 } })).toBe(`${first.href}?page=3`);
+      expect(pageAfterNext({ data: items, meta: { page: 1, total: 250, per_page: 100 } })).toBe(
+        `${first.href}?page=3`,
+      );
+    });
+
+    it('not when the next page is the last', () => {
+      expect(pageAfterNext({ data: items, meta: { page: 2, last_page: 3 } })).toBeNull();
+    });
+
+    it('not when only the answer can tell the next address (a next URL, a Link header, has_more)', () => {
+      expect(pageAfterNext({ items, next: `${first.href}?cursor=abc` })).toBeNull();
+      expect(
+        pageAfterNext(items, `<${first.href}?page=2>; rel="next", <${first.href}?page=9>; rel="last"`),
+      ).toBeNull();
+      expect(pageAfterNext({ data: items, meta: { page: 1, has_more: true } })).toBeNull();
+    });
+  });
+
   describe('knows when there is no next page', () => {
     it.each([
       ['a bare array without a Link header', items, undefined],
