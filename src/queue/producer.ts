@@ -88,12 +88,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const room = new QueueRoom(queue, highWater);
   let keptAt = Number.NEGATIVE_INFINITY;
 
-  /**
-   * The last chunk's job add and total, still being written while the next rows are read: their
-   * round trips overlap the parsing instead of adding to it. At most one is in flight, and the next
-   * flush waits for it before it writes anything, so Redis sees the same writes in the same order;
-   * the mark is still checked before a chunk is let go, so reading stops where it did.
-   */
+  /** The last flush's writes (flush), still under way while the next rows are read; at most one. */
   let writing: Promise<void> | null = null;
   const finishWriting = async () => {
     const pending = writing;
@@ -101,38 +96,63 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     await pending;
   };
 
+  /**
+   * Lets the rows read so far go once the queue has room (reading stops at the mark with this chunk
+   * in hand), then writes them while the next rows are read: the round trips overlap the parsing
+   * instead of adding to it (issue 12). The next flush waits for this one first, so Redis sees the
+   * same writes in the same order, and a failure (the run gone) stops the read one chunk later, with
+   * those rows unrecorded.
+   */
   const flush = async () => {
     await finishWriting();
-    // One round trip for the chunk's keys and the check that the run still exists (a run whose
-    // record vanished, Redis restarted without persistence or flushed, cannot end), where a
-    // command each took one apiece. Each set is given the run's lifetime as it is written, so
-    // that even a run found gone leaves nothing behind for good.
-    const ids = upserts.map((u) => u.id).filter((id): id is string => id !== undefined);
-    const step = redis.pipeline().hexists(keys.run(runId), 'spec');
-    if (sourceKeys.length > 0) {
-      step.sadd(keys.sourceKeys(runId), ...sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
-    }
-    if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
-    const [exists] = (await step.exec()) ?? [];
-    if (exists?.[0]) throw exists[0];
-    if (exists?.[1] !== 1) throw new RunStateLostError(runId);
-    // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
-    const header = options.sourceRows?.headerChange();
-    if (header) await runs.setSourceHeader(runId, header, options.sourceRows?.delimiter ?? ',');
-    if (settledHere.length > 0) await runs.settle(runId, settledHere, settledSources);
-    const rows = upserts;
-    const sources = upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {};
-    const last = upserts.length < chunkSize && settledHere.length < chunkSize * 10;
-    const totalNow = total;
-    if (rows.length > 0) await waitForRoom(room, sleep, options, recorded);
+    const batch = {
+      rows: upserts,
+      sources: upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {},
+      settled: settledHere,
+      settledSources,
+      sourceKeys,
+      // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
+      header: options.sourceRows?.headerChange() ?? null,
+      last: upserts.length < chunkSize && settledHere.length < chunkSize * 10,
+      totalNow: total,
+    };
+    if (batch.rows.length > 0) await waitForRoom(room, sleep, options, recorded);
     upserts = [];
     upsertSources = [];
     settledHere = [];
     settledSources = new Map();
     sourceKeys = [];
-    writing = writeChunk(rows, sources, totalNow, last);
+    writing = writeBatch(batch);
     // Awaited by the next flush or the end of the read; a failure meanwhile is not unhandled.
     writing.catch(() => undefined);
+  };
+
+  const writeBatch = async (batch: {
+    rows: ProductUpsert[];
+    sources: { sources?: (string[] | null)[] };
+    settled: RowOutcome[];
+    settledSources: Map<number, string[]>;
+    sourceKeys: string[];
+    header: string[] | null;
+    last: boolean;
+    totalNow: number;
+  }) => {
+    // One round trip for the chunk's keys and the check that the run still exists (a run whose
+    // record vanished, Redis restarted without persistence or flushed, cannot end), where a
+    // command each took one apiece. Each set is given the run's lifetime as it is written, so
+    // that even a run found gone leaves nothing behind for good.
+    const ids = batch.rows.map((u) => u.id).filter((id): id is string => id !== undefined);
+    const step = redis.pipeline().hexists(keys.run(runId), 'spec');
+    if (batch.sourceKeys.length > 0) {
+      step.sadd(keys.sourceKeys(runId), ...batch.sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
+    }
+    if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
+    const [exists] = (await step.exec()) ?? [];
+    if (exists?.[0]) throw exists[0];
+    if (exists?.[1] !== 1) throw new RunStateLostError(runId);
+    if (batch.header) await runs.setSourceHeader(runId, batch.header, options.sourceRows?.delimiter ?? ',');
+    if (batch.settled.length > 0) await runs.settle(runId, batch.settled, batch.settledSources);
+    await writeChunk(batch.rows, batch.sources, batch.totalNow, batch.last);
   };
 
   const writeChunk = async (

@@ -205,3 +205,36 @@ describe('addPercent (a net price made gross)', () => {
     expect(addPercent(d(value), d(percent))).toBe(expected);
   });
 });
+
+describe('parseDecimal: the plain form (digits, a dot, one or two decimals) read at once', () => {
+  // A leading space keeps a value off the quick reading: both readings must agree, in every style.
+  const values = [
+    '0',
+    '7',
+    '12',
+    '0012',
+    '12.5',
+    '12.50',
+    '12.05',
+    '0.00',
+    '000.10',
+    '1299.99',
+    '123456789012.34',
+  ];
+  it.each(values)('%s reads as the general reading reads it', (text) => {
+    for (const style of ['auto', 'dot', 'comma'] as const) {
+      expect(parseDecimal(text, style)).toEqual(parseDecimal(` ${text}`, style));
+    }
+  });
+
+  it('leaves every other form to the general reading', () => {
+    expect(parseDecimal('1.299', 'auto')).toEqual({ ok: true, value: '1.299', ambiguous: true });
+    expect(parseDecimal('1.299', 'comma')).toEqual({ ok: true, value: '1299' });
+    expect(parseDecimal('12.', 'auto')).toEqual(parseDecimal(' 12.', 'auto'));
+    expect(parseDecimal('-12.50').ok && parseDecimal('-12.50')).toEqual({
+      ok: true,
+      value: '-12.5',
+      separator: 'dot',
+    });
+  });
+});
