@@ -7,7 +7,7 @@ export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir) throw new Error(`package.json not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
   return dir;
