@@ -4,31 +4,60 @@ import { Command, CommanderError } from 'commander';
 import { applyKeysFile } from '../keys-file.js';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
-import { registerApprove } from './commands/approve.js';
-import { registerCancel } from './commands/cancel.js';
-import { registerDashboard } from './commands/dashboard.js';
-import { registerDemo } from './commands/demo.js';
-import { registerImport } from './commands/import.js';
-import { registerOrders } from './commands/orders.js';
-import { registerPing } from './commands/ping.js';
-import { registerProducts } from './commands/products.js';
-import { registerReport } from './commands/report.js';
-import { registerResume } from './commands/resume.js';
-import { registerRevert } from './commands/revert.js';
-import { registerRun } from './commands/run.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerSchedule } from './commands/schedule.js';
-import { registerStatus } from './commands/status.js';
-import { registerWorker } from './commands/worker.js';
 import { ExitCode } from './exit-codes.js';
-import type { CliIo } from './program.js';
+import type { CliIo, RegisterCommand } from './program.js';
 import { UsageError } from './usage-error.js';
 
 const packageJson = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
   version: string;
 };
 
-export function buildProgram(io: CliIo): Command {
+/**
+ * Each command's module, in the order `--help` lists them. A command's module is loaded only when
+ * that command runs: loading all of them (BullMQ, the dashboard, the sandbox server, the exports…)
+ * took about 0.3 s of every start, `status` and `ping` included (BENCHMARKS.md, "Issue 12").
+ */
+const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<RegisterCommand>]> = [
+  ['run', async () => (await import('./commands/run.js')).registerRun],
+  ['import', async () => (await import('./commands/import.js')).registerImport],
+  ['worker', async () => (await import('./commands/worker.js')).registerWorker],
+  ['status', async () => (await import('./commands/status.js')).registerStatus],
+  ['report', async () => (await import('./commands/report.js')).registerReport],
+  ['ping', async () => (await import('./commands/ping.js')).registerPing],
+  ['resume', async () => (await import('./commands/resume.js')).registerResume],
+  ['revert', async () => (await import('./commands/revert.js')).registerRevert],
+  ['approve', async () => (await import('./commands/approve.js')).registerApprove],
+  ['cancel', async () => (await import('./commands/cancel.js')).registerCancel],
+  ['schedule', async () => (await import('./commands/schedule.js')).registerSchedule],
+  ['dashboard', async () => (await import('./commands/dashboard.js')).registerDashboard],
+  ['orders', async () => (await import('./commands/orders.js')).registerOrders],
+  ['products', async () => (await import('./commands/products.js')).registerProducts],
+  ['sandbox', async () => (await import('./commands/sandbox.js')).registerSandbox],
+  ['demo', async () => (await import('./commands/demo.js')).registerDemo],
+];
+
+/**
+ * The commands to register for `argv`: the one it names, or every one when it names none (`--help`,
+ * `help run`, a mistyped name, which Commander answers with the names it knows); none for `--version`.
+ * The program itself takes no option with a value, so the first word not starting with `-` is
+ * the command.
+ */
+export function commandsFor(argv: readonly string[]): string[] {
+  const args = argv.slice(2);
+  // `--version` alone needs no command at all.
+  if (args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version')) return [];
+  const named = args.find((arg) => !arg.startsWith('-'));
+  const all = COMMANDS.map(([name]) => name);
+  return named !== undefined && all.includes(named) ? [named] : all;
+}
+
+async function registrations(argv: readonly string[]): Promise<RegisterCommand[]> {
+  const wanted = new Set(commandsFor(argv));
+  return Promise.all(COMMANDS.filter(([name]) => wanted.has(name)).map(([, load]) => load()));
+}
+
+/** The program for `argv`, with the commands it may run (commandsFor). */
+export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
   const program = new Command('catalog-sync')
     .description(
       'Syncs a seller catalog (CSV, JSON or feed) into the marketplace Seller API v1, through BullMQ.',
@@ -42,22 +71,7 @@ export function buildProgram(io: CliIo): Command {
       writeErr: (s) => io.stderr.write(terminalSafe(s)),
     });
 
-  registerRun(program, io);
-  registerImport(program, io);
-  registerWorker(program, io);
-  registerStatus(program, io);
-  registerReport(program, io);
-  registerPing(program, io);
-  registerResume(program, io);
-  registerRevert(program, io);
-  registerApprove(program, io);
-  registerCancel(program, io);
-  registerSchedule(program, io);
-  registerDashboard(program, io);
-  registerOrders(program, io);
-  registerProducts(program, io);
-  registerSandbox(program, io);
-  registerDemo(program, io);
+  for (const register of await registrations(argv)) register(program, io);
   // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
   program.hook('preAction', async (_program, action) => {
     await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
@@ -75,8 +89,8 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     exitCode: ExitCode.ok,
     ...io,
   };
-  const program = buildProgram(fullIo);
   try {
+    const program = await buildProgram(fullIo, argv);
     await program.parseAsync(argv);
     return fullIo.exitCode;
   } catch (error) {
