@@ -155,7 +155,7 @@ export class RemoteIndex {
   queuePut(multi: ChainableCommander, key: string, product: IndexedProduct): void {
     multi
       .sadd(this.keys.createdKeys(this.runId), key)
-      .hset(this.keys.products(this.runId), product.id, encodeEntry(product))
+      .hset(this.keys.products(this.runId), product.id, encodeEntry(this.kept(product)))
       .hset(this.keys.keyToId(this.runId), key, product.id)
       .hset(this.keys.idToKey(this.runId), product.id, key);
   }
@@ -174,7 +174,7 @@ export class RemoteIndex {
 
   /** `refresh`, queued on a MULTI (the row's settle, row-writes.ts). */
   queueRefresh(multi: ChainableCommander, product: IndexedProduct, replaced?: ReplacedValues): void {
-    multi.hset(this.keys.products(this.runId), product.id, encodeEntry(product));
+    multi.hset(this.keys.products(this.runId), product.id, encodeEntry(this.kept(product)));
     if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
   }
 
@@ -189,6 +189,19 @@ export class RemoteIndex {
 
   indexed(product: RemoteProduct): IndexedProduct {
     return { id: product.id, values: compactFields(product.fields, this.fields ?? undefined, this.notKept) };
+  }
+
+  /**
+   * An entry after a write holds what the API showed (its id, its stamps): kept by the same rules
+   * as a listed product's, so that it is no larger (issue 12) and reads the same.
+   */
+  private kept(product: IndexedProduct): IndexedProduct {
+    const values: IndexedProduct['values'] = {};
+    for (const [name, value] of Object.entries(product.values)) {
+      if ((this.fields && !this.fields.has(name)) || this.notKept.has(name)) continue;
+      values[name] = value;
+    }
+    return { id: product.id, values };
   }
 
   private matchKeyOf(product: RemoteProduct): string | null {

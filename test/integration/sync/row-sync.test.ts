@@ -33,8 +33,12 @@ class FakeApi {
   loseNextCreateAnswer = false;
   private nextId = 1;
 
+  /** Stamps each product it stores with the time, as the sandbox and many APIs do. */
+  stamps = false;
+
   stored(fields: ProductFields): Record<string, unknown> {
     const kept: Record<string, unknown> = { ...fields };
+    if (this.stamps) kept.updated_at = new Date().toISOString();
     if (typeof fields.name === 'string') kept.name = fields.name.trim().replace(/\s+/g, ' ');
     if (typeof fields.price === 'number') kept.price = Math.round(fields.price * 100) / 100;
     return kept;
@@ -104,11 +108,15 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
    * One run's context in one process; a second call is another run (or another worker). Its sleep
    * moves the fake clock on, unless `sleep` is given.
    */
-  function context(runId = RUN, sleep?: RowSyncContext['sleep']): RowSyncContext {
+  function context(
+    runId = RUN,
+    sleep?: RowSyncContext['sleep'],
+    leaveOut: ReadonlySet<string> = new Set(),
+  ): RowSyncContext {
     const keys = new RedisKeys(prefix);
     const idMap = new IdMap(redis, keys, REF);
     const claims = new CreateClaims(redis, keys, REF, () => clock.now);
-    const index = new RemoteIndex(redis, keys, runId, 'sku', null, idMap, claims);
+    const index = new RemoteIndex(redis, keys, runId, 'sku', null, idMap, claims, leaveOut);
     const finder = new CreatedProductFinder(
       () => index.load(api.client.listProducts()),
       (key) => index.byKey(key),
@@ -171,6 +179,23 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
     expect(updated).toMatchObject({ action: 'update', status: 'ok' });
     expect(quiet).toMatchObject({ action: 'unchanged' });
     expect(api.calls.update).toBe(1);
+  });
+
+  it('keeps an entry after a create or an update by the rules of a listed one: no id, no stamps', async () => {
+    api.stamps = true;
+    const stamped = new Set(['updated_at']);
+    const entry = async (runId: string) =>
+      JSON.parse((await redis.hget(new RedisKeys(prefix).products(runId), '1')) ?? 'null');
+
+    await sync(context(RUN, undefined, stamped), row({ sku: 'A', name: 'Lamp', price: 2 }));
+    expect(await entry(RUN)).toEqual({ sku: 'A', name: 'Lamp', price: 2 });
+
+    const updated = await sync(
+      context('run-2', undefined, stamped),
+      row({ sku: 'A', name: 'Lamp', price: 3 }),
+    );
+    expect(updated).toMatchObject({ action: 'update', status: 'ok' });
+    expect(await entry('run-2')).toEqual({ sku: 'A', name: 'Lamp', price: 3 });
   });
 
   it('on a 429 gives the key up and rethrows, so the row stays queued', async () => {
