@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commandsFor } from '../../../src/cli/main.js';
-import { projectRoot } from '../../../src/project-root.js';
+import { launcherWithPreload } from './launch-with-preload.js';
 
 const argv = (...args: string[]) => ['node', 'catalog-sync', ...args];
 
@@ -38,31 +33,15 @@ describe('commandsFor', () => {
  * loaded (ioredis is CommonJS, so it shows in require.cache however it was imported).
  */
 describe('bin/catalog-sync.js loads the modules of the command it runs', () => {
-  let dir: string;
-  let preload: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-loading-'));
-    preload = join(dir, 'loaded.cjs');
-    await writeFile(
-      preload,
-      [
-        "process.on('exit', () => {",
-        '  const redis = Object.keys(require.cache).some((path) => /[\\\\/]node_modules[\\\\/]ioredis[\\\\/]/.test(path));',
-        "  process.stderr.write('REDIS-CLIENT-LOADED ' + redis + '\\n');",
-        '});',
-      ].join('\n'),
-    );
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const launch = launcherWithPreload([
+    "process.on('exit', () => {",
+    '  const redis = Object.keys(require.cache).some((path) => /[\\\\/]node_modules[\\\\/]ioredis[\\\\/]/.test(path));',
+    "  process.stderr.write('REDIS-CLIENT-LOADED ' + redis + '\\n');",
+    '});',
+  ]);
 
   async function redisClientLoaded(args: string[]): Promise<boolean> {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--require', preload, join(projectRoot(), 'bin/catalog-sync.js'), ...args],
-      { env: { PATH: process.env.PATH } },
-    );
+    const { stdout, stderr } = await launch(args);
     expect(stdout).not.toBe('');
     const said = /^REDIS-CLIENT-LOADED (true|false)$/m.exec(stderr)?.[1];
     expect(said).toBeDefined();

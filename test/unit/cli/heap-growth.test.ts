@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/cli/heap-growth.js';
-import { projectRoot } from '../../../src/project-root.js';
+import { launcherWithPreload } from './launch-with-preload.js';
 
 describe('heapGrowthFlag', () => {
   it('limits the heap growth between full collections', () => {
@@ -25,34 +20,18 @@ describe('heapGrowthFlag', () => {
  * The launcher as a user runs it, with a preload that records what is asked of V8.
  */
 describe('bin/catalog-sync.js', () => {
-  let dir: string;
-  let preload: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-heap-'));
-    preload = join(dir, 'spy.cjs');
-    await writeFile(
-      preload,
-      [
-        "const v8 = require('node:v8');",
-        'const set = v8.setFlagsFromString;',
-        'v8.setFlagsFromString = (flags) => {',
-        "  process.stderr.write('V8-FLAGS ' + flags + '\\n');",
-        '  return set(flags);',
-        '};',
-        "require('node:module').syncBuiltinESMExports();",
-      ].join('\n'),
-    );
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const launchWith = launcherWithPreload([
+    "const v8 = require('node:v8');",
+    'const set = v8.setFlagsFromString;',
+    'v8.setFlagsFromString = (flags) => {',
+    "  process.stderr.write('V8-FLAGS ' + flags + '\\n');",
+    '  return set(flags);',
+    '};',
+    "require('node:module').syncBuiltinESMExports();",
+  ]);
 
   async function launch(nodeFlags: string[]): Promise<string> {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [...nodeFlags, '--require', preload, join(projectRoot(), 'bin/catalog-sync.js'), '--version'],
-      { env: { PATH: process.env.PATH } },
-    );
+    const { stdout, stderr } = await launchWith(['--version'], nodeFlags);
     expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
     return stderr;
   }
