@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestCertificates } from '../../support/test-ca.js';
 import { catalogRows } from '../support/catalog.js';
 import { freePort, OwnRedis, type OwnRedisOptions } from '../support/own-redis.js';
 import { usePipeline } from '../support/pipeline.js';
@@ -84,53 +85,8 @@ describe('a Redis that asks for a password, speaks TLS, evicts keys or is a repl
       // A CA of the test's own and a certificate for 127.0.0.1 signed by it.
       const tls = join(dir, 'tls');
       await mkdir(tls);
-      const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: tls, stdio: 'ignore' });
-      openssl(
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'ca.key',
-        '-out',
-        'ca.pem',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=catalog-sync test CA',
-      );
-      openssl(
-        'req',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'server.key',
-        '-out',
-        'server.csr',
-        '-subj',
-        '/CN=127.0.0.1',
-      );
-      await writeFile(join(tls, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
-      openssl(
-        'x509',
-        '-req',
-        '-in',
-        'server.csr',
-        '-CA',
-        'ca.pem',
-        '-CAkey',
-        'ca.key',
-        '-CAcreateserial',
-        '-out',
-        'server.pem',
-        '-days',
-        '1',
-        '-extfile',
-        'san.cnf',
-      );
-      const ca = await readFile(join(tls, 'ca.pem'));
+      const certificates = makeTestCertificates(tls);
+      const ca = await readFile(certificates.ca);
       const port = await freePort();
       const redis = new OwnRedis(port, dir, {
         persistence: false,
@@ -141,11 +97,11 @@ describe('a Redis that asks for a password, speaks TLS, evicts keys or is a repl
           '--tls-port',
           String(port),
           '--tls-cert-file',
-          join(tls, 'server.pem'),
+          certificates.cert,
           '--tls-key-file',
-          join(tls, 'server.key'),
+          certificates.key,
           '--tls-ca-cert-file',
-          join(tls, 'ca.pem'),
+          certificates.ca,
           '--tls-auth-clients',
           'no',
         ],
@@ -180,7 +136,7 @@ describe('a Redis that asks for a password, speaks TLS, evicts keys or is a repl
         /^catalog-sync: Redis at rediss:\/\/127\.0\.0\.1:\d+: its TLS certificate is not trusted here \([^)]*certificate[^)]*\); give its CA with NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem, or check the host name in REDIS_URL$/,
       );
 
-      const trusted = pipeline.spawn(['run', source], env(url, { NODE_EXTRA_CA_CERTS: join(tls, 'ca.pem') }));
+      const trusted = pipeline.spawn(['run', source], env(url, { NODE_EXTRA_CA_CERTS: certificates.ca }));
       expect(await trusted.exited, trusted.stderr()).toEqual({ code: 0, signal: null });
       expectExactCatalog(pipeline.products(), rows);
     },

@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Files of a test CA and of a server certificate it signed (PEM). */
+export interface TestCertificates {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+/**
+ * A CA of the test's own and a certificate for 127.0.0.1 signed by it, written into `dir` with
+ * `openssl` (valid one day): a server a client trusts only when given the CA (NODE_EXTRA_CA_CERTS).
+ */
+export function makeTestCertificates(dir: string): TestCertificates {
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  const key = ['-newkey', 'rsa:2048', '-nodes', '-keyout'];
+  openssl(
+    'req',
+    '-x509',
+    ...key,
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=catalog-sync test CA',
+  );
+  openssl('req', ...key, 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl(
+    ...['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial'],
+    ...['-out', 'server.pem', '-days', '1', '-extfile', 'san.cnf'],
+  );
+  return { ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server.key') };
+}
