@@ -1,5 +1,5 @@
 import { parseDuration } from './duration.js';
-import { clusterDisplay, parseRedisCluster } from './redis/cluster-nodes.js';
+import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
 import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from './sources/limits.js';
 import {
@@ -25,7 +25,7 @@ import { UsageError } from './usage-error.js';
  * | SELLER_API_BASE_URL       | base URL ending in /api/v1                          | required unless sandbox  |
  * | SELLER_API_KEY            | the key (or the variable named by --key-env)        | required unless sandbox  |
  * | REDIS_URL                 | Redis of queues, runs and id maps                   | redis://127.0.0.1:6379   |
- * | REDIS_CLUSTER             | host:port,… of a Redis Cluster; instead of REDIS_URL | none                    |
+ * | REDIS_CLUSTER             | [redis[s]://[USER]:PASSWORD@]host:port,… of a Redis Cluster; instead of REDIS_URL | none |
  * | LOG_LEVEL                 | pino level                                          | info                     |
  * | CATALOG_SYNC_PREFIX       | Redis key prefix of this deployment                 | catalog-sync             |
  * | CATALOG_SYNC_LOCK_MS      | job lock; a killed worker's jobs return after it    | 30000                    |
@@ -39,10 +39,13 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
  */
 export interface CommonConfig {
-  /** The Redis to connect to; with REDIS_CLUSTER, the cluster's nodes as `redis-cluster://h:p,h:p` (messages only). */
+  /**
+   * The Redis to connect to; with REDIS_CLUSTER, the cluster as `redis-cluster://:***@h:p,h:p`
+   * (messages only: the password masked).
+   */
   redisUrl: string;
-  /** REDIS_CLUSTER's nodes (`host:port`), or null for one Redis at redisUrl. */
-  redisCluster: string[] | null;
+  /** REDIS_CLUSTER's nodes and credentials, or null for one Redis at redisUrl. */
+  redisCluster: RedisClusterTarget | null;
   /** True when REDIS_URL was given (by variable or flag): no private Redis is started then. */
   redisUrlGiven: boolean;
   prefix: string;

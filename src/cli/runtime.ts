@@ -74,10 +74,10 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
   let redis: Redis;
   let commands: Redis;
   try {
-    const nodes = config.redisCluster;
+    const cluster = config.redisCluster;
     const connect = (connectionName?: string) => {
       const named = connectionName ? { connectionName } : {};
-      return nodes ? connectCluster(nodes, named) : connectRedis(config.redisUrl, named);
+      return cluster ? connectCluster(cluster, named) : connectRedis(config.redisUrl, named);
     };
     redis = await connect();
     commands = await connect('catalog-sync-commands').catch(async (error: unknown) => {

@@ -1,11 +1,41 @@
 import { UsageError } from '../usage-error.js';
 
-/** REDIS_CLUSTER: `host:port` nodes, comma-separated; null when unset or empty. */
-export function parseRedisCluster(value: string | undefined): string[] | null {
+/** REDIS_CLUSTER read: the nodes to start from, and how every node is spoken to. */
+export interface RedisClusterTarget {
+  /** `host:port`, as given. */
+  nodes: string[];
+  /** `rediss://`: every node (and the cluster bus, the server's business) speaks TLS. */
+  tls: boolean;
+  /** An ACL user; with a password only. */
+  username?: string;
+  password?: string;
+}
+
+const NODE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/**
+ * REDIS_CLUSTER: `host:port` nodes, comma-separated, optionally after the scheme and credentials
+ * of REDIS_URL, which apply to every node: `rediss://USER:PASSWORD@h1:7000,h2:7000` (the password
+ * URL-encoded, as in REDIS_URL). Null when unset or empty. Errors never quote the password.
+ */
+export function parseRedisCluster(value: string | undefined): RedisClusterTarget | null {
   if (!value?.trim()) return null;
-  const nodes = value.split(',').map((node) => node.trim());
+  const scheme = /^([A-Za-z][\w+.-]*):\/\//.exec(value.trim());
+  if (scheme && !/^rediss?$/i.test(scheme[1] ?? '')) {
+    throw new UsageError(
+      `REDIS_CLUSTER starts with redis:// or rediss:// when it gives a password or TLS, not ${scheme[1]}://`,
+    );
+  }
+  const rest = scheme ? value.trim().slice(scheme[0].length) : value;
+  // The nodes hold no @: the last one ends the credentials, whatever the password holds.
+  const at = rest.lastIndexOf('@');
+  const credentials = at >= 0 ? readCredentials(rest.slice(0, at)) : {};
+  const nodes = rest
+    .slice(at + 1)
+    .split(',')
+    .map((node) => node.trim());
   for (const node of nodes) {
-    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
+    const match = NODE.exec(node);
     const port = match ? Number(match[2]) : 0;
     if (!match || port < 1 || port > 65535) {
       throw new UsageError(
@@ -13,10 +43,32 @@ export function parseRedisCluster(value: string | undefined): string[] | null {
       );
     }
   }
-  return nodes;
+  return { nodes, tls: scheme?.[1]?.toLowerCase() === 'rediss', ...credentials };
 }
 
-/** How a cluster is named in messages (REDIS_URL's place). */
-export function clusterDisplay(nodes: readonly string[]): string {
-  return `redis-cluster://${nodes.join(',')}`;
+function readCredentials(text: string): { username?: string; password?: string } {
+  const colon = text.indexOf(':');
+  if (colon < 0) {
+    throw new UsageError(
+      'REDIS_CLUSTER names a user without a password: write redis://USER:PASSWORD@host:port,… or redis://:PASSWORD@host:port,…',
+    );
+  }
+  try {
+    const username = decodeURIComponent(text.slice(0, colon));
+    const password = decodeURIComponent(text.slice(colon + 1));
+    if (password === '') throw new UsageError('REDIS_CLUSTER gives an empty password after the colon');
+    return username === '' ? { password } : { username, password };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      "REDIS_CLUSTER's user or password is not URL-encoded right (a % not followed by two hex digits)",
+    );
+  }
+}
+
+/** How a cluster is named in messages (REDIS_URL's place): its nodes, the password masked. */
+export function clusterDisplay(target: RedisClusterTarget): string {
+  const user = target.username ? encodeURIComponent(target.username) : '';
+  const credentials = target.password === undefined ? '' : `${user}:***@`;
+  return `${target.tls ? 'rediss' : 'redis'}-cluster://${credentials}${target.nodes.join(',')}`;
 }

@@ -1,4 +1,5 @@
-import { Cluster, type Command, type Redis } from 'ioredis';
+import { Cluster, type Command, Redis, type RedisOptions } from 'ioredis';
+import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { RedisUnavailableError } from './connect.js';
 
 /**
@@ -34,6 +35,57 @@ export class WatchedCluster extends Cluster {
   }
 }
 
+/**
+ * How every node is spoken to, the ones REDIS_CLUSTER names and the ones the cluster names (and
+ * every duplicate BullMQ makes): REDIS_CLUSTER's password and TLS (Node's trusted CAs, plus
+ * NODE_EXTRA_CA_CERTS, as for REDIS_URL).
+ */
+function nodeOptionsOf(
+  target: RedisClusterTarget,
+  options: { connectTimeoutMs?: number; connectionName?: string },
+): RedisOptions {
+  return {
+    maxRetriesPerRequest: null,
+    connectTimeout: options.connectTimeoutMs ?? 3000,
+    connectionName: options.connectionName ?? 'catalog-sync',
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.tls ? { tls: {} } : {}),
+  };
+}
+
+/**
+ * Why the first node refuses us, when it is Redis itself or its TLS that does (a password wanted or
+ * rejected, a certificate not trusted, a reset): a Cluster reports each of them only as "Connection
+ * is closed.", so one plain connection to the node asks. Null when the node answers a PING.
+ */
+async function firstNodeRefusal(
+  target: RedisClusterTarget,
+  options: { connectTimeoutMs?: number },
+): Promise<unknown> {
+  const [first] = target.nodes;
+  if (first === undefined) return null;
+  const probe = new Redis({
+    ...nodeOf(first),
+    ...nodeOptionsOf(target, { ...options, connectionName: 'catalog-sync-probe' }),
+    lazyConnect: true,
+    retryStrategy: () => null,
+  });
+  let refusal: unknown = null;
+  probe.on('error', (error: unknown) => {
+    refusal ??= error;
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+    return null;
+  } catch (error) {
+    return refusal ?? error;
+  } finally {
+    probe.disconnect();
+  }
+}
+
 function nodeOf(hostPort: string): { host: string; port: number } {
   const colon = hostPort.lastIndexOf(':');
   return { host: hostPort.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(colon + 1)) };
@@ -46,20 +98,18 @@ function nodeOf(hostPort: string): { host: string; port: number } {
  * (see isCluster).
  */
 export async function connectCluster(
-  nodes: readonly string[],
+  target: RedisClusterTarget,
   options: { connectTimeoutMs?: number; connectionName?: string } = {},
 ): Promise<Redis> {
-  const display = `redis-cluster://${nodes.join(',')}`;
-  const cluster = new WatchedCluster(nodes.map(nodeOf), {
+  const display = clusterDisplay(target);
+  const cluster = new WatchedCluster(target.nodes.map(nodeOf), {
     lazyConnect: true,
     // No retries while proving the connection: a cluster out of reach is said at once.
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: options.connectTimeoutMs ?? 3000,
-    redisOptions: {
-      maxRetriesPerRequest: null,
-      connectTimeout: options.connectTimeoutMs ?? 3000,
-      connectionName: options.connectionName ?? 'catalog-sync',
-    },
+    // Every node the cluster names (and every duplicate BullMQ makes) is spoken to alike: the
+    // password and TLS of REDIS_CLUSTER, TLS with Node's trusted CAs plus NODE_EXTRA_CA_CERTS.
+    redisOptions: nodeOptionsOf(target, options),
   });
   let cause: unknown = null;
   const remember = (error: unknown) => {
@@ -82,7 +132,7 @@ export async function connectCluster(
     );
   } catch (error) {
     cluster.disconnect();
-    throw new RedisUnavailableError(display, cause ?? error);
+    throw new RedisUnavailableError(display, (await firstNodeRefusal(target, options)) ?? cause ?? error);
   } finally {
     cluster.off('error', remember);
     cluster.off('node error', remember);

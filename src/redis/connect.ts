@@ -14,8 +14,8 @@ export class RedisUnavailableError extends Error {
 
 /** The URL without its password, for messages and logs. */
 export function displayRedisUrl(url: string): string {
-  // A cluster's nodes (cluster-nodes.ts clusterDisplay) hold no password.
-  if (url.startsWith('redis-cluster://')) return url;
+  // A cluster's display (cluster-nodes.ts clusterDisplay) has its password masked already.
+  if (isClusterDisplay(url)) return url;
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
@@ -25,8 +25,16 @@ export function displayRedisUrl(url: string): string {
   }
 }
 
+const isClusterDisplay = (url: string) => /^rediss?-cluster:\/\//.test(url);
+
 /** `redis://:PASSWORD@host:port`, the form that tells the user where the password goes. */
 function withPasswordPlaceholder(url: string): string {
+  if (isClusterDisplay(url)) {
+    const [scheme = 'redis', nodes = 'host:port'] = url
+      .replace(/^(rediss?)-cluster:\/\/(?:[^@]*@)?/, '$1 ')
+      .split(' ');
+    return `${scheme}://:PASSWORD@${nodes}`;
+  }
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//:PASSWORD@${parsed.host}`;
@@ -54,35 +62,36 @@ export function describeConnectFailure(url: string, cause: unknown): string {
   const at = displayRedisUrl(url);
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
   const code = (cause as { code?: unknown } | null)?.code;
-  if (url.startsWith('redis-cluster://')) {
-    // REDIS_CLUSTER names nodes only: no password, no TLS (README, Redis Cluster).
-    if (/^(NOAUTH|WRONGPASS|NOPERM)\b/.test(reason)) {
-      return `Redis Cluster at ${at} wants a password (${reason}): REDIS_CLUSTER supports clusters without one`;
-    }
+  const cluster = isClusterDisplay(url);
+  const redis = cluster ? 'Redis Cluster' : 'Redis';
+  const variable = cluster ? 'REDIS_CLUSTER' : 'REDIS_URL';
+  if (/^NOAUTH\b/.test(reason)) {
+    return `${redis} at ${at} wants a password: put it in ${variable} as ${withPasswordPlaceholder(url)}`;
+  }
+  if (/^WRONGPASS\b|invalid password|invalid username-password/i.test(reason)) {
+    return `${redis} at ${at} rejected the password (${reason}): check the one in ${variable}`;
+  }
+  if (/^NOPERM\b/.test(reason)) {
+    return `${redis} at ${at} refused this user a command catalog-sync needs (${reason}): give the user all commands on its keys`;
+  }
+  if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
+    return (
+      `${redis} at ${at}: its TLS certificate is not trusted here (${reason}); ` +
+      `give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem, or check the host name in ${variable}`
+    );
+  }
+  const tlsHint =
+    code === 'ECONNRESET' && /^redis(-cluster)?:\/\//.test(url)
+      ? '; if that port speaks TLS, use rediss://'
+      : '';
+  if (cluster) {
     if (/cluster support disabled/i.test(reason)) {
       return `Redis at ${at} is not a cluster (${reason}): name it in REDIS_URL, and leave REDIS_CLUSTER unset`;
     }
     // ioredis tells a refused or silent node only as a closed connection.
     const said = /Connection is closed|None of startup nodes/i.test(reason) ? 'no node answered' : reason;
-    return `Redis Cluster is not reachable at ${at} (${said}). Check REDIS_CLUSTER: every master must be reachable from here.`;
+    return `Redis Cluster is not reachable at ${at} (${said}${tlsHint}). Check REDIS_CLUSTER: every master must be reachable from here.`;
   }
-  if (/^NOAUTH\b/.test(reason)) {
-    return `Redis at ${at} wants a password: put it in REDIS_URL as ${withPasswordPlaceholder(url)}`;
-  }
-  if (/^WRONGPASS\b|invalid password|invalid username-password/i.test(reason)) {
-    return `Redis at ${at} rejected the password (${reason}): check the one in REDIS_URL`;
-  }
-  if (/^NOPERM\b/.test(reason)) {
-    return `Redis at ${at} refused this user a command catalog-sync needs (${reason}): give the user all commands on its keys`;
-  }
-  if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
-    return (
-      `Redis at ${at}: its TLS certificate is not trusted here (${reason}); ` +
-      'give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem, or check the host name in REDIS_URL'
-    );
-  }
-  const tlsHint =
-    code === 'ECONNRESET' && url.startsWith('redis://') ? '; if that port speaks TLS, use rediss://' : '';
   return (
     `Redis is not reachable at ${at} (${reason}${tlsHint}). ` +
     'Start one with `docker compose up -d redis` or the `redis-server` package, or set REDIS_URL.'

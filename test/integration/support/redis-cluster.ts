@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { makeTestCertificates } from '../../support/test-ca.js';
 import { freePort } from './own-redis.js';
 
 /**
@@ -20,20 +22,55 @@ export function clusterUnsupported(): string | null {
   return null;
 }
 
+/** How the cluster's nodes are spoken to: a password on each (`requirepass`), TLS on every port. */
+export interface ClusterSecurity {
+  password?: string;
+  tls?: boolean;
+}
+
+/**
+ * Why a TLS cluster cannot be started here, or null: it needs `openssl` (for a CA of the test's
+ * own) and a `redis-server` built with TLS.
+ */
+export function tlsUnsupported(): string | null {
+  if (spawnSync('openssl', ['version'], { stdio: 'ignore' }).status !== 0) return 'openssl is not installed';
+  // Certificates that do not exist: a build with TLS stops at once on them, one without on the directive.
+  const tried = spawnSync(
+    'redis-server',
+    ['--port', '0', '--tls-port', '1', '--tls-cert-file', '/nonexistent', '--tls-key-file', '/nonexistent'],
+    { encoding: 'utf8', timeout: 5_000 },
+  );
+  const said = `${tried.stdout}${tried.stderr}`;
+  return /Bad directive|TLS not supported/i.test(said) ? 'redis-server is built without TLS' : null;
+}
+
 /** A 3-master Redis Cluster on free loopback ports, nothing on disk, in a temporary directory. */
 export class TestCluster {
   private readonly children: ChildProcess[] = [];
   private constructor(
     readonly ports: number[],
     readonly dir: string,
+    readonly security: ClusterSecurity,
   ) {}
 
-  /** `REDIS_CLUSTER`'s value. */
+  /** The nodes, `host:port,…`. */
   get nodes(): string {
     return this.ports.map((port) => `127.0.0.1:${port}`).join(',');
   }
 
-  static async start(masters = 3): Promise<TestCluster> {
+  /** `REDIS_CLUSTER`'s value: the nodes, after the scheme and password a client needs. */
+  get value(): string {
+    const { password, tls } = this.security;
+    if (!password && !tls) return this.nodes;
+    return `${tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}${this.nodes}`;
+  }
+
+  /** The CA that signed the nodes' certificate (TLS only): NODE_EXTRA_CA_CERTS of a client. */
+  get caFile(): string {
+    return join(this.dir, 'ca.pem');
+  }
+
+  static async start(masters = 3, security: ClusterSecurity = {}): Promise<TestCluster> {
     const dir = await mkdtemp(join(tmpdir(), 'catalog-sync-cluster-'));
     const ports: number[] = [];
     while (ports.length < masters) {
@@ -41,8 +78,9 @@ export class TestCluster {
       // The cluster bus listens on port + 10000: keep both free and below 65536.
       if (port < 55_000 && !ports.includes(port)) ports.push(port);
     }
-    const cluster = new TestCluster(ports, dir);
+    const cluster = new TestCluster(ports, dir, security);
     try {
+      if (security.tls) makeTestCertificates(dir);
       for (const port of ports) cluster.startNode(port);
       await cluster.waitFor(async () => {
         for (const port of ports) if ((await cluster.node(port, (r) => r.ping())) !== 'PONG') return false;
@@ -51,6 +89,7 @@ export class TestCluster {
       const created = spawnSync(
         'redis-cli',
         [
+          ...cluster.cliSecurity(),
           '--cluster',
           'create',
           ...ports.map((p) => `127.0.0.1:${p}`),
@@ -77,12 +116,30 @@ export class TestCluster {
     return cluster;
   }
 
+  /** What redis-cli needs to be let in. */
+  private cliSecurity(): string[] {
+    const { password, tls } = this.security;
+    return [
+      ...(tls ? ['--tls', '--cacert', this.caFile] : []),
+      ...(password ? ['-a', password, '--no-auth-warning'] : []),
+    ];
+  }
+
   private startNode(port: number): void {
+    const { password, tls } = this.security;
+    const listen = tls
+      ? ['--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-auth-clients', 'no']
+      : ['--port', String(port)];
+    const certificates = tls
+      ? ['--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem']
+      : [];
+    const auth = password ? ['--requirepass', password, '--masterauth', password] : [];
     const child = spawn(
       'redis-server',
       [
-        '--port',
-        String(port),
+        ...listen,
+        ...certificates,
+        ...auth,
         '--bind',
         '127.0.0.1',
         '--cluster-enabled',
@@ -103,7 +160,11 @@ export class TestCluster {
 
   /** Runs `body` on a plain connection to one node (a command of that node only). */
   private async node<T>(port: number, body: (redis: Redis) => Promise<T>): Promise<T | null> {
-    const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+    const redis = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      retryStrategy: () => null,
+      ...this.clientSecurity(),
+    });
     redis.on('error', () => {});
     try {
       await redis.connect();
@@ -129,8 +190,17 @@ export class TestCluster {
   client(): Cluster {
     return new Cluster(
       this.ports.map((port) => ({ host: '127.0.0.1', port })),
-      { redisOptions: { maxRetriesPerRequest: 3 } },
+      { redisOptions: { maxRetriesPerRequest: 3, ...this.clientSecurity() } },
     );
+  }
+
+  /** What a client of the test's own needs to be let in. */
+  private clientSecurity(): { password?: string; tls?: { ca: Buffer } } {
+    const { password, tls } = this.security;
+    return {
+      ...(password ? { password } : {}),
+      ...(tls ? { tls: { ca: readFileSync(this.caFile) } } : {}),
+    };
   }
 
   /** Every key of every master that starts with `prefix:` (SCAN on each master: a cluster has no global SCAN). */
@@ -165,10 +235,10 @@ export class TestCluster {
 }
 
 /** One cluster for the test file: started before its tests, stopped after. */
-export function useTestCluster(): { cluster: TestCluster } {
+export function useTestCluster(security: ClusterSecurity = {}): { cluster: TestCluster } {
   const holder = {} as { cluster: TestCluster };
   beforeAll(async () => {
-    holder.cluster = await TestCluster.start();
+    holder.cluster = await TestCluster.start(3, security);
   }, 60_000);
   afterAll(async () => {
     await holder.cluster?.stop();

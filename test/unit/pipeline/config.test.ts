@@ -233,13 +233,16 @@ describe('parseTaxRate', () => {
 describe('REDIS_CLUSTER', () => {
   it('lists the nodes, and says so in place of REDIS_URL', () => {
     const config = readCommonConfig({ REDIS_CLUSTER: '127.0.0.1:7000, redis-b:7001,[::1]:7002' });
-    expect(config.redisCluster).toEqual(['127.0.0.1:7000', 'redis-b:7001', '[::1]:7002']);
+    expect(config.redisCluster).toEqual({
+      nodes: ['127.0.0.1:7000', 'redis-b:7001', '[::1]:7002'],
+      tls: false,
+    });
     expect(config.redisUrl).toBe('redis-cluster://127.0.0.1:7000,redis-b:7001,[::1]:7002');
     expect(config.redisUrlGiven).toBe(true);
     expect(readCommonConfig({ REDIS_CLUSTER: '' }).redisCluster).toBeNull();
   });
 
-  it.each(['127.0.0.1', 'redis://127.0.0.1:7000', '127.0.0.1:7000,,127.0.0.1:7001', 'host:0', 'host:70000'])(
+  it.each(['127.0.0.1', 'redis://127.0.0.1', '127.0.0.1:7000,,127.0.0.1:7001', 'host:0', 'host:70000'])(
     'refuses %s in one line naming REDIS_CLUSTER',
     (value) => {
       expect(() => readCommonConfig({ REDIS_CLUSTER: value })).toThrow(
@@ -247,6 +250,38 @@ describe('REDIS_CLUSTER', () => {
       );
     },
   );
+
+  it("takes REDIS_URL's scheme and credentials before the nodes, for every node, and never shows the password", () => {
+    const read = (value: string) => readCommonConfig({ REDIS_CLUSTER: value });
+    expect(read('rediss://:s3cr%40t,x@10.0.0.1:7000,10.0.0.2:7000')).toMatchObject({
+      redisCluster: { nodes: ['10.0.0.1:7000', '10.0.0.2:7000'], tls: true, password: 's3cr@t,x' },
+      redisUrl: 'rediss-cluster://:***@10.0.0.1:7000,10.0.0.2:7000',
+    });
+    expect(read('redis://app:p@ss@h:7000')).toMatchObject({
+      redisCluster: { nodes: ['h:7000'], tls: false, username: 'app', password: 'p@ss' },
+      redisUrl: 'redis-cluster://app:***@h:7000',
+    });
+    expect(read('REDISS://h:7000').redisCluster).toEqual({ nodes: ['h:7000'], tls: true });
+    expect(read('redis://h:7000').redisUrl).toBe('redis-cluster://h:7000');
+  });
+
+  it.each([
+    ['http://:s3cret@h:7000', /^REDIS_CLUSTER starts with redis:\/\/ or rediss:\/\/ .*, not http:\/\/$/],
+    ['redis://app@h:7000', /^REDIS_CLUSTER names a user without a password/],
+    ['redis://app:@h:7000', /^REDIS_CLUSTER gives an empty password/],
+    ['redis://:s3cret%zz@h:7000', /^REDIS_CLUSTER's user or password is not URL-encoded right/],
+    ['redis://:s3cret@h', /^REDIS_CLUSTER lists a cluster's nodes as host:port,host:port, and "h" is none$/],
+  ])('refuses %s in one line that holds no password', (value, message) => {
+    let said = '';
+    try {
+      readCommonConfig({ REDIS_CLUSTER: value });
+    } catch (error) {
+      said = (error as Error).message;
+    }
+    expect(said).toMatch(message);
+    expect(said).not.toContain('s3cret');
+    expect(said.split('\n')).toHaveLength(1);
+  });
 
   it('refuses a prefix with braces: the tool tags its keys itself', () => {
     expect(() => readCommonConfig({ REDIS_CLUSTER: 'h:7000', CATALOG_SYNC_PREFIX: '{cs}' })).toThrow(

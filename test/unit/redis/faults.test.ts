@@ -106,6 +106,41 @@ describe('describeConnectFailure: one line for a Redis that refused us, never th
   });
 });
 
+describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its words', () => {
+  const nodes = '10.0.0.1:7000,10.0.0.2:7000';
+
+  it('names a password wanted, with the form REDIS_CLUSTER takes', () => {
+    expect(
+      describeConnectFailure(`rediss-cluster://${nodes}`, reply('NOAUTH Authentication required.')),
+    ).toBe(
+      `Redis Cluster at rediss-cluster://${nodes} wants a password: put it in REDIS_CLUSTER as rediss://:PASSWORD@${nodes}`,
+    );
+  });
+
+  it('names a password rejected, a user refused and a certificate not trusted', () => {
+    const at = `redis-cluster://app:***@${nodes}`;
+    expect(describeConnectFailure(at, reply('WRONGPASS invalid username-password pair'))).toMatch(
+      /^Redis Cluster at redis-cluster:\/\/app:\*\*\*@10\.0\.0\.1:7000,10\.0\.0\.2:7000 rejected the password \(WRONGPASS .*\): check the one in REDIS_CLUSTER$/,
+    );
+    expect(
+      describeConnectFailure(at, reply("NOPERM this user has no permissions to run the 'eval' command")),
+    ).toMatch(/^Redis Cluster at .* refused this user a command catalog-sync needs/);
+    const certificate = Object.assign(new Error('self-signed certificate in certificate chain'), {
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    });
+    expect(describeConnectFailure(`rediss-cluster://${nodes}`, certificate)).toMatch(
+      /^Redis Cluster at rediss-cluster:\/\/.*: its TLS certificate is not trusted here .*NODE_EXTRA_CA_CERTS.*REDIS_CLUSTER$/,
+    );
+  });
+
+  it('hints at TLS when a plain connection is reset', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(describeConnectFailure(`redis-cluster://${nodes}`, reset)).toBe(
+      `Redis Cluster is not reachable at redis-cluster://${nodes} (read ECONNRESET; if that port speaks TLS, use rediss://). Check REDIS_CLUSTER: every master must be reachable from here.`,
+    );
+  });
+});
+
 describe('INFO: what makes a Redis unfit for writing', () => {
   const info = (lines: string) =>
     parseServerInfo(
