@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander';
 import { readApiConfig } from '../config.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
-import { isRetryableRead } from '../sync/error-policy.js';
+import { readRetry } from '../sync/error-policy.js';
 import { unreachedCause } from '../sync/unreached.js';
 import { terminalSafeLine } from '../terminal-safe.js';
 import { ExitCode } from './exit-codes.js';
@@ -49,7 +49,7 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
   const api = readApiConfig(io.env, flags);
   const client = new SellerApiClient({
     ...api,
-    retry: { policy: { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }, retryable: isRetryableRead },
+    retry: readRetry({ retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }),
   });
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
   const out = flags.out ? createWriteStream(flags.out) : io.stdout;

@@ -16,7 +16,7 @@ import {
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
-import { afterTries, isRetryableRead, pauseOf } from '../sync/error-policy.js';
+import { afterTries, pauseOf, readRetry } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { indexedFieldsOf } from '../sync/indexed-fields.js';
@@ -147,7 +147,7 @@ export class RunContexts {
       allowInsecure: run.allowInsecure,
       dailyReset: run.dailyReset,
       timeoutMs: deps.timeoutMs,
-      retry: { policy: deps.retry, retryable: isRetryableRead, afterTries: afterTriesOf },
+      retry: readRetry(deps.retry, afterTriesOf),
       sleep: deps.sleep,
       random: deps.random,
       now: deps.now,

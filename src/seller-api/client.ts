@@ -242,7 +242,8 @@ export class SellerApiClient {
       } catch (error) {
         const retry = this.#retry;
         if (signal?.aborted || !retry?.retryable(error)) throw error;
-        if (attempt > retry.policy.retries) throw retry.afterTries ? retry.afterTries(error) : error;
+        const retries = retry.retries ? retry.retries(error) : retry.policy.retries;
+        if (attempt > retries) throw retry.afterTries ? retry.afterTries(error) : error;
         const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
           { attempt, delayMs, error: error instanceof Error ? error.message : String(error) },

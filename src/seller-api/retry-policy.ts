@@ -23,6 +23,8 @@ export interface GetRetry {
   policy: RetryPolicy;
   /** Whether this failure is worth another try: the caller's error table decides. */
   retryable: (error: unknown) => boolean;
+  /** The retries this failure is worth (the caller's table); the policy's when absent. */
+  retries?: (error: unknown) => number;
   /**
    * What is thrown once a retryable failure used up its tries (the caller's table decides: e.g. a
    * pause when no try reached the API). Absent: the failure itself.

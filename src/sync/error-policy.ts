@@ -1,14 +1,16 @@
 import { faultOf } from '../redis/health.js';
 import {
   DailyLimitError,
+  type GetRetry,
   InvalidRequestError,
   InvalidResponseError,
   NotFoundError,
+  type RetryPolicy,
   SellerApiError,
   UnauthorizedError,
 } from '../seller-api/index.js';
 import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
-import { unreachedCause } from './unreached.js';
+import { isConnectTimeout, unreachedCause } from './unreached.js';
 
 /**
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
@@ -105,6 +107,26 @@ export function afterTries(error: unknown, baseUrl: string, until: number): unkn
  */
 export function isRetryableRead(error: unknown): boolean {
   return errorAction(error, 'read') === 'retry';
+}
+
+/**
+ * The retries a failure the table retries is worth, at most the policy's. A connection not made
+ * within the connect timeout is not tried again: that try alone took the timeout (10 s), so the API
+ * is said to be out of reach in ~10 s (issue 11), where five tries took ~50 s. A refusal or a DNS
+ * failure is told at once: all of its tries fit in ~8 s.
+ */
+export function retriesFor(error: unknown, policy: RetryPolicy): number {
+  return isConnectTimeout(error) ? 0 : policy.retries;
+}
+
+/** How the client tries a GET again, by this table: what is retried, how often, what then. */
+export function readRetry(policy: RetryPolicy, afterTriesOf?: (error: unknown) => unknown): GetRetry {
+  return {
+    policy,
+    retryable: isRetryableRead,
+    retries: (error) => retriesFor(error, policy),
+    ...(afterTriesOf ? { afterTries: afterTriesOf } : {}),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
-import { errorAction, pauseOf, reasonOf } from './error-policy.js';
+import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
@@ -204,7 +204,7 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
         const found = await ctx.finder.find(upsert.key, upsert.fields, markedAt);
         if (found) return adopt(ctx, upsert, found, token, outcome);
       }
-      if ((action === 'retry' || action === 'look-first') && attempt <= ctx.retry.retries) {
+      if ((action === 'retry' || action === 'look-first') && attempt <= retriesFor(error, ctx.retry)) {
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }

@@ -25,3 +25,11 @@ export function unreachedCause(error: unknown): string | null {
   const words = error.code ? NOT_REACHED[error.code] : undefined;
   return words ? `${words} (${error.code})` : null;
 }
+
+/**
+ * A connection not made within the connect timeout: that one try took the whole timeout (10 s),
+ * in which TCP sent its SYN again by itself.
+ */
+export function isConnectTimeout(error: unknown): boolean {
+  return error instanceof NetworkError && error.status === null && error.code === 'UND_ERR_CONNECT_TIMEOUT';
+}

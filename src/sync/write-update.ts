@@ -3,7 +3,7 @@ import { replacedValues } from '../revert/replaced-values.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import { type IndexedProduct, memoryAfterWrite, notApplied, notAppliedNote } from './diff.js';
-import { errorAction, pauseOf, reasonOf } from './error-policy.js';
+import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordUpdated } from './row-writes.js';
@@ -39,7 +39,7 @@ export async function writeUpdate(
         await ctx.index.forget(upsert.key, remote.id);
         return 'gone';
       }
-      if (action === 'retry' && attempt <= ctx.retry.retries) {
+      if (action === 'retry' && attempt <= retriesFor(error, ctx.retry)) {
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }

@@ -190,3 +190,72 @@ describe('a request whose answer cannot change by asking again', () => {
     expect(result.stdout).toContain('rows      5: 0 created, 0 updated, 0 unchanged, 0 invalid, 5 failed');
   });
 });
+
+/** What the client's connect timer rejects with when no connection is made in time (http-requester.ts). */
+const connectTimeout = () =>
+  Object.assign(new Error('Connect Timeout Error (attempted address: api.example.com, timeout: 10000ms)'), {
+    code: 'UND_ERR_CONNECT_TIMEOUT',
+  });
+
+describe('a connection not made within the connect timeout (10 s a try)', () => {
+  it('is not tried again: the list read is asked once, and `run` exits 6 naming the cause', async () => {
+    let reads = 0;
+    nock(ORIGIN)
+      .get(`${BASE_PATH}/products`)
+      .replyWithError(connectTimeout())
+      .on('request', () => {
+        reads++;
+      })
+      .persist();
+
+    const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 5);
+
+    expect(reads).toBe(1);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain(
+      `cannot reach ${ORIGIN}${BASE_PATH}: connection timed out (UND_ERR_CONNECT_TIMEOUT)`,
+    );
+  });
+
+  it('nor is a create: each row sent is sent once, then the seller pauses (exit 6), the rows kept', async () => {
+    nock(ORIGIN).get(`${BASE_PATH}/products`).reply(200, { data: [] });
+    let creates = 0;
+    nock(ORIGIN)
+      .post(`${BASE_PATH}/products`)
+      .replyWithError(connectTimeout())
+      .on('request', () => {
+        creates++;
+      })
+      .persist();
+
+    const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 1);
+
+    expect(creates).toBe(1);
+    expect(result.code).toBe(6);
+    const status = await runCli(['status', result.runId, '--json'], {
+      PATH: process.env.PATH,
+      REDIS_URL: TEST_REDIS_URL,
+      CATALOG_SYNC_PREFIX: prefix,
+    });
+    expect(JSON.parse(status.stdout)).toMatchObject({ settled: 0, counts: { failed: 0 } });
+  });
+
+  it('while a refused connection, told at once, is tried the policy’s number of times', async () => {
+    let reads = 0;
+    nock(ORIGIN)
+      .get(`${BASE_PATH}/products`)
+      .replyWithError(
+        Object.assign(new Error('connect ECONNREFUSED 203.0.113.7:443'), { code: 'ECONNREFUSED' }),
+      )
+      .on('request', () => {
+        reads++;
+      })
+      .persist();
+
+    const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 5);
+
+    expect(reads).toBe(5);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('connection refused (ECONNREFUSED)');
+  });
+});

@@ -7,7 +7,7 @@ import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { SellerApiClient, SellerApiError } from '../../seller-api/index.js';
-import { isRetryableRead, pauseOf } from '../../sync/error-policy.js';
+import { pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
@@ -75,7 +75,7 @@ async function revertCommand(
     ...api,
     dailyReset: run.dailyReset,
     logger: runtime.logger,
-    retry: { policy: retry, retryable: isRetryableRead },
+    retry: readRetry(retry),
     // Counted against the seller's day like a run's requests; none leaves once one answer said stop.
     schedule: (task) =>
       limiter(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorFromFailure, ServerError, TimeoutError } from '../../../src/seller-api/errors/index.js';
-import { afterTries, errorAction, pauseOf } from '../../../src/sync/error-policy.js';
+import { afterTries, errorAction, pauseOf, retriesFor } from '../../../src/sync/error-policy.js';
 import { ApiUnreachableError } from '../../../src/sync/seller-pause.js';
 import { unreachedCause } from '../../../src/sync/unreached.js';
 
@@ -62,5 +62,21 @@ describe('the error table for an API out of reach', () => {
   it('once the tries are used up on a request that reached the API, the error stays what it was', () => {
     const reset = failure('GET', fetchFailed('ECONNRESET', 'socket hang up'));
     expect(afterTries(reset, BASE_URL, 1000)).toBe(reset);
+  });
+});
+
+describe('retriesFor: how often a failure the table retries is tried again', () => {
+  const policy = { retries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+  it('never after a connection not made within the connect timeout: that try took it whole', () => {
+    for (const method of ['GET', 'POST', 'PUT']) {
+      expect(retriesFor(failure(method, fetchFailed('UND_ERR_CONNECT_TIMEOUT')), policy)).toBe(0);
+    }
+  });
+
+  it("the policy's count for a failure told at once, or one that reached the API", () => {
+    expect(retriesFor(failure('GET', fetchFailed('ECONNREFUSED')), policy)).toBe(4);
+    expect(retriesFor(failure('GET', fetchFailed('ENOTFOUND')), policy)).toBe(4);
+    expect(retriesFor(new ServerError({ method: 'GET', path: '/products', status: 503 }), policy)).toBe(4);
   });
 });
