@@ -196,21 +196,29 @@ const connectTimeout = () =>
   Object.assign(new Error('Connect Timeout Error (attempted address: api.example.com, timeout: 10000ms)'), {
     code: 'UND_ERR_CONNECT_TIMEOUT',
   });
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 203.0.113.7:443'), { code: 'ECONNREFUSED' });
+
+/** Every `method` to /products fails with `error` before reaching the API; resolves to how many were tried. */
+function neverConnecting(method: 'get' | 'post', error: () => Error): () => number {
+  let tries = 0;
+  nock(ORIGIN)
+    [method](`${BASE_PATH}/products`)
+    .replyWithError(error())
+    .on('request', () => {
+      tries++;
+    })
+    .persist();
+  return () => tries;
+}
 
 describe('a connection not made within the connect timeout (10 s a try)', () => {
   it('is not tried again: the list read is asked once, and `run` exits 6 naming the cause', async () => {
-    let reads = 0;
-    nock(ORIGIN)
-      .get(`${BASE_PATH}/products`)
-      .replyWithError(connectTimeout())
-      .on('request', () => {
-        reads++;
-      })
-      .persist();
+    const reads = neverConnecting('get', connectTimeout);
 
     const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 5);
 
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(result.code).toBe(6);
     expect(result.stderr).toContain(
       `cannot reach ${ORIGIN}${BASE_PATH}: connection timed out (UND_ERR_CONNECT_TIMEOUT)`,
@@ -219,18 +227,11 @@ describe('a connection not made within the connect timeout (10 s a try)', () => 
 
   it('nor is a create: each row sent is sent once, then the seller pauses (exit 6), the rows kept', async () => {
     nock(ORIGIN).get(`${BASE_PATH}/products`).reply(200, { data: [] });
-    let creates = 0;
-    nock(ORIGIN)
-      .post(`${BASE_PATH}/products`)
-      .replyWithError(connectTimeout())
-      .on('request', () => {
-        creates++;
-      })
-      .persist();
+    const creates = neverConnecting('post', connectTimeout);
 
     const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 1);
 
-    expect(creates).toBe(1);
+    expect(creates()).toBe(1);
     expect(result.code).toBe(6);
     const status = await runCli(['status', result.runId, '--json'], {
       PATH: process.env.PATH,
@@ -241,20 +242,11 @@ describe('a connection not made within the connect timeout (10 s a try)', () => 
   });
 
   it('while a refused connection, told at once, is tried the policy’s number of times', async () => {
-    let reads = 0;
-    nock(ORIGIN)
-      .get(`${BASE_PATH}/products`)
-      .replyWithError(
-        Object.assign(new Error('connect ECONNREFUSED 203.0.113.7:443'), { code: 'ECONNREFUSED' }),
-      )
-      .on('request', () => {
-        reads++;
-      })
-      .persist();
+    const reads = neverConnecting('get', refused);
 
     const result = await run({ CATALOG_SYNC_RETRIES: '4' }, 5);
 
-    expect(reads).toBe(5);
+    expect(reads()).toBe(5);
     expect(result.code).toBe(6);
     expect(result.stderr).toContain('connection refused (ECONNREFUSED)');
   });
