@@ -6,6 +6,8 @@ import type { ChunkJobData } from '../queue/chunk-job.js';
 import { addChunk, DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { IdMap } from '../sync/id-map.js';
+import { LIST_SKIPPED } from '../sync/incremental.js';
 import { type PlannedWrite, PlanStore } from './plan-store.js';
 import { isPlanned, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
@@ -58,10 +60,22 @@ async function storedVerdict(deps: DecideDeps, run: RunRecord): Promise<string> 
     rows: run.total,
     invalid: run.counts['action:invalid'] ?? 0,
     updates: Number(updates ?? 0) + Number(heldUpdates ?? 0),
-    listed: await deps.redis.hlen(deps.keys.products(run.id)),
+    listed: await productsWeighedAgainst(deps, run),
   });
   await deps.redis.hsetnx(key, VERDICT, JSON.stringify(refusal ?? ''));
   return JSON.parse((await deps.redis.hget(key, VERDICT)) ?? '""') as string;
+}
+
+/**
+ * The seller's products the updates are weighed against (`--max-updates P%`): those listed at the
+ * start of the run; or, when an `--incremental` run did not read the list, those the tool's record
+ * (the id map) holds, which the list would have shown: the index then holds only the rows' own.
+ */
+async function productsWeighedAgainst(deps: DecideDeps, run: RunRecord): Promise<number> {
+  if ((await deps.redis.hget(deps.keys.run(run.id), LIST_SKIPPED)) === '1') {
+    return new IdMap(deps.redis, deps.keys, run.sellerRef).size();
+  }
+  return deps.redis.hlen(deps.keys.products(run.id));
 }
 
 async function carryOut(

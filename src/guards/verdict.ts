@@ -25,7 +25,10 @@ export interface PlanFigures {
   invalid: number;
   /** Updates the plan would send (price-held ones included: the feed asks for them). */
   updates: number;
-  /** The seller's products as listed at the start of the run. */
+  /**
+   * The seller's products as listed at the start of the run (as the tool's record holds them when
+   * an `--incremental` run did not read the list).
+   */
   listed: number;
 }
 

@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
+import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
 import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
@@ -66,6 +66,21 @@ export class IdMap {
       if (key) found.set(ids[i] as string, key);
     });
     return found;
+  }
+
+  /** How many products the map holds: the length of every bucket, in one round trip. */
+  async size(): Promise<number> {
+    await this.ready();
+    const lengths = this.redis.pipeline();
+    for (let bucket = 0; bucket < ID_MAP_BUCKETS; bucket++) {
+      lengths.hlen(this.keys.idMapBucket(this.sellerRef, bucket));
+    }
+    let total = 0;
+    for (const [error, length] of (await lengths.exec()) ?? []) {
+      if (error) throw error;
+      total += Number(length);
+    }
+    return total;
   }
 
   /** Records a product; `claim` (a create's claim token) is released in the same step. */

@@ -66,6 +66,29 @@ describe('--incremental: what this tool last sent instead of the seller’s prod
     expectExactCatalog(pipeline.products(), [...rows, earlier!]);
   });
 
+  it('--max-updates P% weighs the updates against the products the record holds, as the list is not read', async () => {
+    const rows = catalogRows(100);
+    await incremental('catalog.csv', rows, '--max-updates', '10%');
+    const edited = (count: number) =>
+      rows.map((row, i) => (i < count ? { ...row, name: `${row.name} v${count}` } : row));
+
+    const within = await incremental('five.csv', edited(5), '--max-updates', '10%');
+    expect(within).toEqual({ lists: 0, creates: 0, updates: 5, total: 5 });
+
+    const over = await pipeline.cli([
+      'run',
+      await pipeline.csv('twenty.csv', edited(20)),
+      '--incremental',
+      '--max-updates',
+      '10%',
+    ]);
+    expect(over.code).toBe(5);
+    expect(over.stdout).toContain(
+      '20 of 100 products would be updated (20%), more than --max-updates 10%: nothing was sent',
+    );
+    expectExactCatalog(pipeline.products(), edited(5));
+  });
+
   it('reads the products again when the last full read is older than --full-read-after', async () => {
     const rows = catalogRows(20);
     await incremental('catalog.csv', rows);
