@@ -29,14 +29,29 @@ export interface Approved {
 
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
 // seller's products is dropped, so that the approved rows are diffed against the products as they
-// are now: a product changed meanwhile is re-planned, not blindly written.
+// are now: a product changed meanwhile is re-planned, not blindly written. What is approved (the
+// rows, '' for all) is kept until the round's writes are all queued (APPROVAL_QUEUED): an approve
+// stopped in between (killed, Redis gone) is finished by the next one.
 const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2])
-redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded')
+redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
+redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
 `;
+
+/** Run record field: the approval round whose writes are all in the queue. */
+const APPROVAL_QUEUED = 'approvalQueued';
+
+/** An approval whose run is marked running: its round, and what it approves. */
+export interface ApprovalRound {
+  round: number;
+  /** The approved rows; null: every held row, and the held deactivations. */
+  rows: number[] | null;
+  count: number;
+  /** True when an earlier approve of this round stopped before it had queued every write. */
+  resumed: boolean;
+}
 
 /** `--rows 3,7,…`: data row numbers. */
 export function parseRowList(text: string): number[] {
@@ -50,14 +65,31 @@ export function parseRowList(text: string): number[] {
  * Queues the held writes of a run for the workers (all, or `rows`), after checking that each is held:
  * one line (exit 2) for a run that holds nothing or a row that is not held. Held deactivations
  * (`--missing`) have no row number: they go with the whole run's approval, never with `--rows`.
- * Resolves to how many of each.
+ * An approval stopped before its writes were all queued is finished instead (`resumed`). Resolves
+ * to how many of each.
  */
 export async function queueApproval(
   deps: ApprovalDeps,
   run: RunRecord,
   rows: number[] | null,
   now = Date.now(),
-): Promise<Approved> {
+): Promise<Approved & { resumed: boolean }> {
+  const approval = (await unfinishedApproval(deps, run, rows)) ?? (await startApproval(deps, run, rows, now));
+  const deactivations = await queueApprovedWrites(deps, run, approval);
+  return { rows: approval.count, deactivations, resumed: approval.resumed };
+}
+
+/**
+ * Marks a held run approved (one round more) after checking what is approved; nothing is queued
+ * yet (queueApprovedWrites). One line (exit 2) for a run that holds nothing, a row not held, or a
+ * run another approve has just started.
+ */
+export async function startApproval(
+  deps: ApprovalDeps,
+  run: RunRecord,
+  rows: number[] | null,
+  now = Date.now(),
+): Promise<ApprovalRound> {
   const held = new HeldRows(deps.redis, deps.keys);
   const heldCount = run.counts['status:held'] ?? 0;
   if (run.state !== 'held' || heldCount + heldDeactivations(run) === 0)
@@ -81,16 +113,64 @@ export async function queueApproval(
     count,
     now,
     SNAPSHOT_FAILED,
+    rows ? rows.join(',') : '',
   )) as number;
   if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
+  return { round, rows, count, resumed: false };
+}
+
+/**
+ * The approval of a running run whose writes were not all queued (its approve was stopped), or
+ * null. Asked with other `--rows` than it approved: one line saying how to finish it.
+ */
+async function unfinishedApproval(
+  deps: ApprovalDeps,
+  run: RunRecord,
+  rows: number[] | null,
+): Promise<ApprovalRound | null> {
+  if (run.state !== 'running') return null;
+  const [approvals = null, queued = null, approvedRows = null, count = null] = await deps.redis.hmget(
+    deps.keys.run(run.id),
+    'approvals',
+    APPROVAL_QUEUED,
+    'approvalRows',
+    'approvalCount',
+  );
+  // A run approved before the record said what was approved cannot be told apart: it is left alone.
+  if (!approvals || approvedRows === null || queued === approvals) return null;
+  const stopped = approvedRows === '' ? null : approvedRows.split(',').map(Number);
+  if (rows && rows.join(',') !== approvedRows) {
+    throw new UsageError(
+      `run ${run.id}'s approval of ${stopped ? `rows ${approvedRows}` : 'every held row'} stopped before it was queued: ` +
+        `finish it first with \`catalog-sync approve ${run.id}\`${stopped ? ` --rows ${approvedRows}` : ''}`,
+    );
+  }
+  return { round: Number(approvals), rows: stopped, count: Number(count ?? 0), resumed: true };
+}
+
+/**
+ * Queues an approval round's writes, then notes the round queued. Safe to do again for the same
+ * round: job ids are the round's and the chunk's, a row settles once, and a deactivation leaves the
+ * due list once sent. Resolves to the held deactivations queued.
+ */
+async function queueApprovedWrites(
+  deps: ApprovalDeps,
+  run: RunRecord,
+  approval: ApprovalRound,
+): Promise<number> {
+  const { round, rows, count } = approval;
   // Due again before any approved row is queued: the round's last row then sees deactivations to
   // come and leaves ending the run to them (held-rows.ts, finalise.ts endAfterDeactivations).
-  const deactivations = rows ? 0 : await makeHeldDue(deps, run);
+  // Finishing a stopped round: those made due then, and since, are the ones still due.
+  const madeDue = rows ? 0 : await makeHeldDue(deps, run);
+  const deactivations =
+    rows || !approval.resumed ? madeDue : await deps.redis.hlen(deps.keys.deactivations(run.id));
   const queue = new Queue<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );
   try {
+    const held = new HeldRows(deps.redis, deps.keys);
     if (count > 0) await enqueue(deps, run, rows ?? held.all(run.id, run.total), round, queue);
     if (deactivations > 0) await enqueueDeactivations(deps, run.id, queue, round);
     // Every held deactivation came back into the source meanwhile: nothing to send, the run ends.
@@ -98,7 +178,8 @@ export async function queueApproval(
   } finally {
     await queue.close();
   }
-  return { rows: count, deactivations };
+  await deps.redis.hset(deps.keys.run(run.id), APPROVAL_QUEUED, round);
+  return deactivations;
 }
 
 async function enqueue(

@@ -55,6 +55,12 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
     run,
     flags.rows ?? null,
   );
+  if (approved.resumed) {
+    say(
+      io,
+      `catalog-sync: an earlier approve of run ${run.id} stopped before it had queued its writes: finishing it\n`,
+    );
+  }
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
   workers.serve({
     ref: run.sellerRef,

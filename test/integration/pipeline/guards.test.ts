@@ -1,8 +1,12 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startApproval } from '../../../src/guards/approval.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { RunStore } from '../../../src/runs/run-store.js';
 import { type CatalogRow, catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 /** Whole prices, never 0, so that /100 is a price the API takes and always a move of -99%. */
 function goodCatalog(count: number): CatalogRow[] {
@@ -82,6 +86,36 @@ describe('guards: --max-price-change', () => {
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status).toMatchObject({ state: 'done', approvedAt: expect.any(Number) });
     expect(status.counts['status:held'] ?? 0).toBe(0);
+    expect((await pipeline.cli(['approve', runId])).code).toBe(2);
+  });
+
+  it('an approve stopped after it marked the run approved, before it queued a write, is finished by the next', async () => {
+    const { good, broken } = await syncGoodThenBroken();
+    const runId = runIdOf(broken.stdout);
+    // What the first approve did before it was killed: the run marked running for round 1, nothing queued.
+    await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      const runs = new RunStore(redis, keys);
+      const run = await runs.get(runId);
+      await startApproval({ redis, keys, runs, prefix: pipeline.prefix }, run!, null);
+    });
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
+    pipeline.sandbox.resetStats();
+
+    expect((await pipeline.cli(['approve', runId, '--rows', '2'])).stderr).toContain(
+      `finish it first with \`catalog-sync approve ${runId}\``,
+    );
+    const finished = await pipeline.cli(['approve', runId]);
+
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toContain(
+      `an earlier approve of run ${runId} stopped before it had queued its writes`,
+    );
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 6 });
+    const prices = [...bySku(pipeline.products()).values()].map((p) => p.price);
+    expect(prices).toEqual(pricesOver100(good).map((row) => Number(row.price)));
+    const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    expect(status.state).toBe('done');
     expect((await pipeline.cli(['approve', runId])).code).toBe(2);
   });
 
