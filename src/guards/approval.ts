@@ -74,7 +74,8 @@ export async function queueApproval(
   rows: number[] | null,
   now = Date.now(),
 ): Promise<Approved & { resumed: boolean }> {
-  const approval = (await unfinishedApproval(deps, run, rows)) ?? (await startApproval(deps, run, rows, now));
+  const approval =
+    (await unfinishedApproval(deps, run, rows, now)) ?? (await startApproval(deps, run, rows, now));
   const deactivations = await queueApprovedWrites(deps, run, approval);
   return { rows: approval.count, deactivations, resumed: approval.resumed };
 }
@@ -120,24 +121,41 @@ export async function startApproval(
 }
 
 /**
+ * How long an approval may take to queue its writes before another approve takes it for stopped: a
+ * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
+ * before (two at once: one wins), so two live ones never queue the same writes side by side.
+ */
+export const APPROVAL_STOPPED_AFTER_MS = 60_000;
+
+/**
  * The approval of a running run whose writes were not all queued (its approve was stopped), or
- * null. Asked with other `--rows` than it approved: one line saying how to finish it.
+ * null. Asked with other `--rows` than it approved, or too soon to tell it stopped: one line.
  */
 async function unfinishedApproval(
   deps: ApprovalDeps,
   run: RunRecord,
   rows: number[] | null,
+  now: number,
 ): Promise<ApprovalRound | null> {
   if (run.state !== 'running') return null;
-  const [approvals = null, queued = null, approvedRows = null, count = null] = await deps.redis.hmget(
-    deps.keys.run(run.id),
-    'approvals',
-    APPROVAL_QUEUED,
-    'approvalRows',
-    'approvalCount',
-  );
+  const [approvals = null, queued = null, approvedRows = null, count = null, since = null] =
+    await deps.redis.hmget(
+      deps.keys.run(run.id),
+      'approvals',
+      APPROVAL_QUEUED,
+      'approvalRows',
+      'approvalCount',
+      'approvedAt',
+    );
   // A run approved before the record said what was approved cannot be told apart: it is left alone.
   if (!approvals || approvedRows === null || queued === approvals) return null;
+  const startedAt = Number(since ?? 0);
+  if (now - startedAt < APPROVAL_STOPPED_AFTER_MS) {
+    const after = new Date(startedAt + APPROVAL_STOPPED_AFTER_MS).toISOString();
+    throw new UsageError(
+      `run ${run.id} is being approved already (since ${new Date(startedAt).toISOString()}); if that approve was stopped, run this again after ${after}`,
+    );
+  }
   const stopped = approvedRows === '' ? null : approvedRows.split(',').map(Number);
   if (rows && rows.join(',') !== approvedRows) {
     throw new UsageError(

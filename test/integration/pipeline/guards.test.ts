@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startApproval } from '../../../src/guards/approval.js';
+import { APPROVAL_STOPPED_AFTER_MS, startApproval } from '../../../src/guards/approval.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { type CatalogRow, catalogRows, parseCsv } from '../support/catalog.js';
@@ -97,10 +97,23 @@ describe('guards: --max-price-change', () => {
       const keys = new RedisKeys(pipeline.prefix);
       const runs = new RunStore(redis, keys);
       const run = await runs.get(runId);
-      await startApproval({ redis, keys, runs, prefix: pipeline.prefix }, run!, null);
+      const deps = { redis, keys, runs, prefix: pipeline.prefix };
+      await startApproval(deps, run!, null, Date.now() - APPROVAL_STOPPED_AFTER_MS + 5_000);
     });
     expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
     pipeline.sandbox.resetStats();
+
+    // Too soon to tell a stopped approve from one still queueing: refused as two at once are.
+    expect((await pipeline.cli(['approve', runId])).stderr).toContain(
+      `run ${runId} is being approved already (since `,
+    );
+    await withRedis((redis) =>
+      redis.hset(
+        new RedisKeys(pipeline.prefix).run(runId),
+        'approvedAt',
+        Date.now() - APPROVAL_STOPPED_AFTER_MS,
+      ),
+    );
 
     expect((await pipeline.cli(['approve', runId, '--rows', '2'])).stderr).toContain(
       `finish it first with \`catalog-sync approve ${runId}\``,
