@@ -6,6 +6,7 @@ import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { scanMissing } from '../missing/missing-scan.js';
 import { deactivationVerdict, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
+import type { LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
@@ -44,22 +45,51 @@ export async function finaliseIfSettled(
   deps: FinaliseDeps,
   runId: string,
   queue?: Queue<ChunkJobData>,
+  lease?: LeaseOptions,
 ): Promise<boolean> {
-  if (!(await deps.runs.claimFinalisation(runId))) return false;
+  const claim = await deps.runs.claimFinalisation(runId, lease);
+  if (!claim) return false;
+  // Renewed while this works (a scan of a large run takes seconds); a caller killed here lets it
+  // run out, and the chunk BullMQ hands out again takes the finalisation over (finalise-claim.ts).
+  const renewing = setInterval(() => {
+    claim.renew().catch(() => undefined);
+  }, claim.leaseMs / 4);
+  renewing.unref();
+  try {
+    const ended = await finalise(deps, runId, queue);
+    await claim.done();
+    return ended;
+  } finally {
+    clearInterval(renewing);
+  }
+}
+
+/** Run record field: the missing products were scanned, and their deactivations are being queued. */
+const DEACTIVATIONS_SCANNED = 'deactivationsScanned';
+
+async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJobData>): Promise<boolean> {
   const run = await deps.runs.get(runId);
   if (!run) return true;
-  const [listFailed, heldRows, heldReason] = await deps.redis.hmget(
+  const [listFailed, heldRows, heldReason, scanned] = await deps.redis.hmget(
     deps.keys.run(runId),
     'snapshotFailed',
     'status:held',
     'heldReason',
+    DEACTIVATIONS_SCANNED,
   );
+  if (scanned && queue) {
+    // A caller stopped while it queued them: some may be sent already, so they are not scanned
+    // again; those still due are queued (a job queued already is not queued twice).
+    await enqueueDeactivations(deps, runId, queue);
+    return false;
+  }
   const deactivate = run.missing && partialRead(run, Boolean(listFailed)) === null ? run.missing : null;
   const figures = await scanMissing(deps, runId, run.sellerRef, deactivate);
   if (figures.due > 0) {
     const runHeldFor = Number(heldRows ?? 0) > 0 ? (heldReason ?? 'a guard held rows back') : null;
     const verdict = deactivationVerdict(run, { ...figures, runHeldFor });
     if (verdict.kind === 'send' && queue) {
+      await deps.redis.hset(deps.keys.run(runId), DEACTIVATIONS_SCANNED, 1);
       await enqueueDeactivations(deps, runId, queue);
       return false;
     }

@@ -2,6 +2,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
+import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
 import type { RedisKeys } from './keys.js';
 import { missingMember } from './missing-order.js';
 import { encodeOutcome } from './outcome-codec.js';
@@ -227,21 +228,22 @@ export class RunStore {
   }
 
   /**
-   * Marks the run done if every row is settled and the source fully read; true for exactly one caller.
-   * `missing` lines are written by that caller before it calls `finish`.
+   * The claim to end the run once every row is settled and the source fully read, for one caller at
+   * a time (finalise-claim.ts); null for the others. `missing` lines are written by that caller
+   * before it calls `finish`.
    */
-  async claimFinalisation(id: string): Promise<boolean> {
+  async claimFinalisation(id: string, lease?: LeaseOptions): Promise<FinaliseClaim | null> {
     const run = await this.get(id);
-    if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return false;
-    if (!run.produced || run.settled < run.total) return false;
+    if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return null;
+    if (!run.produced || run.settled < run.total) return null;
     // Without the product list there are no `missing` lines to write, but the run must still end
     // (a cancelled run may end before its list was read).
     const listRead =
       run.snapshotReady ||
       run.cancelledAt !== undefined ||
       (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
-    if (!listRead) return false;
-    return (await this.redis.hsetnx(this.keys.run(id), 'finalising', 1)) === 1;
+    if (!listRead) return null;
+    return claimFinalisationLease(this.redis, this.keys.run(id), lease);
   }
 
   /**
