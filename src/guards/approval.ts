@@ -137,7 +137,7 @@ async function unfinishedApproval(
   rows: number[] | null,
   now: number,
 ): Promise<ApprovalRound | null> {
-  if (run.state !== 'running') return null;
+  if (run.state !== 'running' || !run.approvalUnqueued) return null;
   const [approvals = null, queued = null, approvedRows = null, count = null, since = null] =
     await deps.redis.hmget(
       deps.keys.run(run.id),

@@ -85,6 +85,8 @@ export interface RunRecord extends RunSpec {
   heldReason?: string;
   /** When `approve` sent what a guard held back. */
   approvedAt?: number;
+  /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
+  approvalUnqueued?: boolean;
   /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
   revertedAt?: number;
   revertCounts?: Record<string, number>;
@@ -126,6 +128,9 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   const fields: Partial<RunRecord> = {};
   if (hash.heldReason) fields.heldReason = hash.heldReason;
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  // approve.ts: what an approval approves is kept until its round's writes are all queued.
+  if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)
+    fields.approvalUnqueued = true;
   if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
   if (hash.planFirst === '1') fields.planFirst = true;

@@ -114,6 +114,10 @@ describe('guards: --max-price-change', () => {
         Date.now() - APPROVAL_STOPPED_AFTER_MS,
       ),
     );
+    // `status` says how to finish it.
+    expect((await pipeline.cli(['status', runId])).stdout).toContain(
+      `running: an approve stopped before it had queued its writes; \`catalog-sync approve ${runId}\` finishes it`,
+    );
 
     expect((await pipeline.cli(['approve', runId, '--rows', '2'])).stderr).toContain(
       `finish it first with \`catalog-sync approve ${runId}\``,
