@@ -253,9 +253,9 @@ describe('REDIS_CLUSTER', () => {
 
   it("takes REDIS_URL's scheme and credentials before the nodes, for every node, and never shows the password", () => {
     const read = (value: string) => readCommonConfig({ REDIS_CLUSTER: value });
-    expect(read('rediss://:s3cr%40t,x@10.0.0.1:7000,10.0.0.2:7000')).toMatchObject({
-      redisCluster: { nodes: ['10.0.0.1:7000', '10.0.0.2:7000'], tls: true, password: 's3cr@t,x' },
-      redisUrl: 'rediss-cluster://:***@10.0.0.1:7000,10.0.0.2:7000',
+    expect(read('rediss://:s3cr%40t,x@127.0.0.1:7000,127.0.0.1:7001')).toMatchObject({
+      redisCluster: { nodes: ['127.0.0.1:7000', '127.0.0.1:7001'], tls: true, password: 's3cr@t,x' },
+      redisUrl: 'rediss-cluster://:***@127.0.0.1:7000,127.0.0.1:7001',
     });
     expect(read('redis://app:p@ss@h:7000')).toMatchObject({
       redisCluster: { nodes: ['h:7000'], tls: false, username: 'app', password: 'p@ss' },

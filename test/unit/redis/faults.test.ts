@@ -107,7 +107,7 @@ describe('describeConnectFailure: one line for a Redis that refused us, never th
 });
 
 describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its words', () => {
-  const nodes = '10.0.0.1:7000,10.0.0.2:7000';
+  const nodes = '127.0.0.1:7000,127.0.0.1:7001';
 
   it('names a password wanted, with the form REDIS_CLUSTER takes', () => {
     expect(
@@ -120,7 +120,7 @@ describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its word
   it('names a password rejected, a user refused and a certificate not trusted', () => {
     const at = `redis-cluster://app:***@${nodes}`;
     expect(describeConnectFailure(at, reply('WRONGPASS invalid username-password pair'))).toMatch(
-      /^Redis Cluster at redis-cluster:\/\/app:\*\*\*@10\.0\.0\.1:7000,10\.0\.0\.2:7000 rejected the password \(WRONGPASS .*\): check the one in REDIS_CLUSTER$/,
+      /^Redis Cluster at redis-cluster:\/\/app:\*\*\*@127\.0\.0\.1:7000,127\.0\.0\.1:7001 rejected the password \(WRONGPASS .*\): check the one in REDIS_CLUSTER$/,
     );
     expect(
       describeConnectFailure(at, reply("NOPERM this user has no permissions to run the 'eval' command")),
