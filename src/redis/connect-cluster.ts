@@ -1,6 +1,6 @@
-import { Cluster, type Command, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type Command, type Redis, type RedisOptions } from 'ioredis';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
-import { RedisUnavailableError } from './connect.js';
+import { connectRedis, RedisUnavailableError } from './connect.js';
 
 /**
  * REDIS_CLUSTER: every connection of the process is an ioredis Cluster (BullMQ takes one as its
@@ -57,7 +57,8 @@ function nodeOptionsOf(
 /**
  * Why the first node refuses us, when it is Redis itself or its TLS that does (a password wanted or
  * rejected, a certificate not trusted, a reset): a Cluster reports each of them only as "Connection
- * is closed.", so one plain connection to the node asks. Null when the node answers a PING.
+ * is closed.", so one plain connection to the node (connectRedis, with REDIS_CLUSTER's scheme and
+ * credentials) asks. Null when the node answers a PING.
  */
 async function firstNodeRefusal(
   target: RedisClusterTarget,
@@ -65,24 +66,15 @@ async function firstNodeRefusal(
 ): Promise<unknown> {
   const [first] = target.nodes;
   if (first === undefined) return null;
-  const probe = new Redis({
-    ...nodeOf(first),
-    ...nodeOptionsOf(target, { ...options, connectionName: 'catalog-sync-probe' }),
-    lazyConnect: true,
-    retryStrategy: () => null,
-  });
-  let refusal: unknown = null;
-  probe.on('error', (error: unknown) => {
-    refusal ??= error;
-  });
+  const user = target.username ? encodeURIComponent(target.username) : '';
+  const credentials = target.password === undefined ? '' : `${user}:${encodeURIComponent(target.password)}@`;
+  const url = `${target.tls ? 'rediss' : 'redis'}://${credentials}${first}`;
   try {
-    await probe.connect();
-    await probe.ping();
+    const probe = await connectRedis(url, { ...options, connectionName: 'catalog-sync-probe' });
+    probe.disconnect();
     return null;
   } catch (error) {
-    return refusal ?? error;
-  } finally {
-    probe.disconnect();
+    return error instanceof RedisUnavailableError ? error.cause : error;
   }
 }
 
@@ -107,8 +99,6 @@ export async function connectCluster(
     // No retries while proving the connection: a cluster out of reach is said at once.
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: options.connectTimeoutMs ?? 3000,
-    // Every node the cluster names (and every duplicate BullMQ makes) is spoken to alike: the
-    // password and TLS of REDIS_CLUSTER, TLS with Node's trusted CAs plus NODE_EXTRA_CA_CERTS.
     redisOptions: nodeOptionsOf(target, options),
   });
   let cause: unknown = null;

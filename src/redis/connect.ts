@@ -8,7 +8,7 @@ import { type Command, Redis } from 'ioredis';
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
   constructor(url: string, cause: unknown) {
-    super(describeConnectFailure(url, cause));
+    super(describeConnectFailure(url, cause), { cause });
   }
 }
 
