@@ -1,4 +1,4 @@
-import { APPROVAL_STOPPED_AFTER_MS } from '../guards/approval.js';
+import { approvalStopped } from '../guards/approval.js';
 import type { SellerStatus } from '../queue/seller-state.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { pausedMessage } from './progress.js';
@@ -21,7 +21,7 @@ export function runStateText(run: RunRecord, seller: SellerStatus, now: number):
     return `paused: cannot reach ${baseUrl}: ${cause}; rows queued, ${next}`;
   }
   if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);
-  if (run.approvalUnqueued && now - (run.approvedAt ?? 0) >= APPROVAL_STOPPED_AFTER_MS)
+  if (approvalStopped(run, now))
     return `running: an approve stopped before it had queued its writes; \`catalog-sync approve ${run.id}\` finishes it`;
   return run.state;
 }

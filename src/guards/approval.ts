@@ -127,6 +127,15 @@ export async function startApproval(
  */
 export const APPROVAL_STOPPED_AFTER_MS = 60_000;
 
+/** True when the run's last approve stopped before it had queued its writes (`status` says so). */
+export function approvalStopped(run: RunRecord, now: number): boolean {
+  return (
+    run.state === 'running' &&
+    run.approvalUnqueued === true &&
+    now - (run.approvedAt ?? 0) >= APPROVAL_STOPPED_AFTER_MS
+  );
+}
+
 /**
  * The approval of a running run whose writes were not all queued (its approve was stopped), or
  * null. Asked with other `--rows` than it approved, or too soon to tell it stopped: one line.
@@ -138,24 +147,20 @@ async function unfinishedApproval(
   now: number,
 ): Promise<ApprovalRound | null> {
   if (run.state !== 'running' || !run.approvalUnqueued) return null;
-  const [approvals = null, queued = null, approvedRows = null, count = null, since = null] =
-    await deps.redis.hmget(
-      deps.keys.run(run.id),
-      'approvals',
-      APPROVAL_QUEUED,
-      'approvalRows',
-      'approvalCount',
-      'approvedAt',
-    );
-  // A run approved before the record said what was approved cannot be told apart: it is left alone.
-  if (!approvals || approvedRows === null || queued === approvals) return null;
-  const startedAt = Number(since ?? 0);
-  if (now - startedAt < APPROVAL_STOPPED_AFTER_MS) {
-    const after = new Date(startedAt + APPROVAL_STOPPED_AFTER_MS).toISOString();
+  if (!approvalStopped(run, now)) {
+    const since = run.approvedAt ?? 0;
     throw new UsageError(
-      `run ${run.id} is being approved already (since ${new Date(startedAt).toISOString()}); if that approve was stopped, run this again after ${after}`,
+      `run ${run.id} is being approved already (since ${new Date(since).toISOString()}); if that approve was stopped, run this again after ${new Date(since + APPROVAL_STOPPED_AFTER_MS).toISOString()}`,
     );
   }
+  // run-record.ts: an unqueued approval has its rows ('' for all) in the record.
+  const [approvals, kept, count] = await deps.redis.hmget(
+    deps.keys.run(run.id),
+    'approvals',
+    'approvalRows',
+    'approvalCount',
+  );
+  const approvedRows = kept ?? '';
   const stopped = approvedRows === '' ? null : approvedRows.split(',').map(Number);
   if (rows && rows.join(',') !== approvedRows) {
     throw new UsageError(
