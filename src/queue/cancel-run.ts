@@ -4,8 +4,8 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
+import { runIdOfChunkJob } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
-import { runIdOfChunkJob } from './producer.js';
 import { queueOptions } from './queue-options.js';
 
 export interface CancelDeps {

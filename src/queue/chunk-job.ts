@@ -1,8 +1,10 @@
+import type { Queue } from 'bullmq';
 import type { ProductUpsert } from '../interfaces.js';
 
 /**
  * A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key.
- * Its own module: the producer writes it, the processor and the failure handler read it.
+ * Its own module, with its id and how it is added: the producer, the guards, `approve` and the
+ * deactivations add jobs; the processor and the failure handler read them.
  */
 export interface ChunkJobData {
   runId: string;
@@ -37,4 +39,32 @@ export function sourcesByRow(data: ChunkJobData): Map<number, string[]> {
     if (values) byRow.set(row.row, values);
   });
   return byRow;
+}
+
+/** A chunk job's id: `<run id>-<chunk>`, or `<run id>-apply-<chunk>`, `<run id>-approve<round>-<chunk>`. */
+export function chunkJobId(runId: string, chunk: number, phase?: ChunkJobData['phase'], round = 0): string {
+  if (phase === 'apply') return `${runId}-apply-${chunk}`;
+  if (phase === 'approve') return `${runId}-approve${round}-${chunk}`;
+  if (phase === 'deactivate') return `${runId}-deactivate${round}-${chunk}`;
+  return `${runId}-${chunk}`;
+}
+
+/** The run a chunk job id belongs to, or null for another id. */
+export function runIdOfChunkJob(jobId: string): string | null {
+  const match = /^(.+?)(?:-apply|-approve\d+|-deactivate\d+)?-\d+$/.exec(jobId);
+  return match?.[1] ?? null;
+}
+
+/** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
+export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
+  await queue.add('chunk', data, {
+    jobId: chunkJobId(data.runId, data.chunk, data.phase, data.round),
+    removeOnComplete: true,
+    removeOnFail: 1000,
+    // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are
+    // the job's, not the requests': a request is tried again only by its own layer (the client for
+    // a read, row sync for a write), and an API failure settles rows instead of failing the job.
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+  });
 }

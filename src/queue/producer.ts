@@ -5,7 +5,7 @@ import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
-import type { ChunkJobData } from './chunk-job.js';
+import { addChunk, type ChunkJobData } from './chunk-job.js';
 
 export interface ProduceOptions {
   redis: Redis;
@@ -39,6 +39,19 @@ export interface ProduceOptions {
   assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
   sourceRows?: SourceRows;
+}
+
+/** The rows one flush lets go, and what they leave to record, written while the next are read. */
+interface ReadBatch {
+  rows: ProductUpsert[];
+  sources: { sources?: (string[] | null)[] };
+  settled: RowOutcome[];
+  settledSources: Map<number, string[]>;
+  sourceKeys: string[];
+  /** The source header when it changed (a JSON source's grows as keys appear), else null. */
+  header: string[] | null;
+  last: boolean;
+  totalNow: number;
 }
 
 /** The producer was told to stop before the source was read to the end. */
@@ -127,16 +140,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     writing.catch(() => undefined);
   };
 
-  const writeBatch = async (batch: {
-    rows: ProductUpsert[];
-    sources: { sources?: (string[] | null)[] };
-    settled: RowOutcome[];
-    settledSources: Map<number, string[]>;
-    sourceKeys: string[];
-    header: string[] | null;
-    last: boolean;
-    totalNow: number;
-  }) => {
+  const writeBatch = async (batch: ReadBatch) => {
     // One round trip for the chunk's keys and the check that the run still exists (a run whose
     // record vanished, Redis restarted without persistence or flushed, cannot end), where a
     // command each took one apiece. Each set is given the run's lifetime as it is written, so
@@ -205,34 +209,6 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     throw error;
   }
   return { total, chunks };
-}
-
-/** A chunk job's id: `<run id>-<chunk>`, or `<run id>-apply-<chunk>`, `<run id>-approve<round>-<chunk>`. */
-export function chunkJobId(runId: string, chunk: number, phase?: ChunkJobData['phase'], round = 0): string {
-  if (phase === 'apply') return `${runId}-apply-${chunk}`;
-  if (phase === 'approve') return `${runId}-approve${round}-${chunk}`;
-  if (phase === 'deactivate') return `${runId}-deactivate${round}-${chunk}`;
-  return `${runId}-${chunk}`;
-}
-
-/** The run a chunk job id belongs to, or null for another id. */
-export function runIdOfChunkJob(jobId: string): string | null {
-  const match = /^(.+?)(?:-apply|-approve\d+|-deactivate\d+)?-\d+$/.exec(jobId);
-  return match?.[1] ?? null;
-}
-
-/** Adds a chunk job; its id is deterministic, so a chunk added twice is stored once. */
-export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): Promise<void> {
-  await queue.add('chunk', data, {
-    jobId: chunkJobId(data.runId, data.chunk, data.phase, data.round),
-    removeOnComplete: true,
-    removeOnFail: 1000,
-    // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are
-    // the job's, not the requests': a request is tried again only by its own layer (the client for
-    // a read, row sync for a write), and an API failure settles rows instead of failing the job.
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 1000 },
-  });
 }
 
 function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {

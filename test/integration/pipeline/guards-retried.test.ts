@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { PlanStore } from '../../../src/guards/plan-store.js';
 import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
-import { addChunk } from '../../../src/queue/producer.js';
+import { addChunk } from '../../../src/queue/chunk-job.js';
 import { sellerQueueName } from '../../../src/queue/seller-ref.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { catalogRows } from '../support/catalog.js';
