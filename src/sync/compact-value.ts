@@ -42,9 +42,18 @@ export function compactFields(
 ): Record<string, CompactValue> {
   const out: Record<string, CompactValue> = {};
   for (const [name, value] of Object.entries(fields)) {
-    if ((only && !only.has(name)) || leaveOut?.has(name)) continue;
+    if (!isKept(name, only, leaveOut)) continue;
     const compact = compactValue(value);
     if (compact !== undefined) out[name] = compact;
   }
   return out;
+}
+
+/** Whether a field is kept: one of `only` (when given) and not one of `leaveOut`. */
+export function isKept(
+  name: string,
+  only?: ReadonlySet<string> | null,
+  leaveOut?: ReadonlySet<string>,
+): boolean {
+  return (!only || only.has(name)) && !leaveOut?.has(name);
 }

@@ -3,7 +3,7 @@ import type { ProductUpsert } from '../interfaces.js';
 import { encodeReplaced, type ReplacedValues } from '../revert/replaced-values.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
-import { compactFields } from './compact-value.js';
+import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
 import type { IdMap, KnownProduct } from './id-map.js';
@@ -198,8 +198,7 @@ export class RemoteIndex {
   private kept(product: IndexedProduct): IndexedProduct {
     const values: IndexedProduct['values'] = {};
     for (const [name, value] of Object.entries(product.values)) {
-      if ((this.fields && !this.fields.has(name)) || this.notKept.has(name)) continue;
-      values[name] = value;
+      if (isKept(name, this.fields, this.notKept)) values[name] = value;
     }
     return { id: product.id, values };
   }
