@@ -2,13 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from '../big-import/processes.js';
-import { generateRows, writeCatalogCsv } from '../sync/catalog.js';
+import { type CatalogRow, generateRows, writeCatalogCsv } from '../sync/catalog.js';
+import { bareClientSeconds } from './bare-client.js';
 import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync, totalCommands } from './measured-sync.js';
 import { startBenchRedis } from './private-redis.js';
 import { type GoalReport, type GoalResult, markdownTable } from './result.js';
 import { scaled } from './scale.js';
 
 const CONCURRENCY = 16;
+const FLOOR_KEY = 'sk_bench_goals_floor';
 const MAX_TRIPS_PER_ROW = 2;
 /** Latency of the sandbox's answers → the bound on wall time, as a multiple of N·L/C. */
 const SETTINGS: Array<{ latencyMs: number; bound: number }> = [
@@ -48,6 +50,17 @@ function commandTable(rows: number, runs: Array<[string, MeasuredSync]>): string
   );
 }
 
+/** The bare client's time (bare-client.ts) against a double of its own, started with the CLI's flags. */
+async function floorSeconds(flags: string[], catalog: CatalogRow[]): Promise<number> {
+  // Its creates must not be in the CLI's seller, or the CLI's sync would not be a fresh one.
+  const double = await startSandboxProcess(FLOOR_KEY, 'bench-goals-floor', flags);
+  try {
+    return await bareClientSeconds(double.baseUrl, FLOOR_KEY, catalog, CONCURRENCY);
+  } finally {
+    await double.stop();
+  }
+}
+
 /**
  * Goals 1 and 2: a fresh sync of 2,000 rows at --concurrency 16 into an empty sandbox seller (a
  * process of its own, `catalog-sync sandbox --latency L`), the CLI in this process, Redis private on
@@ -61,9 +74,12 @@ export async function measureThroughput(): Promise<GoalReport> {
   const details: string[] = [];
   try {
     const path = join(dir, 'catalog.csv');
-    await writeCatalogCsv(path, generateRows(rows));
+    const catalog = generateRows(rows);
+    await writeCatalogCsv(path, catalog);
     for (const { latencyMs, bound } of SETTINGS) {
-      const sandbox = await startSandboxProcess(BENCH_KEY, BENCH_SELLER, ['--latency', String(latencyMs)]);
+      const flags = ['--latency', String(latencyMs)];
+      const floor = await floorSeconds(flags, catalog);
+      const sandbox = await startSandboxProcess(BENCH_KEY, BENCH_SELLER, flags);
       try {
         const ideal = (rows * latencyMs) / 1000 / CONCURRENCY;
         const fresh = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);
@@ -78,6 +94,17 @@ export async function measureThroughput(): Promise<GoalReport> {
               ? undefined
               : 'CLI in the bench process (main(argv, io)), sandbox a process of its own (`catalog-sync sandbox ' +
                 '--latency L`); wall time of `run` from start to summary',
+        });
+        results.push({
+          goal: `1. the same, against a bare HTTP client (L = ${latencyMs} ms)`,
+          figure: `${(fresh.seconds / floor).toFixed(2)} × the bare client's ${floor.toFixed(2)} s (${(floor / ideal).toFixed(2)} × N·L/C)`,
+          bound: '(reported)',
+          pass: null,
+          note:
+            latencyMs !== 20
+              ? undefined
+              : 'the same creates by node:http alone (keep-alive, C in flight) to a second double with the same ' +
+                'latency, just before the CLI: what the double and the loopback take over N·L/C before any of our work',
         });
         if (latencyMs !== 20) continue;
         const again = await measuredSync(bench, sandbox.baseUrl, path, CONCURRENCY);
