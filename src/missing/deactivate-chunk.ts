@@ -9,6 +9,7 @@ import { decodeEntry } from '../sync/index-entry.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { writeUpdate } from '../sync/write-update.js';
 import { DeactivatedStore } from './deactivated-store.js';
+import { DeactivationClaims } from './deactivation-claims.js';
 import { deactivateLine } from './deactivations.js';
 import { alreadySo, formerValues, type MissingValues } from './missing-values.js';
 
@@ -22,9 +23,34 @@ interface DeactivateDeps {
  * A `deactivate` job: one PUT of the `--missing` fields per product still due, through the same
  * client, limiter, retries and pauses as the rows' writes. The values the fields showed are recorded
  * first (given back when the product returns), and what the PUT replaced is kept for `revert`.
+ * Only the products this job claims (`holder`, its id) are sent: one that another live job holds is
+ * that job's to send and settle (deactivation-claims.ts).
  * Rejects with a pause (429, 401, budget): the lines not settled stay due and the job comes back.
  */
 export async function deactivateChunk(
+  deps: DeactivateDeps,
+  context: RowSyncContext & { run: { sellerRef: string } },
+  missing: MissingValues,
+  items: DeactivateItem[],
+  holder: string,
+): Promise<void> {
+  if (items.length === 0) return;
+  const claims = new DeactivationClaims(deps.redis, deps.keys, context.claims.claimMs);
+  await claims.whileHeld(
+    context.runId,
+    holder,
+    items.map((item) => item.id),
+    (held) =>
+      sendClaimed(
+        deps,
+        context,
+        missing,
+        items.filter((_, i) => held[i] === 'ours'),
+      ),
+  );
+}
+
+async function sendClaimed(
   deps: DeactivateDeps,
   context: RowSyncContext & { run: { sellerRef: string } },
   missing: MissingValues,
@@ -33,17 +59,14 @@ export async function deactivateChunk(
   const { redis, keys, runs } = deps;
   const runId = context.runId;
   if (items.length === 0) return;
-  const ids = items.map((item) => item.id);
-  const [stillDue, listed, known] = await Promise.all([
-    redis.hmget(keys.deactivations(runId), ...ids),
-    redis.hmget(keys.products(runId), ...ids),
+  const [listed, known] = await Promise.all([
+    redis.hmget(keys.products(runId), ...items.map((item) => item.id)),
     context.idMap.getMany(items.map((item) => item.key)),
   ]);
   const store = new DeactivatedStore(redis, keys, context.run.sellerRef);
   const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true);
   const results = await Promise.allSettled(
     items.map(async (item, i) => {
-      if (stillDue[i] === null) return;
       const json = listed[i];
       const remote: IndexedProduct = json ? decodeEntry(item.id, json) : { id: item.id, values: {} };
       // A job tried again after its PUT went through: the index shows what the PUT left.

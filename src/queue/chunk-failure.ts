@@ -1,7 +1,9 @@
 import type { Job, Queue } from 'bullmq';
 import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import type { RowOutcome } from '../interfaces.js';
+import { DeactivationClaims } from '../missing/deactivation-claims.js';
 import { deactivateLine } from '../missing/deactivations.js';
+import { CLAIM_MS } from '../sync/create-claims.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
@@ -48,11 +50,18 @@ export async function settleFailedChunk(
   if (!run) return;
   // As the chunk's mode settles: a planned row waits for the decision, a held row is re-settled.
   if (job.data.phase === 'deactivate') {
-    // Its products not deactivated yet fail with the reason; the run ends after its last line.
+    // Its products not deactivated yet fail with the reason, but for those another live job holds:
+    // that job sends them. The run ends after its last line.
     const items = job.data.deactivate ?? [];
+    const claims = new DeactivationClaims(deps.redis, deps.keys, deps.claimMs ?? CLAIM_MS);
+    const held = await claims.claim(
+      runId,
+      String(job.id),
+      items.map((item) => item.id),
+    );
     await deps.runs.addMissing(
       runId,
-      items.map((item) => deactivateLine(item, 'failed', reason)),
+      items.filter((_, i) => held[i] === 'ours').map((item) => deactivateLine(item, 'failed', reason)),
       true,
     );
     await endAfterDeactivations(deps, runId);

@@ -122,7 +122,13 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       }
       if (job.data.phase === 'deactivate') {
         if (context.run.missing)
-          await deactivateChunk(deps, context, context.run.missing, job.data.deactivate ?? []);
+          await deactivateChunk(
+            deps,
+            context,
+            context.run.missing,
+            job.data.deactivate ?? [],
+            String(job.id),
+          );
         if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
         return;
       }

@@ -136,6 +136,13 @@ export class RedisKeys {
   deactivations(runId: string): string {
     return `${this.#run(runId)}:deactivations`;
   }
+  /**
+   * Hash: remote id → `job id|expires at`, the `deactivate` job sending that product's PUT now
+   * (deactivation-claims.ts): two jobs holding one product send it once.
+   */
+  deactivationClaims(runId: string): string {
+    return `${this.#run(runId)}:deactivation-claims`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.#run(runId)}:touched`;

@@ -322,6 +322,7 @@ export class RunStore {
       this.keys.missing(id),
       this.keys.missingUnsorted(id),
       this.keys.deactivations(id),
+      this.keys.deactivationClaims(id),
       this.keys.plan(id),
       this.keys.failedSources(id),
     ];

@@ -1,7 +1,11 @@
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { addChunk, type ChunkJobData } from '../../../src/queue/chunk-job.js';
+import { sellerQueueName } from '../../../src/queue/seller-ref.js';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 /** 20 products with a stock of their own (5 to 11), so that a deactivation and its revert are seen. */
 const FEED = catalogRows(20).map((row, i) => ({ ...row, stock: String(5 + (i % 7)) }));
@@ -116,6 +120,35 @@ describe('approve sends the deactivations --max-missing held', () => {
       state: 'done',
       counts: { updated: 3, held: 0, deactivated: 2, deactivateHeld: 0 },
     });
+  });
+
+  it('a second job holding the same products (queued again by a stopped finaliser or approve) sends none of them twice', async () => {
+    const runId = await heldNight();
+    const { sellerRef } = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    // What a finaliser or an approve stopped while it queued them leaves behind: the products in a job
+    // of another id, here one of an earlier round, waiting beside the ones this approve queues.
+    await withRedis(async (redis) => {
+      const queue = new Queue<ChunkJobData>(sellerQueueName(sellerRef), {
+        connection: redis,
+        prefix: pipeline.prefix,
+      });
+      const items = DROPPED.map((row) => ({ id: idOf(row.sku), key: row.sku }));
+      await addChunk(queue, { runId, chunk: 3, rows: [], phase: 'deactivate', round: 9, deactivate: items });
+      await queue.close();
+    });
+    // Slow answers: both jobs are surely under way before the first PUT is answered.
+    pipeline.sandbox.setFaults({ latencyMs: 150 });
+    pipeline.sandbox.resetStats();
+
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code, approved.stderr).toBe(0);
+    const puts = pipeline.sandbox.requests().filter((r) => r.method === 'PUT');
+    const ids = (ids: string[]) => ids.sort((a, b) => Number(a) - Number(b));
+    expect(ids(puts.map((r) => String(r.query.id)))).toEqual(ids(DROPPED.map((row) => idOf(row.sku))));
+    const lines = await reportOf(runId);
+    expect(lines.map((l) => `${l.action}:${l.status}`)).toEqual(Array(8).fill('deactivate:ok'));
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('done');
   });
 
   it('approve --rows leaves held deactivations held (they have no row number)', async () => {
