@@ -54,8 +54,17 @@ export interface Mapper {
   detections: string[];
   /** The fields that can be sent, after `--fields`. */
   fields: string[];
-  /** Every record yields exactly one row (a group's rows come out when the group closes). */
-  map(records: AsyncIterable<SourceRecord>): AsyncIterable<MappedRow>;
+  /**
+   * Every record yields exactly one row (a group's rows come out when the group closes). `parents`
+   * hears of each row that took product fields from another record (a variant's parent), before
+   * the row is yielded.
+   */
+  map(records: AsyncIterable<SourceRecord>, parents?: ParentNotes): AsyncIterable<MappedRow>;
+}
+
+/** Told which record a row took product fields from (SourceRowCapture keeps it for the report). */
+export interface ParentNotes {
+  inherits(row: number, parents: readonly SourceRecord[]): void;
 }
 
 /** Mapping file alone: every field comes from the mapping. */
@@ -136,7 +145,7 @@ export function createMapper(options: MapperOptions): Mapper {
     preset: label,
     detections,
     fields: send ? available.filter((field) => send.has(field)) : available,
-    async *map(records) {
+    async *map(records, parents) {
       const rowMapper = base.create(presetColumns);
       const seen = new SeenKeys();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
@@ -146,6 +155,11 @@ export function createMapper(options: MapperOptions): Mapper {
         const record = originals.get(renamed.record) ?? renamed.record;
         const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
+        if (draft.kind === 'product' && draft.inheritsFrom)
+          parents?.inherits(
+            record.row,
+            draft.inheritsFrom.map((parent) => originals.get(parent) ?? parent),
+          );
         return finishDraft(draft, rules, seen);
       };
       for await (const read of records) {

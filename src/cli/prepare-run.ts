@@ -127,7 +127,7 @@ export async function prepareRun(
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
     return {
       spec,
-      rows: mapper.map(sourceRows.tap(peeked.records)),
+      rows: mapper.map(sourceRows.tap(peeked.records), sourceRows),
       sourceRows,
       detections: [...openedSource.detections, ...mapper.detections],
       rowEstimate: openedSource.rowEstimate,

@@ -3,6 +3,7 @@ import type { ChunkJobData } from '../queue/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
 import { SettleBatch } from '../runs/settle-batch.js';
+import type { RowSource } from '../runs/source-rows.js';
 import { compactEquals, compactValue } from '../sync/compact-value.js';
 import { diffProduct } from '../sync/diff.js';
 import { onlyFilter } from '../sync/only-filter.js';
@@ -55,7 +56,7 @@ export function chunkRows(
   spec: RunSpec,
   mode: ChunkMode,
   /** The rows' source values: a row that fails keeps them for `report --failed-only`. */
-  sources: ReadonlyMap<number, string[]> = new Map(),
+  sources: ReadonlyMap<number, RowSource> = new Map(),
 ): ChunkRows {
   const plans = new PlanStore(deps.redis, deps.keys);
   const held = new HeldRows(deps.redis, deps.keys);
@@ -67,7 +68,7 @@ export function chunkRows(
     return rows.filter((row) => !settled.has(row.row));
   };
   // An `apply` or `approve` job carries no source values: a failed row finds its own in the plan.
-  const sourcesOf = async (outcomes: RowOutcome[]): Promise<ReadonlyMap<number, string[]>> => {
+  const sourcesOf = async (outcomes: RowOutcome[]): Promise<ReadonlyMap<number, RowSource>> => {
     const lacking = outcomes.flatMap((o) =>
       o.status === 'failed' && o.row !== null && !sources.has(o.row) ? [o.row] : [],
     );

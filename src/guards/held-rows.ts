@@ -3,6 +3,7 @@ import type { RowOutcome } from '../interfaces.js';
 import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS, RunStore } from '../runs/run-store.js';
+import type { RowSource } from '../runs/source-rows.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The last approved row ends the round:
@@ -70,7 +71,7 @@ export class HeldRows {
     runId: string,
     outcomes: RowOutcome[],
     /** Source values by row: a row that fails keeps them for `report --failed-only`. */
-    sources: ReadonlyMap<number, readonly string[]> = new Map(),
+    sources: ReadonlyMap<number, RowSource> = new Map(),
   ): Promise<number> {
     if (outcomes.length === 0) return 0;
     const args: string[] = [];

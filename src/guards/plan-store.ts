@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS } from '../runs/run-store.js';
+import type { RowSource } from '../runs/source-rows.js';
 
 /** A write a guarded run planned for one row: sent once the guards pass, or held for `approve`. */
 export interface PlannedWrite {
@@ -14,7 +15,7 @@ export interface PlannedWrite {
   /** A row guard's reason (`--max-price-change`): this row is held whatever the run's guards say. */
   heldFor?: string;
   /** The row's raw source values: kept by the row if its write later fails (`report --failed-only`). */
-  source?: string[];
+  source?: RowSource;
 }
 
 // A row is planned once (HSETNX), and only while it is not settled: `planned` + `settled` then

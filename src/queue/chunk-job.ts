@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ProductUpsert } from '../interfaces.js';
+import type { RowSource } from '../runs/source-rows.js';
 
 /**
  * A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key.
@@ -21,9 +22,36 @@ export interface ChunkJobData {
    * Each row's raw source values (aligned to the run's source header), at its row's index in
    * `rows`: kept by a row that fails, for `report --failed-only`. Absent in jobs queued before.
    */
-  sources?: (string[] | null)[];
+  sources?: (string[] | PackedSource | null)[];
+  /**
+   * The values of the rows that rows of this chunk took product fields from (a variant's parent),
+   * by row number: once per chunk, however many of its rows name it (PackedSource).
+   */
+  parentSources?: Record<string, string[]>;
   /** With phase `deactivate`: the managed products gone from the source (remote id, match key). */
   deactivate?: DeactivateItem[];
+}
+
+/** A row that took fields from others: its values, and their row numbers (their values: parentSources). */
+interface PackedSource {
+  values: string[];
+  parents: number[];
+}
+
+/** The chunk's rows' source values as its job carries them: each parent's values once. */
+export function packSources(
+  sources: readonly (RowSource | null)[],
+): Pick<ChunkJobData, 'sources' | 'parentSources'> {
+  if (sources.every((source) => source === null)) return {};
+  if (sources.every((source) => source === null || Array.isArray(source)))
+    return { sources: sources as (string[] | null)[] };
+  const parentSources: Record<string, string[]> = {};
+  const packed = sources.map((source) => {
+    if (source === null || Array.isArray(source)) return source;
+    for (const parent of source.parents) parentSources[parent.row] = parent.values;
+    return { values: source.values, parents: source.parents.map((parent) => parent.row) };
+  });
+  return { sources: packed, parentSources };
 }
 
 export interface DeactivateItem {
@@ -32,11 +60,19 @@ export interface DeactivateItem {
 }
 
 /** The rows' source values by row number (none for a job queued before they were carried). */
-export function sourcesByRow(data: ChunkJobData): Map<number, string[]> {
-  const byRow = new Map<number, string[]>();
+export function sourcesByRow(data: ChunkJobData): Map<number, RowSource> {
+  const byRow = new Map<number, RowSource>();
   data.rows.forEach((row, i) => {
-    const values = data.sources?.[i];
-    if (values) byRow.set(row.row, values);
+    const source = data.sources?.[i];
+    if (!source) return;
+    if (Array.isArray(source)) byRow.set(row.row, source);
+    else {
+      const parents = source.parents.map((parent) => ({
+        row: parent,
+        values: data.parentSources?.[parent] ?? [],
+      }));
+      byRow.set(row.row, { values: source.values, parents });
+    }
   });
   return byRow;
 }

@@ -4,8 +4,8 @@ import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
-import type { SourceRows } from '../runs/source-rows.js';
-import { addChunk, type ChunkJobData } from './chunk-job.js';
+import type { RowSource, SourceRows } from '../runs/source-rows.js';
+import { addChunk, type ChunkJobData, packSources } from './chunk-job.js';
 
 export interface ProduceOptions {
   redis: Redis;
@@ -44,9 +44,9 @@ export interface ProduceOptions {
 /** The rows one flush lets go, and what they leave to record, written while the next are read. */
 interface ReadBatch {
   rows: ProductUpsert[];
-  sources: { sources?: (string[] | null)[] };
+  sources: Pick<ChunkJobData, 'sources' | 'parentSources'>;
   settled: RowOutcome[];
-  settledSources: Map<number, string[]>;
+  settledSources: Map<number, RowSource>;
   sourceKeys: string[];
   /** The source header when it changed (a JSON source's grows as keys appear), else null. */
   header: string[] | null;
@@ -93,9 +93,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let recorded = 0;
   let chunks = 0;
   let upserts: ProductUpsert[] = [];
-  let upsertSources: (string[] | null)[] = [];
+  let upsertSources: (RowSource | null)[] = [];
   let settledHere: RowOutcome[] = [];
-  let settledSources = new Map<number, string[]>();
+  let settledSources = new Map<number, RowSource>();
   let sourceKeys: string[] = [];
 
   const room = new QueueRoom(queue, highWater);
@@ -120,7 +120,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     await finishWriting();
     const batch = {
       rows: upserts,
-      sources: upsertSources.some((values) => values !== null) ? { sources: upsertSources } : {},
+      sources: packSources(upsertSources),
       settled: settledHere,
       settledSources,
       sourceKeys,
@@ -161,7 +161,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 
   const writeChunk = async (
     rows: ProductUpsert[],
-    sources: { sources?: (string[] | null)[] },
+    sources: Pick<ChunkJobData, 'sources' | 'parentSources'>,
     totalNow: number,
     last: boolean,
   ) => {

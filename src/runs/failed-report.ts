@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import { ERROR_COLUMN } from '../catalog/index.js';
 import { guardCell } from '../csv-guard.js';
 import { terminalSafe } from '../terminal-safe.js';
-import { type FailedSourceRow, failedSourceRows, type SourceShape } from './failed-rows.js';
+import { type FailedSourceRow, failedSourceRows, keptAsFailed, type SourceShape } from './failed-rows.js';
 import type { RunRecord, RunStore } from './run-store.js';
 
 export interface FailedReportOptions {
@@ -30,7 +30,11 @@ export function failedReportLine(failed: FailedSourceRow, kept: readonly number[
  * CONTRACT `report <run-id> --failed-only`: the source rows that failed or were invalid, in source
  * order, as the source wrote them (header and delimiter; written as UTF-8), plus `error`. Every cell
  * passes guardCell, and the CSV reader takes a guard off again (csv-header.ts, sourceCell), so the
- * file, fixed, imports with the values the source held. Streamed; resolves to the rows written.
+ * file, fixed, imports with the values the source held. A failed row that took product fields from
+ * other rows (a variant's parent, a Shopify handle's title and image rows) has them written too,
+ * each once, in source order (a row before it that is not written yet goes just before it): without
+ * them it would not import as the source meant it (a Shopify variant has no title of its own).
+ * Streamed; resolves to the failed rows written and the rows written for them.
  */
 export async function writeFailedRows(
   runs: RunStore,
@@ -38,7 +42,7 @@ export async function writeFailedRows(
   shape: SourceShape,
   out: NodeJS.WritableStream,
   options: FailedReportOptions = {},
-): Promise<number> {
+): Promise<{ failed: number; parents: number }> {
   const guard = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
   const csv = stringify({ delimiter: shape.delimiter });
   csv.pipe(out, { end: false });
@@ -47,12 +51,42 @@ export async function writeFailedRows(
     if (!csv.write(cells.map(guard))) await once(csv, 'drain');
   };
   await write(names);
-  let written = 0;
+  // Only the rows others take fields from are remembered (a million failed rows are never held).
+  const parentsDone = new Set<number>();
+  /** Rows written for a failed row, waiting for their place in source order: their values, that row. */
+  const waiting = new Map<number, { values: string[]; forRow: number }>();
+  const counts = { failed: 0, parents: 0 };
+  const writeWaitingBefore = async (limit: number) => {
+    const due = [...waiting.keys()].filter((row) => row < limit).sort((a, b) => a - b);
+    for (const row of due) {
+      const { values, forRow } = waiting.get(row) as { values: string[]; forRow: number };
+      const error = `not failed: written back for row ${forRow}, which takes product fields from this row`;
+      await write(failedReportLine({ row, values, error }, kept));
+      waiting.delete(row);
+      parentsDone.add(row);
+      counts.parents++;
+    }
+  };
   for await (const failed of failedSourceRows(runs, run)) {
+    const fresh = (failed.parents ?? []).filter((p) => !parentsDone.has(p.row) && !waiting.has(p.row));
+    // One that failed itself before this row was written in its place already.
+    const failedBefore = await keptAsFailed(
+      runs,
+      run.id,
+      fresh.filter((p) => p.row < failed.row).map((p) => p.row),
+    );
+    for (const parent of fresh) {
+      if (failedBefore.has(parent.row)) parentsDone.add(parent.row);
+      else waiting.set(parent.row, { values: parent.values, forRow: failed.row });
+    }
+    await writeWaitingBefore(failed.row);
+    // A row an earlier one takes fields from that failed itself: written here, with its own error.
+    if (waiting.delete(failed.row)) parentsDone.add(failed.row);
     await write(failedReportLine(failed, kept));
-    written++;
+    counts.failed++;
   }
+  await writeWaitingBefore(Number.POSITIVE_INFINITY);
   csv.end();
   await once(csv, 'end');
-  return written;
+  return counts;
 }

@@ -1,5 +1,6 @@
 import { readOutcomes } from './outcome-rows.js';
 import type { RunRecord, RunStore } from './run-store.js';
+import type { ParentSource, RowSource } from './source-rows.js';
 
 /** How a run's source wrote its rows: what `report --failed-only` writes them back with. */
 export interface SourceShape {
@@ -12,6 +13,19 @@ export interface FailedSourceRow {
   row: number;
   values: string[];
   error: string;
+  /** The rows it took product fields from (a variant's parent): written back before it. */
+  parents?: ParentSource[];
+}
+
+/** Which of `rows` failed and kept their own values (they are written with their own error). */
+export async function keptAsFailed(
+  runs: RunStore,
+  runId: string,
+  rows: readonly number[],
+): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const kept = await runs.redis.hmget(runs.keys.failedSources(runId), ...rows.map(String));
+  return new Set(rows.filter((_, i) => kept[i] !== null));
 }
 
 /** Null for a run from before catalog-sync kept its source rows. */
@@ -43,7 +57,11 @@ export async function* failedSourceRows(
       failed.map(({ row }) => row),
     );
     for (const [i, { row, json }] of failed.entries()) {
-      yield { row, values: JSON.parse(json) as string[], error: outcomes[i]?.error ?? '' };
+      const source = JSON.parse(json) as RowSource;
+      const error = outcomes[i]?.error ?? '';
+      yield Array.isArray(source)
+        ? { row, values: source, error }
+        : { row, values: source.values, error, parents: source.parents };
     }
   }
 }

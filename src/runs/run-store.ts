@@ -18,6 +18,7 @@ import {
   type RunState,
 } from './run-record.js';
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
+import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, RUN_TTL_SECONDS, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -163,7 +164,7 @@ export class RunStore {
   async settle(
     id: string,
     outcomes: RowOutcome[],
-    sources?: ReadonlyMap<number, readonly string[]>,
+    sources?: ReadonlyMap<number, RowSource>,
     /** What the rows' writes record (row-writes.ts): in the same MULTI, before the outcomes. */
     records: readonly ((multi: ChainableCommander) => void)[] = [],
   ): Promise<{ settledNow: number; settled: number }> {

@@ -1,12 +1,25 @@
 import type { SourceRecord } from '../interfaces.js';
 
+/** The raw values of a row another took product fields from (a variant's parent). */
+export interface ParentSource {
+  row: number;
+  values: string[];
+}
+
+/**
+ * A row's raw source values, kept by a row that fails (`report --failed-only`): the values alone,
+ * or, for a row that took product fields from another (a Shopify variant, a WooCommerce, Amazon,
+ * Magento, Shopware or BigCommerce variation), with that row's, written back before it.
+ */
+export type RowSource = string[] | { values: string[]; parents: ParentSource[] };
+
 /**
  * What the producer asks of the source rows it carries along (`report --failed-only`): each row's
  * raw values, and the source's header whenever it has grown since last asked.
  */
 export interface SourceRows {
-  /** The row's raw values, aligned to the header; forgotten once taken. */
-  take(row: number): string[] | undefined;
+  /** The row's raw values, aligned to the header, with its parent's; forgotten once taken. */
+  take(row: number): RowSource | undefined;
   /** The whole header when it changed since the last call, else null. */
   headerChange(): string[] | null;
   /** The CSV delimiter a file of these rows is written with: the source's (`,` for JSON and XML). */
@@ -26,6 +39,10 @@ export class SourceRowCapture implements SourceRows {
   private readonly header: string[];
   private readonly position = new Map<string, number>();
   private readonly pending = new Map<number, string[]>();
+  /** Rows that took fields from other records, until taken: their values. */
+  private readonly parents = new Map<number, ParentSource[]>();
+  /** Each parent's values, made once however many rows name it (held while the preset holds it). */
+  private readonly parentValues = new WeakMap<SourceRecord, ParentSource>();
   private changed = true;
 
   /**
@@ -51,10 +68,29 @@ export class SourceRowCapture implements SourceRows {
     }
   }
 
-  take(row: number): string[] | undefined {
+  /** `row` took product fields from `records` (ParentNotes, told by the mapper). */
+  inherits(row: number, records: readonly SourceRecord[]): void {
+    const sources = records.map((record) => {
+      let source = this.parentValues.get(record);
+      if (!source) {
+        source = { row: record.row, values: this.valuesOf(record) };
+        this.parentValues.set(record, source);
+      }
+      return source;
+    });
+    this.parents.set(
+      row,
+      sources.sort((a, b) => a.row - b.row),
+    );
+  }
+
+  take(row: number): RowSource | undefined {
     const values = this.pending.get(row);
     this.pending.delete(row);
-    return values;
+    const parents = this.parents.get(row);
+    if (!parents) return values;
+    this.parents.delete(row);
+    return { values: values ?? [], parents };
   }
 
   headerChange(): string[] | null {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createMapper, loadMappingFile, type MapperOptions, peekRecords } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
+import { type RowSource, SourceRowCapture } from '../../src/runs/source-rows.js';
 import { openSource } from '../../src/sources/index.js';
 import { REAL_FIXTURES_DIR } from '../support/real-fixtures-dir.js';
 
@@ -14,6 +15,8 @@ export interface MappedFile {
   upserts: ProductUpsert[];
   counts: { upsert: number; invalid: number; merged: number; skipped: number };
   byKey(key: string): ProductUpsert;
+  /** Each row's raw values as `run` carries them for `report --failed-only` (SourceRowCapture). */
+  sources: Map<number, RowSource>;
 }
 
 /** Reads a real export through openSource and maps it; counts the records that went in. */
@@ -66,13 +69,21 @@ export async function mapRealFile(
       }
     }
     const rows: MappedRow[] = [];
-    for await (const row of mapper.map(counted())) rows.push(row);
+    // As prepareRun does: the capture taps the records and hears which rows others take fields from.
+    const capture = new SourceRowCapture(columns, source.header ?? columns, source.delimiter);
+    const sources = new Map<number, RowSource>();
+    for await (const row of mapper.map(capture.tap(counted()), capture)) {
+      rows.push(row);
+      const taken = capture.take(row.row);
+      if (taken) sources.set(row.row, taken);
+    }
     const upserts = rows.filter((row): row is ProductUpsert => row.kind === 'upsert');
     const counts = { upsert: 0, invalid: 0, merged: 0, skipped: 0 };
     for (const row of rows) counts[row.kind]++;
     return {
       records,
       rows,
+      sources,
       detections: [...source.detections, ...mapper.detections],
       upserts,
       counts,

@@ -144,6 +144,7 @@ function createAmazonMapper(columns: readonly string[]): RowMapper {
       }
       const notes: string[] = [];
       const drafts: Draft[] = [];
+      const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
       if (parentage === 'child') {
         const parentSku = read.parentSku(record);
         const claimed = parents.claim(parentSku, record);
@@ -157,9 +158,10 @@ function createAmazonMapper(columns: readonly string[]): RowMapper {
             fields.name = values.length > 0 ? `${parentName} - ${values.join(', ')}` : parentName;
           }
           inherit(fields, claimed.parent.fields, INHERITED);
+          draft.inheritsFrom = [claimed.parent.record];
         }
       }
-      drafts.push({ kind: 'product', record, fields, notes });
+      drafts.push(draft);
       return drafts;
     },
     end: () =>

@@ -150,6 +150,10 @@ function createBigCommerceMapper(c: Columns): RowMapper {
             ? `bigcommerce:${slug(read.name(product))}${values.length ? `:${values.join('/')}` : ''}`
             : '';
       const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
+      const from = [product, ...rows.filter((other) => kind(other) === 'image')].filter(
+        (giver) => giver !== row,
+      );
+      if (from.length > 0) draft.inheritsFrom = from;
       if (derived) {
         draft.derivedKey = derived;
         notes.push(`key derived (no SKU): ${derived}, not sent as sku`);

@@ -56,6 +56,7 @@ export const magento: Preset = {
 
 interface Parent {
   row: number;
+  record: SourceRecord;
   sku: string;
   type: 'configurable' | 'grouped';
   fields: RawFields;
@@ -103,7 +104,10 @@ function createMagentoMapper(c: Columns): RowMapper {
   /** A not-visible simple that a parent lists: a product of its own, sold through that parent. */
   const asVariation = (draft: Draft & { kind: 'product' }, parent: Parent): Draft[] => {
     draft.notes.push(`sold through ${parent.type} product "${parent.sku}" (row ${parent.row})`);
-    if (parent.type === 'configurable') inherit(draft.fields, parent.fields, INHERITED);
+    if (parent.type === 'configurable') {
+      inherit(draft.fields, parent.fields, INHERITED);
+      draft.inheritsFrom = [parent.record];
+    }
     const own = draft.state;
     if (own === undefined || own.status === 'active') {
       draft.state =
@@ -165,7 +169,7 @@ function createMagentoMapper(c: Columns): RowMapper {
           type === 'configurable'
             ? variationSkus(read.variations(record))
             : groupedSkus(read.associated(record));
-        const parent: Parent = { row: record.row, sku: key, type, fields };
+        const parent: Parent = { row: record.row, record, sku: key, type, fields };
         if (state) parent.state = state;
         const drafts: Draft[] = [];
         let firstChildRow: number | undefined;

@@ -97,6 +97,8 @@ function createShopifyMapper(c: Columns): RowMapper {
     const variants = rows.filter(isVariant);
     if (variants.length === 0) variants.push(productRow);
     const gallery = unique(rows.map(r.imageSrc));
+    /** The rows a variant takes fields from: the title row, and each row that adds an image. */
+    const givers = rows.filter((row) => row === productRow || r.imageSrc(row) !== '');
     const several = variants.length > 1;
 
     const products = new Map<SourceRecord, { draft: Draft & { kind: 'product' }; key: string }>();
@@ -125,6 +127,8 @@ function createShopifyMapper(c: Columns): RowMapper {
       const state = stateOf(r.status(productRow), r.published(productRow));
       if (state) draft.state = state;
       if (sku === '') draft.derivedKey = key;
+      const from = givers.filter((giver) => giver !== row);
+      if (from.length > 0) draft.inheritsFrom = from;
       products.set(row, { draft, key });
     }
 

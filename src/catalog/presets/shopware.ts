@@ -167,6 +167,7 @@ function createShopwareMapper(c: Columns): RowMapper {
       if (parent) {
         const own = { ...row.draft.fields };
         inherit(row.draft.fields, parent.draft.fields, INHERITED);
+        row.draft.inheritsFrom = [parent.draft.record];
         if (own.price === undefined && parent.draft.fields.price !== undefined) {
           row.gross = parent.gross;
           row.rate ||= parent.rate;

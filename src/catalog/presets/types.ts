@@ -64,6 +64,12 @@ export type Draft =
        * with the row's tax rate in percent when the file gives one (`--price-includes-tax`).
        */
       tax?: { basis: 'gross' } | { basis: 'net'; rate?: string };
+      /**
+       * The records this product took fields from (a Shopify variant: its handle's title row and
+       * image rows; a WooCommerce or Amazon variation: its parent): `report --failed-only` writes
+       * them back with this one, so that the file, fixed, imports as the source meant it.
+       */
+      inheritsFrom?: SourceRecord[];
       notes: string[];
     }
   | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }

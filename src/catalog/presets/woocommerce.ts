@@ -179,6 +179,7 @@ function createWooMapper(c: Columns): RowMapper {
         : undefined;
       const drafts: Draft[] = [];
       let parentState: SourceState | undefined;
+      let parentRecord: SourceRecord | undefined;
       if (parentRef !== '') {
         const claimed = parents.claim(parentRef, record);
         drafts.push(...claimed.drafts);
@@ -190,11 +191,13 @@ function createWooMapper(c: Columns): RowMapper {
             fields.name = values.length > 0 ? `${parentName} - ${values.join(', ')}` : parentName;
           }
           inherit(fields, claimed.parent.fields, INHERITED);
+          parentRecord = claimed.parent.record;
         } else {
           notes.push(`parent "${parentRef}" is not in this file before this variation`);
         }
       }
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
+      if (parentRecord) draft.inheritsFrom = [parentRecord];
       if (sku === '' && key !== '') draft.derivedKey = key;
       if (external) draft.external = external;
       // A variation is sold when it is and its parent is: the first that is not says why.

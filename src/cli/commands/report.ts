@@ -42,14 +42,15 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
       `run ${run.id} holds no source rows (it ran before catalog-sync kept them): use \`report ${run.id}\``,
     );
   }
-  const written = out
+  const { failed: written, parents } = out
     ? await writeToFile(out, (file) => writeFailedRows(runtime.runs, run, shape, file))
     : await writeFailedRows(runtime.runs, run, shape, io.stdout, { terminal: true });
   // A row counted failed whose values were not kept (settled by a version that did not keep them).
   const failed = run.counts['status:failed'] ?? 0;
   const unsettled = run.state === 'done' ? '' : ` (run ${run.state}: rows still to settle are not listed)`;
   const missing = failed > written ? `; ${failed - written} failed rows hold no source values` : '';
+  const withParents = parents > 0 ? `, with ${parents} rows they take product fields from` : '';
   io.stderr.write(
-    `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${missing}${unsettled}\n`,
+    `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
   );
 }

@@ -70,6 +70,56 @@ describe('report <run-id> --failed-only', () => {
     expect(pipeline.products().some((p) => 'error' in p)).toBe(false);
   });
 
+  it('writes failed Shopify variants back with the rows of their handle they take fields from, and the fixed file imports as the source meant it', async () => {
+    const fixture = await readFile(join(REAL_FIXTURES_DIR, 'shopify-template/product_template.csv'), 'utf8');
+    const [header = [], ...rows] = cells(fixture);
+    const column = (name: string) => header.indexOf(name);
+    const price = column('Variant Price');
+    // Rows 5 and 8 are variants of "example-shirt": its Title is on row 1 only, its gallery on rows 1
+    // to 6 (Image Src). The API refuses row 5, row 8 is invalid here.
+    rows[4]![price] = REFUSED_PRICE;
+    rows[7]![price] = 'n/a';
+    const source = join(pipeline.dir, 'shopify.csv');
+    await writeFile(source, stringify([header, ...rows]));
+    const first = await pipeline.cli(['run', source]);
+    expect(first.code).toBe(1);
+
+    const out = join(pipeline.dir, 'failed.csv');
+    const failedOnly = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only', '--out', out]);
+    expect(failedOnly.code).toBe(0);
+    expect(failedOnly.stderr.trim()).toBe(
+      `catalog-sync: 2 failed rows written to ${out}, with 5 rows they take product fields from`,
+    );
+    const [failedHeader = [], ...failed] = cells(await readFile(out, 'utf8'));
+    // In source order, each once; row 7 gives neither of them anything.
+    expect(failed.map((line) => line.slice(0, -1))).toEqual([...rows.slice(0, 6), rows[7]]);
+    const givenBack = 'not failed: written back for row 5, which takes product fields from this row';
+    expect(failed.map((line) => line.at(-1))).toEqual([
+      ...Array(4).fill(givenBack),
+      expect.stringMatching(/price/),
+      givenBack,
+      expect.stringMatching(/price/),
+    ]);
+
+    for (const line of [failed[4]!, failed[6]!]) line[price] = '25';
+    const fixed = join(pipeline.dir, 'fixed.csv');
+    await writeFile(fixed, stringify([failedHeader, ...failed]));
+    pipeline.sandbox.resetStats();
+    const again = await pipeline.cli(['run', fixed]);
+
+    expect(again.code, again.stdout).toBe(0);
+    // The rows given back change nothing: the same names, the same gallery, in the same order.
+    expect(again.stdout).toContain('rows      7: 2 created, 0 updated, 5 unchanged, 0 invalid, 0 failed');
+    expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(2);
+    // Named as the first run names the handle's other variants: the title and the options.
+    const title = rows[0]![column('Title')];
+    const options = (row: string[]) =>
+      ['Option1 Value', 'Option2 Value', 'Option3 Value'].map((name) => row[column(name)]).filter(Boolean);
+    const byName = new Map(pipeline.products().map((p) => [p.sku, p.name]));
+    for (const row of [rows[4]!, rows[7]!])
+      expect(byName.get(row[column('Variant SKU')])).toBe(`${title} - ${options(row).join(' / ')}`);
+  });
+
   it('gives an ISO-8859-1 ;-file back as UTF-8 with its header as written; the guarded cells read back', async () => {
     const header = ['sku', 'name', 'price', ' Catégorie '];
     const rows = [
