@@ -1,6 +1,19 @@
 import { createMapper, type MapperOptions } from '../../../src/catalog/index.js';
 import type { MappedRow, SourceRecord } from '../../../src/interfaces.js';
 
+/** The Magento columns the preset's tests write rows for (configurable_variations lists children). */
+export const MAGENTO_COLUMNS = [
+  'sku',
+  'store_view_code',
+  'product_type',
+  'name',
+  'price',
+  'product_online',
+  'visibility',
+  'description',
+  'configurable_variations',
+];
+
 /** Records as a CSV reader would give them: header + rows of cells, row numbers from 1. */
 export function records(columns: string[], rows: string[][]): SourceRecord[] {
   return rows.map((cells, i) => ({

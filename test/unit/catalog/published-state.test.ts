@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapRows } from './map-rows.js';
+import { MAGENTO_COLUMNS, mapRows } from './map-rows.js';
 
 const WOO = ['ID', 'Type', 'SKU', 'Name', 'Published', 'Visibility in catalog', 'Regular price', 'Parent'];
 
@@ -100,17 +100,7 @@ describe('woocommerce published state', () => {
 });
 
 describe('magento published state and containers', () => {
-  const MAGENTO = [
-    'sku',
-    'store_view_code',
-    'product_type',
-    'name',
-    'price',
-    'product_online',
-    'visibility',
-    'description',
-    'configurable_variations',
-  ];
+  const MAGENTO = MAGENTO_COLUMNS;
 
   it('sends a disabled product as draft', async () => {
     const [row] = await mapRows(MAGENTO, [

@@ -4,7 +4,7 @@ import type { SourceRecord } from '../../../src/interfaces.js';
 import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/queue/chunk-job.js';
 import { type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { mapRealFile } from '../../fixtures-real/map-real-file.js';
-import { records } from '../catalog/map-rows.js';
+import { MAGENTO_COLUMNS, records } from '../catalog/map-rows.js';
 
 /** The rows each row takes product fields from, as `run` carries them for `report --failed-only`. */
 function parentRows(sources: Map<number, RowSource>): Record<number, number[]> {
@@ -67,23 +67,10 @@ describe('the rows a row takes product fields from (kept for report --failed-onl
   });
 
   it('a Magento variation written before its configurable, a Shopware variant, a BigCommerce variant', async () => {
-    const magento = await capturedRows(
-      [
-        'sku',
-        'store_view_code',
-        'product_type',
-        'name',
-        'price',
-        'product_online',
-        'visibility',
-        'description',
-        'configurable_variations',
-      ],
-      [
-        ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Not Visible Individually', '', ''],
-        ['H', '', 'configurable', 'Hoodie', '', '1', 'Catalog, Search', 'Warm', 'sku=H-S,size=S'],
-      ],
-    );
+    const magento = await capturedRows(MAGENTO_COLUMNS, [
+      ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Not Visible Individually', '', ''],
+      ['H', '', 'configurable', 'Hoodie', '', '1', 'Catalog, Search', 'Warm', 'sku=H-S,size=S'],
+    ]);
     expect(parentRows(magento)).toEqual({ 1: [2] });
 
     const shopware = await capturedRows(
