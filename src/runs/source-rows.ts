@@ -1,3 +1,4 @@
+import type { ParentNotes } from '../catalog/mapper.js';
 import type { SourceRecord } from '../interfaces.js';
 
 /** The raw values of a row another took product fields from (a variant's parent). */
@@ -18,7 +19,7 @@ export type RowSource = string[] | { values: string[]; parents: ParentSource[] }
  * raw values, and the source's header whenever it has grown since last asked.
  */
 export interface SourceRows {
-  /** The row's raw values, aligned to the header, with its parent's; forgotten once taken. */
+  /** The row's raw values, aligned to the header, with the rows it took fields from; forgotten once taken. */
   take(row: number): RowSource | undefined;
   /** The whole header when it changed since the last call, else null. */
   headerChange(): string[] | null;
@@ -35,7 +36,7 @@ export interface SourceRows {
  * (flattened) keys are the columns, in the order first seen; a key first met in a later record
  * grows the header, and arrays stored earlier stay aligned (they are simply shorter).
  */
-export class SourceRowCapture implements SourceRows {
+export class SourceRowCapture implements SourceRows, ParentNotes {
   private readonly header: string[];
   private readonly position = new Map<string, number>();
   private readonly pending = new Map<number, string[]>();
