@@ -49,7 +49,8 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
   const failed = run.counts['status:failed'] ?? 0;
   const unsettled = run.state === 'done' ? '' : ` (run ${run.state}: rows still to settle are not listed)`;
   const missing = failed > written ? `; ${failed - written} failed rows hold no source values` : '';
-  const withParents = parents > 0 ? `, with ${parents} rows they take product fields from` : '';
+  const withParents =
+    parents > 0 ? `, with ${parents === 1 ? '1 row' : `${parents} rows`} they take product fields from` : '';
   io.stderr.write(
     `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
   );
