@@ -29,6 +29,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.replaced(runId),
     keys.plan(runId),
     keys.deactivations(runId),
+    keys.deactivationClaims(runId),
     keys.touched(runId),
     keys.producing(runId),
     keys.notified(runId, 'done'),
