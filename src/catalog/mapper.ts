@@ -56,13 +56,16 @@ export interface Mapper {
   fields: string[];
   /**
    * Every record yields exactly one row (a group's rows come out when the group closes). `parents`
-   * hears of each row that took product fields from another record (a variant's parent), before
-   * the row is yielded.
+   * hears of each row that took product fields from other records (a variant's parent), before any
+   * row that came out with it is yielded: a parent comes out with its first child.
    */
   map(records: AsyncIterable<SourceRecord>, parents?: ParentNotes): AsyncIterable<MappedRow>;
 }
 
-/** Told which record a row took product fields from (SourceRowCapture keeps it for the report). */
+/**
+ * Told which records a row took product fields from (SourceRowCapture keeps their values for the
+ * report). The records are the preset's own objects: the same object each time it names a parent.
+ */
 export interface ParentNotes {
   inherits(row: number, parents: readonly SourceRecord[]): void;
 }
@@ -155,12 +158,15 @@ export function createMapper(options: MapperOptions): Mapper {
         const record = originals.get(renamed.record) ?? renamed.record;
         const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
-        if (draft.kind === 'product' && draft.inheritsFrom)
-          parents?.inherits(
-            record.row,
-            draft.inheritsFrom.map((parent) => originals.get(parent) ?? parent),
-          );
         return finishDraft(draft, rules, seen);
+      };
+      // Told before any draft of the batch is yielded: the parent's own row is then not taken yet.
+      const noteParents = (drafts: Draft[]) => {
+        if (!parents) return drafts;
+        for (const draft of drafts)
+          if (draft.kind === 'product' && draft.inheritsFrom)
+            parents.inherits(draft.record.row, draft.inheritsFrom);
+        return drafts;
       };
       for await (const read of records) {
         const record = recordWithoutError(read);
@@ -173,9 +179,9 @@ export function createMapper(options: MapperOptions): Mapper {
           pushed = rename(record);
           originals.set(pushed, record);
         }
-        for (const draft of rowMapper.push(pushed)) yield finish(draft);
+        for (const draft of noteParents(rowMapper.push(pushed))) yield finish(draft);
       }
-      for (const draft of rowMapper.end()) yield finish(draft);
+      for (const draft of noteParents(rowMapper.end())) yield finish(draft);
     },
   };
 }

@@ -42,7 +42,10 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
   private readonly pending = new Map<number, string[]>();
   /** Rows that took fields from other records, until taken: their values. */
   private readonly parents = new Map<number, ParentSource[]>();
-  /** Each parent's values, made once however many rows name it (held while the preset holds it). */
+  /**
+   * Each parent's values by the preset's record for it, kept from its first child on (its own row
+   * is taken then): held as long as the preset holds the record, for its later children.
+   */
   private readonly parentValues = new WeakMap<SourceRecord, ParentSource>();
   private changed = true;
 
@@ -69,20 +72,29 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
     }
   }
 
-  /** `row` took product fields from `records` (ParentNotes, told by the mapper). */
+  /**
+   * `row` took product fields from `records` (ParentNotes, told by the mapper). Their values are the
+   * ones read for their rows, whatever the preset's records hold (Amazon's template rows are
+   * renamed): the file gives back what the source wrote. A parent whose row was taken before any
+   * child named it is left out (presets give a parent out with its first child).
+   */
   inherits(row: number, records: readonly SourceRecord[]): void {
-    const sources = records.map((record) => {
+    const sources: ParentSource[] = [];
+    for (const record of records) {
       let source = this.parentValues.get(record);
       if (!source) {
-        source = { row: record.row, values: this.valuesOf(record) };
+        const values = this.pending.get(record.row);
+        if (!values) continue;
+        source = { row: record.row, values };
         this.parentValues.set(record, source);
       }
-      return source;
-    });
-    this.parents.set(
-      row,
-      sources.sort((a, b) => a.row - b.row),
-    );
+      sources.push(source);
+    }
+    if (sources.length > 0)
+      this.parents.set(
+        row,
+        sources.sort((a, b) => a.row - b.row),
+      );
   }
 
   take(row: number): RowSource | undefined {

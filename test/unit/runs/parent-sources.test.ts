@@ -31,6 +31,10 @@ async function* from(input: SourceRecord[]): AsyncGenerator<SourceRecord> {
 
 /** Synthetic rows (the real exports of these platforms hold no variants) through mapper and capture. */
 async function capturedRows(columns: string[], rows: string[][]): Promise<Map<number, RowSource>> {
+  return (await captured(columns, rows)).sources;
+}
+
+async function captured(columns: string[], rows: string[][]) {
   const mapper = createMapper({ columns });
   const capture = new SourceRowCapture(columns);
   const sources = new Map<number, RowSource>();
@@ -38,7 +42,7 @@ async function capturedRows(columns: string[], rows: string[][]): Promise<Map<nu
     const taken = capture.take(row.row);
     if (taken) sources.set(row.row, taken);
   }
-  return sources;
+  return { sources, header: capture.headerChange() };
 }
 
 describe('the rows a row takes product fields from (kept for report --failed-only)', () => {
@@ -64,6 +68,24 @@ describe('the rows a row takes product fields from (kept for report --failed-onl
     const amazon = await mapRealFile('amazon-flat-file-synthetic/sample-variation-flat-file.tsv');
     expect(parentRows(amazon.sources)).toMatchObject({ 2: [1], 3: [1], 10: [9] });
     expectParentsAsTaken(amazon.sources);
+  });
+
+  it('an Amazon template file: the parent as the file wrote it, under its own columns, the header unchanged', async () => {
+    const columns = ['TemplateType=fptcustom', 'Version=2021.1', 'TemplateSignature=X', 'c4'];
+    const rows = [
+      ['SKU', 'Product Name', 'Parentage', 'Parent SKU'],
+      ['item_sku', 'item_name', 'parent_child', 'parent_sku'],
+      ['P', 'Tee', 'parent', ''],
+      ['C1', '', 'child', 'P'],
+      ['C2', '', 'child', 'P'],
+    ];
+    const { sources, header } = await captured(columns, rows);
+    expect(header).toEqual(columns);
+    expect(parentRows(sources)).toEqual({ 4: [3], 5: [3] });
+    expect(sources.get(5)).toEqual({
+      values: ['C2', '', 'child', 'P'],
+      parents: [{ row: 3, values: ['P', 'Tee', 'parent'] }],
+    });
   });
 
   it('a Magento variation written before its configurable, a Shopware variant, a BigCommerce variant', async () => {
