@@ -60,15 +60,24 @@ export async function settleDueAs(
   }
 }
 
-/** Puts the due deactivations in the seller's queue (job ids fixed: queued twice, stored once). */
+/**
+ * Puts the due deactivations in the seller's queue. Each job gets a chunk number the run never gave
+ * before (run record field `deactivationChunks`): queued again by a finaliser or an approve stopped
+ * half way, the products still due are grouped anew, and a reused id that a job still holds
+ * (active, or kept as failed) would have dropped them, leaving the run unable to end. A product
+ * two jobs then hold is sent once (deactivation-claims.ts).
+ */
 export async function enqueueDeactivations(
   deps: DueDeps,
   runId: string,
   queue: Queue<ChunkJobData>,
   round = 0,
 ): Promise<void> {
-  let chunk = 0;
   for await (const items of dueBatches(deps, runId)) {
-    await addChunk(queue, { runId, chunk: chunk++, rows: [], phase: 'deactivate', round, deactivate: items });
+    const chunk = (await deps.redis.hincrby(deps.keys.run(runId), DEACTIVATION_CHUNKS, 1)) - 1;
+    await addChunk(queue, { runId, chunk, rows: [], phase: 'deactivate', round, deactivate: items });
   }
 }
+
+/** Run record field: how many `deactivate` jobs the run has queued, in every round. */
+const DEACTIVATION_CHUNKS = 'deactivationChunks';
