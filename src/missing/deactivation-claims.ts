@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { RUN_TTL_SECONDS } from '../runs/run-record.js';
 
 /**
  * One PUT per deactivation, however many `deactivate` jobs hold the product. Two can: a finaliser
@@ -16,15 +17,16 @@ import type { RedisKeys } from '../runs/keys.js';
  */
 export type DeactivationClaim = 'ours' | 'settled' | 'held';
 
-// KEYS: the run's due deactivations, its claims. ARGV: holder, now, the claim's new expiry, then the
-// remote ids. Per id: 1 ours (claimed, or renewed), 0 no longer due, 2 held by another live holder.
+// KEYS: the run's due deactivations, its claims. ARGV: holder, now, the claim's new expiry, the run's
+// lifetime in seconds (the claims last no longer than the run, ended or not), then the remote ids.
+// Per id: 1 ours (claimed, or renewed), 0 no longer due, 2 held by another live holder.
 const CLAIM_SCRIPT = luaScript(
   'claimDeactivations',
   2,
   `
 local mine = ARGV[1] .. '|'
 local out = {}
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   local id = ARGV[i]
   if redis.call('HEXISTS', KEYS[1], id) == 0 then
     out[#out + 1] = 0
@@ -39,6 +41,7 @@ for i = 4, #ARGV do
     end
   end
 end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
 return out
 `,
 );
@@ -65,6 +68,7 @@ export class DeactivationClaims {
       holder,
       now,
       now + this.claimMs,
+      RUN_TTL_SECONDS,
       ...ids,
     )) as number[];
     return answer.map((code) => CLAIMS[code] ?? 'held');

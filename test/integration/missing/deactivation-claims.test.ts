@@ -26,6 +26,8 @@ describe('DeactivationClaims', () => {
     await shared.redis.hdel(keys.deactivations(RUN), '11');
     expect(await claims.claim(RUN, 'run-deactivate0-0', ['11'])).toEqual(['settled']);
     expect(await claims.claim(RUN, 'run-deactivate0-1', ['11'])).toEqual(['settled']);
+    // No longer than the run's other keys, ended or not.
+    expect(await shared.redis.ttl(keys.deactivationClaims(RUN))).toBeGreaterThan(6 * 24 * 3600);
   });
 
   it('a claim its holder stopped renewing is taken over once it ran out, not before', async () => {
