@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { StoredSources } from '../runs/parent-sources.js';
 import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
@@ -75,6 +76,7 @@ export class HeldRows {
   ): Promise<number> {
     if (outcomes.length === 0) return 0;
     const args: string[] = [];
+    const stored = new StoredSources(this.keys, runId);
     for (const outcome of outcomes) {
       if (outcome.row === null) throw new Error('resettle() takes source rows');
       args.push(
@@ -83,11 +85,10 @@ export class HeldRows {
         outcome.action,
         outcome.status,
         outcome.productId ?? '',
-        outcome.status === 'failed' && sources.has(outcome.row)
-          ? JSON.stringify(sources.get(outcome.row))
-          : '',
+        stored.json(outcome.status === 'failed' ? sources.get(outcome.row) : undefined),
       );
     }
+    await stored.send(this.redis);
     const replaced = (await this.redis.eval(
       RESETTLE_SCRIPT,
       5,

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { StoredSources } from '../runs/parent-sources.js';
 import { RUN_TTL_SECONDS } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
@@ -45,10 +46,13 @@ export class PlanStore {
   async record(runId: string, writes: PlannedWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const args: string[] = [];
+    const stored = new StoredSources(this.keys, runId);
     for (const write of writes) {
       const counted = write.heldFor ? 'held' : write.action;
-      args.push(String(write.upsert.row), JSON.stringify(write), counted);
+      const kept = write.source ? { ...write, source: stored.stored(write.source) } : write;
+      args.push(String(write.upsert.row), JSON.stringify(kept), counted);
     }
+    await stored.send(this.redis);
     await this.redis.eval(
       PLAN_SCRIPT,
       3,

@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ProductUpsert } from '../interfaces.js';
+import { type StoredSource, toStored } from '../runs/parent-sources.js';
 import type { RowSource } from '../runs/source-rows.js';
 
 /**
@@ -22,20 +23,14 @@ export interface ChunkJobData {
    * Each row's raw source values (aligned to the run's source header), at its row's index in
    * `rows`: kept by a row that fails, for `report --failed-only`. Absent in jobs queued before.
    */
-  sources?: (string[] | PackedSource | null)[];
+  sources?: (StoredSource | null)[];
   /**
    * The values of the rows that rows of this chunk took product fields from (a variant's parent),
-   * by row number: once per chunk, however many of its rows name it (PackedSource).
+   * by row number: once per chunk, however many of its rows name it (a row's StoredSource).
    */
   parentSources?: Record<string, string[]>;
   /** With phase `deactivate`: the managed products gone from the source (remote id, match key). */
   deactivate?: DeactivateItem[];
-}
-
-/** A row that took fields from others: its values, and their row numbers (their values: parentSources). */
-interface PackedSource {
-  values: string[];
-  parents: number[];
 }
 
 /** The chunk's rows' source values as its job carries them: each parent's values once. */
@@ -47,9 +42,10 @@ export function packSources(
     return { sources: sources as (string[] | null)[] };
   const parentSources: Record<string, string[]> = {};
   const packed = sources.map((source) => {
-    if (source === null || Array.isArray(source)) return source;
-    for (const parent of source.parents) parentSources[parent.row] = parent.values;
-    return { values: source.values, parents: source.parents.map((parent) => parent.row) };
+    if (source === null) return source;
+    const { stored, parents } = toStored(source);
+    for (const parent of parents) parentSources[parent.row] = parent.values;
+    return stored;
   });
   return { sources: packed, parentSources };
 }
@@ -67,10 +63,11 @@ export function sourcesByRow(data: ChunkJobData): Map<number, RowSource> {
     if (!source) return;
     if (Array.isArray(source)) byRow.set(row.row, source);
     else {
-      const parents = source.parents.map((parent) => ({
-        row: parent,
-        values: data.parentSources?.[parent] ?? [],
-      }));
+      // A parent the job carries no values for stays a number: nothing is made up for it.
+      const parents = source.parents.map((parent) => {
+        const values = data.parentSources?.[parent];
+        return values ? { row: parent, values } : parent;
+      });
       byRow.set(row.row, { values: source.values, parents });
     }
   });

@@ -21,6 +21,18 @@ export function failedReportColumns(header: readonly string[]): { kept: number[]
   return { kept, names: [...kept.map((i) => header[i] ?? ''), ERROR_COLUMN] };
 }
 
+/** How many of the ascending `rows` are below `limit` (binary search). */
+function rowsBefore(rows: readonly number[], limit: number): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((rows[middle] as number) < limit) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** One line of the file: the row's kept values (blank where the record had no cell), then its reason. */
 export function failedReportLine(failed: FailedSourceRow, kept: readonly number[]): string[] {
   return [...kept.map((i) => failed.values[i] ?? ''), failed.error];
@@ -55,10 +67,16 @@ export async function writeFailedRows(
   const parentsDone = new Set<number>();
   /** Rows written for a failed row, waiting for their place in source order: their values, that row. */
   const waiting = new Map<number, { values: string[]; forRow: number }>();
+  /** The same rows in ascending order: taken from the front, never sorted whole again. */
+  const order: number[] = [];
   const counts = { failed: 0, parents: 0 };
+  const wait = (row: number, entry: { values: string[]; forRow: number }) => {
+    waiting.set(row, entry);
+    order.splice(rowsBefore(order, row), 0, row);
+  };
   const writeWaitingBefore = async (limit: number) => {
-    const due = [...waiting.keys()].filter((row) => row < limit).sort((a, b) => a - b);
-    for (const row of due) {
+    for (const row of order.splice(0, rowsBefore(order, limit))) {
+      if (!waiting.has(row)) continue;
       const { values, forRow } = waiting.get(row) as { values: string[]; forRow: number };
       const error = `not failed: written back for row ${forRow}, which takes product fields from this row`;
       await write(failedReportLine({ row, values, error }, kept));
@@ -77,7 +95,7 @@ export async function writeFailedRows(
     );
     for (const parent of fresh) {
       if (failedBefore.has(parent.row)) parentsDone.add(parent.row);
-      else waiting.set(parent.row, { values: parent.values, forRow: failed.row });
+      else wait(parent.row, { values: parent.values, forRow: failed.row });
     }
     await writeWaitingBefore(failed.row);
     // A row an earlier one takes fields from that failed itself: written here, with its own error.

@@ -79,10 +79,18 @@ export class RedisKeys {
   }
   /**
    * Hash: data row number → the row's raw source values (JSON array, aligned to the run's
-   * `sourceHeader`), for the rows that settled failed or invalid: `report --failed-only`.
+   * `sourceHeader`), for the rows that settled failed or invalid: `report --failed-only`. A row that
+   * took product fields from other rows: `{values, parents: [row numbers]}` (parentSources).
    */
   failedSources(runId: string): string {
     return `${this.#run(runId)}:failed-sources`;
+  }
+  /**
+   * Hash: data row number → raw source values (JSON array) of a row that failed rows or planned
+   * writes take product fields from (a variant's parent): kept once, however many name it.
+   */
+  parentSources(runId: string): string {
+    return `${this.#run(runId)}:parent-sources`;
   }
   /** Hash: remote id → indexed product (JSON): the run's snapshot of the seller's products. */
   products(runId: string): string {

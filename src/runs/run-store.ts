@@ -8,6 +8,7 @@ import { missingMember } from './missing-order.js';
 import { encodeOutcome } from './outcome-codec.js';
 import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
+import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
 import {
   laterFields,
@@ -173,17 +174,17 @@ export class RunStore {
       return { settledNow: 0, settled };
     }
     const args: (string | number)[] = [];
+    const stored = new StoredSources(this.keys, id);
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
-      const values = outcome.status === 'failed' ? sources?.get(outcome.row) : undefined;
       args.push(
         outcome.row,
         encodeOutcome(outcome),
         outcome.action,
         outcome.status,
         outcome.productId ?? '',
-        values ? JSON.stringify(values) : '',
+        stored.json(outcome.status === 'failed' ? sources?.get(outcome.row) : undefined),
       );
     }
     // One round trip: the requests counted so far, what the writes record, then the rows they decided.
@@ -192,6 +193,7 @@ export class RunStore {
     const multi = records.length > 0 ? this.redis.multi() : this.redis.pipeline();
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
     for (const record of records) record(multi);
+    stored.queue(multi);
     if (outcomes.length === 0) {
       multi.hget(this.keys.run(id), 'settled');
       return { settledNow: 0, settled: Number(await execWithCounts(multi, counts)) };
@@ -326,6 +328,7 @@ export class RunStore {
       this.keys.deactivationClaims(id),
       this.keys.plan(id),
       this.keys.failedSources(id),
+      this.keys.parentSources(id),
     ];
   }
 }

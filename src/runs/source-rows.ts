@@ -9,10 +9,11 @@ export interface ParentSource {
 
 /**
  * A row's raw source values, kept by a row that fails (`report --failed-only`): the values alone,
- * or, for a row that took product fields from another (a Shopify variant, a WooCommerce, Amazon,
- * Magento, Shopware or BigCommerce variation), with that row's, written back before it.
+ * or, for a row that took product fields from others (a Shopify variant, a WooCommerce, Amazon,
+ * Magento, Shopware or BigCommerce variation), with theirs, written back with it. A parent given
+ * by its row number alone has its values kept once per run (parent-sources.ts).
  */
-export type RowSource = string[] | { values: string[]; parents: ParentSource[] };
+export type RowSource = string[] | { values: string[]; parents: (ParentSource | number)[] };
 
 /**
  * What the producer asks of the source rows it carries along (`report --failed-only`): each row's

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
 import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
 import { parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
@@ -83,9 +84,21 @@ describe('report <run-id> --failed-only', () => {
     await writeFile(source, stringify([header, ...rows]));
     const first = await pipeline.cli(['run', source]);
     expect(first.code).toBe(1);
+    const runId = runIdOf(first.stdout);
+    // Each failed row keeps the numbers of the rows it takes fields from; their values are kept once.
+    const kept = await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      return {
+        failed: await redis.hgetall(keys.failedSources(runId)),
+        parents: Object.keys(await redis.hgetall(keys.parentSources(runId))).map(Number),
+      };
+    });
+    expect(JSON.parse(kept.failed['5'] ?? '{}').parents).toEqual([1, 2, 3, 4, 6]);
+    expect(JSON.parse(kept.failed['8'] ?? '{}').parents).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(kept.parents.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
 
     const out = join(pipeline.dir, 'failed.csv');
-    const failedOnly = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only', '--out', out]);
+    const failedOnly = await pipeline.cli(['report', runId, '--failed-only', '--out', out]);
     expect(failedOnly.code).toBe(0);
     expect(failedOnly.stderr.trim()).toBe(
       `catalog-sync: 2 failed rows written to ${out}, with 5 rows they take product fields from`,

@@ -19,6 +19,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.run(runId),
     keys.outcomes(runId),
     keys.failedSources(runId),
+    keys.parentSources(runId),
     keys.products(runId),
     keys.keyToId(runId),
     keys.idToKey(runId),

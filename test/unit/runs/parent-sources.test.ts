@@ -2,15 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createMapper } from '../../../src/catalog/index.js';
 import type { SourceRecord } from '../../../src/interfaces.js';
 import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/queue/chunk-job.js';
-import { type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
+import { type ParentSource, type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { mapRealFile } from '../../fixtures-real/map-real-file.js';
 import { MAGENTO_COLUMNS, records } from '../catalog/map-rows.js';
+
+/** The capture always gives a parent's values (only stored forms name a parent by its row alone). */
+const withValues = (parents: (ParentSource | number)[]) =>
+  parents.map((parent) => (typeof parent === 'number' ? { row: parent, values: [] } : parent));
 
 /** The rows each row takes product fields from, as `run` carries them for `report --failed-only`. */
 function parentRows(sources: Map<number, RowSource>): Record<number, number[]> {
   const byRow: Record<number, number[]> = {};
   for (const [row, source] of sources)
-    if (!Array.isArray(source)) byRow[row] = source.parents.map((parent) => parent.row);
+    if (!Array.isArray(source)) byRow[row] = withValues(source.parents).map((parent) => parent.row);
   return byRow;
 }
 
@@ -22,7 +26,7 @@ function expectParentsAsTaken(sources: Map<number, RowSource>): void {
   };
   for (const source of sources.values())
     if (!Array.isArray(source))
-      for (const parent of source.parents) expect(parent.values).toEqual(own(parent.row));
+      for (const parent of withValues(source.parents)) expect(parent.values).toEqual(own(parent.row));
 }
 
 async function* from(input: SourceRecord[]): AsyncGenerator<SourceRecord> {

@@ -1,0 +1,78 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+import type { RedisKeys } from './keys.js';
+import { RUN_TTL_SECONDS } from './run-record.js';
+import type { ParentSource, RowSource } from './source-rows.js';
+
+/**
+ * The rows a failed row or a planned write takes product fields from (a variant's parent) are kept
+ * once per run (keys.parentSources): the row itself stores only their numbers. Forty variants of
+ * one Shopify handle would otherwise each keep its title row and its image rows.
+ */
+export type StoredSource = string[] | { values: string[]; parents: number[] };
+
+/** The form a row's source is stored in, and the parents' values still to keep (keepParents). */
+export function toStored(source: RowSource): { stored: StoredSource; parents: ParentSource[] } {
+  if (Array.isArray(source)) return { stored: source, parents: [] };
+  const parents = source.parents.filter((parent): parent is ParentSource => typeof parent !== 'number');
+  const rows = source.parents.map((parent) => (typeof parent === 'number' ? parent : parent.row));
+  return { stored: { values: source.values, parents: rows }, parents };
+}
+
+/**
+ * Rows' sources turned into their stored form as they are written, gathering the parents' values,
+ * which `queue` or `send` then keep once per run (HSETNX), for the run's lifetime.
+ */
+export class StoredSources {
+  private readonly parents = new Map<number, ParentSource>();
+
+  constructor(
+    private readonly keys: RedisKeys,
+    private readonly runId: string,
+  ) {}
+
+  stored(source: RowSource): StoredSource {
+    const converted = toStored(source);
+    for (const parent of converted.parents) this.parents.set(parent.row, parent);
+    return converted.stored;
+  }
+
+  /** The stored form as JSON, '' for none (the settle scripts' "no values"). */
+  json(source: RowSource | undefined): string {
+    return source === undefined ? '' : JSON.stringify(this.stored(source));
+  }
+
+  /** Queues the parents' values on `commands` (the MULTI that stores the rows). */
+  queue(commands: ChainableCommander): void {
+    if (this.parents.size === 0) return;
+    const key = this.keys.parentSources(this.runId);
+    for (const parent of this.parents.values())
+      commands.hsetnx(key, String(parent.row), JSON.stringify(parent.values));
+    commands.expire(key, RUN_TTL_SECONDS);
+  }
+
+  /** Sends the parents' values in a round trip of their own (none when there are none). */
+  async send(redis: Redis): Promise<void> {
+    if (this.parents.size === 0) return;
+    const pipeline = redis.pipeline();
+    this.queue(pipeline);
+    await pipeline.exec();
+  }
+}
+
+/** The kept values of these parent rows (a row whose values were not kept is absent). */
+export async function parentValues(
+  redis: Redis,
+  keys: RedisKeys,
+  runId: string,
+  rows: readonly number[],
+): Promise<Map<number, string[]>> {
+  const found = new Map<number, string[]>();
+  const unique = [...new Set(rows)];
+  if (unique.length === 0) return found;
+  const values = await redis.hmget(keys.parentSources(runId), ...unique.map(String));
+  unique.forEach((row, i) => {
+    const json = values[i];
+    if (json) found.set(row, JSON.parse(json) as string[]);
+  });
+  return found;
+}
