@@ -68,6 +68,12 @@ export interface Mapper {
  */
 export interface ParentNotes {
   inherits(row: number, parents: readonly SourceRecord[]): void;
+  /**
+   * A record merged into another row: a variation parent may be given out before the children that
+   * name it (a WooCommerce parent written after its first variation, a Magento configurable merged
+   * into a visible first child), so its values are kept while the preset holds the record.
+   */
+  remember(merged: SourceRecord): void;
 }
 
 /** Mapping file alone: every field comes from the mapping. */
@@ -163,9 +169,11 @@ export function createMapper(options: MapperOptions): Mapper {
       // Told before any draft of the batch is yielded: the parent's own row is then not taken yet.
       const noteParents = (drafts: Draft[]) => {
         if (!parents) return drafts;
-        for (const draft of drafts)
-          if (draft.kind === 'product' && draft.inheritsFrom)
+        for (const draft of drafts) {
+          if (draft.kind === 'merged') parents.remember(draft.record);
+          else if (draft.kind === 'product' && draft.inheritsFrom)
             parents.inherits(draft.record.row, draft.inheritsFrom);
+        }
         return drafts;
       };
       for await (const read of records) {

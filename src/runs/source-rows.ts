@@ -76,26 +76,33 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
   /**
    * `row` took product fields from `records` (ParentNotes, told by the mapper). Their values are the
    * ones read for their rows, whatever the preset's records hold (Amazon's template rows are
-   * renamed): the file gives back what the source wrote. A parent whose row was taken before any
-   * child named it is left out (presets give a parent out with its first child).
+   * renamed): the file gives back what the source wrote. A parent is given out with its first child
+   * or as a merged row (remember), before its row is taken; one that is not is left out.
    */
   inherits(row: number, records: readonly SourceRecord[]): void {
     const sources: ParentSource[] = [];
     for (const record of records) {
-      let source = this.parentValues.get(record);
-      if (!source) {
-        const values = this.pending.get(record.row);
-        if (!values) continue;
-        source = { row: record.row, values };
-        this.parentValues.set(record, source);
-      }
-      sources.push(source);
+      const source = this.parentValues.get(record) ?? this.remembered(record);
+      if (source) sources.push(source);
     }
     if (sources.length > 0)
       this.parents.set(
         row,
         sources.sort((a, b) => a.row - b.row),
       );
+  }
+
+  remember(merged: SourceRecord): void {
+    if (!this.parentValues.has(merged)) this.remembered(merged);
+  }
+
+  /** Keeps the values read for the record's row, by the record, while its row is not taken yet. */
+  private remembered(record: SourceRecord): ParentSource | undefined {
+    const values = this.pending.get(record.row);
+    if (!values) return undefined;
+    const source = { row: record.row, values };
+    this.parentValues.set(record, source);
+    return source;
   }
 
   take(row: number): RowSource | undefined {

@@ -92,6 +92,38 @@ describe('the rows a row takes product fields from (kept for report --failed-onl
     });
   });
 
+  it('a parent given out before a child names it: a WooCommerce parent after its first variation, a Magento configurable merged into a visible child', async () => {
+    const woo = await capturedRows(
+      ['ID', 'Type', 'SKU', 'Name', 'Regular price', 'Parent'],
+      [
+        ['45', 'variation', 'tee-red', '', '20', 'id:44'],
+        ['44', 'variable', 'tee', 'Tee', '', ''],
+        ['46', 'variation', 'tee-blue', '', '21', 'id:44'],
+      ],
+    );
+    // Row 1 came before its parent: it takes nothing from it; row 3 does.
+    expect(parentRows(woo)).toEqual({ 3: [2] });
+    expectParentsAsTaken(woo);
+
+    const magento = await capturedRows(MAGENTO_COLUMNS, [
+      [
+        'H',
+        '',
+        'configurable',
+        'Hoodie',
+        '',
+        '1',
+        'Catalog, Search',
+        'Warm',
+        'sku=H-S,size=S|sku=H-M,size=M',
+      ],
+      ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Catalog, Search', '', ''],
+      ['H-M', '', 'simple', 'Hoodie M', '50', '1', 'Not Visible Individually', '', ''],
+    ]);
+    expect(parentRows(magento)).toEqual({ 3: [1] });
+    expectParentsAsTaken(magento);
+  });
+
   it('a Magento variation written before its configurable, a Shopware variant, a BigCommerce variant', async () => {
     const magento = await capturedRows(MAGENTO_COLUMNS, [
       ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Not Visible Individually', '', ''],
