@@ -76,7 +76,7 @@ export class HeldRows {
   ): Promise<number> {
     if (outcomes.length === 0) return 0;
     const args: string[] = [];
-    const stored = new StoredSources(this.keys, runId);
+    const stored = new StoredSources(this.keys.parentSources(runId));
     for (const outcome of outcomes) {
       if (outcome.row === null) throw new Error('resettle() takes source rows');
       args.push(

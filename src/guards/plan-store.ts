@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { StoredSources } from '../runs/parent-sources.js';
+import { parentRowsOf, parentValues, StoredSources, withParentValues } from '../runs/parent-sources.js';
 import { RUN_TTL_SECONDS } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
@@ -46,7 +46,7 @@ export class PlanStore {
   async record(runId: string, writes: PlannedWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const args: string[] = [];
-    const stored = new StoredSources(this.keys, runId);
+    const stored = new StoredSources(this.keys.planParents(runId));
     for (const write of writes) {
       const counted = write.heldFor ? 'held' : write.action;
       const kept = write.source ? { ...write, source: stored.stored(write.source) } : write;
@@ -63,7 +63,7 @@ export class PlanStore {
     );
   }
 
-  /** The planned writes of these rows (rows without one are absent). */
+  /** The planned writes of these rows (rows without one are absent), their sources with their parents' values. */
   async get(runId: string, rows: number[]): Promise<Map<number, PlannedWrite>> {
     const found = new Map<number, PlannedWrite>();
     if (rows.length === 0) return found;
@@ -72,6 +72,12 @@ export class PlanStore {
       const value = values[i];
       if (value) found.set(row, JSON.parse(value) as PlannedWrite);
     });
+    const writes = [...found.values()];
+    const named = writes.flatMap((write) => (write.source ? parentRowsOf(write.source) : []));
+    if (named.length > 0) {
+      const parents = await parentValues(this.redis, this.keys.planParents(runId), named);
+      for (const write of writes) if (write.source) write.source = withParentValues(write.source, parents);
+    }
     return found;
   }
 

@@ -4,6 +4,7 @@ import type { RowOutcome, RowStatus } from '../interfaces.js';
 import type { ChunkJobData, DeactivateItem } from '../queue/chunk-job.js';
 import { addChunk } from '../queue/chunk-job.js';
 import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 
@@ -74,10 +75,18 @@ export async function enqueueDeactivations(
   round = 0,
 ): Promise<void> {
   for await (const items of dueBatches(deps, runId)) {
-    const chunk = (await deps.redis.hincrby(deps.keys.run(runId), DEACTIVATION_CHUNKS, 1)) - 1;
-    await addChunk(queue, { runId, chunk, rows: [], phase: 'deactivate', round, deactivate: items });
+    const next = Number(await runScript(deps.redis, NEXT_CHUNK, deps.keys.run(runId)));
+    // The run's record is gone (expired, Redis lost it): nothing of it is queued any more.
+    if (next < 0) return;
+    await addChunk(queue, { runId, chunk: next, rows: [], phase: 'deactivate', round, deactivate: items });
   }
 }
 
-/** Run record field: how many `deactivate` jobs the run has queued, in every round. */
-const DEACTIVATION_CHUNKS = 'deactivationChunks';
+// KEYS: the run's record. The next `deactivate` chunk number of the run (field deactivationChunks,
+// counted over every round), or -1 when the record is gone: a bare HINCRBY would make a record of
+// that one field, without the run's lifetime.
+const NEXT_CHUNK = luaScript(
+  'nextDeactivationChunk',
+  1,
+  "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end return redis.call('HINCRBY', KEYS[1], 'deactivationChunks', 1) - 1",
+);

@@ -21,6 +21,7 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
     keys.touched(id),
     keys.createdKeys(id),
     keys.plan(id),
+    keys.planParents(id),
     keys.deactivationClaims(id),
   ];
 }

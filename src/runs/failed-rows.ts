@@ -1,7 +1,7 @@
 import { readOutcomes } from './outcome-rows.js';
-import { parentValues, type StoredSource } from './parent-sources.js';
+import { parentRowsOf, parentValues, withParentValues } from './parent-sources.js';
 import type { RunRecord, RunStore } from './run-store.js';
-import type { ParentSource } from './source-rows.js';
+import type { ParentSource, RowSource } from './source-rows.js';
 
 /** How a run's source wrote its rows: what `report --failed-only` writes them back with. */
 export interface SourceShape {
@@ -57,22 +57,14 @@ export async function* failedSourceRows(
       run.id,
       failed.map(({ row }) => row),
     );
-    const sources = failed.map(({ json }) => JSON.parse(json) as StoredSource);
-    const parentRows = sources.flatMap((source) => (Array.isArray(source) ? [] : source.parents));
-    const parents = await parentValues(redis, keys, run.id, parentRows);
+    const sources = failed.map(({ json }) => JSON.parse(json) as RowSource);
+    const parents = await parentValues(redis, keys.parentSources(run.id), sources.flatMap(parentRowsOf));
     for (const [i, { row }] of failed.entries()) {
-      const source = sources[i] as StoredSource;
+      const source = withParentValues(sources[i] as RowSource, parents);
       const error = outcomes[i]?.error ?? '';
-      if (Array.isArray(source)) {
-        yield { row, values: source, error };
-        continue;
-      }
-      // A parent whose values were not kept (a run settled by an older worker) is left out.
-      const kept = source.parents.flatMap((parent) => {
-        const values = parents.get(parent);
-        return values ? [{ row: parent, values }] : [];
-      });
-      yield { row, values: source.values, error, parents: kept };
+      yield Array.isArray(source)
+        ? { row, values: source, error }
+        : { row, values: source.values, error, parents: source.parents };
     }
   }
 }

@@ -138,6 +138,13 @@ export class RedisKeys {
     return `${this.#run(runId)}:plan`;
   }
   /**
+   * Hash: data row number → raw source values (JSON array) of a row that planned writes take
+   * product fields from: kept once, dropped with the plan (a failed row's go to parentSources).
+   */
+  planParents(runId: string): string {
+    return `${this.#run(runId)}:plan-parents`;
+  }
+  /**
    * Hash: remote id → match key, the managed products this run is to deactivate (`--missing`): filled
    * when the run ends, each removed as its `deactivate` line settles; the run is done when it is empty.
    */

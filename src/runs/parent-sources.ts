@@ -1,5 +1,4 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { RedisKeys } from './keys.js';
 import { RUN_TTL_SECONDS } from './run-record.js';
 import type { ParentSource, RowSource } from './source-rows.js';
 
@@ -10,7 +9,29 @@ import type { ParentSource, RowSource } from './source-rows.js';
  */
 export type StoredSource = string[] | { values: string[]; parents: number[] };
 
-/** The form a row's source is stored in, and the parents' values still to keep (keepParents). */
+/**
+ * The rows a stored source names, with the values kept in `found` (a parent stored whole, by a
+ * version that kept its values with the row, keeps them; one whose values were not kept is left out).
+ */
+export function withParentValues(
+  source: RowSource,
+  found: ReadonlyMap<number, string[]>,
+): string[] | { values: string[]; parents: ParentSource[] } {
+  if (Array.isArray(source)) return source;
+  const parents = source.parents.flatMap((parent) => {
+    if (typeof parent !== 'number') return [parent];
+    const values = found.get(parent);
+    return values ? [{ row: parent, values }] : [];
+  });
+  return { values: source.values, parents };
+}
+
+/** The row numbers a source names as parents without their values (to look up in a kept hash). */
+export function parentRowsOf(source: RowSource): number[] {
+  return Array.isArray(source) ? [] : source.parents.filter((parent) => typeof parent === 'number');
+}
+
+/** The form a row's source is stored in, and the parents' values still to keep. */
 export function toStored(source: RowSource): { stored: StoredSource; parents: ParentSource[] } {
   if (Array.isArray(source)) return { stored: source, parents: [] };
   const parents = source.parents.filter((parent): parent is ParentSource => typeof parent !== 'number');
@@ -20,15 +41,13 @@ export function toStored(source: RowSource): { stored: StoredSource; parents: Pa
 
 /**
  * Rows' sources turned into their stored form as they are written, gathering the parents' values,
- * which `queue` or `send` then keep once per run (HSETNX), for the run's lifetime.
+ * which `queue` or `send` then keep once (HSETNX) in `hash`, for the run's lifetime: the run's
+ * parentSources for failed rows, its planParents for planned writes.
  */
 export class StoredSources {
   private readonly parents = new Map<number, ParentSource>();
 
-  constructor(
-    private readonly keys: RedisKeys,
-    private readonly runId: string,
-  ) {}
+  constructor(private readonly hash: string) {}
 
   stored(source: RowSource): StoredSource {
     const converted = toStored(source);
@@ -44,10 +63,9 @@ export class StoredSources {
   /** Queues the parents' values on `commands` (the MULTI that stores the rows). */
   queue(commands: ChainableCommander): void {
     if (this.parents.size === 0) return;
-    const key = this.keys.parentSources(this.runId);
     for (const parent of this.parents.values())
-      commands.hsetnx(key, String(parent.row), JSON.stringify(parent.values));
-    commands.expire(key, RUN_TTL_SECONDS);
+      commands.hsetnx(this.hash, String(parent.row), JSON.stringify(parent.values));
+    commands.expire(this.hash, RUN_TTL_SECONDS);
   }
 
   /** Sends the parents' values in a round trip of their own (none when there are none). */
@@ -59,17 +77,16 @@ export class StoredSources {
   }
 }
 
-/** The kept values of these parent rows (a row whose values were not kept is absent). */
+/** The values of these parent rows kept in `hash` (a row whose values were not kept is absent). */
 export async function parentValues(
   redis: Redis,
-  keys: RedisKeys,
-  runId: string,
+  hash: string,
   rows: readonly number[],
 ): Promise<Map<number, string[]>> {
   const found = new Map<number, string[]>();
   const unique = [...new Set(rows)];
   if (unique.length === 0) return found;
-  const values = await redis.hmget(keys.parentSources(runId), ...unique.map(String));
+  const values = await redis.hmget(hash, ...unique.map(String));
   unique.forEach((row, i) => {
     const json = values[i];
     if (json) found.set(row, JSON.parse(json) as string[]);

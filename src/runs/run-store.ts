@@ -174,7 +174,7 @@ export class RunStore {
       return { settledNow: 0, settled };
     }
     const args: (string | number)[] = [];
-    const stored = new StoredSources(this.keys, id);
+    const stored = new StoredSources(this.keys.parentSources(id));
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
@@ -327,6 +327,7 @@ export class RunStore {
       this.keys.deactivations(id),
       this.keys.deactivationClaims(id),
       this.keys.plan(id),
+      this.keys.planParents(id),
       this.keys.failedSources(id),
       this.keys.parentSources(id),
     ];

@@ -31,6 +31,11 @@ describe('enqueueDeactivations', () => {
       const all = await queue.getJobs(['waiting']);
       const again = all.filter((job) => job.id !== first[0]?.id);
       expect(again.map((job) => job.data.deactivate?.map((item) => item.id).sort())).toEqual([['11', '12']]);
+      // A run whose record is gone gets no more jobs, and no record of one field without a lifetime.
+      await shared.redis.del(keys.run(RUN));
+      await enqueueDeactivations(deps, RUN, queue);
+      expect(await queue.getJobs(['waiting'])).toHaveLength(2);
+      expect(await shared.redis.exists(keys.run(RUN))).toBe(0);
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();

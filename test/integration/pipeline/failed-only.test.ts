@@ -210,6 +210,39 @@ describe('report <run-id> --failed-only', () => {
     ]);
   });
 
+  it('a Shopify variant refused once its guarded run is approved comes back with its handle’s rows; only those stay kept', async () => {
+    const fixture = await readFile(join(REAL_FIXTURES_DIR, 'shopify-template/product_template.csv'), 'utf8');
+    const [header = [], ...rows] = cells(fixture);
+    const price = header.indexOf('Variant Price');
+    const first = join(pipeline.dir, 'shopify.csv');
+    await writeFile(first, stringify([header, ...rows]));
+    expect((await pipeline.cli(['run', first])).code).toBe(0);
+    // Row 5's new price is refused by the API, row 8's is fine: two updates, over --max-updates 1.
+    rows[4]![price] = REFUSED_PRICE;
+    rows[7]![price] = '26';
+    const second = join(pipeline.dir, 'shopify-2.csv');
+    await writeFile(second, stringify([header, ...rows]));
+    const held = await pipeline.cli(['run', second, '--max-updates', '1']);
+    expect(held.code).toBe(5);
+    const runId = runIdOf(held.stdout);
+    expect((await pipeline.cli(['approve', runId])).code).toBe(1);
+
+    const printed = await pipeline.cli(['report', runId, '--failed-only']);
+    const [, ...failed] = cells(printed.stdout);
+    expect(failed.map((line) => line.slice(0, -1))).toEqual(rows.slice(0, 6));
+    expect(failed[4]?.at(-1)).toMatch(/price/);
+    // The plan's copy of the parents went with the plan; the failed row's parents stay for the report.
+    const kept = await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      return {
+        plan: await redis.exists(keys.planParents(runId)),
+        parents: Object.keys(await redis.hgetall(keys.parentSources(runId))).map(Number),
+      };
+    });
+    expect(kept.plan).toBe(0);
+    expect(kept.parents.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6]);
+  });
+
   it('lists nothing but the header for a run without failures', async () => {
     const source = await pipeline.csv('ok.csv', [{ sku: 'A', name: 'Apple', price: '1' }]);
     const first = await pipeline.cli(['run', source]);

@@ -29,6 +29,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.createdKeys(runId),
     keys.replaced(runId),
     keys.plan(runId),
+    keys.planParents(runId),
     keys.deactivations(runId),
     keys.deactivationClaims(runId),
     keys.touched(runId),
