@@ -14,6 +14,19 @@ export const MAGENTO_COLUMNS = [
   'configurable_variations',
 ];
 
+/** A Magento configurable (MAGENTO_COLUMNS) that lists the simples H-S and H-M as its variations. */
+export const MAGENTO_HOODIE = [
+  'H',
+  '',
+  'configurable',
+  'Hoodie',
+  '',
+  '1',
+  'Catalog, Search',
+  'Warm',
+  'sku=H-S,size=S|sku=H-M,size=M',
+];
+
 /** Records as a CSV reader would give them: header + rows of cells, row numbers from 1. */
 export function records(columns: string[], rows: string[][]): SourceRecord[] {
   return rows.map((cells, i) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAGENTO_COLUMNS, mapRows } from './map-rows.js';
+import { MAGENTO_COLUMNS, MAGENTO_HOODIE, mapRows } from './map-rows.js';
 
 const WOO = ['ID', 'Type', 'SKU', 'Name', 'Published', 'Visibility in catalog', 'Regular price', 'Parent'];
 
@@ -117,17 +117,7 @@ describe('magento published state and containers', () => {
     const rows = await mapRows(MAGENTO, [
       ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Not Visible Individually', '', ''],
       ['H-M', '', 'simple', 'Hoodie M', '50', '1', 'Not Visible Individually', '', ''],
-      [
-        'H',
-        '',
-        'configurable',
-        'Hoodie',
-        '',
-        '1',
-        'Catalog, Search',
-        'Warm',
-        'sku=H-S,size=S|sku=H-M,size=M',
-      ],
+      MAGENTO_HOODIE,
     ]);
     expect(rows.map((row) => [row.row, row.kind])).toEqual([
       [1, 'upsert'],

@@ -4,7 +4,7 @@ import type { SourceRecord } from '../../../src/interfaces.js';
 import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/queue/chunk-job.js';
 import { type ParentSource, type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { mapRealFile } from '../../fixtures-real/map-real-file.js';
-import { MAGENTO_COLUMNS, records } from '../catalog/map-rows.js';
+import { MAGENTO_COLUMNS, MAGENTO_HOODIE, records } from '../catalog/map-rows.js';
 
 /** The capture always gives a parent's values (only stored forms name a parent by its row alone). */
 const withValues = (parents: (ParentSource | number)[]) =>
@@ -106,17 +106,7 @@ describe('the rows a row takes product fields from (kept for report --failed-onl
     expectParentsAsTaken(woo);
 
     const magento = await capturedRows(MAGENTO_COLUMNS, [
-      [
-        'H',
-        '',
-        'configurable',
-        'Hoodie',
-        '',
-        '1',
-        'Catalog, Search',
-        'Warm',
-        'sku=H-S,size=S|sku=H-M,size=M',
-      ],
+      MAGENTO_HOODIE,
       ['H-S', '', 'simple', 'Hoodie S', '50', '1', 'Catalog, Search', '', ''],
       ['H-M', '', 'simple', 'Hoodie M', '50', '1', 'Not Visible Individually', '', ''],
     ]);
