@@ -73,17 +73,19 @@ describe('worker --metrics-port', () => {
     const source = await pipeline.csv('catalog.csv', catalogRows(30));
     expect((await pipeline.cli(['import', source], { SELLER_API_KEY: 'sk_rejected' })).code).toBe(0);
 
-    // The chunk that met the 401 is active for a moment after the pause is marked: wait until it is back.
+    // The chunk that met the 401 is active for a moment after the pause is marked, and a scrape reads
+    // one state after the other: one taken as the job moves back reads it in neither. Wait until it
+    // is back in the queue.
     const text = await eventually('the seller paused on its key, its rows back in the queue', async () => {
       const body = await scrape(url);
       const paused = /catalog_sync_seller_paused\{seller="\w+",reason="key-rejected"\} 1/.test(body);
-      const active = /catalog_sync_queue_rows\{seller="\w+",state="active"\} (\d+)/.exec(body)?.[1];
-      return paused && active === '0' ? body : undefined;
+      const waiting = /catalog_sync_queue_rows\{seller="\w+",state="waiting"\} (\d+)/.exec(body)?.[1];
+      return paused && waiting === '30' ? body : undefined;
     });
     const ref = /catalog_sync_seller_paused\{seller="(\w+)",reason="key-rejected"\} 1/.exec(
       text,
     )?.[1] as string;
-    expect(sample(text, 'catalog_sync_queue_rows', { seller: ref, state: 'waiting' })).toBe(30);
+    expect(sample(text, 'catalog_sync_queue_rows', { seller: ref, state: 'active' })).toBe(0);
     expect(sample(text, 'catalog_sync_requests_total', { method: 'GET', status: '401' })).toBe(1);
   });
 
