@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type Repeat, renewWhile, repeatEvery } from '../redis/renew-while.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS } from '../runs/run-record.js';
@@ -54,6 +55,7 @@ export class DeactivationClaims {
     private readonly keys: RedisKeys,
     readonly claimMs: number,
     private readonly now: () => number = Date.now,
+    private readonly repeat: Repeat = repeatEvery,
   ) {}
 
   /** Claims (or renews) `ids` of run `runId` for `holder`; what each is, in the same order. */
@@ -87,14 +89,11 @@ export class DeactivationClaims {
   ): Promise<T> {
     const claims = await this.claim(runId, holder, ids);
     const ours = ids.filter((_, i) => claims[i] === 'ours');
-    const renewing = setInterval(() => {
-      this.claim(runId, holder, ours).catch(() => undefined);
-    }, this.claimMs / 3);
-    renewing.unref();
-    try {
-      return await work(claims);
-    } finally {
-      clearInterval(renewing);
-    }
+    return renewWhile(
+      () => this.claim(runId, holder, ours),
+      this.claimMs / 3,
+      () => work(claims),
+      this.repeat,
+    );
   }
 }

@@ -6,6 +6,7 @@ import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
+import { renewWhile } from '../redis/renew-while.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
@@ -77,13 +78,7 @@ export async function enqueueRun(
   const producing = deps.keys.producing(run.id);
   const beat = () => deps.redis.set(producing, '1', 'PX', PRODUCING_TTL_MS);
   await beat();
-  const heartbeat = setInterval(() => beat().catch(() => undefined), PRODUCING_BEAT_MS);
-  heartbeat.unref();
-  try {
-    return await produceRun(deps, spec, run, rows, hooks);
-  } finally {
-    clearInterval(heartbeat);
-  }
+  return renewWhile(beat, PRODUCING_BEAT_MS, () => produceRun(deps, spec, run, rows, hooks));
 }
 
 async function produceRun(

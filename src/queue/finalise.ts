@@ -6,6 +6,7 @@ import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { scanMissing } from '../missing/missing-scan.js';
 import { deactivationVerdict, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
+import { renewWhile } from '../redis/renew-while.js';
 import type { LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -51,17 +52,15 @@ export async function finaliseIfSettled(
   if (!claim) return false;
   // Renewed while this works (a scan of a large run takes seconds); a caller killed here lets it
   // run out, and the chunk BullMQ hands out again takes the finalisation over (finalise-claim.ts).
-  const renewing = setInterval(() => {
-    claim.renew().catch(() => undefined);
-  }, claim.leaseMs / 4);
-  renewing.unref();
-  try {
-    const ended = await finalise(deps, runId, queue);
-    await claim.done();
-    return ended;
-  } finally {
-    clearInterval(renewing);
-  }
+  return renewWhile(
+    () => claim.renew(),
+    claim.leaseMs / 4,
+    async () => {
+      const ended = await finalise(deps, runId, queue);
+      await claim.done();
+      return ended;
+    },
+  );
 }
 
 /** Run record field: the missing products were scanned, and their deactivations are being queued. */

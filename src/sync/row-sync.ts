@@ -1,4 +1,5 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
@@ -146,20 +147,18 @@ async function createClaimed(
   lookFirst: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const keepAlive = setInterval(() => {
-    ctx.claims.renew(upsert.key, token).catch(() => undefined);
-  }, ctx.claims.claimMs / 3);
-  keepAlive.unref();
-  try {
-    if (lookFirst) {
-      // The claim's last holder stopped after its POST may have been applied.
-      const found = await ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
-      if (found) return await adopt(ctx, upsert, found, token, outcome);
-    }
-    return await post(ctx, upsert, token, outcome);
-  } finally {
-    clearInterval(keepAlive);
-  }
+  return renewWhile(
+    () => ctx.claims.renew(upsert.key, token),
+    ctx.claims.claimMs / 3,
+    async () => {
+      if (lookFirst) {
+        // The claim's last holder stopped after its POST may have been applied.
+        const found = await ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
+        if (found) return await adopt(ctx, upsert, found, token, outcome);
+      }
+      return await post(ctx, upsert, token, outcome);
+    },
+  );
 }
 
 async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, outcome: Outcome) {

@@ -41,18 +41,35 @@ describe('DeactivationClaims', () => {
   });
 
   it('whileHeld hands the work what each product is and renews the claims while the work runs', async () => {
-    const { time, claims } = await setUp();
-    await claims.claim(RUN, 'other-job', ['13']);
-    const fast = new DeactivationClaims(shared.redis, new RedisKeys(shared.prefix), 60, () => time.now);
-    const seen = await fast.whileHeld(RUN, 'slow-job', ['11', '13'], async (held) => {
-      // Longer than the claim's 60 ms on the test's clock: renewed meanwhile, so never taken over.
-      for (let i = 0; i < 5; i++) {
-        time.now += 30;
-        await new Promise((resolve) => setTimeout(resolve, 30));
+    const { time, claims: others } = await setUp();
+    await others.claim(RUN, 'other-job', ['13']);
+    // The test's "every": a renewal when the test says, not after wall-clock milliseconds.
+    const ticks: (() => void)[] = [];
+    const repeat = (tick: () => void) => {
+      ticks.push(tick);
+      return () => ticks.splice(ticks.indexOf(tick), 1);
+    };
+    const claims = new DeactivationClaims(
+      shared.redis,
+      new RedisKeys(shared.prefix),
+      30_000,
+      () => time.now,
+      repeat,
+    );
+    const seen = await claims.whileHeld(RUN, 'slow-job', ['11', '13'], async (held) => {
+      // Three times the claim's 30 s on the test's clock, renewed every 20 s: never taken over.
+      for (let i = 0; i < 4; i++) {
+        time.now += 20_000;
+        for (const tick of ticks) tick();
+        await shared.redis.ping(); // the renewal, sent on the same connection, is answered first
       }
-      expect(await fast.claim(RUN, 'third-job', ['11'])).toEqual(['held']);
+      expect(await claims.claim(RUN, 'third-job', ['11'])).toEqual(['held']);
       return held;
     });
     expect(seen).toEqual(['ours', 'held']);
+    expect(ticks).toEqual([]);
+    // Not renewed once the work ended: taken over after its time.
+    time.now += 30_001;
+    expect(await claims.claim(RUN, 'third-job', ['11'])).toEqual(['ours']);
   });
 });
