@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ProductUpsert } from '../interfaces.js';
-import { type StoredSource, toStored } from '../runs/parent-sources.js';
+import { type StoredSource, toStored, withParentValues } from '../runs/parent-sources.js';
 import type { RowSource } from '../runs/source-rows.js';
 
 /**
@@ -58,18 +58,12 @@ export interface DeactivateItem {
 /** The rows' source values by row number (none for a job queued before they were carried). */
 export function sourcesByRow(data: ChunkJobData): Map<number, RowSource> {
   const byRow = new Map<number, RowSource>();
+  const parents = new Map(
+    Object.entries(data.parentSources ?? {}).map(([row, values]) => [Number(row), values]),
+  );
   data.rows.forEach((row, i) => {
     const source = data.sources?.[i];
-    if (!source) return;
-    if (Array.isArray(source)) byRow.set(row.row, source);
-    else {
-      // A parent the job carries no values for stays a number: nothing is made up for it.
-      const parents = source.parents.map((parent) => {
-        const values = data.parentSources?.[parent];
-        return values ? { row: parent, values } : parent;
-      });
-      byRow.set(row.row, { values: source.values, parents });
-    }
+    if (source) byRow.set(row.row, withParentValues(source, parents));
   });
   return byRow;
 }
