@@ -1,30 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './keys.js';
 import { packUnchangedOutcomes } from './outcome-rows.js';
+import { runningOnlyKeys } from './run-data-keys.js';
 import { RUN_TTL_SECONDS, type RunRecord } from './run-record.js';
-
-// What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
-// `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
-// `outcomes`, `missing`, `failed-sources` and `replaced`. The run's copy of the seller's products,
-// its key lookups, the rows it touched or created and its guard plan serve only while it runs, and
-// are deleted when it ends. A run held by a guard has not ended: `approve` needs them.
-
-/**
- * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
- * held run asks later runs' source keys (held-deactivations.ts laterSourceRuns).
- */
-export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
-  return [
-    keys.products(id),
-    keys.keyToId(id),
-    keys.idToKey(id),
-    keys.touched(id),
-    keys.createdKeys(id),
-    keys.plan(id),
-    keys.planParents(id),
-    keys.deactivationClaims(id),
-  ];
-}
 
 // `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
 // is kept in the record before the list goes (once: a run ended twice keeps the first count).

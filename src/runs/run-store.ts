@@ -10,6 +10,7 @@ import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
 import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
+import { runDataKeys } from './run-data-keys.js';
 import {
   laterFields,
   newRunId,
@@ -265,7 +266,7 @@ export class RunStore {
     // The requests this process counted for the run are in its record when it ends.
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
     multi.hset(this.keys.run(id), fields);
-    for (const key of this.runDataKeys(id)) multi.expire(key, RUN_TTL_SECONDS);
+    for (const key of runDataKeys(this.keys, id)) multi.expire(key, RUN_TTL_SECONDS);
     await execWithCounts(multi, counts);
     const run = state === 'held' ? null : await this.get(id);
     if (run) await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
@@ -277,7 +278,7 @@ export class RunStore {
    */
   async keepFor(id: string, seconds = RUN_TTL_SECONDS): Promise<void> {
     const multi = this.redis.multi();
-    for (const key of this.runDataKeys(id)) multi.expire(key, seconds);
+    for (const key of runDataKeys(this.keys, id)) multi.expire(key, seconds);
     await multi.exec();
   }
 
@@ -310,26 +311,5 @@ export class RunStore {
   async *outcomes(id: string, batchSize = PACKED_BLOCK_ROWS): AsyncGenerator<RowOutcome> {
     const run = await this.get(id);
     if (run) yield* reportLines(this.redis, this.keys, run, batchSize);
-  }
-
-  private runDataKeys(id: string): string[] {
-    return [
-      this.keys.outcomes(id),
-      this.keys.products(id),
-      this.keys.keyToId(id),
-      this.keys.idToKey(id),
-      this.keys.touched(id),
-      this.keys.replaced(id),
-      this.keys.sourceKeys(id),
-      this.keys.createdKeys(id),
-      this.keys.missing(id),
-      this.keys.missingUnsorted(id),
-      this.keys.deactivations(id),
-      this.keys.deactivationClaims(id),
-      this.keys.plan(id),
-      this.keys.planParents(id),
-      this.keys.failedSources(id),
-      this.keys.parentSources(id),
-    ];
   }
 }

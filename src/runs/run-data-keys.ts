@@ -1,0 +1,44 @@
+import type { RedisKeys } from './keys.js';
+
+// What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
+// `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
+// `outcomes`, `missing`, `failed-sources`, `parent-sources` and `replaced`. The run's copy of the
+// seller's products, its key lookups, the rows it touched or created and its guard plan serve only
+// while it runs, and are deleted when it ends. A run held by a guard has not ended: `approve` needs
+// them. Each key of a run's data is named once here, in one of the two lists.
+
+/**
+ * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
+ * held run asks later runs' source keys (held-deactivations.ts laterSourceRuns).
+ */
+export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
+  return [
+    keys.products(id),
+    keys.keyToId(id),
+    keys.idToKey(id),
+    keys.touched(id),
+    keys.createdKeys(id),
+    keys.plan(id),
+    keys.planParents(id),
+    keys.deactivationClaims(id),
+  ];
+}
+
+/** The run's data an ended run keeps for its 7 days (`source-keys` while an earlier held run may ask). */
+export function keptAfterEndKeys(keys: RedisKeys, id: string): string[] {
+  return [
+    keys.outcomes(id),
+    keys.replaced(id),
+    keys.sourceKeys(id),
+    keys.missing(id),
+    keys.missingUnsorted(id),
+    keys.deactivations(id),
+    keys.failedSources(id),
+    keys.parentSources(id),
+  ];
+}
+
+/** Every key of a run's data besides its record: they get the run's lifetime together. */
+export function runDataKeys(keys: RedisKeys, id: string): string[] {
+  return [...keptAfterEndKeys(keys, id), ...runningOnlyKeys(keys, id)];
+}
