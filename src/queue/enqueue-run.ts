@@ -21,7 +21,13 @@ import { throttledErrorLog } from './quiet-errors.js';
 import type { SellerState, SellerStatus } from './seller-state.js';
 
 export interface EnqueueDeps {
+  /** BullMQ's connection: the seller's queue is built on it. */
   redis: Redis;
+  /**
+   * The tool's own connection (runtime.ts), for the producer's per-chunk pipeline: ioredis copies
+   * BullMQ's ~64 scripts into every pipeline of BullMQ's client. BullMQ's when absent.
+   */
+  commands?: Redis;
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
@@ -105,7 +111,7 @@ async function produceRun(
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     const { total, chunks } = await produceChunks({
-      redis: deps.redis,
+      redis: deps.commands ?? deps.redis,
       keys: deps.keys,
       runs: deps.runs,
       queue,
