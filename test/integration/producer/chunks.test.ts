@@ -22,16 +22,15 @@ import {
 describe('the chunks the producer queues', () => {
   const rig = useProducerRig();
 
+  const rigOptions = (runId: string) => ({
+    redis: rig.redis,
+    keys: rig.keys,
+    runs: rig.runs,
+    queue: rig.queue,
+    runId,
+  });
   const produce = (runId: string, rows: AsyncIterable<MappedRow>) =>
-    produceChunks({
-      redis: rig.redis,
-      keys: rig.keys,
-      runs: rig.runs,
-      queue: rig.queue,
-      runId,
-      rows,
-      chunkSize: 10,
-    });
+    produceChunks({ ...rigOptions(runId), rows, chunkSize: 10 });
 
   const queuedJobs = async () =>
     (await rig.queue.getJobs(['wait', 'prioritized', 'delayed'])).sort((a, b) => a.data.chunk - b.data.chunk);
@@ -175,6 +174,41 @@ describe('the chunks the producer queues', () => {
       const jobs = await queuedJobs();
       expect(jobs.map((job) => job.id)).toEqual([`${run.id}-0`, `${run.id}-1`, `${run.id}-2`]);
       expect(jobs.map((job) => job.data.rows.length)).toEqual([10, 10, 5]);
+    });
+  });
+
+  describe('when the source hands its rows on without ever waiting (records the parser already holds)', () => {
+    it('lets the event loop turn every few rows while a chunk is written, so that its Redis replies are read', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+      // Counts turns of the event loop: a callback of the check phase runs only when the loop turns.
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        turns++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const turnsAtRow: number[] = [];
+      async function* neverWaiting(): AsyncGenerator<MappedRow> {
+        for (let row = 1; row <= 300; row++) {
+          turnsAtRow[row] = turns;
+          yield upsert(row);
+        }
+      }
+
+      try {
+        await produceChunks({ ...rigOptions(run.id), rows: neverWaiting(), chunkSize: 100 });
+      } finally {
+        ticking = false;
+      }
+
+      // Rows 101 to 199 are read while the first chunk is written: never more than 16 without a turn.
+      for (let row = 101; row + 16 < 200; row++) {
+        expect(turnsAtRow[row + 16], `turns between rows ${row} and ${row + 16}`).toBeGreaterThan(
+          turnsAtRow[row] as number,
+        );
+      }
+      expect((await queuedJobs()).map((job) => job.data.rows.length)).toEqual([100, 100, 100]);
     });
   });
 });
