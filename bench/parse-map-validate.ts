@@ -8,23 +8,10 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMapper } from '../src/catalog/index.js';
 import { SeenKeys } from '../src/catalog/seen-keys.js';
-import { openSource } from '../src/sources/index.js';
 import { writeGenericCatalog } from './parse/generate-catalog.js';
+import { parseMapValidate } from './parse/map-validate.js';
 import { collectGarbage, mib, parseOnly, withPeakRss } from './parse/measure.js';
-
-async function parseMapValidate(path: string): Promise<Record<string, number>> {
-  const source = await openSource(path);
-  const mapper = createMapper({
-    columns: source.columns,
-    ...(source.delimiter ? { delimiter: source.delimiter } : {}),
-  });
-  const counts: Record<string, number> = { upsert: 0, invalid: 0, merged: 0 };
-  for await (const row of mapper.map(source.records)) counts[row.kind] = (counts[row.kind] ?? 0) + 1;
-  await source.close();
-  return counts;
-}
 
 /** The bytes held by the duplicate check (SeenKeys) for `count` keys like those of the catalog. */
 function duplicateCheckMemory(count: number): number {
