@@ -1,3 +1,4 @@
+import { relay } from '../async-relay.js';
 import type { SourceRecord } from '../interfaces.js';
 
 /** Records read ahead to recognize an export by its values (a header in an unknown language). */
@@ -22,19 +23,11 @@ export async function peekRecords(
     }
     sample.push(next.value);
   }
-  async function* all(): AsyncGenerator<SourceRecord> {
-    let finished = done;
-    try {
-      yield* sample;
-      while (!finished) {
-        const next = await iterator.next();
-        if (next.done) finished = true;
-        else yield next.value;
-      }
-    } finally {
-      // A consumer that stops early (an interrupt) closes the source, as it would without the peek.
-      if (!finished) await iterator.return?.();
-    }
-  }
-  return { sample: sample.filter((record) => record.problem === undefined), records: all() };
+  // A source that ended within the sample is not read again. A consumer that stops early (an
+  // interrupt) closes the source, as it would without the peek.
+  const rest: AsyncIterator<SourceRecord> = done
+    ? { next: async () => ({ done: true, value: undefined }) }
+    : iterator;
+  const all = relay(rest, { first: sample });
+  return { sample: sample.filter((record) => record.problem === undefined), records: all };
 }

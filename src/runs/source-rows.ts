@@ -1,3 +1,4 @@
+import { relay } from '../async-relay.js';
 import type { ParentNotes } from '../catalog/mapper.js';
 import type { SourceRecord } from '../interfaces.js';
 
@@ -66,11 +67,13 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
   }
 
   /** Passes the records through, keeping the values of each. */
-  async *tap(records: AsyncIterable<SourceRecord>): AsyncGenerator<SourceRecord> {
-    for await (const record of records) {
-      this.pending.set(record.row, this.valuesOf(record));
-      yield record;
-    }
+  tap(records: AsyncIterable<SourceRecord>): AsyncIterableIterator<SourceRecord> {
+    return relay(records[Symbol.asyncIterator](), {
+      each: (record) => {
+        this.pending.set(record.row, this.valuesOf(record));
+        return record;
+      },
+    });
   }
 
   /**

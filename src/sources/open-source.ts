@@ -1,3 +1,4 @@
+import { relay } from '../async-relay.js';
 import type { SourceRecord } from '../interfaces.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
@@ -110,15 +111,8 @@ async function readSource(
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
   const rowEstimate = estimateRows(sniffed, bytes.size, format, first.done ? null : first.value);
 
-  async function* records(): AsyncGenerator<SourceRecord> {
-    try {
-      if (first.done) return;
-      yield first.value;
-      yield* reader;
-    } finally {
-      await bytes.close();
-    }
-  }
+  // The first record, read ahead, then the rest; the source is closed however the read ends.
+  const records = relay(reader, { first: first.done ? [] : [first.value], onEnd: () => bytes.close() });
   return {
     format,
     encoding,
@@ -127,7 +121,7 @@ async function readSource(
     ...(format === 'csv' ? { header: csvHeader } : {}),
     detections,
     rowEstimate,
-    records: records(),
+    records,
     async close() {
       await bytes.close();
     },
@@ -208,35 +202,30 @@ async function* readLater(reader: Promise<AsyncGenerator<SourceRecord>>): AsyncG
  * U+FFFD there, for the report only (an invalid row is never sent). A parse error in such a file
  * says that the bytes may be the cause.
  */
-async function* checkBytes(
-  records: AsyncGenerator<SourceRecord>,
+function checkBytes(
+  records: AsyncIterator<SourceRecord>,
   decoded: DecodeState,
   encoding: string,
-): AsyncGenerator<SourceRecord> {
-  try {
-    for await (const record of records) {
-      if (decoded.marked === 0) {
-        yield record;
-        continue;
-      }
+): AsyncIterableIterator<SourceRecord> {
+  return relay(records, {
+    each(record) {
+      if (decoded.marked === 0) return record;
       const byte = badByteInRecord(record.values);
-      if (byte === undefined) {
-        yield record;
-        continue;
-      }
+      if (byte === undefined) return record;
       const values: Record<string, string> = {};
       for (const [key, value] of Object.entries(record.values)) {
         values[withoutMarks(key, '\uFFFD')] = withoutMarks(value, '\uFFFD');
       }
-      yield { row: record.row, line: record.line, values, problem: badBytesReason(byte, encoding) };
-    }
-  } catch (error) {
-    if (!(error instanceof SourceError) || decoded.first === undefined) throw error;
-    if (error.message.includes('--max-record-bytes')) throw error;
-    throw new SourceError(
-      `${withoutMarks(error.message)} (the source holds ${badBytesReason(decoded.first, encoding)})`,
-    );
-  }
+      return { row: record.row, line: record.line, values, problem: badBytesReason(byte, encoding) };
+    },
+    onError(error) {
+      if (!(error instanceof SourceError) || decoded.first === undefined) return error;
+      if (error.message.includes('--max-record-bytes')) return error;
+      return new SourceError(
+        `${withoutMarks(error.message)} (the source holds ${badBytesReason(decoded.first, encoding)})`,
+      );
+    },
+  });
 }
 
 function chooseEncoding(
