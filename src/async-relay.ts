@@ -44,7 +44,10 @@ export function relay<T, U = T>(
     try {
       return { done: false, value: each(result.value) };
     } catch (error) {
-      return fail(error);
+      // As a `for await` whose body throws, the source is closed first.
+      return Promise.resolve(source.return?.())
+        .catch(() => undefined)
+        .then(() => fail(error));
     }
   };
   return {
@@ -54,6 +57,7 @@ export function relay<T, U = T>(
       return source.next().then(passed, fail);
     },
     async return(): Promise<IteratorResult<U>> {
+      given = first.length;
       if (!ended) {
         try {
           await source.return?.();

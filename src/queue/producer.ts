@@ -143,9 +143,16 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     settledHere = [];
     settledSources = new Map();
     sourceKeys = [];
-    writing = writeBatch(batch);
-    // Awaited by the next flush or the end of the read; a failure meanwhile is not unhandled.
-    writing.catch(() => undefined);
+    const write = writeBatch(batch);
+    writing = write;
+    // Awaited by the next flush or the end of the read; a failure meanwhile is not unhandled. Once
+    // written, nothing is under way (the read stops giving the event loop its turns).
+    write.then(
+      () => {
+        if (writing === write) writing = null;
+      },
+      () => undefined,
+    );
   };
 
   const writeBatch = async (batch: ReadBatch) => {

@@ -28,8 +28,8 @@ class LineCountingParser extends Parser {
 
   constructor(options: Options) {
     super(options);
-    // At most one chunk's records wait to be read (~850 for 64 KiB), as when they came one by one
-    // and the object-mode buffer of 16 filled within the chunk.
+    // One array waits to be read at most: the records held are the chunk being read and the next,
+    // parsed meanwhile (~1,700 for 64 KiB chunks; ~1,200 when they came one by one).
     this.readableState.highWaterMark = 1;
   }
 

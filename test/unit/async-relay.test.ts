@@ -96,5 +96,16 @@ describe('relay', () => {
 
     await expect(readAll(relayed)).rejects.toThrow('step failed at 2');
     expect(ends).toEqual(['end']);
+    expect(source.log).toEqual(['source closed']);
+  });
+
+  it('closes the source when closed before the first item, and gives nothing more', async () => {
+    const source = numbers(3);
+    const relayed = relay(source.iterator, { first: [0] });
+
+    await relayed.return?.();
+
+    expect(await relayed.next()).toEqual({ done: true, value: undefined });
+    expect(await source.iterator.next()).toEqual({ done: true, value: undefined });
   });
 });

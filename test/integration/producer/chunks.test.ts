@@ -188,16 +188,45 @@ describe('the chunks the producer queues', () => {
         if (ticking) setImmediate(tick);
       };
       setImmediate(tick);
+      // The first chunk's write is held in its first round trip until row 200 is read, so that it is
+      // surely under way while rows 101 to 199 are read, however fast Redis answers.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slowRedis = new Proxy(rig.redis, {
+        get(target, property) {
+          if (property !== 'pipeline') {
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return () => {
+            const pipeline = target.pipeline();
+            const exec = pipeline.exec.bind(pipeline);
+            pipeline.exec = async () => {
+              await held;
+              return exec();
+            };
+            return pipeline;
+          };
+        },
+      });
       const turnsAtRow: number[] = [];
       async function* neverWaiting(): AsyncGenerator<MappedRow> {
         for (let row = 1; row <= 300; row++) {
           turnsAtRow[row] = turns;
+          if (row === 200) release();
           yield upsert(row);
         }
       }
 
       try {
-        await produceChunks({ ...rigOptions(run.id), rows: neverWaiting(), chunkSize: 100 });
+        await produceChunks({
+          ...rigOptions(run.id),
+          redis: slowRedis,
+          rows: neverWaiting(),
+          chunkSize: 100,
+        });
       } finally {
         ticking = false;
       }
