@@ -14,6 +14,40 @@ import type { Decimal } from '../../../src/interfaces.js';
 
 const d = (text: string) => text as Decimal;
 
+describe('parseDecimal, plain values (digits, or digits, a dot and one or two decimals)', () => {
+  /** Every string of up to `length` characters over `alphabet`. */
+  function* strings(alphabet: string, length: number): Generator<string> {
+    yield '';
+    if (length === 0) return;
+    for (const shorter of strings(alphabet, length - 1)) for (const c of alphabet) yield shorter + c;
+  }
+
+  it('reads each as the pattern /^(\\d+)(?:\\.(\\d{1,2}))?$/ does, one way whatever the style', () => {
+    let plain = 0;
+    for (const text of new Set(strings('019.', 6))) {
+      const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+      if (!match) continue;
+      plain++;
+      const whole = (match[1] ?? '').replace(/^0+/, '') || '0';
+      const decimals = (match[2] ?? '').replace(/0+$/, '');
+      const value = decimals === '' ? whole : `${whole}.${decimals}`;
+      const expected = match[2] === undefined ? { ok: true, value } : { ok: true, value, separator: 'dot' };
+      for (const style of ['auto', 'dot', 'comma'] as const)
+        expect(parseDecimal(text, style), text).toEqual(expected);
+    }
+    expect(plain).toBeGreaterThan(500);
+  });
+
+  it.each([
+    ['1.234', { ok: true, value: '1234' }],
+    ['1..2', { ok: false, reason: 'not a number' }],
+    ['\u0661\u0662', { ok: false, reason: 'not a number' }],
+    ['+12', { ok: true, value: '12' }],
+  ])('leaves %j, which is not plain, to the reading of the style (comma)', (text, expected) => {
+    expect(parseDecimal(text, 'comma')).toEqual(expected);
+  });
+});
+
 describe('parseDecimal', () => {
   it.each([
     ['12.5', '12.5'],
