@@ -139,9 +139,18 @@ export function createMapper(options: MapperOptions): Mapper {
     detections.push('decimals: a comma unless the file shows otherwise (the file is ;-delimited)');
 
   const specs: Record<string, FieldSpec> = compiled?.specs ?? {};
+  // A field's kind by its name, made once per field rather than once per field of every row.
+  const kinds = new Map<string, FieldSpec>();
+  const kindSpec = (field: string): FieldSpec => {
+    const known = kinds.get(field);
+    if (known) return known;
+    const spec: FieldSpec = { kind: kindOf(field) };
+    kinds.set(field, spec);
+    return spec;
+  };
   const rules: RowRules = {
     matchBy,
-    specOf: (field) => specs[field] ?? { kind: kindOf(field) },
+    specOf: (field) => specs[field] ?? kindSpec(field),
     readDecimal: createDecimalReader(style ?? 'auto', suggested),
   };
   if (send) rules.send = send;
