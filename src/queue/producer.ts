@@ -83,6 +83,8 @@ export const DEFAULT_HIGH_WATER = 200;
  * read, and each flush then waited for the chunk (2.6 s of a 300,000-row import's 6 s, issue 12).
  */
 const ROWS_BETWEEN_TURNS = 16;
+/** Chunks written at once: a chunk's keys and run check go out while the one before it is added (flush). */
+const WRITES_AT_ONCE = 2;
 /** How often the producer renews the lifetime of the run's keys while it reads. */
 const KEEP_FOR_EVERY_MS = 5_000;
 
@@ -109,23 +111,31 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const room = new QueueRoom(queue, highWater);
   let keptAt = Number.NEGATIVE_INFINITY;
 
-  /** The last flush's writes (flush), still under way while the next rows are read; at most one. */
-  let writing: Promise<void> | null = null;
+  /**
+   * The flushes' writes still under way while the next rows are read, oldest first: at most
+   * WRITES_AT_ONCE. Each is awaited by a later flush or the end of the read.
+   */
+  const inFlight: Promise<void>[] = [];
+  /** Writes not done yet: while any is, the read gives the event loop its turns. */
+  let writesUnderWay = 0;
   const finishWriting = async () => {
-    const pending = writing;
-    writing = null;
-    await pending;
+    // All of them settle first, so that none is left running; the oldest failure is the one thrown.
+    const pending = inFlight.splice(0);
+    const results = await Promise.allSettled(pending);
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   };
 
   /**
    * Lets the rows read so far go once the queue has room (reading stops at the mark with this chunk
    * in hand), then writes them while the next rows are read: the round trips overlap the parsing
-   * instead of adding to it (issue 12). The next flush waits for this one first, so Redis sees the
-   * same writes in the same order, and a failure (the run gone) stops the read one chunk later, with
-   * those rows unrecorded.
+   * instead of adding to it (issue 12). Two chunks may be written at once: a chunk's keys and the
+   * check that its run exists go out while the chunk before it is being added, but chunks are added
+   * and counted in the order they were read, each after the one before it (writeBatch). A failure
+   * (the run gone) stops the read at most two chunks later, with those rows unrecorded.
    */
   const flush = async () => {
-    await finishWriting();
+    while (inFlight.length >= WRITES_AT_ONCE) await inFlight.shift();
     const batch = {
       rows: upserts,
       sources: packSources(upsertSources),
@@ -137,25 +147,27 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       last: upserts.length < chunkSize && settledHere.length < chunkSize * 10,
       totalNow: total,
     };
-    if (batch.rows.length > 0) await waitForRoom(room, sleep, options, recorded);
+    if (batch.rows.length > 0) {
+      // Near the mark, the chunks under way are added first, so that the look at the queue is exact.
+      if (room.nearMark(inFlight.length)) await finishWriting();
+      await waitForRoom(room, sleep, options, recorded);
+    }
     upserts = [];
     upsertSources = [];
     settledHere = [];
     settledSources = new Map();
     sourceKeys = [];
-    const write = writeBatch(batch);
-    writing = write;
-    // Awaited by the next flush or the end of the read; a failure meanwhile is not unhandled. Once
-    // written, nothing is under way (the read stops giving the event loop its turns).
-    write.then(
-      () => {
-        if (writing === write) writing = null;
-      },
-      () => undefined,
-    );
+    writesUnderWay++;
+    const write = writeBatch(batch, inFlight.at(-1) ?? null).finally(() => {
+      writesUnderWay--;
+    });
+    inFlight.push(write);
+    // Awaited by a later flush or the end of the read; a failure meanwhile is not unhandled.
+    write.catch(() => undefined);
   };
 
-  const writeBatch = async (batch: ReadBatch) => {
+  /** `before`: the write of the chunk read before this one; this chunk is added once it is done. */
+  const writeBatch = async (batch: ReadBatch, before: Promise<void> | null) => {
     // One round trip for the chunk's keys and the check that the run still exists (a run whose
     // record vanished, Redis restarted without persistence or flushed, cannot end), where a
     // command each took one apiece. Each set is given the run's lifetime as it is written, so
@@ -171,6 +183,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     if (exists?.[1] !== 1) throw new RunStateLostError(runId);
     if (batch.header) await runs.setSourceHeader(runId, batch.header, options.sourceRows?.delimiter ?? ',');
     if (batch.settled.length > 0) await runs.settle(runId, batch.settled, batch.settledSources);
+    // In the order read: chunk numbers, the run's total and what is recorded only ever grow, and a
+    // chunk is never added after one before it failed.
+    await before;
     await writeChunk(batch.rows, batch.sources, batch.totalNow, batch.last);
   };
 
@@ -203,7 +218,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       if (options.signal?.aborted) throw new RunInterruptedError();
       options.assertHealthy?.();
       total++;
-      if (writing && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
+      if (writesUnderWay > 0 && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
       if (mapped.key) sourceKeys.push(mapped.key);
       const values = options.sourceRows?.take(mapped.row) ?? null;
       if (mapped.kind === 'upsert') {
@@ -220,7 +235,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     await flush();
     await finishWriting();
   } catch (error) {
-    // The chunk still being written ends first; its failure came first, so it is the one thrown.
+    // The chunks still being written end first; a failure of theirs came first, so it is the one thrown.
     await finishWriting();
     throw error;
   }
@@ -285,6 +300,11 @@ class QueueRoom {
 
   added(): void {
     this.bound++;
+  }
+
+  /** Whether `more` chunks added could bring the queue to the mark (or it is unknown yet). */
+  nearMark(more: number): boolean {
+    return this.bound + more >= this.highWater;
   }
 }
 

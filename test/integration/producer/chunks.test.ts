@@ -12,6 +12,7 @@ import {
   countingSource,
   invalid,
   merged,
+  pollUntil,
   RUN_SPEC,
   SELLER_REF,
   skipped,
@@ -238,6 +239,90 @@ describe('the chunks the producer queues', () => {
         );
       }
       expect((await queuedJobs()).map((job) => job.data.rows.length)).toEqual([100, 100, 100]);
+    });
+  });
+
+  describe('when Redis is slow to add a chunk', () => {
+    it('writes the next chunk’s keys meanwhile, and adds the chunks in the order they were read', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+      const added: number[] = [];
+      let releaseFirst = () => {};
+      const firstHeld = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      // The first chunk's job is added only when the test says so.
+      const slowQueue = new Proxy(rig.queue, {
+        get(target, property) {
+          if (property !== 'add') {
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return async (...args: Parameters<typeof target.add>) => {
+            if (args[1].chunk === 0) await firstHeld;
+            const job = await target.add(...args);
+            added.push(args[1].chunk);
+            return job;
+          };
+        },
+      });
+
+      const produced = produceChunks({
+        ...rigOptions(run.id),
+        queue: slowQueue,
+        rows: countingSource(30).rows(),
+        chunkSize: 10,
+      });
+
+      await pollUntil(
+        'the second chunk’s keys are written',
+        async () => (await rig.redis.sismember(rig.keys.sourceKeys(run.id), upsert(11).key)) === 1,
+      );
+      expect(added).toEqual([]);
+      releaseFirst();
+      expect(await produced).toEqual({ total: 30, chunks: 3 });
+      expect(added).toEqual([0, 1, 2]);
+      expect((await queuedJobs()).map((job) => job.id)).toEqual([
+        `${run.id}-0`,
+        `${run.id}-1`,
+        `${run.id}-2`,
+      ]);
+      expect((await rig.runs.get(run.id))?.total).toBe(30);
+    });
+
+    it('adds no later chunk once a chunk could not be added, and fails with its error', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+      const added: number[] = [];
+      const failingQueue = new Proxy(rig.queue, {
+        get(target, property) {
+          if (property !== 'add') {
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return async (...args: Parameters<typeof target.add>) => {
+            // The chunk of rows 1 to 10 (by its rows: its number is the producer's to give).
+            if (args[1].rows[0]?.row === 1) {
+              // Slow, then refused: the next chunk's keys are written meanwhile.
+              await new Promise((resolve) => setTimeout(resolve, 50));
+              throw new Error('OOM command not allowed when used memory > maxmemory');
+            }
+            const job = await target.add(...args);
+            added.push(args[1].rows[0]?.row ?? 0);
+            return job;
+          };
+        },
+      });
+
+      await expect(
+        produceChunks({
+          ...rigOptions(run.id),
+          queue: failingQueue,
+          rows: countingSource(30).rows(),
+          chunkSize: 10,
+        }),
+      ).rejects.toThrow('OOM command not allowed');
+
+      expect(added).toEqual([]);
+      expect(await queuedJobs()).toEqual([]);
     });
   });
 });
