@@ -118,6 +118,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const inFlight: Promise<void>[] = [];
   /** Writes not done yet: while any is, the read gives the event loop its turns. */
   let writesUnderWay = 0;
+  let writeFailed = false;
   const finishWriting = async () => {
     // All of them settle first, so that none is left running; the oldest failure is the one thrown.
     const pending = inFlight.splice(0);
@@ -130,11 +131,13 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
    * Lets the rows read so far go once the queue has room (reading stops at the mark with this chunk
    * in hand), then writes them while the next rows are read: the round trips overlap the parsing
    * instead of adding to it (issue 12). Two chunks may be written at once: a chunk's keys and the
-   * check that its run exists go out while the chunk before it is being added, but chunks are added
-   * and counted in the order they were read, each after the one before it (writeBatch). A failure
-   * (the run gone) stops the read at most two chunks later, with those rows unrecorded.
+   * check that its run exists go out while the chunk before it is being added, but the rest (its
+   * settles, its job, the run's total) follows the chunk before it, in the order read (writeBatch).
+   * A failure (the run gone) stops the read at the next flush, with the rows since unrecorded.
    */
   const flush = async () => {
+    // A write that failed stops the read here, before another chunk's keys go out.
+    if (writeFailed) await finishWriting();
     while (inFlight.length >= WRITES_AT_ONCE) await inFlight.shift();
     const batch = {
       rows: upserts,
@@ -163,7 +166,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     });
     inFlight.push(write);
     // Awaited by a later flush or the end of the read; a failure meanwhile is not unhandled.
-    write.catch(() => undefined);
+    write.catch(() => {
+      writeFailed = true;
+    });
   };
 
   /** `before`: the write of the chunk read before this one; this chunk is added once it is done. */
@@ -178,14 +183,20 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       step.sadd(keys.sourceKeys(runId), ...batch.sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
     }
     if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
-    const [exists] = (await step.exec()) ?? [];
-    if (exists?.[0]) throw exists[0];
-    if (exists?.[1] !== 1) throw new RunStateLostError(runId);
+    try {
+      const [exists] = (await step.exec()) ?? [];
+      if (exists?.[0]) throw exists[0];
+      if (exists?.[1] !== 1) throw new RunStateLostError(runId);
+    } catch (error) {
+      // A failure of the chunk before this one came first: it is the one thrown.
+      await before;
+      throw error;
+    }
+    // The rest in the order read, once the chunk before is written: nothing is recorded after a
+    // chunk before it failed; chunk numbers, the run's total and what is recorded only ever grow.
+    await before;
     if (batch.header) await runs.setSourceHeader(runId, batch.header, options.sourceRows?.delimiter ?? ',');
     if (batch.settled.length > 0) await runs.settle(runId, batch.settled, batch.settledSources);
-    // In the order read: chunk numbers, the run's total and what is recorded only ever grow, and a
-    // chunk is never added after one before it failed.
-    await before;
     await writeChunk(batch.rows, batch.sources, batch.totalNow, batch.last);
   };
 

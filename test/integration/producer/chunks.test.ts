@@ -243,6 +243,26 @@ describe('the chunks the producer queues', () => {
   });
 
   describe('when Redis is slow to add a chunk', () => {
+    /** The rig's queue, with `add` of the chunk that holds row 1 replaced by `firstAdd`. */
+    const withFirstAdd = (firstAdd: () => Promise<void>, added: number[]) =>
+      new Proxy(rig.queue, {
+        get(target, property) {
+          if (property !== 'add') {
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return async (...args: Parameters<typeof target.add>) => {
+            // Known by its rows: its number is the producer's to give.
+            if (args[1].rows[0]?.row === 1) await firstAdd();
+            const job = await target.add(...args);
+            added.push(args[1].rows[0]?.row ?? 0);
+            return job;
+          };
+        },
+      });
+    const keyWritten = async (runId: string, row: number) =>
+      (await rig.redis.sismember(rig.keys.sourceKeys(runId), upsert(row).key)) === 1;
+
     it('writes the next chunk’s keys meanwhile, and adds the chunks in the order they were read', async () => {
       const run = await rig.runs.create(RUN_SPEC);
       const added: number[] = [];
@@ -250,79 +270,101 @@ describe('the chunks the producer queues', () => {
       const firstHeld = new Promise<void>((resolve) => {
         releaseFirst = resolve;
       });
-      // The first chunk's job is added only when the test says so.
-      const slowQueue = new Proxy(rig.queue, {
-        get(target, property) {
-          if (property !== 'add') {
-            const value = Reflect.get(target, property, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return async (...args: Parameters<typeof target.add>) => {
-            if (args[1].chunk === 0) await firstHeld;
-            const job = await target.add(...args);
-            added.push(args[1].chunk);
-            return job;
-          };
-        },
-      });
 
       const produced = produceChunks({
         ...rigOptions(run.id),
-        queue: slowQueue,
+        queue: withFirstAdd(() => firstHeld, added),
         rows: countingSource(30).rows(),
         chunkSize: 10,
       });
+      try {
+        await pollUntil('the second chunk’s keys are written', () => keyWritten(run.id, 11));
+        expect(added).toEqual([]);
+      } finally {
+        releaseFirst();
+      }
 
-      await pollUntil(
-        'the second chunk’s keys are written',
-        async () => (await rig.redis.sismember(rig.keys.sourceKeys(run.id), upsert(11).key)) === 1,
-      );
-      expect(added).toEqual([]);
-      releaseFirst();
       expect(await produced).toEqual({ total: 30, chunks: 3 });
-      expect(added).toEqual([0, 1, 2]);
-      expect((await queuedJobs()).map((job) => job.id)).toEqual([
-        `${run.id}-0`,
-        `${run.id}-1`,
-        `${run.id}-2`,
+      expect(added).toEqual([1, 11, 21]);
+      const jobs = await queuedJobs();
+      expect(jobs.map((job) => [job.id, job.data.rows[0]?.row])).toEqual([
+        [`${run.id}-0`, 1],
+        [`${run.id}-1`, 11],
+        [`${run.id}-2`, 21],
       ]);
       expect((await rig.runs.get(run.id))?.total).toBe(30);
     });
 
-    it('adds no later chunk once a chunk could not be added, and fails with its error', async () => {
+    it('fails with the first chunk’s error when the next one fails too while the first is added', async () => {
       const run = await rig.runs.create(RUN_SPEC);
       const added: number[] = [];
-      const failingQueue = new Proxy(rig.queue, {
+      let recordGone = () => {};
+      const gone = new Promise<void>((resolve) => {
+        recordGone = resolve;
+      });
+      // The second chunk's check (the producer's second pipeline) waits until the run's record is
+      // gone, as after a FLUSHALL: it fails while the first chunk is being added, then that add fails.
+      let pipelines = 0;
+      const redis = new Proxy(rig.redis, {
         get(target, property) {
-          if (property !== 'add') {
+          if (property !== 'pipeline') {
             const value = Reflect.get(target, property, target);
             return typeof value === 'function' ? value.bind(target) : value;
           }
-          return async (...args: Parameters<typeof target.add>) => {
-            // The chunk of rows 1 to 10 (by its rows: its number is the producer's to give).
-            if (args[1].rows[0]?.row === 1) {
-              // Slow, then refused: the next chunk's keys are written meanwhile.
-              await new Promise((resolve) => setTimeout(resolve, 50));
-              throw new Error('OOM command not allowed when used memory > maxmemory');
-            }
-            const job = await target.add(...args);
-            added.push(args[1].rows[0]?.row ?? 0);
-            return job;
+          return () => {
+            const pipeline = target.pipeline();
+            if (++pipelines !== 2) return pipeline;
+            const exec = pipeline.exec.bind(pipeline);
+            pipeline.exec = async () => {
+              await gone;
+              return exec();
+            };
+            return pipeline;
           };
         },
       });
+      const refusedAfterRecordGone = async () => {
+        await rig.redis.hdel(rig.keys.run(run.id), 'spec');
+        recordGone();
+        await pollUntil('the second chunk’s check is done', () => keyWritten(run.id, 11));
+        throw new Error('OOM command not allowed when used memory > maxmemory');
+      };
 
       await expect(
         produceChunks({
           ...rigOptions(run.id),
-          queue: failingQueue,
+          redis,
+          queue: withFirstAdd(refusedAfterRecordGone, added),
           rows: countingSource(30).rows(),
+          chunkSize: 10,
+        }),
+      ).rejects.toThrow('OOM command not allowed');
+      expect(added).toEqual([]);
+    });
+
+    it('records nothing of a later chunk once a chunk could not be added, and fails with its error', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+      const added: number[] = [];
+      // Row 15 is invalid: it settles with the second chunk, which is read while the first is added.
+      const source = countingSource(30, (row) => (row === 15 ? invalid(row) : upsert(row)));
+      const refusedOnceNextIsUnderWay = async () => {
+        await pollUntil('the second chunk’s keys are written', () => keyWritten(run.id, 11));
+        throw new Error('OOM command not allowed when used memory > maxmemory');
+      };
+
+      await expect(
+        produceChunks({
+          ...rigOptions(run.id),
+          queue: withFirstAdd(refusedOnceNextIsUnderWay, added),
+          rows: source.rows(),
           chunkSize: 10,
         }),
       ).rejects.toThrow('OOM command not allowed');
 
       expect(added).toEqual([]);
       expect(await queuedJobs()).toEqual([]);
+      expect(await rig.redis.hexists(rig.keys.outcomes(run.id), '15')).toBe(0);
+      expect(await rig.runs.get(run.id)).toMatchObject({ total: 0, settled: 0 });
     });
   });
 });
