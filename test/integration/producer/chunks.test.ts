@@ -33,6 +33,41 @@ describe('the chunks the producer queues', () => {
   const produce = (runId: string, rows: AsyncIterable<MappedRow>) =>
     produceChunks({ ...rigOptions(runId), rows, chunkSize: 10 });
 
+  /** `target` with one method replaced; the others are its own, bound to it. */
+  function replacing<T extends object, K extends keyof T>(target: T, name: K, method: T[K]): T {
+    return new Proxy(target, {
+      get(object, property) {
+        if (property === name) return method;
+        const value = Reflect.get(object, property, object);
+        return typeof value === 'function' ? value.bind(object) : value;
+      },
+    });
+  }
+
+  /** A promise the test settles when it chooses (`open`). */
+  function gate(): { open: () => void; opened: Promise<void> } {
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return { open, opened };
+  }
+
+  /** The rig's connection, with the `nth` pipeline made on it (from 1) sent only once `until` settles. */
+  function holdingPipeline(nth: number, until: Promise<void>) {
+    let made = 0;
+    return replacing(rig.redis, 'pipeline', ((...args: Parameters<typeof rig.redis.pipeline>) => {
+      const pipeline = rig.redis.pipeline(...args);
+      if (++made !== nth) return pipeline;
+      const exec = pipeline.exec.bind(pipeline);
+      pipeline.exec = async () => {
+        await until;
+        return exec();
+      };
+      return pipeline;
+    }) as typeof rig.redis.pipeline);
+  }
+
   const queuedJobs = async () =>
     (await rig.queue.getJobs(['wait', 'prioritized', 'delayed'])).sort((a, b) => a.data.chunk - b.data.chunk);
 
@@ -191,32 +226,13 @@ describe('the chunks the producer queues', () => {
       setImmediate(tick);
       // The first chunk's write is held in its first round trip until row 200 is read, so that it is
       // surely under way while rows 101 to 199 are read, however fast Redis answers.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const slowRedis = new Proxy(rig.redis, {
-        get(target, property) {
-          if (property !== 'pipeline') {
-            const value = Reflect.get(target, property, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return () => {
-            const pipeline = target.pipeline();
-            const exec = pipeline.exec.bind(pipeline);
-            pipeline.exec = async () => {
-              await held;
-              return exec();
-            };
-            return pipeline;
-          };
-        },
-      });
+      const firstWrite = gate();
+      const slowRedis = holdingPipeline(1, firstWrite.opened);
       const turnsAtRow: number[] = [];
       async function* neverWaiting(): AsyncGenerator<MappedRow> {
         for (let row = 1; row <= 300; row++) {
           turnsAtRow[row] = turns;
-          if (row === 200) release();
+          if (row === 200) firstWrite.open();
           yield upsert(row);
         }
       }
@@ -245,35 +261,24 @@ describe('the chunks the producer queues', () => {
   describe('when Redis is slow to add a chunk', () => {
     /** The rig's queue, with `add` of the chunk that holds row 1 replaced by `firstAdd`. */
     const withFirstAdd = (firstAdd: () => Promise<void>, added: number[]) =>
-      new Proxy(rig.queue, {
-        get(target, property) {
-          if (property !== 'add') {
-            const value = Reflect.get(target, property, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return async (...args: Parameters<typeof target.add>) => {
-            // Known by its rows: its number is the producer's to give.
-            if (args[1].rows[0]?.row === 1) await firstAdd();
-            const job = await target.add(...args);
-            added.push(args[1].rows[0]?.row ?? 0);
-            return job;
-          };
-        },
-      });
+      replacing(rig.queue, 'add', (async (...args: Parameters<typeof rig.queue.add>) => {
+        // Known by its rows: its number is the producer's to give.
+        if (args[1].rows[0]?.row === 1) await firstAdd();
+        const job = await rig.queue.add(...args);
+        added.push(args[1].rows[0]?.row ?? 0);
+        return job;
+      }) as typeof rig.queue.add);
     const keyWritten = async (runId: string, row: number) =>
       (await rig.redis.sismember(rig.keys.sourceKeys(runId), upsert(row).key)) === 1;
 
     it('writes the next chunk’s keys meanwhile, and adds the chunks in the order they were read', async () => {
       const run = await rig.runs.create(RUN_SPEC);
       const added: number[] = [];
-      let releaseFirst = () => {};
-      const firstHeld = new Promise<void>((resolve) => {
-        releaseFirst = resolve;
-      });
+      const firstAdd = gate();
 
       const produced = produceChunks({
         ...rigOptions(run.id),
-        queue: withFirstAdd(() => firstHeld, added),
+        queue: withFirstAdd(() => firstAdd.opened, added),
         rows: countingSource(30).rows(),
         chunkSize: 10,
       });
@@ -281,7 +286,7 @@ describe('the chunks the producer queues', () => {
         await pollUntil('the second chunk’s keys are written', () => keyWritten(run.id, 11));
         expect(added).toEqual([]);
       } finally {
-        releaseFirst();
+        firstAdd.open();
       }
 
       expect(await produced).toEqual({ total: 30, chunks: 3 });
@@ -298,34 +303,13 @@ describe('the chunks the producer queues', () => {
     it('fails with the first chunk’s error when the next one fails too while the first is added', async () => {
       const run = await rig.runs.create(RUN_SPEC);
       const added: number[] = [];
-      let recordGone = () => {};
-      const gone = new Promise<void>((resolve) => {
-        recordGone = resolve;
-      });
       // The second chunk's check (the producer's second pipeline) waits until the run's record is
       // gone, as after a FLUSHALL: it fails while the first chunk is being added, then that add fails.
-      let pipelines = 0;
-      const redis = new Proxy(rig.redis, {
-        get(target, property) {
-          if (property !== 'pipeline') {
-            const value = Reflect.get(target, property, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return () => {
-            const pipeline = target.pipeline();
-            if (++pipelines !== 2) return pipeline;
-            const exec = pipeline.exec.bind(pipeline);
-            pipeline.exec = async () => {
-              await gone;
-              return exec();
-            };
-            return pipeline;
-          };
-        },
-      });
+      const recordGone = gate();
+      const redis = holdingPipeline(2, recordGone.opened);
       const refusedAfterRecordGone = async () => {
         await rig.redis.hdel(rig.keys.run(run.id), 'spec');
-        recordGone();
+        recordGone.open();
         await pollUntil('the second chunk’s check is done', () => keyWritten(run.id, 11));
         throw new Error('OOM command not allowed when used memory > maxmemory');
       };
