@@ -7,6 +7,8 @@ import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
 import { addChunk, type ChunkJobData, packSources } from './chunk-job.js';
+import { QueueRoom } from './queue-room.js';
+import { settledAtOnce } from './settled-at-once.js';
 
 export interface ProduceOptions {
   redis: Redis;
@@ -251,72 +253,6 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     throw error;
   }
   return { total, chunks };
-}
-
-function settledAtOnce(row: Exclude<MappedRow, ProductUpsert>): RowOutcome {
-  if (row.kind === 'invalid') {
-    return {
-      row: row.row,
-      key: row.key ?? '',
-      action: 'invalid',
-      productId: null,
-      status: 'failed',
-      error: row.reason,
-    };
-  }
-  if (row.kind === 'skipped') {
-    // Left out on purpose (the source does not sell it so): ok, with the reason, like a merged row.
-    return {
-      row: row.row,
-      key: row.key ?? '',
-      action: 'skipped',
-      productId: null,
-      status: 'ok',
-      error: row.reason,
-    };
-  }
-  // A merged row carries no product of its own; the error column says where it went (the presets'
-  // reasons mostly name the row already: it is not said twice).
-  const named = new RegExp(`\\brow ${row.intoRow}\\b`).test(row.reason);
-  return {
-    row: row.row,
-    key: row.key,
-    action: 'merged',
-    productId: null,
-    status: 'ok',
-    error: named ? row.reason : `merged into row ${row.intoRow}: ${row.reason}`,
-  };
-}
-
-/**
- * How many jobs wait in the seller's queue, looked up only when it may have reached the mark: the
- * count can only fall between looks (workers take jobs) except by what this producer adds, so
- * `last look + added since` below the mark needs no look (one round trip saved per chunk).
- */
-class QueueRoom {
-  private bound = Number.POSITIVE_INFINITY;
-
-  constructor(
-    private readonly queue: Queue<ChunkJobData>,
-    readonly highWater: number,
-  ) {}
-
-  /** Jobs waiting, or null when they are surely fewer than the mark. */
-  async waiting(): Promise<number | null> {
-    if (this.bound < this.highWater) return null;
-    const waiting = await this.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-    this.bound = waiting;
-    return waiting;
-  }
-
-  added(): void {
-    this.bound++;
-  }
-
-  /** Whether `more` chunks added could bring the queue to the mark (or it is unknown yet). */
-  nearMark(more: number): boolean {
-    return this.bound + more >= this.highWater;
-  }
 }
 
 async function waitForRoom(
