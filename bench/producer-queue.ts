@@ -23,25 +23,21 @@ import { queueOptions } from '../src/queue/queue-options.js';
 import { RedisKeys } from '../src/runs/keys.js';
 import { RunStore } from '../src/runs/run-store.js';
 import type { SourceRows } from '../src/runs/source-rows.js';
-import { writeGenericCatalog } from './parse/generate-catalog.js';
+import { GENERIC_COLUMNS, genericRowValues, writeGenericCatalog } from './parse/generate-catalog.js';
 import { parseOnly } from './parse/measure.js';
 import { removeKeys } from './sync/redis-info.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const HEADER = ['sku', 'name', 'price', 'quantity', 'brand', 'description'];
 
-/** Row `i` of the generated catalog as the mapper gives it, and its raw values (trailing blanks left off). */
+/** Row `i` of the generated catalog as the generic preset maps it (a blank brand left out), and its raw values. */
 function mappedRow(i: number): { row: ProductUpsert; values: string[] } {
-  const sku = `SKU-${String(i).padStart(7, '0')}`;
-  const name = i % 10 === 0 ? `Münsterländer ${i}, 0,5 Liter` : `Product ${i}`;
-  const price = `${(i % 997) + 1}.${String(i % 100).padStart(2, '0')}`;
-  const brand = i % 7 === 0 ? '' : 'Acme';
-  const description = 'A product, described in a few words';
-  const fields: ProductUpsert['fields'] = { sku, name, price: Number(price), quantity: i % 50 };
+  const values = genericRowValues(i);
+  const [sku = '', name = '', price = '', quantity = '', brand = '', description = ''] = values;
+  const fields: ProductUpsert['fields'] = { sku, name, price: Number(price), quantity: Number(quantity) };
   if (brand) fields.brand = brand;
   fields.description = description;
   const row: ProductUpsert = { kind: 'upsert', row: i, line: i + 1, key: sku, fields };
-  return { row, values: [sku, name, price, String(i % 50), brand, description] };
+  return { row, values };
 }
 
 async function main(): Promise<void> {
@@ -95,7 +91,7 @@ async function main(): Promise<void> {
       headerChange() {
         if (headerGiven) return null;
         headerGiven = true;
-        return HEADER;
+        return GENERIC_COLUMNS;
       },
     };
     const drainer = (async () => {
