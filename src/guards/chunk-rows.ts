@@ -74,7 +74,7 @@ export function chunkRows(
     );
     if (lacking.length === 0) return sources;
     const all = new Map(sources);
-    for (const [row, write] of await plans.get(runId, lacking)) if (write.source) all.set(row, write.source);
+    for (const [row, source] of await plans.sources(runId, lacking)) all.set(row, source);
     return all;
   };
   const settle = async (outcomes: RowOutcome[], records: RowWrite[] = []) => {

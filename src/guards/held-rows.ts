@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { luaScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { StoredSources } from '../runs/parent-sources.js';
@@ -9,7 +10,10 @@ import type { RowSource } from '../runs/source-rows.js';
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The last approved row ends the round:
 // the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`.
-const RESETTLE_SCRIPT = `
+const RESETTLE_SCRIPT = luaScript(
+  'resettle',
+  5,
+  `
 local replaced = 0
 for i = 1, #ARGV, 6 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
@@ -42,7 +46,8 @@ if replaced > 0 then
   end
 end
 return replaced
-`;
+`,
+);
 
 /** The rows a guard held back, and their settling when `approve` sends them. */
 export class HeldRows {
@@ -88,10 +93,9 @@ export class HeldRows {
         stored.json(outcome.status === 'failed' ? sources.get(outcome.row) : undefined),
       );
     }
-    await stored.send(this.redis);
-    const replaced = (await this.redis.eval(
+    const replaced = (await stored.sendWith(
+      this.redis,
       RESETTLE_SCRIPT,
-      5,
       this.keys.outcomes(runId),
       this.keys.run(runId),
       this.keys.touched(runId),

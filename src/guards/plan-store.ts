@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
+import { luaScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { parentRowsOf, parentValues, StoredSources, withParentValues } from '../runs/parent-sources.js';
 import { RUN_TTL_SECONDS } from '../runs/run-store.js';
@@ -22,7 +23,10 @@ export interface PlannedWrite {
 // A row is planned once (HSETNX), and only while it is not settled: `planned` + `settled` then
 // count each row of the run once, and tell when every row is planned (decide.ts). The plan lives as
 // long as the run's other data, also when the run never ends (finish() renews it with the rest).
-const PLAN_SCRIPT = `
+const PLAN_SCRIPT = luaScript(
+  'plan',
+  3,
+  `
 local planned = 0
 for i = 1, #ARGV, 3 do
   if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 and redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
@@ -33,7 +37,8 @@ end
 if planned > 0 then redis.call('HINCRBY', KEYS[3], 'planned', planned) end
 if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ${RUN_TTL_SECONDS}) end
 return planned
-`;
+`,
+);
 
 /** The run's planned writes, in Redis (memory stays flat in the process whatever the run's size). */
 export class PlanStore {
@@ -52,10 +57,9 @@ export class PlanStore {
       const kept = write.source ? { ...write, source: stored.stored(write.source) } : write;
       args.push(String(write.upsert.row), JSON.stringify(kept), counted);
     }
-    await stored.send(this.redis);
-    await this.redis.eval(
+    await stored.sendWith(
+      this.redis,
       PLAN_SCRIPT,
-      3,
       this.keys.plan(runId),
       this.keys.outcomes(runId),
       this.keys.run(runId),
@@ -63,7 +67,10 @@ export class PlanStore {
     );
   }
 
-  /** The planned writes of these rows (rows without one are absent), their sources with their parents' values. */
+  /**
+   * The planned writes of these rows (rows without one are absent). A source names the rows it took
+   * fields from by number: `sources` gives their values, for the rows that need them.
+   */
   async get(runId: string, rows: number[]): Promise<Map<number, PlannedWrite>> {
     const found = new Map<number, PlannedWrite>();
     if (rows.length === 0) return found;
@@ -72,13 +79,18 @@ export class PlanStore {
       const value = values[i];
       if (value) found.set(row, JSON.parse(value) as PlannedWrite);
     });
-    const writes = [...found.values()];
-    const named = writes.flatMap((write) => (write.source ? parentRowsOf(write.source) : []));
-    if (named.length > 0) {
-      const parents = await parentValues(this.redis, this.keys.planParents(runId), named);
-      for (const write of writes) if (write.source) write.source = withParentValues(write.source, parents);
-    }
     return found;
+  }
+
+  /** The source values of these rows' planned writes, with their parents' values (a failed row's report line). */
+  async sources(runId: string, rows: number[]): Promise<Map<number, RowSource>> {
+    const sources = new Map<number, RowSource>();
+    for (const [row, write] of await this.get(runId, rows)) if (write.source) sources.set(row, write.source);
+    const named = [...sources.values()].flatMap(parentRowsOf);
+    if (named.length === 0) return sources;
+    const parents = await parentValues(this.redis, this.keys.planParents(runId), named);
+    for (const [row, source] of sources) sources.set(row, withParentValues(source, parents));
+    return sources;
   }
 
   /** Every planned write in source order, read in batches: the same order each time it is read. */

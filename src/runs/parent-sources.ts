@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { defineScripts, type LuaScript, queueScript } from '../redis/scripts.js';
 import { RUN_TTL_SECONDS } from './run-record.js';
 import type { ParentSource, RowSource } from './source-rows.js';
 
@@ -68,12 +69,18 @@ export class StoredSources {
     commands.expire(this.hash, RUN_TTL_SECONDS);
   }
 
-  /** Sends the parents' values in a round trip of their own (none when there are none). */
-  async send(redis: Redis): Promise<void> {
-    if (this.parents.size === 0) return;
+  /**
+   * Runs `script` (keys, then arguments) after the parents' values are written, in one round trip;
+   * resolves to the script's answer.
+   */
+  async sendWith(redis: Redis, script: LuaScript, ...args: (string | number)[]): Promise<unknown> {
+    defineScripts(redis, script);
     const pipeline = redis.pipeline();
     this.queue(pipeline);
-    await pipeline.exec();
+    queueScript(pipeline, script, ...args);
+    const results = (await pipeline.exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
+    return results.at(-1)?.[1];
   }
 }
 
