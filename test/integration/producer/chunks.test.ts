@@ -8,6 +8,7 @@ import { produceChunks } from '../../../src/queue/producer.js';
 import { sellerQueueName } from '../../../src/queue/seller-ref.js';
 import { SellerState } from '../../../src/queue/seller-state.js';
 import { decodeOutcome } from '../../../src/runs/run-store.js';
+import { gate } from '../../support/gate.js';
 import {
   countingSource,
   invalid,
@@ -42,15 +43,6 @@ describe('the chunks the producer queues', () => {
         return typeof value === 'function' ? value.bind(object) : value;
       },
     });
-  }
-
-  /** A promise the test settles when it chooses (`open`). */
-  function gate(): { open: () => void; opened: Promise<void> } {
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    return { open, opened };
   }
 
   /** The rig's connection, with the `nth` pipeline made on it (from 1) sent only once `until` settles. */
@@ -227,7 +219,7 @@ describe('the chunks the producer queues', () => {
       // The first chunk's write is held in its first round trip until row 200 is read, so that it is
       // surely under way while rows 101 to 199 are read, however fast Redis answers.
       const firstWrite = gate();
-      const slowRedis = holdingPipeline(1, firstWrite.opened);
+      const slowRedis = holdingPipeline(1, firstWrite.promise);
       const turnsAtRow: number[] = [];
       async function* neverWaiting(): AsyncGenerator<MappedRow> {
         for (let row = 1; row <= 300; row++) {
@@ -278,7 +270,7 @@ describe('the chunks the producer queues', () => {
 
       const produced = produceChunks({
         ...rigOptions(run.id),
-        queue: withFirstAdd(() => firstAdd.opened, added),
+        queue: withFirstAdd(() => firstAdd.promise, added),
         rows: countingSource(30).rows(),
         chunkSize: 10,
       });
@@ -306,7 +298,7 @@ describe('the chunks the producer queues', () => {
       // The second chunk's check (the producer's second pipeline) waits until the run's record is
       // gone, as after a FLUSHALL: it fails while the first chunk is being added, then that add fails.
       const recordGone = gate();
-      const redis = holdingPipeline(2, recordGone.opened);
+      const redis = holdingPipeline(2, recordGone.promise);
       const refusedAfterRecordGone = async () => {
         await rig.redis.hdel(rig.keys.run(run.id), 'spec');
         recordGone.open();

@@ -10,18 +10,10 @@ import {
   type SnapshotDeps,
   SnapshotError,
 } from '../../../src/sync/snapshot.js';
+import { gate } from '../../support/gate.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const RUN_ID = 'snapshot-run';
-
-/** A promise with its resolve function, to order two callers step by step. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open = () => {};
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
 
 /** The poll between two looks at the snapshot, injected: a few milliseconds, never the real 200. */
 const quickSleep = () => new Promise<void>((resolve) => setTimeout(resolve, 2));

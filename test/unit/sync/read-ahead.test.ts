@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { forEachReadingAhead } from '../../../src/sync/read-ahead.js';
-
-interface Gate {
-  promise: Promise<void>;
-  open: () => void;
-  fail: (error: Error) => void;
-}
-
-function gate(): Gate {
-  let open = () => {};
-  let fail: (error: Error) => void = () => {};
-  const promise = new Promise<void>((resolve, reject) => {
-    open = resolve;
-    fail = reject;
-  });
-  return { promise, open, fail };
-}
+import { type Gate, gate } from '../../support/gate.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
