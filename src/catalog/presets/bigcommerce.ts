@@ -125,7 +125,8 @@ function createBigCommerceMapper(c: Columns): RowMapper {
       read.availability(product),
     );
     const variants = rows.filter((row) => ['variant', 'sku'].includes(kind(row)));
-    const gallery = rows.filter((row) => kind(row) === 'image').flatMap(images);
+    const imageRows = rows.filter((row) => kind(row) === 'image');
+    const gallery = imageRows.flatMap(images);
     const sellable = variants.length > 0 ? variants : [product];
     const drafts = new Map<SourceRecord, Draft>();
     for (const row of sellable) {
@@ -150,9 +151,7 @@ function createBigCommerceMapper(c: Columns): RowMapper {
             ? `bigcommerce:${slug(read.name(product))}${values.length ? `:${values.join('/')}` : ''}`
             : '';
       const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
-      const from = [product, ...rows.filter((other) => kind(other) === 'image')].filter(
-        (giver) => giver !== row,
-      );
+      const from = [product, ...imageRows].filter((giver) => giver !== row);
       if (from.length > 0) draft.inheritsFrom = from;
       if (derived) {
         draft.derivedKey = derived;

@@ -55,7 +55,6 @@ export const magento: Preset = {
 };
 
 interface Parent {
-  row: number;
   record: SourceRecord;
   sku: string;
   type: 'configurable' | 'grouped';
@@ -103,7 +102,7 @@ function createMagentoMapper(c: Columns): RowMapper {
 
   /** A not-visible simple that a parent lists: a product of its own, sold through that parent. */
   const asVariation = (draft: Draft & { kind: 'product' }, parent: Parent): Draft[] => {
-    draft.notes.push(`sold through ${parent.type} product "${parent.sku}" (row ${parent.row})`);
+    draft.notes.push(`sold through ${parent.type} product "${parent.sku}" (row ${parent.record.row})`);
     if (parent.type === 'configurable') {
       inherit(draft.fields, parent.fields, INHERITED);
       draft.inheritsFrom = [parent.record];
@@ -169,7 +168,7 @@ function createMagentoMapper(c: Columns): RowMapper {
           type === 'configurable'
             ? variationSkus(read.variations(record))
             : groupedSkus(read.associated(record));
-        const parent: Parent = { row: record.row, record, sku: key, type, fields };
+        const parent: Parent = { record, sku: key, type, fields };
         if (state) parent.state = state;
         const drafts: Draft[] = [];
         let firstChildRow: number | undefined;
