@@ -36,7 +36,8 @@ export function records(columns: string[], rows: string[][]): SourceRecord[] {
   }));
 }
 
-async function* iterate<T>(items: T[]): AsyncIterable<T> {
+/** The items as an async source, as a reader gives records. */
+export async function* iterate<T>(items: T[]): AsyncIterable<T> {
   for (const item of items) yield item;
 }
 

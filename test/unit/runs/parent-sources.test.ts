@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMapper } from '../../../src/catalog/index.js';
-import type { SourceRecord } from '../../../src/interfaces.js';
 import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/queue/chunk-job.js';
 import { type ParentSource, type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { mapRealFile } from '../../fixtures-real/map-real-file.js';
-import { MAGENTO_COLUMNS, MAGENTO_HOODIE, records } from '../catalog/map-rows.js';
+import { iterate, MAGENTO_COLUMNS, MAGENTO_HOODIE, records } from '../catalog/map-rows.js';
 
 /** The capture always gives a parent's values (only stored forms name a parent by its row alone). */
 const withValues = (parents: (ParentSource | number)[]) =>
@@ -29,10 +28,6 @@ function expectParentsAsTaken(sources: Map<number, RowSource>): void {
       for (const parent of withValues(source.parents)) expect(parent.values).toEqual(own(parent.row));
 }
 
-async function* from(input: SourceRecord[]): AsyncGenerator<SourceRecord> {
-  yield* input;
-}
-
 /** Synthetic rows (the real exports of these platforms hold no variants) through mapper and capture. */
 async function capturedRows(columns: string[], rows: string[][]): Promise<Map<number, RowSource>> {
   return (await captured(columns, rows)).sources;
@@ -42,7 +37,7 @@ async function captured(columns: string[], rows: string[][]) {
   const mapper = createMapper({ columns });
   const capture = new SourceRowCapture(columns);
   const sources = new Map<number, RowSource>();
-  for await (const row of mapper.map(capture.tap(from(records(columns, rows))), capture)) {
+  for await (const row of mapper.map(capture.tap(iterate(records(columns, rows))), capture)) {
     const taken = capture.take(row.row);
     if (taken) sources.set(row.row, taken);
   }

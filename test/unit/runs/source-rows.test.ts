@@ -3,10 +3,7 @@ import { createMapper, parseMapping } from '../../../src/catalog/index.js';
 import type { SourceRecord } from '../../../src/interfaces.js';
 import { failedReportColumns, failedReportLine } from '../../../src/runs/failed-report.js';
 import { SourceRowCapture } from '../../../src/runs/source-rows.js';
-
-async function* from(records: SourceRecord[]): AsyncGenerator<SourceRecord> {
-  yield* records;
-}
+import { iterate } from '../catalog/map-rows.js';
 
 async function drain(records: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of records);
@@ -22,7 +19,7 @@ describe('SourceRowCapture', () => {
   it('keeps a CSV row aligned to the header as written, trailing blanks left off, each taken once', async () => {
     const capture = new SourceRowCapture(['sku', 'Name', 'price'], ['sku', ' Name ', 'price']);
     await drain(
-      capture.tap(from([record(1, { sku: 'A', Name: 'Apple', price: '' }), record(2, { sku: 'B' })])),
+      capture.tap(iterate([record(1, { sku: 'A', Name: 'Apple', price: '' }), record(2, { sku: 'B' })])),
     );
 
     expect(capture.headerChange()).toEqual(['sku', ' Name ', 'price']);
@@ -35,7 +32,7 @@ describe('SourceRowCapture', () => {
   it('grows the header of a JSON source with keys first met later, in the order first seen', async () => {
     const capture = new SourceRowCapture(['sku', 'name']);
     await drain(
-      capture.tap(from([record(1, { sku: 'A', name: 'Apple' }), record(2, { tags: 'x|y', sku: 'B' })])),
+      capture.tap(iterate([record(1, { sku: 'A', name: 'Apple' }), record(2, { tags: 'x|y', sku: 'B' })])),
     );
 
     expect(capture.headerChange()).toEqual(['sku', 'name', 'tags']);
@@ -65,7 +62,7 @@ describe('the --failed-only file', () => {
     const mapper = createMapper({ columns: ['sku', 'name', 'price', 'error'] });
     const rows = [];
     for await (const row of mapper.map(
-      from([record(1, { sku: 'A', name: 'Apple', price: '1', error: 'invalid price' })]),
+      iterate([record(1, { sku: 'A', name: 'Apple', price: '1', error: 'invalid price' })]),
     ))
       rows.push(row);
 
@@ -86,7 +83,7 @@ describe('the --failed-only file', () => {
     const mapper = createMapper({ columns: ['Ref', 'Title', 'Cost', 'error'], mapping });
     const rows = [];
     for await (const row of mapper.map(
-      from([record(1, { Ref: 'A', Title: 'Apple', Cost: '2', error: 'invalid price' })]),
+      iterate([record(1, { Ref: 'A', Title: 'Apple', Cost: '2', error: 'invalid price' })]),
     ))
       rows.push(row);
 
