@@ -10,3 +10,8 @@ export function parseDuration(text: string): number | null {
   const ms = Number(match[1]) * (UNITS_MS[match[2] ?? 'ms'] ?? 1);
   return Number.isFinite(ms) && ms >= 1 ? Math.round(ms) : null;
 }
+
+/** Milliseconds as messages say them: `30 s` for whole seconds, else `1500 ms`. */
+export function formatDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SourceNetwork } from '../sources/url-source.js';
+import type { SourceNetwork } from '../sources/url-connect.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {

@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
-import type { SourceNetwork } from './url-source.js';
+import type { SourceNetwork } from './url-connect.js';
 
 export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xml';
 

@@ -1,48 +1,21 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
-import { isIP, connect as netConnect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
-import { type AddressKind, classifyAddress, refusal } from './address-policy.js';
+import { formatDuration } from '../duration.js';
+import type { AddressKind } from './address-policy.js';
 import type { ByteSource } from './byte-source.js';
 import { inflate } from './decompress.js';
 import { extensionOf } from './detect-format.js';
 import { SourceError, sourceError } from './source-error.js';
 import { STALL_MIN_BYTES, StallWatch } from './stall-watch.js';
+import { type ConnectOptions, connectHop } from './url-connect.js';
 
 /** `--source-timeout`'s default: less than 1 KiB in 30 s is a stall. */
 export const DEFAULT_SOURCE_TIMEOUT_MS = 30_000;
-/** Resolving the name and connecting (TLS included) has this long, for each hop. */
-export const CONNECT_TIMEOUT_MS = 10_000;
 export const MAX_REDIRECTS = 5;
 
-/** Resolves a host name to its addresses, in the order to try them (`dns.lookup` with `all`). */
-export type LookupFunction = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
-
-/** Where to connect: always an address that a lookup returned and the policy allowed. */
-export interface ConnectTarget {
-  address: string;
-  port: number;
-  tls: boolean;
-  /** The URL's host name, for TLS (SNI and the certificate check); undefined for an IP literal. */
-  servername: string | undefined;
-}
-
-/** Opens a connected socket (TLS handshake done for https) to exactly `target.address`. */
-export type Connector = (target: ConnectTarget, signal: AbortSignal) => Promise<Duplex>;
-
-/** The network seams of a URL source; tests inject both so that nothing leaves loopback. */
-export interface SourceNetwork {
-  lookup?: LookupFunction;
-  connect?: Connector;
-}
-
-export interface UrlSourceOptions extends SourceNetwork {
+export interface UrlSourceOptions extends ConnectOptions {
   /** The stall window (`--source-timeout`), ms. */
   sourceTimeoutMs?: number;
-  /** `--allow-private-source`. */
-  allowPrivateSource?: boolean;
-  connectTimeoutMs?: number;
 }
 
 /** A URL fit for messages and logs: no user, password, query or fragment (they may hold a token). */
@@ -70,7 +43,7 @@ export async function openUrl(url: string, options: UrlSourceOptions = {}): Prom
   let response: IncomingMessage | undefined;
   const stallError = sourceError(
     label,
-    `the feed stalled: less than ${STALL_MIN_BYTES / 1024} KiB in ${formatMs(windowMs)} (--source-timeout)`,
+    `the feed stalled: less than ${STALL_MIN_BYTES / 1024} KiB in ${formatDuration(windowMs)} (--source-timeout)`,
   );
   const watch = new StallWatch(windowMs, () => {
     current?.destroy(stallError);
@@ -83,7 +56,13 @@ export async function openUrl(url: string, options: UrlSourceOptions = {}): Prom
   const origin = address.origin;
   try {
     for (let redirects = 0; ; redirects++) {
-      const hop = await connectHop(address, from, label, options, redirects > 0);
+      const hop = await connectHop(
+        address,
+        from,
+        label,
+        options,
+        redirects > 0 ? redactUrl(address.href) : null,
+      );
       const answer = await get(
         hop.socket,
         address,
@@ -180,65 +159,6 @@ function bodySource(label: string, address: URL, answer: IncomingMessage, watch:
   };
 }
 
-/**
- * Resolves the hop's host once, refuses an address the policy does not allow, and connects to
- * exactly that address (the next allowed one when a connection fails), within the connect time-out.
- */
-async function connectHop(
-  url: URL,
-  from: AddressKind | undefined,
-  label: string,
-  options: UrlSourceOptions,
-  redirected: boolean,
-): Promise<{ socket: Duplex; kind: AddressKind }> {
-  const limit = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), limit);
-  const timedOut = () =>
-    sourceError(label, `cannot fetch the feed: could not connect to ${url.host} within ${formatMs(limit)}`);
-  try {
-    const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    const literal = isIP(hostname) !== 0;
-    const addresses = literal
-      ? [{ address: hostname, family: isIP(hostname) }]
-      : await abortable((options.lookup ?? systemLookup)(hostname), controller.signal, timedOut);
-    if (addresses.length === 0) throw sourceError(label, `cannot fetch the feed: ${hostname} has no address`);
-    const tls = url.protocol === 'https:';
-    const port = Number(url.port) || (tls ? 443 : 80);
-    let lastError: unknown;
-    for (const { address } of addresses) {
-      const kind = classifyAddress(address);
-      const refused = refusal(kind, from, options.allowPrivateSource === true);
-      if (refused) {
-        const where = literal ? address : `${hostname} (${address})`;
-        throw sourceError(
-          label,
-          redirected
-            ? `redirect refused to ${redactUrl(url.href)}: ${where} is ${refused}; --allow-private-source allows it`
-            : `refused: ${where} is ${refused}; --allow-private-source allows it`,
-        );
-      }
-      try {
-        const target = { address, port, tls, servername: literal ? undefined : hostname };
-        const connecting = (options.connect ?? systemConnect)(target, controller.signal);
-        // A socket that connects after the time-out is closed, not leaked.
-        connecting.then(
-          (late) => controller.signal.aborted && late.destroy(),
-          () => undefined,
-        );
-        const socket = await abortable(connecting, controller.signal, timedOut);
-        return { socket, kind };
-      } catch (error) {
-        if (controller.signal.aborted) throw timedOut();
-        lastError = error;
-      }
-    }
-    throw lastError;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Sends the GET on the connected socket; resolves with the answer's head. Waiting for it is watched. */
 function get(
   socket: Duplex,
@@ -296,58 +216,6 @@ function basicAuth(url: URL): string | undefined {
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}
-
-const systemLookup: LookupFunction = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
-/** The real connection: to the address given, never a name (no second lookup). */
-const systemConnect: Connector = (target, signal) =>
-  new Promise((resolve, reject) => {
-    const refuseLookup = () => {
-      throw new Error('no lookup: the address is resolved already');
-    };
-    const socket = target.tls
-      ? tlsConnect({
-          host: target.address,
-          port: target.port,
-          ...(target.servername ? { servername: target.servername } : {}),
-          ALPNProtocols: ['http/1.1'],
-          lookup: refuseLookup as never,
-        })
-      : netConnect({ host: target.address, port: target.port, lookup: refuseLookup as never });
-    const abort = () => socket.destroy();
-    signal.addEventListener('abort', abort, { once: true });
-    socket.once(target.tls ? 'secureConnect' : 'connect', () => {
-      signal.removeEventListener('abort', abort);
-      socket.removeListener('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      signal.removeEventListener('abort', abort);
-      reject(error);
-    });
-  });
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal, error: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(error());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(error());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (reason: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(reason);
-      },
-    );
-  });
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** The cause's code where there is one (ECONNREFUSED, ENOTFOUND); messages may repeat the URL, so no URL. */

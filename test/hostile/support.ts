@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import type { SourceRecord } from '../../src/interfaces.js';
 import { type OpenedSource, type OpenSourceOptions, openSource } from '../../src/sources/index.js';
-import type { ConnectTarget, SourceNetwork } from '../../src/sources/url-source.js';
+import type { ConnectTarget, SourceNetwork } from '../../src/sources/url-connect.js';
 
 /**
  * The network of these tests never leaves loopback, even when the code under test is wrong: host

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource, SourceError } from '../../../src/sources/index.js';
-import type { SourceNetwork } from '../../../src/sources/url-source.js';
+import type { SourceNetwork } from '../../../src/sources/url-connect.js';
 import { openAndRead, readAll, stdinOf } from './helpers.js';
 
 describe('standard input (-)', () => {
