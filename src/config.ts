@@ -1,7 +1,5 @@
-import { parseDuration } from './duration.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
-import { InvalidBaseUrlError, parseBaseUrl, parseDailyReset } from './seller-api/index.js';
-import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from './sources/limits.js';
+import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
   type AllowedHost,
   API_HOSTS_VARIABLE,
@@ -214,82 +212,12 @@ export function readLogFormat(
   return { format, colorize: format === 'pretty' && progressBarAllowed(env, stream) };
 }
 
-export function parseConcurrency(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 256) {
-    throw new UsageError(`--concurrency takes a whole number from 1 to 256, not "${value}"`);
-  }
-  return n;
-}
-
-export function parseDailyBudget(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--daily-budget takes a whole number above 0, not "${value}"`);
-  return n;
-}
-
-export function checkDailyReset(value: string): string {
-  try {
-    parseDailyReset(value);
-    return value.trim();
-  } catch {
-    throw new UsageError(`--daily-reset takes a UTC time as HH:MM, not "${value}"`);
-  }
-}
-
-export function parseFieldList(value: string, option = '--fields'): string[] {
-  const fields = value
-    .split(',')
-    .map((field) => field.trim())
-    .filter(Boolean);
-  if (fields.length === 0) throw new UsageError(`${option} takes a comma-separated list of product fields`);
-  return fields;
-}
-
-/** `--tax-rate P%`: a percentage from 0 to 100, `20%`, `20` or `7.7%` (`7,7%` too), as a decimal string. */
-export function parseTaxRate(value: string): string {
-  const match = /^\s*(\d{1,3}(?:[.,]\d+)?)\s*%?\s*$/.exec(String(value));
-  const rate = match ? Number(match[1]?.replace(',', '.')) : Number.NaN;
-  if (!match || !(rate >= 0 && rate <= 100))
-    throw new UsageError(`--tax-rate takes a percentage such as 20% or 7.7%, not "${value}"`);
-  return (match[1] ?? '').replace(',', '.');
-}
-
-/** `--full-read-after`: how old the last full read of the seller's products may be for `--incremental`. */
-export function parseFullReadAfter(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === null)
-    throw new UsageError(`--full-read-after takes a duration such as 7d, 12h or 30m, not "${value}"`);
-  return ms;
-}
-
 /** `a, b,,c` → [a, b, c]; unset or blank → []. */
 function commaList(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-}
-
-/** `--source-timeout`: the stall window of a source URL. */
-export function parseSourceTimeout(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === null || ms < 100)
-    throw new UsageError(
-      `--source-timeout takes a duration of at least 100ms, such as 30s or 2m, not "${value}"`,
-    );
-  return ms;
-}
-
-/** `--max-record-bytes`: `8MiB`, `512KiB` or a number of bytes, between 1 KiB and 1 GiB. */
-export function parseMaxRecordBytes(value: string): number {
-  const bytes = parseByteSize(value);
-  if (bytes === null || bytes < MIN_RECORD_BYTES || bytes > MAX_RECORD_BYTES)
-    throw new UsageError(
-      `--max-record-bytes takes a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576, not "${value}"`,
-    );
-  return bytes;
 }
 
 function positiveInteger(

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { z as Z } from 'zod';
-import { checkBaseUrlHost, checkKeyEnv, parseTaxRate, readTrustRules } from '../config.js';
+import { checkBaseUrlHost, checkKeyEnv, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
@@ -10,6 +10,7 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 

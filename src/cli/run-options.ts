@@ -1,5 +1,13 @@
 import { type Command, Option } from 'commander';
 import { PRESET_NAMES } from '../catalog/index.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { KEYS_FILE_HELP } from '../keys-file.js';
+import { parseMissingValues } from '../missing/missing-values.js';
+import { parseNotifyUrl } from '../notify/webhook-url.js';
+import { parseSellerName } from '../queue/seller-names.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
+import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import {
   checkDailyReset,
   parseConcurrency,
@@ -9,15 +17,7 @@ import {
   parseMaxRecordBytes,
   parseSourceTimeout,
   parseTaxRate,
-} from '../config.js';
-import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
-import { KEYS_FILE_HELP } from '../keys-file.js';
-import { parseMissingValues } from '../missing/missing-values.js';
-import { parseNotifyUrl } from '../notify/webhook-url.js';
-import { parseSellerName } from '../queue/seller-names.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
-import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { applyJob, checkJobNotify, loadJob } from './job-file.js';
+} from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseConcurrency, readKey, readTrustRules } from '../../config.js';
+import { readKey, readTrustRules } from '../../config.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
@@ -8,6 +8,7 @@ import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
 import { ExitCode } from '../exit-codes.js';
+import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
 import { type Runtime, withRuntime } from '../runtime.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
-import { parseConcurrency, readApiConfig } from '../../config.js';
+import { readApiConfig } from '../../config.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
@@ -12,6 +12,7 @@ import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
+import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { parseConcurrency, readTrustRules } from '../../config.js';
+import { readTrustRules } from '../../config.js';
 import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
@@ -8,6 +8,7 @@ import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
+import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { makeScheduledImport } from '../scheduled-import.js';

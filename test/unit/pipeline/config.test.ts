@@ -5,9 +5,8 @@ import {
   parseDailyBudget,
   parseFieldList,
   parseTaxRate,
-  readApiConfig,
-  readCommonConfig,
-} from '../../../src/config.js';
+} from '../../../src/cli/option-values.js';
+import { readApiConfig, readCommonConfig } from '../../../src/config.js';
 import { UsageError } from '../../../src/usage-error.js';
 
 /** The UsageError `run` throws, or a failure naming what did not throw. */
