@@ -29,7 +29,7 @@ export interface MapperOptions {
   mapping?: MappingSpec;
   /** `--fields`: exactly the fields sent (the match field only when listed; rows keep their key). */
   fields?: string[];
-  /** `--match-by` (default `sku`). */
+  /** `--match-by`; absent: the mapping file's `matchBy`, else `sku`. */
   matchBy?: string;
   /** Overrides the preset's and the mapping file's decimal style. */
   decimalStyle?: DecimalStyle;
@@ -54,6 +54,8 @@ export interface Mapper {
   detections: string[];
   /** The fields that can be sent, after `--fields`. */
   fields: string[];
+  /** The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`. */
+  matchBy: string;
   /**
    * Every record yields exactly one row (a group's rows come out when the group closes). `parents`
    * hears of each row that took product fields from other records (a variant's parent), before any
@@ -124,8 +126,18 @@ export function createMapper(options: MapperOptions): Mapper {
   const available = availableFields(base.fields(presetColumns), compiled);
   const matchBy = options.matchBy ?? mapping?.matchBy ?? 'sku';
   if (!available.includes(matchBy)) {
+    const given = options.matchBy
+      ? `--match-by ${matchBy}`
+      : mapping?.matchBy
+        ? `matchBy ${matchBy} (mapping file ${mapping.origin})`
+        : `--match-by ${matchBy} (the default)`;
+    // A header no preset knows, with no mapping file: say what would read it.
+    const hint =
+      label === 'generic'
+        ? '; no preset knows these columns: give --mapping FILE (see fixtures/mappings/)'
+        : '';
     throw new CatalogConfigError(
-      `--match-by ${matchBy}: no column of this source gives the field "${matchBy}" (fields: ${available.join(', ') || 'none'})`,
+      `${given}: no column of this source gives the field "${matchBy}" (fields: ${available.join(', ') || 'none'})${hint}`,
     );
   }
   const send = options.fields ? checkFields(options.fields, available) : undefined;
@@ -162,6 +174,7 @@ export function createMapper(options: MapperOptions): Mapper {
   return {
     preset: label,
     detections,
+    matchBy,
     fields: send ? available.filter((field) => send.has(field)) : available,
     async *map(records, parents) {
       const rowMapper = base.create(presetColumns);

@@ -75,7 +75,7 @@ export async function prepareRun(
     const mapper = createMapper({
       columns: opened.columns,
       sample: peeked.sample,
-      matchBy: flags.matchBy,
+      ...(flags.matchBy ? { matchBy: flags.matchBy } : {}),
       ...(flags.preset ? { preset: flags.preset as never } : {}),
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
@@ -97,7 +97,7 @@ export async function prepareRun(
       ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
       keyEnv: api.keyEnv,
-      matchBy: flags.matchBy,
+      matchBy: mapper.matchBy,
       dryRun: flags.dryRun,
       dailyReset: flags.dailyReset,
       dailyBudget: flags.dailyBudget ?? null,

@@ -23,7 +23,8 @@ export interface RunFlags {
   incremental: boolean;
   /** `--full-read-after`, in ms. */
   fullReadAfter: number;
-  matchBy: string;
+  /** `--match-by`; absent: the mapping file's `matchBy`, else `sku` (the mapper decides). */
+  matchBy?: string;
   concurrency: number;
   dryRun: boolean;
   report?: string;

@@ -144,7 +144,10 @@ function addSharedOptions(command: Command): Command {
       parseFullReadAfter,
       DEFAULT_FULL_READ_AFTER_MS,
     )
-    .option('--match-by <field>', 'the field that identifies a product across runs', 'sku')
+    .option(
+      '--match-by <field>',
+      "the field that identifies a product across runs (default: the mapping file's matchBy, else sku)",
+    )
     .option('--dry-run', 'read, validate and diff; write the plan as the report; no POST or PUT', false)
     .option(
       '--daily-reset <HH:MM>',

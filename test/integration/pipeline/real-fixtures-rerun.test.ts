@@ -64,6 +64,8 @@ describe('a real export run twice', () => {
       const rows = actions(await pipeline.readText('second.csv'));
       expect(rows.filter(([action]) => action === 'create' || action === 'update')).toEqual([]);
       const failing = rows.filter(([action, status]) => action === 'invalid' || status === 'failed');
+      // The shipped mapping files read every row of their platform's export (their matchBy too).
+      if (mapping) expect(failing).toEqual([]);
       expect(second.code).toBe(failing.length > 0 ? 1 : 0);
       expect(first.code).toBe(second.code);
     },

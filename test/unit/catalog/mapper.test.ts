@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper } from '../../../src/catalog/index.js';
+import { parseMapping } from '../../../src/catalog/mapping-file.js';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { openSource } from '../../../src/sources/index.js';
 import { stdinOf } from '../sources/helpers.js';
@@ -87,7 +88,30 @@ describe('validation', () => {
     const rows = await mapRows(['ean', 'price'], [['400', '5']], { matchBy: 'ean' });
     expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400' });
     expect(() => createMapper({ columns: ['ean'], matchBy: 'sku' })).toThrow(
-      /^--match-by sku: no column of this source gives the field "sku" \(fields: ean\)$/,
+      /^--match-by sku: no column of this source gives the field "sku" \(fields: ean\); no preset knows/,
+    );
+  });
+
+  it("takes the mapping file's matchBy when --match-by is not given, and names it when no column gives it", async () => {
+    const mapping = parseMapping(
+      'matchBy: name\nfields:\n  name: Title\n  price: Cost\n',
+      'names.yml',
+      'yaml',
+    );
+    expect(createMapper({ columns: ['Title', 'Cost'], mapping }).matchBy).toBe('name');
+    const rows = await mapRows(['Title', 'Cost'], [['Blue mug', '5']], { mapping });
+    expect(rows[0]).toMatchObject({ kind: 'upsert', key: 'Blue mug' });
+    // --match-by still wins over the file.
+    expect(createMapper({ columns: ['Title', 'Cost'], mapping, matchBy: 'price' }).matchBy).toBe('price');
+    const noName = parseMapping('matchBy: name\nfields:\n  price: Cost\n', 'names.yml', 'yaml');
+    expect(() => createMapper({ columns: ['Title', 'Cost'], mapping: noName })).toThrow(
+      /^matchBy name \(mapping file names\.yml\): no column of this source gives the field "name"/,
+    );
+  });
+
+  it('says that no preset knows the columns when the default match field is missing', () => {
+    expect(() => createMapper({ columns: ['Artikelnummer', 'Preis'] })).toThrow(
+      /^--match-by sku \(the default\): .*; no preset knows these columns: give --mapping FILE \(see fixtures\/mappings\/\)$/,
     );
   });
 });
