@@ -7,6 +7,7 @@ import { CatalogConfigError } from './errors.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
+import { Columns } from './presets/columns.js';
 import {
   type Draft,
   type LocalizedHeader,
@@ -35,6 +36,11 @@ export interface MapperOptions {
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
   delimiter?: string;
+  /**
+   * The records name their own fields (JSON, NDJSON, XML: `OpenedSource.openColumns`): `columns`
+   * are the first record's, and a later record may bring one they lack.
+   */
+  openColumns?: boolean;
   /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
   onlyPublished?: boolean;
   /** `--include-external`: a product sold on another site is sent rather than skipped. */
@@ -177,7 +183,7 @@ export function createMapper(options: MapperOptions): Mapper {
     matchBy,
     fields: send ? available.filter((field) => send.has(field)) : available,
     async *map(records, parents) {
-      const rowMapper = base.create(presetColumns);
+      const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true));
       const seen = new SeenKeys();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
       // name the source's own columns).

@@ -80,6 +80,7 @@ export async function prepareRun(
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
+      openColumns: opened.openColumns,
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
       ...(flags.includeExternal ? { includeExternal: true } : {}),
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),

@@ -118,6 +118,7 @@ async function readSource(
     encoding,
     ...(delimiter === undefined ? {} : { delimiter }),
     columns,
+    openColumns: format !== 'csv',
     ...(format === 'csv' ? { header: csvHeader } : {}),
     detections,
     rowEstimate,

@@ -49,6 +49,8 @@ export interface OpenedSource {
   delimiter?: string;
   /** CSV: the header in order (trimmed). JSON, NDJSON, XML: the keys of the first record. */
   columns: string[];
+  /** JSON, NDJSON, XML: each record names its own fields, and a later one may bring more than `columns`. */
+  openColumns: boolean;
   /**
    * CSV only: the header cells as the source writes them (not trimmed, BOM and formula guard
    * removed), at the positions of `columns`; what `report --failed-only` writes back.

@@ -192,6 +192,14 @@ describe('other presets', () => {
     expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.price).toBeUndefined();
     expect(file.upserts.some((u) => u.fields.price === 0)).toBe(true);
   });
+
+  it('google merchant XML: an element the first item lacks is read in the items that have it', async () => {
+    // The first <item> has no <description>; the six after it each have one.
+    const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
+    expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.description).toBeUndefined();
+    expect(file.byKey('179566f2ff9c9d1d5ef874b1b9595d4d').fields.description).toBe('poetry book.');
+    expect(file.upserts.filter((u) => u.fields.description !== undefined)).toHaveLength(6);
+  });
 });
 
 describe('platforms read with a shipped mapping file', () => {

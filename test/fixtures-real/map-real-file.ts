@@ -58,6 +58,7 @@ export async function mapRealFile(
       columns,
       sample: peeked.sample,
       ...(source.delimiter !== undefined ? { delimiter: source.delimiter } : {}),
+      openColumns: source.openColumns,
       ...(mapping ? { mapping } : {}),
       ...mapperOptions,
     });

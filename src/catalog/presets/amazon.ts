@@ -49,7 +49,7 @@ export const amazon: Preset = {
     'images',
   ],
   create: (columns) =>
-    isAmazonTemplatePreamble(columns) ? afterTemplateRows(columns) : createAmazonMapper(columns),
+    isAmazonTemplatePreamble(columns.all) ? afterTemplateRows(columns.all) : createAmazonMapper(columns),
 };
 
 function afterTemplateRows(preamble: readonly string[]): RowMapper {
@@ -71,7 +71,7 @@ function afterTemplateRows(preamble: readonly string[]): RowMapper {
       // Case matters: the labels row above says "SKU", the header row "item_sku" or "sku".
       if (!cells.some((cell) => SKU.includes(cell))) return [];
       header = cells;
-      mapper = createAmazonMapper(header.filter((name) => name !== ''));
+      mapper = createAmazonMapper(new Columns(header.filter((name) => name !== '')));
       return held.map((row) => ({
         kind: 'merged',
         record: row,
@@ -94,8 +94,7 @@ function afterTemplateRows(preamble: readonly string[]): RowMapper {
   };
 }
 
-function createAmazonMapper(columns: readonly string[]): RowMapper {
-  const c = new Columns(columns);
+function createAmazonMapper(c: Columns): RowMapper {
   const read = {
     sku: c.reader(...SKU),
     parentage: c.reader('parent_child', 'parentage'),

@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
-import { Columns, put, slug } from './columns.js';
+import { type Columns, put, slug } from './columns.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
 /**
@@ -59,7 +59,7 @@ export const bigcommerce: Preset = {
     'weight',
     'status',
   ],
-  create: (columns) => createBigCommerceMapper(new Columns(columns)),
+  create: (columns) => createBigCommerceMapper(columns),
 };
 
 /** URLs only: the legacy `Product Image File - N` holds a file name on the store's server. */

@@ -16,12 +16,27 @@ export function normaliseColumn(name: string): string {
 
 export class Columns {
   private readonly byName = new Map<string, string>();
+  private readonly names: string[] = [];
+  /** Every column name met, as written (open columns: a record's are checked against it). */
+  private readonly met = new Set<string>();
+  /** The last record whose columns were learnt (open columns). */
+  private learntFrom: SourceRecord | undefined;
 
-  constructor(readonly all: readonly string[]) {
-    for (const column of all) {
-      const key = normaliseColumn(column);
-      if (!this.byName.has(key)) this.byName.set(key, column);
-    }
+  /**
+   * `open`: the records name their own fields (JSON, NDJSON, XML), so a later record may bring a
+   * column the first ones lack (an item's optional `<description>`): a reader of a column not known
+   * yet looks for it in each record until one brings it. A CSV record has the header's columns only.
+   */
+  constructor(
+    columns: readonly string[],
+    private readonly open = false,
+  ) {
+    for (const column of columns) this.add(column);
+  }
+
+  /** The columns known so far: the header's, and for open columns those records brought since. */
+  get all(): readonly string[] {
+    return this.names;
   }
 
   /** The actual name of the first candidate present (candidates as normalised names or patterns). */
@@ -31,7 +46,7 @@ export class Columns {
         const hit = this.byName.get(candidate.toLowerCase());
         if (hit !== undefined) return hit;
       } else {
-        const hit = this.all.find((column) => candidate.test(normaliseColumn(column)));
+        const hit = this.names.find((column) => candidate.test(normaliseColumn(column)));
         if (hit !== undefined) return hit;
       }
     }
@@ -45,8 +60,31 @@ export class Columns {
   /** A reader of one column's trimmed text ('' when blank or absent). */
   reader(...candidates: (string | RegExp)[]): (record: SourceRecord) => string {
     const column = this.find(...candidates);
-    if (column === undefined) return () => '';
-    return (record) => (record.values[column] ?? '').trim();
+    if (column !== undefined) return (record) => (record.values[column] ?? '').trim();
+    if (!this.open) return () => '';
+    let found: string | undefined;
+    return (record) => {
+      if (found === undefined) {
+        this.learn(record);
+        found = this.find(...candidates);
+        if (found === undefined) return '';
+      }
+      return (record.values[found] ?? '').trim();
+    };
+  }
+
+  private add(column: string): void {
+    this.met.add(column);
+    this.names.push(column);
+    const key = normaliseColumn(column);
+    if (!this.byName.has(key)) this.byName.set(key, column);
+  }
+
+  /** The record's columns not known yet become known (once per record, whichever reader asks). */
+  private learn(record: SourceRecord): void {
+    if (record === this.learntFrom) return;
+    this.learntFrom = record;
+    for (const column in record.values) if (!this.met.has(column)) this.add(column);
   }
 }
 

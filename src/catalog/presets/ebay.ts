@@ -1,5 +1,5 @@
 import { splitList } from '../fields.js';
-import { Columns, put } from './columns.js';
+import { put } from './columns.js';
 import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -31,8 +31,7 @@ export const ebay: Preset = {
   },
   decimalStyle: 'dot',
   fields: () => ['sku', 'name', 'description', 'price', 'quantity', 'images', 'condition', 'category'],
-  create(columns) {
-    const c = new Columns(columns);
+  create(c) {
     const read = {
       action: c.reader('action'),
       sku: c.reader('custom label (sku)', 'customlabel', 'sku'),

@@ -1,5 +1,5 @@
 import { splitList } from '../fields.js';
-import { Columns, put, slug } from './columns.js';
+import { put, slug } from './columns.js';
 import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -18,8 +18,7 @@ export const etsy: Preset = {
   },
   decimalStyle: 'dot',
   fields: () => ['sku', 'name', 'description', 'price', 'currency', 'quantity', 'tags', 'images'],
-  create(columns) {
-    const c = new Columns(columns);
+  create(c) {
     const read = {
       sku: c.reader('sku'),
       listingId: c.reader('listing_id', 'listing id'),

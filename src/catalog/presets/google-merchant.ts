@@ -1,5 +1,5 @@
 import { splitList } from '../fields.js';
-import { Columns, put } from './columns.js';
+import { put } from './columns.js';
 import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -47,8 +47,7 @@ export const googleMerchant: Preset = {
     'category',
     'status',
   ],
-  create(columns) {
-    const c = new Columns(columns);
+  create(c) {
     const read = {
       id: c.reader('id'),
       title: c.reader('title'),

@@ -1,6 +1,6 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
-import { Columns, put } from './columns.js';
+import { type Columns, put } from './columns.js';
 import { inherit } from './parents.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
@@ -51,7 +51,7 @@ export const magento: Preset = {
     'images',
     'status',
   ],
-  create: (columns) => createMagentoMapper(new Columns(columns)),
+  create: (columns) => createMagentoMapper(columns),
 };
 
 interface Parent {

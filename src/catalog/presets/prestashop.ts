@@ -73,8 +73,7 @@ export const prestashop: Preset = {
       ? { basis: 'net', from: said, rates: false, note }
       : { basis: 'net', from: said, rates: false };
   },
-  create(columns) {
-    const c = new Columns(columns);
+  create(c) {
     const read = {
       id: c.reader('product id', 'id'),
       active: c.reader('active (0/1)'),

@@ -1,7 +1,7 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { compareDecimals, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
-import { Columns, put } from './columns.js';
+import { type Columns, put } from './columns.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
 const DEFAULT_OPTION = 'Default Title';
@@ -45,7 +45,7 @@ export const shopify: Preset = {
     'weight',
     'images',
   ],
-  create: (columns) => createShopifyMapper(new Columns(columns)),
+  create: (columns) => createShopifyMapper(columns),
 };
 
 function createShopifyMapper(c: Columns): RowMapper {

@@ -59,7 +59,7 @@ export const shopware: Preset = {
     if (gross) return { basis: 'gross', from: gross, rates };
     return net ? { basis: 'net', from: net, rates } : undefined;
   },
-  create: (columns) => createShopwareMapper(new Columns(columns)),
+  create: (columns) => createShopwareMapper(columns),
 };
 
 interface Row {

@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../../interfaces.js';
 import type { DecimalStyle } from '../decimal.js';
+import type { Columns } from './columns.js';
 
 export const PRESET_NAMES = [
   'generic',
@@ -112,7 +113,8 @@ export interface Preset {
   decimalStyle: DecimalStyle;
   /** The fields this preset can produce from these columns (used to check `--fields`). */
   fields(columns: readonly string[]): string[];
-  create(columns: readonly string[]): RowMapper;
+  /** A row mapper over these columns (made by the mapper: open ones learn from each record, columns.ts). */
+  create(columns: Columns): RowMapper;
   /**
    * For a platform that writes its header in the store's language: the header read back to the
    * preset's names, from the columns and the first records; undefined when it is not such a header.

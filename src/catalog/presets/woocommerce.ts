@@ -1,6 +1,6 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
-import { Columns, put, slug } from './columns.js';
+import { type Columns, put, slug } from './columns.js';
 import { inherit, Parents } from './parents.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 import { localizeWooHeader } from './woocommerce-header.js';
@@ -46,7 +46,7 @@ export const woocommerce: Preset = {
     'brand',
     'status',
   ],
-  create: (columns) => createWooMapper(new Columns(columns)),
+  create: (columns) => createWooMapper(columns),
   localize: localizeWooHeader,
 };
 

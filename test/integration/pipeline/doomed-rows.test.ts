@@ -20,6 +20,9 @@ describe('a row that cannot be created', () => {
     expect(await pipeline.readText('r.csv')).toContain(
       '1,fb678cd296d616b7155f6c3fce811f02,invalid,,failed,missing price for a new product,',
     );
+    // Each of the six carries its <description>, though the first item had none.
+    const described = pipeline.products().filter((product) => typeof product.description === 'string');
+    expect(described).toHaveLength(6);
   });
 
   it('an update that does not touch price still goes out', async () => {
