@@ -5,8 +5,12 @@
  */
 import type { Decimal } from '../interfaces.js';
 
-/** Which character separates the decimals when a value alone cannot tell (`1,299`). */
-export type DecimalStyle = 'dot' | 'comma' | 'auto';
+/**
+ * Which character separates the decimals when a value alone cannot tell (`1,299`). `either`: a lone
+ * `.` or `,` is the decimal point, never a thousands separator (PrestaShop's import reads a comma as
+ * a point: `1,250` kg is 1.25); `auto`: the source teaches it (decimal-reader.ts).
+ */
+export type DecimalStyle = 'dot' | 'comma' | 'either' | 'auto';
 
 export type ParsedDecimal =
   | {
@@ -99,7 +103,7 @@ function readSeparators(text: string, style: DecimalStyle): Separated {
   const asDecimal = { ok: true as const, intPart: whole, fracPart: frac };
   const asThousands = { ok: true as const, intPart: whole + frac, fracPart: '' };
   if (style === 'auto') return { ...(char === '.' ? asDecimal : asThousands), ambiguous: true };
-  return nameOf(char) === style ? asDecimal : asThousands;
+  return style === 'either' || nameOf(char) === style ? asDecimal : asThousands;
 }
 
 function isGrouped(whole: string, groupChar: string): boolean {

@@ -152,7 +152,8 @@ export function createMapper(options: MapperOptions): Mapper {
     (s) => s !== undefined && s !== 'auto',
   );
   const suggested = !style && options.delimiter === ';' ? 'comma' : undefined;
-  if (style) detections.push(`decimals with a ${style}`);
+  if (style === 'either') detections.push('decimals with a dot or a comma, never a thousands separator');
+  else if (style) detections.push(`decimals with a ${style}`);
   else if (suggested)
     detections.push('decimals: a comma unless the file shows otherwise (the file is ;-delimited)');
 

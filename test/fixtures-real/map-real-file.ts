@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createMapper, loadMappingFile, type MapperOptions, peekRecords } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert, SourceRecord } from '../../src/interfaces.js';
 import { type RowSource, SourceRowCapture } from '../../src/runs/source-rows.js';
@@ -31,7 +31,7 @@ export async function mapRealFile(
 ): Promise<MappedFile> {
   const { mappingFile, sourceDelimiter, header, ...mapperOptions } = options;
   const source = await openSource(
-    join(realDir, relativePath),
+    resolve(realDir, relativePath),
     sourceDelimiter ? { delimiter: sourceDelimiter } : {},
   );
   try {

@@ -110,6 +110,50 @@ describe('prestashop', () => {
   });
 });
 
+describe('prestashop: a shop in a comma locale', () => {
+  let dir = '';
+  const byKey = new Map<string, ProductUpsert>();
+  let detections: string[] = [];
+
+  beforeAll(async () => {
+    // The real sample with the decimals a French back office writes: PrestaShop's import reads a
+    // comma as the decimal point, so 1,299 is one euro and 29.9 cents, and 1,250 kg is 1.25 kg.
+    const text = await readFile(join(realDir, 'prestashop/products_import.csv'), 'utf8');
+    const [header = '', ...lines] = text.split('\n');
+    const columns = header.split(';');
+    const price = columns.indexOf('Price tax excluded');
+    const weight = columns.indexOf('Weight');
+    const written: Record<number, [string, string]> = {
+      0: ['1,299', '1,250'],
+      1: ['100,50', '0,5'],
+      2: ['12.50', '1.250'],
+    };
+    const changed = lines.map((line, i) => {
+      const values = written[i];
+      if (line === '' || !values) return line;
+      const cells = line.split(';');
+      [cells[price], cells[weight]] = values;
+      return cells.join(';');
+    });
+    dir = await mkdtemp(join(tmpdir(), 'prestashop-comma-'));
+    const path = join(dir, 'export.csv');
+    await writeFile(path, [header, ...changed].join('\n'));
+    const file = await mapRealFile(path);
+    detections = file.detections;
+    for (const row of file.upserts) byKey.set(row.key, row);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads a lone comma or dot as the decimal point, never as thousands', () => {
+    expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.299, weight: 1.25 });
+    expect(byKey.get('RP-demo_2')?.fields).toMatchObject({ price: 100.5, weight: 0.5 });
+    expect(byKey.get('RP-demo_3')?.fields).toMatchObject({ price: 12.5, weight: 1.25 });
+    expect(detections).toContain('decimals with a dot or a comma, never a thousands separator');
+  });
+});
+
 describe('shopware 6', () => {
   it('single product: detected; the gross price sent as the file has it, and said so', async () => {
     const file = await mapRealFile('shopware/single-product.csv');

@@ -13,9 +13,10 @@ const EITHER = 'price tax excluded or price tax included';
 /**
  * PrestaShop product CSV (the back office's import format, 1.6 and 1.7/8; also what export modules
  * write for it): `;`-delimited, ISO-8859-1 in older shops (read as Windows-1252, its superset),
- * dot decimals. `Reference #` is the merchant's SKU; a shop that never filled it (common) is keyed
- * by PrestaShop's own id, `prestashop:id:<Product ID>`, the tool's own key, not sent as sku; with
- * neither, by the name (`prestashop:<name slug>`).
+ * a lone `.` or `,` as the decimal point, never grouping thousands. `Reference #` is the merchant's
+ * SKU; a shop that never filled it (common) is keyed by PrestaShop's own id,
+ * `prestashop:id:<Product ID>`, the tool's own key, not sent as sku; with neither, by the name
+ * (`prestashop:<name slug>`).
  *
  * The field names follow the back office's language: see prestashop-header.ts.
  *
@@ -43,7 +44,9 @@ export const prestashop: Preset = {
       'on sale (0/1)',
     ],
   },
-  decimalStyle: 'dot',
+  // The back office's import reads a price's comma as the decimal point (str_replace(',', '.')),
+  // and shops in comma locales write their weights so too.
+  decimalStyle: 'either',
   localize: localizePrestashopHeader,
   fields: () => [
     'sku',

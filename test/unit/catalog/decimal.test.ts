@@ -86,9 +86,22 @@ describe('parseDecimal', () => {
       ['1,299', 'dot', '1299'],
       ['1.299', 'comma', '1299'],
       ['1.299', 'dot', '1.299'],
+      ['1,299', 'either', '1.299'],
+      ['1.299', 'either', '1.299'],
     ] as const)('reads %j with the %s style as %s', (text, style, expected) => {
       expect(parseDecimal(text, style)).toEqual({ ok: true, value: expected });
     });
+
+    it.each([
+      ['1.234.567', '1234567'],
+      ['1.299,90', '1299.9'],
+      ['1,299.90', '1299.9'],
+    ] as const)(
+      'reads %j with the either style as %s: more than one separator still groups',
+      (text, expected) => {
+        expect(parseDecimal(text, 'either')).toMatchObject({ ok: true, value: expected });
+      },
+    );
 
     it.each(['1,299', '1.299', '999,000'])('flags %j as ambiguous with the auto style', (text) => {
       expect(parseDecimal(text, 'auto')).toMatchObject({ ok: true, ambiguous: true });
