@@ -42,7 +42,7 @@ export interface RowRules {
 }
 
 type Converted =
-  | { ok: true; value: ProductFields[string] }
+  | { ok: true; value: ProductFields[string]; note?: string }
   | { ok: false; reason: string }
   | { ok: 'drop'; note: string };
 
@@ -85,6 +85,11 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
       if (NON_NEGATIVE_FIELDS.has(field) && value.startsWith('-')) {
         return { ok: false, reason: `invalid ${field} "${text}": negative` };
       }
+      // Stock below zero is what every platform keeps for orders taken beyond it (backorders,
+      // overselling): none is available. The API takes 0 or more.
+      if (field === 'quantity' && value.startsWith('-')) {
+        return { ok: true, value: 0, note: `quantity ${text} (sold beyond stock): sent as 0` };
+      }
       if (!isExactAsNumber(value)) {
         return {
           ok: false,
@@ -118,8 +123,10 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   const raws: RawFields = draft.fields;
   for (const field in raws) {
     const converted = convertField(field, raws[field]!, rules);
-    if (converted.ok === true) fields[field] = converted.value;
-    else if (converted.ok === 'drop') notes.push(converted.note);
+    if (converted.ok === true) {
+      fields[field] = converted.value;
+      if (converted.note) notes.push(converted.note);
+    } else if (converted.ok === 'drop') notes.push(converted.note);
     else errors.push(converted.reason);
   }
   const keyValue = fields[rules.matchBy];

@@ -1,7 +1,11 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError } from '../../src/catalog/index.js';
 import type { MergedRow, SkippedRow } from '../../src/interfaces.js';
-import { mapRealFile } from './map-real-file.js';
+import { mapRealFile, realDir } from './map-real-file.js';
 
 describe('shopify exports', () => {
   it('makes each variant of the template its own product, named by title and options', async () => {
@@ -44,9 +48,56 @@ describe('shopify exports', () => {
     expect(file.byKey('shopify:gardening-gloves:Yellow').fields).not.toHaveProperty('sku');
     expect(file.upserts.filter((upsert) => upsert.fields.sku !== undefined)).toEqual([]);
   });
+
+  it('sends the inventory quantity only of variants whose inventory Shopify tracks', async () => {
+    // The T-shirts' Variant Inventory Tracker is blank (their Qty 0 does not stop Shopify selling
+    // them); the pants are tracked by shopify.
+    const file = await mapRealFile('shopify-template/product_template.csv');
+    expect(file.byKey('SRT_COT_122').fields).not.toHaveProperty('quantity');
+    expect(file.byKey('SRT_COT_122').notes).toContain(
+      'inventory not tracked in Shopify (Variant Inventory Tracker blank): quantity not sent',
+    );
+    expect(file.byKey('PNT_DEN_285').fields.quantity).toBe(20);
+    const export1 = await mapRealFile('shopify-export/products_export_1.csv');
+    expect(export1.byKey('shopify:watering-can').fields).not.toHaveProperty('quantity');
+    expect(export1.byKey('shopify:grey-wheelbarrow').fields.quantity).toBe(8);
+  });
 });
 
 describe('woocommerce exports', () => {
+  it('a stock below zero is none available; without a Stock number, In stock? 0 is none', async () => {
+    // The real sample, as a shop that sells beyond its stock and one that does not manage stock
+    // would export it: woo-cap at -3 (backordered), woo-belt out of stock, woo-polo on backorder.
+    const records: string[][] = parse(await readFile(join(realDir, 'woocommerce/sample_products.csv')), {
+      bom: true,
+    });
+    const [header = []] = records;
+    const at = (name: string) => header.indexOf(name);
+    const edits: Record<string, [string, string]> = {
+      'woo-cap': ['1', '-3'],
+      'woo-belt': ['0', ''],
+      'woo-polo': ['backorder', ''],
+    };
+    for (const record of records) {
+      const edit = edits[record[at('SKU')] ?? ''];
+      if (edit) [record[at('In stock?')], record[at('Stock')]] = edit;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'woo-stock-'));
+    try {
+      const path = join(dir, 'export.csv');
+      const quoted = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
+      await writeFile(path, records.map((record) => record.map(quoted).join(',')).join('\n'));
+      const file = await mapRealFile(path);
+      expect(file.byKey('woo-cap').fields.quantity).toBe(0);
+      expect(file.byKey('woo-cap').notes).toContain('quantity -3 (sold beyond stock): sent as 0');
+      expect(file.byKey('woo-belt').fields.quantity).toBe(0);
+      expect(file.byKey('woo-polo').fields).not.toHaveProperty('quantity');
+      expect(file.byKey('woo-sunglasses').fields).not.toHaveProperty('quantity');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('merges a variable parent into its first variation, which inherits its name', async () => {
     const file = await mapRealFile('woocommerce/sample.csv');
     expect(file.rows.find((row) => row.row === 4)).toMatchObject({

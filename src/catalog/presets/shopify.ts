@@ -64,12 +64,15 @@ function createShopifyMapper(c: Columns): RowMapper {
     price: c.reader('variant price'),
     compareAt: c.reader('variant compare at price'),
     quantity: c.reader('variant inventory qty'),
+    tracker: c.reader('variant inventory tracker'),
     barcode: c.reader('variant barcode'),
     grams: c.reader('variant grams'),
     variantImage: c.reader('variant image'),
     imageSrc: c.reader('image src'),
   };
   type Read = typeof read;
+  /** An export without the tracker column says nothing of tracking: its quantities are sent. */
+  const tracked = c.has('variant inventory tracker');
   let group: SourceRecord[] = [];
 
   const flush = (): Draft[] => {
@@ -119,7 +122,7 @@ function createShopifyMapper(c: Columns): RowMapper {
       put(fields, 'category', r.category(productRow) || r.type(productRow));
       put(fields, 'tags', splitList(r.tags(productRow)));
       putPrices(fields, notes, r.price(row), r.compareAt(row));
-      put(fields, 'quantity', r.quantity(row));
+      putQuantity(fields, notes, r.quantity(row), tracked ? r.tracker(row) : 'shopify');
       put(fields, 'barcode', r.barcode(row));
       put(fields, 'weight', r.grams(row));
       put(fields, 'images', unique([r.variantImage(row), ...gallery]));
@@ -153,6 +156,17 @@ function createShopifyMapper(c: Columns): RowMapper {
  * the regular price and `sale_price` the reduced one (src/catalog/fields.ts), so a real compare-at
  * swaps them in. A compare-at not above the price is not a sale: Shopify shows none, neither do we.
  */
+/**
+ * `Variant Inventory Qty` counts only where Shopify (or a fulfilment service) tracks the variant:
+ * with `Variant Inventory Tracker` blank the store sells it whatever the number says, so the number
+ * is not the stock and is not sent (a 0 would stop the sales the store makes).
+ */
+function putQuantity(fields: RawFields, notes: string[], quantity: string, tracker: string): void {
+  if (tracker !== '') put(fields, 'quantity', quantity);
+  else if (quantity !== '')
+    notes.push('inventory not tracked in Shopify (Variant Inventory Tracker blank): quantity not sent');
+}
+
 function putPrices(fields: RawFields, notes: string[], price: string, compareAt: string): void {
   const current = parseDecimal(price, 'dot');
   const was = parseDecimal(compareAt, 'dot');

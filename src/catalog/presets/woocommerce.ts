@@ -83,6 +83,7 @@ function createWooMapper(c: Columns): RowMapper {
     regular: reader('regular price'),
     sale: reader('sale price'),
     stock: reader('stock'),
+    inStock: reader('in stock?'),
     categories: reader('categories'),
     tags: reader('tags'),
     images: reader('images'),
@@ -104,7 +105,7 @@ function createWooMapper(c: Columns): RowMapper {
     put(fields, 'description', read.description(record) || read.short(record));
     put(fields, 'price', read.regular(record));
     put(fields, 'sale_price', read.sale(record));
-    put(fields, 'quantity', read.stock(record));
+    put(fields, 'quantity', read.stock(record) || quantityOfStatus(read.inStock(record)));
     put(fields, 'category', read.categories(record));
     put(fields, 'tags', splitList(read.tags(record)));
     put(fields, 'images', splitList(read.images(record)));
@@ -217,4 +218,13 @@ function createWooMapper(c: Columns): RowMapper {
           `variable product "${parent.key}" has no variations in this file (a parent is not sold on its own)`,
       ),
   };
+}
+
+/**
+ * Without a Stock number (stock not managed), `In stock?` is all the product says: 0 (out of stock)
+ * is none available; 1 and backorder are sold, in numbers the shop does not count: nothing is sent.
+ */
+function quantityOfStatus(inStock: string): string {
+  const status = inStock.trim().toLowerCase();
+  return status === '0' || status === 'outofstock' ? '0' : '';
 }
