@@ -208,6 +208,10 @@ describe('other presets', () => {
       quantity: 1,
     });
     expect(file.byKey('etsy:latte-paw-squishy').fields).not.toHaveProperty('sku');
+    // Etsy's export writes a tag's spaces as underscores.
+    expect(file.byKey('etsy:latte-paw-squishy').fields.tags).toEqual(
+      expect.arrayContaining(['slow rising', 'stress relief', 'sensory toys']),
+    );
     const descriptions = file.upserts.map((u) => String(u.fields.description)).join('\n');
     expect(descriptions).toContain('🍓');
   });

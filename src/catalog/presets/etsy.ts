@@ -50,7 +50,12 @@ export const etsy: Preset = {
       put(fields, 'price', read.price(record));
       put(fields, 'currency', read.currency(record));
       put(fields, 'quantity', read.quantity(record));
-      put(fields, 'tags', splitList(read.tags(record)));
+      // The export writes a tag's spaces as underscores (`slow_rising`); the listing shows them as spaces.
+      put(
+        fields,
+        'tags',
+        splitList(read.tags(record)).map((tag) => tag.replaceAll('_', ' ')),
+      );
       put(
         fields,
         'images',
