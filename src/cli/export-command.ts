@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { readApiConfig } from '../config.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
+import { checkOutputFile, writeToFile } from '../output-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { readRetry } from '../sync/error-policy.js';
 import { unreachedCause } from '../sync/unreached.js';
@@ -52,17 +51,13 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     retry: readRetry({ retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }),
   });
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
-  const out = flags.out ? createWriteStream(flags.out) : io.stdout;
+  if (flags.out) await checkOutputFile(flags.out, '--out');
+  const exportTo = (out: NodeJS.WritableStream, terminal: boolean) =>
+    exportRecords(kind.list(client), kind.csv, { format: lines ? 'lines' : 'csv', out, terminal });
   try {
-    const count = await exportRecords(kind.list(client), kind.csv, {
-      format: lines ? 'lines' : 'csv',
-      out,
-      terminal: !flags.out,
-    });
-    if (flags.out) {
-      out.end();
-      await once(out, 'finish');
-    }
+    const count = flags.out
+      ? await writeToFile(flags.out, (file) => exportTo(file, false))
+      : await exportTo(io.stdout, true);
     io.stderr.write(`catalog-sync: ${count} ${kind.noun} exported${flags.out ? ` to ${flags.out}` : ''}\n`);
     return ExitCode.ok;
   } catch (error) {

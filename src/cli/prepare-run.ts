@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
+import { checkOutputFile } from '../output-file.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
 import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import { sellerRef } from '../queue/seller-ref.js';
@@ -49,6 +50,8 @@ export async function prepareRun(
       );
     // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
     checkKeyEnv(flags.keyEnv, readTrustRules(io.env));
+    // Before any write: the report is written when the run is done, too late to say the path is wrong.
+    if (flags.report) await checkOutputFile(flags.report, '--report', source);
     if (flags.sandbox) {
       sandbox = await startSandbox({ port: 0 });
       // The sandbox key lives only in this process's environment, where this process's workers read it.

@@ -1,9 +1,7 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { stringify } from 'csv-stringify';
 import { guardCell } from '../csv-guard.js';
+import { writeToFile } from '../output-file.js';
 import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
 
@@ -48,18 +46,4 @@ export async function writeReport(
 
 export function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
   return writeToFile(path, (file) => writeReport(runs, runId, file));
-}
-
-/** Creates the file (and its folder), lets `write` fill it, and resolves once it is on disk. */
-export async function writeToFile<T>(
-  path: string,
-  write: (file: NodeJS.WritableStream) => Promise<T>,
-): Promise<T> {
-  await mkdir(dirname(path), { recursive: true });
-  const file = createWriteStream(path);
-  await once(file, 'open');
-  const result = await write(file);
-  file.end();
-  await once(file, 'finish');
-  return result;
 }

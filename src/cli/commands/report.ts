@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { checkOutputFile, writeToFile } from '../../output-file.js';
 import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
-import { writeReport, writeReportFile, writeToFile } from '../../runs/report.js';
+import { writeReport, writeReportFile } from '../../runs/report.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
@@ -25,6 +26,7 @@ export function registerReport(program: Command, io: CliIo): void {
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string, flags: ReportFlags) => {
+      if (flags.out) await checkOutputFile(flags.out, '--out');
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const run = await runtime.runs.get(runId);
         if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);

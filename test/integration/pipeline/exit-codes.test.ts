@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
@@ -120,6 +121,30 @@ describe('`run` exit codes', () => {
 
       expect(result.code).toBe(2);
       expectOneLineError(result.stderr, /SELLER_API_KEY/);
+    });
+
+    it.each([
+      ['a folder', (dir: string) => dir, /is a directory: give a file name$/],
+      [
+        'the source',
+        (_dir: string, source: string) => source,
+        /is the source being read: the report would overwrite it$/,
+      ],
+      [
+        'a path under a file',
+        (_dir: string, source: string) => join(source, 'r.csv'),
+        /cannot be written \(ENOTDIR\)$/,
+      ],
+    ])('exits 2 with one line before any request when --report is %s', async (_what, reportOf, naming) => {
+      const source = await pipeline.csv('ok.csv', catalogRows(3));
+      const before = await readFile(source, 'utf8');
+
+      const result = await pipeline.cli(['run', source, '--report', reportOf(pipeline.dir, source)]);
+
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, naming);
+      expect(pipeline.sandbox.stats().total).toBe(0);
+      expect(await readFile(source, 'utf8')).toBe(before);
     });
   });
 });

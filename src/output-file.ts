@@ -1,0 +1,99 @@
+import { constants, createWriteStream } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from './usage-error.js';
+
+/**
+ * The files a command writes when its work is done (`--report`, `report --out`, `products export
+ * --out`). Checked before any work: a nightly run must not send its writes and then die on a path it
+ * could never write, with a stack trace in the cron mail and the report lost.
+ */
+
+/** Refuses, in one line, a path that cannot be written or that is the source being read. */
+export async function checkOutputFile(path: string, option: string, source?: string): Promise<void> {
+  const shown = `${option} ${path}`;
+  if (source !== undefined && (await sameFile(path, source)))
+    throw new UsageError(`${shown} is the source being read: the report would overwrite it`);
+  const existing = await statOrNull(path, shown);
+  if (existing?.isDirectory()) throw new UsageError(`${shown} is a directory: give a file name`);
+  if (existing) return writable(path, shown);
+  // Not there yet: its folder is made now (it would be at the end), so that it is known to be
+  // writable before any work.
+  const folder = dirname(resolve(path));
+  try {
+    await makeFolders(folder);
+  } catch (error) {
+    throw new UsageError(`${shown}: its folder cannot be made (${(error as NodeJS.ErrnoException).code})`);
+  }
+  await writable(folder, shown);
+}
+
+/**
+ * Creates the file (and its missing folders), lets `write` fill it, and resolves once it is on disk;
+ * a failure is one line naming the file (OutputFileError). Folders are made one at a time:
+ * `mkdir` with `recursive` never settles under /proc (Node 20).
+ */
+export async function writeToFile<T>(
+  path: string,
+  write: (file: NodeJS.WritableStream) => Promise<T>,
+): Promise<T> {
+  try {
+    await makeFolders(dirname(resolve(path)));
+    const file = createWriteStream(path);
+    await new Promise<void>((done, failed) => {
+      file.once('open', () => done());
+      file.once('error', failed);
+    });
+    const result = await write(file);
+    file.end();
+    await new Promise<void>((done, failed) => {
+      file.once('finish', done);
+      file.once('error', failed);
+    });
+    return result;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new OutputFileError(`cannot write ${path}: ${code}`);
+  }
+}
+
+/** A file that could not be written after all (a full disk, a folder removed meanwhile). */
+export class OutputFileError extends UsageError {}
+
+async function makeFolders(folder: string): Promise<void> {
+  try {
+    if ((await stat(folder)).isDirectory()) return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (dirname(folder) !== folder) await makeFolders(dirname(folder));
+  await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+}
+
+async function statOrNull(path: string, shown: string) {
+  try {
+    return await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new UsageError(`${shown}: cannot be written (${code})`);
+  }
+}
+
+async function writable(path: string, shown: string): Promise<void> {
+  try {
+    await access(path, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`${shown}: cannot be written (${(error as NodeJS.ErrnoException).code})`);
+  }
+}
+
+async function sameFile(path: string, source: string): Promise<boolean> {
+  if (/^https?:\/\//i.test(source) || source === '-') return false;
+  if (resolve(path) === resolve(source)) return true;
+  const [a, b] = await Promise.all([stat(path).catch(() => null), stat(source).catch(() => null)]);
+  return a !== null && b !== null && a.dev === b.dev && a.ino === b.ino;
+}

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { link, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkOutputFile, OutputFileError, writeToFile } from '../../src/output-file.js';
+import { UsageError } from '../../src/usage-error.js';
+
+/** The files written at a command's end (--report, --out), on a real file system. */
+describe('checkOutputFile', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'output-file-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a folder, a path under a file, and the source itself however it is spelt', async () => {
+    const source = join(dir, 'feed.csv');
+    await writeFile(source, 'sku\nA\n');
+    await link(source, join(dir, 'same-feed.csv'));
+    await expect(checkOutputFile(dir, '--report')).rejects.toThrow(
+      new UsageError(`--report ${dir} is a directory: give a file name`),
+    );
+    await expect(checkOutputFile(join(source, 'r.csv'), '--report')).rejects.toThrow(
+      /cannot be written \(ENOTDIR\)$/,
+    );
+    for (const spelt of [source, join(dir, '.', 'feed.csv'), join(dir, 'same-feed.csv')]) {
+      await expect(checkOutputFile(spelt, '--report', source)).rejects.toThrow(
+        `--report ${spelt} is the source being read: the report would overwrite it`,
+      );
+    }
+    expect(await readFile(source, 'utf8')).toBe('sku\nA\n');
+  });
+
+  it('makes the missing folders of a new file, and passes a file that is there', async () => {
+    const deep = join(dir, 'reports', 'nightly', 'r.csv');
+    await checkOutputFile(deep, '--report', join(dir, 'feed.csv'));
+    expect(existsSync(join(dir, 'reports', 'nightly'))).toBe(true);
+    await writeFile(deep, 'old');
+    await expect(checkOutputFile(deep, '--out')).resolves.toBeUndefined();
+  });
+
+  it.runIf(existsSync('/proc/self'))(
+    'says in one line that a folder under /proc cannot be made',
+    async () => {
+      await expect(checkOutputFile('/proc/catalog-sync-none/r.csv', '--report')).rejects.toThrow(
+        '--report /proc/catalog-sync-none/r.csv: its folder cannot be made (ENOENT)',
+      );
+    },
+  );
+});
+
+describe('writeToFile', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'output-file-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes the file in folders it makes, and resolves with what the writer returned', async () => {
+    const path = join(dir, 'a', 'b', 'r.csv');
+    const lines = await writeToFile(path, async (file) => {
+      file.write('row,key\n');
+      return 1;
+    });
+    expect(lines).toBe(1);
+    expect(await readFile(path, 'utf8')).toBe('row,key\n');
+  });
+
+  it('fails in one line naming the file when it cannot be opened', async () => {
+    await mkdir(join(dir, 'taken.csv'));
+    await expect(writeToFile(join(dir, 'taken.csv'), async () => 0)).rejects.toThrow(
+      new OutputFileError(`cannot write ${join(dir, 'taken.csv')}: EISDIR`),
+    );
+  });
+});
