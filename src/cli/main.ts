@@ -67,12 +67,20 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
       'Syncs a seller catalog (CSV, JSON or feed) into the marketplace Seller API v1, through BullMQ.',
     )
     .version(packageJson.version)
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       // Commander's errors quote what was typed; only text, never a control sequence, reaches the terminal.
       writeErr: (s) => io.stderr.write(terminalSafe(s)),
+      // A mistyped option is one line, as every usage error (CONTRACT.md), not the whole help in
+      // cron's mail: commander's "error: …" and its "(Did you mean …?)" joined, and where to look.
+      outputError: (s, write) =>
+        write(
+          `catalog-sync: ${s
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' ')
+            .trim()} (--help lists the options)\n`,
+        ),
     });
 
   for (const register of await registrations(argv)) register(program, io);

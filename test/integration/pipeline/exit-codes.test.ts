@@ -114,6 +114,19 @@ describe('`run` exit codes', () => {
       expect(pipeline.sandbox.stats().total).toBe(0);
     });
 
+    it('exits 2 with one line for a misspelt option, not the whole help', async () => {
+      const source = await pipeline.csv('ok.csv', catalogRows(1));
+
+      const result = await pipeline.cli(['run', source, '--concurency', '4']);
+
+      expect(result.code).toBe(2);
+      expectOneLineError(
+        result.stderr,
+        "catalog-sync: unknown option '--concurency' (Did you mean --concurrency?) (--help lists the options)",
+      );
+      expect(pipeline.sandbox.stats().total).toBe(0);
+    });
+
     it('exits 2 when the key variable is not set, without sending anything', async () => {
       const source = await pipeline.csv('ok.csv', catalogRows(1));
 
