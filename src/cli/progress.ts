@@ -91,16 +91,24 @@ class BarView implements ProgressView {
   }
 }
 
-class LogView implements ProgressView {
+export class LogView implements ProgressView {
   private lastLog = 0;
   private lastPauseLog = 0;
+  /** What the last progress line said: a run waiting out a daily limit says it once, not every 5 s. */
+  private lastSaid = '';
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   update(run: RunRecord): void {
-    const now = Date.now();
+    const now = this.now();
     if (now - this.lastLog < 5000) return;
+    const said = `${run.settled}/${run.total}/${run.requests}`;
+    if (said === this.lastSaid) return;
     this.lastLog = now;
+    this.lastSaid = said;
     this.logger.info(
       { run: run.id, settled: run.settled, total: run.total, requests: run.requests },
       'progress',

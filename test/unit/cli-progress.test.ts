@@ -1,5 +1,8 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { RecentRate } from '../../src/cli/progress.js';
+import { LogView, RecentRate } from '../../src/cli/progress.js';
+import { createLogger } from '../../src/logger.js';
+import type { RunRecord } from '../../src/runs/run-record.js';
 
 describe('RecentRate, the rows/s behind the progress bar', () => {
   it('is 0 until half a second of samples exists', () => {
@@ -21,5 +24,39 @@ describe('RecentRate, the rows/s behind the progress bar', () => {
     rate.add(20_000, 500);
     // Only the last 10 s: 500 → 500 while paused.
     expect(rate.add(21_000, 500)).toBe(0);
+  });
+});
+
+describe('LogView, the progress of a run without a terminal (cron, a log file)', () => {
+  const run = (settled: number, requests: number) =>
+    ({ id: 'r1', settled, total: 100, requests }) as unknown as RunRecord;
+  const lines = () => {
+    const written: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        written.push(String(chunk));
+        done();
+      },
+    });
+    return { written, logger: createLogger('info', stream, 'json') };
+  };
+
+  it('logs progress at most every 5 s, and not again while nothing moves (a daily-limit wait)', async () => {
+    const { written, logger } = lines();
+    const clock = { now: 100_000 };
+    const view = new LogView(logger, () => clock.now);
+    view.update(run(10, 11));
+    clock.now = 101_000;
+    view.update(run(20, 21));
+    // A run paused for hours: the same counts every 5 s.
+    for (let i = 1; i <= 100; i++) {
+      clock.now = 100_000 + i * 5_000;
+      view.update(run(20, 21));
+    }
+    clock.now = 700_000;
+    view.update(run(30, 31));
+    await new Promise((resolve) => setImmediate(resolve));
+    const settled = written.map((line) => JSON.parse(line).settled);
+    expect(settled).toEqual([10, 20, 30]);
   });
 });
