@@ -9,7 +9,7 @@ import { diffProduct } from '../sync/diff.js';
 import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
-import type { RowSyncContext } from '../sync/row-sync-context.js';
+import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
 import type { RowWrite } from '../sync/row-writes.js';
 import { HeldRows } from './held-rows.js';
 import { priceChangeRefusal } from './limits.js';
@@ -172,10 +172,7 @@ export function planWrite(
 ): PlannedWrite | null {
   if (lookup.createdByThisRun) return null;
   const diff = onlyFilter(
-    diffProduct(upsert, lookup.remote, lookup.known, {
-      createOnly: context.createOnly,
-      ...(context.keepRemote ? { keepRemote: context.keepRemote } : {}),
-    }),
+    diffProduct(upsert, lookup.remote, lookup.known, diffOptionsOf(context)),
     context.only,
   );
   if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };

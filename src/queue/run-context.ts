@@ -219,6 +219,7 @@ export class RunContexts {
       finder,
       createOnly: new Set(run.createOnlyFields ?? []),
       ...(run.keepRemoteEdits ? { keepRemote: keepRemoteOf(run.keepRemoteEdits) } : {}),
+      ...(run.fields ? { sent: new Set(run.fields) } : {}),
       recordUnchanged: run.incremental === true,
       only: run.only ?? null,
       loadIndex,

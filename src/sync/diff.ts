@@ -33,11 +33,18 @@ export interface DiffOptions {
    * while the source still says what was last sent. Without it the source wins: drift is repaired.
    */
   keepRemote?: ReadonlySet<string> | 'all';
+  /** `--fields`: the fields sent (absent: all); a new product's missing field may be left out by it. */
+  sent?: ReadonlySet<string>;
 }
 
 /** `--keep-remote-edits` as the diff takes it: `all` anywhere in the list keeps every field. */
 export function keepRemoteOf(fields: readonly string[]): ReadonlySet<string> | 'all' {
   return fields.includes('all') ? 'all' : new Set(fields);
+}
+
+/** Why a new product lacks `field` when `--fields` is what left it out: said, or the user looks in the file. */
+function leftOutBy(options: DiffOptions, field: string): string {
+  return options.sent && !options.sent.has(field) ? ` (--fields leaves ${field} out)` : '';
 }
 
 export type DiffResult =
@@ -67,13 +74,13 @@ export function diffProduct(
   if (!remote) {
     // Contract, "What a run does with each row": a row that cannot be sent is reported, not dropped.
     if (upsert.fields.name === undefined)
-      return { action: 'invalid', reason: 'missing name for a new product' };
+      return { action: 'invalid', reason: `missing name for a new product${leftOutBy(options, 'name')}` };
     // CONTRACT: "a new product with no price is never sent". Only a create needs one: an update
     // that does not touch price still goes out. Where the platform sells it so, it is skipped.
     if (upsert.fields.price === undefined) {
       return upsert.unpriced
         ? { action: 'skipped', reason: upsert.unpriced }
-        : { action: 'invalid', reason: 'missing price for a new product' };
+        : { action: 'invalid', reason: `missing price for a new product${leftOutBy(options, 'price')}` };
     }
     return { action: 'create', fields: upsert.fields };
   }

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
+import type { DiffOptions } from './diff.js';
 import type { IdMap } from './id-map.js';
 import type { RemoteIndex } from './remote-index.js';
 import type { RowWrite } from './row-writes.js';
@@ -19,6 +20,8 @@ export interface RowSyncContext {
   createOnly: ReadonlySet<string>;
   /** `--keep-remote-edits`: fields changed on the marketplace that are kept (see DiffOptions). */
   keepRemote?: ReadonlySet<string> | 'all';
+  /** `--fields`: the fields sent, when not all (see DiffOptions). */
+  sent?: ReadonlySet<string>;
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
   /** `--only create|update`: the rows that need the other write are skipped. */
@@ -45,4 +48,13 @@ export interface RowSyncContext {
 /** What a write's last failure becomes once its tries are used up (see `afterTries`). */
 export function givenUp(ctx: RowSyncContext, error: unknown): unknown {
   return ctx.afterTries ? ctx.afterTries(error) : error;
+}
+
+/** The run's options of the diff (`--create-only-fields`, `--keep-remote-edits`, `--fields`). */
+export function diffOptionsOf(ctx: Pick<RowSyncContext, 'createOnly' | 'keepRemote' | 'sent'>): DiffOptions {
+  return {
+    createOnly: ctx.createOnly,
+    ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
+    ...(ctx.sent ? { sent: ctx.sent } : {}),
+  };
 }

@@ -7,7 +7,7 @@ import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
-import { givenUp, type RowSyncContext } from './row-sync-context.js';
+import { diffOptionsOf, givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordCreated, remember } from './row-writes.js';
 import { writeUpdate } from './write-update.js';
 
@@ -47,13 +47,7 @@ async function syncAgainst(
   createdByThisRun: boolean,
   outcome: Outcome,
 ): Promise<RowOutcome> {
-  const diff = onlyFilter(
-    diffProduct(upsert, remote, known, {
-      createOnly: ctx.createOnly,
-      ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
-    }),
-    ctx.only,
-  );
+  const diff = onlyFilter(diffProduct(upsert, remote, known, diffOptionsOf(ctx)), ctx.only);
   switch (diff.action) {
     case 'invalid':
       return outcome('invalid', null, 'failed', diff.reason);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { requestCounts, usePipeline } from '../support/pipeline.js';
@@ -34,5 +35,22 @@ describe('run --fields name,price against an API that takes only name and price'
     );
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(pipeline.products()).toHaveLength(30);
+  });
+});
+
+describe('run --fields price with a new row', () => {
+  const pipeline = usePipeline();
+
+  it("says the new product's name is left out by --fields, not missing from the file", async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(1));
+    const report = join(pipeline.dir, 'report.csv');
+
+    const result = await pipeline.cli(['run', source, '--fields', 'price', '--report', report]);
+
+    expect(result.code).toBe(1);
+    expect(await pipeline.readText('report.csv')).toContain(
+      'invalid,,failed,missing name for a new product (--fields leaves name out)',
+    );
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0 });
   });
 });

@@ -37,6 +37,19 @@ describe('diffProduct', () => {
       });
     });
 
+    it('says so when it is --fields that leaves the name or the price out', () => {
+      const sent = new Set(['price', 'stock']);
+      expect(diffProduct(upsert({ sku: 'SKU-1', price: 12.5 }), undefined, undefined, { sent })).toEqual({
+        action: 'invalid',
+        reason: 'missing name for a new product (--fields leaves name out)',
+      });
+      expect(
+        diffProduct(upsert({ sku: 'SKU-1', name: 'Scarf' }), undefined, undefined, {
+          sent: new Set(['name']),
+        }),
+      ).toMatchObject({ reason: 'missing price for a new product (--fields leaves price out)' });
+    });
+
     it('reports a row without a price as invalid rather than sending it', () => {
       expect(diffProduct(upsert({ sku: 'SKU-1', name: 'Scarf' }), undefined)).toEqual({
         action: 'invalid',
