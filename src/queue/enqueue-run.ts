@@ -34,11 +34,16 @@ export interface EnqueueDeps {
   prefix: string;
   logger: Logger;
   notifier?: RunNotifier;
+  /**
+   * How often a producer renews its `producing` mark (default PRODUCING_BEAT_MS); the mark lasts six
+   * beats, and a mark not renewed for two is a dead producer's (claimSource). A test seam too.
+   */
+  producingBeatMs?: number;
 }
 
-/** How long a run's `producing` mark lasts without renewal; renewed every PRODUCING_BEAT_MS. */
-const PRODUCING_TTL_MS = 60_000;
+/** How often a producer renews its `producing` mark; the mark lasts PRODUCING_BEATS_KEPT beats. */
 const PRODUCING_BEAT_MS = 10_000;
+const PRODUCING_BEATS_KEPT = 6;
 
 export interface EnqueueHooks {
   onRunCreated?: (run: RunRecord) => void;
@@ -82,9 +87,43 @@ export async function enqueueRun(
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
   const producing = deps.keys.producing(run.id);
-  const beat = () => deps.redis.set(producing, '1', 'PX', PRODUCING_TTL_MS);
+  const beatMs = deps.producingBeatMs ?? PRODUCING_BEAT_MS;
+  // Each beat writes a new value: another import tells a live producer from a dead one by it.
+  let beats = 0;
+  const beat = () => deps.redis.set(producing, String(++beats), 'PX', beatMs * PRODUCING_BEATS_KEPT);
   await beat();
-  return renewWhile(beat, PRODUCING_BEAT_MS, () => produceRun(deps, spec, run, rows, hooks));
+  return renewWhile(beat, beatMs, () => produceRun(deps, spec, run, rows, hooks));
+}
+
+/**
+ * `run`'s enqueue, which waits for what it queues: an earlier run of the source that is still being
+ * read is waited on until it is read to the end (then this process waits for that run), or until
+ * its producer dies (killed after this run attached): then that run is ended and this one reads the
+ * source itself. Never a wait for ever on rows nobody will read.
+ */
+export async function enqueueOrAttach(
+  deps: EnqueueDeps,
+  spec: RunSpec,
+  rows: AsyncIterable<MappedRow>,
+  hooks: EnqueueHooks = {},
+): Promise<EnqueueResult> {
+  for (;;) {
+    const result = await enqueueRun(deps, spec, rows, hooks);
+    if (result.kind === 'queued' || (await readToTheEnd(deps, result.runId, hooks.signal))) return result;
+  }
+}
+
+/** Whether the run's source is read to the end (or the run is over) before its producer dies. */
+async function readToTheEnd(deps: EnqueueDeps, runId: string, signal?: AbortSignal): Promise<boolean> {
+  for (;;) {
+    const run = await deps.runs.get(runId);
+    if (!run || run.produced || run.state === 'done' || run.state === 'held' || signal?.aborted) return true;
+    if (!(await producerLives(deps, runId))) {
+      // Read once more: the producer clears its mark as it marks the run produced.
+      const again = await deps.runs.get(runId);
+      return !again || again.produced;
+    }
+  }
 }
 
 async function produceRun(
@@ -197,7 +236,7 @@ async function claimSource(
     const holder = await deps.redis.get(key);
     if (!holder) continue;
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
-    const beingRead = (await deps.redis.exists(deps.keys.producing(holder))) === 1;
+    const beingRead = await producerLives(deps, holder);
     const earlier = await deps.runs.get(holder);
     if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
       if (beingRead || earlier.produced) return holder;
@@ -205,6 +244,7 @@ async function claimSource(
       // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew
       // (the products the earlier one created are found by the list read and the id map).
       await deps.runs.finish(holder, Date.now(), { aborted: true });
+      await deps.redis.del(deps.keys.producing(holder));
       await dropWaitingChunks(deps, ref, holder);
       deps.logger.warn(
         { run: holder },
@@ -214,4 +254,25 @@ async function claimSource(
     await deps.redis.del(key);
   }
   return null;
+}
+
+/**
+ * Whether the run's source is still being read by a live producer. Its mark outlives a killed
+ * process by up to six beats, so a mark is believed only once it changes: a producer renews it every
+ * beat. Unchanged for two beats, or gone, it is a dead producer's (a kill -9, or Redis out of reach
+ * past its deadline), and an import waiting on it would wait for ever.
+ */
+async function producerLives(deps: EnqueueDeps, runId: string): Promise<boolean> {
+  const mark = deps.keys.producing(runId);
+  const first = await deps.redis.get(mark);
+  if (first === null) return false;
+  const beatMs = deps.producingBeatMs ?? PRODUCING_BEAT_MS;
+  const pollMs = Math.max(10, beatMs / 20);
+  for (let waited = 0; waited < 2 * beatMs; waited += pollMs) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const now = await deps.redis.get(mark);
+    if (now === null) return false;
+    if (now !== first) return true;
+  }
+  return false;
 }

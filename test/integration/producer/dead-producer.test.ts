@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { MappedRow } from '../../../src/interfaces.js';
+import { silentLogger } from '../../../src/logger.js';
+import { type EnqueueDeps, enqueueOrAttach, enqueueRun } from '../../../src/queue/enqueue-run.js';
+import { SellerState } from '../../../src/queue/seller-state.js';
+import { gate } from '../../support/gate.js';
+import { countingSource, pollUntil, RUN_SPEC, upsert, useProducerRig } from './support/rig.js';
+
+/**
+ * A source imported again while an earlier run of it is unread: attached to that run while its
+ * producer lives, started over once it is dead (killed, or Redis out of reach past its deadline),
+ * even before the dead producer's mark has expired. Beats of 50 ms stand for the 10 s ones.
+ */
+describe('importing a source whose earlier run is not read to the end', () => {
+  const rig = useProducerRig();
+  const SOURCED = { ...RUN_SPEC, sourceId: 'feed-1' };
+  const deps = (): EnqueueDeps => ({
+    redis: rig.redis,
+    keys: rig.keys,
+    runs: rig.runs,
+    sellers: new SellerState(rig.redis, rig.keys),
+    prefix: rig.prefix,
+    logger: silentLogger,
+    producingBeatMs: 50,
+  });
+
+  it('ends the run of a dead producer, though its mark has not expired, and reads the source anew', async () => {
+    // What a producer killed at row 400 leaves: its run claims the source, its mark is set once.
+    const dead = await rig.runs.create(SOURCED);
+    await rig.redis.set(rig.keys.activeRun(SOURCED.sellerRef, 'feed-1'), dead.id);
+    await rig.redis.set(rig.keys.producing(dead.id), '7', 'PX', 60_000);
+
+    const result = await enqueueRun(deps(), SOURCED, countingSource(30).rows());
+
+    expect(result.kind).toBe('queued');
+    expect(await rig.runs.get(dead.id)).toMatchObject({ state: 'done', aborted: true });
+    expect(await rig.redis.exists(rig.keys.producing(dead.id))).toBe(0);
+    if (result.kind === 'queued')
+      expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 30 });
+  });
+
+  it('attaches to the run of a live producer, whose mark changes at each beat', async () => {
+    const held = gate();
+    let firstRun = '';
+    async function* slow(): AsyncGenerator<MappedRow> {
+      yield upsert(1);
+      await held.promise;
+      yield upsert(2);
+    }
+    const first = enqueueRun(deps(), SOURCED, slow(), {
+      onRunCreated: (run) => {
+        firstRun = run.id;
+      },
+    });
+    await pollUntil('the first run exists', () => firstRun !== '');
+
+    const second = await enqueueRun(deps(), SOURCED, countingSource(30).rows());
+
+    expect(second).toEqual({ kind: 'already-queued', runId: firstRun });
+    held.open();
+    expect(await first).toMatchObject({ kind: 'queued', total: 2 });
+  });
+
+  describe("`run`'s enqueue, which waits for what it queues", () => {
+    /** A producer of run `runId` as another process runs it: beats every 50 ms until stopped. */
+    const beating = (runId: string) => {
+      let beats = 0;
+      const timer = setInterval(() => {
+        rig.redis.set(rig.keys.producing(runId), String(++beats), 'PX', 300).catch(() => undefined);
+      }, 50);
+      return () => clearInterval(timer);
+    };
+    const earlierRun = async () => {
+      const earlier = await rig.runs.create(SOURCED);
+      await rig.redis.set(rig.keys.activeRun(SOURCED.sellerRef, 'feed-1'), earlier.id);
+      await rig.redis.set(rig.keys.producing(earlier.id), '0', 'PX', 300);
+      return earlier;
+    };
+
+    it('attaches once the earlier run is read to the end', async () => {
+      const earlier = await earlierRun();
+      const stop = beating(earlier.id);
+      let settled = false;
+      const attached = enqueueOrAttach(deps(), SOURCED, countingSource(30).rows()).finally(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+
+      await rig.runs.markProduced(earlier.id, 400);
+      stop();
+
+      expect(await attached).toEqual({ kind: 'already-queued', runId: earlier.id });
+    });
+
+    it('reads the source itself when the earlier producer dies after it attached', async () => {
+      const earlier = await earlierRun();
+      const stop = beating(earlier.id);
+      const source = countingSource(30);
+      const attached = enqueueOrAttach(deps(), SOURCED, source.rows());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(source.pulled).toBe(0);
+
+      stop(); // killed: its mark is not renewed again
+
+      const result = await attached;
+      expect(result).toMatchObject({ kind: 'queued', total: 30 });
+      expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
+    });
+  });
+});
