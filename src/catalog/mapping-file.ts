@@ -58,6 +58,16 @@ export interface MappingSpec extends z.infer<Schemas['mappingFile']> {
   origin: string;
 }
 
+/**
+ * A JSON or YAML parser's error as one line: its first, without the colon that introduces the code
+ * frame YAML prints below it (`… at line 3, column 1:`).
+ */
+export function syntaxErrorLine(error: unknown): string {
+  return String((error as Error).message)
+    .split('\n')[0]!
+    .replace(/:\s*$/, '');
+}
+
 /** Reads a mapping file (JSON or YAML); every problem is one line naming the file and the key. */
 export async function loadMappingFile(path: string): Promise<MappingSpec> {
   const origin = basename(path);
@@ -77,8 +87,9 @@ export function parseMapping(text: string, origin: string, syntax: 'json' | 'yam
   try {
     data = syntax === 'json' ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
-    const first = String((error as Error).message).split('\n')[0];
-    throw new CatalogConfigError(`${origin}: not valid ${syntax === 'json' ? 'JSON' : 'YAML'}: ${first}`);
+    throw new CatalogConfigError(
+      `${origin}: not valid ${syntax === 'json' ? 'JSON' : 'YAML'}: ${syntaxErrorLine(error)}`,
+    );
   }
   const result = schemas().mappingFile.safeParse(data);
   if (!result.success) {

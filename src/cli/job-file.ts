@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { z as Z } from 'zod';
+import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
@@ -154,7 +155,7 @@ export function parseJob(text: string, path: string): JobFile {
     data = path.endsWith('.json') ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
     throw new UsageError(
-      `${basename(path)}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
+      `${basename(path)}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${syntaxErrorLine(error)}`,
     );
   }
   const parsed = jobFile().safeParse(data);

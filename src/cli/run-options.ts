@@ -138,11 +138,13 @@ function addSharedOptions(command: Command): Command {
       "write only the rows that differ from what this tool last sent, without reading the seller's products",
       false,
     )
-    .option(
-      '--full-read-after <duration>',
-      "with --incremental: read the seller's products anyway when the last full read is older (e.g. 7d, 12h)",
-      parseFullReadAfter,
-      DEFAULT_FULL_READ_AFTER_MS,
+    .addOption(
+      new Option(
+        '--full-read-after <duration>',
+        "with --incremental: read the seller's products anyway when the last full read is older (e.g. 7d, 12h)",
+      )
+        .argParser(parseFullReadAfter)
+        .default(DEFAULT_FULL_READ_AFTER_MS, '7d'),
     )
     .option(
       '--match-by <field>',

@@ -39,6 +39,12 @@ describe('parseMapping', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
+  it('ends a YAML syntax error at its position, not at the colon before the code frame', () => {
+    expect(() => parseMapping('fields:\n  price: p\n bad: [\n', 'mapping.yml', 'yaml')).toThrow(
+      /^mapping\.yml: not valid YAML: .* at line \d+, column \d+$/,
+    );
+  });
+
   it('reads JSON, and names JSON syntax errors', () => {
     expect(parseMapping('{"fields":{"sku":"id"}}', 'm.json', 'json').fields.sku).toEqual({ column: 'id' });
     expect(() => parseMapping('{"fields":', 'm.json', 'json')).toThrow(/^m\.json: not valid JSON/);
