@@ -180,6 +180,14 @@ describe('magento exports', () => {
     expect(file.byKey('24-WG085-bundle-fixed')).not.toHaveProperty('unpriced');
   });
 
+  it("sends no quantity for a bundle, whose stock is its parts' (its qty cell is 0)", async () => {
+    const file = await mapRealFile('magento2/catalog_product.csv');
+    const fixed = file.byKey('24-WG085-bundle-fixed');
+    expect(fixed.fields).not.toHaveProperty('quantity');
+    expect(fixed.notes).toContain("a bundle's stock is its parts' in Magento: its qty cell (0) is not sent");
+    expect(file.upserts.filter((u) => u.fields.quantity !== undefined).length).toBeGreaterThan(0);
+  });
+
   it('reads the semicolon file Magento rejects, since the delimiter is detected (four-decimal prices too)', async () => {
     const file = await mapRealFile('magento2-integration-tests/incorrect_catalog_product_semicolon.csv');
     expect(file.detections).toContain("delimiter ';' (detected)");

@@ -196,7 +196,10 @@ function createMagentoMapper(c: Columns): RowMapper {
 
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes: [] };
       if (state) draft.state = state;
-      if (type === 'bundle') bundlePrices(draft, read.bundlePriceType(record));
+      if (type === 'bundle') {
+        bundlePrices(draft, read.bundlePriceType(record));
+        bundleStock(draft);
+      }
       const visibility = read.visibility(record);
       if (NOT_VISIBLE.has(visibility.toLowerCase())) {
         const parent = listedBy.get(key);
@@ -229,6 +232,17 @@ function createMagentoMapper(c: Columns): RowMapper {
       return drafts;
     },
   };
+}
+
+/**
+ * A bundle has no stock of its own in Magento: it is sold while its parts are (the export writes its
+ * qty as 0). Sent, that 0 would stop every sale of it.
+ */
+function bundleStock(draft: Draft & { kind: 'product' }): void {
+  const { quantity } = draft.fields;
+  if (quantity === undefined) return;
+  delete draft.fields.quantity;
+  draft.notes.push(`a bundle's stock is its parts' in Magento: its qty cell (${quantity}) is not sent`);
 }
 
 /** Magento's bundle prices: see the preset's comment. */
