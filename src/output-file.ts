@@ -29,33 +29,42 @@ export async function checkOutputFile(path: string, option: string, source?: str
 }
 
 /**
- * Creates the file (and its missing folders), lets `write` fill it, and resolves once it is on disk;
- * a failure is one line naming the file (OutputFileError). Folders are made one at a time:
- * `mkdir` with `recursive` never settles under /proc (Node 20).
+ * Creates the file (and its missing folders), lets `write` fill it, and resolves once it is on disk.
+ * The file's own failure (a full disk, a folder removed meanwhile) is one line naming it
+ * (OutputFileError), at once, even while `write` waits for the stream to drain; `write`'s own
+ * failures (Redis, the API) are its own. Folders are made one at a time: `mkdir` with `recursive`
+ * never settles under /proc (Node 20).
  */
 export async function writeToFile<T>(
   path: string,
   write: (file: NodeJS.WritableStream) => Promise<T>,
 ): Promise<T> {
+  const fileError = (error: unknown) => new OutputFileError(`cannot write ${path}: ${codeOf(error)}`);
   try {
     await makeFolders(dirname(resolve(path)));
-    const file = createWriteStream(path);
-    await new Promise<void>((done, failed) => {
-      file.once('open', () => done());
-      file.once('error', failed);
-    });
-    const result = await write(file);
+  } catch (error) {
+    throw fileError(error);
+  }
+  const file = createWriteStream(path);
+  // Settles only when the file fails: raced with each step, so that no step waits on a dead file.
+  const failed = new Promise<never>((_, reject) => {
+    file.once('error', (error) => reject(fileError(error)));
+  });
+  failed.catch(() => undefined);
+  try {
+    await Promise.race([new Promise<void>((opened) => file.once('open', () => opened())), failed]);
+    const result = await Promise.race([write(file), failed]);
     file.end();
-    await new Promise<void>((done, failed) => {
-      file.once('finish', done);
-      file.once('error', failed);
-    });
+    await Promise.race([new Promise<void>((finished) => file.once('finish', () => finished())), failed]);
     return result;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    throw new OutputFileError(`cannot write ${path}: ${code}`);
+    file.destroy();
+    throw error;
   }
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** A file that could not be written after all (a full disk, a folder removed meanwhile). */

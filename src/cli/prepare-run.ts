@@ -50,8 +50,6 @@ export async function prepareRun(
       );
     // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
     checkKeyEnv(flags.keyEnv, readTrustRules(io.env));
-    // Before any write: the report is written when the run is done, too late to say the path is wrong.
-    if (flags.report) await checkOutputFile(flags.report, '--report', source);
     if (flags.sandbox) {
       sandbox = await startSandbox({ port: 0 });
       // The sandbox key lives only in this process's environment, where this process's workers read it.
@@ -89,6 +87,9 @@ export async function prepareRun(
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
+    // Before any write, after the source and mapping were found fit: the report is written when the
+    // run is done, too late to say that its path is wrong.
+    if (flags.report) await checkOutputFile(flags.report, '--report', source);
     const seller = await sellerOfRun(
       sellers,
       { ...api, keyFingerprint: sellerRef(api.baseUrl, api.apiKey) },

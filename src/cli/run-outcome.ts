@@ -1,3 +1,4 @@
+import { OutputFileError } from '../output-file.js';
 import { readLearnedLimit } from '../plan/learned-limit.js';
 import type { SourceLeftUnreadError } from '../queue/producer.js';
 import { writeReportFile } from '../runs/report.js';
@@ -9,6 +10,7 @@ import type { CliIo } from './program.js';
 import { pausedMessage } from './progress.js';
 import type { RunFlags } from './run-flags.js';
 import type { Runtime } from './runtime.js';
+import { UsageError } from './usage-error.js';
 import type { WaitResult } from './wait-for-run.js';
 
 /** What `run` says and which exit code it returns once the wait is over. */
@@ -63,7 +65,12 @@ export async function reportOutcome(
         : null;
       io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
       if (flags.report) {
-        await writeReportFile(runtime.runs, id, flags.report);
+        await writeReportFile(runtime.runs, id, flags.report).catch((error: unknown) => {
+          // Exit 2 says the report is missing; the summary above still says how the run ended.
+          if (error instanceof OutputFileError)
+            throw new UsageError(`--report: ${error.message} (the run ended as the summary says)`);
+          throw error;
+        });
         io.stdout.write(`  report    ${flags.report}\n`);
       }
       // Nothing held was sent: exit 5 says so to cron, whatever else the run did.

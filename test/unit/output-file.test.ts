@@ -71,6 +71,28 @@ describe('writeToFile', () => {
     expect(await readFile(path, 'utf8')).toBe('row,key\n');
   });
 
+  it.runIf(existsSync('/dev/full'))(
+    'fails at once when the disk is full, even while the writer waits to drain',
+    async () => {
+      const writer = async (file: NodeJS.WritableStream) => {
+        // As the report's CSV does: waits for 'drain' when the stream is full, which a dead file never sends.
+        for (let i = 0; i < 10_000; i++) {
+          if (!file.write(`${'x'.repeat(1000)}\n`))
+            await new Promise((resolve) => file.once('drain', resolve));
+        }
+        return 0;
+      };
+      await expect(writeToFile('/dev/full', writer)).rejects.toThrow(
+        new OutputFileError('cannot write /dev/full: ENOSPC'),
+      );
+    },
+  );
+
+  it("leaves the writer's own failure as it is", async () => {
+    const lost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
+    await expect(writeToFile(join(dir, 'r.csv'), () => Promise.reject(lost))).rejects.toBe(lost);
+  });
+
   it('fails in one line naming the file when it cannot be opened', async () => {
     await mkdir(join(dir, 'taken.csv'));
     await expect(writeToFile(join(dir, 'taken.csv'), async () => 0)).rejects.toThrow(
