@@ -6,9 +6,10 @@ import { cancelledOutcomes } from './chunk-failure.js';
 import type { ChunkJobData } from './chunk-job.js';
 import { runIdOfChunkJob } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
+import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 
-export interface CancelDeps {
+export interface CancelDeps extends MarkDeps {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;
@@ -42,7 +43,8 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
       reason: `run ${runId} is held by a guard: nothing of it is queued, and nothing held is sent unless \`approve\` is run`,
     };
   }
-  if (!run.produced && (await deps.redis.exists(deps.keys.producing(runId))) === 1) {
+  // A dead reader's mark outlives it for a minute: it is believed only while it changes.
+  if (!run.produced && (await producerLives(deps, runId))) {
     return {
       kind: 'refused',
       reason: `run ${runId} is still reading its source: stop the \`run\` or \`import\` that reads it (Ctrl-C), then cancel`,

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import { renewWhile } from '../redis/renew-while.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
@@ -16,6 +17,7 @@ import type { ChunkJobData } from './chunk-job.js';
 import { addChunk } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
+import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import type { SellerState, SellerStatus } from './seller-state.js';
@@ -34,16 +36,16 @@ export interface EnqueueDeps {
   prefix: string;
   logger: Logger;
   notifier?: RunNotifier;
-  /**
-   * How often a producer renews its `producing` mark (default PRODUCING_BEAT_MS); the mark lasts six
-   * beats, and a mark not renewed for two is a dead producer's (claimSource). A test seam too.
-   */
+  /** How often a producer renews its `producing` mark (producing-mark.ts); a test seam. */
   producingBeatMs?: number;
 }
 
-/** How often a producer renews its `producing` mark; the mark lasts PRODUCING_BEATS_KEPT beats. */
-const PRODUCING_BEAT_MS = 10_000;
-const PRODUCING_BEATS_KEPT = 6;
+// KEYS: the source's active-run key. ARGV: the holder given up. Deleted only while it holds it.
+const RELEASE_IF_HELD = luaScript(
+  'releaseSourceIfHeld',
+  1,
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+);
 
 export interface EnqueueHooks {
   onRunCreated?: (run: RunRecord) => void;
@@ -86,13 +88,9 @@ export async function enqueueRun(
   }
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
-  const producing = deps.keys.producing(run.id);
-  const beatMs = deps.producingBeatMs ?? PRODUCING_BEAT_MS;
-  // Each beat writes a new value: another import tells a live producer from a dead one by it.
-  let beats = 0;
-  const beat = () => deps.redis.set(producing, String(++beats), 'PX', beatMs * PRODUCING_BEATS_KEPT);
+  const beat = producingBeat(deps, run.id);
   await beat();
-  return renewWhile(beat, beatMs, () => produceRun(deps, spec, run, rows, hooks));
+  return renewWhile(beat, beatEvery(deps), () => produceRun(deps, spec, run, rows, hooks));
 }
 
 /**
@@ -109,7 +107,12 @@ export async function enqueueOrAttach(
 ): Promise<EnqueueResult> {
   for (;;) {
     const result = await enqueueRun(deps, spec, rows, hooks);
-    if (result.kind === 'queued' || (await readToTheEnd(deps, result.runId, hooks.signal))) return result;
+    if (result.kind === 'queued') return result;
+    deps.logger.warn(
+      { run: result.runId },
+      'this source is being read by another process: waiting until it is read to the end',
+    );
+    if (await readToTheEnd(deps, result.runId, hooks.signal)) return result;
   }
 }
 
@@ -118,7 +121,7 @@ async function readToTheEnd(deps: EnqueueDeps, runId: string, signal?: AbortSign
   for (;;) {
     const run = await deps.runs.get(runId);
     if (!run || run.produced || run.state === 'done' || run.state === 'held' || signal?.aborted) return true;
-    if (!(await producerLives(deps, runId))) {
+    if (!(await producerLives(deps, runId, signal))) {
       // Read once more: the producer clears its mark as it marks the run produced.
       const again = await deps.runs.get(runId);
       return !again || again.produced;
@@ -235,6 +238,9 @@ async function claimSource(
     if ((await deps.redis.set(key, runId, 'NX')) === 'OK') return null;
     const holder = await deps.redis.get(key);
     if (!holder) continue;
+    // The rest may take a few beats: meanwhile another import may end the holder and claim the
+    // source, so the claim is given up only while it is still the holder's.
+    const giveUp = () => runScript(deps.redis, RELEASE_IF_HELD, key, holder);
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
     const beingRead = await producerLives(deps, holder);
     const earlier = await deps.runs.get(holder);
@@ -251,28 +257,7 @@ async function claimSource(
         `run ${holder} stopped before its source was read to the end: ended; run ${runId} starts over`,
       );
     }
-    await deps.redis.del(key);
+    await giveUp();
   }
   return null;
-}
-
-/**
- * Whether the run's source is still being read by a live producer. Its mark outlives a killed
- * process by up to six beats, so a mark is believed only once it changes: a producer renews it every
- * beat. Unchanged for two beats, or gone, it is a dead producer's (a kill -9, or Redis out of reach
- * past its deadline), and an import waiting on it would wait for ever.
- */
-async function producerLives(deps: EnqueueDeps, runId: string): Promise<boolean> {
-  const mark = deps.keys.producing(runId);
-  const first = await deps.redis.get(mark);
-  if (first === null) return false;
-  const beatMs = deps.producingBeatMs ?? PRODUCING_BEAT_MS;
-  const pollMs = Math.max(10, beatMs / 20);
-  for (let waited = 0; waited < 2 * beatMs; waited += pollMs) {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-    const now = await deps.redis.get(mark);
-    if (now === null) return false;
-    if (now !== first) return true;
-  }
-  return false;
 }

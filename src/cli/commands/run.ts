@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
-import { enqueueOrAttach } from '../../queue/enqueue-run.js';
+import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import type { SellerInfo } from '../../queue/seller-state.js';
@@ -135,7 +135,10 @@ export async function syncOnce(
     // A wait that ends on a pause (exit 3, 4 or 6) while the producer holds at the high-water mark:
     // the rest of the source stays unread, and the run open for its queued rows (issue 12).
     const leave = new AbortController();
-    const production = enqueueOrAttach(deps, spec, prepared.rows, {
+    // A run that waits attaches to an earlier run of its source only once that one is read to the
+    // end (or reads the source itself); with --no-wait it attaches at once and exits on a pause.
+    const enqueue = flags.wait ? enqueueOrAttach : enqueueRun;
+    const production = enqueue(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
       sourceRows: prepared.sourceRows,
       signal: interrupt.signal,

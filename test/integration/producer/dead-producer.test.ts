@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { silentLogger } from '../../../src/logger.js';
+import { cancelRun } from '../../../src/queue/cancel-run.js';
 import { type EnqueueDeps, enqueueOrAttach, enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { SellerState } from '../../../src/queue/seller-state.js';
 import { gate } from '../../support/gate.js';
@@ -66,14 +67,15 @@ describe('importing a source whose earlier run is not read to the end', () => {
     const beating = (runId: string) => {
       let beats = 0;
       const timer = setInterval(() => {
-        rig.redis.set(rig.keys.producing(runId), String(++beats), 'PX', 300).catch(() => undefined);
+        // Kept a minute, as a real mark is kept six beats: a killed producer's stays after it.
+        rig.redis.set(rig.keys.producing(runId), String(++beats), 'PX', 60_000).catch(() => undefined);
       }, 50);
       return () => clearInterval(timer);
     };
     const earlierRun = async () => {
       const earlier = await rig.runs.create(SOURCED);
       await rig.redis.set(rig.keys.activeRun(SOURCED.sellerRef, 'feed-1'), earlier.id);
-      await rig.redis.set(rig.keys.producing(earlier.id), '0', 'PX', 300);
+      await rig.redis.set(rig.keys.producing(earlier.id), '0', 'PX', 60_000);
       return earlier;
     };
 
@@ -107,5 +109,57 @@ describe('importing a source whose earlier run is not read to the end', () => {
       expect(result).toMatchObject({ kind: 'queued', total: 30 });
       expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
     });
+
+    it('lets one of two runs waiting on a dead producer read the source; the other attaches to it', async () => {
+      const earlier = await earlierRun();
+      const stop = beating(earlier.id);
+      const sources = [countingSource(30), countingSource(30)];
+      const waiting = sources.map((source) => enqueueOrAttach(deps(), SOURCED, source.rows()));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      stop();
+
+      const results = await Promise.all(waiting);
+      const queued = results.filter((result) => result.kind === 'queued');
+      expect(queued).toHaveLength(1);
+      const reader = queued[0]?.kind === 'queued' ? queued[0].run.id : '';
+      expect(results.filter((result) => result.kind === 'already-queued')).toEqual([
+        { kind: 'already-queued', runId: reader },
+      ]);
+      expect(sources.map((source) => source.pulled).sort()).toEqual([0, 30]);
+    });
+  });
+});
+
+describe('cancel of a run whose source is not read to the end', () => {
+  const rig = useProducerRig();
+  const cancelDeps = () => ({
+    redis: rig.redis,
+    keys: rig.keys,
+    runs: rig.runs,
+    prefix: rig.prefix,
+    producingBeatMs: 50,
+  });
+
+  it('is refused while its reader lives, and allowed once the reader is dead though its mark stays', async () => {
+    const run = await rig.runs.create(RUN_SPEC);
+    let beats = 0;
+    const beat = () => rig.redis.set(rig.keys.producing(run.id), String(++beats), 'PX', 60_000);
+    await beat();
+    const timer = setInterval(() => {
+      beat().catch(() => undefined);
+    }, 50);
+    try {
+      expect(await cancelRun(cancelDeps(), run.id)).toMatchObject({
+        kind: 'refused',
+        reason: expect.stringMatching(/is still reading its source/),
+      });
+    } finally {
+      clearInterval(timer);
+    }
+
+    // Killed: the mark stays a minute, unchanged.
+    expect(await rig.redis.exists(rig.keys.producing(run.id))).toBe(1);
+    expect((await cancelRun(cancelDeps(), run.id)).kind).not.toBe('refused');
   });
 });

@@ -1,0 +1,59 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../runs/keys.js';
+
+/**
+ * A run's `producing` mark: its producer (the process reading its source) renews it every beat with
+ * a new value, and it expires six beats after the last. Another import of the source, and `cancel`,
+ * tell by it whether the source is still being read.
+ */
+export interface MarkDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  /** How often a producer renews its mark (default PRODUCING_BEAT_MS); a test seam. */
+  producingBeatMs?: number;
+}
+
+/** How often a producer renews its `producing` mark; the mark lasts PRODUCING_BEATS_KEPT beats. */
+const PRODUCING_BEAT_MS = 10_000;
+const PRODUCING_BEATS_KEPT = 6;
+/**
+ * Beats without a change after which a producer is taken for dead: its mark would last three more.
+ * A live one whose renewal is late this long (Redis away, a loop blocked) loses its run to a re-run,
+ * which reads the source again: nothing is lost, and the claims keep a product from being made twice.
+ */
+const BEATS_BEFORE_DEAD = 3;
+
+export function beatEvery(deps: MarkDeps): number {
+  return deps.producingBeatMs ?? PRODUCING_BEAT_MS;
+}
+
+/** The producer's beat: each writes a new value, by which a live producer is told from a dead one. */
+export function producingBeat(deps: MarkDeps, runId: string): () => Promise<unknown> {
+  const mark = deps.keys.producing(runId);
+  let beats = 0;
+  return () => deps.redis.set(mark, String(++beats), 'PX', beatEvery(deps) * PRODUCING_BEATS_KEPT);
+}
+
+/**
+ * Whether the run's source is still being read by a live producer. Its mark outlives a killed
+ * process by up to six beats, so a mark is believed only once it changes: a producer renews it every
+ * beat. Unchanged for three beats, or gone, it is a dead producer's (a kill -9, or Redis out of reach
+ * past its deadline), and an import waiting on it would wait for ever.
+ */
+export async function producerLives(deps: MarkDeps, runId: string, signal?: AbortSignal): Promise<boolean> {
+  const mark = deps.keys.producing(runId);
+  const first = await deps.redis.get(mark);
+  if (first === null) return false;
+  const beatMs = beatEvery(deps);
+  const pollMs = Math.max(10, beatMs / 20);
+  // Counted in polls, not by the clock: an observer that is slow itself only waits longer.
+  for (let waited = 0; waited < BEATS_BEFORE_DEAD * beatMs; waited += pollMs) {
+    // Interrupted: taken as alive, so that nothing is ended on the way out.
+    if (signal?.aborted) return true;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const now = await deps.redis.get(mark);
+    if (now === null) return false;
+    if (now !== first) return true;
+  }
+  return false;
+}
