@@ -42,7 +42,7 @@ const schemas = builtOnce(() => {
   const mappingFile = z.strictObject({
     /** A preset to start from; the mapping's fields replace or add to its fields (null removes one). */
     preset: z.enum(PRESET_NAMES).optional(),
-    decimal: z.enum(['dot', 'comma', 'auto']).optional(),
+    decimal: z.enum(['dot', 'comma', 'either', 'auto']).optional(),
     matchBy: z.string().min(1).optional(),
     fields: z.record(z.string().min(1), fieldRule),
   });

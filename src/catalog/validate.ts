@@ -41,6 +41,9 @@ export interface RowRules {
   gross?: { rate?: Decimal };
 }
 
+/** A sign, then digits grouped by threes with one kind of separator: `1,000`, `-12.345.678`. */
+const GROUPED_WHOLE = /^([+-]?)([1-9]\d{0,2}(?:([.,])\d{3})(?:\3\d{3})*)$/;
+
 type Converted =
   | { ok: true; value: ProductFields[string]; note?: string }
   | { ok: false; reason: string }
@@ -67,7 +70,12 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
     }
     case 'decimal':
     case 'integer': {
-      const parsed = rules.readDecimal(text, spec.decimal);
+      // A whole number grouped by thousands (`1,000`, `1.000`) is read so whatever the file's
+      // decimals: a quantity of 1.000 is never one.
+      const grouped = spec.kind === 'integer' ? GROUPED_WHOLE.exec(text.trim()) : null;
+      const parsed = grouped
+        ? rules.readDecimal(`${grouped[1]}${grouped[2]}`.replace(/[.,]/g, ''), spec.decimal)
+        : rules.readDecimal(text, spec.decimal);
       if (!parsed.ok) return { ok: false, reason: `invalid ${field} "${text}"` };
       if (parsed.ambiguous) {
         return {

@@ -123,16 +123,18 @@ describe('prestashop: a shop in a comma locale', () => {
     const columns = header.split(';');
     const price = columns.indexOf('Price tax excluded');
     const weight = columns.indexOf('Weight');
-    const written: Record<number, [string, string]> = {
-      0: ['1,299', '1,250'],
-      1: ['100,50', '0,5'],
-      2: ['12.50', '1.250'],
+    const quantity = columns.indexOf('Quantity');
+    // Price, weight and quantity; a quantity grouped by thousands is a whole number in any locale.
+    const written: Record<number, [string, string, string]> = {
+      0: ['1,299', '1,250', '1,000'],
+      1: ['100,50', '0,5', '2.500'],
+      2: ['12.50', '1.250', '7'],
     };
     const changed = lines.map((line, i) => {
       const values = written[i];
       if (line === '' || !values) return line;
       const cells = line.split(';');
-      [cells[price], cells[weight]] = values;
+      [cells[price], cells[weight], cells[quantity]] = values;
       return cells.join(';');
     });
     dir = await mkdtemp(join(tmpdir(), 'prestashop-comma-'));
@@ -146,10 +148,10 @@ describe('prestashop: a shop in a comma locale', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('reads a lone comma or dot as the decimal point, never as thousands', () => {
-    expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.299, weight: 1.25 });
-    expect(byKey.get('RP-demo_2')?.fields).toMatchObject({ price: 100.5, weight: 0.5 });
-    expect(byKey.get('RP-demo_3')?.fields).toMatchObject({ price: 12.5, weight: 1.25 });
+  it('reads a lone comma or dot as the decimal point, and a quantity grouped by thousands as whole', () => {
+    expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.299, weight: 1.25, quantity: 1000 });
+    expect(byKey.get('RP-demo_2')?.fields).toMatchObject({ price: 100.5, weight: 0.5, quantity: 2500 });
+    expect(byKey.get('RP-demo_3')?.fields).toMatchObject({ price: 12.5, weight: 1.25, quantity: 7 });
     expect(detections).toContain('decimals with a dot or a comma, never a thousands separator');
   });
 });

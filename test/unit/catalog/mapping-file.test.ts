@@ -22,7 +22,7 @@ describe('parseMapping', () => {
     ],
     ['fields:\n  price: { colum: p }\n', 'mapping.yml: fields.price: unknown key "colum"'],
     ['fields:\n  price: { column: p, constant: 3 }\n', 'mapping.yml: fields.price: give exactly one of'],
-    ['fields: {}\ndecimal: point\n', 'mapping.yml: decimal: "point" is not one of dot, comma, auto'],
+    ['fields: {}\ndecimal: point\n', 'mapping.yml: decimal: "point" is not one of dot, comma, either, auto'],
     ['fields: {}\npreset: shopfy\n', 'mapping.yml: preset: "shopfy" is not one of generic, shopify'],
     ['field: {}\n', 'mapping.yml: unknown key "field"'],
     ['decimal: dot\n', 'mapping.yml: fields: missing'],
