@@ -97,7 +97,7 @@ export async function prepareRun(
     );
     const spec: RunSpec = {
       source: displaySource(source),
-      sourceId: await sourceIdentity(source, flags),
+      sourceId: await sourceIdentity(source, flags, mapper.matchBy),
       sellerRef: seller.ref,
       ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
@@ -171,14 +171,15 @@ export function displaySource(source: string): string {
  * The same source with the same options is the same import: a file by path, size and mtime (a
  * changed file is a new import), a URL by address; stdin never matches.
  */
-async function sourceIdentity(source: string, flags: RunFlags): Promise<string | null> {
+async function sourceIdentity(source: string, flags: RunFlags, matchBy: string): Promise<string | null> {
   if (source === '-') return null;
   const options = [
     flags.preset,
     flags.mapping,
     flags.fields?.join(','),
     flags.createOnlyFields?.join(','),
-    flags.matchBy,
+    // The field used, however it was chosen (--match-by, the mapping file, the default).
+    matchBy,
     flags.dryRun,
     flags.onlyPublished ? 'only-published' : '',
     flags.includeExternal ? 'include-external' : '',
