@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CsvShape } from '../../exports/export-file.js';
 import { type ExportFlags, type ExportKind, exportOptions, runExport } from '../export-command.js';
 import type { CliIo } from '../program.js';
@@ -24,12 +24,12 @@ const ORDERS: ExportKind = {
 };
 
 export function registerOrders(program: Command, io: CliIo): void {
-  const orders = new Command('orders').description("the seller's orders (read-only)");
+  // Made by the program, so that it takes the program's error output and exit handling (main.ts).
+  const orders = program.command('orders').description("the seller's orders (read-only)");
   exportOptions(
     orders.command('export').description("the seller's orders, every page, as CSV or JSON lines"),
     ORDERS,
   ).action(async (flags: ExportFlags) => {
     io.exitCode = await runExport(io, flags, ORDERS);
   });
-  program.addCommand(orders);
 }

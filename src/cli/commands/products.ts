@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { PRODUCTS_CSV } from '../../exports/product-csv.js';
 import { type ExportFlags, type ExportKind, exportOptions, runExport } from '../export-command.js';
 import type { CliIo } from '../program.js';
@@ -11,7 +11,8 @@ const PRODUCTS: ExportKind = {
 };
 
 export function registerProducts(program: Command, io: CliIo): void {
-  const products = new Command('products').description("the seller's products");
+  // Made by the program, so that it takes the program's error output and exit handling (main.ts).
+  const products = program.command('products').description("the seller's products");
   exportOptions(
     products
       .command('export')
@@ -24,5 +25,4 @@ export function registerProducts(program: Command, io: CliIo): void {
   ).action(async (flags: ExportFlags) => {
     io.exitCode = await runExport(io, flags, PRODUCTS);
   });
-  program.addCommand(products);
 }

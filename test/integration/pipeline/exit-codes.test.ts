@@ -127,6 +127,16 @@ describe('`run` exit codes', () => {
       expect(pipeline.sandbox.stats().total).toBe(0);
     });
 
+    it.each([['products'], ['orders']])(
+      '%s export: a misspelt option is one line and exit 2 too',
+      async (noun) => {
+        const result = await pipeline.cli([noun, 'export', '--outt', 'x.csv']);
+
+        expect(result.code).toBe(2);
+        expectOneLineError(result.stderr, /^catalog-sync: unknown option '--outt' \(Did you mean --out\?\)/);
+      },
+    );
+
     it('exits 2 when the key variable is not set, without sending anything', async () => {
       const source = await pipeline.csv('ok.csv', catalogRows(1));
 
