@@ -128,7 +128,7 @@ export function createMapper(options: MapperOptions): Mapper {
   const presetColumns = localized?.columns ?? columns;
   const rename = localized ? renamer(columns, localized.columns) : undefined;
 
-  const compiled = mapping ? compileMapping(mapping, columns) : undefined;
+  const compiled = mapping ? compileMapping(mapping, columns, options.openColumns === true) : undefined;
   const available = availableFields(base.fields(presetColumns), compiled);
   const matchBy = options.matchBy ?? mapping?.matchBy ?? 'sku';
   if (!available.includes(matchBy)) {

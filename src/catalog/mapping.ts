@@ -14,8 +14,12 @@ export interface CompiledMapping {
   apply(record: SourceRecord, fields: RawFields): void;
 }
 
-/** Checks a mapping against the source's columns (one line naming the key at fault) and compiles it. */
-export function compileMapping(spec: MappingSpec, columns: readonly string[]): CompiledMapping {
+/**
+ * Checks a mapping against the source's columns (one line naming the key at fault) and compiles it.
+ * `open`: the records name their own fields (JSON, NDJSON, XML), so a column the first record lacks
+ * is not refused: it is read in the records that have it.
+ */
+export function compileMapping(spec: MappingSpec, columns: readonly string[], open = false): CompiledMapping {
   const present = new Set(columns);
   const specs: Record<string, FieldSpec> = {};
   const setters: ((record: SourceRecord, fields: RawFields) => void)[] = [];
@@ -28,7 +32,7 @@ export function compileMapping(spec: MappingSpec, columns: readonly string[]): C
       setters.push((_, out) => delete out[field]);
       continue;
     }
-    const resolved = resolveColumns(spec.origin, field, rule, present);
+    const resolved = open ? resolveOpen(rule, present) : resolveColumns(spec.origin, field, rule, present);
     if (resolved === null) continue;
     const transforms = rule.transform ?? [];
     const fieldSpec = specFromTransforms({ kind: kindOf(field) }, transforms);
@@ -73,6 +77,12 @@ function resolveColumns(
   throw new CatalogConfigError(`${origin}: ${key}: the source has no column "${wanted[missing]}"`);
 }
 
+/** For open columns: `anyColumn` resolved now where one is present, else in each record. */
+function resolveOpen(rule: FieldRule, present: Set<string>): FieldRule {
+  const found = rule.anyColumn?.find((column) => present.has(column));
+  return found === undefined ? rule : { ...rule, anyColumn: undefined, column: found };
+}
+
 function fieldSetter(
   field: string,
   rule: FieldRule,
@@ -87,6 +97,14 @@ function fieldSetter(
   if (rule.column !== undefined) {
     const column = rule.column;
     return (record, out) => setOrRemove(out, field, transform(record.values[column] ?? ''));
+  }
+  if (rule.anyColumn !== undefined) {
+    // Open columns only (resolveOpen): the first of them this record has.
+    const names = rule.anyColumn;
+    return (record, out) => {
+      const column = names.find((name) => record.values[name] !== undefined);
+      setOrRemove(out, field, transform(column === undefined ? '' : (record.values[column] ?? '')));
+    };
   }
   const columns = rule.columns ?? [];
   const join = rule.join ?? ' ';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError } from '../../src/catalog/index.js';
+import { parseMapping } from '../../src/catalog/mapping-file.js';
 import type { MergedRow, SkippedRow } from '../../src/interfaces.js';
 import { mapRealFile, realDir } from './map-real-file.js';
 
@@ -254,6 +255,20 @@ describe('other presets', () => {
     const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
     expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.price).toBeUndefined();
     expect(file.upserts.some((u) => u.fields.price === 0)).toBe(true);
+  });
+
+  it('google merchant XML with a mapping file: a column the first item lacks is read, not refused', async () => {
+    const mapping = parseMapping(
+      'fields:\n  sku: id\n  name: title\n  price: price\n  description: description\n  url:\n    anyColumn: [canonical_link, link]\n',
+      'feed.yml',
+      'yaml',
+    );
+    const file = await mapRealFile('google-merchant/google-merchant-feed.xml', { mapping });
+    expect(file.upserts.filter((u) => u.fields.description !== undefined)).toHaveLength(6);
+    expect(file.byKey('179566f2ff9c9d1d5ef874b1b9595d4d').fields).toMatchObject({
+      description: 'poetry book.',
+      url: 'https://poetry.me.uk/books/kids_poetry/',
+    });
   });
 
   it('google merchant XML: an element the first item lacks is read in the items that have it', async () => {
