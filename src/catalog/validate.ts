@@ -72,7 +72,10 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
     case 'integer': {
       // A whole number grouped by thousands (`1,000`, `1.000`) is read so whatever the file's
       // decimals: a quantity of 1.000 is never one.
-      const grouped = spec.kind === 'integer' ? GROUPED_WHOLE.exec(text.trim()) : null;
+      const grouped =
+        spec.kind === 'integer' && (text.includes(',') || text.includes('.'))
+          ? GROUPED_WHOLE.exec(text.trim())
+          : null;
       const parsed = grouped
         ? rules.readDecimal(`${grouped[1]}${grouped[2]}`.replace(/[.,]/g, ''), spec.decimal)
         : rules.readDecimal(text, spec.decimal);
