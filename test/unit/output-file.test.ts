@@ -7,15 +7,15 @@ import { checkOutputFile, OutputFileError, writeToFile } from '../../src/output-
 import { UsageError } from '../../src/usage-error.js';
 
 /** The files written at a command's end (--report, --out), on a real file system. */
-describe('checkOutputFile', () => {
-  let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'output-file-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'output-file-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
+describe('checkOutputFile', () => {
   it('refuses a folder, a path under a file, and the source itself however it is spelt', async () => {
     const source = join(dir, 'feed.csv');
     await writeFile(source, 'sku\nA\n');
@@ -53,14 +53,6 @@ describe('checkOutputFile', () => {
 });
 
 describe('writeToFile', () => {
-  let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'output-file-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it('writes the file in folders it makes, and resolves with what the writer returned', async () => {
     const path = join(dir, 'a', 'b', 'r.csv');
     const lines = await writeToFile(path, async (file) => {

@@ -1,16 +1,15 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
-import { silentLogger } from '../../../src/logger.js';
 import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { produceChunks } from '../../../src/queue/producer.js';
 import { sellerQueueName } from '../../../src/queue/seller-ref.js';
-import { SellerState } from '../../../src/queue/seller-state.js';
 import { decodeOutcome } from '../../../src/runs/run-store.js';
 import { gate } from '../../support/gate.js';
 import {
   countingSource,
+  enqueueDeps,
   invalid,
   merged,
   pollUntil,
@@ -132,14 +131,7 @@ describe('the chunks the producer queues', () => {
       expect(await produce(runOnly.id, countingSource(3, invalid).rows())).toEqual({ total: 3, chunks: 0 });
       expect(await queuedJobs()).toEqual([]);
 
-      const deps = {
-        redis: rig.redis,
-        keys: rig.keys,
-        runs: rig.runs,
-        sellers: new SellerState(rig.redis, rig.keys),
-        prefix: rig.prefix,
-        logger: silentLogger,
-      };
+      const deps = enqueueDeps(rig);
       const result = await enqueueRun(deps, RUN_SPEC, countingSource(3, invalid).rows());
 
       if (result.kind !== 'queued') throw new Error(`expected a queued run, got ${result.kind}`);
@@ -168,14 +160,7 @@ describe('the chunks the producer queues', () => {
         for (let row = 1; row <= 250; row++) yield row % 5 === 0 ? invalid(row) : upsert(row);
         throw new Error('the feed connection was reset at row 251');
       }
-      const deps = {
-        redis: rig.redis,
-        keys: rig.keys,
-        runs: rig.runs,
-        sellers: new SellerState(rig.redis, rig.keys),
-        prefix: rig.prefix,
-        logger: silentLogger,
-      };
+      const deps = enqueueDeps(rig);
 
       await expect(
         enqueueRun(deps, RUN_SPEC, breaking(), {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
-import { silentLogger } from '../../../src/logger.js';
 import { cancelRun } from '../../../src/queue/cancel-run.js';
-import { type EnqueueDeps, enqueueOrAttach, enqueueRun } from '../../../src/queue/enqueue-run.js';
-import { SellerState } from '../../../src/queue/seller-state.js';
+import { enqueueOrAttach, enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { gate } from '../../support/gate.js';
-import { countingSource, pollUntil, RUN_SPEC, upsert, useProducerRig } from './support/rig.js';
+import { countingSource, enqueueDeps, pollUntil, RUN_SPEC, upsert, useProducerRig } from './support/rig.js';
 
 /**
  * A source imported again while an earlier run of it is unread: attached to that run while its
@@ -15,15 +13,7 @@ import { countingSource, pollUntil, RUN_SPEC, upsert, useProducerRig } from './s
 describe('importing a source whose earlier run is not read to the end', () => {
   const rig = useProducerRig();
   const SOURCED = { ...RUN_SPEC, sourceId: 'feed-1' };
-  const deps = (): EnqueueDeps => ({
-    redis: rig.redis,
-    keys: rig.keys,
-    runs: rig.runs,
-    sellers: new SellerState(rig.redis, rig.keys),
-    prefix: rig.prefix,
-    logger: silentLogger,
-    producingBeatMs: 50,
-  });
+  const deps = () => enqueueDeps(rig, { producingBeatMs: 50 });
 
   it('ends the run of a dead producer, though its mark has not expired, and reads the source anew', async () => {
     // What a producer killed at row 400 leaves: its run claims the source, its mark is set once.

@@ -8,8 +8,11 @@ import type {
   ProductUpsert,
   SkippedRow,
 } from '../../../../src/interfaces.js';
+import { silentLogger } from '../../../../src/logger.js';
 import type { ChunkJobData } from '../../../../src/queue/chunk-job.js';
+import type { EnqueueDeps } from '../../../../src/queue/enqueue-run.js';
 import { queueOptions } from '../../../../src/queue/queue-options.js';
+import { SellerState } from '../../../../src/queue/seller-state.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
 import { runSpec } from '../../../support/run-record.js';
@@ -98,3 +101,16 @@ export async function pollUntil(what: string, check: () => boolean | Promise<boo
 
 /** The producer's wait between looks at the queue, shortened so tests do not idle. */
 export const quickSleep = () => new Promise<void>((resolve) => setTimeout(resolve, 10));
+
+/** What enqueueRun needs, on the rig's connection and prefix; `extra` adds seams (a beat). */
+export function enqueueDeps(rig: ProducerRig, extra: Partial<EnqueueDeps> = {}): EnqueueDeps {
+  return {
+    redis: rig.redis,
+    keys: rig.keys,
+    runs: rig.runs,
+    sellers: new SellerState(rig.redis, rig.keys),
+    prefix: rig.prefix,
+    logger: silentLogger,
+    ...extra,
+  };
+}
