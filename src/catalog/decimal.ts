@@ -20,6 +20,11 @@ export type ParsedDecimal =
       ambiguous?: boolean;
       /** The decimal separator the text itself showed, when it showed one unambiguously. */
       separator?: 'dot' | 'comma';
+      /**
+       * The `either` style read a lone separator before three digits (`1,000`) as the decimal point:
+       * right for a price or a weight, a guess for a whole number (validate.ts refuses it there).
+       */
+      groupable?: boolean;
     }
   | { ok: false; reason: string };
 
@@ -48,6 +53,7 @@ export function parseDecimal(text: string, style: DecimalStyle = 'auto'): Parsed
   const result: ParsedDecimal = { ok: true, value: canonicalise(negative, read.intPart, read.fracPart) };
   if (read.ambiguous) result.ambiguous = true;
   if (read.separator) result.separator = read.separator;
+  if (read.groupable) result.groupable = true;
   return result;
 }
 
@@ -72,7 +78,14 @@ function splitSign(text: string): { negative: boolean; rest: string } | null {
 }
 
 type Separated =
-  | { ok: true; intPart: string; fracPart: string; ambiguous?: boolean; separator?: 'dot' | 'comma' }
+  | {
+      ok: true;
+      intPart: string;
+      fracPart: string;
+      ambiguous?: boolean;
+      separator?: 'dot' | 'comma';
+      groupable?: boolean;
+    }
   | { ok: false; reason: string };
 
 function readSeparators(text: string, style: DecimalStyle): Separated {
@@ -103,7 +116,8 @@ function readSeparators(text: string, style: DecimalStyle): Separated {
   const asDecimal = { ok: true as const, intPart: whole, fracPart: frac };
   const asThousands = { ok: true as const, intPart: whole + frac, fracPart: '' };
   if (style === 'auto') return { ...(char === '.' ? asDecimal : asThousands), ambiguous: true };
-  return style === 'either' || nameOf(char) === style ? asDecimal : asThousands;
+  if (style === 'either') return { ...asDecimal, groupable: true };
+  return nameOf(char) === style ? asDecimal : asThousands;
 }
 
 function isGrouped(whole: string, groupChar: string): boolean {

@@ -41,9 +41,6 @@ export interface RowRules {
   gross?: { rate?: Decimal };
 }
 
-/** A sign, then digits grouped by threes with one kind of separator: `1,000`, `-12.345.678`. */
-const GROUPED_WHOLE = /^([+-]?)([1-9]\d{0,2}(?:([.,])\d{3})(?:\3\d{3})*)$/;
-
 type Converted =
   | { ok: true; value: ProductFields[string]; note?: string }
   | { ok: false; reason: string }
@@ -70,16 +67,15 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
     }
     case 'decimal':
     case 'integer': {
-      // A whole number grouped by thousands (`1,000`, `1.000`) is read so whatever the file's
-      // decimals: a quantity of 1.000 is never one.
-      const grouped =
-        spec.kind === 'integer' && (text.includes(',') || text.includes('.'))
-          ? GROUPED_WHOLE.exec(text.trim())
-          : null;
-      const parsed = grouped
-        ? rules.readDecimal(`${grouped[1]}${grouped[2]}`.replace(/[.,]/g, ''), spec.decimal)
-        : rules.readDecimal(text, spec.decimal);
+      const parsed = rules.readDecimal(text, spec.decimal);
       if (!parsed.ok) return { ok: false, reason: `invalid ${field} "${text}"` };
+      // `1,000` in a PrestaShop quantity: PrestaShop itself reads 1, a person means 1000.
+      if (spec.kind === 'integer' && parsed.groupable) {
+        return {
+          ok: false,
+          reason: `ambiguous ${field} "${text}" (a decimal point or a thousands separator?): write it without the separator`,
+        };
+      }
       if (parsed.ambiguous) {
         return {
           ok: false,

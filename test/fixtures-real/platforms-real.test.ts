@@ -114,6 +114,7 @@ describe('prestashop: a shop in a comma locale', () => {
   let dir = '';
   const byKey = new Map<string, ProductUpsert>();
   let detections: string[] = [];
+  let invalid: MappedRow[] = [];
 
   beforeAll(async () => {
     // The real sample with the decimals a French back office writes: PrestaShop's import reads a
@@ -124,10 +125,10 @@ describe('prestashop: a shop in a comma locale', () => {
     const price = columns.indexOf('Price tax excluded');
     const weight = columns.indexOf('Weight');
     const quantity = columns.indexOf('Quantity');
-    // Price, weight and quantity; a quantity grouped by thousands is a whole number in any locale.
+    // Price, weight and quantity. A quantity of 1,000: PrestaShop reads 1, a person may mean 1000.
     const written: Record<number, [string, string, string]> = {
-      0: ['1,299', '1,250', '1,000'],
-      1: ['100,50', '0,5', '2.500'],
+      0: ['1,299', '1,250', '160'],
+      1: ['100,50', '0,5', '1,000'],
       2: ['12.50', '1.250', '7'],
     };
     const changed = lines.map((line, i) => {
@@ -143,16 +144,28 @@ describe('prestashop: a shop in a comma locale', () => {
     const file = await mapRealFile(path);
     detections = file.detections;
     for (const row of file.upserts) byKey.set(row.key, row);
+    invalid = file.rows.filter((row) => row.kind === 'invalid');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('reads a lone comma or dot as the decimal point, and a quantity grouped by thousands as whole', () => {
-    expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.299, weight: 1.25, quantity: 1000 });
-    expect(byKey.get('RP-demo_2')?.fields).toMatchObject({ price: 100.5, weight: 0.5, quantity: 2500 });
+  it('reads a lone comma or dot as the decimal point', () => {
+    expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.299, weight: 1.25, quantity: 160 });
     expect(byKey.get('RP-demo_3')?.fields).toMatchObject({ price: 12.5, weight: 1.25, quantity: 7 });
     expect(detections).toContain('decimals with a dot or a comma, never a thousands separator');
+  });
+
+  it('refuses a whole number it cannot tell (1 or 1000?) rather than guess', () => {
+    expect(byKey.has('RP-demo_2')).toBe(false);
+    expect(invalid).toEqual([
+      expect.objectContaining({
+        row: 2,
+        reason: expect.stringContaining(
+          'ambiguous quantity "1,000" (a decimal point or a thousands separator?): write it without the separator',
+        ),
+      }),
+    ]);
   });
 });
 

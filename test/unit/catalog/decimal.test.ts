@@ -86,11 +86,16 @@ describe('parseDecimal', () => {
       ['1,299', 'dot', '1299'],
       ['1.299', 'comma', '1299'],
       ['1.299', 'dot', '1.299'],
-      ['1,299', 'either', '1.299'],
-      ['1.299', 'either', '1.299'],
     ] as const)('reads %j with the %s style as %s', (text, style, expected) => {
       expect(parseDecimal(text, style)).toEqual({ ok: true, value: expected });
     });
+
+    it.each(['1,299', '1.299'])(
+      'reads %j with the either style as 1.299, and says a whole number would be a guess',
+      (text) => {
+        expect(parseDecimal(text, 'either')).toEqual({ ok: true, value: '1.299', groupable: true });
+      },
+    );
 
     it.each([
       ['1.234.567', '1234567'],
