@@ -7,7 +7,6 @@ import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import { renewWhile } from '../redis/renew-while.js';
-import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
@@ -21,6 +20,7 @@ import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import type { SellerState, SellerStatus } from './seller-state.js';
+import { releaseSource } from './source-claim.js';
 
 export interface EnqueueDeps {
   /** BullMQ's connection: the seller's queue is built on it. */
@@ -39,13 +39,6 @@ export interface EnqueueDeps {
   /** How often a producer renews its `producing` mark (producing-mark.ts); a test seam. */
   producingBeatMs?: number;
 }
-
-// KEYS: the source's active-run key. ARGV: the holder given up. Deleted only while it holds it.
-const RELEASE_IF_HELD = luaScript(
-  'releaseSourceIfHeld',
-  1,
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-);
 
 export interface EnqueueHooks {
   onRunCreated?: (run: RunRecord) => void;
@@ -138,7 +131,7 @@ async function produceRun(
 ): Promise<EnqueueResult> {
   const queueName = deps.keys.sellerQueue(spec.sellerRef);
   if (spec.sourceId) {
-    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id);
+    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
     if (earlier) {
       // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its
       // seller's slot) cannot share a MULTI. Stopped between the two, the run is an unlisted record
@@ -195,7 +188,8 @@ async function produceRun(
     }
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
     await deps.runs.finish(run.id, Date.now(), { aborted: true });
-    if (spec.sourceId) await deps.redis.del(deps.keys.activeRun(spec.sellerRef, spec.sourceId));
+    // Only while it is still this run's: a re-run that took this one for dead may hold it now.
+    if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
     await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
@@ -232,6 +226,7 @@ async function claimSource(
   ref: string,
   sourceId: string,
   runId: string,
+  signal?: AbortSignal,
 ): Promise<string | null> {
   const key = deps.keys.activeRun(ref, sourceId);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -240,9 +235,9 @@ async function claimSource(
     if (!holder) continue;
     // The rest may take a few beats: meanwhile another import may end the holder and claim the
     // source, so the claim is given up only while it is still the holder's.
-    const giveUp = () => runScript(deps.redis, RELEASE_IF_HELD, key, holder);
+    const giveUp = () => releaseSource(deps.redis, deps.keys, ref, sourceId, holder);
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
-    const beingRead = await producerLives(deps, holder);
+    const beingRead = await producerLives(deps, holder, signal);
     const earlier = await deps.runs.get(holder);
     if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
       if (beingRead || earlier.produced) return holder;

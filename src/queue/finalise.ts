@@ -13,6 +13,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { recordFullRead } from '../sync/incremental.js';
 import type { ChunkJobData } from './chunk-job.js';
+import { releaseSource } from './source-claim.js';
 
 type FinaliseDeps = {
   redis: Redis;
@@ -141,12 +142,7 @@ async function endRun(deps: FinaliseDeps, runId: string, heldDeactivations: bool
   }
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
-    await redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      keys.activeRun(run.sellerRef, run.sourceId),
-      runId,
-    );
+    await releaseSource(redis, keys, run.sellerRef, run.sourceId, runId);
   }
   // Last: the run is done whatever the webhook does (the notifier never throws, and its tries are bounded).
   // A run a guard held waits for `approve`: the webhook hears `held`, with the reason, not `ended`.

@@ -30,6 +30,20 @@ describe('importing a source whose earlier run is not read to the end', () => {
       expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 30 });
   });
 
+  it("leaves the source's claim to the re-run that took over, when its own source then breaks", async () => {
+    const claim = rig.keys.activeRun(SOURCED.sellerRef, 'feed-1');
+    async function* breaking(): AsyncGenerator<MappedRow> {
+      yield upsert(1);
+      // Taken for dead meanwhile (its beat was late): a re-run ended it and claimed the source.
+      await rig.redis.set(claim, 'the-re-run');
+      throw new Error('the feed connection was reset at row 2');
+    }
+
+    await expect(enqueueRun(deps(), SOURCED, breaking())).rejects.toThrow('reset at row 2');
+
+    expect(await rig.redis.get(claim)).toBe('the-re-run');
+  });
+
   it('attaches to the run of a live producer, whose mark changes at each beat', async () => {
     const held = gate();
     let firstRun = '';
