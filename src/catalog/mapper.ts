@@ -128,7 +128,11 @@ export function createMapper(options: MapperOptions): Mapper {
   const presetColumns = localized?.columns ?? columns;
   const rename = localized ? renamer(columns, localized.columns) : undefined;
 
-  const compiled = mapping ? compileMapping(mapping, columns, options.openColumns === true) : undefined;
+  // Open columns: checked against every column the first records brought, not the first's alone.
+  const seen = options.openColumns
+    ? [...new Set([...columns, ...sample.flatMap((r) => Object.keys(r.values))])]
+    : columns;
+  const compiled = mapping ? compileMapping(mapping, seen, options.openColumns === true) : undefined;
   const available = availableFields(base.fields(presetColumns), compiled);
   const matchBy = options.matchBy ?? mapping?.matchBy ?? 'sku';
   if (!available.includes(matchBy)) {

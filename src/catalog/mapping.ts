@@ -16,8 +16,10 @@ export interface CompiledMapping {
 
 /**
  * Checks a mapping against the source's columns (one line naming the key at fault) and compiles it.
- * `open`: the records name their own fields (JSON, NDJSON, XML), so a column the first record lacks
- * is not refused: it is read in the records that have it.
+ * `open`: the records name their own fields (JSON, NDJSON, XML) and `columns` are those the first
+ * records brought (the sample): a column none of them has is refused as a CSV header's would be
+ * (a typo), unless `optional`; the others are read in each record that has them, `anyColumn`'s
+ * first present one per record, and an `optional` one a record lacks leaves the field as it was.
  */
 export function compileMapping(spec: MappingSpec, columns: readonly string[], open = false): CompiledMapping {
   const present = new Set(columns);
@@ -32,14 +34,17 @@ export function compileMapping(spec: MappingSpec, columns: readonly string[], op
       setters.push((_, out) => delete out[field]);
       continue;
     }
-    const resolved = open ? resolveOpen(rule, present) : resolveColumns(spec.origin, field, rule, present);
-    if (resolved === null) continue;
+    const resolved = resolveColumns(spec.origin, field, rule, present);
+    // Null: optional, and not among the columns. Open, a later record may still bring it.
+    if (resolved === null && !open) continue;
     const transforms = rule.transform ?? [];
     const fieldSpec = specFromTransforms({ kind: kindOf(field) }, transforms);
     if (rule.separator !== undefined) fieldSpec.separator = rule.separator;
     specs[field] = fieldSpec;
     fields.push(field);
-    setters.push(fieldSetter(field, resolved, fieldSpec, transforms));
+    // Open: `anyColumn` is chosen in each record (the first records may lack the preferred one).
+    const setter = fieldSetter(field, open || resolved === null ? rule : resolved, fieldSpec, transforms);
+    setters.push(open && rule.optional ? keptWhereAbsent(rule, setter) : setter);
   }
 
   return {
@@ -77,10 +82,15 @@ function resolveColumns(
   throw new CatalogConfigError(`${origin}: ${key}: the source has no column "${wanted[missing]}"`);
 }
 
-/** For open columns: `anyColumn` resolved now where one is present, else in each record. */
-function resolveOpen(rule: FieldRule, present: Set<string>): FieldRule {
-  const found = rule.anyColumn?.find((column) => present.has(column));
-  return found === undefined ? rule : { ...rule, anyColumn: undefined, column: found };
+/** An optional rule of open columns: a record without any of its columns leaves the field alone. */
+function keptWhereAbsent(
+  rule: FieldRule,
+  setter: (record: SourceRecord, fields: RawFields) => void,
+): (record: SourceRecord, fields: RawFields) => void {
+  const names = rule.column !== undefined ? [rule.column] : (rule.anyColumn ?? rule.columns ?? []);
+  return (record, out) => {
+    if (names.some((name) => record.values[name] !== undefined)) setter(record, out);
+  };
 }
 
 function fieldSetter(
@@ -99,7 +109,7 @@ function fieldSetter(
     return (record, out) => setOrRemove(out, field, transform(record.values[column] ?? ''));
   }
   if (rule.anyColumn !== undefined) {
-    // Open columns only (resolveOpen): the first of them this record has.
+    // Open columns only (compileMapping): the first of them this record has.
     const names = rule.anyColumn;
     return (record, out) => {
       const column = names.find((name) => record.values[name] !== undefined);

@@ -270,3 +270,43 @@ describe('the mapper', () => {
     expect(rows.filter((row) => row.kind === 'invalid')).toHaveLength(100);
   });
 });
+
+describe('a mapping file on JSON, NDJSON or XML (each record names its own fields)', () => {
+  const record = (row: number, values: Record<string, string>) => ({ row, line: row, values });
+  const first = record(1, {
+    sku: 'A',
+    name: 'Mug',
+    price: '5',
+    link: 'https://a',
+    description: 'preset desc A',
+  });
+  const records = [
+    first,
+    record(2, { sku: 'B', name: 'Cup', price: '6', canonical_link: 'https://b', long_description: 'Long B' }),
+    record(3, { sku: 'C', name: 'Jug', price: '7', link: 'https://c-old', canonical_link: 'https://c' }),
+  ];
+  const mapped = async (yaml: string) => {
+    const mapping = parseMapping(yaml, 'feed.yml', 'yaml');
+    const columns = Object.keys(first.values);
+    const options = { mapping, preset: 'generic', openColumns: true, sample: records };
+    return (await mapRecords(columns, records, options)).flatMap((row) =>
+      row.kind === 'upsert' ? [row.fields] : [],
+    );
+  };
+
+  it("takes anyColumn's first column present in each record, not the first record's choice", async () => {
+    const rows = await mapped('fields:\n  url:\n    anyColumn: [canonical_link, link]\n');
+    expect(rows.map((fields) => fields.url)).toEqual(['https://a', 'https://b', 'https://c']);
+  });
+
+  it('leaves the preset’s value of a record that lacks an optional column', async () => {
+    const rows = await mapped('fields:\n  description:\n    column: long_description\n    optional: true\n');
+    expect(rows.map((fields) => fields.description)).toEqual(['preset desc A', 'Long B', undefined]);
+  });
+
+  it('still refuses a column no record of the sample has (a typo)', async () => {
+    await expect(mapped('fields:\n  sku: idd\n')).rejects.toThrow(
+      'feed.yml: fields.sku.column: the source has no column "idd"',
+    );
+  });
+});
