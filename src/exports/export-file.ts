@@ -71,11 +71,19 @@ async function writeCsv(linesPath: string, columns: string[], target: ExportTarg
   const cell = target.terminal ? (text: string) => terminalSafe(guardCell(text)) : guardCell;
   const csv = stringify({ header: true, columns: columns.map((key) => ({ key, header: cell(key) })) });
   csv.pipe(target.out, { end: false });
-  for await (const line of createInterface({ input: createReadStream(linesPath) })) {
-    const record = JSON.parse(line) as Record<string, string>;
-    for (const key of Object.keys(record)) record[key] = cell(record[key] as string);
-    if (!csv.write(record)) await once(csv, 'drain');
+  // The file failed and was closed (a full disk, output-file.ts): no 'drain' would ever come, so
+  // the CSV stops with an error, and the scratch folder is removed (exportRecords' finally).
+  const stop = () => csv.destroy(new Error('the output file was closed'));
+  target.out.once('close', stop);
+  try {
+    for await (const line of createInterface({ input: createReadStream(linesPath) })) {
+      const record = JSON.parse(line) as Record<string, string>;
+      for (const key of Object.keys(record)) record[key] = cell(record[key] as string);
+      if (!csv.write(record)) await once(csv, 'drain');
+    }
+    csv.end();
+    await once(csv, 'end');
+  } finally {
+    target.out.removeListener('close', stop);
   }
-  csv.end();
-  await once(csv, 'end');
 }

@@ -1,9 +1,14 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createMapper } from '../../../src/catalog/index.js';
 import { exportRecords } from '../../../src/exports/export-file.js';
 import { PRODUCTS_CSV, productCell, productCells, productColumns } from '../../../src/exports/product-csv.js';
 import type { SourceRecord } from '../../../src/interfaces.js';
+import { writeToFile } from '../../../src/output-file.js';
 import { compactEquals, compactValue } from '../../../src/sync/compact-value.js';
 
 async function csvOf(pages: Array<Array<Record<string, unknown>>>, shape = PRODUCTS_CSV): Promise<string> {
@@ -85,5 +90,34 @@ describe('products export: cells', () => {
     const text = await csvOf([[{ id: 1, name: '=HYPERLINK("x")', '@col': '-5%' }]]);
 
     expect(text).toBe(`id,'@col,name\n1,'-5%,"'=HYPERLINK(""x"")"\n`);
+  });
+});
+
+describe('an export whose file fails part way (a full disk)', () => {
+  it.runIf(existsSync('/dev/full'))('fails in one line and leaves no scratch file behind', async () => {
+    const scratchRoot = await mkdtemp(join(tmpdir(), 'export-scratch-'));
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = scratchRoot;
+    try {
+      // Enough rows that the CSV waits for the file to drain when the file fails.
+      async function* pages() {
+        for (let page = 0; page < 20; page++)
+          yield Array.from({ length: 500 }, (_, i) => ({
+            id: `${page * 500 + i}`,
+            fields: { sku: `SKU-${page}-${i}`, name: 'x'.repeat(200), price: 5 },
+          }));
+      }
+      await expect(
+        writeToFile('/dev/full', (file) =>
+          exportRecords(pages(), PRODUCTS_CSV, { format: 'csv', out: file, terminal: false }),
+        ),
+      ).rejects.toThrow('cannot write /dev/full: ENOSPC');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await readdir(scratchRoot)).toEqual([]);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      await rm(scratchRoot, { recursive: true, force: true });
+    }
   });
 });
