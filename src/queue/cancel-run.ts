@@ -31,7 +31,12 @@ const PAGE = 500;
  * out of the seller's queue and their rows settled `skipped` (cancelled); a chunk a live worker is
  * working on is left to settle, and the run ends when it does. Rows already settled keep their outcome.
  */
-export async function cancelRun(deps: CancelDeps, runId: string): Promise<CancelResult> {
+export async function cancelRun(
+  deps: CancelDeps,
+  runId: string,
+  /** Told when the run's source may still be read: finding out may take a few seconds. */
+  onCheckingReader?: (upToMs: number) => void,
+): Promise<CancelResult> {
   const run = await deps.runs.get(runId);
   if (!run) return { kind: 'refused', reason: `no run ${runId} in Redis (runs are kept 7 days)` };
   if (run.state === 'done' || run.state === 'cancelled') {
@@ -44,7 +49,10 @@ export async function cancelRun(deps: CancelDeps, runId: string): Promise<Cancel
     };
   }
   // A dead reader's mark outlives it for a minute: it is believed only while it changes.
-  if (!run.produced && (await producerLives(deps, runId))) {
+  if (
+    !run.produced &&
+    (await producerLives(deps, runId, onCheckingReader ? { onWatch: onCheckingReader } : {}))
+  ) {
     return {
       kind: 'refused',
       reason: `run ${runId} is still reading its source: stop the \`run\` or \`import\` that reads it (Ctrl-C), then cancel`,

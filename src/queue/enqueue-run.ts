@@ -114,7 +114,7 @@ async function readToTheEnd(deps: EnqueueDeps, runId: string, signal?: AbortSign
   for (;;) {
     const run = await deps.runs.get(runId);
     if (!run || run.produced || run.state === 'done' || run.state === 'held' || signal?.aborted) return true;
-    if (!(await producerLives(deps, runId, signal))) {
+    if (!(await producerLives(deps, runId, { signal }))) {
       // Read once more: the producer clears its mark as it marks the run produced.
       const again = await deps.runs.get(runId);
       return !again || again.produced;
@@ -237,7 +237,7 @@ async function claimSource(
     // source, so the claim is given up only while it is still the holder's.
     const giveUp = () => releaseSource(deps.redis, deps.keys, ref, sourceId, holder);
     // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
-    const beingRead = await producerLives(deps, holder, signal);
+    const beingRead = await producerLives(deps, holder, { signal });
     const earlier = await deps.runs.get(holder);
     if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
       if (beingRead || earlier.produced) return holder;

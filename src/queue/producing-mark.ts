@@ -40,10 +40,20 @@ export function producingBeat(deps: MarkDeps, runId: string): () => Promise<unkn
  * beat. Unchanged for three beats, or gone, it is a dead producer's (a kill -9, or Redis out of reach
  * past its deadline), and an import waiting on it would wait for ever.
  */
-export async function producerLives(deps: MarkDeps, runId: string, signal?: AbortSignal): Promise<boolean> {
+export async function producerLives(
+  deps: MarkDeps,
+  runId: string,
+  options: {
+    signal?: AbortSignal;
+    /** Told once when there is a mark to watch: the answer may take up to three beats. */
+    onWatch?: (upToMs: number) => void;
+  } = {},
+): Promise<boolean> {
+  const { signal } = options;
   const mark = deps.keys.producing(runId);
   const first = await deps.redis.get(mark);
   if (first === null) return false;
+  options.onWatch?.(BEATS_BEFORE_DEAD * beatEvery(deps));
   const beatMs = beatEvery(deps);
   const pollMs = Math.max(10, beatMs / 20);
   // Counted in polls, not by the clock: an observer that is slow itself only waits longer.

@@ -24,7 +24,13 @@ export function registerCancel(program: Command, io: CliIo): void {
     )
     .action(async (runId: string, flags: { redisUrl?: string }) => {
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId);
+        const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
+          io.stderr.write(
+            terminalSafe(
+              `catalog-sync: run ${runId} was reading its source: checking that it still is (up to ${Math.round(upToMs / 1000)} s)\n`,
+            ),
+          );
+        });
         switch (result.kind) {
           case 'refused':
             throw new UsageError(result.reason);

@@ -164,6 +164,9 @@ describe('cancel of a run whose source is not read to the end', () => {
 
     // Killed: the mark stays a minute, unchanged.
     expect(await rig.redis.exists(rig.keys.producing(run.id))).toBe(1);
-    expect((await cancelRun(cancelDeps(), run.id)).kind).not.toBe('refused');
+    const told: number[] = [];
+    expect((await cancelRun(cancelDeps(), run.id, (upToMs) => told.push(upToMs))).kind).not.toBe('refused');
+    // The user is told the answer may take three beats.
+    expect(told).toEqual([150]);
   });
 });
