@@ -7,6 +7,7 @@ import { CatalogConfigError } from './errors.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
+import { matchField } from './match-field.js';
 import { Columns } from './presets/columns.js';
 import {
   type Draft,
@@ -128,28 +129,11 @@ export function createMapper(options: MapperOptions): Mapper {
   const presetColumns = localized?.columns ?? columns;
   const rename = localized ? renamer(columns, localized.columns) : undefined;
 
-  // Open columns: checked against every column the first records brought, not the first's alone.
-  const seen = options.openColumns
-    ? [...new Set([...columns, ...sample.flatMap((r) => Object.keys(r.values))])]
-    : columns;
-  const compiled = mapping ? compileMapping(mapping, seen, options.openColumns === true) : undefined;
+  const compiled = mapping
+    ? compileMapping(mapping, columns, options.openColumns ? { sample } : undefined)
+    : undefined;
   const available = availableFields(base.fields(presetColumns), compiled);
-  const matchBy = options.matchBy ?? mapping?.matchBy ?? 'sku';
-  if (!available.includes(matchBy)) {
-    const given = options.matchBy
-      ? `--match-by ${matchBy}`
-      : mapping?.matchBy
-        ? `matchBy ${matchBy} (mapping file ${mapping.origin})`
-        : `--match-by ${matchBy} (the default)`;
-    // A header no preset knows, with no mapping file: say what would read it.
-    const hint =
-      label === 'generic'
-        ? '; no preset knows these columns: give --mapping FILE (see fixtures/mappings/)'
-        : '';
-    throw new CatalogConfigError(
-      `${given}: no column of this source gives the field "${matchBy}" (fields: ${available.join(', ') || 'none'})${hint}`,
-    );
-  }
+  const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
   const send = options.fields ? checkFields(options.fields, available) : undefined;
 
   const style = [options.decimalStyle, mapping?.decimal, base.decimalStyle].find(

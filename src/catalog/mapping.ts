@@ -16,13 +16,18 @@ export interface CompiledMapping {
 
 /**
  * Checks a mapping against the source's columns (one line naming the key at fault) and compiles it.
- * `open`: the records name their own fields (JSON, NDJSON, XML) and `columns` are those the first
- * records brought (the sample): a column none of them has is refused as a CSV header's would be
+ * `open`: the records name their own fields (JSON, NDJSON, XML); the columns checked are then those
+ * the first records brought (`columns` and the sample's): a column none of them has is refused as a CSV header's would be
  * (a typo), unless `optional`; the others are read in each record that has them, `anyColumn`'s
  * first present one per record, and an `optional` one a record lacks leaves the field as it was.
  */
-export function compileMapping(spec: MappingSpec, columns: readonly string[], open = false): CompiledMapping {
+export function compileMapping(
+  spec: MappingSpec,
+  columns: readonly string[],
+  open?: { sample: readonly SourceRecord[] },
+): CompiledMapping {
   const present = new Set(columns);
+  for (const record of open?.sample ?? []) for (const column in record.values) present.add(column);
   const specs: Record<string, FieldSpec> = {};
   const setters: ((record: SourceRecord, fields: RawFields) => void)[] = [];
   const fields: string[] = [];
