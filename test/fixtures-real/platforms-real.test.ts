@@ -7,6 +7,31 @@ import type { MappedRow, ProductUpsert } from '../../src/interfaces.js';
 import { openSource } from '../../src/sources/index.js';
 import { mapRealFile, realDir } from './map-real-file.js';
 
+/**
+ * The real PrestaShop sample, rewritten in `dir` as a shop would export it: `edit` sets cells of each
+ * data row (by column name) before the file is written in `encoding`.
+ */
+async function editedSample(
+  dir: string,
+  encoding: BufferEncoding,
+  edit: (cell: (column: string, value: string) => void, row: number) => void,
+): Promise<string> {
+  const text = await readFile(join(realDir, 'prestashop/products_import.csv'), 'utf8');
+  const [header = '', ...lines] = text.split('\n');
+  const columns = header.split(';');
+  const changed = lines.map((line, i) => {
+    if (line === '') return line;
+    const cells = line.split(';');
+    edit((column, value) => {
+      cells[columns.indexOf(column)] = value;
+    }, i);
+    return cells.join(';');
+  });
+  const path = join(dir, 'export.csv');
+  await writeFile(path, Buffer.from([header, ...changed].join('\n'), encoding));
+  return path;
+}
+
 /** Issue 17: PrestaShop, Shopware 6 and BigCommerce as presets, on their real files. */
 describe('prestashop', () => {
   it.each(['prestashop/products_import.csv', 'prestashop/Exemples-Import CSV - 1.6-Products-US-Mono.csv'])(
@@ -61,21 +86,11 @@ describe('prestashop', () => {
 
     beforeAll(async () => {
       // The real sample, its Reference # cells emptied and French names put in, written in Latin-1.
-      const text = await readFile(join(realDir, 'prestashop/products_import.csv'), 'utf8');
-      const [header = '', ...lines] = text.split('\n');
-      const columns = header.split(';');
-      const reference = columns.indexOf('Reference #');
-      const name = columns.indexOf('Name *');
-      const changed = lines.map((line, i) => {
-        if (line === '') return line;
-        const cells = line.split(';');
-        cells[reference] = '';
-        if (i === 0) cells[name] = 'Baladeur numérique à écran, façon « Nano »';
-        return cells.join(';');
-      });
       dir = await mkdtemp(join(tmpdir(), 'prestashop-latin1-'));
-      const path = join(dir, 'export.csv');
-      await writeFile(path, Buffer.from([header, ...changed].join('\n'), 'latin1'));
+      const path = await editedSample(dir, 'latin1', (cell, i) => {
+        cell('Reference #', '');
+        if (i === 0) cell('Name *', 'Baladeur numérique à écran, façon « Nano »');
+      });
       const source = await openSource(path);
       const peeked = await peekRecords(source.records);
       const mapper = createMapper({
@@ -119,28 +134,20 @@ describe('prestashop: a shop in a comma locale', () => {
   beforeAll(async () => {
     // The real sample with the decimals a French back office writes: PrestaShop's import reads a
     // comma as the decimal point, so 1,299 is one euro and 29.9 cents, and 1,250 kg is 1.25 kg.
-    const text = await readFile(join(realDir, 'prestashop/products_import.csv'), 'utf8');
-    const [header = '', ...lines] = text.split('\n');
-    const columns = header.split(';');
-    const price = columns.indexOf('Price tax excluded');
-    const weight = columns.indexOf('Weight');
-    const quantity = columns.indexOf('Quantity');
     // Price, weight and quantity. A quantity of 1,000: PrestaShop reads 1, a person may mean 1000.
     const written: Record<number, [string, string, string]> = {
       0: ['1,299', '1,250', '160'],
       1: ['100,50', '0,5', '1,000'],
       2: ['12.50', '1.250', '7'],
     };
-    const changed = lines.map((line, i) => {
-      const values = written[i];
-      if (line === '' || !values) return line;
-      const cells = line.split(';');
-      [cells[price], cells[weight], cells[quantity]] = values;
-      return cells.join(';');
-    });
     dir = await mkdtemp(join(tmpdir(), 'prestashop-comma-'));
-    const path = join(dir, 'export.csv');
-    await writeFile(path, [header, ...changed].join('\n'));
+    const path = await editedSample(dir, 'utf8', (cell, i) => {
+      const values = written[i];
+      if (!values) return;
+      cell('Price tax excluded', values[0]);
+      cell('Weight', values[1]);
+      cell('Quantity', values[2]);
+    });
     const file = await mapRealFile(path);
     detections = file.detections;
     for (const row of file.upserts) byKey.set(row.key, row);
