@@ -34,8 +34,14 @@ function runDone(rig: FailureRig, env: NodeJS.ProcessEnv, runId: string): Promis
 
 describe.skipIf(unsupported !== null)(title('a seller paused by its daily limit'), () => {
   const cluster = useTestCluster();
-  // A 3-second sandbox day: the pause ends by itself while the test waits.
-  const rig = useFailureRig(() => ({ dailyLimit: 30, dayLengthMs: 3000 }));
+  // An 8-second sandbox day that starts with the sandbox, so the limited run and the status read
+  // after it fall inside the first day (a day aligned to the wall clock could end a moment after the
+  // 429, and the pause with it, before the status is read); the pause then ends by itself. 45 a day:
+  // the first run is cut by the limit, and what is left of both runs fits in the second day.
+  const rig = useFailureRig(() => {
+    const start = Date.now();
+    return { dailyLimit: 45, dayLengthMs: 8000, now: () => Date.now() - start };
+  });
 
   it('is paused (exit 4), then both runs go on after the reset with no duplicate', {
     timeout: 60_000,

@@ -13,6 +13,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell'
 
 const DAY = Date.parse('2026-03-02T02:00:00Z');
 
+// A fresh machine with Node and Redis alone must pass `npm test`: without the browser this suite is
+// skipped, in one line that says so. CI (CI=true, where `.ci/run` installs it) requires it.
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const REQUIRE_CHROMIUM = process.env.CI === 'true' || process.env.CI === '1';
+if (!HAS_CHROMIUM && !REQUIRE_CHROMIUM) {
+  process.stderr.write(
+    `skipped: the dashboard's browser tests (no Chromium at ${CHROMIUM}: apt-get install chromium-headless-shell, or set CHROMIUM_PATH)\n`,
+  );
+}
+
 /** Writes a run record as RunStore keeps it, with the fields the guards, approve, revert and cancel add. */
 async function writeRun(
   runs: RunStore,
@@ -24,16 +34,16 @@ async function writeRun(
   return run.id;
 }
 
-describe('the dashboard in a real headless Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM && !REQUIRE_CHROMIUM)('the dashboard in a real headless Chromium', () => {
   const openDashboard = useDashboards();
   let browser: Browser;
   let prefix: string;
   let redis: Redis;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
+    if (!HAS_CHROMIUM) {
       throw new Error(
-        `no Chromium at ${CHROMIUM}: apt-get install chromium-headless-shell, or set CHROMIUM_PATH`,
+        `CI requires Chromium, and there is none at ${CHROMIUM}: apt-get install chromium-headless-shell, or set CHROMIUM_PATH`,
       );
     }
     browser = await chromium.launch({
