@@ -4,6 +4,7 @@ import { createDecimalReader } from './decimal-reader.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
+import { unknownFieldLine } from './field-names.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
@@ -61,6 +62,8 @@ export interface Mapper {
   detections: string[];
   /** The fields that can be sent, after `--fields`. */
   fields: string[];
+  /** Every field the preset or mapping gives for this source, before `--fields`. */
+  sourceFields: string[];
   /** The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`. */
   matchBy: string;
   /**
@@ -171,6 +174,7 @@ export function createMapper(options: MapperOptions): Mapper {
     detections,
     matchBy,
     fields: send ? available.filter((field) => send.has(field)) : available,
+    sourceFields: available,
     async *map(records, parents) {
       const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true));
       const seen = new SeenKeys();
@@ -278,11 +282,15 @@ function availableFields(presetFields: string[], compiled: CompiledMapping | und
 }
 
 function checkFields(wanted: string[], available: string[]): Set<string> {
-  const unknown = wanted.filter((field) => !available.includes(field));
-  if (unknown.length > 0) {
-    throw new CatalogConfigError(
-      `--fields: unknown field ${unknown.map((f) => `"${f}"`).join(', ')} (this source gives: ${available.join(', ')})`,
+  const unknown = wanted.find((field) => !available.includes(field));
+  if (unknown !== undefined) {
+    // Only what the source gives can be sent: the nearest is sought among those.
+    const line = unknownFieldLine(
+      { option: '--fields', name: unknown },
+      available,
+      'this source gives no such field',
     );
+    throw new CatalogConfigError(`${line} (this source gives: ${available.join(', ')})`);
   }
   return new Set(wanted);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { namedFields, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
@@ -87,6 +88,9 @@ export async function prepareRun(
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
     });
+    // A field name neither the tool nor this source knows may still be the marketplace's own: the
+    // run's read of the seller's products decides, before any write (listed-fields.ts).
+    const unknownFields = unknownNames(namedFields(flags), [...TOOL_FIELDS, ...mapper.sourceFields]);
     // Before any write, after the source and mapping were found fit: the report is written when the
     // run is done, too late to say that its path is wrong.
     if (flags.report) await checkOutputFile(flags.report, '--report', source);
@@ -127,6 +131,7 @@ export async function prepareRun(
       maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
       rowEstimate: opened.rowEstimate?.rows ?? null,
       first: flags.first ?? [...DEFAULT_FIRST],
+      ...(unknownFields.length > 0 ? { unknownFields } : {}),
     };
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);

@@ -60,6 +60,11 @@ export async function reportOutcome(
     }
     case 'held':
     case 'done': {
+      // A field name no listed product shows: refused before any write, one line (listed-fields.ts).
+      if (waited.run.fieldsRefused) {
+        say(io, `catalog-sync: ${waited.run.fieldsRefused}\n`);
+        return ExitCode.usage;
+      }
       const learned = waited.run.dryRun
         ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
         : null;

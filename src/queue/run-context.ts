@@ -20,6 +20,7 @@ import { afterTries, pauseOf, readRetry } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { indexedFieldsOf } from '../sync/indexed-fields.js';
+import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
@@ -195,14 +196,21 @@ export class RunContexts {
     );
     const { only, leaveOut } = indexedFieldsOf(run);
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims, leaveOut);
+    // Field names the tool does not know are accepted only when a listed product shows them.
+    const toConfirm = (run.unknownFields ?? []).length > 0;
     const loadIndex = async () => {
-      if (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now())) {
+      if (!toConfirm && (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now()))) {
         logger.info('incremental: the record of the seller is complete and fresh; no product is read');
         return markListSkipped(deps.redis, deps.keys, runId);
       }
       const startedAt = deps.now();
-      await index.load(client.listProducts(), run.incremental === true && !run.dryRun);
+      const listed = new Set<string>();
+      await index.load(
+        notingFieldNames(client.listProducts(), listed),
+        run.incremental === true && !run.dryRun,
+      );
       if (run.incremental) await noteFullRead(deps.redis, deps.keys, runId, startedAt);
+      if (toConfirm) await refuseUnlistedNames(deps.redis, deps.keys, run, listed);
     };
     const finder = new CreatedProductFinder(
       () => index.load(client.listProducts()),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { NamedField } from '../catalog/field-names.js';
 import type { FieldValue } from '../interfaces.js';
 
 // The run record's shape, as Redis keeps it (a hash) and as every command reads it (RunStore.get).
@@ -60,6 +61,11 @@ export interface RunSpec {
   rowEstimate?: number | null;
   /** `--first a,b`: a run over the day's quota sends updates of these fields first (issue 14). */
   first?: string[] | null;
+  /**
+   * Field names the options give that the tool does not know (nor the source gives): the seller's
+   * listed products must show each, or the run is refused before any write (listed-fields.ts).
+   */
+  unknownFields?: NamedField[];
 }
 
 /** `held`: ended with writes a guard held back, until `approve` sends them. `cancelled`: ended by `cancel`. */
@@ -97,6 +103,8 @@ export interface RunRecord extends RunSpec {
    * then sends its most valuable writes first (`--first`; issue 14). Never holds anything.
    */
   planFirst?: boolean;
+  /** The run was refused before any write: a field name it was given no listed product shows. */
+  fieldsRefused?: string;
 }
 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
@@ -134,6 +142,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
   if (hash.planFirst === '1') fields.planFirst = true;
+  if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
   return fields;
 }

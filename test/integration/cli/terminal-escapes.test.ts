@@ -18,7 +18,11 @@ describe('nothing from outside reaches a terminal raw', () => {
 
     expect(code).toBe(2);
     const lines = child.stderr().trim().split('\n');
-    expect(lines).toEqual([expect.stringMatching(/^catalog-sync: --fields: unknown field "colour"/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^catalog-sync: --fields: colour: this source gives no such field; the nearest field is /,
+      ),
+    ]);
     expect(lines[0]).toContain('name\\x1b]0;evil\\x07\\x1b[2J\\x9b2J');
     expect(child.stderr()).not.toMatch(/[\x1b\x07\x9b]/);
     expect(pipeline.sandbox.stats().writesApplied).toBe(0);

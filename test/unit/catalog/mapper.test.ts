@@ -161,7 +161,9 @@ describe('--fields', () => {
 
   it('refuses a field this source does not give, in one line', () => {
     expect(() => createMapper({ columns: ['sku', 'price'], fields: ['prise'] })).toThrow(
-      new CatalogConfigError('--fields: unknown field "prise" (this source gives: sku, price)'),
+      new CatalogConfigError(
+        '--fields: prise: this source gives no such field; the nearest field is price (this source gives: sku, price)',
+      ),
     );
   });
 });

@@ -1,0 +1,119 @@
+import { PRODUCT_FIELDS } from './fields.js';
+
+/**
+ * The product fields an option names (`--missing`, `--first`, `--create-only-fields`,
+ * `--keep-remote-edits`, `--fields`) are checked where the user types them: a name the tool does
+ * not know would otherwise be sent as a new text field the marketplace keeps and ignores (issue 29:
+ * `missing: {stock: 0}` left every product on sale).
+ */
+export interface NamedField {
+  /** The option as the user knows it, e.g. `--missing`. */
+  option: string;
+  name: string;
+}
+
+/**
+ * Names other platforms and habits give a product field (lower case): a user who types one of them
+ * is told the field's name here rather than the one nearest in spelling.
+ */
+const OTHER_NAMES: Readonly<Record<string, string>> = {
+  stock: 'quantity',
+  qty: 'quantity',
+  inventory: 'quantity',
+  inventory_quantity: 'quantity',
+  stock_quantity: 'quantity',
+  quantity_available: 'quantity',
+  title: 'name',
+  body: 'description',
+  body_html: 'description',
+  special_price: 'sale_price',
+  sale: 'sale_price',
+  vendor: 'brand',
+  manufacturer: 'brand',
+  gtin: 'barcode',
+  ean: 'barcode',
+  upc: 'barcode',
+  isbn: 'barcode',
+  image: 'images',
+  image_url: 'images',
+  link: 'url',
+  product_type: 'category',
+  categories: 'category',
+  tag: 'tags',
+  enabled: 'active',
+  published: 'active',
+};
+
+/** Every product field the presets produce, in the table's order. */
+export const TOOL_FIELDS: readonly string[] = Object.keys(PRODUCT_FIELDS);
+
+/** The names of `flags` that name product fields, each with its option (`all` is no field). */
+export function namedFields(flags: {
+  missing?: Readonly<Record<string, unknown>> | null;
+  first?: readonly string[] | null;
+  createOnlyFields?: readonly string[] | null;
+  keepRemoteEdits?: readonly string[] | null;
+  fields?: readonly string[] | null;
+}): NamedField[] {
+  const named = (option: string, names: readonly string[] | null | undefined) =>
+    (names ?? []).map((name) => ({ option, name }));
+  return [
+    ...named('--missing', flags.missing ? Object.keys(flags.missing) : null),
+    ...named('--first', flags.first),
+    ...named('--create-only-fields', flags.createOnlyFields),
+    ...named(
+      '--keep-remote-edits',
+      flags.keepRemoteEdits?.filter((name) => name !== 'all'),
+    ),
+    ...named('--fields', flags.fields),
+  ];
+}
+
+/** The named fields that none of `known` is: only the seller's listed products can vouch for them. */
+export function unknownNames(named: readonly NamedField[], known: Iterable<string>): NamedField[] {
+  const knownSet = new Set(known);
+  return named.filter((field) => !knownSet.has(field.name));
+}
+
+/**
+ * The field a user meant by `name`: the product field it is another platform's word for, else the
+ * known name nearest in spelling (fewest edits; the first of equals in `known`'s order).
+ */
+export function nearestField(
+  name: string,
+  known: readonly string[],
+): { field: string; otherName: boolean } | null {
+  const meant = OTHER_NAMES[name.toLowerCase()];
+  if (meant !== undefined && known.includes(meant)) return { field: meant, otherName: true };
+  let best: { field: string; distance: number } | null = null;
+  for (const field of known) {
+    const distance = editDistance(name.toLowerCase(), field.toLowerCase());
+    if (best === null || distance < best.distance) best = { field, distance };
+  }
+  return best ? { field: best.field, otherName: false } : null;
+}
+
+/** One line: `--missing: stock: no product has it; the stock field is quantity`. */
+export function unknownFieldLine(named: NamedField, known: readonly string[], cause: string): string {
+  const nearest = nearestField(named.name, known);
+  const hint = !nearest
+    ? ''
+    : nearest.otherName
+      ? `; the ${named.name} field is ${nearest.field}`
+      : `; the nearest field is ${nearest.field}`;
+  return `${named.option}: ${named.name}: ${cause}${hint}`;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

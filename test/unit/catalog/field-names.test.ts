@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  namedFields,
+  nearestField,
+  TOOL_FIELDS,
+  unknownFieldLine,
+  unknownNames,
+} from '../../../src/catalog/field-names.js';
+import { notingFieldNames } from '../../../src/sync/listed-fields.js';
+
+describe('field names the options give', () => {
+  it('are taken from each option that names product fields, with that option', () => {
+    expect(
+      namedFields({
+        missing: { quantity: 0, status: 'inactive' },
+        first: ['price'],
+        createOnlyFields: ['barcode'],
+        keepRemoteEdits: ['name'],
+        fields: ['sku', 'price'],
+      }),
+    ).toEqual([
+      { option: '--missing', name: 'quantity' },
+      { option: '--missing', name: 'status' },
+      { option: '--first', name: 'price' },
+      { option: '--create-only-fields', name: 'barcode' },
+      { option: '--keep-remote-edits', name: 'name' },
+      { option: '--fields', name: 'sku' },
+      { option: '--fields', name: 'price' },
+    ]);
+  });
+
+  it('--keep-remote-edits all names no field; an option not given names none', () => {
+    expect(namedFields({ keepRemoteEdits: ['all'] })).toEqual([]);
+    expect(namedFields({ missing: null, first: null })).toEqual([]);
+  });
+
+  it.each([
+    ['--missing', { missing: { stock: '0' } }],
+    ['--first', { first: ['price', 'stock'] }],
+    ['--create-only-fields', { createOnlyFields: ['stock'] }],
+    ['--keep-remote-edits', { keepRemoteEdits: ['stock'] }],
+    ['--fields', { fields: ['sku', 'stock'] }],
+  ])('%s stock is unknown to the tool; a field of the source is known', (option, flags) => {
+    expect(unknownNames(namedFields(flags), TOOL_FIELDS)).toEqual([{ option, name: 'stock' }]);
+    expect(unknownNames(namedFields(flags), [...TOOL_FIELDS, 'stock'])).toEqual([]);
+  });
+
+  it('the product fields the presets produce are known, quantity among them', () => {
+    expect(TOOL_FIELDS).toEqual(
+      expect.arrayContaining(['price', 'sale_price', 'quantity', 'status', 'active']),
+    );
+    expect(TOOL_FIELDS).not.toContain('stock');
+  });
+});
+
+describe('the field a user meant', () => {
+  it.each([
+    ['stock', 'quantity'],
+    ['Stock', 'quantity'],
+    ['qty', 'quantity'],
+    ['title', 'name'],
+    ['special_price', 'sale_price'],
+    ['ean', 'barcode'],
+  ])("%s is another platform's word for %s", (name, field) => {
+    expect(nearestField(name, TOOL_FIELDS)).toEqual({ field, otherName: true });
+  });
+
+  it.each([
+    ['prise', 'price'],
+    ['quantiy', 'quantity'],
+    ['salePrice', 'sale_price'],
+    ['descripton', 'description'],
+    ['imags', 'images'],
+  ])('%s is nearest in spelling to %s', (name, field) => {
+    expect(nearestField(name, TOOL_FIELDS)).toEqual({ field, otherName: false });
+  });
+
+  it('a field of the source or of the listed products can be the nearest', () => {
+    expect(nearestField('visibel', [...TOOL_FIELDS, 'visible'])).toEqual({
+      field: 'visible',
+      otherName: false,
+    });
+  });
+
+  it('says the line with the option, the name, the cause and the field meant', () => {
+    expect(unknownFieldLine({ option: '--missing', name: 'stock' }, TOOL_FIELDS, 'no product has it')).toBe(
+      '--missing: stock: no product has it; the stock field is quantity',
+    );
+    expect(unknownFieldLine({ option: '--first', name: 'prise' }, TOOL_FIELDS, 'no product has it')).toBe(
+      '--first: prise: no product has it; the nearest field is price',
+    );
+  });
+});
+
+describe('the field names the listed products show', () => {
+  it('are noted while the pages pass on unchanged', async () => {
+    const pages = [
+      [{ id: '1', fields: { sku: 'A', visible: 'yes' } }],
+      [{ id: '2', fields: { sku: 'B', featured: true } }],
+    ];
+    async function* list() {
+      yield* pages;
+    }
+    const names = new Set<string>();
+    const passed = [];
+    for await (const page of notingFieldNames(list(), names)) passed.push(page);
+    expect(passed).toEqual(pages);
+    expect([...names].sort()).toEqual(['featured', 'sku', 'visible']);
+  });
+});
