@@ -109,10 +109,13 @@ const jobFile = builtOnce(() => {
         .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
         .optional(),
       only: z.enum(['create', 'update']).optional(),
-      /** `--missing`: a map, e.g. `missing: {stock: 0}`. */
+      /** `--missing`: a map, e.g. `missing: {quantity: 0}`. */
       missing: z
         .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-        .refine((map) => parses(() => missingValuesOfMap(map)), 'must be a map of fields such as {stock: 0}')
+        .refine(
+          (map) => parses(() => missingValuesOfMap(map)),
+          'must be a map of fields such as {quantity: 0}',
+        )
         .optional(),
       maxMissing: countOrPercent(z, '--max-missing'),
       /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */

@@ -47,7 +47,7 @@ export async function prepareRun(
     // A guard of a deactivation that was not asked for would silently guard nothing.
     if (flags.maxMissing !== undefined && !flags.missing)
       throw new UsageError(
-        '--max-missing guards --missing: give --missing field=value too (e.g. --missing stock=0; job files: missing:)',
+        '--max-missing guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)',
       );
     // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
     checkKeyEnv(flags.keyEnv, readTrustRules(io.env));

@@ -8,7 +8,7 @@ export interface RunFlags {
   mapping?: string;
   fields?: string[];
   createOnlyFields?: string[];
-  /** `--first a,b`: a run over the day's quota sends updates of these fields first (default price,stock). */
+  /** `--first a,b`: a run over the day's quota sends updates of these fields first (default price,quantity). */
   first?: string[];
   /** `--keep-remote-edits a,b|all`: fields whose changes made on the marketplace are kept. */
   keepRemoteEdits?: string[];

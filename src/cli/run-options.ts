@@ -105,7 +105,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--first <list>',
-      "when a run needs more than the day's remaining quota: updates of these fields go first, then other updates, then creates (default: price,stock)",
+      "when a run needs more than the day's remaining quota: updates of these fields go first, then other updates, then creates (default: price,quantity)",
       (value: string) => parseFieldList(value, '--first'),
     )
     .option(
@@ -233,7 +233,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--missing <field=value,...>',
-      'products this tool manages that the source no longer holds get one PUT of these fields (e.g. stock=0); they return with their former values',
+      'products this tool manages that the source no longer holds get one PUT of these fields (e.g. quantity=0); they return with their former values',
       (value: string) => parseMissingValues(value, '--missing'),
     )
     .option(

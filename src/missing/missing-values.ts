@@ -18,7 +18,9 @@ const FIELD = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 /** One field's text as the generic preset would read its cell; a bad value is the user's mistake. */
 function typed(field: string, text: string, option: string): FieldValue {
   if (!FIELD.test(field))
-    throw new UsageError(`${option} takes field=value pairs such as stock=0, not a field named "${field}"`);
+    throw new UsageError(
+      `${option} takes field=value pairs such as quantity=0, not a field named "${field}"`,
+    );
   const converted = convertField(field, text, {
     matchBy: '',
     specOf: (name) => ({ kind: kindOf(name) }),
@@ -29,7 +31,7 @@ function typed(field: string, text: string, option: string): FieldValue {
   return converted.value;
 }
 
-/** `stock=0,status=inactive` → { stock: "0", status: "inactive" } (typed by field). */
+/** `quantity=0,status=inactive` → { quantity: 0, status: "inactive" } (typed by field). */
 export function parseMissingValues(text: string, option = '--missing'): MissingValues {
   const values: MissingValues = {};
   const pairs = String(text).split(',');
@@ -37,17 +39,17 @@ export function parseMissingValues(text: string, option = '--missing'): MissingV
     const at = pair.indexOf('=');
     const field = at < 0 ? '' : pair.slice(0, at).trim();
     if (at < 0 || field === '')
-      throw new UsageError(`${option} takes field=value pairs such as stock=0, not "${pair.trim()}"`);
+      throw new UsageError(`${option} takes field=value pairs such as quantity=0, not "${pair.trim()}"`);
     if (field in values) throw new UsageError(`${option} names ${field} twice`);
     values[field] = typed(field, pair.slice(at + 1).trim(), option);
   }
   return values;
 }
 
-/** A job file's `missing: {stock: 0}`: each value read as its text would be on the command line. */
+/** A job file's `missing: {quantity: 0}`: each value read as its text would be on the command line. */
 export function missingValuesOfMap(map: Record<string, unknown>, option = 'missing'): MissingValues {
   const entries = Object.entries(map);
-  if (entries.length === 0) throw new UsageError(`${option} needs at least one field, e.g. {stock: 0}`);
+  if (entries.length === 0) throw new UsageError(`${option} needs at least one field, e.g. {quantity: 0}`);
   const values: MissingValues = {};
   for (const [field, value] of entries) {
     if (value === null || typeof value === 'object')

@@ -1,7 +1,7 @@
 import type { PlannedWrite } from '../guards/plan-store.js';
 
-/** `--first`'s default: a seller's prices and stock are right first (issue 14). */
-export const DEFAULT_FIRST: readonly string[] = ['price', 'stock'];
+/** `--first`'s default: a seller's prices and quantities are right first (issue 14). */
+export const DEFAULT_FIRST: readonly string[] = ['price', 'quantity'];
 
 /**
  * The pass in which a run over the day's quota sends a planned write: 0, an update of a `--first`

@@ -40,7 +40,7 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(status.matchBy).toBe('name');
   });
 
-  it('takes first from the file; without it a run puts price and stock first (issue 14)', async () => {
+  it('takes first from the file; without it a run puts price and quantity first (issue 14)', async () => {
     await pipeline.csv('catalog.csv', catalogRows(3));
     const path = await job('nightly', 'source: catalog.csv\nfirst: name, description\n');
 
@@ -50,7 +50,7 @@ describe('--job NAME (a job file in jobs/)', () => {
 
     expect((await pipeline.cli(['run', await pipeline.csv('other.csv', catalogRows(2))])).code).toBe(0);
     const plain = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
-    expect(plain).toMatchObject({ first: ['price', 'stock'] });
+    expect(plain).toMatchObject({ first: ['price', 'quantity'] });
   });
 
   it('takes createOnlyFields, incremental and fullReadAfter from the file', async () => {

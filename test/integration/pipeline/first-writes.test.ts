@@ -4,7 +4,7 @@ import { withRedis } from '../support/redis-prefix.js';
 
 /**
  * `--first` (issue 14): a run that needs more than the day's remaining quota sends its updates of
- * the `--first` fields (default price,stock) first, then other updates, then creates.
+ * the `--first` fields (default price,quantity) first, then other updates, then creates.
  */
 describe('a run over the day’s quota sends its most valuable writes first', () => {
   const pipeline = usePipeline();

@@ -18,15 +18,18 @@ describe('--missing: managed products gone from the feed, night after night', ()
   const pipeline = usePipeline();
 
   it.each([
-    [['--missing', 'stock'], 'catalog-sync: --missing takes field=value pairs such as stock=0, not "stock"'],
-    [['--missing', '=1'], 'catalog-sync: --missing takes field=value pairs such as stock=0, not "=1"'],
+    [
+      ['--missing', 'stock'],
+      'catalog-sync: --missing takes field=value pairs such as quantity=0, not "stock"',
+    ],
+    [['--missing', '=1'], 'catalog-sync: --missing takes field=value pairs such as quantity=0, not "=1"'],
     [
       ['--missing', 'stock=0', '--max-missing', '120%'],
       'catalog-sync: --max-missing takes N or P% with P up to 100, not "120%"',
     ],
     [
       ['--max-missing', '5'],
-      'catalog-sync: --max-missing guards --missing: give --missing field=value too (e.g. --missing stock=0; job files: missing:)',
+      'catalog-sync: --max-missing guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)',
     ],
   ])('%j is one line and exit 2, before any request', async (flags, line) => {
     const result = await pipeline.cli(['run', await pipeline.csv('feed.csv', FEED.slice(0, 2)), ...flags]);

@@ -21,8 +21,8 @@ describe('--missing field=value lists', () => {
   });
 
   it.each([
-    ['stock', 'field=value pairs such as stock=0, not "stock"'],
-    ['=1', 'field=value pairs such as stock=0, not "=1"'],
+    ['stock', 'field=value pairs such as quantity=0, not "stock"'],
+    ['=1', 'field=value pairs such as quantity=0, not "=1"'],
     ['stock=0,', 'not ""'],
     ['stock=0,stock=1', 'names stock twice'],
     ['quantity=lots', 'invalid quantity "lots"'],

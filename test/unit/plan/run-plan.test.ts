@@ -88,12 +88,12 @@ describe('writePass and inPasses: --first updates, other updates, creates; each 
     write(1, 'create', { sku: 'A', price: 1 }),
     write(2, 'update', { name: 'x' }),
     write(3, 'update', { price: 2 }),
-    write(4, 'update', { name: 'y', stock: 0 }),
+    write(4, 'update', { name: 'y', quantity: 0 }),
     write(5, 'create', { sku: 'B' }),
     write(6, 'update', { description: 'z' }),
   ];
 
-  it('puts updates of price or stock first by default, creates last (a create with a price too)', () => {
+  it('puts updates of price or quantity first by default, creates last (a create with a price too)', () => {
     expect(writePass(writes[0] as never, DEFAULT_FIRST)).toBe(2);
     expect(inPasses(writes, DEFAULT_FIRST).map((w) => w.row)).toEqual([3, 4, 2, 6, 1, 5]);
   });
