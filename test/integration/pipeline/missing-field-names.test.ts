@@ -88,7 +88,7 @@ describe("README's night after night: a product gone from the feed stops selling
     expect(writes()).toBe(0);
   });
 
-  it('a field of the marketplace that its products show is taken: --missing visible=false', async () => {
+  it('a field of the marketplace that its products show is taken: --missing visible=no', async () => {
     pipeline.sandbox.seedProducts(
       MAIN_SELLER,
       FEED.map((row) => ({
@@ -123,5 +123,26 @@ describe("README's night after night: a product gone from the feed stops selling
     expect(typo.stderr.trim()).toBe(
       'catalog-sync: --missing: visibel: no product has it; the nearest field is visible',
     );
+  });
+
+  it('--incremental reads the products when a name must be confirmed, though its record would do', async () => {
+    const seeded = FEED.map((row) => ({ ...row, price: Number(row.price), quantity: 60, visible: 'yes' }));
+    pipeline.sandbox.seedProducts(MAIN_SELLER, seeded);
+    const source = await pipeline.csv('feed.csv', FEED);
+    expect((await pipeline.cli(['run', source, '--incremental'])).code).toBe(0);
+    const lists = () => requestCounts(pipeline.sandbox.stats()).lists;
+    pipeline.sandbox.resetStats();
+    expect((await pipeline.cli(['run', source, '--incremental'])).code).toBe(0);
+    expect(lists()).toBe(0);
+
+    const typo = await pipeline.cli(['run', source, '--incremental', '--keep-remote-edits', 'visibel']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toBe(
+      'catalog-sync: --keep-remote-edits: visibel: no product has it; the nearest field is visible',
+    );
+    pipeline.sandbox.resetStats();
+    const shown = await pipeline.cli(['run', source, '--incremental', '--keep-remote-edits', 'visible']);
+    expect(shown.code).toBe(0);
+    expect(lists()).toBeGreaterThan(0);
   });
 });
