@@ -1,36 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper, peekRecords } from '../../src/catalog/index.js';
 import type { MappedRow, ProductUpsert } from '../../src/interfaces.js';
 import { openSource } from '../../src/sources/index.js';
-import { mapRealFile, realDir } from './map-real-file.js';
-
-/**
- * The real PrestaShop sample, rewritten in `dir` as a shop would export it: `edit` sets cells of each
- * data row (by column name) before the file is written in `encoding`.
- */
-async function editedSample(
-  dir: string,
-  encoding: BufferEncoding,
-  edit: (cell: (column: string, value: string) => void, row: number) => void,
-): Promise<string> {
-  const text = await readFile(join(realDir, 'prestashop/products_import.csv'), 'utf8');
-  const [header = '', ...lines] = text.split('\n');
-  const columns = header.split(';');
-  const changed = lines.map((line, i) => {
-    if (line === '') return line;
-    const cells = line.split(';');
-    edit((column, value) => {
-      cells[columns.indexOf(column)] = value;
-    }, i);
-    return cells.join(';');
-  });
-  const path = join(dir, 'export.csv');
-  await writeFile(path, Buffer.from([header, ...changed].join('\n'), encoding));
-  return path;
-}
+import { editedSample } from './edited-sample.js';
+import { mapRealFile } from './map-real-file.js';
 
 /** Issue 17: PrestaShop, Shopware 6 and BigCommerce as presets, on their real files. */
 describe('prestashop', () => {
