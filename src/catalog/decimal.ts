@@ -137,7 +137,8 @@ function count(text: string, char: string): number {
   return n;
 }
 
-function canonicalise(negative: boolean, intPart: string, fracPart: string): Decimal {
+/** Sign, whole and decimal digits as a canonical decimal: no leading or trailing zeros, no `-0`. */
+export function canonicalise(negative: boolean, intPart: string, fracPart: string): Decimal {
   const whole = intPart.replace(/^0+/, '') || '0';
   const frac = fracPart.replace(/0+$/, '');
   const body = frac === '' ? whole : `${whole}.${frac}`;
@@ -246,22 +247,26 @@ export function toCents(d: Decimal): bigint | null {
 }
 
 /**
- * `value` plus `percent`% of it, rounded half up to cents: a net price made gross
- * (`495.79831932773` at 19% is `590`). Exact, on the digits: no float.
+ * `value` plus `percent`% of it, rounded half up to `places` decimals (cents unless told): a net
+ * price made gross (`495.79831932773` at 19% is `590`). Exact, on the digits: no float, and the
+ * net is taken as given, never rounded first.
  */
-export function addPercent(value: Decimal, percent: Decimal): Decimal {
+export function addPercent(value: Decimal, percent: Decimal, places = 2): Decimal {
   const [a, aScale] = scaled(value);
   const [p, pScale] = scaled(percent);
-  // value × (100 + percent) / 100, at scale aScale + pScale + 2; then to 2 decimals, half up.
+  // value × (100 + percent) / 100, at scale aScale + pScale + 2; then to `places` decimals, half up.
   const hundred = 100n * 10n ** BigInt(pScale);
   const product = a * (hundred + p);
   const scale = aScale + pScale + 2;
-  const divisor = 10n ** BigInt(scale - 2);
   const negative = product < 0n;
   const magnitude = negative ? -product : product;
-  const cents = (magnitude + divisor / 2n) / divisor;
-  const text = cents.toString().padStart(3, '0');
-  return canonicalise(negative, text.slice(0, -2), text.slice(-2));
+  const rounded =
+    scale <= places
+      ? magnitude * 10n ** BigInt(places - scale)
+      : (magnitude + 10n ** BigInt(scale - places) / 2n) / 10n ** BigInt(scale - places);
+  const text = rounded.toString().padStart(places + 1, '0');
+  const point = text.length - places;
+  return canonicalise(negative, text.slice(0, point), text.slice(point));
 }
 
 /** A canonical decimal as an integer and its number of decimals (`12.5` → [125n, 1]). */

@@ -9,6 +9,7 @@ import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
+import { DEFAULT_PRICE_DECIMALS } from './money.js';
 import { Columns } from './presets/columns.js';
 import {
   type Draft,
@@ -53,6 +54,8 @@ export interface MapperOptions {
   priceIncludesTax?: boolean;
   /** `--tax-rate P%` (`20`, `7.7`): the rate added to net prices a row gives no rate for; implies gross. */
   taxRate?: string;
+  /** `--price-decimals N`: a price or sale price with more decimals is sent rounded half up (default 2). */
+  priceDecimals?: number;
 }
 
 export interface Mapper {
@@ -162,6 +165,7 @@ export function createMapper(options: MapperOptions): Mapper {
     matchBy,
     specOf: (field) => specs[field] ?? kindSpec(field),
     readDecimal: createDecimalReader(style ?? 'auto', suggested),
+    priceDecimals: options.priceDecimals ?? DEFAULT_PRICE_DECIMALS,
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
@@ -222,7 +226,7 @@ export function createMapper(options: MapperOptions): Mapper {
  */
 function pricesSent(
   basis: PriceBasis | undefined,
-  options: Pick<MapperOptions, 'priceIncludesTax' | 'taxRate'>,
+  options: Pick<MapperOptions, 'priceIncludesTax' | 'taxRate' | 'priceDecimals'>,
   detections: string[],
 ): { rate?: Decimal } | undefined {
   const rate = options.taxRate === undefined ? undefined : toDecimal(options.taxRate);
@@ -255,7 +259,9 @@ function pricesSent(
     ? `the row's own tax rate${rate !== undefined ? `, else ${rate}% (--tax-rate),` : ''}`
     : `${rate}% tax (--tax-rate)`;
   const where = basis?.basis === 'mixed' ? ' to a net price' : '';
-  detections.push(`prices: sent gross: ${from}, with ${added} added${where}, rounded to cents`);
+  const places = options.priceDecimals ?? DEFAULT_PRICE_DECIMALS;
+  const rounded = places === 2 ? 'cents' : `${places} decimal${places === 1 ? '' : 's'}`;
+  detections.push(`prices: sent gross: ${from}, with ${added} added${where}, rounded to ${rounded}`);
   return rate !== undefined && rate !== null ? { rate } : {};
 }
 

@@ -16,6 +16,7 @@ import {
   withoutFloatNoise,
 } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
+import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
 import type { Draft, RawFields, SourceState } from './presets/types.js';
 import type { SeenKeys } from './seen-keys.js';
 import type { FieldSpec } from './transforms.js';
@@ -39,10 +40,16 @@ export interface RowRules {
    * where the file gives one, else `rate` (`--tax-rate`); a gross price is sent as it is.
    */
   gross?: { rate?: Decimal };
+  /**
+   * `--price-decimals`: a price or sale price with more decimals is sent rounded half up to this
+   * many; undefined sends it as the file has it.
+   */
+  priceDecimals?: number;
 }
 
 type Converted =
-  | { ok: true; value: ProductFields[string]; note?: string }
+  /** `unrounded`: the money value as the file gave it, when `value` is it rounded (priceDecimals). */
+  | { ok: true; value: ProductFields[string]; note?: string; unrounded?: Decimal }
   | { ok: false; reason: string }
   | { ok: 'drop'; note: string };
 
@@ -97,12 +104,20 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
       if (field === 'quantity' && value.startsWith('-')) {
         return { ok: true, value: 0, note: `quantity ${text} (sold beyond stock): sent as 0` };
       }
-      if (!isExactAsNumber(value)) {
+      // Money has no more decimals than its minor unit: what is sent (and so compared) is rounded.
+      const places = rules.priceDecimals;
+      const rounded =
+        places !== undefined && MONEY_FIELDS.has(field) && decimalsOf(value) > places
+          ? roundHalfUp(value, places)
+          : undefined;
+      const sent = rounded ?? value;
+      if (!isExactAsNumber(sent)) {
         return {
           ok: false,
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
       }
+      if (rounded !== undefined) return { ok: true, value: decimalToNumber(rounded), unrounded: value };
       return { ok: true, value: decimalToNumber(value) };
     }
   }
@@ -128,11 +143,17 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   const notes = draft.notes;
   const errors: string[] = [];
   const raws: RawFields = draft.fields;
+  // The money values the file gave with more decimals than are sent (rare: made only for such a row).
+  let unrounded: Record<string, Decimal> | undefined;
   for (const field in raws) {
     const converted = convertField(field, raws[field]!, rules);
     if (converted.ok === true) {
       fields[field] = converted.value;
       if (converted.note) notes.push(converted.note);
+      if (converted.unrounded !== undefined) {
+        unrounded ??= {};
+        unrounded[field] = converted.unrounded;
+      }
     } else if (converted.ok === 'drop') notes.push(converted.note);
     else errors.push(converted.reason);
   }
@@ -157,10 +178,12 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     if (draft.state.status !== 'active')
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
+  let taxed: Taxed | undefined;
   if (rules.gross) {
-    const problem = withTax(fields, draft.tax, rules.gross.rate);
-    if (problem) errors.push(problem);
+    taxed = withTax(fields, draft.tax, rules.gross.rate, unrounded, rules.priceDecimals);
+    if (typeof taxed === 'string') errors.push(taxed);
   }
+  if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
     const first = seen.firstRow(key, record.row);
@@ -183,16 +206,22 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
 
 const TAXED = ['price', 'sale_price'] as const;
 
+/** What withTax did: the reason it could not, the rate it added, or nothing (undefined). */
+type Taxed = string | { rate: Decimal } | undefined;
+
 /**
  * CONTRACT `--price-includes-tax`: the row's prices made gross, unless the file says they are.
  * The row's own rate wins over `--tax-rate`: a file's rates may differ by product (a reduced rate).
- * Returns the reason when a net price has no rate to add.
+ * The gross is computed from the net the file gave (`unrounded` where the sent value was rounded),
+ * then rounded to `places` decimals (cents unless told).
  */
 function withTax(
   fields: ProductFields,
   tax: Extract<Draft, { kind: 'product' }>['tax'],
   fallback: Decimal | undefined,
-): string | undefined {
+  unrounded: Record<string, Decimal> | undefined,
+  places: number | undefined,
+): Taxed {
   if (tax?.basis === 'gross') return undefined;
   if (!TAXED.some((field) => typeof fields[field] === 'number')) return undefined;
   const own =
@@ -204,10 +233,26 @@ function withTax(
   if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
   for (const field of TAXED) {
     const value = fields[field];
-    const net = typeof value === 'number' ? toDecimal(value) : null;
-    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate));
+    const net = unrounded?.[field] ?? (typeof value === 'number' ? toDecimal(value) : null);
+    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate, places));
   }
-  return undefined;
+  return { rate };
+}
+
+/** The row's notes for its money values sent with fewer decimals than the file gave them. */
+function notesOfRounding(
+  fields: ProductFields,
+  unrounded: Record<string, Decimal>,
+  places: number,
+  taxed: Taxed,
+): string[] {
+  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
+  const notes: string[] = [];
+  for (const field in unrounded) {
+    const sent = toDecimal(fields[field]);
+    if (sent !== null) notes.push(roundedNote(field, unrounded[field]!, sent, places, rate));
+  }
+  return notes;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogConfigError, createMapper } from '../../../src/catalog/index.js';
+import { CatalogConfigError, createMapper, type MapperOptions } from '../../../src/catalog/index.js';
 import { parseMapping } from '../../../src/catalog/mapping-file.js';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { openSource } from '../../../src/sources/index.js';
@@ -169,10 +169,10 @@ describe('--fields', () => {
 });
 
 /** A source given as text on standard input, opened and mapped as a run does. */
-async function mapText(text: string): Promise<MappedRow[]> {
+async function mapText(text: string, options: Partial<MapperOptions> = {}): Promise<MappedRow[]> {
   const source = await openSource('-', { stdin: stdinOf(text) });
   try {
-    const mapper = createMapper({ columns: source.columns });
+    const mapper = createMapper({ columns: source.columns, ...options });
     const rows: MappedRow[] = [];
     for await (const row of mapper.map(source.records)) rows.push(row);
     return rows;
@@ -185,8 +185,10 @@ describe('float noise in a source price', () => {
   const priceOf = (row: MappedRow | undefined) => (row?.kind === 'upsert' ? row.fields.price : row);
 
   it('reads a spreadsheet export as the decimal it stands for, and keeps exact ones exact', async () => {
+    // Six decimals taken as money (--price-decimals 6), so that none is rounded away here.
     const rows = await mapText(
       'sku,name,price,sale_price\nA,Mug,1.5699999999999998,0.7000000000000001\nB,Cup,12.50,\nC,Jar,1.234567,\n',
+      { priceDecimals: 6 },
     );
     expect(rows.map(priceOf)).toEqual([1.57, 12.5, 1.234567]);
     expect(rows[0]).toMatchObject({ fields: { sale_price: 0.7 } });
@@ -210,6 +212,9 @@ describe('float noise in a source price', () => {
 });
 
 describe('the decimal style of a source', () => {
+  // Prices of a currency with three decimals (--price-decimals 3), so that 1.299 is sent as read.
+  const threeDecimals = { priceDecimals: 3 };
+
   it('learns it from the first unambiguous price', async () => {
     const rows = await mapRows(
       ['sku', 'price'],
@@ -217,6 +222,7 @@ describe('the decimal style of a source', () => {
         ['A', '12,50'],
         ['B', '1,299'],
       ],
+      threeDecimals,
     );
     expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { price: 1.299 } });
     const dotted = await mapRows(
@@ -230,7 +236,7 @@ describe('the decimal style of a source', () => {
   });
 
   it('takes comma decimals as the guess for a ;-delimited file', async () => {
-    const rows = await mapRows(['sku', 'price'], [['A', '1,299']], { delimiter: ';' });
+    const rows = await mapRows(['sku', 'price'], [['A', '1,299']], { delimiter: ';', ...threeDecimals });
     expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { price: 1.299 } });
   });
 
