@@ -11,7 +11,7 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
-import { parseTaxRate } from './option-values.js';
+import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -57,6 +57,14 @@ const jobFile = builtOnce(() => {
       taxRate: z
         .union([z.string(), z.number()])
         .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
+        .optional(),
+      /** `--price-decimals N`. */
+      priceDecimals: z
+        .union([z.number(), z.string()])
+        .refine(
+          (value) => parses(() => parsePriceDecimals(String(value))),
+          'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)',
+        )
         .optional(),
       incremental: z.boolean().optional(),
       fullReadAfter: z
@@ -211,6 +219,8 @@ export function applyJob(
     keepRemoteEdits: fieldList(job.keepRemoteEdits),
     fullReadAfter: job.fullReadAfter === undefined ? undefined : parseDuration(job.fullReadAfter),
     taxRate: job.taxRate === undefined ? undefined : parseTaxRate(String(job.taxRate)),
+    priceDecimals:
+      job.priceDecimals === undefined ? undefined : parsePriceDecimals(String(job.priceDecimals)),
     sourceTimeout: job.sourceTimeout === undefined ? undefined : parseDuration(job.sourceTimeout),
     maxRecordBytes:
       typeof job.maxRecordBytes === 'string' ? parseByteSize(job.maxRecordBytes) : job.maxRecordBytes,

@@ -1,3 +1,4 @@
+import { MAX_PRICE_DECIMALS } from '../catalog/money.js';
 import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
@@ -48,6 +49,17 @@ export function parseTaxRate(value: string): string {
   if (!match || !(rate >= 0 && rate <= 100))
     throw new UsageError(`--tax-rate takes a percentage such as 20% or 7.7%, not "${value}"`);
   return (match[1] ?? '').replace(',', '.');
+}
+
+/** `--price-decimals N`: the decimals of the currency's minor unit, a whole number from 0 to 6. */
+export function parsePriceDecimals(value: string): number {
+  const text = String(value).trim();
+  const n = Number(text);
+  if (!/^\d{1,2}$/.test(text) || n > MAX_PRICE_DECIMALS)
+    throw new UsageError(
+      `--price-decimals takes a whole number from 0 to ${MAX_PRICE_DECIMALS} (the decimals of the currency's smallest unit, e.g. 2 for cents), not "${value}"`,
+    );
+  return n;
 }
 
 /** `--full-read-after`: how old the last full read of the seller's products may be for `--incremental`. */

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { namedFields, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
+import { DEFAULT_PRICE_DECIMALS } from '../catalog/money.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { checkOutputFile } from '../output-file.js';
@@ -87,6 +88,7 @@ export async function prepareRun(
       ...(flags.includeExternal ? { includeExternal: true } : {}),
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
+      ...(flags.priceDecimals !== undefined ? { priceDecimals: flags.priceDecimals } : {}),
     });
     // A field name neither the tool nor this source knows may still be the marketplace's own: the
     // run's read of the seller's products decides, before any write (listed-fields.ts).
@@ -196,6 +198,10 @@ async function sourceIdentity(source: string, flags: RunFlags, matchBy: string):
     flags.only ?? '',
     flags.missing ? JSON.stringify(flags.missing) : '',
     flags.maxMissing ?? '',
+    // Only when it changes what is sent: an import of the default keeps the identity it had.
+    ...(flags.priceDecimals !== undefined && flags.priceDecimals !== DEFAULT_PRICE_DECIMALS
+      ? [`price-decimals ${flags.priceDecimals}`]
+      : []),
   ].join('|');
   let identity: string;
   if (/^https?:\/\//i.test(source)) {

@@ -20,6 +20,8 @@ export interface RunFlags {
   priceIncludesTax: boolean;
   /** `--tax-rate P%`, as a decimal string (`20`, `7.7`). */
   taxRate?: string;
+  /** `--price-decimals N`: money values with more decimals are sent rounded half up (absent: 2). */
+  priceDecimals?: number;
   incremental: boolean;
   /** `--full-read-after`, in ms. */
   fullReadAfter: number;

@@ -15,6 +15,7 @@ import {
   parseFieldList,
   parseFullReadAfter,
   parseMaxRecordBytes,
+  parsePriceDecimals,
   parseSourceTimeout,
   parseTaxRate,
 } from './option-values.js';
@@ -132,6 +133,11 @@ function addSharedOptions(command: Command): Command {
       '--tax-rate <percent>',
       'the tax rate added to net prices a row gives no rate for, e.g. 20% (implies --price-includes-tax)',
       parseTaxRate,
+    )
+    .option(
+      '--price-decimals <n>',
+      'a price or sale price with more decimals than this is sent rounded half up (after any tax is added); default 2',
+      parsePriceDecimals,
     )
     .option(
       '--incremental',
