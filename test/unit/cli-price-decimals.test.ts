@@ -12,10 +12,6 @@ function parse(args: string[]): { command: Command; flags: RunFlags } {
 }
 
 describe('--price-decimals N (the decimals of the currency)', () => {
-  it('is unset unless given: the mapper rounds to cents then', () => {
-    expect(parse([]).flags.priceDecimals).toBeUndefined();
-  });
-
   it.each([
     ['0', 0],
     ['2', 2],
