@@ -1,4 +1,5 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { notesOfOutcome } from '../missing/reactivate.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
@@ -33,7 +34,7 @@ export async function syncRow(
   lookup: RowLookup,
 ): Promise<RowOutcome> {
   const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
-    const note = [...(upsert.notes ?? []), ...notes].join('; ');
+    const note = [...notesOfOutcome(upsert.notes ?? [], action, status), ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
   return syncAgainst(ctx, upsert, lookup.remote, lookup.known, lookup.createdByThisRun === true, outcome);

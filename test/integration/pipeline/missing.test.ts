@@ -122,6 +122,44 @@ describe('--missing: managed products gone from the feed, night after night', ()
     expect(handMade()).toEqual(handBefore);
   });
 
+  it('a re-imported export shows a deactivated product as it is: unchanged, no write, not noted reactivated', async () => {
+    const rows = catalogRows(3).map((row, i) => ({ ...row, quantity: String(5 + i) }));
+    expect((await pipeline.cli(['run', await pipeline.csv('all.csv', rows)])).code).toBe(0);
+    const gone = rows[2]?.sku ?? '';
+    const two = await pipeline.cli([
+      'run',
+      await pipeline.csv('two.csv', rows.slice(0, 2)),
+      '--missing',
+      'quantity=0',
+      '--max-missing',
+      '1',
+    ]);
+    expect(two.stdout).toContain('1 deactivated');
+    expect(bySku(pipeline.products()).get(gone)?.quantity).toBe(0);
+    const exported = join(pipeline.dir, 'export.csv');
+    expect((await pipeline.cli(['products', 'export', '--out', exported])).code).toBe(0);
+
+    pipeline.sandbox.resetStats();
+    const again = await pipeline.cli([
+      'run',
+      exported,
+      '--missing',
+      'quantity=0',
+      '--report',
+      `${exported}.report`,
+    ]);
+
+    expect(again.code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    const lines = parseCsv(await pipeline.readText('export.csv.report'));
+    expect(lines.find((line) => line.key === gone)).toMatchObject({
+      action: 'unchanged',
+      status: 'ok',
+      note: '',
+    });
+    expect(again.stdout).not.toContain('a note');
+  });
+
   it('a job file says missing: {stock: 0}, and revert puts a night of deactivations back', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED.slice(0, 10))])).code).toBe(0);
     const source = await pipeline.csv('nine.csv', FEED.slice(0, 9));
