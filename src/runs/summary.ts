@@ -52,6 +52,22 @@ export function planLine(run: RunRecord, writes: number, learned: LearnedLimit |
   return `${head}, ${limit.perDay} a day (${limit.source}): ${dayWord(daysNeeded(needed, limit.perDay))}`;
 }
 
+/**
+ * What became of a run's source rows, as the summary and `status` both say it: every outcome a row
+ * can have, so the counts add up to the rows settled (merged, skipped and held only when some are).
+ */
+export function rowOutcomes(run: Pick<RunRecord, 'dryRun'>, c: ReturnType<typeof runCounts>): string {
+  const writes = run.dryRun
+    ? `${c.toCreate} to create, ${c.toUpdate} to update`
+    : `${c.created} created, ${c.updated} updated`;
+  return [
+    `${writes}, ${c.unchanged} unchanged, ${c.invalid} invalid, ${c.failed} failed`,
+    c.merged ? `, ${c.merged} merged` : '',
+    c.skipped ? `, ${c.skipped} skipped` : '',
+    c.held ? `, ${c.held} held` : '',
+  ].join('');
+}
+
 /** `3 deactivated, 1 already so, 2 held`: what became of a run's `deactivate` lines, '' for none. */
 export function deactivationText(c: ReturnType<typeof runCounts>): string {
   return [
@@ -99,12 +115,7 @@ export function formatSummary(
     `  source    ${run.source} (preset ${run.preset})`,
   ];
   for (const detection of detections) lines.push(`            ${detection}`);
-  const rows = run.dryRun
-    ? `${c.toCreate} to create, ${c.toUpdate} to update, ${c.unchanged} unchanged`
-    : `${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged`;
-  lines.push(
-    `  rows      ${run.total}: ${rows}, ${c.invalid} invalid, ${c.failed} failed${c.merged ? `, ${c.merged} merged` : ''}${c.skipped ? `, ${c.skipped} skipped` : ''}${c.held ? `, ${c.held} held` : ''}`,
-  );
+  lines.push(`  rows      ${run.total}: ${rowOutcomes(run, c)}`);
   if (c.noted > 0)
     lines.push(
       `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,

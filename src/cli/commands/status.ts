@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
-import { deactivationText, notAppliedLine, runCounts } from '../../runs/summary.js';
+import { deactivationText, notAppliedLine, rowOutcomes, runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { runStateText } from '../run-state-text.js';
@@ -47,7 +47,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
-              `  outcome   ${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.invalid} invalid, ${counts.failed} failed, ${counts.missing} missing${counts.held ? `, ${counts.held} held` : ''}`,
+              `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
               ...[notAppliedLine(counts)].filter((line) => line !== null),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),

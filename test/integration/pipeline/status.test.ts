@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
@@ -48,6 +49,22 @@ describe('`status` after a run', () => {
     expect(status.stdout).toMatch(/^run \S+: done$/m);
     expect(status.stdout).toContain('rows      6 settled of 6');
     expect(status.stdout).toContain('0 created, 0 updated, 5 unchanged, 1 invalid, 0 failed, 1 missing');
+  });
+
+  it("counts every row as the summary does: a Shopify export's image row is merged", async () => {
+    // 5 rows: 4 products, and an image-only row merged into its handle's first row.
+    const sample = join(import.meta.dirname, '../../../fixtures/samples/shopify.csv');
+    const run = await pipeline.cli(['run', sample]);
+    expect(run.stdout).toContain(
+      '  rows      5: 4 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 1 merged\n',
+    );
+
+    const status = await pipeline.cli(['status']);
+
+    expect(status.stdout).toContain('  rows      5 settled of 5\n');
+    expect(status.stdout).toContain(
+      '  outcome   4 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 1 merged, 0 missing\n',
+    );
   });
 
   it('counts deactivations: deactivated, already so, held (text and --json)', async () => {
