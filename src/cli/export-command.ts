@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { readApiConfig } from '../config.js';
+import { countOf } from '../count-words.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { checkOutputFile, writeToFile } from '../output-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
@@ -20,7 +21,7 @@ export interface ExportFlags {
 
 /** What differs between `orders export` and `products export`. */
 export interface ExportKind {
-  /** `orders`, `products`: said in the count line. */
+  /** `order`, `product`: said in the count line (`1 product exported`, `7 products exported`). */
   noun: string;
   /** The name `--format` gives JSON lines (`jsonl`, `ndjson`). */
   linesFormat: string;
@@ -58,7 +59,9 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     const count = flags.out
       ? await writeToFile(flags.out, (file) => exportTo(file, false))
       : await exportTo(io.stdout, true);
-    io.stderr.write(`catalog-sync: ${count} ${kind.noun} exported${flags.out ? ` to ${flags.out}` : ''}\n`);
+    io.stderr.write(
+      `catalog-sync: ${countOf(count, kind.noun)} exported${flags.out ? ` to ${flags.out}` : ''}\n`,
+    );
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof SellerApiError)) throw error;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { countOf } from '../count-words.js';
 import type { Logger } from '../logger.js';
 import { displayRedisUrl } from '../redis/connect.js';
 import type { RedisFaultError } from '../redis/health.js';
@@ -45,7 +46,7 @@ export async function checkRedisRoom(
   if (need <= room) return;
   const line =
     `Redis at ${at} has about ${formatBytes(room)} left (${describeMemory(info)}); this run needs about ` +
-    `${formatBytes(need)} for ${count(estimate.rows)} rows (${estimate.how}; ${KEPT_BYTES_PER_ROW} bytes a row ` +
+    `${formatBytes(need)} for ${countOf(estimate.rows, 'row', 'rows', count(estimate.rows))} (${estimate.how}; ${KEPT_BYTES_PER_ROW} bytes a row ` +
     `kept, ${QUEUED_BYTES_PER_ROW + source} more while queued (${source} of them its source values)): ` +
     'raise maxmemory or free space, or pass --force to try anyway';
   if (!force) throw new UsageError(line);

@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import { OutputFileError } from '../output-file.js';
 import { readLearnedLimit } from '../plan/learned-limit.js';
 import type { SourceLeftUnreadError } from '../queue/producer.js';
@@ -26,7 +27,7 @@ export async function reportOutcome(
   const { spec } = prepared;
   // Said after the pause's own line: what became of the rows the producer did not read.
   const unread = leftUnread
-    ? ` Only its first ${leftUnread.rowsQueued} rows were read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
+    ? ` Only its first ${countOf(leftUnread.rowsQueued, 'row was', 'rows were')} read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
     : '';
   switch (waited.kind) {
     case 'stopped':

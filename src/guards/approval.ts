@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { countOf } from '../count-words.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
@@ -100,7 +101,8 @@ export async function startApproval(
     const heldNow = await held.heldAmong(run.id, rows);
     const notHeld = rows.find((row) => !heldNow.has(row));
     if (notHeld !== undefined) {
-      const where = notHeld > run.total ? `run ${run.id} has ${run.total} rows` : 'see `catalog-sync report`';
+      const where =
+        notHeld > run.total ? `run ${run.id} has ${countOf(run.total, 'row')}` : 'see `catalog-sync report`';
       throw new UsageError(`row ${notHeld} of run ${run.id} is not held (${where})`);
     }
   }

@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { exceeds, readLimit, shareText } from './limits.js';
 
@@ -40,12 +41,12 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
   const reasons: string[] = [];
   if (spec.maxInvalid && exceeds(figures.invalid, figures.rows, readLimit(spec.maxInvalid))) {
     reasons.push(
-      `${figures.invalid} of ${figures.rows} rows are invalid (${shareText(figures.invalid, figures.rows)}), more than --max-invalid ${spec.maxInvalid}`,
+      `${figures.invalid} of ${countOf(figures.rows, 'row')} ${figures.invalid === 1 ? 'is' : 'are'} invalid (${shareText(figures.invalid, figures.rows)}), more than --max-invalid ${spec.maxInvalid}`,
     );
   }
   if (spec.maxUpdates && exceeds(figures.updates, figures.listed, readLimit(spec.maxUpdates))) {
     reasons.push(
-      `${figures.updates} of ${figures.listed} products would be updated (${shareText(figures.updates, figures.listed)}), more than --max-updates ${spec.maxUpdates}`,
+      `${figures.updates} of ${countOf(figures.listed, 'product')} would be updated (${shareText(figures.updates, figures.listed)}), more than --max-updates ${spec.maxUpdates}`,
     );
   }
   return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;

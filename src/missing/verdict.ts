@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import { exceeds, readLimit, shareText } from '../guards/limits.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -39,7 +40,7 @@ export function deactivationVerdict(
     return {
       kind: 'held',
       own: true,
-      reason: `${figures.due} of ${figures.managed} managed products would be deactivated (${share}), more than --max-missing ${limit}: nothing was sent`,
+      reason: `${figures.due} of ${countOf(figures.managed, 'managed product')} would be deactivated (${share}), more than --max-missing ${limit}: nothing was sent`,
     };
   }
   if (figures.runHeldFor)

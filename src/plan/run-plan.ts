@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import type { LearnedLimit } from './learned-limit.js';
 
 /** The daily limit a run plans with, and where it comes from (said in the plan line). */
@@ -29,7 +30,7 @@ export function daysNeeded(needed: number, perDay: number, leftToday: number = p
 }
 
 export function dayWord(days: number): string {
-  return `${days} ${days === 1 ? 'day' : 'days'}`;
+  return countOf(days, 'day');
 }
 
 export interface StartPlan {
@@ -51,7 +52,7 @@ export function leftToday(plan: Pick<StartPlan, 'limit' | 'usedToday'>): number 
  * `plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days`.
  */
 export function startPlanLine(plan: StartPlan): string {
-  const head = `plan      ${plan.exact ? '' : 'up to '}${plan.requests} ${plan.requests === 1 ? 'request' : 'requests'}`;
+  const head = `plan      ${plan.exact ? '' : 'up to '}${countOf(plan.requests, 'request')}`;
   const left = leftToday(plan);
   if (!plan.limit || left === null)
     return `${head}; the daily limit is not known (--daily-budget N tells it)`;

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { countOf } from '../count-words.js';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -72,7 +73,7 @@ export class RunInterruptedError extends Error {
 export class SourceLeftUnreadError extends Error {
   override name = 'SourceLeftUnreadError';
   constructor(readonly rowsQueued: number) {
-    super(`the source was left unread after ${rowsQueued} rows`);
+    super(`the source was left unread after ${countOf(rowsQueued, 'row')}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import type { FieldValue } from '../interfaces.js';
 import type { RevertedProduct, RevertResult } from './revert-run.js';
 
@@ -25,12 +26,12 @@ export function revertSummary(result: RevertResult, dryRun: boolean): string {
   const gone = result.products.filter((p) => p.gone).length;
   const failed = result.products.filter((p) => p.result === 'failed').length;
   const parts = [
-    `${dryRun ? 'would revert' : 'reverted'} ${plural(put.length, 'product')} (${plural(fields, 'field')})`,
-    `${plural(kept, 'field')} left alone`,
-    `${plural(result.created.length, 'created product')} listed`,
+    `${dryRun ? 'would revert' : 'reverted'} ${countOf(put.length, 'product')} (${countOf(fields, 'field')})`,
+    `${countOf(kept, 'field')} left alone`,
+    `${countOf(result.created.length, 'created product')} listed`,
   ];
-  if (already.length > 0) parts.push(`${plural(already.length, 'product')} already as before the run`);
-  if (gone > 0) parts.push(`${plural(gone, 'product')} gone`);
+  if (already.length > 0) parts.push(`${countOf(already.length, 'product')} already as before the run`);
+  if (gone > 0) parts.push(`${countOf(gone, 'product')} gone`);
   if (failed > 0) parts.push(`${failed} failed`);
   const summary = parts.join(', ');
   if (put.length === 0 && failed === 0 && !dryRun) return `nothing to put back: ${summary}`;
@@ -59,8 +60,4 @@ function name(id: string, key: string): string {
 
 function shown(value: FieldValue): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import type { LearnedLimit } from '../plan/learned-limit.js';
 import { daysNeeded, dayWord, knownLimit } from '../plan/run-plan.js';
 import { terminalSafe } from '../terminal-safe.js';
@@ -45,8 +46,7 @@ export function runCounts(run: RunRecord) {
  */
 export function planLine(run: RunRecord, writes: number, learned: LearnedLimit | null = null): string {
   const needed = run.requests + writes;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const head = `  requests  ${needed} needed (${plural(run.requests, 'read')}, ${plural(writes, 'write')})`;
+  const head = `  requests  ${needed} needed (${countOf(run.requests, 'read')}, ${countOf(writes, 'write')})`;
   const limit = knownLimit(run.dailyBudget, learned);
   if (!limit) return `${head}; the daily limit is not known (--daily-budget N tells it)`;
   return `${head}, ${limit.perDay} a day (${limit.source}): ${dayWord(daysNeeded(needed, limit.perDay))}`;
@@ -85,7 +85,7 @@ export function deactivationText(c: ReturnType<typeof runCounts>): string {
 /** `  not applied …` of the summary and `status`, or null when every accepted write was applied. */
 export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
   if (c.notApplied === 0) return null;
-  return `  not applied ${c.notApplied} rows: the API accepted the write but still shows the old value (see the note column)`;
+  return `  not applied ${countOf(c.notApplied, 'row')}: the API accepted the write but still shows the old value (see the note column)`;
 }
 
 export function formatDuration(ms: number): string {
@@ -118,7 +118,7 @@ export function formatSummary(
   lines.push(`  rows      ${run.total}: ${rowOutcomes(run, c)}`);
   if (c.noted > 0)
     lines.push(
-      `  notes     ${c.noted} rows carry a note: what the tool did beyond the action (report's note column)`,
+      `  notes     ${countOf(c.noted, 'row carries', 'rows carry')} a note: what the tool did beyond the action (report's note column)`,
     );
   const notApplied = notAppliedLine(c);
   if (notApplied) lines.push(notApplied);
@@ -132,11 +132,13 @@ export function formatSummary(
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
   }
   if (c.missing > 0)
-    lines.push(`  missing   ${c.missing} remote products are not in the source (listed in the report)`);
+    lines.push(
+      `  missing   ${countOf(c.missing, 'remote product is', 'remote products are')} not in the source (listed in the report)`,
+    );
   lines.push(
     run.dryRun
       ? planLine(run, c.toCreate + c.toUpdate, learned)
-      : `  requests  ${run.requests} (${run.writes} writes)`,
+      : `  requests  ${run.requests} (${countOf(run.writes, 'write')})`,
   );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
   return `${terminalSafe(lines.join('\n'))}\n`;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readKey, readTrustRules } from '../../config.js';
+import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
@@ -113,9 +114,10 @@ function failures(run: RunRecord): number {
 }
 
 function approvedText(approved: Approved): string {
-  const plural = (n: number, word: string) => `${n} held ${word}${n === 1 ? '' : 's'}`;
-  const rows = plural(approved.rows, 'row');
-  return approved.deactivations > 0 ? `${rows} and ${plural(approved.deactivations, 'deactivation')}` : rows;
+  const rows = countOf(approved.rows, 'held row');
+  return approved.deactivations > 0
+    ? `${rows} and ${countOf(approved.deactivations, 'held deactivation')}`
+    : rows;
 }
 
 /**

@@ -17,7 +17,7 @@ function orderCells(fields: Record<string, unknown>): Record<string, string> {
 const ORDERS_CSV: CsvShape = { cells: orderCells, columns: (seen) => [...seen] };
 
 const ORDERS: ExportKind = {
-  noun: 'orders',
+  noun: 'order',
   linesFormat: 'jsonl',
   list: (client) => client.listOrders(),
   csv: ORDERS_CSV,

@@ -4,7 +4,7 @@ import { type ExportFlags, type ExportKind, exportOptions, runExport } from '../
 import type { CliIo } from '../program.js';
 
 const PRODUCTS: ExportKind = {
-  noun: 'products',
+  noun: 'product',
   linesFormat: 'ndjson',
   list: (client) => client.listProducts(),
   csv: PRODUCTS_CSV,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { countOf } from '../../count-words.js';
 import { checkOutputFile, writeToFile } from '../../output-file.js';
 import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
@@ -50,10 +51,12 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
   // A row counted failed whose values were not kept (settled by a version that did not keep them).
   const failed = run.counts['status:failed'] ?? 0;
   const unsettled = run.state === 'done' ? '' : ` (run ${run.state}: rows still to settle are not listed)`;
-  const missing = failed > written ? `; ${failed - written} failed rows hold no source values` : '';
-  const withParents =
-    parents > 0 ? `, with ${parents === 1 ? '1 row' : `${parents} rows`} they take product fields from` : '';
+  const missing =
+    failed > written
+      ? `; ${countOf(failed - written, 'failed row holds', 'failed rows hold')} no source values`
+      : '';
+  const withParents = parents > 0 ? `, with ${countOf(parents, 'row')} they take product fields from` : '';
   io.stderr.write(
-    `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
+    `catalog-sync: ${countOf(written, 'failed row')}${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
   );
 }

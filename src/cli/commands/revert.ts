@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { readApiConfig } from '../../config.js';
+import { countOf } from '../../count-words.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
@@ -137,7 +138,7 @@ async function stoppedLine(
   const done = result ? result.products.filter((p) => p.result === 'put').length : 0;
   const todo = result ? result.products.filter((p) => p.result !== 'nothing').length : 0;
   const progress = result
-    ? `after ${done} of ${todo} products were put back`
+    ? `after ${done} of ${countOf(todo, 'product')} ${done === 1 ? 'was' : 'were'} put back`
     : 'before anything was put back';
   if (pause?.reason === 'unauthorized') {
     io.stderr.write(`catalog-sync: the key in ${keyEnv} was rejected (401) ${progress}\n`);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { countOf } from '../../count-words.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
@@ -67,6 +68,10 @@ export function registerStatus(program: Command, io: CliIo): void {
 /** `reverted at 2026-…Z: 3 products put back, 1 field left alone, 2 created products listed` */
 function revertedText(at: number, counts: Record<string, number>): string {
   const count = (name: string) => counts[name] ?? 0;
-  const already = count('alreadyBack') > 0 ? `, ${count('alreadyBack')} already as before` : '';
-  return `reverted at ${new Date(at).toISOString()}: ${count('reverted')} products put back${already}, ${count('fieldsKept')} fields left alone, ${count('created')} created products listed`;
+  const parts = [`${countOf(count('reverted'), 'product')} put back`];
+  if (count('alreadyBack') > 0) parts.push(`${count('alreadyBack')} already as before`);
+  if (count('failed') > 0) parts.push(`${count('failed')} failed`);
+  parts.push(`${countOf(count('fieldsKept'), 'field')} left alone`);
+  parts.push(`${countOf(count('created'), 'created product')} listed`);
+  return `reverted at ${new Date(at).toISOString()}: ${parts.join(', ')}`;
 }

@@ -15,8 +15,9 @@ describe('the summary of a run', () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      "  notes     1 rows carry a note: what the tool did beyond the action (report's note column)",
+      "  notes     1 row carries a note: what the tool did beyond the action (report's note column)",
     );
+    expect(result.stdout).toContain('  requests  4 (3 writes)\n');
   });
 
   it('says in one line which fields earlier runs sent that this source no longer has', async () => {

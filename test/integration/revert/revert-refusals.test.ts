@@ -77,7 +77,7 @@ describe('`revert` stopped by the API', () => {
     expect(stopped.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `after 1 of 2 products were put back: re-run \`catalog-sync revert ${runId}\` after the reset`,
+          `after 1 of 2 products was put back: re-run \`catalog-sync revert ${runId}\` after the reset`,
         ),
       ),
     ]);

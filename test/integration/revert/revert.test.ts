@@ -46,6 +46,9 @@ describe('`revert <run-id>` of a run that changed prices and names and created p
       `product ${ids.get('LAMP')} (LAMP): put back price 20; name changed since the run: kept`,
     );
     expect(result.stdout).toContain('1 field left alone');
+    expect((await pipeline.cli(['status', runId])).stdout).toMatch(
+      /^ {2}reverted {2}reverted at \S+Z: 2 products put back, 1 field left alone, 2 created products listed$/m,
+    );
   });
 
   it('sends no PUT the second time, only the read, and status says when it was reverted', async () => {

@@ -69,4 +69,11 @@ describe('whole-run guards', () => {
     );
     expect(wholeRunRefusal(spec, { rows: 10, invalid: 2, updates: 1, listed: 10 })).toBeNull();
   });
+
+  it('puts a count of one in the singular', () => {
+    const spec = runSpec({ maxInvalid: '0', maxUpdates: '0' });
+    expect(wholeRunRefusal(spec, { rows: 1, invalid: 1, updates: 1, listed: 1 })).toBe(
+      '1 of 1 row is invalid (100%), more than --max-invalid 0; 1 of 1 product would be updated (100%), more than --max-updates 0: nothing was sent',
+    );
+  });
 });

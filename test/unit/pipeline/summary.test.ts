@@ -247,6 +247,26 @@ describe('formatSummary', () => {
     expect(text).not.toContain('catalog-sync report');
   });
 
+  it('puts each count in the number it takes: one row, one write, one product', () => {
+    const one = runRecord({ total: 3, requests: 2, writes: 1, counts: counted([['missing', 'ok', 1]]) });
+    one.counts['notes:rows'] = 1;
+    one.counts['notes:not-applied'] = 1;
+    const two = runRecord({ total: 3, requests: 3, writes: 2, counts: counted([['missing', 'ok', 2]]) });
+    two.counts['notes:rows'] = 2;
+    two.counts['notes:not-applied'] = 2;
+
+    const [single, plural] = [formatSummary(one), formatSummary(two)];
+
+    expect(single).toContain('  notes     1 row carries a note: what the tool did');
+    expect(single).toContain('  not applied 1 row: the API accepted the write');
+    expect(single).toContain('  missing   1 remote product is not in the source (listed in the report)\n');
+    expect(single).toContain('  requests  2 (1 write)\n');
+    expect(plural).toContain('  notes     2 rows carry a note: what the tool did');
+    expect(plural).toContain('  not applied 2 rows: the API accepted the write');
+    expect(plural).toContain('  missing   2 remote products are not in the source (listed in the report)\n');
+    expect(plural).toContain('  requests  3 (2 writes)\n');
+  });
+
   it('counts merged rows only when there are some', () => {
     const text = formatSummary(
       runRecord({
