@@ -158,15 +158,12 @@ export function runHistory(run: RunRecord): string[] {
   const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const events: Array<[number, string]> = [];
   if (run.approvedAt !== undefined) events.push([run.approvedAt, `approved ${at(run.approvedAt)}`]);
-  if (run.revertedAt !== undefined) {
+  for (const revert of run.reverts ?? []) {
     // By name: the counts are a hash read from Redis, which keeps no order of its own.
-    const counts = Object.entries(run.revertCounts ?? {})
+    const counts = Object.entries(revert.counts)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([what, n]) => `${n} ${what}`);
-    events.push([
-      run.revertedAt,
-      `reverted ${at(run.revertedAt)}${counts.length ? `: ${counts.join(', ')}` : ''}`,
-    ]);
+    events.push([revert.at, `reverted ${at(revert.at)}${counts.length ? `: ${counts.join(', ')}` : ''}`]);
   }
   if (run.cancelledAt !== undefined) events.push([run.cancelledAt, `cancelled ${at(run.cancelledAt)}`]);
   return events.sort(([a], [b]) => a - b).map(([, text]) => text);

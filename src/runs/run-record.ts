@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NamedField } from '../catalog/field-names.js';
 import type { FieldValue } from '../interfaces.js';
+import { type RevertEntry, revertsOf } from './revert-history.js';
 
 // The run record's shape, as Redis keeps it (a hash) and as every command reads it (RunStore.get).
 
@@ -93,7 +94,11 @@ export interface RunRecord extends RunSpec {
   approvedAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
   approvalUnqueued?: boolean;
-  /** When `revert` put back what the run's updates replaced, and what it did, by outcome. */
+  /** Each `revert` that put back what the run's updates replaced, oldest first (revert-history.ts). */
+  reverts?: RevertEntry[];
+  /** Reverts older than those kept in `reverts`: counted, no longer listed. */
+  revertsDropped?: number;
+  /** The latest revert: when, and what it did, by outcome (as `status --json` has always shown it). */
   revertedAt?: number;
   revertCounts?: Record<string, number>;
   /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
@@ -116,21 +121,6 @@ export function newRunId(now = Date.now(), suffix = ''): string {
   return `${stamp}-${randomBytes(3).toString('hex')}${suffix ? `-${suffix}` : ''}`;
 }
 
-/** Counts as stored by markReverted; what is not a count is dropped (Redis is not trusted). */
-function revertCountsOf(json: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  try {
-    const parsed = JSON.parse(json) as Record<string, unknown>;
-    for (const name of Object.keys(parsed).sort()) {
-      const value = parsed[name];
-      if (typeof value === 'number' && Number.isFinite(value)) counts[name] = value;
-    }
-  } catch {
-    // A broken record shows no counts rather than failing `status`.
-  }
-  return counts;
-}
-
 /** The fields that `approve`, `revert`, `cancel` and the guards add to a run's hash, when present. */
 export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   const fields: Partial<RunRecord> = {};
@@ -139,10 +129,12 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   // approve.ts: what an approval approves is kept until its round's writes are all queued.
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)
     fields.approvalUnqueued = true;
-  if (hash.revertedAt) fields.revertedAt = Number(hash.revertedAt);
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
-  if (hash.revertCounts) fields.revertCounts = revertCountsOf(hash.revertCounts);
+  const { reverts, dropped } = revertsOf(hash);
+  const latest = reverts.at(-1);
+  if (latest) Object.assign(fields, { reverts, revertedAt: latest.at, revertCounts: latest.counts });
+  if (dropped > 0) fields.revertsDropped = dropped;
   return fields;
 }

@@ -10,6 +10,7 @@ import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
 import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
+import { recordRevert } from './revert-history.js';
 import { runDataKeys } from './run-data-keys.js';
 import {
   laterFields,
@@ -98,7 +99,7 @@ export class RunStore {
 
   /** Records a revert of the run that went to its end (revert-run.ts). */
   async markReverted(id: string, at: number, counts: Record<string, number>): Promise<void> {
-    await this.redis.hset(this.keys.run(id), { revertedAt: at, revertCounts: JSON.stringify(counts) });
+    await recordRevert(this.redis, this.keys.run(id), at, counts);
   }
 
   /** The newest run, for `status` without an id. */

@@ -3,6 +3,7 @@ import { countOf } from '../../count-words.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
+import type { RunRecord } from '../../runs/run-store.js';
 import { deactivationText, notAppliedLine, rowOutcomes, runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
@@ -53,9 +54,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${sellerLabel(run.sellerRef, run.sellerName)}`,
-              ...(run.revertedAt
-                ? [`  reverted  ${revertedText(run.revertedAt, run.revertCounts ?? {})}`]
-                : []),
+              ...revertLines(run),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
               '',
             ].join('\n'),
@@ -63,6 +62,16 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/** One `reverted` line per revert of the run, oldest first; a note first when older ones are no longer kept. */
+function revertLines(run: RunRecord): string[] {
+  const lines = (run.reverts ?? []).map(({ at, counts }) => `  reverted  ${revertedText(at, counts)}`);
+  if (run.revertsDropped)
+    lines.unshift(
+      `  reverted  ${countOf(run.revertsDropped, 'earlier revert', 'earlier reverts')} not listed`,
+    );
+  return lines;
 }
 
 /** `reverted at 2026-…Z: 3 products put back, 1 field left alone, 2 created products listed` */

@@ -51,7 +51,7 @@ describe('`revert <run-id>` of a run that changed prices and names and created p
     );
   });
 
-  it('sends no PUT the second time, only the read, and status says when it was reverted', async () => {
+  it('sends no PUT the second time, only the read, and status lists both reverts in order', async () => {
     const { runId } = await changingRun(pipeline);
     await pipeline.cli(['revert', runId]);
     pipeline.sandbox.resetStats();
@@ -64,10 +64,17 @@ describe('`revert <run-id>` of a run that changed prices and names and created p
     expect(again.stdout).toMatch(/^nothing to put back: reverted 0 products/m);
     expect(again.stdout).toContain('(LAMP): nothing to put back (as before the run)');
     const status = await pipeline.cli(['status', runId]);
-    expect(status.stdout).toMatch(
-      /reverted {2}reverted at \d{4}-\d\d-\d\dT[\d:.]+Z: 0 products put back, 2 already as before/,
-    );
+    const reverts = status.stdout.split('\n').filter((line) => line.startsWith('  reverted '));
+    expect(reverts.map((line) => line.replace(/at \S+Z:/, 'at T:'))).toEqual([
+      '  reverted  reverted at T: 2 products put back, 0 fields left alone, 2 created products listed',
+      '  reverted  reverted at T: 0 products put back, 2 already as before, 0 fields left alone, 2 created products listed',
+    ]);
     const json = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
+    expect(json.reverts.map((revert: { counts: object }) => revert.counts)).toEqual([
+      expect.objectContaining({ reverted: 2, alreadyBack: 0 }),
+      expect.objectContaining({ reverted: 0, alreadyBack: 2 }),
+    ]);
+    expect(json.reverts[0].at).toBeLessThanOrEqual(json.reverts[1].at);
     expect(json.revertCounts).toMatchObject({ reverted: 0, alreadyBack: 2, created: 2 });
     expect(typeof json.revertedAt).toBe('number');
   });

@@ -160,15 +160,17 @@ describe('runView of runs that guards, approve, revert and cancel touched', () =
     expect(view.counts.held).toBe(9);
   });
 
-  it('tells approve, revert and cancel in the order they happened, revert counts by name', () => {
+  it('tells approve, each revert and cancel in the order they happened, revert counts by name', () => {
     const view = runView(
       runRecord({
         state: 'cancelled',
         finishedAt: null,
         createdAt: at,
         cancelledAt: at + 60_000,
-        revertedAt: at + 7_200_000,
-        revertCounts: { reverted: 3, failed: 1 },
+        reverts: [
+          { at: at + 7_200_000, counts: { reverted: 3, failed: 1 } },
+          { at: at + 9_000_000, counts: { reverted: 0, alreadyBack: 3 } },
+        ],
         approvedAt: at + 3_600_000,
       }),
       undefined,
@@ -179,6 +181,7 @@ describe('runView of runs that guards, approve, revert and cancel touched', () =
       'cancelled 2026-03-02 02:01 UTC',
       'approved 2026-03-02 03:00 UTC',
       'reverted 2026-03-02 04:00 UTC: 1 failed, 3 reverted',
+      'reverted 2026-03-02 04:30 UTC: 3 alreadyBack, 0 reverted',
     ]);
     expect(view.durationMs).toBe(60_000);
   });
