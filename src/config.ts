@@ -11,6 +11,7 @@ import {
   keyEnvRefusal,
   parseHostEntry,
   type TrustRules,
+  WEBHOOK_HOSTS_VARIABLE,
 } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
@@ -35,6 +36,7 @@ import { UsageError } from './usage-error.js';
  * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
  * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
+ * | CATALOG_SYNC_WEBHOOK_HOSTS| hosts a webhook not from the command line may name  | none                     |
  */
 export interface CommonConfig {
   /**
@@ -121,20 +123,41 @@ export function readTrustRules(
   const hosts: AllowedHost[] = [];
   const base = env.SELLER_API_BASE_URL ? hostOfUrl(env.SELLER_API_BASE_URL, 'SELLER_API_BASE_URL') : null;
   if (base) hosts.push(base);
-  for (const entry of commaList(env[API_HOSTS_VARIABLE])) {
-    const host = parseHostEntry(entry, API_HOSTS_VARIABLE);
-    if (!host) {
-      throw new UsageError(
-        `${API_HOSTS_VARIABLE} lists hosts (host or host:port, comma-separated), and "${entry}" is none`,
-      );
-    }
-    hosts.push(host);
-  }
+  hosts.push(...hostList(env, API_HOSTS_VARIABLE));
   for (const url of commandLineBaseUrls) {
     const host = hostOfUrl(url, 'the command line');
     if (host) hosts.push(host);
   }
   return { keyEnvs, hosts };
+}
+
+/**
+ * The hosts this process tells a run's webhook on: CATALOG_SYNC_WEBHOOK_HOSTS, plus the host of the
+ * `--notify` URL given on its own command line (the operator typed it). A webhook read from Redis
+ * is never trusted because Redis says so. A bad list is a UsageError.
+ */
+export function readWebhookHosts(
+  env: NodeJS.ProcessEnv,
+  commandLineNotify: readonly string[] = [],
+): AllowedHost[] {
+  const hosts = hostList(env, WEBHOOK_HOSTS_VARIABLE);
+  for (const url of commandLineNotify) {
+    const host = hostOfUrl(url, 'the command line');
+    if (host) hosts.push(host);
+  }
+  return hosts;
+}
+
+function hostList(env: NodeJS.ProcessEnv, variable: string): AllowedHost[] {
+  return commaList(env[variable]).map((entry) => {
+    const host = parseHostEntry(entry, variable);
+    if (!host) {
+      throw new UsageError(
+        `${variable} lists hosts (host or host:port, comma-separated), and "${entry}" is none`,
+      );
+    }
+    return host;
+  });
 }
 
 /** Refuses, in one line naming the variable and how to allow it, a key variable the rules do not allow. */

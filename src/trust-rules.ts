@@ -14,6 +14,7 @@ export const KEY_ENV_PREFIX = 'SELLER_API_KEY_';
 /** The variables that allow more: comma lists, read from the environment only. */
 export const KEY_ENVS_VARIABLE = 'CATALOG_SYNC_KEY_ENVS';
 export const API_HOSTS_VARIABLE = 'CATALOG_SYNC_API_HOSTS';
+export const WEBHOOK_HOSTS_VARIABLE = 'CATALOG_SYNC_WEBHOOK_HOSTS';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -96,6 +97,20 @@ export function baseUrlRefusal(url: string, rules: Pick<TrustRules, 'hosts'>): s
   return (
     `${shown} is not allowed: a base URL not given on the command line must be on ` +
     `SELLER_API_BASE_URL's host or a host listed in ${API_HOSTS_VARIABLE} (a comma list, in the environment)${allowed}`
+  );
+}
+
+/**
+ * Why a webhook not given on this process's command line may not be told (one line, naming its
+ * host, never its path or query, and how to allow it); null when it may.
+ */
+export function webhookRefusal(url: string, hosts: readonly AllowedHost[]): string | null {
+  if (isHostAllowed(url, hosts)) return null;
+  const parsed = parseUrl(url);
+  if (!parsed) return 'not an http(s) URL';
+  return (
+    `host ${parsed.host} is not allowed: a webhook not given with --notify on this command line must be ` +
+    `on a host listed in ${WEBHOOK_HOSTS_VARIABLE} (a comma list, in the environment)`
   );
 }
 

@@ -3,12 +3,12 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import type { Command } from 'commander';
 import type { z as Z } from 'zod';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
-import { checkBaseUrlHost, checkKeyEnv, readTrustRules } from '../config.js';
+import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../config.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { missingValuesOfMap } from '../missing/missing-values.js';
-import { checkJobNotifyAddress, parseNotifyUrl } from '../notify/webhook-url.js';
+import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
@@ -240,16 +240,19 @@ export function applyJob(
 }
 
 /**
- * A job file's webhook is the file's choice, not the operator's: it gets the address rule of source
- * URLs (refused: link-local, unspecified), judged before any request. One given on the command line wins.
+ * A job file's webhook is the file's choice, not the operator's: its host must be listed in the
+ * environment `env` (CATALOG_SYNC_WEBHOOK_HOSTS), and it gets the address policy of source URLs,
+ * judged before any request. One given on the command line wins.
  */
 export async function checkJobNotify(
   command: Command,
   job: JobFile,
   jobPath: string,
   flags: RunFlags,
+  env: NodeJS.ProcessEnv,
 ): Promise<void> {
   if (job.notify === undefined || command.getOptionValueSource('notify') === 'cli' || !flags.notify) return;
+  checkJobNotifyHost(flags.notify, `${basename(jobPath)}: notify`, readWebhookHosts(env));
   await checkJobNotifyAddress(
     flags.notify,
     `${basename(jobPath)}: notify`,

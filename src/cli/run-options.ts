@@ -275,7 +275,7 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
-    await checkJobNotify(command, job, path, resolved.flags);
+    await checkJobNotify(command, job, path, resolved.flags, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }
   if (!source)

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type CommonConfig, readCommonConfig, readLogFormat } from '../config.js';
+import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
 import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
@@ -57,10 +57,15 @@ export interface RuntimeOptions {
    * allowed) and a version BullMQ cannot use, before anything is written.
    */
   writes?: { allowEviction: boolean };
+  /** `--notify` given on this command line (run, import): its host is trusted, as the operator typed it. */
+  notify?: string;
+  /** `--allow-private-source` on this command line: webhooks too may reach what the address policy refuses. */
+  allowPrivateSource?: boolean;
 }
 
 export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
   const config = readCommonConfig(io.env, options.redisUrl ? { redisUrl: options.redisUrl } : {});
+  const webhookHosts = readWebhookHosts(io.env, options.notify ? [options.notify] : []);
   const { format, colorize } = readLogFormat(io.env, io.stderr);
   const logger = createLogger(options.logLevel ?? config.logLevel, io.stderr, format, colorize);
   let privateRedis: PrivateRedis | null = null;
@@ -123,7 +128,17 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     logger,
     health,
     // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).
-    notifier: new RunNotifier({ redis: commands, keys, logger, delivery: { backoffMs: config.retryBaseMs } }),
+    notifier: new RunNotifier({
+      redis: commands,
+      keys,
+      logger,
+      webhookHosts,
+      delivery: {
+        backoffMs: config.retryBaseMs,
+        ...(io.network ? { network: io.network } : {}),
+        allowPrivateAddresses: options.allowPrivateSource === true,
+      },
+    }),
     serverInfo: () => readServerInfo(redis),
     async close() {
       // The request numbers reserved and not used go back, so the day's count stays exact.

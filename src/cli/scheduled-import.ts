@@ -44,7 +44,7 @@ async function importScheduledJob(
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride(), 'import');
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
-  await checkJobNotify(command, job, path, flags);
+  await checkJobNotify(command, job, path, flags, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();

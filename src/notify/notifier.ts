@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS, type RunRecord } from '../runs/run-store.js';
+import { type AllowedHost, webhookRefusal } from '../trust-rules.js';
 import { notifyBody, type RunEvent } from './payload.js';
 import { DEFAULT_DELIVERY, postWebhook, type WebhookDelivery } from './post-webhook.js';
 import { webhookOrigin } from './webhook-url.js';
@@ -10,6 +11,11 @@ export interface NotifierDeps {
   redis: Redis;
   keys: RedisKeys;
   logger: Logger;
+  /**
+   * The hosts this process may tell (config.ts readWebhookHosts): its environment's, and its own
+   * command line's `--notify`. A run's `notify` is read from Redis, so it is held to them.
+   */
+  webhookHosts: readonly AllowedHost[];
   delivery?: Partial<WebhookDelivery>;
   now?: () => number;
 }
@@ -18,7 +24,8 @@ export interface NotifierDeps {
  * Tells a run's `--notify` webhook what became of the run: one POST per event, whichever of several
  * workers meets it first (a Redis SET NX marker per run and event). Never throws and never waits
  * longer than its tries allow: a hook that fails or hangs costs the run one warning line, not its
- * exit code. Logs name the hook by its origin only.
+ * exit code. Logs name the hook by its origin only. A hook on a host this process does not allow is
+ * one warning line and no POST.
  */
 export class RunNotifier {
   private readonly delivery: WebhookDelivery;
@@ -42,6 +49,11 @@ export class RunNotifier {
     const log = this.deps.logger.child({ run: run.id, event, webhook: webhookOrigin(run.notify) });
     try {
       if (!(await this.claim(event, run.id, resumesAt))) return;
+      const refused = webhookRefusal(run.notify, this.deps.webhookHosts);
+      if (refused) {
+        log.warn({ reason: refused }, `webhook not told: ${refused}`);
+        return;
+      }
       const result = await postWebhook(run.notify, notifyBody(event, run, resumesAt), this.delivery);
       if (result.ok) log.debug({ attempts: result.attempts }, 'webhook told');
       else

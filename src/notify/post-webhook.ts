@@ -1,9 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { AddressRefusedError, connectChecked, type NetworkSeams } from '../net/checked-connect.js';
 import { USER_AGENT } from '../seller-api/user-agent.js';
-import { classifyAddress, refusal } from '../sources/address-policy.js';
 
 /** How one webhook delivery is tried; every wait goes through `sleep`, so tests wait for nothing. */
 export interface WebhookDelivery {
@@ -14,6 +12,10 @@ export interface WebhookDelivery {
   /** One try is abandoned after this long (connecting and answering). */
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** The resolver and connector (tests inject their own); the system's when absent. */
+  network?: NetworkSeams;
+  /** `--allow-private-source` on this process's command line: the address policy is lifted. */
+  allowPrivateAddresses?: boolean;
 }
 
 export const DEFAULT_DELIVERY: Omit<WebhookDelivery, 'sleep'> = {
@@ -26,9 +28,10 @@ export type DeliveryResult = { ok: true; attempts: number } | { ok: false; attem
 
 /**
  * POSTs `body` as JSON: retried on a network failure, a time-out, a 429 or a 5xx, with doubling
- * waits; a 4xx other than 429 is final (the hook will not take it later either). A redirect is not
- * followed (the answer counts as a failure): a hook that moved says so by its status, and a redirect
- * could lead the POST where the address rule would not. Never throws; the reason never holds the
+ * waits; a 4xx other than 429 is final (the hook will not take it later either). The address policy
+ * of sources is applied at connect time (net/address-policy.ts). A redirect is not followed (the
+ * answer counts as a failure): a hook that moved says so by its status, and a redirect could lead
+ * the POST where the address rule would not. Never throws; the reason never holds the
  * URL's path or query (a Slack token lives there).
  */
 export async function postWebhook(
@@ -40,7 +43,7 @@ export async function postWebhook(
   let reason = 'not tried';
   for (let attempt = 1; attempt <= delivery.attempts; attempt++) {
     if (attempt > 1) await delivery.sleep(delivery.backoffMs * 2 ** (attempt - 2));
-    const answer = await postOnce(url, payload, delivery.timeoutMs);
+    const answer = await postOnce(url, payload, delivery);
     if (answer.status !== null && answer.status >= 200 && answer.status < 300)
       return { ok: true, attempts: attempt };
     reason = answer.status === null ? answer.reason : `answered ${answer.status}`;
@@ -57,70 +60,69 @@ interface OneAnswer {
   refused?: boolean;
 }
 
-function postOnce(url: string, payload: Buffer, timeoutMs: number): Promise<OneAnswer> {
-  return new Promise((resolve) => {
-    const target = new URL(url);
-    // An address written in the URL is connected to without a lookup: judged here instead.
-    const literal = target.hostname.replace(/^\[|\]$/g, '');
-    const literalRefusal = isIP(literal) ? refusal(classifyAddress(literal), undefined, false) : undefined;
-    if (literalRefusal) {
-      resolve({ status: null, reason: `refused: it leads to ${literalRefusal}`, refused: true });
-      return;
+/**
+ * One POST: the host resolved once, every address it resolves to judged by the address policy, and
+ * the request sent on a socket to exactly the address judged (no second lookup, no rebinding).
+ */
+async function postOnce(url: string, payload: Buffer, delivery: WebhookDelivery): Promise<OneAnswer> {
+  const target = new URL(url);
+  const { timeoutMs } = delivery;
+  const noAnswer = () => new Error(`no answer within ${timeoutMs} ms`);
+  // A hook that never answers: one bound for the whole try, connecting included.
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const { socket } = await connectChecked(target, {
+      ...delivery.network,
+      allowPrivate: delivery.allowPrivateAddresses === true,
+      signal: controller.signal,
+      abortError: noAnswer,
+    });
+    return await send(target, payload, socket, controller.signal, noAnswer);
+  } catch (error) {
+    if (error instanceof AddressRefusedError) {
+      return { status: null, reason: `refused: it leads to ${error.why}`, refused: true };
     }
-    let refusedBy: string | undefined;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (controller.signal.aborted) return { status: null, reason: noAnswer().message };
+    return { status: null, reason: code ? `could not connect (${code})` : String((error as Error)?.message) };
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+function send(
+  target: URL,
+  payload: Buffer,
+  socket: Duplex,
+  signal: AbortSignal,
+  noAnswer: () => Error,
+): Promise<OneAnswer> {
+  return new Promise((resolve, reject) => {
     const options: RequestOptions = {
       method: 'POST',
+      path: `${target.pathname}${target.search}`,
       headers: {
+        Host: target.host,
         'Content-Type': 'application/json',
         'Content-Length': payload.length,
         'User-Agent': USER_AGENT,
       },
-      lookup: guardedLookup((why) => {
-        refusedBy = why;
-      }),
-      timeout: timeoutMs,
+      createConnection: () => socket as never,
     };
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(target, options, (response) => {
+    const request = httpRequest(options, (response) => {
       // The body is of no use; read it away so the socket is freed.
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode ?? 0, reason: '' }));
       response.on('error', () => resolve({ status: response.statusCode ?? 0, reason: '' }));
     });
-    // A hook that never answers: one bound for the whole try, whatever the socket does.
-    const deadline = setTimeout(
-      () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on('close', () => clearTimeout(deadline));
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(deadline);
-      if (refusedBy) resolve({ status: null, reason: `refused: it leads to ${refusedBy}`, refused: true });
-      else
-        resolve({ status: null, reason: error.code ? `could not connect (${error.code})` : error.message });
+    const abort = () => request.destroy(noAnswer());
+    signal.addEventListener('abort', abort, { once: true });
+    request.on('close', () => {
+      signal.removeEventListener('abort', abort);
+      socket.destroy();
     });
+    request.on('error', reject);
     request.end(payload);
   });
-}
-
-/**
- * dns.lookup, keeping only addresses the source address rule allows: the socket connects to the
- * address checked here, so a name that resolves elsewhere a moment later gains nothing.
- */
-function guardedLookup(onRefused: (why: string) => void): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, found) => {
-      if (error) return callback(error, '', 0);
-      const addresses = (found as LookupAddress[]).filter((entry) => {
-        const refused = refusal(classifyAddress(entry.address), undefined, false);
-        if (refused) onRefused(refused);
-        return !refused;
-      });
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error('address refused'), { code: 'EREFUSED' }), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      return callback(null, first.address, first.family);
-    });
-  };
 }

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress, refusal } from '../sources/address-policy.js';
+import { classifyAddress, refusal } from '../net/address-policy.js';
+import { type AllowedHost, WEBHOOK_HOSTS_VARIABLE, webhookRefusal } from '../trust-rules.js';
 import { UsageError } from '../usage-error.js';
 
 /**
@@ -32,6 +33,18 @@ export function webhookOrigin(url: string): string {
 /** Text that is not a URL, cut short: it may still be a pasted secret. */
 function shown(value: string): string {
   return value.length > 24 ? `${value.slice(0, 12)}…` : value;
+}
+
+/**
+ * A job file is not trusted: its webhook must be on a host the operator's environment lists
+ * (`hosts`, CATALOG_SYNC_WEBHOOK_HOSTS), as a worker that reads it back from Redis will require.
+ */
+export function checkJobNotifyHost(url: string, origin: string, hosts: readonly AllowedHost[]): void {
+  if (webhookRefusal(url, hosts) === null) return;
+  throw new UsageError(
+    `${origin}: the host of ${webhookOrigin(url)} is not allowed: a job file's webhook must be on a host ` +
+      `listed in ${WEBHOOK_HOSTS_VARIABLE} (a comma list, in the environment), or given with --notify`,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { formatDuration } from '../duration.js';
-import type { AddressKind } from './address-policy.js';
+import type { AddressKind } from '../net/address-policy.js';
 import type { ByteSource } from './byte-source.js';
 import { inflate } from './decompress.js';
 import { extensionOf } from './detect-format.js';

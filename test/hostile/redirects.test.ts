@@ -76,7 +76,7 @@ describe('a feed URL that leads somewhere it should not', () => {
     const message = (result as { error: Error }).error.message;
     expect(message).toBe(
       `${at('feed.example.test', '/to-metadata')}: redirect refused to ${at('metadata.example.test', '/latest/meta-data')}: ` +
-        `metadata.example.test (${METADATA}) is a link-local address (such as a cloud metadata service); --allow-private-source allows it`,
+        `metadata.example.test (${METADATA}) is a cloud metadata address; --allow-private-source allows it`,
     );
     expect(message).not.toMatch(/token|key=k/);
     expect(net.attempts.map((target) => target.address)).toEqual([PUBLIC]);
@@ -96,13 +96,18 @@ describe('a feed URL that leads somewhere it should not', () => {
       '127.0.0.1',
       'a loopback address, from a public one',
     ],
-    ['a private IPv6 range (fc00::/7)', '/to-private-v6', 'fd00::5', 'a private address, from a public one'],
+    [
+      'an IPv6 unique-local range (fc00::/7)',
+      '/to-private-v6',
+      'fd00::5',
+      'an IPv6 unique-local address (fc00::/7, internal networks)',
+    ],
     ['an IPv6 link-local address', '/to-v6-link-local', 'fe80::1', 'a link-local address'],
     [
       'an IPv4-mapped IPv6 link-local address',
       '/to-mapped',
       '::ffff:169.254.169.254',
-      'a link-local address',
+      'a cloud metadata address',
     ],
   ])('refuses a redirect from a public address into %s', async (_, path, address, kind) => {
     const net = network();
@@ -124,9 +129,7 @@ describe('a feed URL that leads somewhere it should not', () => {
 
     expect((result as { error?: Error }).error?.message).toBe(
       `${at(host, '/feed.csv')}: refused: ${host} (${address}) is ${
-        address === METADATA
-          ? 'a link-local address (such as a cloud metadata service)'
-          : 'the unspecified address'
+        address === METADATA ? 'a cloud metadata address' : 'the unspecified address'
       }; --allow-private-source allows it`,
     );
     expect(net.attempts).toEqual([]);
@@ -225,7 +228,7 @@ describe('a feed URL that leads somewhere it should not', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         `catalog-sync: ${at('feed.example.test', '/to-metadata')}: redirect refused to ${at('metadata.example.test', '/latest/meta-data')}: ` +
-          `metadata.example.test (${METADATA}) is a link-local address (such as a cloud metadata service); --allow-private-source allows it\n`,
+          `metadata.example.test (${METADATA}) is a cloud metadata address; --allow-private-source allows it\n`,
       );
     });
 

@@ -21,6 +21,8 @@ export function registerImport(program: Command, io: CliIo): void {
     const runtimeOptions = {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       writes: { allowEviction: flags.allowEviction },
+      ...(flags.notify ? { notify: flags.notify } : {}),
+      allowPrivateSource: flags.allowPrivateSource,
     };
     await withRuntime(io, runtimeOptions, async (runtime) => {
       const prepared = await prepareRun(io, source, flags, runtime.sellers);

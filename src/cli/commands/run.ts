@@ -50,6 +50,8 @@ export async function runCommand(io: CliIo, source: string, flags: RunFlags): Pr
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       privateRedisAllowed: flags.sandbox,
       writes: { allowEviction: flags.allowEviction },
+      ...(flags.notify ? { notify: flags.notify } : {}),
+      allowPrivateSource: flags.allowPrivateSource,
       // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
       ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
     },

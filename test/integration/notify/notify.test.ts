@@ -137,11 +137,15 @@ describe('--notify: a run that ends', () => {
     await mkdir(join(rig.dir, 'jobs'));
     await writeFile(job, `source: ${source}\nnotify: http://169.254.169.254/latest/hook\n`);
 
-    const result = await rig.cli(['run', '--job', job]);
+    // Its host listed by the operator, the address policy still refuses it.
+    const result = await rig.cli(
+      ['run', '--job', job],
+      rig.env(KEY_A, { CATALOG_SYNC_WEBHOOK_HOSTS: '169.254.169.254' }),
+    );
 
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
-      'catalog-sync: nightly.yml: notify: http://169.254.169.254 leads to a link-local address (such as a cloud metadata service): refused',
+      'catalog-sync: nightly.yml: notify: http://169.254.169.254 leads to a cloud metadata address: refused',
     );
     expect(rig.sandbox.stats().total).toBe(0);
   });
@@ -151,16 +155,36 @@ describe('notify: in a job file', () => {
   const rig = useFailureRig();
   const hook = useWebhookReceiver();
 
-  it('is told like --notify when its address passes the rule of sources (loopback, named, is allowed)', async () => {
+  it('is told like --notify when CATALOG_SYNC_WEBHOOK_HOSTS lists its host and its address passes the rule of sources', async () => {
     const source = await rig.csv('catalog.csv', catalogRows(2));
     await mkdir(join(rig.dir, 'jobs'));
     const job = join(rig.dir, 'jobs', 'nightly.yml');
     await writeFile(job, `source: ${source}\nnotify: ${hook.url}\n`);
 
-    const result = await rig.cli(['run', '--job', job]);
+    const result = await rig.cli(
+      ['run', '--job', job],
+      rig.env(KEY_A, { CATALOG_SYNC_WEBHOOK_HOSTS: new URL(hook.url).host }),
+    );
 
     expect(result.code).toBe(0);
     expect(hook.posts.map((post) => post.body.event)).toEqual(['ended']);
+  });
+
+  it('is refused when the environment does not list its host: one line, exit 2, nothing sent', async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(2));
+    await mkdir(join(rig.dir, 'jobs'));
+    const job = join(rig.dir, 'jobs', 'nightly.yml');
+    await writeFile(job, `source: ${source}\nnotify: ${hook.url}?token=t0p\n`);
+
+    const result = await rig.cli(['run', '--job', job]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `catalog-sync: nightly.yml: notify: the host of ${new URL(hook.url).origin} is not allowed: a job file's webhook ` +
+        'must be on a host listed in CATALOG_SYNC_WEBHOOK_HOSTS (a comma list, in the environment), or given with --notify',
+    );
+    expect(hook.posts).toEqual([]);
+    expect(rig.sandbox.stats().total).toBe(0);
   });
 });
 
@@ -250,9 +274,11 @@ describe('--notify with two workers', () => {
     expect(imported.code).toBe(0);
     const runId = imported.stdout.trim();
 
+    // The hook is read back from Redis: the workers' own environment must allow its host.
+    const workerEnv = rig.env(KEY_A, { CATALOG_SYNC_WEBHOOK_HOSTS: new URL(hook.url).host });
     const workers = [
-      rig.spawn(['worker', '--concurrency', '2']),
-      rig.spawn(['worker', '--concurrency', '2']),
+      rig.spawn(['worker', '--concurrency', '2'], workerEnv),
+      rig.spawn(['worker', '--concurrency', '2'], workerEnv),
     ];
     await runDone(rig, runId);
     // Stopped gracefully: whatever either worker was still doing is over when they have exited.

@@ -69,7 +69,7 @@ describe('postWebhook', () => {
       expect(result.ok).toBe(false);
       expect(result.attempts).toBe(1);
       expect(result.ok ? '' : result.reason).toMatch(
-        /^refused: it leads to (a link-local|the unspecified) address/,
+        /^refused: it leads to (a cloud metadata|the unspecified|a link-local) address/,
       );
     }
   });
