@@ -46,7 +46,7 @@ export interface RunFlags {
   allowInsecure: boolean;
   /** `--source-timeout`, in ms: a source URL that delivers less than 1 KiB in a window this long stalls. */
   sourceTimeout: number;
-  /** `--allow-private-source`: a source URL may lead to link-local addresses, or from public to private. */
+  /** `--allow-private-source`: lifts the address policy (net/address-policy.ts) for sources, redirects and webhooks. */
   allowPrivateSource: boolean;
   /** `--max-record-bytes`: one record's cap, in bytes. */
   maxRecordBytes: number;

@@ -194,7 +194,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--allow-private-source',
-      'allow a source URL or redirect that leads to a link-local address, or from a public address into loopback or a private range',
+      'allow a source URL, redirect or webhook that leads to a link-local, metadata, 100.64.0.0/10 or IPv6 unique-local address, or from a public address into loopback or a private range',
       false,
     )
     .addOption(

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrlHost, checkKeyEnv, readApiConfig, readTrustRules } from '../../src/config.js';
+import {
+  checkBaseUrlHost,
+  checkKeyEnv,
+  readApiConfig,
+  readTrustRules,
+  readWebhookHosts,
+} from '../../src/config.js';
 import {
   baseUrlRefusal,
   isHostAllowed,
   isKeyEnvAllowed,
   keyEnvRefusal,
   parseHostEntry,
+  webhookRefusal,
 } from '../../src/trust-rules.js';
 import { UsageError } from '../../src/usage-error.js';
 
@@ -186,5 +193,45 @@ describe('readTrustRules, checkKeyEnv and checkBaseUrlHost (one line, exit 2)', 
     );
     expect(error.message).toMatch(/^nightly\.yml: baseUrl: host evil\.example\.net is not allowed/);
     expect(() => checkBaseUrlHost('https://api.example.com/api/v1', rules, 'x')).not.toThrow();
+  });
+});
+
+describe('webhook hosts (CATALOG_SYNC_WEBHOOK_HOSTS and the command line)', () => {
+  const forged = 'http://127.0.0.1:8080/internal/admin/delete-all?confirm=yes';
+
+  it('allows no webhook read from Redis when the environment lists none', () => {
+    const refusal = webhookRefusal(forged, readWebhookHosts({}));
+    expect(refusal).toBe(
+      'host 127.0.0.1:8080 is not allowed: a webhook not given with --notify on this command line must be ' +
+        'on a host listed in CATALOG_SYNC_WEBHOOK_HOSTS (a comma list, in the environment)',
+    );
+    expect(refusal).not.toMatch(/delete-all|confirm/);
+  });
+
+  it.each<[string, string, boolean]>([
+    ['hooks.slack.com', 'https://hooks.slack.com/services/T0/B0/x', true],
+    ['hooks.slack.com', 'https://HOOKS.slack.com./services/T0/B0/x', true],
+    ['hooks.slack.com', 'https://evil.example/services', false],
+    ['127.0.0.1:9000', 'http://127.0.0.1:9000/hook', true],
+    ['127.0.0.1:9000', 'http://127.0.0.1:8080/hook', false],
+    ['[::1]', 'http://[::1]:8080/hook', true],
+  ])('%s allows %s: %s', (listed, url, allowed) => {
+    const hosts = readWebhookHosts({ CATALOG_SYNC_WEBHOOK_HOSTS: listed });
+    expect(webhookRefusal(url, hosts) === null).toBe(allowed);
+  });
+
+  it("trusts the host (and port) of this process's own --notify, not another's", () => {
+    const hosts = readWebhookHosts({}, ['http://127.0.0.1:8080/hooks/mine']);
+    expect(webhookRefusal(forged, hosts)).toBeNull();
+    expect(webhookRefusal('http://127.0.0.1:6379/', hosts)).toContain('is not allowed');
+  });
+
+  it('refuses a list that says more than hosts: one line naming the variable', () => {
+    const error = usageErrorOf(() =>
+      readWebhookHosts({ CATALOG_SYNC_WEBHOOK_HOSTS: 'https://hooks.slack.com/x' }),
+    );
+    expect(error.message).toBe(
+      'CATALOG_SYNC_WEBHOOK_HOSTS lists hosts (host or host:port, comma-separated), and "https://hooks.slack.com/x" is none',
+    );
   });
 });
