@@ -5,8 +5,9 @@ import { UsageError } from './usage-error.js';
 
 /**
  * `--keys-file FILE` (issue 13): a worker serving many sellers reads their keys from one file of
- * `NAME=KEY` lines instead of one environment variable each. Every message names the file, the line
- * number and the NAME, never the value: a line that is not `NAME=KEY` may be a pasted key itself.
+ * `NAME=KEY` lines instead of one environment variable each. Every message names the file and the
+ * line number, and a NAME only once it is known to be a key variable, never the value: a line that
+ * is not `NAME=KEY` may be a pasted key itself.
  */
 
 /** Names that decide what is trusted: a file of keys must not widen what may hold or receive a key. */
@@ -27,9 +28,10 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
     // A name that is no variable name is not shown: it may be part of a key.
     if (!isEnvName(name) || name.length > 120)
       throw new UsageError(`${at}: the text before = is not a variable name (NAME=KEY)`);
+    // Nor is one that may not hold a key: a pasted base64 key ends in `=` and reads as a name.
     if (NOT_KEYS.has(name) || !isKeyEnvAllowed(name, keyEnvs))
       throw new UsageError(
-        `${at}: ${name} is not a key variable: a key name is SELLER_API_KEY, SELLER_API_KEY_<NAME> ` +
+        `${at}: the name before = is not a key variable: a key name is SELLER_API_KEY, SELLER_API_KEY_<NAME> ` +
           `or a name listed in ${KEY_ENVS_VARIABLE} (a comma list, in the environment)`,
       );
     if (key === '') throw new UsageError(`${at}: ${name} has no key after =`);

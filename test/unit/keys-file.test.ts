@@ -37,12 +37,12 @@ describe('the keys file syntax', () => {
     [
       'a name not allowed to hold a key',
       `DB_PASSWORD=${SECRET}\n`,
-      /line 1: DB_PASSWORD is not a key variable.*CATALOG_SYNC_KEY_ENVS/,
+      /line 1: the name before = is not a key variable.*CATALOG_SYNC_KEY_ENVS/,
     ],
     [
       'the trust list itself',
       'CATALOG_SYNC_KEY_ENVS=DB_PASSWORD\n',
-      /line 1: CATALOG_SYNC_KEY_ENVS is not a key variable/,
+      /line 1: the name before = is not a key variable/,
     ],
     ['an empty key', '\nSELLER_API_KEY_A=\n', /line 2: SELLER_API_KEY_A has no key/],
     [
@@ -60,7 +60,9 @@ describe('the keys file syntax', () => {
 
   it('allows a name listed in CATALOG_SYNC_KEY_ENVS only when listed', async () => {
     expect(parseKeysFile('SHOP_KEY=k\n', 'f', ['SHOP_KEY']).get('SHOP_KEY')).toBe('k');
-    expect((await refusalOf(() => parseKeysFile('SHOP_KEY=k\n', 'f', []))).message).toMatch(/SHOP_KEY/);
+    expect((await refusalOf(() => parseKeysFile('SHOP_KEY=k\n', 'f', []))).message).toMatch(
+      /line 1: the name before = is not a key variable.*CATALOG_SYNC_KEY_ENVS/,
+    );
   });
 });
 
