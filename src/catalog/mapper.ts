@@ -21,6 +21,7 @@ import {
   type RowMapper,
 } from './presets/index.js';
 import { SeenKeys } from './seen-keys.js';
+import { mayShowField, shownFields } from './shown-fields.js';
 import type { FieldSpec } from './transforms.js';
 import { finishDraft, type RowRules } from './validate.js';
 
@@ -293,10 +294,10 @@ function checkFields(wanted: string[], available: string[]): Set<string> {
     // Only what the source gives can be sent: the nearest is sought among those.
     const line = unknownFieldLine(
       { option: '--fields', name: unknown },
-      available,
+      available.filter(mayShowField),
       'this source gives no such field',
     );
-    throw new CatalogConfigError(`${line} (this source gives: ${available.join(', ')})`);
+    throw new CatalogConfigError(`${line} (this source gives: ${shownFields(available)})`);
   }
   return new Set(wanted);
 }

@@ -1,5 +1,6 @@
 import { CatalogConfigError } from './errors.js';
 import type { MappingSpec } from './mapping-file.js';
+import { shownFields } from './shown-fields.js';
 
 /**
  * The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`.
@@ -23,6 +24,6 @@ export function matchField(
     ? '; no preset knows these columns: give --mapping FILE (see fixtures/mappings/)'
     : '';
   throw new CatalogConfigError(
-    `${origin}: no column of this source gives the field "${matchBy}" (fields: ${available.join(', ') || 'none'})${hint}`,
+    `${origin}: no column of this source gives the field "${matchBy}" (fields: ${shownFields(available)})${hint}`,
   );
 }
