@@ -38,14 +38,24 @@ export async function checkOutputFile(path: string, option: string, source?: str
 export async function writeToFile<T>(
   path: string,
   write: (file: NodeJS.WritableStream) => Promise<T>,
+  options: { noFollow?: boolean } = {},
 ): Promise<T> {
-  const fileError = (error: unknown) => new OutputFileError(`cannot write ${path}: ${codeOf(error)}`);
+  const fileError = (error: unknown) =>
+    new OutputFileError(
+      `cannot write ${path}: ${options.noFollow && codeOf(error) === 'ELOOP' ? 'it is a symbolic link' : codeOf(error)}`,
+    );
   try {
     await makeFolders(dirname(resolve(path)));
   } catch (error) {
     throw fileError(error);
   }
-  const file = createWriteStream(path);
+  // noFollow (a path a job file chose): a symbolic link put there since it was checked is not
+  // followed out of the job's folders; the open fails (ELOOP) instead.
+  const file = options.noFollow
+    ? createWriteStream(path, {
+        flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW) as never,
+      })
+    : createWriteStream(path);
   // Settles only when the file fails: raced with each step, so that no step waits on a dead file.
   const failed = new Promise<never>((_, reject) => {
     file.once('error', (error) => reject(fileError(error)));

@@ -11,6 +11,7 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { checkJobPath, jobFolders } from './job-paths.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -100,7 +101,6 @@ const jobFile = builtOnce(() => {
         .string()
         .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
         .optional(),
-      allowPrivateSource: z.boolean().optional(),
       maxRecordBytes: z
         .union([z.number().int(), z.string()])
         .refine((value) => {
@@ -108,8 +108,6 @@ const jobFile = builtOnce(() => {
           return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
         }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
         .optional(),
-      /** `--allow-eviction`: this job may use a Redis whose maxmemory-policy evicts keys. */
-      allowEviction: z.boolean().optional(),
       maxInvalid: countOrPercent(z, '--max-invalid'),
       maxUpdates: countOrPercent(z, '--max-updates'),
       maxPriceChange: z
@@ -169,6 +167,7 @@ export function parseJob(text: string, path: string): JobFile {
       `${basename(path)}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${syntaxErrorLine(error)}`,
     );
   }
+  refuseLiftedRules(data, path);
   const parsed = jobFile().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -180,6 +179,29 @@ export function parseJob(text: string, path: string): JobFile {
     throw new UsageError(`${basename(path)}: ${where}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
+}
+
+/**
+ * The options that lift a safety rule, and their flags: the operator's alone. A job file is not the
+ * operator (it may come from a repository, a colleague, a template), so naming one is refused, even
+ * as `false`, rather than ignored: the operator learns where the choice belongs.
+ */
+const OPERATOR_ONLY: Readonly<Record<string, string>> = {
+  allowPrivateSource: '--allow-private-source',
+  allowInsecure: '--allow-insecure',
+  allowEviction: '--allow-eviction',
+  force: '--force',
+  dataDir: '--data-dir',
+  keysFile: '--keys-file',
+};
+
+function refuseLiftedRules(data: unknown, path: string): void {
+  if (typeof data !== 'object' || data === null) return;
+  const named = Object.keys(data).find((key) => Object.hasOwn(OPERATOR_ONLY, key));
+  if (named === undefined) return;
+  throw new UsageError(
+    `${basename(path)}: ${named}: a job file cannot lift a safety rule: pass ${OPERATOR_ONLY[named]} on the command line`,
+  );
 }
 
 /**
@@ -204,15 +226,13 @@ export function applyJob(
   if (job.baseUrl !== undefined && !fromCli('baseUrl') && !flags.sandbox) {
     checkBaseUrlHost(job.baseUrl, rules, `${basename(jobPath)}: baseUrl`);
   }
-  const base = dirname(dirname(jobPath));
-  const path = (p: string) => (/^https?:\/\//i.test(p) || p === '-' || isAbsolute(p) ? p : resolve(base, p));
   const merged: Record<string, unknown> = { ...flags };
   const fromJob: Record<string, unknown> = {
     ...job,
     source: undefined,
     schedule: undefined,
-    mapping: job.mapping ? path(job.mapping) : undefined,
-    report: job.report ? path(job.report) : undefined,
+    mapping: job.mapping ? localPath(jobPath, job.mapping) : undefined,
+    report: job.report ? localPath(jobPath, job.report) : undefined,
     fields: fieldList(job.fields),
     createOnlyFields: fieldList(job.createOnlyFields),
     first: fieldList(job.first),
@@ -236,7 +256,12 @@ export function applyJob(
     if (fromCli(name)) continue;
     merged[name] = value;
   }
-  return { source: path(job.source), flags: merged as unknown as RunFlags };
+  // Written without following a symbolic link (checkJobPaths refused one already).
+  if (job.report !== undefined && !fromCli('report')) merged.reportFromJob = true;
+  return {
+    source: isLocalPath(job.source) ? localPath(jobPath, job.source) : job.source,
+    flags: merged as unknown as RunFlags,
+  };
 }
 
 /**
@@ -260,9 +285,45 @@ export async function checkJobNotify(
   );
 }
 
+/**
+ * The job's own paths (those the command line did not override) must stay inside the job's folders
+ * (job-paths.ts). `sourceFromJob`: the run reads the job's `source`, not one given on the command line.
+ */
+export async function checkJobPaths(
+  command: Command,
+  job: JobFile,
+  jobPath: string,
+  flags: RunFlags,
+  sourceFromJob: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
+  const folders = await jobFolders(jobPath, flags.dataDir, env);
+  const where = (field: string) => `${basename(jobPath)}: ${field}`;
+  if (sourceFromJob && isLocalPath(job.source)) {
+    await checkJobPath(localPath(jobPath, job.source), job.source, where('source'), folders, 'read');
+  }
+  if (job.mapping !== undefined && !fromCli('mapping') && flags.mapping) {
+    await checkJobPath(flags.mapping, job.mapping, where('mapping'), folders, 'read');
+  }
+  if (job.report !== undefined && !fromCli('report') && flags.report) {
+    await checkJobPath(flags.report, job.report, where('report'), folders, 'write');
+  }
+}
+
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
+}
+
+/** A file's path, not standard input (`-`) nor a feed's URL. */
+function isLocalPath(source: string): boolean {
+  return source !== '-' && !/^https?:\/\//i.test(source);
+}
+
+/** A job's path, relative to the folder that holds `jobs/` (cron's working folder does not matter). */
+function localPath(jobPath: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(dirname(dirname(jobPath)), path);
 }
 
 function isNotifyUrl(text: string): boolean {

@@ -30,6 +30,10 @@ export interface RunFlags {
   concurrency: number;
   dryRun: boolean;
   report?: string;
+  /** The report's path came from a job file: it is written without following a symbolic link. */
+  reportFromJob?: boolean;
+  /** `--data-dir DIR`: a folder, besides the job's project folder, that a job file's paths may name. */
+  dataDir?: string;
   dailyReset: string;
   /** `--no-wait` sets it false. */
   wait: boolean;

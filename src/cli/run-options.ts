@@ -7,7 +7,8 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { applyJob, checkJobNotify, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, checkJobPaths, loadJob } from './job-file.js';
+import { DATA_DIR_VARIABLE } from './job-paths.js';
 import {
   checkDailyReset,
   parseConcurrency,
@@ -257,7 +258,11 @@ function addSharedOptions(command: Command): Command {
       'POST a JSON summary (with a Slack-style text line) to URL when the run ends, is held, or pauses',
       (value: string) => parseNotifyUrl(value),
     )
-    .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)');
+    .option('--job <name>', 'take source and options from jobs/NAME.yml (flags still override)')
+    .option(
+      '--data-dir <dir>',
+      `a folder a job file's paths may name besides the one that holds jobs/ (default: ${DATA_DIR_VARIABLE})`,
+    );
 }
 
 export function parseOnly(value: string): 'create' | 'update' {
@@ -275,6 +280,7 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
+    await checkJobPaths(command, job, path, resolved.flags, source === undefined, env);
     await checkJobNotify(command, job, path, resolved.flags, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }

@@ -71,7 +71,9 @@ export async function reportOutcome(
         : null;
       io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
       if (flags.report) {
-        await writeReportFile(runtime.runs, id, flags.report).catch((error: unknown) => {
+        await writeReportFile(runtime.runs, id, flags.report, {
+          noFollow: flags.reportFromJob === true,
+        }).catch((error: unknown) => {
           // Exit 2 says the report is missing; the summary above still says how the run ended.
           if (error instanceof OutputFileError)
             throw new UsageError(`--report: ${error.message} (the run ended as the summary says)`);

@@ -9,7 +9,7 @@ import {
   type ScheduledImportData,
   type ScheduledImportOutcome,
 } from '../queue/scheduled-imports/index.js';
-import { applyJob, checkJobNotify, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, checkJobPaths, loadJob } from './job-file.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
@@ -24,8 +24,13 @@ export const JOB_FILE_EXTENSIONS = ['.yml', '.yaml', '.json'];
  * file read anew from this worker's own `jobsDir` (never a folder read from Redis), the same option
  * defaults and checks, the key read from this process's `keyEnv` variable.
  */
-export function makeScheduledImport(io: CliIo, runtime: Runtime, jobsDir: string): RunScheduledImport {
-  return async (data) => importScheduledJob(io, runtime, data, jobsDir);
+export function makeScheduledImport(
+  io: CliIo,
+  runtime: Runtime,
+  jobsDir: string,
+  dataDir?: string,
+): RunScheduledImport {
+  return async (data) => importScheduledJob(io, runtime, data, jobsDir, dataDir);
 }
 
 async function importScheduledJob(
@@ -33,6 +38,7 @@ async function importScheduledJob(
   runtime: Runtime,
   data: ScheduledImportData,
   jobsDir: string,
+  dataDir: string | undefined,
 ): Promise<ScheduledImportOutcome> {
   const { path, job } = await loadJob(await findJobFile(data.job, jobsDir));
   if (!job.schedule) {
@@ -44,6 +50,8 @@ async function importScheduledJob(
   const command = addRunOptions(new Command('import').argument('[source]').exitOverride(), 'import');
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
+  // The worker's --data-dir (else CATALOG_SYNC_DATA_DIR): the job's paths are held to it as `import --job`'s.
+  await checkJobPaths(command, job, path, { ...flags, ...(dataDir ? { dataDir } : {}) }, true, io.env);
   await checkJobNotify(command, job, path, flags, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();

@@ -44,6 +44,11 @@ export async function writeReport(
   return lines;
 }
 
-export function writeReportFile(runs: RunStore, runId: string, path: string): Promise<number> {
-  return writeToFile(path, (file) => writeReport(runs, runId, file));
+export function writeReportFile(
+  runs: RunStore,
+  runId: string,
+  path: string,
+  options: { noFollow?: boolean } = {},
+): Promise<number> {
+  return writeToFile(path, (file) => writeReport(runs, runId, file), options);
 }

@@ -46,15 +46,15 @@ describe('the source options of run and import', () => {
     else expect(parse(['--source-timeout', value]).flags.sourceTimeout).toBe(ms);
   });
 
-  it('a job file sets sourceTimeout, allowPrivateSource and maxRecordBytes; flags still win', () => {
+  it('a job file sets sourceTimeout and maxRecordBytes; flags still win', () => {
     const job = parseJob(
-      'source: https://feeds.example.test/f.csv\nsourceTimeout: 2m\nallowPrivateSource: true\nmaxRecordBytes: 512KiB\n',
+      'source: https://feeds.example.test/f.csv\nsourceTimeout: 2m\nmaxRecordBytes: 512KiB\n',
       '/srv/jobs/nightly.yml',
     );
     const fromJob = parse([]);
     expect(applyJob(fromJob.command, fromJob.flags, job, '/srv/jobs/nightly.yml', {}).flags).toMatchObject({
       sourceTimeout: 120_000,
-      allowPrivateSource: true,
+      allowPrivateSource: false,
       maxRecordBytes: 512 * 1024,
     });
     const overridden = parse(['--source-timeout', '10s', '--max-record-bytes', '1MiB']);
@@ -70,7 +70,10 @@ describe('the source options of run and import', () => {
     ['sourceTimeout: 10ms', 'sourceTimeout: must be a duration such as 30s or 2m'],
     ['maxRecordBytes: 12XB', 'maxRecordBytes: must be a size from 1KiB to 1GiB'],
     ['maxRecordBytes: 100', 'maxRecordBytes: must be a size from 1KiB to 1GiB'],
-    ['allowPrivateSource: yes-please', 'allowPrivateSource:'],
+    [
+      'allowPrivateSource: true',
+      'allowPrivateSource: a job file cannot lift a safety rule: pass --allow-private-source',
+    ],
   ])('a job file with %s is refused in one line', (line, message) => {
     expect(() => parseJob(`source: a.csv\n${line}\n`, '/srv/jobs/nightly.yml')).toThrow(message);
   });

@@ -8,6 +8,7 @@ import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
+import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
@@ -56,6 +57,10 @@ export function registerWorker(
       'jobs',
     )
     .option(
+      '--data-dir <dir>',
+      `a folder the scheduled job files' paths may name besides the one that holds jobs/ (default: ${DATA_DIR_VARIABLE})`,
+    )
+    .option(
       '--metrics-port <n>',
       'also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port, printed)',
       parseMetricsPort,
@@ -72,6 +77,7 @@ export function registerWorker(
         sellerSlice: number;
         redisUrl?: string;
         jobs: string;
+        dataDir?: string;
         allowEviction: boolean;
         metricsPort?: number;
       }) => {
@@ -105,7 +111,12 @@ export function registerWorker(
             health: runtime.health,
             prefix: runtime.config.prefix,
             logger: runtime.logger,
-            runImport: makeScheduledImport(io, runtime, jobsDir),
+            runImport: makeScheduledImport(
+              io,
+              runtime,
+              jobsDir,
+              flags.dataDir === undefined ? undefined : resolve(flags.dataDir),
+            ),
           });
           // A few seller queues at a time, those with work whose key this process holds (issue 13).
           const slots = new SellerQueueSlots({

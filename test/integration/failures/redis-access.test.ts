@@ -163,12 +163,13 @@ describe('a Redis that asks for a password, speaks TLS, evicts keys or is a repl
     expect(allowed.stderr()).toBe('');
     expectExactCatalog(pipeline.products(), rows);
 
-    // The same from a job file, and with a worker doing the work: BullMQ's warning never shows.
+    // The same with a job file (the flag stays the command line's), and with a worker doing the
+    // work: BullMQ's warning never shows.
     const more = catalogRows(10, 1000);
     await mkdir(join(pipeline.dir, 'jobs'));
     const job = join(pipeline.dir, 'jobs', 'evicting.yml');
-    await writeFile(job, `source: ${await pipeline.csv('more.csv', more)}\nallowEviction: true\n`);
-    const queued = pipeline.spawn(['import', '--job', job], env(redis.url));
+    await writeFile(job, `source: ${await pipeline.csv('more.csv', more)}\n`);
+    const queued = pipeline.spawn(['import', '--job', job, '--allow-eviction'], env(redis.url));
     expect(await queued.exited, queued.stderr()).toEqual({ code: 0, signal: null });
     const worker = pipeline.spawn(['worker', '--allow-eviction'], env(redis.url, { LOG_LEVEL: 'info' }));
     const deadline = Date.now() + 30_000;

@@ -1,0 +1,109 @@
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { quoteForMessage } from '../terminal-safe.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * A job file is not trusted like the command line: the paths it names (`source`, `mapping`,
+ * `report`) must stay inside the folders the operator chose for it, so that a job file cannot read
+ * the keys file (and publish it through the report, Redis or an error line) nor write over any file
+ * the operator can write.
+ */
+
+/** The environment's form of `--data-dir`. */
+export const DATA_DIR_VARIABLE = 'CATALOG_SYNC_DATA_DIR';
+
+/** Where a job file's paths may lead: both folders as the file system names them (symbolic links resolved). */
+export interface JobFolders {
+  /** The folder that holds `jobs/`: the job file's own project. */
+  project: string;
+  /** `--data-dir` (else CATALOG_SYNC_DATA_DIR): a further folder the operator allows; none by default. */
+  data: string | null;
+}
+
+/** The folders of the job file at `jobPath`; `dataDir` is `--data-dir`'s value, which wins over `env`'s. */
+export async function jobFolders(
+  jobPath: string,
+  dataDir: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<JobFolders> {
+  const fromEnv = env[DATA_DIR_VARIABLE]?.trim();
+  const named = dataDir ?? (fromEnv ? fromEnv : undefined);
+  const shown = dataDir !== undefined ? `--data-dir ${dataDir}` : `${DATA_DIR_VARIABLE}=${fromEnv}`;
+  return {
+    project: await realpath(dirname(dirname(resolve(jobPath)))),
+    data: named === undefined ? null : await existingFolder(named, shown),
+  };
+}
+
+async function existingFolder(folder: string, shown: string): Promise<string> {
+  try {
+    const real = await realpath(folder);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {}
+  throw new UsageError(`${shown}: no such folder`);
+}
+
+/**
+ * Refuses, in one line naming the job file and its field, a path that leads outside `folders`
+ * (through `..` or a symbolic link), or to a file its owner alone may read (mode 600 or the like:
+ * the keys file is always one). A `write` path must also not be a symbolic link itself: the file is
+ * later opened without following one (writeToFile's `noFollow`).
+ */
+export async function checkJobPath(
+  path: string,
+  asWritten: string,
+  where: string,
+  folders: JobFolders,
+  use: 'read' | 'write',
+): Promise<void> {
+  const shown = `${where}: ${quoteForMessage(asWritten)}`;
+  const real = await realOrPlanned(resolve(path));
+  if (
+    real === null ||
+    (!isInside(real, folders.project) && !(folders.data !== null && isInside(real, folders.data)))
+  ) {
+    const data = folders.data === null ? '' : ` and ${folders.data}`;
+    throw new UsageError(
+      `${shown} leads outside the job's folders (${folders.project}${data}): a job file reads and writes only there ` +
+        `(--data-dir DIR or ${DATA_DIR_VARIABLE} names another)`,
+    );
+  }
+  const link = await lstat(path).catch(() => null);
+  if (use === 'write' && link?.isSymbolicLink()) {
+    throw new UsageError(`${shown} is a symbolic link: a job file's report is written only to a plain file`);
+  }
+  const target = await stat(real).catch(() => null);
+  if (target?.isFile() && (target.mode & 0o044) === 0) {
+    throw new UsageError(
+      `${shown} is a private file (mode ${(target.mode & 0o777).toString(8)}, a keys file is one): ` +
+        'a job file never names one; give it on the command line instead',
+    );
+  }
+}
+
+/** `child` is `folder` or lies under it. */
+function isInside(child: string, folder: string): boolean {
+  return child === folder || child.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/**
+ * The path as the file system would reach it: symbolic links resolved. A path not there yet (a
+ * report to be written) is its nearest existing folder, resolved, plus the names still to be made.
+ */
+async function realOrPlanned(path: string): Promise<string | null> {
+  const missing: string[] = [];
+  let at = path;
+  for (;;) {
+    try {
+      return join(await realpath(at), ...missing.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const parent = dirname(at);
+      // A dangling link or a loop is not "not there yet": where it leads cannot be known (null).
+      if (code !== 'ENOENT' || parent === at || (await lstat(at).catch(() => null)) !== null) return null;
+      missing.push(basename(at));
+      at = parent;
+    }
+  }
+}
