@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { z as Z } from 'zod';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
@@ -11,7 +11,7 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
-import { checkJobPath, jobFolders } from './job-paths.js';
+import { isLocalPath, localPath } from './job-paths.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -285,45 +285,9 @@ export async function checkJobNotify(
   );
 }
 
-/**
- * The job's own paths (those the command line did not override) must stay inside the job's folders
- * (job-paths.ts). `sourceFromJob`: the run reads the job's `source`, not one given on the command line.
- */
-export async function checkJobPaths(
-  command: Command,
-  job: JobFile,
-  jobPath: string,
-  flags: RunFlags,
-  sourceFromJob: boolean,
-  env: NodeJS.ProcessEnv,
-): Promise<void> {
-  const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
-  const folders = await jobFolders(jobPath, flags.dataDir, env);
-  const where = (field: string) => `${basename(jobPath)}: ${field}`;
-  if (sourceFromJob && isLocalPath(job.source)) {
-    await checkJobPath(localPath(jobPath, job.source), job.source, where('source'), folders, 'read');
-  }
-  if (job.mapping !== undefined && !fromCli('mapping') && flags.mapping) {
-    await checkJobPath(flags.mapping, job.mapping, where('mapping'), folders, 'read');
-  }
-  if (job.report !== undefined && !fromCli('report') && flags.report) {
-    await checkJobPath(flags.report, job.report, where('report'), folders, 'write');
-  }
-}
-
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
-}
-
-/** A file's path, not standard input (`-`) nor a feed's URL. */
-function isLocalPath(source: string): boolean {
-  return source !== '-' && !/^https?:\/\//i.test(source);
-}
-
-/** A job's path, relative to the folder that holds `jobs/` (cron's working folder does not matter). */
-function localPath(jobPath: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(dirname(dirname(jobPath)), path);
 }
 
 function isNotifyUrl(text: string): boolean {

@@ -1,6 +1,9 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
 import { quoteForMessage } from '../terminal-safe.js';
+import type { JobFile } from './job-file.js';
+import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -106,4 +109,40 @@ async function realOrPlanned(path: string): Promise<string | null> {
       at = parent;
     }
   }
+}
+
+/**
+ * The job's own paths (those the command line did not override) must stay inside the job's folders
+ * (checkJobPath). `sourceFromJob`: the run reads the job's `source`, not one given on the command line.
+ */
+export async function checkJobPaths(
+  command: Command,
+  job: JobFile,
+  jobPath: string,
+  flags: RunFlags,
+  sourceFromJob: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
+  const folders = await jobFolders(jobPath, flags.dataDir, env);
+  const where = (field: string) => `${basename(jobPath)}: ${field}`;
+  if (sourceFromJob && isLocalPath(job.source)) {
+    await checkJobPath(localPath(jobPath, job.source), job.source, where('source'), folders, 'read');
+  }
+  if (job.mapping !== undefined && !fromCli('mapping') && flags.mapping) {
+    await checkJobPath(flags.mapping, job.mapping, where('mapping'), folders, 'read');
+  }
+  if (job.report !== undefined && !fromCli('report') && flags.report) {
+    await checkJobPath(flags.report, job.report, where('report'), folders, 'write');
+  }
+}
+
+/** A file's path, not standard input (`-`) nor a feed's URL. */
+export function isLocalPath(source: string): boolean {
+  return source !== '-' && !/^https?:\/\//i.test(source);
+}
+
+/** A job's path, relative to the folder that holds `jobs/` (cron's working folder does not matter). */
+export function localPath(jobPath: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(dirname(dirname(jobPath)), path);
 }

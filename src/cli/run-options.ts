@@ -7,8 +7,8 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { applyJob, checkJobNotify, checkJobPaths, loadJob } from './job-file.js';
-import { DATA_DIR_VARIABLE } from './job-paths.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
+import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
 import {
   checkDailyReset,
   parseConcurrency,

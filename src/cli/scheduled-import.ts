@@ -9,7 +9,8 @@ import {
   type ScheduledImportData,
   type ScheduledImportOutcome,
 } from '../queue/scheduled-imports/index.js';
-import { applyJob, checkJobNotify, checkJobPaths, loadJob } from './job-file.js';
+import { applyJob, checkJobNotify, loadJob } from './job-file.js';
+import { checkJobPaths } from './job-paths.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
