@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
 import { queueOptions } from '../queue/queue-options.js';
+import { runsInQueue } from '../queue/queued-runs.js';
 import { sellerRef } from '../queue/seller-ref.js';
-import type { SellerInfo } from '../queue/seller-state.js';
+import type { KeyHolder, SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import type { Runtime } from './runtime.js';
 
@@ -10,14 +11,19 @@ export type KeyPauseResult =
   | { kind: 'resumed'; linked: boolean; checked: boolean }
   | { kind: 'still-rejected' }
   | { kind: 'refused'; reason: string }
-  /** The working key is another named seller's: not linked, the pause stays. */
-  | { kind: 'key-taken'; by: string }
+  /**
+   * The working key already serves another seller (named, or with products recorded): not linked,
+   * the pause stays; `queuedRuns` are the paused seller's runs still queued.
+   */
+  | { kind: 'key-taken'; by: KeyHolder; queuedRuns: string[] }
   | { kind: 'unreachable'; reason: string };
 
 /**
  * Lifts a seller's pause for a rejected key (401) once a key works again: the key is pinged first
  * (resuming with a key still rejected would only pause again), and a new key (a replaced one) is
- * linked to the seller, so it serves the same queue and id map. Without a key, resumes unchecked.
+ * linked to the seller, so it serves the same queue and id map, unless it already serves another
+ * seller: a fixed typo's key belongs to the seller it was first used for, whose id map knows its
+ * products. Without a key, resumes unchecked.
  */
 export async function liftKeyPause(
   runtime: Runtime,
@@ -54,7 +60,7 @@ export async function liftKeyPause(
       const fingerprint = sellerRef(seller.baseUrl, apiKey);
       if ((await runtime.sellers.resolveRef(fingerprint)) !== seller.ref) {
         const other = await runtime.sellers.claimKey(fingerprint, seller.ref);
-        if (other !== null) return { kind: 'key-taken', by: other };
+        if (other !== null) return { kind: 'key-taken', by: other, queuedRuns: await runsInQueue(queue) };
         linked = true;
       }
     }

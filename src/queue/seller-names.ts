@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
+import type { KeyHolder } from './seller-state.js';
 
 /**
  * Sellers with names (`--seller acme`, issue 13). A named seller's ref is a fingerprint of the base
@@ -33,16 +34,27 @@ export function sellerLabel(ref: string, name: string | null | undefined): strin
   return name ? `${name} (${ref})` : ref;
 }
 
+/**
+ * `seller shop-b's key`, or for a seller known by its key only `seller 3f2a…'s key (26 products
+ * recorded)`: what tells the user the key is taken, and by what.
+ */
+export function keyHolderText(holder: KeyHolder): string {
+  if (holder.name) return `seller ${holder.name}'s key`;
+  const products = holder.products === 1 ? '1 product' : `${holder.products} products`;
+  return `seller ${holder.ref}'s key (${products} recorded)`;
+}
+
 /** What a run needs to know of the sellers in Redis to pick its seller. */
 export interface SellerLookup {
   resolveRef(keyFingerprint: string): Promise<string>;
-  claimKey(keyFingerprint: string, ref: string): Promise<string | null>;
+  claimKey(keyFingerprint: string, ref: string): Promise<KeyHolder | null>;
   nameOf(ref: string): Promise<string | null>;
 }
 
 /**
  * The seller a run with this key (and `--seller NAME`, when given) serves. Named: the name's ref,
- * the key linked to it (refused when the key is another named seller's). Unnamed: the key's seller,
+ * the key linked to it (refused when the key is another seller's: named, or with products recorded,
+ * whose id map would be left behind). Unnamed: the key's seller,
  * as before, with the name it may have been given by an earlier run.
  */
 export async function sellerOfRun(
@@ -58,7 +70,10 @@ export async function sellerOfRun(
   const other = await sellers.claimKey(api.keyFingerprint, ref);
   if (other !== null)
     throw new UsageError(
-      `seller ${name}: the key in ${api.keyEnv} is already seller ${other}'s key (a key is one seller's account)`,
+      `seller ${name}: the key in ${api.keyEnv} is already ${keyHolderText(other)}` +
+        (other.name
+          ? " (a key is one seller's account)"
+          : ", and a key is one seller's account: run it without --seller"),
     );
   return { ref, name };
 }

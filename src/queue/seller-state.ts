@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { type LearnedLimit, learnLimit } from '../plan/learned-limit.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
@@ -20,6 +21,14 @@ export interface SellerInfo {
   queueName: string;
   /** `--seller NAME`: the seller's name, when it was given one. */
   name?: string;
+}
+
+/** The seller a key already serves, when it may not serve another. */
+export interface KeyHolder {
+  ref: string;
+  name: string | null;
+  /** The products its id map holds. */
+  products: number;
 }
 
 export interface SellerStatus {
@@ -105,16 +114,23 @@ export class SellerState {
     return (await this.redis.hget(this.keys.seller(ref), 'name')) || null;
   }
 
+  /** How many products the seller's id map holds: what a run of it would find again by key. */
+  async productsRecorded(ref: string): Promise<number> {
+    return new IdMap(this.redis, this.keys, ref).size();
+  }
+
   /**
-   * Makes a key (by fingerprint) serve the named seller `ref`, so that workers holding it find the
-   * seller. A key is one seller's account: when it already serves another named seller, nothing is
-   * linked and that seller's name is returned; null once the key serves `ref`.
+   * Makes a key (by fingerprint) serve the seller `ref` (a named seller's, or a paused one's on
+   * `resume`), so that workers holding it find the seller. A key is one seller's account: when it
+   * already serves another seller that is named or has products recorded, nothing is linked and that
+   * seller is returned (moving the key would leave its id map behind, and a SKU-less catalog would be
+   * created again); null once the key serves `ref`.
    */
-  async claimKey(keyFingerprint: string, ref: string): Promise<string | null> {
+  async claimKey(keyFingerprint: string, ref: string): Promise<KeyHolder | null> {
     const current = await this.resolveRef(keyFingerprint);
     if (current === ref) return null;
-    const other = await this.nameOf(current);
-    if (other) return other;
+    const [name, products] = await Promise.all([this.nameOf(current), this.productsRecorded(current)]);
+    if (name || products > 0) return { ref: current, name, products };
     await this.linkKey(keyFingerprint, ref);
     return null;
   }

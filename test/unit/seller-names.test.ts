@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseJob } from '../../src/cli/job-file.js';
-import { isSellerName, namedSellerRef, parseSellerName, sellerOfRun } from '../../src/queue/seller-names.js';
+import {
+  isSellerName,
+  keyHolderText,
+  namedSellerRef,
+  parseSellerName,
+  sellerOfRun,
+} from '../../src/queue/seller-names.js';
 import { sellerRef } from '../../src/queue/seller-ref.js';
 import { UsageError } from '../../src/usage-error.js';
 
@@ -45,8 +51,15 @@ describe("a named seller's ref", () => {
   });
 });
 
-/** SellerState's lookups over plain maps: aliases (key fingerprint → ref) and names (ref → name). */
-function lookup(aliases: Record<string, string>, names: Record<string, string>) {
+/**
+ * SellerState's lookups over plain maps: aliases (key fingerprint → ref), names (ref → name) and
+ * products recorded (ref → count).
+ */
+function lookup(
+  aliases: Record<string, string>,
+  names: Record<string, string>,
+  products: Record<string, number> = {},
+) {
   return {
     aliases,
     resolveRef: async (fp: string) => aliases[fp] ?? fp,
@@ -54,7 +67,8 @@ function lookup(aliases: Record<string, string>, names: Record<string, string>) 
     claimKey: async (fp: string, ref: string) => {
       const current = aliases[fp] ?? fp;
       if (current === ref) return null;
-      if (names[current]) return names[current] as string;
+      const holder = { ref: current, name: names[current] ?? null, products: products[current] ?? 0 };
+      if (holder.name || holder.products > 0) return holder;
       aliases[fp] = ref;
       return null;
     },
@@ -90,6 +104,24 @@ describe('the seller of a run', () => {
       "seller acme: the key in SELLER_API_KEY_ACME is already seller shop-b's key",
     );
     expect(sellers.aliases[api.keyFingerprint]).toBe(shopB);
+  });
+});
+
+describe('a key that already serves a seller with products recorded', () => {
+  const api = { baseUrl: BASE, keyEnv: 'SELLER_API_KEY', keyFingerprint: sellerRef(BASE, 'sk_1') };
+
+  it('is not linked to a name: the refusal names that seller and its products, and says to run without --seller', async () => {
+    const sellers = lookup({}, {}, { [api.keyFingerprint]: 26 });
+    await expect(sellerOfRun(sellers, api, 'acme')).rejects.toThrow(
+      `seller acme: the key in SELLER_API_KEY is already seller ${api.keyFingerprint}'s key (26 products recorded), and a key is one seller's account: run it without --seller`,
+    );
+    expect(sellers.aliases).toEqual({});
+  });
+
+  it('is said in the singular for one product', () => {
+    expect(keyHolderText({ ref: 'a1b2', name: null, products: 1 })).toBe(
+      "seller a1b2's key (1 product recorded)",
+    );
   });
 });
 

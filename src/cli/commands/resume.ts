@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
-import { sellerLabel } from '../../queue/seller-names.js';
+import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
+import type { KeyHolder } from '../../queue/seller-state.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { ExitCode } from '../exit-codes.js';
@@ -33,6 +34,16 @@ export function registerResume(program: Command, io: CliIo): void {
     .option('--keys-file <file>', KEYS_FILE_HELP)
     .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A new key (a revoked one replaced) is linked to the paused seller, so it keeps its queue and',
+        'id map. A key that already serves another seller (named, or with products recorded) is never',
+        'linked: the seller stays paused, and one line names its queued run to cancel (a mistyped key',
+        'is fixed by cancelling that run and running the import again with the right key).',
+      ].join('\n'),
+    )
     .action(async (flags: ResumeFlags) => {
       const rules = readTrustRules(io.env);
       checkKeyEnv(flags.keyEnv, rules);
@@ -61,7 +72,7 @@ export function registerResume(program: Command, io: CliIo): void {
               break;
             case 'key-taken':
               io.stderr.write(
-                `catalog-sync: the key in ${flags.keyEnv} is already seller ${terminalSafeLine(result.by)}'s key: seller ${ref} stays paused\n`,
+                `${terminalSafeLine(keyTakenLine(flags.keyEnv, result.by, ref, result.queuedRuns))}\n`,
               );
               io.exitCode = ExitCode.usage;
               break;
@@ -90,4 +101,18 @@ export function registerResume(program: Command, io: CliIo): void {
         if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');
       });
     });
+}
+
+/**
+ * A working key that already serves another seller is not linked to the paused one: the way out
+ * is to drop the paused seller's queued runs (a mistyped key's) and run the import again with the
+ * key, under its own seller, whose id map knows what was created before.
+ */
+function keyTakenLine(keyEnv: string, holder: KeyHolder, ref: string, queuedRuns: string[]): string {
+  const refused = `catalog-sync: the key in ${keyEnv} is already ${keyHolderText(holder)}: not linked to seller ${ref}, which stays paused`;
+  if (queuedRuns.length === 0)
+    return `${refused} (nothing of it is queued); run the import again with this key`;
+  const cancels = queuedRuns.map((id) => `catalog-sync cancel ${id}`).join(', ');
+  const its = queuedRuns.length === 1 ? 'its queued run' : 'its queued runs';
+  return `${refused}; if its key was mistyped, drop ${its} (${cancels}) and run the import again with this key`;
 }

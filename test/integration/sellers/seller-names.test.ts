@@ -82,6 +82,23 @@ describe('sellers with names', () => {
     expect((await registered(rig)).map((seller) => seller.name)).toEqual(['shop-b']);
   });
 
+  it('a name given with the key of an unnamed seller that has products recorded is refused: its id map would be left behind', async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(3));
+    const unnamed = await rig.cli(['run', source]);
+    expect(unnamed.code, unnamed.stderr).toBe(0);
+    const ref = (await rig.status()).sellerRef;
+    const requests = rig.sandbox.stats().total;
+
+    const result = await rig.cli(['run', source, '--seller', 'acme']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `catalog-sync: seller acme: the key in SELLER_API_KEY is already seller ${ref}'s key (3 products recorded), and a key is one seller's account: run it without --seller\n`,
+    );
+    expect(rig.sandbox.stats().total).toBe(requests);
+    expect(await registered(rig)).toEqual([{ ref }]);
+  });
+
   it("a job file's seller: names the run's seller", async () => {
     await rig.csv('catalog.csv', catalogRows(3));
     await mkdir(join(rig.dir, 'jobs'));
@@ -114,7 +131,9 @@ describe('sellers with names', () => {
 
     const typo = await rig.cli(['run', source, '--seller', 'acme'], rig.env(TYPO));
     expect(typo.code).toBe(3);
-    expect(typo.stderr).toContain('fix the key, then: catalog-sync resume --seller acme\n');
+    expect(typo.stderr).toContain(
+      `then: catalog-sync resume --seller acme (or drop the run: catalog-sync cancel ${runIdOf(typo.stderr)})\n`,
+    );
     expect(typo.stderr).not.toContain(TYPO);
 
     const resumed = await rig.cli(['resume', '--seller', 'acme'], rig.env(KEY_A));
