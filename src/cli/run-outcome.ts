@@ -33,17 +33,14 @@ export async function reportOutcome(
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
     case 'unauthorized':
-      say(
-        io,
-        `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; ` +
-          `fix the key, then: catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}${unread ? `.${unread}` : ''}\n`,
-      );
+      say(io, `${await rejectedKeyLine(runtime, spec, id)}${unread ? `.${unread}` : ''}\n`);
       return ExitCode.unauthorized;
     case 'unreachable':
       say(
         io,
         `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
-          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers.${unread}\n`,
+          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers; ` +
+          `a mistyped base URL: drop them with catalog-sync cancel ${id}.${unread}\n`,
       );
       return ExitCode.apiUnreachable;
     case 'paused': {
@@ -89,6 +86,29 @@ export async function reportOutcome(
       return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
     }
   }
+}
+
+/**
+ * What to do after a 401. A seller that has products recorded (or a name) had a key that worked:
+ * the key was revoked or changed, and `resume` with the new one keeps its queue and id map. A key
+ * under which nothing was ever recorded is most likely mistyped: the right key has its own seller,
+ * whose id map knows its products, so the run is dropped and run again with it (linking the right
+ * key to this empty seller would create the catalog again; `resume` refuses it anyway).
+ */
+async function rejectedKeyLine(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
+  const cancel = `catalog-sync cancel ${id}`;
+  const known = spec.sellerName !== undefined || (await runtime.sellers.productsRecorded(spec.sellerRef)) > 0;
+  if (!known) {
+    return (
+      `catalog-sync: the API key was rejected (401), and no product was ever recorded under it (mistyped?). ` +
+      `Run ${id}'s rows stay queued; drop them with ${cancel}, then run again with the right key`
+    );
+  }
+  return (
+    `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
+    `(a revoked one: put the new key there), then: catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef} ` +
+    `(or drop the run: ${cancel})`
+  );
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
