@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { cancelRun } from '../../queue/cancel-run.js';
+import { liftMarksOfIdleSeller } from '../../queue/idle-seller-marks.js';
+import { sellerLabel } from '../../queue/seller-names.js';
 import { formatSummary } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
@@ -20,6 +22,8 @@ export function registerCancel(program: Command, io: CliIo): void {
         'A run a live worker is working on: what is still queued is removed at once; the chunk',
         'in progress finishes its rows (a write is never cut in half), then the run ends cancelled.',
         'A run already done, or unknown, is refused (exit 2).',
+        'When no other run of its seller is queued, the seller is no longer shown paused for a',
+        'rejected key (401) or an API out of reach: a mistyped key or base URL leaves nothing behind.',
       ].join('\n'),
     )
     .action(async (runId: string, flags: { redisUrl?: string }) => {
@@ -42,8 +46,25 @@ export function registerCancel(program: Command, io: CliIo): void {
               ),
             );
             return;
-          case 'cancelled':
+          case 'cancelled': {
             io.stdout.write(formatSummary(result.run));
+            const { sellerRef, sellerName } = result.run;
+            const lifted = await liftMarksOfIdleSeller(
+              { ...runtime, prefix: runtime.config.prefix },
+              sellerRef,
+            );
+            const marks = [
+              ...(lifted.keyRejected ? ['its rejected key (401)'] : []),
+              ...(lifted.unreachable ? ['its API out of reach'] : []),
+            ];
+            if (marks.length > 0) {
+              io.stdout.write(
+                terminalSafe(
+                  `seller ${sellerLabel(sellerRef, sellerName)}: nothing of it is queued any more; no longer paused for ${marks.join(' or ')}\n`,
+                ),
+              );
+            }
+          }
         }
       });
     });
