@@ -68,7 +68,8 @@ export function pausedText(until: number, now: number): string {
 
 // As `status` says it: the rows never read would otherwise have kept the run open forever.
 const ENDED_EARLY_TEXT = 'ended early: the source was not read to the end (interrupted, or the source broke)';
-const KEY_REJECTED_TEXT = 'key rejected (401): fix the key, then `catalog-sync resume`';
+const KEY_REJECTED_TEXT =
+  'key rejected (401): fix the key, then `catalog-sync resume` (a mistyped key: `catalog-sync cancel` its run, then run again with the right key)';
 
 /** "cannot reach https://…/api/v1: connection refused (ECONNREFUSED); probed again at 02:14:05 UTC" */
 function unreachableText(record: NonNullable<SellerStatus['unreachable']>): string {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { countOf } from '../count-words.js';
 import { UsageError } from '../usage-error.js';
 import type { KeyHolder } from './seller-state.js';
 
@@ -40,8 +41,7 @@ export function sellerLabel(ref: string, name: string | null | undefined): strin
  */
 export function keyHolderText(holder: KeyHolder): string {
   if (holder.name) return `seller ${holder.name}'s key`;
-  const products = holder.products === 1 ? '1 product' : `${holder.products} products`;
-  return `seller ${holder.ref}'s key (${products} recorded)`;
+  return `seller ${holder.ref}'s key (${countOf(holder.products, 'product')} recorded)`;
 }
 
 /** What a run needs to know of the sellers in Redis to pick its seller. */
