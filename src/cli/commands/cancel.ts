@@ -2,15 +2,15 @@ import type { Command } from 'commander';
 import { cancelRun } from '../../queue/cancel-run.js';
 import { formatSummary } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
 export function registerCancel(program: Command, io: CliIo): void {
-  program
+  const command = program
     .command('cancel <run-id>')
     .description('ends a queued or paused run: jobs removed, unsettled rows reported skipped (cancelled)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .addHelpText(
       'after',
       [
@@ -20,31 +20,35 @@ export function registerCancel(program: Command, io: CliIo): void {
         'A run a live worker is working on: what is still queued is removed at once; the chunk',
         'in progress finishes its rows (a write is never cut in half), then the run ends cancelled.',
         'A run already done, or unknown, is refused (exit 2).',
+        'It sends nothing to the Seller API: it takes the connection options of the other commands',
+        '(--base-url, --keys-file, …) so that one set of them serves every command of a script.',
       ].join('\n'),
-    )
-    .action(async (runId: string, flags: { redisUrl?: string }) => {
-      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
-          io.stderr.write(
+    );
+  addConnectionOptions(command, { redis: true }).action(async (runId: string, flags: ConnectionFlags) => {
+    // Checked as every command checks it, though nothing is sent: a mistyped URL is said here too.
+    commandLineBaseUrls(flags);
+    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+      const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
+        io.stderr.write(
+          terminalSafe(
+            `catalog-sync: run ${runId} was reading its source: checking that it still is (up to ${Math.round(upToMs / 1000)} s)\n`,
+          ),
+        );
+      });
+      switch (result.kind) {
+        case 'refused':
+          throw new UsageError(result.reason);
+        case 'ending':
+          io.stdout.write(
             terminalSafe(
-              `catalog-sync: run ${runId} was reading its source: checking that it still is (up to ${Math.round(upToMs / 1000)} s)\n`,
+              `run ${runId}: cancelling; ${result.inFlight} chunk(s) in progress on a worker finish ` +
+                `their rows first, then the run ends cancelled (catalog-sync status ${runId})\n`,
             ),
           );
-        });
-        switch (result.kind) {
-          case 'refused':
-            throw new UsageError(result.reason);
-          case 'ending':
-            io.stdout.write(
-              terminalSafe(
-                `run ${runId}: cancelling; ${result.inFlight} chunk(s) in progress on a worker finish ` +
-                  `their rows first, then the run ends cancelled (catalog-sync status ${runId})\n`,
-              ),
-            );
-            return;
-          case 'cancelled':
-            io.stdout.write(formatSummary(result.run));
-        }
-      });
+          return;
+        case 'cancelled':
+          io.stdout.write(formatSummary(result.run));
+      }
     });
+  });
 }
