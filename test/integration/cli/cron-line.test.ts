@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/project-root.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
-import { catalogRows, writeCsv } from '../support/catalog.js';
+import { type CatalogRow, catalogRows, writeCsv } from '../support/catalog.js';
 import { assertBuilt, runIdOf } from '../support/cli.js';
 import { bySku } from '../support/pipeline.js';
 import { removePrefix, uniquePrefix } from '../support/redis-prefix.js';
@@ -137,6 +137,33 @@ describe("the README's cron line, from an empty environment", () => {
 
     expect(approved.code, approved.output).toBe(0);
     expect(approved.output).toContain(`approved 1 held row of run ${runId}`);
+    expect(bySku(sandbox.products(SELLER)).get(rows[0]?.sku as string)?.price).toBe(300);
+  });
+
+  it("approve: --base-url must be the run's own; --key-env names another variable holding its key", {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(3);
+    await writeCsv(project, 'feed.csv', rows);
+    expect((await asCron(ours(cronLine))).code).toBe(0);
+    await writeFile(join(project, 'logs', 'nightly.log'), '');
+    await writeCsv(project, 'feed.csv', [{ ...(rows[0] as CatalogRow), price: '300.00' }, ...rows.slice(1)]);
+    expect((await asCron(ours(cronLine))).code).toBe(5);
+    const runId = runIdOf(await readFile(join(project, 'logs', 'nightly.log'), 'utf8'));
+
+    const elsewhere = await asCron(
+      ours(approveLine, runId).replace(sandbox.baseUrl, 'http://127.0.0.1:9/api/v1'),
+    );
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.output).toBe(
+      `catalog-sync: run ${runId} was made for ${sandbox.baseUrl}, not for --base-url http://127.0.0.1:9/api/v1\n`,
+    );
+
+    await writeFile(join(project, 'night.env'), `SELLER_API_KEY_NIGHT=${KEY}\n`, { mode: 0o600 });
+    const named = await asCron(
+      `${ours(approveLine, runId).replace(join(project, 'keys.env'), join(project, 'night.env'))} --key-env SELLER_API_KEY_NIGHT`,
+    );
+    expect(named.code, named.output).toBe(0);
     expect(bySku(sandbox.products(SELLER)).get(rows[0]?.sku as string)?.price).toBe(300);
   });
 });
