@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { KEYS_FILE_HELP } from '../keys-file.js';
-import { InvalidBaseUrlError, parseBaseUrl } from '../seller-api/index.js';
+// Not the package index: cancel loads no HTTP client for a check of its --base-url.
+import { parseBaseUrl } from '../seller-api/base-url.js';
+import { InvalidBaseUrlError } from '../seller-api/errors/invalid-base-url-error.js';
 import { DEFAULT_KEY_ENV } from '../trust-rules.js';
 import { UsageError } from './usage-error.js';
 
