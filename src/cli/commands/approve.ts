@@ -23,8 +23,11 @@ interface ApproveFlags extends ConnectionFlags {
 }
 
 export function registerApprove(program: Command, io: CliIo): void {
-  const command = program
-    .command('approve <run-id>')
+  addConnectionOptions(program.command('approve <run-id>'), {
+    redis: true,
+    keyEnvDefault: null,
+    keyEnvHelp: "the variable that holds the run's key (default: the one the run was made with)",
+  })
     .description(
       "sends the writes that a guard held back (re-checked against the seller's products as they are then)",
     )
@@ -34,18 +37,14 @@ export function registerApprove(program: Command, io: CliIo): void {
       parseRowList,
     )
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
-    .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)');
-  addConnectionOptions(command, {
-    redis: true,
-    keyEnvDefault: null,
-    keyEnvHelp: "the variable that holds the run's key (default: the one the run was made with)",
-  }).action(async (runId: string, flags: ApproveFlags) => {
-    // Checked before Redis is: a mistyped --base-url is said as itself.
-    const vouched = commandLineBaseUrls(flags);
-    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-      io.exitCode = await approve(io, runtime, runId, flags, vouched);
+    .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
+    .action(async (runId: string, flags: ApproveFlags) => {
+      // Checked before Redis is: a mistyped --base-url is said as itself.
+      const vouched = commandLineBaseUrls(flags);
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        io.exitCode = await approve(io, runtime, runId, flags, vouched);
+      });
     });
-  });
 }
 
 /** Like `run`, in this process: queue the held writes, serve them, wait, say what became of them. */

@@ -8,8 +8,7 @@ import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
 export function registerCancel(program: Command, io: CliIo): void {
-  const command = program
-    .command('cancel <run-id>')
+  addConnectionOptions(program.command('cancel <run-id>'), { redis: true })
     .description('ends a queued or paused run: jobs removed, unsettled rows reported skipped (cancelled)')
     .addHelpText(
       'after',
@@ -23,32 +22,32 @@ export function registerCancel(program: Command, io: CliIo): void {
         'It sends nothing to the Seller API: it takes the connection options of the other commands',
         '(--base-url, --keys-file, …) so that one set of them serves every command of a script.',
       ].join('\n'),
-    );
-  addConnectionOptions(command, { redis: true }).action(async (runId: string, flags: ConnectionFlags) => {
-    // Checked as every command checks it, though nothing is sent: a mistyped URL is said here too.
-    commandLineBaseUrls(flags);
-    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-      const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
-        io.stderr.write(
-          terminalSafe(
-            `catalog-sync: run ${runId} was reading its source: checking that it still is (up to ${Math.round(upToMs / 1000)} s)\n`,
-          ),
-        );
-      });
-      switch (result.kind) {
-        case 'refused':
-          throw new UsageError(result.reason);
-        case 'ending':
-          io.stdout.write(
+    )
+    .action(async (runId: string, flags: ConnectionFlags) => {
+      // Checked as every command checks it, though nothing is sent: a mistyped URL is said here too.
+      commandLineBaseUrls(flags);
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
+          io.stderr.write(
             terminalSafe(
-              `run ${runId}: cancelling; ${result.inFlight} chunk(s) in progress on a worker finish ` +
-                `their rows first, then the run ends cancelled (catalog-sync status ${runId})\n`,
+              `catalog-sync: run ${runId} was reading its source: checking that it still is (up to ${Math.round(upToMs / 1000)} s)\n`,
             ),
           );
-          return;
-        case 'cancelled':
-          io.stdout.write(formatSummary(result.run));
-      }
+        });
+        switch (result.kind) {
+          case 'refused':
+            throw new UsageError(result.reason);
+          case 'ending':
+            io.stdout.write(
+              terminalSafe(
+                `run ${runId}: cancelling; ${result.inFlight} chunk(s) in progress on a worker finish ` +
+                  `their rows first, then the run ends cancelled (catalog-sync status ${runId})\n`,
+              ),
+            );
+            return;
+          case 'cancelled':
+            io.stdout.write(formatSummary(result.run));
+        }
+      });
     });
-  });
 }

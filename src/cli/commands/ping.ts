@@ -8,32 +8,29 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 
 export function registerPing(program: Command, io: CliIo): void {
-  addConnectionOptions(
-    program
-      .command('ping')
-      .description('checks the key (GET /ping); exit 0 valid, 3 rejected, 6 API out of reach'),
-    { redis: false },
-  ).action(async (flags: ConnectionFlags) => {
-    const api = readApiConfig(io.env, flags);
-    const client = new SellerApiClient({ ...api, timeoutMs: 15_000 });
-    try {
-      await client.ping();
-      io.stdout.write(`key in ${api.keyEnv} is valid for ${api.baseUrl}\n`);
-      io.exitCode = ExitCode.ok;
-    } catch (error) {
-      if (error instanceof UnauthorizedError) {
-        io.stderr.write(`catalog-sync: the key in ${api.keyEnv} was rejected by ${api.baseUrl} (401)\n`);
-        io.exitCode = ExitCode.unauthorized;
-      } else if (unreachedCause(error) !== null) {
-        // As `run`: the API is out of reach, which is no verdict on the key.
-        io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreachedCause(error)}\n`);
-        io.exitCode = ExitCode.apiUnreachable;
-      } else if (error instanceof SellerApiError) {
-        io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
-        io.exitCode = ExitCode.usage;
-      } else {
-        throw error;
+  addConnectionOptions(program.command('ping'), { redis: false })
+    .description('checks the key (GET /ping); exit 0 valid, 3 rejected, 6 API out of reach')
+    .action(async (flags: ConnectionFlags) => {
+      const api = readApiConfig(io.env, flags);
+      const client = new SellerApiClient({ ...api, timeoutMs: 15_000 });
+      try {
+        await client.ping();
+        io.stdout.write(`key in ${api.keyEnv} is valid for ${api.baseUrl}\n`);
+        io.exitCode = ExitCode.ok;
+      } catch (error) {
+        if (error instanceof UnauthorizedError) {
+          io.stderr.write(`catalog-sync: the key in ${api.keyEnv} was rejected by ${api.baseUrl} (401)\n`);
+          io.exitCode = ExitCode.unauthorized;
+        } else if (unreachedCause(error) !== null) {
+          // As `run`: the API is out of reach, which is no verdict on the key.
+          io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreachedCause(error)}\n`);
+          io.exitCode = ExitCode.apiUnreachable;
+        } else if (error instanceof SellerApiError) {
+          io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
+          io.exitCode = ExitCode.usage;
+        } else {
+          throw error;
+        }
       }
-    }
-  });
+    });
 }

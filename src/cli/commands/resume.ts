@@ -16,72 +16,72 @@ interface ResumeFlags extends ConnectionFlags {
 }
 
 export function registerResume(program: Command, io: CliIo): void {
-  addConnectionOptions(
-    program
-      .command('resume')
-      .description('lifts a pause left by a rejected key (401), once the key is fixed')
-      .option(
-        '--seller <name|ref>',
-        'the seller (its name, or the ref printed when the key was rejected; default: every paused seller)',
-      ),
-    { redis: true, keyEnvHelp: 'the variable that holds the fixed (or new) key; it is checked first' },
-  ).action(async (flags: ResumeFlags) => {
-    // A paused seller's base URL is read from Redis: the key goes there only on a host this
-    // environment, or this command line (--base-url), allows.
-    const rules = readTrustRules(io.env, commandLineBaseUrls(flags));
-    checkKeyEnv(flags.keyEnv, rules);
-    await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-      const sellers = (await runtime.sellers.registered()).filter(
-        (s) => !flags.seller || s.ref === flags.seller || s.name === flags.seller,
-      );
-      if (flags.seller && sellers.length === 0)
-        throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
-      const apiKey = readKey(io.env, flags.keyEnv, rules);
-      let resumed = 0;
-      for (const seller of sellers) {
-        // Seller refs are read from Redis: shown, never obeyed by the terminal.
-        const ref = terminalSafeLine(sellerLabel(seller.ref, seller.name));
-        // The seller's base URL was read from Redis: the key goes there only if this environment allows its host.
-        const result = await liftKeyPause(runtime, seller, apiKey, {
-          ...flags,
-          baseUrlRefusal: (url) => baseUrlRefusal(url, rules),
-        });
-        switch (result.kind) {
-          case 'not-paused':
-            break;
-          case 'refused':
-            io.stderr.write(`catalog-sync: seller ${ref} stays paused: its base URL's ${result.reason}\n`);
-            io.exitCode = ExitCode.usage;
-            break;
-          case 'key-taken':
-            io.stderr.write(
-              `catalog-sync: the key in ${flags.keyEnv} is already seller ${terminalSafeLine(result.by)}'s key: seller ${ref} stays paused\n`,
-            );
-            io.exitCode = ExitCode.usage;
-            break;
-          case 'still-rejected':
-            io.stderr.write(
-              `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${ref} stays paused\n`,
-            );
-            io.exitCode = ExitCode.unauthorized;
-            break;
-          case 'unreachable':
-            io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
-            io.exitCode = ExitCode.usage;
-            break;
-          case 'resumed':
-            resumed++;
-            if (!result.checked) {
+  addConnectionOptions(program.command('resume'), {
+    redis: true,
+    keyEnvHelp: 'the variable that holds the fixed (or new) key; it is checked first',
+  })
+    .description('lifts a pause left by a rejected key (401), once the key is fixed')
+    .option(
+      '--seller <name|ref>',
+      'the seller (its name, or the ref printed when the key was rejected; default: every paused seller)',
+    )
+    .action(async (flags: ResumeFlags) => {
+      // A paused seller's base URL is read from Redis: the key goes there only on a host this
+      // environment, or this command line (--base-url), allows.
+      const rules = readTrustRules(io.env, commandLineBaseUrls(flags));
+      checkKeyEnv(flags.keyEnv, rules);
+      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
+        const sellers = (await runtime.sellers.registered()).filter(
+          (s) => !flags.seller || s.ref === flags.seller || s.name === flags.seller,
+        );
+        if (flags.seller && sellers.length === 0)
+          throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
+        const apiKey = readKey(io.env, flags.keyEnv, rules);
+        let resumed = 0;
+        for (const seller of sellers) {
+          // Seller refs are read from Redis: shown, never obeyed by the terminal.
+          const ref = terminalSafeLine(sellerLabel(seller.ref, seller.name));
+          // The seller's base URL was read from Redis: the key goes there only if this environment allows its host.
+          const result = await liftKeyPause(runtime, seller, apiKey, {
+            ...flags,
+            baseUrlRefusal: (url) => baseUrlRefusal(url, rules),
+          });
+          switch (result.kind) {
+            case 'not-paused':
+              break;
+            case 'refused':
+              io.stderr.write(`catalog-sync: seller ${ref} stays paused: its base URL's ${result.reason}\n`);
+              io.exitCode = ExitCode.usage;
+              break;
+            case 'key-taken':
               io.stderr.write(
-                `catalog-sync: ${flags.keyEnv} is not set: seller ${ref} resumed without checking its key\n`,
+                `catalog-sync: the key in ${flags.keyEnv} is already seller ${terminalSafeLine(result.by)}'s key: seller ${ref} stays paused\n`,
               );
-            }
-            if (result.linked)
-              io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
-            io.stdout.write(`seller ${ref}: resumed\n`);
+              io.exitCode = ExitCode.usage;
+              break;
+            case 'still-rejected':
+              io.stderr.write(
+                `catalog-sync: the key in ${flags.keyEnv} is rejected too (401): seller ${ref} stays paused\n`,
+              );
+              io.exitCode = ExitCode.unauthorized;
+              break;
+            case 'unreachable':
+              io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
+              io.exitCode = ExitCode.usage;
+              break;
+            case 'resumed':
+              resumed++;
+              if (!result.checked) {
+                io.stderr.write(
+                  `catalog-sync: ${flags.keyEnv} is not set: seller ${ref} resumed without checking its key\n`,
+                );
+              }
+              if (result.linked)
+                io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
+              io.stdout.write(`seller ${ref}: resumed\n`);
+          }
         }
-      }
-      if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');
+        if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');
+      });
     });
-  });
 }

@@ -23,23 +23,20 @@ interface RevertFlags extends ConnectionFlags {
 }
 
 export function registerRevert(program: Command, io: CliIo): void {
-  addConnectionOptions(
-    program
-      .command('revert <run-id>')
-      .description(
-        "puts back the values that a run's updates replaced; products it created are listed, not deleted (the API has no delete)",
-      )
-      .option('--dry-run', 'print what would be put back; write nothing', false)
-      .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8),
-    { redis: true },
-  ).action(async (runId: string, flags: RevertFlags) => {
-    // A replica is refused before anything is sent; an evicting Redis is not: revert adds no row to it.
-    const options = {
-      ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
-      writes: { allowEviction: true },
-    };
-    io.exitCode = await withRuntime(io, options, (runtime) => revertCommand(io, runtime, runId, flags));
-  });
+  addConnectionOptions(program.command('revert <run-id>'), { redis: true })
+    .description(
+      "puts back the values that a run's updates replaced; products it created are listed, not deleted (the API has no delete)",
+    )
+    .option('--dry-run', 'print what would be put back; write nothing', false)
+    .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
+    .action(async (runId: string, flags: RevertFlags) => {
+      // A replica is refused before anything is sent; an evicting Redis is not: revert adds no row to it.
+      const options = {
+        ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+        writes: { allowEviction: true },
+      };
+      io.exitCode = await withRuntime(io, options, (runtime) => revertCommand(io, runtime, runId, flags));
+    });
 }
 
 async function revertCommand(
