@@ -166,4 +166,32 @@ describe("the README's cron line, from an empty environment", () => {
     expect(named.code, named.output).toBe(0);
     expect(bySku(sandbox.products(SELLER)).get(rows[0]?.sku as string)?.price).toBe(300);
   });
+
+  it('resume: a rejected key fixed in the keys file, the seller resumed with the same options', {
+    timeout: 60_000,
+  }, async () => {
+    await writeCsv(project, 'feed.csv', catalogRows(3));
+    await writeFile(join(project, 'keys.env'), 'SELLER_API_KEY=sk_cron_typo\n', { mode: 0o600 });
+    const rejected = await asCron(ours(cronLine));
+    expect(rejected.code).toBe(3);
+    const options = ours(cronLine).replace(/^.*?(--base-url \S+ --keys-file \S+).*$/, '$1');
+    const seller = /resume --seller (\w+)/.exec(
+      await readFile(join(project, 'logs', 'nightly.log'), 'utf8'),
+    )?.[1];
+    await writeFile(join(project, 'keys.env'), `SELLER_API_KEY=${KEY}\n`);
+
+    // The seller's base URL is read from Redis: without --base-url nothing in the environment allows it.
+    const unvouched = await asCron(
+      `catalog-sync resume --seller ${seller} ${options.replace(/--base-url \S+ /, '')}`,
+    );
+    expect(unvouched.code).toBe(2);
+    expect(unvouched.output).toContain(`seller ${seller} stays paused: its base URL's host`);
+    const resumed = await asCron(`catalog-sync resume --seller ${seller} ${options}`);
+
+    expect(resumed.code, resumed.output).toBe(0);
+    expect(resumed.output).toContain(`seller ${seller}: resumed`);
+    const again = await asCron(ours(cronLine));
+    expect(again.code).toBe(0);
+    expect(sandbox.products(SELLER)).toHaveLength(3);
+  });
 });
