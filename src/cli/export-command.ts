@@ -7,16 +7,14 @@ import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-ap
 import { readRetry } from '../sync/error-policy.js';
 import { unreachedCause } from '../sync/unreached.js';
 import { terminalSafeLine } from '../terminal-safe.js';
+import { addConnectionOptions, type ConnectionFlags } from './connection-options.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
 
 /** The flags every `… export` command takes. */
-export interface ExportFlags {
+export interface ExportFlags extends ConnectionFlags {
   out?: string;
   format?: string;
-  keyEnv: string;
-  baseUrl?: string;
-  allowInsecure: boolean;
 }
 
 /** What differs between `orders export` and `products export`. */
@@ -31,17 +29,15 @@ export interface ExportKind {
 
 /** Adds the options of an export command: `--out`, `--format csv|<lines>`, and how to reach the API. */
 export function exportOptions(command: Command, kind: Pick<ExportKind, 'linesFormat'>): Command {
-  return command
+  command
     .option('--out <file>', 'write to a file instead of standard output')
     .addOption(
       new Option(
         '--format <format>',
         `csv or ${kind.linesFormat} (default: from --out's extension, .jsonl/.ndjson/.json, else csv)`,
       ).choices(['csv', kind.linesFormat]),
-    )
-    .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
-    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false);
+    );
+  return addConnectionOptions(command, { redis: false });
 }
 
 /** Every record of every page to standard output or `--out`; resolves to the exit code. */

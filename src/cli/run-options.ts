@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander';
 import { PRESET_NAMES } from '../catalog/index.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
-import { KEYS_FILE_HELP } from '../keys-file.js';
 import { parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
+import { addConnectionOptions } from './connection-options.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
 import {
@@ -85,7 +85,7 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
 }
 
 function addSharedOptions(command: Command): Command {
-  return command
+  command
     .addOption(
       new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices([
         ...PRESET_NAMES,
@@ -169,8 +169,6 @@ function addSharedOptions(command: Command): Command {
       "spend at most N requests a day of the seller's quota, then pause",
       parseDailyBudget,
     )
-    .option('--key-env <name>', "the environment variable that holds this seller's key", 'SELLER_API_KEY')
-    .option('--keys-file <file>', KEYS_FILE_HELP)
     .option(
       '--seller <name>',
       "the seller's name (lower case, digits, . _ -): a new or fixed key keeps its queue, id map and quota count",
@@ -210,9 +208,6 @@ function addSharedOptions(command: Command): Command {
       '--encoding <name>',
       'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
     )
-    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
     .option(
       '--force',
       "start even when Redis' room left (maxmemory - used) looks too small for the run",
@@ -263,6 +258,10 @@ function addSharedOptions(command: Command): Command {
       '--data-dir <dir>',
       `a folder a job file's paths may name besides the one that holds jobs/ (default: ${DATA_DIR_VARIABLE})`,
     );
+  return addConnectionOptions(command, {
+    redis: true,
+    keyEnvHelp: "the environment variable that holds this seller's key",
+  });
 }
 
 export function parseOnly(value: string): 'create' | 'update' {

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { TlsHandshakeFailure } from './errors/tls-handshake.js';
 import { ACCEPT_ENCODING, readBody } from './http-body.js';
 import type { HttpRequester, HttpResponse } from './http-exchange.js';
 
@@ -60,6 +61,8 @@ export function createHttpRequester(options: HttpRequesterOptions = {}): Closabl
         },
       });
       let response: IncomingMessage | undefined;
+      // Between TCP connect and TLS up, a failure is the handshake's (errors/tls-handshake.ts).
+      let handshaking = false;
       const timer = setTimeout(() => {
         const error = timeoutError(timeoutMs);
         response?.destroy(error);
@@ -72,9 +75,19 @@ export function createHttpRequester(options: HttpRequesterOptions = {}): Closabl
           return;
         }
         clearTimeout(timer);
-        reject(error);
+        reject(handshaking ? new TlsHandshakeFailure(error) : error);
       });
-      request.once('socket', (socket) => limitConnect(request, socket, secure, url));
+      request.once('socket', (socket) => {
+        limitConnect(request, socket, secure, url);
+        // A pooled socket was secured long ago; a new one is secured after its TCP connect.
+        if (!secure || !socket.connecting) return;
+        socket.once('connect', () => {
+          handshaking = true;
+        });
+        socket.once('secureConnect', () => {
+          handshaking = false;
+        });
+      });
       request.once('response', (answer) => {
         response = answer;
         resolve(answerOf(method, answer, timer));

@@ -10,7 +10,7 @@ import {
   UnauthorizedError,
 } from '../seller-api/index.js';
 import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
-import { isConnectTimeout, unreachedCause } from './unreached.js';
+import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
 
 /**
  * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
@@ -113,10 +113,11 @@ export function isRetryableRead(error: unknown): boolean {
  * The retries a failure the table retries is worth, at most the policy's. A connection not made
  * within the connect timeout is not tried again: that try alone took the timeout (10 s), so the API
  * is said to be out of reach in ~10 s (issue 11), where five tries took ~50 s. A refusal or a DNS
- * failure is told at once: all of its tries fit in ~8 s.
+ * failure is told at once: all of its tries fit in ~8 s. A handshake refused for what the server
+ * presents (plain HTTP, its certificate) fails the same way every time: told after the first.
  */
 export function retriesFor(error: unknown, policy: RetryPolicy): number {
-  return isConnectTimeout(error) ? 0 : policy.retries;
+  return isConnectTimeout(error) || isTlsMisfit(error) ? 0 : policy.retries;
 }
 
 /** How the client tries a GET again, by this table: what is retried, how often, what then. */

@@ -1,4 +1,4 @@
-import { NetworkError, TimeoutError } from '../seller-api/index.js';
+import { isCertificateCode, NetworkError, TimeoutError, tlsHandshakeCause } from '../seller-api/index.js';
 
 /** System and undici codes of a request that never reached the server, in a person's words. */
 const NOT_REACHED: Record<string, string> = {
@@ -16,6 +16,8 @@ const NOT_REACHED: Record<string, string> = {
  * (ECONNREFUSED)`), or null when it reached it (an answer came, or the connection was made and then
  * reset: that is a failure of the request, retried or failed as before). A read (GET) that timed
  * out with no answer counts as not reached; a write that timed out may have been applied, so not.
+ * A TLS handshake that failed (plain HTTP behind https://, a certificate not trusted or for another
+ * host) reached no API either: TLS was never up to carry the request.
  */
 export function unreachedCause(error: unknown): string | null {
   if (!(error instanceof NetworkError) || error.status !== null) return null;
@@ -23,7 +25,17 @@ export function unreachedCause(error: unknown): string | null {
     return error.method === 'GET' ? `no answer within ${error.timeoutMs} ms (ETIMEDOUT)` : null;
   }
   const words = error.code ? NOT_REACHED[error.code] : undefined;
-  return words ? `${words} (${error.code})` : null;
+  if (words) return `${words} (${error.code})`;
+  return error.tlsHandshake ? tlsHandshakeCause(error.code, error.reason) : null;
+}
+
+/**
+ * A handshake that fails on what the server presents (plain HTTP, its certificate): the same on
+ * every try, unlike a reset mid-handshake, which may pass.
+ */
+export function isTlsMisfit(error: unknown): boolean {
+  if (!(error instanceof NetworkError) || !error.tlsHandshake) return false;
+  return isCertificateCode(error.code) || /wrong version number/i.test(error.reason);
 }
 
 /**

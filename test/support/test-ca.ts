@@ -36,3 +36,33 @@ export function makeTestCertificates(dir: string): TestCertificates {
   );
   return { ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server.key') };
 }
+
+/**
+ * Another server certificate from the CA of `makeTestCertificates(dir)`, for `subjectAltName` (e.g.
+ * `DNS:api.example.test`), as `<name>.pem` and `<name>.key` in `dir`.
+ */
+export function signTestCertificate(
+  dir: string,
+  name: string,
+  subjectAltName: string,
+): { cert: string; key: string } {
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    `/CN=${name}`,
+  );
+  writeFileSync(join(dir, `${name}.cnf`), `subjectAltName=${subjectAltName}\n`);
+  openssl(
+    ...['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial'],
+    ...['-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.cnf`],
+  );
+  return { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) };
+}

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { readKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
-import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
+import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
@@ -17,16 +17,18 @@ import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
-interface ApproveFlags {
+interface ApproveFlags extends ConnectionFlags {
   rows?: number[];
   concurrency: number;
   wait: boolean;
-  redisUrl?: string;
 }
 
 export function registerApprove(program: Command, io: CliIo): void {
-  program
-    .command('approve <run-id>')
+  addConnectionOptions(program.command('approve <run-id>'), {
+    redis: true,
+    keyEnvDefault: null,
+    keyEnvHelp: "the variable that holds the run's key (default: the one the run was made with)",
+  })
     .description(
       "sends the writes that a guard held back (re-checked against the seller's products as they are then)",
     )
@@ -37,20 +39,29 @@ export function registerApprove(program: Command, io: CliIo): void {
     )
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
     .option('--no-wait', 'on a daily-limit pause, exit 4 at once (the approved rows stay queued)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
-    .option('--keys-file <file>', KEYS_FILE_HELP)
     .action(async (runId: string, flags: ApproveFlags) => {
+      // Checked before Redis is: a mistyped --base-url is said as itself.
+      const vouched = commandLineBaseUrls(flags);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        io.exitCode = await approve(io, runtime, runId, flags);
+        io.exitCode = await approve(io, runtime, runId, flags, vouched);
       });
     });
 }
 
 /** Like `run`, in this process: queue the held writes, serve them, wait, say what became of them. */
-async function approve(io: CliIo, runtime: Runtime, runId: string, flags: ApproveFlags): Promise<number> {
+async function approve(
+  io: CliIo,
+  runtime: Runtime,
+  runId: string,
+  flags: ApproveFlags,
+  vouched: readonly string[],
+): Promise<number> {
   const run = await runtime.runs.get(runId);
   if (!run) throw new UsageError(`no run ${terminalSafe(runId)} in Redis (runs are kept 7 days)`);
-  await checkKeyFor(io, runtime, run);
+  // The run's base URL was read from Redis: --base-url, when given, vouches for it (it must be it).
+  if (vouched.length > 0 && vouched[0] !== run.baseUrl)
+    throw new UsageError(`run ${run.id} was made for ${run.baseUrl}, not for --base-url ${vouched[0]}`);
+  await checkKeyFor(io, runtime, run, flags.keyEnv ?? run.keyEnv, vouched);
   const failedBefore = failures(run);
   const approved = await queueApproval(
     { ...runtime, prefix: runtime.config.prefix },
@@ -63,7 +74,7 @@ async function approve(io: CliIo, runtime: Runtime, runId: string, flags: Approv
       `catalog-sync: an earlier approve of run ${run.id} stopped before it had queued its writes: finishing it\n`,
     );
   }
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency);
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, vouched);
   workers.serve({
     ref: run.sellerRef,
     baseUrl: run.baseUrl,
@@ -122,16 +133,24 @@ function approvedText(approved: Approved): string {
 
 /**
  * The run's key, read as a worker reads it (the variable the run recorded, allowed by this
- * environment): checked before anything is queued, so a missing key is one line, not a wait.
+ * environment, or the one `--key-env` names; the base URL allowed by the environment or
+ * `--base-url`): checked before anything is queued, so a missing key is one line, not a wait.
  */
-async function checkKeyFor(io: CliIo, runtime: Runtime, run: RunRecord): Promise<void> {
-  const rules = readTrustRules(io.env);
-  const refusal = keyEnvRefusal(run.keyEnv, rules) ?? baseUrlRefusal(run.baseUrl, rules);
+async function checkKeyFor(
+  io: CliIo,
+  runtime: Runtime,
+  run: RunRecord,
+  keyEnv: string,
+  vouched: readonly string[],
+): Promise<void> {
+  const rules = readTrustRules(io.env, vouched);
+  const refusal =
+    keyEnvRefusal(run.keyEnv, rules) ?? keyEnvRefusal(keyEnv, rules) ?? baseUrlRefusal(run.baseUrl, rules);
   if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
-  const key = readKey(io.env, run.keyEnv, rules);
-  if (!key) throw new UsageError(`$${run.keyEnv} is not set; run ${run.id} needs the key it holds`);
+  const key = readKey(io.env, keyEnv, rules);
+  if (!key) throw new UsageError(`$${keyEnv} is not set; run ${run.id} needs the key it holds`);
   if ((await runtime.sellers.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
-    throw new UsageError(`$${run.keyEnv} holds another seller's key than run ${run.id}'s`);
+    throw new UsageError(`$${keyEnv} holds another seller's key than run ${run.id}'s`);
 }
 
 /** Run ids and refs come back from Redis: shown escaped. */

@@ -4,15 +4,14 @@ import { liftMarksOfIdleSeller } from '../../queue/idle-seller-marks.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { formatSummary } from '../../runs/summary.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
 export function registerCancel(program: Command, io: CliIo): void {
-  program
-    .command('cancel <run-id>')
+  addConnectionOptions(program.command('cancel <run-id>'), { redis: true })
     .description('ends a queued or paused run: jobs removed, unsettled rows reported skipped (cancelled)')
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .addHelpText(
       'after',
       [
@@ -24,9 +23,13 @@ export function registerCancel(program: Command, io: CliIo): void {
         'A run already done, or unknown, is refused (exit 2).',
         'When no other run of its seller is queued, the seller is no longer shown paused for a',
         'rejected key (401) or an API out of reach: a mistyped key or base URL leaves nothing behind.',
+        'It sends nothing to the Seller API: it takes the connection options of the other commands',
+        '(--base-url, --keys-file, …) so that one set of them serves every command of a script.',
       ].join('\n'),
     )
-    .action(async (runId: string, flags: { redisUrl?: string }) => {
+    .action(async (runId: string, flags: ConnectionFlags) => {
+      // Checked as every command checks it, though nothing is sent: a mistyped URL is said here too.
+      commandLineBaseUrls(flags);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const result = await cancelRun({ ...runtime, prefix: runtime.config.prefix }, runId, (upToMs) => {
           io.stderr.write(

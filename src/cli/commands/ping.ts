@@ -1,21 +1,16 @@
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
-import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
+import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 
 export function registerPing(program: Command, io: CliIo): void {
-  program
-    .command('ping')
+  addConnectionOptions(program.command('ping'), { redis: false })
     .description('checks the key (GET /ping); exit 0 valid, 3 rejected, 6 API out of reach')
-    .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
-    .option('--keys-file <file>', KEYS_FILE_HELP)
-    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
-    .action(async (flags: { keyEnv: string; baseUrl?: string; allowInsecure: boolean }) => {
+    .action(async (flags: ConnectionFlags) => {
       const api = readApiConfig(io.env, flags);
       const client = new SellerApiClient({ ...api, timeoutMs: 15_000 });
       try {

@@ -1,39 +1,31 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
-import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
 import type { KeyHolder } from '../../queue/seller-state.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
+import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
-interface ResumeFlags {
+interface ResumeFlags extends ConnectionFlags {
   seller?: string;
   keyEnv: string;
-  allowInsecure: boolean;
-  redisUrl?: string;
 }
 
 export function registerResume(program: Command, io: CliIo): void {
-  program
-    .command('resume')
+  addConnectionOptions(program.command('resume'), {
+    redis: true,
+    keyEnvHelp: 'the variable that holds the fixed (or new) key; it is checked first',
+  })
     .description('lifts a pause left by a rejected key (401), once the key is fixed')
     .option(
       '--seller <name|ref>',
       'the seller (its name, or the ref printed when the key was rejected; default: every paused seller)',
     )
-    .option(
-      '--key-env <name>',
-      'the variable that holds the fixed (or new) key; it is checked first',
-      'SELLER_API_KEY',
-    )
-    .option('--keys-file <file>', KEYS_FILE_HELP)
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .addHelpText(
       'after',
       [
@@ -45,7 +37,9 @@ export function registerResume(program: Command, io: CliIo): void {
       ].join('\n'),
     )
     .action(async (flags: ResumeFlags) => {
-      const rules = readTrustRules(io.env);
+      // A paused seller's base URL is read from Redis: the key goes there only on a host this
+      // environment, or this command line (--base-url), allows.
+      const rules = readTrustRules(io.env, commandLineBaseUrls(flags));
       checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const sellers = (await runtime.sellers.registered()).filter(

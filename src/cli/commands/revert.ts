@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { readApiConfig } from '../../config.js';
 import { countOf } from '../../count-words.js';
-import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
@@ -12,34 +11,25 @@ import { pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
+import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
-interface RevertFlags {
+interface RevertFlags extends ConnectionFlags {
   dryRun: boolean;
   concurrency: number;
-  keyEnv: string;
-  baseUrl?: string;
-  allowInsecure: boolean;
-  redisUrl?: string;
 }
 
 export function registerRevert(program: Command, io: CliIo): void {
-  program
-    .command('revert <run-id>')
+  addConnectionOptions(program.command('revert <run-id>'), { redis: true })
     .description(
       "puts back the values that a run's updates replaced; products it created are listed, not deleted (the API has no delete)",
     )
     .option('--dry-run', 'print what would be put back; write nothing', false)
     .option('--concurrency <n>', 'requests in flight to the Seller API at once', parseConcurrency, 8)
-    .option('--key-env <name>', "the environment variable that holds the seller's key", 'SELLER_API_KEY')
-    .option('--keys-file <file>', KEYS_FILE_HELP)
-    .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
-    .option('--allow-insecure', 'allow an http:// base URL that is not loopback', false)
-    .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
     .action(async (runId: string, flags: RevertFlags) => {
       // A replica is refused before anything is sent; an evicting Redis is not: revert adds no row to it.
       const options = {

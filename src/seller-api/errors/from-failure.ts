@@ -1,6 +1,7 @@
 import { NetworkError } from './network-error.js';
 import { oneLine, redact } from './one-line.js';
 import { TimeoutError } from './timeout-error.js';
+import { isCertificateCode, TlsHandshakeFailure } from './tls-handshake.js';
 
 export interface FailureContext {
   method: string;
@@ -45,8 +46,18 @@ export function errorFromFailure(error: unknown, context: FailureContext): Netwo
   }
   const code = failureCode(error);
   const reason = oneLine(redact(failureText(error), context.secret));
-  const outcomeUnknown = isWrite && !(code !== null && NOT_SENT_CODES.has(code));
-  return new NetworkError({ ...base, code, reason: code ? `${reason} (${code})` : reason, outcomeUnknown });
+  // A handshake that failed sent nothing of the request: TLS was never up to carry it.
+  const tlsHandshake =
+    chain(error).some((link) => link instanceof TlsHandshakeFailure) || isCertificateCode(code);
+  const notSent = tlsHandshake || (code !== null && NOT_SENT_CODES.has(code));
+  const outcomeUnknown = isWrite && !notSent;
+  return new NetworkError({
+    ...base,
+    code,
+    reason: code ? `${reason} (${code})` : reason,
+    outcomeUnknown,
+    tlsHandshake,
+  });
 }
 
 function isTimeout(error: unknown): boolean {

@@ -9,4 +9,5 @@ export { NotFoundError } from './not-found-error.js';
 export { SellerApiError, type SellerApiErrorDetails } from './seller-api-error.js';
 export { ServerError } from './server-error.js';
 export { TimeoutError } from './timeout-error.js';
+export { isCertificateCode, TlsHandshakeFailure, tlsHandshakeCause } from './tls-handshake.js';
 export { UnauthorizedError } from './unauthorized-error.js';

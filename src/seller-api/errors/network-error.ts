@@ -7,11 +7,17 @@ import { SellerApiError, type SellerApiErrorDetails } from './seller-api-error.j
 export class NetworkError extends SellerApiError {
   override name = 'NetworkError';
   readonly code: string | null;
+  /** The connection was made and its TLS handshake failed (tls-handshake.ts): nothing was sent. */
+  readonly tlsHandshake: boolean;
 
-  constructor(details: SellerApiErrorDetails & { code?: string | null }, what = 'network error') {
+  constructor(
+    details: SellerApiErrorDetails & { code?: string | null; tlsHandshake?: boolean },
+    what = 'network error',
+  ) {
     const code = details.code ?? null;
     const reason = details.reason ? `: ${details.reason}` : '';
     super(`${details.method} ${details.path}: ${what}${reason}`, details, true);
     this.code = code;
+    this.tlsHandshake = details.tlsHandshake ?? false;
   }
 }

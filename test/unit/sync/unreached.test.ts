@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromFailure, ServerError, TimeoutError } from '../../../src/seller-api/errors/index.js';
+import {
+  errorFromFailure,
+  ServerError,
+  TimeoutError,
+  TlsHandshakeFailure,
+} from '../../../src/seller-api/errors/index.js';
 import { afterTries, errorAction, pauseOf, retriesFor } from '../../../src/sync/error-policy.js';
 import { ApiUnreachableError } from '../../../src/sync/seller-pause.js';
 import { unreachedCause } from '../../../src/sync/unreached.js';
@@ -78,5 +83,61 @@ describe('retriesFor: how often a failure the table retries is tried again', () 
     expect(retriesFor(failure('GET', fetchFailed('ECONNREFUSED')), policy)).toBe(4);
     expect(retriesFor(failure('GET', fetchFailed('ENOTFOUND')), policy)).toBe(4);
     expect(retriesFor(new ServerError({ method: 'GET', path: '/products', status: 503 }), policy)).toBe(4);
+  });
+});
+
+describe('a TLS handshake that failed: the API was not reached, and the cause is named', () => {
+  const policy = { retries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+  /** What http-requester.ts rejects with when the error came between TCP connect and TLS up. */
+  const handshake = (code: string, message: string) =>
+    new TlsHandshakeFailure(Object.assign(new Error(message), { code }));
+  const plainHttp = handshake(
+    'EPROTO',
+    'write EPROTO 800C8B46607F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:',
+  );
+
+  it('https:// to a plain HTTP port, for a read and a write alike: nothing was sent, nothing retried', () => {
+    for (const method of ['GET', 'POST', 'PUT']) {
+      const error = failure(method, plainHttp);
+      expect(unreachedCause(error)).toBe(
+        'TLS handshake failed: the server answered in plain HTTP, not TLS (https:// to an http:// port) (EPROTO)',
+      );
+      expect(error.outcomeUnknown).toBe(false);
+      expect(retriesFor(error, policy)).toBe(0);
+    }
+  });
+
+  it('a certificate not trusted, or for another host, whichever client saw it', () => {
+    const untrusted = failure('POST', fetchFailed('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'));
+    expect(unreachedCause(untrusted)).toMatch(
+      /^TLS handshake failed: the server's certificate is not trusted: .* \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+    );
+    expect(untrusted.outcomeUnknown).toBe(false);
+    const other = failure(
+      'GET',
+      handshake('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"),
+    );
+    expect(unreachedCause(other)).toBe(
+      "TLS handshake failed: the server's certificate is for another host (ERR_TLS_CERT_ALTNAME_INVALID)",
+    );
+    expect(retriesFor(other, policy)).toBe(0);
+    expect((afterTries(other, BASE_URL, 1000) as Error).message).toBe(
+      "cannot reach https://api.example.com/api/v1: TLS handshake failed: the server's certificate is for another host (ERR_TLS_CERT_ALTNAME_INVALID)",
+    );
+  });
+
+  it('a reset during the handshake is not reached either, and is tried again: it may pass', () => {
+    const reset = failure(
+      'POST',
+      handshake(
+        'ECONNRESET',
+        'Client network socket disconnected before secure TLS connection was established',
+      ),
+    );
+    expect(unreachedCause(reset)).toBe(
+      'TLS handshake failed: Client network socket disconnected before secure TLS connection was established (ECONNRESET)',
+    );
+    expect(reset.outcomeUnknown).toBe(false);
+    expect(retriesFor(reset, policy)).toBe(4);
   });
 });

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { KEYS_FILE_HELP } from '../keys-file.js';
+// Not the package index: cancel loads no HTTP client for a check of its --base-url.
+import { parseBaseUrl } from '../seller-api/base-url.js';
+import { InvalidBaseUrlError } from '../seller-api/errors/invalid-base-url-error.js';
+import { DEFAULT_KEY_ENV } from '../trust-rules.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * How a command reaches the Seller API and Redis, the same on every command that talks to the API
+ * (run, import, approve, revert, resume, cancel, ping, the exports): a cron line or a script gives
+ * one set of connection options to each of them, from an environment that holds nothing else.
+ */
+export interface ConnectionFlags {
+  baseUrl?: string;
+  /** Read by main.ts's preAction hook: its keys join `io.env` before the action runs. */
+  keysFile?: string;
+  keyEnv?: string;
+  allowInsecure: boolean;
+  redisUrl?: string;
+}
+
+export interface ConnectionOptionsOf {
+  /** True for a command that uses Redis: it takes `--redis-url`. */
+  redis: boolean;
+  /** `--key-env`'s help, when the command reads the key its own way. */
+  keyEnvHelp?: string;
+  /**
+   * `--key-env`'s default (SELLER_API_KEY); null: none, the command knows the variable otherwise
+   * (approve: the one the run was made with).
+   */
+  keyEnvDefault?: string | null;
+}
+
+export const BASE_URL_HELP = 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)';
+export const REDIS_URL_HELP = 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)';
+
+/** Adds `--base-url`, `--keys-file`, `--key-env`, `--allow-insecure` and, where Redis is used, `--redis-url`. */
+export function addConnectionOptions(command: Command, of: ConnectionOptionsOf): Command {
+  const keyEnvHelp = of.keyEnvHelp ?? "the environment variable that holds the seller's key";
+  const keyEnvDefault = of.keyEnvDefault === undefined ? DEFAULT_KEY_ENV : of.keyEnvDefault;
+  command.option('--base-url <url>', BASE_URL_HELP).option('--keys-file <file>', KEYS_FILE_HELP);
+  if (keyEnvDefault === null) command.option('--key-env <name>', keyEnvHelp);
+  else command.option('--key-env <name>', keyEnvHelp, keyEnvDefault);
+  command.option('--allow-insecure', 'allow an http:// base URL that is not loopback', false);
+  if (of.redis) command.option('--redis-url <url>', REDIS_URL_HELP);
+  return command;
+}
+
+/**
+ * `--base-url`, checked (scheme, `/api/v1`, `--allow-insecure`) and in the form runs record it: the
+ * base URL the command line vouches for, where a command reads the API's URL from a run or a seller
+ * in Redis. Empty without `--base-url`.
+ */
+export function commandLineBaseUrls(flags: Pick<ConnectionFlags, 'baseUrl' | 'allowInsecure'>): string[] {
+  if (flags.baseUrl === undefined) return [];
+  try {
+    return [
+      parseBaseUrl(flags.baseUrl, { allowInsecure: flags.allowInsecure }).toString().replace(/\/$/, ''),
+    ];
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${error.message}`);
+    throw error;
+  }
+}
