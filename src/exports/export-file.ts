@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify';
-import { guardCell } from '../csv-guard.js';
+import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
 import { jsonTerminalSafe, terminalSafe } from '../terminal-safe.js';
 
 /** How one kind of record (orders, products) becomes CSV; the JSON-lines form is the record as received. */
@@ -69,7 +69,11 @@ export async function exportRecords(
 
 async function writeCsv(linesPath: string, columns: string[], target: ExportTarget): Promise<void> {
   const cell = target.terminal ? (text: string) => terminalSafe(guardCell(text)) : guardCell;
-  const csv = stringify({ header: true, columns: columns.map((key) => ({ key, header: cell(key) })) });
+  const csv = stringify({
+    header: true,
+    columns: columns.map((key) => ({ key, header: cell(key) })),
+    quoted_match: QUOTED_MATCH,
+  });
   csv.pipe(target.out, { end: false });
   // The file failed and was closed (a full disk, output-file.ts): no 'drain' would ever come, so
   // the CSV stops with an error, and the scratch folder is removed (exportRecords' finally).
