@@ -1,3 +1,5 @@
+import { DELIMITERS } from '../sources/detect-delimiter.js';
+import { UsageError } from '../usage-error.js';
 import { readOutcomes } from './outcome-rows.js';
 import { parentRowsOf, parentValues, withParentValues } from './parent-sources.js';
 import type { RunRecord, RunStore } from './run-store.js';
@@ -29,11 +31,36 @@ export async function keptAsFailed(
   return new Set(rows.filter((_, i) => kept[i] !== null));
 }
 
-/** Null for a run from before catalog-sync kept its source rows. */
+/**
+ * Null for a run from before catalog-sync kept its source rows. What Redis holds is not trusted: the
+ * delimiter shapes every line of the file (or of the terminal), so it must be one this tool records
+ * (`,` `;` tab `|`), and the header a list of texts; anything else is refused in one line rather
+ * than replaced by `,`: this tool never records another, so the record was written by something
+ * else, and a file in a delimiter the source did not have would not import back as the source did.
+ */
 export async function sourceShape(runs: RunStore, runId: string): Promise<SourceShape | null> {
   const [header, delimiter] = await runs.redis.hmget(runs.keys.run(runId), 'sourceHeader', 'sourceDelimiter');
   if (!header) return null;
-  return { header: JSON.parse(header) as string[], delimiter: delimiter || ',' };
+  const refused = (what: string) =>
+    new UsageError(
+      `run ${runId}'s record in Redis ${what}: not written by catalog-sync, so no file is written from it`,
+    );
+  if (delimiter && !(DELIMITERS as readonly string[]).includes(delimiter)) {
+    throw refused(`names the delimiter ${JSON.stringify(delimiter.slice(0, 20))}, none of , ; tab |`);
+  }
+  const columns = parsedOrNull(header);
+  if (!Array.isArray(columns) || !columns.every((name) => typeof name === 'string')) {
+    throw refused('holds a source header that is not a list of column names');
+  }
+  return { header: columns, delimiter: delimiter || ',' };
+}
+
+function parsedOrNull(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /**

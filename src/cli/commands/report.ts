@@ -4,6 +4,7 @@ import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
 import { writeReport, writeReportFile } from '../../runs/report.js';
 import type { RunRecord } from '../../runs/run-store.js';
+import { terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
@@ -53,7 +54,10 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
   const missing = failed > written ? `; ${failed - written} failed rows hold no source values` : '';
   const withParents =
     parents > 0 ? `, with ${parents === 1 ? '1 row' : `${parents} rows`} they take product fields from` : '';
+  // The run's state is read from Redis: shown, never obeyed by the terminal.
   io.stderr.write(
-    `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
+    terminalSafe(
+      `catalog-sync: ${written} failed rows${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
+    ),
   );
 }
