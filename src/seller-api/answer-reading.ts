@@ -2,6 +2,7 @@ import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { MAX_BODY_LENGTH, oneLine, redact } from './errors/one-line.js';
+import { mayHoldSecret, redactBody, redactParsed } from './errors/redact-parsed.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import { normaliseId } from './remote-record.js';
 import type { Answer } from './transport.js';
@@ -29,12 +30,15 @@ export function errorOfAnswer(
 /** The body as JSON; `undefined` when empty. Broken JSON is an InvalidResponseError. */
 export function parseJsonBody(answer: Answer, secret: string): unknown {
   if (answer.text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(answer.text) as unknown;
+    parsed = JSON.parse(answer.text) as unknown;
   } catch (error) {
     const detail = error instanceof Error ? ` (${oneLine(error.message, 120)})` : '';
     throw invalidResponse(answer, secret, `the body is not valid JSON${detail}`, true);
   }
+  // Every string the API gave, once parsed: a key echoed in JSON escapes goes no further (to Redis, a report).
+  return mayHoldSecret(answer.text, secret) ? redactParsed(parsed, secret) : parsed;
 }
 
 export function invalidResponse(
@@ -49,7 +53,7 @@ export function invalidResponse(
       path: redact(answer.path, secret),
       status: answer.status,
       headers: answer.headers,
-      body: redact(answer.text, secret).slice(0, MAX_BODY_LENGTH),
+      body: redactBody(answer.text, secret).slice(0, MAX_BODY_LENGTH),
       reason: redact(reason, secret),
     },
     retryable,
