@@ -1,4 +1,6 @@
 import type { Logger } from '../logger.js';
+import { formatBytes } from '../sources/limits.js';
+import { ANSWER_CAPS } from './answer-caps.js';
 import { displayPath } from './base-url.js';
 import { errorFromFailure } from './errors/from-failure.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
@@ -102,7 +104,7 @@ export function send(
             path,
             status,
             headers: responseHeaders,
-            reason: `the answer is over ${max} bytes; not read`,
+            reason: `the answer is over ${formatBytes(max)}, more than any real page; not read`,
           },
           false,
         );
@@ -130,5 +132,5 @@ export function send(
   });
 }
 
-/** 64 MiB: far above any page of products, far below what would exhaust a worker's memory. */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** 16 MiB (answer-caps.ts): far above any page of products; a page read takes about 13 times its size in memory. */
+export const MAX_ANSWER_BYTES = ANSWER_CAPS.pageBytes;
