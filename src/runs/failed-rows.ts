@@ -84,8 +84,11 @@ export async function* failedSourceRows(
       run.id,
       failed.map(({ row }) => row),
     );
-    const sources = failed.map(({ json }) => JSON.parse(json) as RowSource);
-    const parents = await parentValues(redis, keys.parentSources(run.id), sources.flatMap(parentRowsOf));
+    const sources = failed.map(({ row, json }) => storedRowSource(run.id, row, json));
+    const parentRows = sources.flatMap(parentRowsOf);
+    const parents = await parentValues(redis, keys.parentSources(run.id), parentRows).catch((error) => {
+      throw error instanceof SyntaxError ? storedRowsRefused(run.id, parentRows[0] ?? 0) : error;
+    });
     for (const [i, { row }] of failed.entries()) {
       const source = withParentValues(sources[i] as RowSource, parents);
       const error = outcomes[i]?.error ?? '';
@@ -94,4 +97,31 @@ export async function* failedSourceRows(
         : { row, values: source.values, error, parents: source.parents };
     }
   }
+}
+
+/**
+ * A failed row's source values as Redis keeps them: a list of cells, or cells and the rows it takes
+ * fields from (source-rows.ts). Anything else was not written by this tool: one line, not a stack.
+ */
+function storedRowSource(runId: string, row: number, json: string): RowSource {
+  const source = parsedOrNull(json) as RowSource | null;
+  if (Array.isArray(source)) return source;
+  const wellFormed =
+    typeof source === 'object' &&
+    source !== null &&
+    Array.isArray(source.values) &&
+    Array.isArray(source.parents) &&
+    source.parents.every(
+      (parent) =>
+        typeof parent === 'number' ||
+        (typeof parent === 'object' && parent !== null && Array.isArray(parent.values)),
+    );
+  if (!wellFormed) throw storedRowsRefused(runId, row);
+  return source;
+}
+
+function storedRowsRefused(runId: string, row: number): UsageError {
+  return new UsageError(
+    `run ${runId}'s record in Redis holds source values of row ${row} in a form catalog-sync never writes: no file is written from it`,
+  );
 }

@@ -73,4 +73,16 @@ describe('a forged source delimiter in a run record', () => {
     expect(report.code).toBe(2);
     expect(report.stderr).toContain('holds a source header that is not a list of column names');
   });
+
+  it("a failed row's source values in a form the tool never writes: one line, exit 2, no stack", async () => {
+    const { id } = await runWithAFailedRow();
+    await forge(new RedisKeys(pipeline.prefix).failedSources(id), { '2': '{"values":"\x1b[2J"}' });
+
+    const report = await pipeline.cli(['report', id, '--failed-only']);
+
+    expect(report.code).toBe(2);
+    expect(report.stderr.trim()).toBe(
+      `catalog-sync: run ${id}'s record in Redis holds source values of row 2 in a form catalog-sync never writes: no file is written from it`,
+    );
+  });
 });
