@@ -1,3 +1,4 @@
+import { AnswerCapError } from './errors/answer-cap-error.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
@@ -47,17 +48,23 @@ export function invalidResponse(
   reason: string,
   retryable = false,
 ): InvalidResponseError {
-  return new InvalidResponseError(
-    {
-      method: answer.method,
-      path: redact(answer.path, secret),
-      status: answer.status,
-      headers: answer.headers,
-      body: redactBody(answer.text, secret).slice(0, MAX_BODY_LENGTH),
-      reason: redact(reason, secret),
-    },
-    retryable,
-  );
+  return new InvalidResponseError(answerDetails(answer, secret, reason), retryable);
+}
+
+/** A list read past a cap of answer-caps.ts. */
+export function answerCapPassed(answer: Answer, secret: string, reason: string): AnswerCapError {
+  return new AnswerCapError(answerDetails(answer, secret, reason));
+}
+
+function answerDetails(answer: Answer, secret: string, reason: string) {
+  return {
+    method: answer.method,
+    path: redact(answer.path, secret),
+    status: answer.status,
+    headers: answer.headers,
+    body: redactBody(answer.text, secret).slice(0, MAX_BODY_LENGTH),
+    reason: redact(reason, secret),
+  };
 }
 
 /** The id in a `Location` header: `…/products?id=42`, or a last path segment `…/products/42`. */

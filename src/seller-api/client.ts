@@ -1,7 +1,13 @@
 import type { ProductFields } from '../interfaces.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { ANSWER_CAPS, type AnswerCaps, ListBudget } from './answer-caps.js';
-import { errorOfAnswer, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
+import {
+  answerCapPassed,
+  errorOfAnswer,
+  idFromLocation,
+  invalidResponse,
+  parseJsonBody,
+} from './answer-reading.js';
 import { endpointUrl, parseBaseUrl } from './base-url.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { fetchRequester } from './fetch-requester.js';
@@ -176,7 +182,7 @@ export class SellerApiClient {
         const { answer, reading }: { answer: Answer; reading: ListPageReading } = await current.read;
         if (!reading.ok) throw invalidResponse(answer, this.#key, reading.problem);
         const past = budget.take(Buffer.byteLength(answer.text), reading.records);
-        if (past !== null) throw invalidResponse(answer, this.#key, past);
+        if (past !== null) throw answerCapPassed(answer, this.#key, past);
         yield reading.records;
         const next = reading.next;
         if (next === null || fetched.has(next.href)) return;
@@ -188,7 +194,7 @@ export class SellerApiClient {
           );
         }
         const noMore = budget.nextPage();
-        if (noMore !== null) throw invalidResponse(answer, this.#key, noMore);
+        if (noMore !== null) throw answerCapPassed(answer, this.#key, noMore);
         url = next;
         after = reading.after;
       }

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnswerCaps } from '../../src/seller-api/answer-caps.js';
 import { CliProcesses } from '../integration/support/cli.js';
+import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../integration/support/redis-prefix.js';
 import { loopbackNetwork, loopbackServer, type Route, runCliWithNetwork } from './support.js';
 
 // Whatever the code under test does, nothing leaves loopback (see network-guard.ts).
@@ -137,6 +138,43 @@ describe("the API's answers, bounded", () => {
     expect(result.stderr).toMatch(/the answer is over 256 KiB, more than any real page; not read/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(scratchLeft()).toEqual([]);
+  });
+
+  it('`run`: its list read past a cap ends with the line saying so, exit 2, and no row is written', async () => {
+    let base = '';
+    const server = await loopbackServer({
+      '/api/v1/ping': (_req, res) => res.end('{}'),
+      '/api/v1/products': endlessList(() => base),
+    });
+    base = server.base;
+    const prefix = uniquePrefix();
+    try {
+      const source = join(scratchRoot, 'catalog.csv');
+      writeFileSync(source, 'sku,name,price\nA-1,Alpha,1\nB-2,Beta,2\n');
+      const result = await runCliWithNetwork(
+        ['run', source],
+        {
+          SELLER_API_BASE_URL: `${base}/api/v1`,
+          SELLER_API_KEY: KEY,
+          REDIS_URL: TEST_REDIS_URL,
+          CATALOG_SYNC_PREFIX: prefix,
+          LOG_LEVEL: 'silent',
+          CATALOG_SYNC_RETRY_BASE_MS: '1',
+        },
+        loopbackNetwork({}),
+        { pages: 30 },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^catalog-sync: the seller's products could not be read: .*the list passed 30 pages, more than any real seller has; stopped reading$/m,
+      );
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(server.requests.filter((req) => req.method !== 'GET')).toEqual([]);
+      expect(server.requests.length).toBeLessThan(40);
+    } finally {
+      await server.close();
+      await removePrefix(prefix);
+    }
   });
 
   it('SIGTERM mid-export: exit 143, one line, and the scratch folder is gone', async () => {
