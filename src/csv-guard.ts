@@ -15,16 +15,67 @@ export function startsLikeFormula(value: string): boolean {
   return first === '-' && !NUMBER.test(value);
 }
 
+/** The separators a spreadsheet may split a line at, whichever its locale: `,` `;` tab `|`. */
+export const SEPARATORS = /[,;\t|]/;
+const SEPARATOR_AT = /[,;\t|]/g;
+/** The cells csv-stringify is told to quote: one holding any separator stays one cell in every locale. */
+export const QUOTED_MATCH = SEPARATORS;
+
 /**
  * The cell as written: a value that starts like a formula gets a leading `'`. So does a value that
  * already starts with `'`s before such a start (`'=x`), so that unguardCell gives back every value
- * exactly; any other value is written as is (`-12.5`, `'Tis`, `SKU-1`).
+ * exactly; any other value is written as is (`-12.5`, `'Tis`, `SKU-1`). The same holds after each
+ * separator inside the value (`X;=1+2` is written `X;'=1+2`): a spreadsheet whose locale splits at
+ * that separator (a `,` report opened where `;` separates, or the converse) would otherwise read a
+ * cell `=1+2` there.
  */
 export function guardCell(value: string): string {
-  return startsLikeFormula(value.replace(/^'+/, '')) ? `'${value}` : value;
+  const inner = SEPARATORS.test(value) ? guardAfterSeparators(value) : value;
+  return startsLikeFormula(inner.replace(/^'+/, '')) ? `'${inner}` : inner;
 }
 
 /** The value a guarded cell stands for: the inverse of guardCell, for any reader of this tool's CSV. */
 export function unguardCell(cell: string): string {
-  return cell.startsWith("'") && startsLikeFormula(cell.replace(/^'+/, '')) ? cell.slice(1) : cell;
+  if (!cell.includes("'")) return cell;
+  const outer = cell.startsWith("'") && startsLikeFormula(cell.replace(/^'+/, '')) ? cell.slice(1) : cell;
+  return SEPARATORS.test(outer) ? unguardAfterSeparators(outer) : outer;
+}
+
+function guardAfterSeparators(value: string): string {
+  const last = lastSeparator(value);
+  return value.replace(SEPARATOR_AT, (separator, at: number) =>
+    formulaAfter(value, at + 1, last) ? `${separator}'` : separator,
+  );
+}
+
+function unguardAfterSeparators(cell: string): string {
+  const last = lastSeparator(cell);
+  let out = '';
+  let from = 0;
+  for (const match of cell.matchAll(SEPARATOR_AT)) {
+    const next = (match.index as number) + 1;
+    if (cell[next] !== "'" || !formulaAfter(cell, next, last)) continue;
+    out += cell.slice(from, next);
+    from = next + 1;
+  }
+  return out + cell.slice(from);
+}
+
+function lastSeparator(text: string): number {
+  let last = -1;
+  for (const match of text.matchAll(SEPARATOR_AT)) last = match.index as number;
+  return last;
+}
+
+/**
+ * True when the text from `at` (its leading `'`s skipped) starts like a formula. A `-` is a sign
+ * only before a plain number that runs to the end of the cell: one with a separator after it is a
+ * formula start in some locale (`X;-1,2+cmd`). `last`: the cell's last separator.
+ */
+function formulaAfter(text: string, at: number, last: number): boolean {
+  let start = at;
+  while (text[start] === "'") start++;
+  const first = text[start];
+  if (first === '=' || first === '+' || first === '@' || first === '\t' || first === '\r') return true;
+  return first === '-' && (start < last || !NUMBER.test(text.slice(start)));
 }

@@ -10,6 +10,7 @@ import { terminalSafeLine } from '../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from './connection-options.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
+import { onInterrupt } from './signals.js';
 
 /** The flags every `… export` command takes. */
 export interface ExportFlags extends ConnectionFlags {
@@ -46,11 +47,15 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
   const client = new SellerApiClient({
     ...api,
     retry: readRetry({ retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }),
+    ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
   if (flags.out) await checkOutputFile(flags.out, '--out');
+  // SIGTERM/SIGINT: the export stops, its scratch folder goes, and the exit code says which signal.
+  const interrupt = onInterrupt();
+  const format = lines ? 'lines' : 'csv';
   const exportTo = (out: NodeJS.WritableStream, terminal: boolean) =>
-    exportRecords(kind.list(client), kind.csv, { format: lines ? 'lines' : 'csv', out, terminal });
+    exportRecords(kind.list(client), kind.csv, { format, out, terminal, signal: interrupt.signal });
   try {
     const count = flags.out
       ? await writeToFile(flags.out, (file) => exportTo(file, false))
@@ -60,6 +65,11 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     );
     return ExitCode.ok;
   } catch (error) {
+    if (interrupt.signal.aborted) {
+      const left = flags.out ? `: ${flags.out} is not complete` : '';
+      io.stderr.write(`catalog-sync: ${kind.noun}s export interrupted (${interrupt.name})${left}\n`);
+      return interrupt.exitCode();
+    }
     if (!(error instanceof SellerApiError)) throw error;
     const unreached = unreachedCause(error);
     if (unreached !== null) {
@@ -68,5 +78,7 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     }
     io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
     return error instanceof UnauthorizedError ? ExitCode.unauthorized : ExitCode.usage;
+  } finally {
+    interrupt.dispose();
   }
 }

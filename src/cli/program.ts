@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import type { SourceNetwork } from '../sources/url-connect.js';
 
 /** What every command needs from the outside world; tests pass their own. */
@@ -11,6 +12,8 @@ export interface CliIo {
   exitCode: number;
   /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
   network?: SourceNetwork;
+  /** The caps of the API's answers (answer-caps.ts); ANSWER_CAPS when absent (tests scale them down). */
+  answerCaps?: Partial<AnswerCaps>;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

@@ -4,6 +4,7 @@ import { readLearnedLimit } from '../plan/learned-limit.js';
 import type { SourceLeftUnreadError } from '../queue/producer.js';
 import { writeReportFile } from '../runs/report.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
+import { SNAPSHOT_CAPPED, SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { ExitCode } from './exit-codes.js';
 import type { PreparedRun } from './prepare-run.js';
@@ -80,6 +81,19 @@ export async function reportOutcome(
       }
       // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
       if (waited.kind === 'held') return ExitCode.held;
+      // The seller's products passed a cap of the API's answers: not a row's fault, one line, exit 2.
+      const [capped, listFailure] = await runtime.runs.redis.hmget(
+        runtime.keys.run(id),
+        SNAPSHOT_CAPPED,
+        SNAPSHOT_FAILED,
+      );
+      if (capped === '1') {
+        say(
+          io,
+          `catalog-sync: ${listFailure ?? "the seller's products passed a cap of the API's answers"}\n`,
+        );
+        return ExitCode.usage;
+      }
       const counts = runCounts(waited.run);
       // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
       if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;

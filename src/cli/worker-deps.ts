@@ -16,7 +16,7 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
-  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan' | 'onRunLeft'> = {},
+  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan' | 'onRunLeft' | 'answerCaps'> = {},
 ): SellerWorkers {
   runtime.sellers.quota.blockSize = blockSizeFor(concurrency);
   const deps: WorkerDeps = {

@@ -1,6 +1,7 @@
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import { QueueRows } from '../metrics/queue-rows.js';
 import { WorkerMetrics } from '../metrics/worker-metrics.js';
+import type { SellerInfo } from '../queue/seller-state.js';
 import type { RequestEvent } from '../seller-api/index.js';
 import type { CliIo } from './program.js';
 import type { Runtime } from './runtime.js';
@@ -11,18 +12,22 @@ export interface WorkerMetricsHandle {
 }
 
 /**
- * `worker --metrics-port N`: counts what this worker settles and sends, reads pauses and queued rows
- * from Redis at each scrape, and serves them on 127.0.0.1. Says where on stdout (port 0 picks one).
+ * `worker --metrics-port N`: counts what this worker settles and sends, reads the pauses and queued
+ * rows of the sellers it serves from Redis at each scrape, and serves them on 127.0.0.1. Says where
+ * on stdout (port 0 picks one).
  */
 export async function startWorkerMetrics(
   io: CliIo,
   runtime: Runtime,
   port: number,
+  servedSellers: () => readonly SellerInfo[],
 ): Promise<WorkerMetricsHandle> {
   const queueRows = new QueueRows(runtime.redis, runtime.config.prefix);
   const metrics = new WorkerMetrics(async () => {
     const snapshots = [];
-    for (const seller of await runtime.sellers.registered()) {
+    // The sellers this worker serves (whose key it holds), not every seller Redis lists: whoever
+    // writes to Redis could list thousands, each a series and a queue read at every scrape.
+    for (const seller of servedSellers()) {
       // The reset time does not matter here: only the pause and the rejected key are read.
       const status = await runtime.sellers.status(seller.ref, '00:00');
       snapshots.push({

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Logger, silentLogger } from '../logger.js';
+import { loopbackHosts, namesLoopback } from '../loopback-host.js';
 import type { DashboardSource } from './data.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
 import { type Route, routeRequest } from './routes.js';
@@ -31,7 +32,7 @@ class Unanswered extends Error {}
 export async function startDashboard(options: DashboardServerOptions): Promise<DashboardServer> {
   const logger = options.logger ?? silentLogger;
   const answerWithinMs = options.answerWithinMs ?? 5000;
-  let allowedHosts = new Set<string>();
+  let allowedHosts: ReadonlySet<string> = new Set<string>();
 
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
@@ -47,7 +48,7 @@ export async function startDashboard(options: DashboardServerOptions): Promise<D
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A page on another site could otherwise read this data through a DNS name rebound to 127.0.0.1.
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+    if (!namesLoopback(req, allowedHosts)) {
       sendJson(res, 421, { error: 'this dashboard answers to its loopback address only' });
       return;
     }
@@ -102,9 +103,7 @@ export async function startDashboard(options: DashboardServerOptions): Promise<D
   // Rejects with the listen error (EADDRINUSE…), which `once` turns into a rejection.
   await once(server, 'listening');
   const { address, family, port } = server.address() as AddressInfo;
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
-  // A browser leaves the default port out of the Host header.
-  allowedHosts = new Set([...names.map((name) => `${name}:${port}`), ...(port === 80 ? names : [])]);
+  allowedHosts = loopbackHosts(port);
   const host = family === 'IPv6' ? `[${address}]` : address;
 
   return {

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify';
-import { guardCell } from '../csv-guard.js';
+import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
+import { makeScratchFolder, removeScratchFolder } from '../scratch-folder.js';
 import { jsonTerminalSafe, terminalSafe } from '../terminal-safe.js';
 
 /** How one kind of record (orders, products) becomes CSV; the JSON-lines form is the record as received. */
@@ -21,6 +20,8 @@ export interface ExportTarget {
   /** Standard output (control characters shown as `\xHH`) or a file (kept as they are). */
   out: NodeJS.WritableStream;
   terminal: boolean;
+  /** Aborted on SIGTERM/SIGINT: the export stops at once and its scratch folder is removed. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,13 +36,13 @@ export async function exportRecords(
   shape: CsvShape,
   target: ExportTarget,
 ): Promise<number> {
-  const scratch = await mkdtemp(join(tmpdir(), 'catalog-sync-export-'));
+  const scratch = await makeScratchFolder('catalog-sync-export-');
   const linesPath = join(scratch, 'records.jsonl');
   const seen = new Set<string>();
   let count = 0;
   try {
     const lines = target.format === 'lines' ? target.out : createWriteStream(linesPath);
-    for await (const page of pages) {
+    for await (const page of untilAborted(pages, target.signal)) {
       for (const record of page) {
         let json: string;
         if (target.format === 'lines') json = JSON.stringify(record.fields);
@@ -63,13 +64,38 @@ export async function exportRecords(
     }
     return count;
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await removeScratchFolder(scratch);
+  }
+}
+
+/** The pages until `signal` aborts: then the wait for the next page ends at once, with its reason. */
+async function* untilAborted<T>(pages: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  if (!signal) return yield* pages;
+  const iterator = pages[Symbol.asyncIterator]();
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Not awaited: a page still on its way is let go (the process is ending).
+    iterator.return?.()?.catch(() => undefined);
   }
 }
 
 async function writeCsv(linesPath: string, columns: string[], target: ExportTarget): Promise<void> {
   const cell = target.terminal ? (text: string) => terminalSafe(guardCell(text)) : guardCell;
-  const csv = stringify({ header: true, columns: columns.map((key) => ({ key, header: cell(key) })) });
+  const csv = stringify({
+    header: true,
+    columns: columns.map((key) => ({ key, header: cell(key) })),
+    quoted_match: QUOTED_MATCH,
+  });
   csv.pipe(target.out, { end: false });
   // The file failed and was closed (a full disk, output-file.ts): no 'drain' would ever come, so
   // the CSV stops with an error, and the scratch folder is removed (exportRecords' finally).
@@ -77,6 +103,7 @@ async function writeCsv(linesPath: string, columns: string[], target: ExportTarg
   target.out.once('close', stop);
   try {
     for await (const line of createInterface({ input: createReadStream(linesPath) })) {
+      target.signal?.throwIfAborted();
       const record = JSON.parse(line) as Record<string, string>;
       for (const key of Object.keys(record)) record[key] = cell(record[key] as string);
       if (!csv.write(record)) await once(csv, 'drain');

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
+import { loopbackHosts, namesLoopback } from '../loopback-host.js';
 import { UsageError } from '../usage-error.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 
@@ -13,14 +14,22 @@ export interface MetricsServer {
 
 /**
  * Serves `GET /metrics` in Prometheus text on 127.0.0.1 only: the metrics are for this machine (a
- * Prometheus agent beside the worker), not for the network. Port 0 takes a free one (see `url`).
+ * Prometheus agent beside the worker), not for the network; a request naming another host (a DNS
+ * name rebound to 127.0.0.1) is answered 421, as the dashboard answers it. Port 0 takes a free one.
  */
 export async function startMetricsServer(
   metrics: WorkerMetrics,
   port: number,
   logger: Logger,
 ): Promise<MetricsServer> {
+  let allowedHosts: ReadonlySet<string> = new Set<string>();
   const server = createServer((req, res) => {
+    if (!namesLoopback(req, allowedHosts)) {
+      res
+        .writeHead(421, { 'Content-Type': 'text/plain' })
+        .end('these metrics answer to their loopback address only\n');
+      return;
+    }
     if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://metrics.invalid').pathname !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: GET /metrics\n');
       return;
@@ -46,6 +55,7 @@ export async function startMetricsServer(
     throw error;
   }
   const bound = (server.address() as AddressInfo).port;
+  allowedHosts = loopbackHosts(bound);
   return {
     url: `http://127.0.0.1:${bound}/metrics`,
     async close() {

@@ -6,6 +6,7 @@ import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import {
   DailyLimitError,
   type HttpRequester,
@@ -65,6 +66,8 @@ export interface WorkerDeps {
   notifier?: RunNotifier;
   retry: RetryPolicy;
   timeoutMs: number;
+  /** The caps of the API's answers (answer-caps.ts); the defaults when absent (tests scale them down). */
+  answerCaps?: Partial<AnswerCaps>;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   now: () => number;
@@ -148,6 +151,7 @@ export class RunContexts {
       allowInsecure: run.allowInsecure,
       dailyReset: run.dailyReset,
       timeoutMs: deps.timeoutMs,
+      ...(deps.answerCaps ? { answerCaps: deps.answerCaps } : {}),
       retry: readRetry(deps.retry, afterTriesOf),
       sleep: deps.sleep,
       random: deps.random,

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import { ERROR_COLUMN } from '../catalog/index.js';
-import { guardCell } from '../csv-guard.js';
+import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { type FailedSourceRow, failedSourceRows, keptAsFailed, type SourceShape } from './failed-rows.js';
 import type { RunRecord, RunStore } from './run-store.js';
@@ -55,8 +55,10 @@ export async function writeFailedRows(
   out: NodeJS.WritableStream,
   options: FailedReportOptions = {},
 ): Promise<{ failed: number; parents: number }> {
-  const guard = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
-  const csv = stringify({ delimiter: shape.delimiter });
+  // Each kept value is read from Redis: text whatever JSON it was stored as.
+  const cell = (value: unknown) => guardCell(typeof value === 'string' ? value : String(value ?? ''));
+  const guard = options.terminal ? (value: unknown) => terminalSafe(cell(value)) : cell;
+  const csv = stringify({ delimiter: shape.delimiter, quoted_match: QUOTED_MATCH });
   csv.pipe(out, { end: false });
   const { kept, names } = failedReportColumns(shape.header);
   const write = async (cells: string[]) => {

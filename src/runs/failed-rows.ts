@@ -1,3 +1,5 @@
+import { DELIMITERS } from '../sources/detect-delimiter.js';
+import { UsageError } from '../usage-error.js';
 import { readOutcomes } from './outcome-rows.js';
 import { parentRowsOf, parentValues, withParentValues } from './parent-sources.js';
 import type { RunRecord, RunStore } from './run-store.js';
@@ -29,11 +31,36 @@ export async function keptAsFailed(
   return new Set(rows.filter((_, i) => kept[i] !== null));
 }
 
-/** Null for a run from before catalog-sync kept its source rows. */
+/**
+ * Null for a run from before catalog-sync kept its source rows. What Redis holds is not trusted: the
+ * delimiter shapes every line of the file (or of the terminal), so it must be one this tool records
+ * (`,` `;` tab `|`), and the header a list of texts; anything else is refused in one line rather
+ * than replaced by `,`: this tool never records another, so the record was written by something
+ * else, and a file in a delimiter the source did not have would not import back as the source did.
+ */
 export async function sourceShape(runs: RunStore, runId: string): Promise<SourceShape | null> {
   const [header, delimiter] = await runs.redis.hmget(runs.keys.run(runId), 'sourceHeader', 'sourceDelimiter');
   if (!header) return null;
-  return { header: JSON.parse(header) as string[], delimiter: delimiter || ',' };
+  const refused = (what: string) =>
+    new UsageError(
+      `run ${runId}'s record in Redis ${what}: not written by catalog-sync, so no file is written from it`,
+    );
+  if (delimiter && !(DELIMITERS as readonly string[]).includes(delimiter)) {
+    throw refused(`names the delimiter ${JSON.stringify(delimiter.slice(0, 20))}, none of , ; tab |`);
+  }
+  const columns = parsedOrNull(header);
+  if (!Array.isArray(columns) || !columns.every((name) => typeof name === 'string')) {
+    throw refused('holds a source header that is not a list of column names');
+  }
+  return { header: columns, delimiter: delimiter || ',' };
+}
+
+function parsedOrNull(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -57,8 +84,11 @@ export async function* failedSourceRows(
       run.id,
       failed.map(({ row }) => row),
     );
-    const sources = failed.map(({ json }) => JSON.parse(json) as RowSource);
-    const parents = await parentValues(redis, keys.parentSources(run.id), sources.flatMap(parentRowsOf));
+    const sources = failed.map(({ row, json }) => storedRowSource(run.id, row, json));
+    const parentRows = sources.flatMap(parentRowsOf);
+    const parents = await parentValues(redis, keys.parentSources(run.id), parentRows).catch((error) => {
+      throw error instanceof SyntaxError ? storedRowsRefused(run.id, parentRows[0] ?? 0) : error;
+    });
     for (const [i, { row }] of failed.entries()) {
       const source = withParentValues(sources[i] as RowSource, parents);
       const error = outcomes[i]?.error ?? '';
@@ -67,4 +97,31 @@ export async function* failedSourceRows(
         : { row, values: source.values, error, parents: source.parents };
     }
   }
+}
+
+/**
+ * A failed row's source values as Redis keeps them: a list of cells, or cells and the rows it takes
+ * fields from (source-rows.ts). Anything else was not written by this tool: one line, not a stack.
+ */
+function storedRowSource(runId: string, row: number, json: string): RowSource {
+  const source = parsedOrNull(json) as RowSource | null;
+  if (Array.isArray(source)) return source;
+  const wellFormed =
+    typeof source === 'object' &&
+    source !== null &&
+    Array.isArray(source.values) &&
+    Array.isArray(source.parents) &&
+    source.parents.every(
+      (parent) =>
+        typeof parent === 'number' ||
+        (typeof parent === 'object' && parent !== null && Array.isArray(parent.values)),
+    );
+  if (!wellFormed) throw storedRowsRefused(runId, row);
+  return source;
+}
+
+function storedRowsRefused(runId: string, row: number): UsageError {
+  return new UsageError(
+    `run ${runId}'s record in Redis holds source values of row ${row} in a form catalog-sync never writes: no file is written from it`,
+  );
 }

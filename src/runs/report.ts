@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
-import { guardCell } from '../csv-guard.js';
+import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
 import { writeToFile } from '../output-file.js';
 import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
@@ -28,7 +28,7 @@ export async function writeReport(
   out: NodeJS.WritableStream,
   options: ReportOptions = {},
 ): Promise<number> {
-  const csv = stringify({ header: true, columns: [...REPORT_COLUMNS] });
+  const csv = stringify({ header: true, columns: [...REPORT_COLUMNS], quoted_match: QUOTED_MATCH });
   csv.pipe(out, { end: false });
   const cell = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
   let lines = 0;

@@ -1,7 +1,9 @@
+import { AnswerCapError } from './errors/answer-cap-error.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import { MAX_BODY_LENGTH, oneLine, redact } from './errors/one-line.js';
+import { mayHoldSecret, redactBody, redactParsed } from './errors/redact-parsed.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import { normaliseId } from './remote-record.js';
 import type { Answer } from './transport.js';
@@ -29,12 +31,15 @@ export function errorOfAnswer(
 /** The body as JSON; `undefined` when empty. Broken JSON is an InvalidResponseError. */
 export function parseJsonBody(answer: Answer, secret: string): unknown {
   if (answer.text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(answer.text) as unknown;
+    parsed = JSON.parse(answer.text) as unknown;
   } catch (error) {
     const detail = error instanceof Error ? ` (${oneLine(error.message, 120)})` : '';
     throw invalidResponse(answer, secret, `the body is not valid JSON${detail}`, true);
   }
+  // Every string the API gave, once parsed: a key echoed in JSON escapes goes no further (to Redis, a report).
+  return mayHoldSecret(answer.text, secret) ? redactParsed(parsed, secret) : parsed;
 }
 
 export function invalidResponse(
@@ -43,17 +48,23 @@ export function invalidResponse(
   reason: string,
   retryable = false,
 ): InvalidResponseError {
-  return new InvalidResponseError(
-    {
-      method: answer.method,
-      path: redact(answer.path, secret),
-      status: answer.status,
-      headers: answer.headers,
-      body: redact(answer.text, secret).slice(0, MAX_BODY_LENGTH),
-      reason: redact(reason, secret),
-    },
-    retryable,
-  );
+  return new InvalidResponseError(answerDetails(answer, secret, reason), retryable);
+}
+
+/** A list read past a cap of answer-caps.ts. */
+export function answerCapPassed(answer: Answer, secret: string, reason: string): AnswerCapError {
+  return new AnswerCapError(answerDetails(answer, secret, reason));
+}
+
+function answerDetails(answer: Answer, secret: string, reason: string) {
+  return {
+    method: answer.method,
+    path: redact(answer.path, secret),
+    status: answer.status,
+    headers: answer.headers,
+    body: redactBody(answer.text, secret).slice(0, MAX_BODY_LENGTH),
+    reason: redact(reason, secret),
+  };
 }
 
 /** The id in a `Location` header: `…/products?id=42`, or a last path segment `…/products/42`. */

@@ -1,6 +1,13 @@
 import type { ProductFields } from '../interfaces.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { errorOfAnswer, idFromLocation, invalidResponse, parseJsonBody } from './answer-reading.js';
+import { ANSWER_CAPS, type AnswerCaps, ListBudget } from './answer-caps.js';
+import {
+  answerCapPassed,
+  errorOfAnswer,
+  idFromLocation,
+  invalidResponse,
+  parseJsonBody,
+} from './answer-reading.js';
 import { endpointUrl, parseBaseUrl } from './base-url.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { fetchRequester } from './fetch-requester.js';
@@ -29,8 +36,10 @@ export interface SellerApiClientOptions {
   now?: () => number;
   /** Every request has one. Default 30_000. */
   timeoutMs?: number;
-  /** The longest answer read, in bytes. Default 64 MiB (MAX_ANSWER_BYTES). */
+  /** The longest answer read, in bytes. Default `answerCaps.pageBytes`. */
   maxAnswerBytes?: number;
+  /** How much one list read may bring (answer-caps.ts). Default ANSWER_CAPS; tests scale them down. */
+  answerCaps?: Partial<AnswerCaps>;
   /** `HH:MM` UTC used when a 429 carries no reset header. Default `00:00`. */
   dailyReset?: string;
   /** Default silentLogger. */
@@ -56,7 +65,7 @@ export interface CreateResult {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A runaway guard: an API that always names a new next page would otherwise be read forever. */
-export const MAX_LIST_PAGES = 100_000;
+export const MAX_LIST_PAGES = ANSWER_CAPS.pages;
 
 /** A list page asked for: its answer and reading, and how to stop trying it. */
 interface PageRead {
@@ -72,8 +81,10 @@ export class SellerApiClient {
   readonly #retry: GetRetry | undefined;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
+  readonly #caps: AnswerCaps;
 
   constructor(options: SellerApiClientOptions) {
+    this.#caps = { ...ANSWER_CAPS, ...options.answerCaps };
     const baseUrl = parseBaseUrl(options.baseUrl, { allowInsecure: options.allowInsecure ?? false });
     if (options.apiKey.trim() === '') throw new Error('the Seller API key is empty');
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -89,7 +100,7 @@ export class SellerApiClient {
       request: options.fetch ? fetchRequester(options.fetch) : (options.request ?? sharedHttpRequester()),
       now,
       timeoutMs,
-      ...(options.maxAnswerBytes ? { maxAnswerBytes: options.maxAnswerBytes } : {}),
+      maxAnswerBytes: options.maxAnswerBytes ?? this.#caps.pageBytes,
       logger: options.logger ?? silentLogger,
       schedule: options.schedule ?? ((task) => task()),
       onRequest: options.onRequest ?? (() => {}),
@@ -160,8 +171,9 @@ export class SellerApiClient {
     let url = this.#url(path);
     let after: URL | null = null;
     let early: PageRead | null = null;
+    const budget = new ListBudget(this.#caps);
     try {
-      for (let page = 1; ; page++) {
+      for (;;) {
         fetched.add(url.href);
         const current: PageRead = early?.url.href === url.href ? early : this.#readPage(url);
         if (early !== current) early?.abort();
@@ -169,6 +181,8 @@ export class SellerApiClient {
           after && after.origin === baseOrigin && !fetched.has(after.href) ? this.#readPage(after) : null;
         const { answer, reading }: { answer: Answer; reading: ListPageReading } = await current.read;
         if (!reading.ok) throw invalidResponse(answer, this.#key, reading.problem);
+        const past = budget.take(Buffer.byteLength(answer.text), reading.records);
+        if (past !== null) throw answerCapPassed(answer, this.#key, past);
         yield reading.records;
         const next = reading.next;
         if (next === null || fetched.has(next.href)) return;
@@ -179,9 +193,8 @@ export class SellerApiClient {
             `the next page is on another origin (${next.origin}); not followed, so the API key goes nowhere else`,
           );
         }
-        if (page >= MAX_LIST_PAGES) {
-          throw invalidResponse(answer, this.#key, `more than ${MAX_LIST_PAGES} pages; stopped reading`);
-        }
+        const noMore = budget.nextPage();
+        if (noMore !== null) throw answerCapPassed(answer, this.#key, noMore);
         url = next;
         after = reading.after;
       }

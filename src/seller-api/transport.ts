@@ -1,5 +1,8 @@
 import type { Logger } from '../logger.js';
+import { formatBytes } from '../sources/limits.js';
+import { ANSWER_CAPS } from './answer-caps.js';
 import { displayPath } from './base-url.js';
+import { AnswerCapError } from './errors/answer-cap-error.js';
 import { errorFromFailure } from './errors/from-failure.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
@@ -96,16 +99,13 @@ export function send(
       const text = await response.readBounded(max);
       if (text === null) {
         // Not retried: the same answer would come back. After a POST, the create may have been applied.
-        const error = new InvalidResponseError(
-          {
-            method,
-            path,
-            status,
-            headers: responseHeaders,
-            reason: `the answer is over ${max} bytes; not read`,
-          },
-          false,
-        );
+        const error = new AnswerCapError({
+          method,
+          path,
+          status,
+          headers: responseHeaders,
+          reason: `the answer is over ${formatBytes(max)}, more than any real page; not read`,
+        });
         finish(error);
         throw error;
       }
@@ -130,5 +130,5 @@ export function send(
   });
 }
 
-/** 64 MiB: far above any page of products, far below what would exhaust a worker's memory. */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** 16 MiB (answer-caps.ts): far above any page of products; a page read takes about 13 times its size in memory. */
+export const MAX_ANSWER_BYTES = ANSWER_CAPS.pageBytes;

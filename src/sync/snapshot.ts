@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import { AnswerCapError } from '../seller-api/index.js';
 import { failsForGood, reasonOf } from './error-policy.js';
 import { tryLock } from './redis-lock.js';
 
@@ -9,6 +10,8 @@ const POLL_MS = 200;
 
 /** The run-record field that says the product list could not be read, and why. */
 export const SNAPSHOT_FAILED = 'snapshotFailed';
+/** Set beside it when the list passed a cap of the API's answers (answer-caps.ts): `run` exits 2. */
+export const SNAPSHOT_CAPPED = 'snapshotCapped';
 
 /** The seller's product list could not be read: without it no row of the run can be diffed. */
 export class SnapshotError extends Error {
@@ -76,6 +79,7 @@ async function readOnce(deps: SnapshotDeps, runId: string, load: () => Promise<u
     // The page was tried as often as the client's retry policy allows (the one retry layer of a
     // read): the failure is recorded before the lock goes, so no chunk of the run reads it again.
     const failure = SnapshotError.of(error);
+    if (error instanceof AnswerCapError) await deps.redis.hsetnx(deps.keys.run(runId), SNAPSHOT_CAPPED, '1');
     await deps.redis.hsetnx(deps.keys.run(runId), SNAPSHOT_FAILED, failure.message);
     throw failure;
   }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import type { SourceRecord } from '../../src/interfaces.js';
+import type { AnswerCaps } from '../../src/seller-api/answer-caps.js';
 import { type OpenedSource, type OpenSourceOptions, openSource } from '../../src/sources/index.js';
 import type { ConnectTarget, SourceNetwork } from '../../src/sources/url-connect.js';
 
@@ -159,11 +160,15 @@ export function tempFolder(): {
   };
 }
 
-/** The CLI in this process (`main`), with the network seams of its source URLs injected. */
+/**
+ * The CLI in this process (`main`), with the network seams of its source URLs injected, and the
+ * caps of the API's answers when given (scaled down).
+ */
 export async function runCliWithNetwork(
   args: string[],
   env: NodeJS.ProcessEnv,
   network: SourceNetwork,
+  answerCaps?: Partial<AnswerCaps>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const capture = () => {
     const stream = new PassThrough();
@@ -181,6 +186,7 @@ export async function runCliWithNetwork(
     stdin,
     env: { ...env },
     network,
+    ...(answerCaps ? { answerCaps } : {}),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

@@ -13,7 +13,8 @@ describe('guardCell (OWASP CSV injection rule)', () => {
     ['+1', "'+1"],
     ['+cmd', "'+cmd"],
     ['@SUM(A1)', "'@SUM(A1)"],
-    ['\t=1', "'\t=1"],
+    // A tab both starts a formula and separates cells where tab is the separator.
+    ['\t=1', "'\t'=1"],
     ['\r=1', "'\r=1"],
     ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
     ['-cmd', "'-cmd"],
@@ -54,6 +55,39 @@ describe('guardCell (OWASP CSV injection rule)', () => {
         return unguardCell(cell) === value && !startsLikeFormula(cell);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it.each<[string, string]>([
+    ['X;=1+2;', "X;'=1+2;"],
+    ['X,=1+2,', "X,'=1+2,"],
+    ['a|@SUM(A1)', "a|'@SUM(A1)"],
+    ['a\t+1', "a\t'+1"],
+    ['X;-1,2+cmd', "X;'-1,2+cmd"],
+    ["X;'=1", "X;''=1"],
+    ['=1;=2', "'=1;'=2"],
+    // A sign before a number that ends the cell, and text that starts no formula, are left alone.
+    ['1;-2', '1;-2'],
+    ['a;b,c', 'a;b,c'],
+    ["a;'b", "a;'b"],
+  ])('after a separator inside the cell: %j → %j', (value, cell) => {
+    expect(guardCell(value)).toBe(cell);
+    expect(unguardCell(cell)).toBe(value);
+  });
+
+  it('round trip, and no locale splits a guarded cell into a piece that starts like a formula', () => {
+    const risky = fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", '1', '.', 'a', ',', ';', '|');
+    const values = fc.oneof(
+      fc.string(),
+      fc.array(risky, { maxLength: 10 }).map((chars) => chars.join('')),
+    );
+    fc.assert(
+      fc.property(values, (value) => {
+        const cell = guardCell(value);
+        const pieces = [',', ';', '\t', '|'].flatMap((separator) => cell.split(separator));
+        return unguardCell(cell) === value && !pieces.some(startsLikeFormula);
+      }),
+      { numRuns: 5000 },
     );
   });
 });

@@ -5,6 +5,7 @@ import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
 import { writeReport, writeReportFile } from '../../runs/report.js';
 import type { RunRecord } from '../../runs/run-store.js';
+import { terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
@@ -56,7 +57,10 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
       ? `; ${countOf(failed - written, 'failed row holds', 'failed rows hold')} no source values`
       : '';
   const withParents = parents > 0 ? `, with ${countOf(parents, 'row')} they take product fields from` : '';
+  // The run's state is read from Redis: shown, never obeyed by the terminal.
   io.stderr.write(
-    `catalog-sync: ${countOf(written, 'failed row')}${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
+    terminalSafe(
+      `catalog-sync: ${countOf(written, 'failed row')}${out ? ` written to ${out}` : ''}${withParents}${missing}${unsettled}\n`,
+    ),
   );
 }

@@ -98,6 +98,7 @@ export async function syncOnce(
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], {
     onRunPlan,
     onRunLeft,
+    ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   workers.serve(seller);
   // This process serves its seller: `status` elsewhere must not say the run waits for a worker.

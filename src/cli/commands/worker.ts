@@ -7,6 +7,7 @@ import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
+import type { SellerInfo } from '../../queue/seller-state.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
@@ -87,6 +88,8 @@ export function registerWorker(
           writes: { allowEviction: flags.allowEviction },
         };
         await withRuntime(io, options, async (runtime) => {
+          // Set once the slots exist: a scrape before then lists no seller.
+          let servedSellers: () => readonly SellerInfo[] = () => [];
           // Loaded only when asked for: prom-client and the metrics server are ~2 MB of heap that
           // every other command (a 1M-row import among them) would carry for nothing.
           const metrics =
@@ -96,6 +99,7 @@ export function registerWorker(
                   io,
                   runtime,
                   flags.metricsPort,
+                  () => servedSellers(),
                 );
           const workers = startSellerWorkers(
             runtime,
@@ -130,6 +134,7 @@ export function registerWorker(
             now: Date.now,
             rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce, sliceMs: flags.sellerSlice },
           });
+          servedSellers = () => slots.servableSellers;
           await slots.tick();
           slots.start(SLOTS_TICK_MS);
           const stopMarking = keepMarkedServed(runtime.commands, runtime.keys, () =>

@@ -5,6 +5,7 @@ import { InvalidRequestError } from './invalid-request-error.js';
 import { NotFoundError } from './not-found-error.js';
 import { MAX_BODY_LENGTH, redact } from './one-line.js';
 import { reasonFromBody } from './reason.js';
+import { redactBody } from './redact-parsed.js';
 import type { SellerApiError, SellerApiErrorDetails } from './seller-api-error.js';
 import { ServerError } from './server-error.js';
 import { UnauthorizedError } from './unauthorized-error.js';
@@ -40,7 +41,8 @@ export function errorFromResponse(response: ErrorResponse, context: ErrorContext
   const headers = Object.fromEntries(
     Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), scrub(value)]),
   );
-  const fullBody = scrub(response.body);
+  // After parsing too: a key the API echoed in JSON escapes is not in the raw text (redact-parsed.ts).
+  const fullBody = redactBody(response.body, context.secret);
   const body = fullBody.slice(0, MAX_BODY_LENGTH);
   const details: SellerApiErrorDetails = {
     method,

@@ -1,3 +1,4 @@
+export { AnswerCapError } from './answer-cap-error.js';
 export { DailyLimitError } from './daily-limit-error.js';
 export { errorFromFailure, type FailureContext } from './from-failure.js';
 export { type ErrorContext, type ErrorResponse, errorFromResponse } from './from-response.js';
