@@ -14,13 +14,13 @@ import { removePrefix, uniquePrefix } from '../support/redis-prefix.js';
 const KEY = 'sk_cron_night';
 const SELLER = 'cron-seller';
 
-/** The README's section, by its heading, up to the next heading of its level. */
+/** A section of docs/running.md (where the README sends cron users), up to the next of its level. */
 async function readmeSection(heading: string): Promise<string> {
-  const readme = await readFile(join(projectRoot(), 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n### ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "${heading}"`);
-  const end = readme.indexOf('\n### ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+  const doc = await readFile(join(projectRoot(), 'docs', 'running.md'), 'utf8');
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/running.md has no section "${heading}"`);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
 }
 
 function lineOf(section: string, pattern: RegExp): string {
