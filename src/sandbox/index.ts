@@ -4,7 +4,7 @@
  */
 export type { ListShape, ResetHeader, SandboxFaults, SandboxKey, SandboxOptions } from './options.js';
 export { isLoopbackHost, LIST_SHAPES, parseDuration, RESET_HEADERS } from './options.js';
-export type { LoggedRequest } from './request-log.js';
+export type { LoggedRequest, TimedRequest } from './request-log.js';
 export type { Sandbox } from './sandbox.js';
 export { startSandbox } from './server.js';
 export type { SandboxStats } from './stats.js';

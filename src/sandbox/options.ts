@@ -1,5 +1,10 @@
 /** How a 429 tells the client when the daily limit resets (spec section 8: "any rate headers: not shown"). */
-export type ResetHeader = 'retry-after' | 'ratelimit-reset' | 'x-ratelimit-reset' | 'none';
+export type ResetHeader =
+  | 'retry-after'
+  | 'ratelimit-reset'
+  | 'x-ratelimit-reset'
+  | 'x-ratelimit-reset-ms'
+  | 'none';
 
 /** The list wrappers a real Seller API might use (spec 4.1 rule 3 and 4: "not shown"). */
 export type ListShape = 'bare' | 'page-meta' | 'next-url' | 'link-header';
@@ -8,6 +13,7 @@ export const RESET_HEADERS: readonly ResetHeader[] = [
   'retry-after',
   'ratelimit-reset',
   'x-ratelimit-reset',
+  'x-ratelimit-reset-ms',
   'none',
 ];
 export const LIST_SHAPES: readonly ListShape[] = ['bare', 'page-meta', 'next-url', 'link-header'];

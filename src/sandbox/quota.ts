@@ -45,6 +45,9 @@ export function resetHeaders(form: ResetHeader, resetAtMs: number, nowMs: number
       return { 'RateLimit-Reset': secondsLeft };
     case 'x-ratelimit-reset':
       return { 'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)) };
+    // Epoch milliseconds: a reset between two whole seconds (a test's short day) stays exact.
+    case 'x-ratelimit-reset-ms':
+      return { 'X-RateLimit-Reset': String(resetAtMs) };
     case 'none':
       return {};
   }

@@ -12,6 +12,11 @@ export interface LoggedRequest {
   seller?: string;
 }
 
+/** A logged request with the instant the sandbox answered it (epoch ms, on the sandbox's clock). */
+export interface TimedRequest extends LoggedRequest {
+  at: number;
+}
+
 /**
  * Enough entries for any integration test; a benchmark's millions of requests keep only the latest,
  * so a long-running sandbox holds bounded memory.
@@ -20,19 +25,24 @@ export const REQUEST_LOG_LIMIT = 10_000;
 
 /** The requests the API served, oldest first, so tests can assert what a client sent (e.g. PUT bodies). */
 export class RequestLog {
-  #entries: LoggedRequest[] = [];
+  #entries: TimedRequest[] = [];
 
   constructor(private readonly limit = REQUEST_LOG_LIMIT) {}
 
-  record(entry: Omit<LoggedRequest, 'body'> & { body: string | null }): void {
+  record(entry: Omit<TimedRequest, 'body'> & { body: string | null }): void {
     const { body, seller, ...rest } = entry;
-    const logged: LoggedRequest = { ...rest, body: parsedBody(body) };
+    const logged: TimedRequest = { ...rest, body: parsedBody(body) };
     if (seller !== undefined) logged.seller = seller;
     this.#entries.push(logged);
     if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
   }
 
+  /** Without the instants: what most tests compare whole. */
   snapshot(): LoggedRequest[] {
+    return structuredClone(this.#entries.map(({ at: _at, ...request }) => request));
+  }
+
+  timed(): TimedRequest[] {
     return structuredClone(this.#entries);
   }
 

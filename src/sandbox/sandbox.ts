@@ -1,5 +1,5 @@
 import type { SandboxFaults, SandboxKey } from './options.js';
-import type { LoggedRequest } from './request-log.js';
+import type { LoggedRequest, TimedRequest } from './request-log.js';
 import type { SandboxState } from './state.js';
 import type { SandboxStats } from './stats.js';
 import { productRepresentation } from './store.js';
@@ -16,6 +16,8 @@ export interface Sandbox {
   resetStats(): void;
   /** The API requests served, oldest first (the latest 10,000), with their parsed bodies. */
   requests(): LoggedRequest[];
+  /** The same requests, each with the instant it was answered (epoch ms, the sandbox's clock). */
+  timedRequests(): TimedRequest[];
   addKey(key: string, seller: string): void;
   /** Later requests with this key answer 401. */
   revokeKey(key: string): void;
@@ -44,6 +46,7 @@ export function sandboxHandles(state: SandboxState, close: () => Promise<void>):
       state.requests.clear();
     },
     requests: () => state.requests.snapshot(),
+    timedRequests: () => state.requests.timed(),
     addKey: (key, seller) => state.addKey(key, seller),
     revokeKey: (key) => state.revokeKey(key),
     products: (seller) =>

@@ -71,7 +71,8 @@ async function serve(
   const observe = (status: number | 'dropped', seller: string | undefined) => {
     state.stats.record(route, status, seller);
     const query = Object.fromEntries(url.searchParams);
-    state.requests.record({ method, path, query, body, status, ...(seller ? { seller } : {}) });
+    const at = state.options.now();
+    state.requests.record({ method, path, query, body, status, at, ...(seller ? { seller } : {}) });
   };
   if (state.faults.latencyMs > 0) await sleep(state.faults.latencyMs);
   if (body === null) {

@@ -4,6 +4,17 @@ export const STALL_MIN_BYTES = 1024;
 /** Arrivals closer together than window/BUCKETS are kept as one, so memory stays flat. */
 const BUCKETS = 32;
 
+/** Runs `check` once, `ms` from now; returns how to cancel it. Tests pass one they step by hand. */
+export type StallTimer = (check: () => void, ms: number) => () => void;
+
+const realTimer: StallTimer = (check, ms) => {
+  // The check waits for the I/O already due: after the event loop was held up (a busy process),
+  // bytes that did come are counted before the window is judged.
+  const timer = setTimeout(() => setImmediate(check), ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
+
 /**
  * The stall rule of a feed (CONTRACT.md, `--source-timeout`): less than 1 KiB in any window of that
  * length ends the read. An idle time-out alone misses a trickle (one byte every 20 s is never idle
@@ -18,7 +29,7 @@ export class StallWatch {
   private waitingSince: number | undefined;
   /** Bytes by (waiting) time of arrival, oldest first; only the last window's are kept. */
   private arrivals: Array<{ at: number; bytes: number }> = [];
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   /** Bumped by every schedule and clear: a check from an older timer does nothing. */
   private generation = 0;
   private stalled = false;
@@ -27,6 +38,7 @@ export class StallWatch {
     private readonly windowMs: number,
     private readonly onStall: () => void,
     private readonly now: () => number = () => performance.now(),
+    private readonly timer: StallTimer = realTimer,
   ) {}
 
   /** This side is waiting for bytes (the answer's head, or the next piece of the body). */
@@ -82,16 +94,13 @@ export class StallWatch {
   private schedule(): void {
     this.clear();
     const delay = Math.max(0, this.stallAt() - this.clock());
-    // The check waits for the I/O already due: after the event loop was held up (a busy process),
-    // bytes that did come are counted before the window is judged.
     const generation = this.generation;
-    this.timer = setTimeout(() => setImmediate(() => this.check(generation)), Math.ceil(delay));
-    this.timer.unref?.();
+    this.cancelTimer = this.timer(() => this.check(generation), Math.ceil(delay));
   }
 
   private check(generation: number): void {
     if (generation !== this.generation) return;
-    this.timer = undefined;
+    this.cancelTimer = undefined;
     if (this.stalled || this.waitingSince === undefined) return;
     if (this.clock() + 0.5 >= this.stallAt()) {
       this.stalled = true;
@@ -103,7 +112,7 @@ export class StallWatch {
 
   private clear(): void {
     this.generation++;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
 }

@@ -123,7 +123,9 @@ describe('keys go only where the operator said', () => {
     const [line] = await worker.waitForStderr(
       new RegExp(`^.*run ${runId} is not served by this worker.*$`, 'm'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A stop lets the job in hand end first: whatever the worker would send for it is sent by then.
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
 
     expect(JSON.parse(line as string)).toMatchObject({ level: 50, run: runId });
     expect(line).toMatch(/DB_PASSWORD is not a key variable|host localhost:\d+ is not allowed/);
@@ -131,8 +133,6 @@ describe('keys go only where the operator said', () => {
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status).toMatchObject({ state: 'queued', settled: 0 });
     expect(worker.stderr()).not.toContain(MAIN_KEY);
-    worker.process.kill('SIGTERM');
-    expect(await worker.exited).toEqual({ code: 0, signal: null });
   });
 
   it("resume pings a paused seller's base URL from Redis only on a host this environment allows", async () => {

@@ -52,7 +52,12 @@ describe('one product per key, whatever overlaps', () => {
   });
 
   describe('a run queued behind one that waits on the daily limit', () => {
-    const rig = useFailureRig(() => ({ dailyLimit: 30, dayLengthMs: 3000 }));
+    // One-second days, the reset said in epoch milliseconds: the worker goes on at the reset itself.
+    const rig = useFailureRig(() => ({
+      dailyLimit: 30,
+      dayLengthMs: 1000,
+      resetHeader: 'x-ratelimit-reset-ms',
+    }));
 
     it('leaves no duplicate when both go on after the reset', { timeout: 60_000 }, async () => {
       const rows = catalogRows(60);

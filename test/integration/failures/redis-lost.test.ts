@@ -53,7 +53,7 @@ describe("when Redis loses a run's data in the middle of it", () => {
   it('FLUSHALL: one line, exit 2, no create for a product that exists; a re-run is exact', {
     timeout: 120_000,
   }, async () => {
-    const rows = catalogRows(600);
+    const rows = catalogRows(300);
     const first = await pipeline.cli(['run', await pipeline.csv('v1.csv', rows)], env());
     expect(first.code, first.stderr).toBe(0);
     const changed = repriced(rows);
@@ -79,7 +79,7 @@ describe("when Redis loses a run's data in the middle of it", () => {
   it('a restart without persistence: one line, exit 2; a re-run creates each missing product once', {
     timeout: 120_000,
   }, async () => {
-    const rows = catalogRows(600);
+    const rows = catalogRows(300);
     const source = await pipeline.csv('catalog.csv', rows);
 
     const run = pipeline.spawn(['run', source, '--concurrency', '4'], env());

@@ -15,6 +15,7 @@ describe.each([
   ['retry-after', 'retry-after', '60'],
   ['ratelimit-reset', 'ratelimit-reset', '60'],
   ['x-ratelimit-reset', 'x-ratelimit-reset', String(MIDNIGHT / 1000)],
+  ['x-ratelimit-reset-ms', 'x-ratelimit-reset', String(MIDNIGHT)],
 ] as const)('when the daily limit is reached, with reset header %s', (form: ResetHeader, header, value) => {
   it('serves N requests, answers 429 with the reset, then serves again once the day turns at 00:00 UTC', async () => {
     let clock = ONE_MINUTE_BEFORE;

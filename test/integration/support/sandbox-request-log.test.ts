@@ -42,6 +42,21 @@ describe("the sandbox's request log", () => {
     expect(sandbox.requests()).toMatchObject([{ body: '{not json', status: 400 }]);
   });
 
+  it("gives each request the instant it was answered, on the sandbox's clock", async () => {
+    await sandbox.close();
+    let clock = 1_000;
+    sandbox = await startSandbox({ keys: [{ key: 'key-a', seller: 'a' }], now: () => clock });
+    await send('GET', '/ping');
+    clock = 2_500;
+    await send('GET', '/products');
+
+    expect(sandbox.timedRequests()).toMatchObject([
+      { method: 'GET', path: '/ping', status: 200, at: 1_000 },
+      { method: 'GET', path: '/products', status: 200, at: 2_500 },
+    ]);
+    expect(sandbox.requests()[0]).not.toHaveProperty('at');
+  });
+
   it('is emptied with the stats', async () => {
     await send('GET', '/ping');
     sandbox.resetStats();
@@ -64,7 +79,7 @@ describe("the sandbox's request log", () => {
   it('keeps only the latest entries past its limit, so a benchmark cannot fill memory', () => {
     const log = new RequestLog(2);
     for (const n of [1, 2, 3])
-      log.record({ method: 'GET', path: `/p${n}`, query: {}, body: null, status: 200 });
+      log.record({ method: 'GET', path: `/p${n}`, query: {}, body: null, status: 200, at: n });
 
     expect(log.snapshot().map((entry) => entry.path)).toEqual(['/p2', '/p3']);
   });

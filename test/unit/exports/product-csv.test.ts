@@ -76,6 +76,7 @@ describe('products export: cells', () => {
     async function* one() {
       yield record;
     }
+    expect.assertions(Object.keys(product).length + 1);
     for await (const row of mapper.map(one())) {
       if (row.kind !== 'upsert') throw new Error(`not an upsert: ${JSON.stringify(row)}`);
       for (const [field, value] of Object.entries(row.fields)) {

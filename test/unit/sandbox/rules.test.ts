@@ -113,6 +113,7 @@ describe('resetHeaders', () => {
     ['retry-after', { 'Retry-After': '90' }],
     ['ratelimit-reset', { 'RateLimit-Reset': '90' }],
     ['x-ratelimit-reset', { 'X-RateLimit-Reset': '1700000000' }],
+    ['x-ratelimit-reset-ms', { 'X-RateLimit-Reset': '1700000000000' }],
     ['none', {}],
   ] as const)('writes %s', (form, headers) => {
     expect(resetHeaders(form, resetAt, resetAt - 89_500)).toEqual(headers);
