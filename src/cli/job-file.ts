@@ -97,6 +97,18 @@ const jobFile = builtOnce(() => {
       format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
       delimiter: z.string().optional(),
       encoding: z.string().optional(),
+      /** `--source-credentials NAME`: names the store's credential variables, never holds one. */
+      sourceCredentials: z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_]{1,64}$/,
+          'must be a NAME of letters, digits and _ (SHOPIFY_ACCESS_TOKEN_<NAME>)',
+        )
+        .optional(),
+      sourceApiVersion: z
+        .string()
+        .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, 'must be a Shopify API version such as 2025-01')
+        .optional(),
       sourceTimeout: z
         .string()
         .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')

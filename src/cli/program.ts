@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SourceNetwork } from '../sources/url-connect.js';
+import type { StoreReadOptions } from '../stores/types.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {
@@ -11,6 +12,8 @@ export interface CliIo {
   exitCode: number;
   /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
   network?: SourceNetwork;
+  /** A store source's waits and progress; real ones when absent (tests pass a sleep that returns at once). */
+  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress'>;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

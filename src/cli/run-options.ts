@@ -7,6 +7,7 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
+import { SHOPIFY_API_VERSION } from '../stores/shopify/bulk-query.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
 import {
@@ -17,6 +18,8 @@ import {
   parseFullReadAfter,
   parseMaxRecordBytes,
   parsePriceDecimals,
+  parseShopifyApiVersion,
+  parseSourceCredentials,
   parseSourceTimeout,
   parseTaxRate,
 } from './option-values.js';
@@ -209,6 +212,16 @@ function addSharedOptions(command: Command): Command {
     .option(
       '--encoding <name>',
       'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
+    )
+    .option(
+      '--source-credentials <name>',
+      "a store source's credentials from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>",
+      parseSourceCredentials,
+    )
+    .option(
+      '--source-api-version <version>',
+      `the Shopify Admin API version of a shopify:// source (default ${SHOPIFY_API_VERSION})`,
+      parseShopifyApiVersion,
     )
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
