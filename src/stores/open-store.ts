@@ -1,4 +1,3 @@
-import { SourceError } from '../sources/source-error.js';
 import type { OpenedSource } from '../sources/types.js';
 import { readShop } from './shopify/read-shop.js';
 import { storeSource } from './store-rows.js';
@@ -9,5 +8,6 @@ import type { StoreReadOptions } from './types.js';
 export async function openStore(source: string, options: StoreReadOptions): Promise<OpenedSource> {
   const store = parseStoreSource(source, options.allowInsecure);
   if (store.platform === 'shopify') return storeSource(await readShop(store, options));
-  throw new SourceError(`${store.display}: WooCommerce stores are not read yet`);
+  const { readWooStore } = await import('./woocommerce/read-store.js');
+  return storeSource(await readWooStore(store, options));
 }
