@@ -64,8 +64,8 @@ export async function storeFromWooExport(
 
   const products: WooProduct[] = [];
   let next = 5000;
-  for (const row of rows.filter((line) => !list(line.Type.toLowerCase()).includes('variation'))) {
-    const type = list(row.Type.toLowerCase()).find((t) =>
+  for (const row of rows.filter((line) => !list((line.Type ?? '').toLowerCase()).includes('variation'))) {
+    const type = list((row.Type ?? '').toLowerCase()).find((t) =>
       ['simple', 'variable', 'grouped', 'external'].includes(t),
     );
     products.push({
@@ -94,7 +94,7 @@ export async function storeFromWooExport(
       variations: [],
     });
   }
-  for (const row of rows.filter((line) => list(line.Type.toLowerCase()).includes('variation'))) {
+  for (const row of rows.filter((line) => list((line.Type ?? '').toLowerCase()).includes('variation'))) {
     const ref = row.Parent ?? '';
     const parent = products.find((product) =>
       ref.startsWith('id:') ? `id:${product.id}` === ref : product.sku === ref,
