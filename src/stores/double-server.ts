@@ -32,7 +32,7 @@ const MAX_REQUEST_BYTES = 1024 * 1024;
  */
 export async function serveDouble(
   handle: (request: DoubleRequest, origin: string) => DoubleAnswer | Promise<DoubleAnswer>,
-  options: { port?: number; host?: string } = {},
+  options: { port?: number | undefined; host?: string | undefined } = {},
 ): Promise<RunningDouble> {
   let origin = '';
   const server = createServer((req, res) => {

@@ -66,7 +66,7 @@ const MUTATION_COST = 10;
 export async function startShopifyDouble(
   products: ShopProduct[],
   seams: ShopifyDoubleSeams,
-  options: { port?: number } = {},
+  options: { port?: number; host?: string } = {},
 ): Promise<ShopifyDouble> {
   const requests: ShopifyDouble['requests'] = [];
   let operations = 0;
@@ -157,7 +157,7 @@ export async function startShopifyDouble(
   });
   const double: ShopifyDouble = {
     ...running,
-    source: `shopify+http://127.0.0.1:${running.port}`,
+    source: `shopify+${running.origin}`,
     seams,
     requests,
   };

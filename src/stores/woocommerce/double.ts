@@ -83,7 +83,7 @@ export async function startWooDouble(
   products: WooProduct[],
   categories: WooCategory[],
   seams: WooDoubleSeams,
-  options: { port?: number } = {},
+  options: { port?: number; host?: string } = {},
 ): Promise<WooDouble> {
   const requests: WooDouble['requests'] = [];
   const handle = (request: DoubleRequest): DoubleAnswer => {
@@ -143,7 +143,7 @@ export async function startWooDouble(
   const running = await serveDouble((request) => handle(request), options);
   const double: WooDouble = {
     ...running,
-    source: `woocommerce+http://127.0.0.1:${running.port}/shop`,
+    source: `woocommerce+${running.origin}/shop`,
     seams,
     requests,
   };
