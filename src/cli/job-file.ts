@@ -11,6 +11,8 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../stores/credentials.js';
+import { checkApiVersion } from '../stores/shopify/bulk-query.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
@@ -101,13 +103,13 @@ const jobFile = builtOnce(() => {
       sourceCredentials: z
         .string()
         .regex(
-          /^[A-Za-z0-9_]{1,64}$/,
-          'must be a NAME of letters, digits and _ (SHOPIFY_ACCESS_TOKEN_<NAME>)',
+          CREDENTIALS_NAME,
+          'must be a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>), never a token or key',
         )
         .optional(),
       sourceApiVersion: z
         .string()
-        .regex(/^(\d{4}-(01|04|07|10)|unstable)$/, 'must be a Shopify API version such as 2025-01')
+        .refine(checkApiVersion, 'must be a Shopify API version such as 2025-01')
         .optional(),
       sourceTimeout: z
         .string()

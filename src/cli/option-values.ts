@@ -2,6 +2,7 @@ import { MAX_PRICE_DECIMALS } from '../catalog/money.js';
 import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../stores/credentials.js';
 import { checkApiVersion, SHOPIFY_API_VERSION } from '../stores/shopify/bulk-query.js';
 import { UsageError } from './usage-error.js';
 
@@ -93,9 +94,10 @@ export function parseMaxRecordBytes(value: string): number {
 
 /** `--source-credentials NAME`: the tail of the store's credential variables (SHOPIFY_ACCESS_TOKEN_<NAME>). */
 export function parseSourceCredentials(value: string): string {
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(value))
+  // The value is not echoed: a token pasted here by mistake must not reach the terminal's history.
+  if (!CREDENTIALS_NAME.test(value))
     throw new UsageError(
-      `--source-credentials takes a NAME of letters, digits and _ (read from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>), not "${value.slice(0, 40)}"`,
+      '--source-credentials takes a NAME of capitals, digits and _, at most 32 (read from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>), never a token or key',
     );
   return value;
 }

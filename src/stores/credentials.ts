@@ -8,7 +8,12 @@ import { SourceError } from '../sources/source-error.js';
  * variable, never its value.
  */
 
-const NAME = /^[A-Za-z0-9_]{1,64}$/;
+/**
+ * Capitals, digits and _, at most 32: a pasted token or key (`shpat_…`, `ck_…`, lower-case hex) is
+ * never one, so it is refused without being echoed, and never becomes part of a variable's name
+ * that a message shows.
+ */
+export const CREDENTIALS_NAME = /^[A-Z0-9_]{1,32}$/;
 
 export const SHOPIFY_TOKEN_VARIABLE = 'SHOPIFY_ACCESS_TOKEN';
 export const WOO_KEY_VARIABLE = 'WOO_CONSUMER_KEY';
@@ -16,9 +21,9 @@ export const WOO_SECRET_VARIABLE = 'WOO_CONSUMER_SECRET';
 
 /** `--source-credentials NAME`: letters, digits and _ (the tail of a variable's name). */
 export function checkCredentialsName(name: string): string {
-  if (!NAME.test(name))
+  if (!CREDENTIALS_NAME.test(name))
     throw new SourceError(
-      `--source-credentials takes a name of letters, digits and _ (SHOPIFY_ACCESS_TOKEN_<NAME>), not "${name.slice(0, 40)}"`,
+      '--source-credentials takes a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>)',
     );
   return name;
 }

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ShopifyDouble, startShopifyDouble } from '../../../src/stores/shopify/double.js';
 import { sampleShop } from '../../../src/stores/shopify/sample-shop.js';
@@ -132,6 +134,33 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
       `catalog-sync: shopify+http://127.0.0.1:${shop.port}: the bulk operation's result URL has expired (403): run again; nothing was sent`,
     ]);
     expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it('a job file names the store and its credentials by NAME; a job file holding a token is refused', async () => {
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+    await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });
+    const job = join(pipeline.dir, 'jobs', 'shop.yml');
+    await writeFile(job, `source: ${shop.source}\nsourceCredentials: SHOP_B\n`, 'utf8');
+
+    const result = await pipeline.cli(['run', '--job', job], { SHOPIFY_ACCESS_TOKEN_SHOP_B: TOKEN });
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(pipeline.products()).toHaveLength(5);
+
+    // A token pasted where its NAME goes is refused, and not echoed.
+    await writeFile(job, `source: ${shop.source}\nsourceCredentials: ${TOKEN}\n`, 'utf8');
+    const refused = await pipeline.cli(['run', '--job', job], { SHOPIFY_ACCESS_TOKEN: TOKEN });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('sourceCredentials');
+    expect(refused.stderr).not.toContain(TOKEN);
+    const flag = await pipeline.cli(['run', shop.source, '--source-credentials', TOKEN], {
+      SHOPIFY_ACCESS_TOKEN: TOKEN,
+    });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--source-credentials takes a NAME');
+    expect(flag.stderr).not.toContain(TOKEN);
   });
 
   it('the token reaches neither Redis, nor the report, nor the output; the run records the store URL', async () => {
