@@ -1,3 +1,4 @@
+import { relay } from '../async-relay.js';
 import type { SourceRecord } from '../interfaces.js';
 import type { OpenedSource, RowEstimate } from '../sources/types.js';
 
@@ -12,17 +13,22 @@ export interface StoreRows {
 
 /**
  * The store as an opened source: CSV-shaped records in the export's columns (so `report
- * --failed-only` writes rows that import back as that platform's export), the preset forced.
+ * --failed-only` writes rows that import back as that platform's export), the preset forced. The
+ * first row is read before this resolves, as a file's first record is: a store whose catalog cannot
+ * be read at all (an expired result file, a refused address) fails here, before any write.
  */
-export function storeSource(store: StoreRows): OpenedSource {
-  async function* records(): AsyncGenerator<SourceRecord> {
-    let row = 0;
-    for await (const values of store.rows) {
+export async function storeSource(store: StoreRows): Promise<OpenedSource> {
+  let row = 0;
+  const records = relay<Record<string, string>, SourceRecord>(store.rows, {
+    each: (values) => {
       row++;
-      yield { row, line: row + 1, values };
-    }
-  }
-  const iterator = records();
+      return { row, line: row + 1, values };
+    },
+  });
+  const first = await records.next();
+  const close = async () => {
+    await store.rows.return(undefined);
+  };
   return {
     format: 'csv',
     encoding: 'utf-8',
@@ -33,10 +39,7 @@ export function storeSource(store: StoreRows): OpenedSource {
     detections: store.detections,
     rowEstimate: store.rowEstimate,
     preset: store.preset,
-    records: iterator,
-    async close() {
-      await iterator.return(undefined);
-      await store.rows.return(undefined);
-    },
+    records: relay(records, { first: first.done ? [] : [first.value], onEnd: close }),
+    close,
   };
 }

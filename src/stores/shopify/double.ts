@@ -43,6 +43,8 @@ export interface ShopifyDoubleSeams {
   ending?: 'COMPLETED' | 'FAILED' | 'CANCELED';
   /** The result URL answers 403, as an expired signed URL does. */
   expiredResult?: boolean;
+  /** Where the result URL says the file is (Shopify: a storage host); the double's own origin when absent. */
+  resultOrigin?: string;
 }
 
 export interface ShopifyDouble extends RunningDouble {
@@ -143,7 +145,7 @@ export async function startShopifyDouble(
         // Shopify gives no file for an operation that found nothing.
         url:
           done && total > 0
-            ? `${origin}/bulk-results/${current.id.split('/').pop()}.jsonl?X-Goog-Signature=double`
+            ? `${double.seams.resultOrigin ?? origin}/bulk-results/${current.id.split('/').pop()}.jsonl?X-Goog-Signature=double`
             : null,
         partialDataUrl: null,
       };
