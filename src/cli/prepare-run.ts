@@ -83,7 +83,7 @@ export async function prepareRun(
         ...(flags.sourceCredentials ? { credentials: flags.sourceCredentials } : {}),
         ...(flags.sourceApiVersion ? { apiVersion: flags.sourceApiVersion } : {}),
         ...(io.storeSeams ?? {}),
-        onProgress: (line) => io.storeSeams?.onProgress?.(line) ?? tellProgress(io, line),
+        onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
       },
     });
     if (opened.preset && flags.preset && flags.preset !== opened.preset)

@@ -1,3 +1,4 @@
+import { SourceError } from '../../sources/source-error.js';
 import { readWooKeys } from '../credentials.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
@@ -14,6 +15,8 @@ const MAX_CATEGORIES = 100_000;
  * the store's CSV export. The first page is read here, so a wrong key ends the run before any row.
  */
 export async function readWooStore(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
+  if (options.apiVersion !== undefined)
+    throw new SourceError(`${store.display}: --source-api-version is Shopify's; a WooCommerce store is read with REST API v3`);
   const credentials = readWooKeys(options.env, options.credentials, store.display);
   const api = new WooRestApi(store, credentials, options);
   const categories: Array<Record<string, unknown>> = [];

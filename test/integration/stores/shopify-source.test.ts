@@ -136,6 +136,31 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
 
+  it('--source-api-version sets the Admin API version asked for; a bad one, or one given for a file, is one line (exit 2)', async () => {
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+
+    const versioned = await run('--source-api-version', '2024-10');
+    expect(versioned.result.code).toBe(0);
+    expect(new Set(shop.requests.filter((r) => r.method === 'POST').map((r) => r.path))).toEqual(
+      new Set(['/admin/api/2024-10/graphql.json']),
+    );
+
+    const bad = await pipeline.cli(['run', shop.source, '--source-api-version', 'latest'], {
+      SHOPIFY_ACCESS_TOKEN: TOKEN,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      'catalog-sync: --source-api-version takes a Shopify API version such as 2025-01 (YYYY-01, -04, -07 or -10), not "latest"',
+    ]);
+
+    const file = await pipeline.csv('catalog.csv', [{ sku: 'A', name: 'A', price: '1' }]);
+    const forFile = await pipeline.cli(['run', file, '--source-api-version', '2024-10']);
+    expect(forFile.code).toBe(2);
+    expect(forFile.stderr.trim().split('\n')).toEqual([
+      `catalog-sync: --source-api-version is for a store source (shopify://, woocommerce://), not ${file}`,
+    ]);
+  });
+
   it('a job file names the store and its credentials by NAME; a job file holding a token is refused', async () => {
     shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
     await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });
