@@ -16,7 +16,9 @@ const MAX_CATEGORIES = 100_000;
  */
 export async function readWooStore(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
   if (options.apiVersion !== undefined)
-    throw new SourceError(`${store.display}: --source-api-version is Shopify's; a WooCommerce store is read with REST API v3`);
+    throw new SourceError(
+      `${store.display}: --source-api-version is Shopify's; a WooCommerce store is read with REST API v3`,
+    );
   const credentials = readWooKeys(options.env, options.credentials, store.display);
   const api = new WooRestApi(store, credentials, options);
   const categories: Array<Record<string, unknown>> = [];
