@@ -10,10 +10,10 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Set by a command's action: the process exit code. */
   exitCode: number;
-  /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
-  network?: SourceNetwork;
   /** A store source's waits and progress; real ones when absent (tests pass a sleep that returns at once). */
   storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress'>;
+  /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
+  network?: SourceNetwork;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

@@ -210,10 +210,6 @@ function addSharedOptions(command: Command): Command {
         .default(DEFAULT_MAX_RECORD_BYTES, '8MiB'),
     )
     .option(
-      '--encoding <name>',
-      'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
-    )
-    .option(
       '--source-credentials <name>',
       "a store source's credentials from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>",
       parseSourceCredentials,
@@ -222,6 +218,10 @@ function addSharedOptions(command: Command): Command {
       '--source-api-version <version>',
       `the Shopify Admin API version of a shopify:// source (default ${SHOPIFY_API_VERSION})`,
       parseShopifyApiVersion,
+    )
+    .option(
+      '--encoding <name>',
+      'force the source encoding, e.g. utf-8, windows-1252, utf-16le (default: detected)',
     )
     .option('--base-url <url>', 'the Seller API base URL, ending in /api/v1 (overrides SELLER_API_BASE_URL)')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
