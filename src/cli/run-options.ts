@@ -7,7 +7,6 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
 import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
-import { SHOPIFY_API_VERSION } from '../stores/shopify/bulk-query.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
 import {
@@ -22,6 +21,7 @@ import {
   parseSourceCredentials,
   parseSourceTimeout,
   parseTaxRate,
+  SHOPIFY_API_VERSION,
 } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
