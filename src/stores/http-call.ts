@@ -36,9 +36,14 @@ export async function callStore(
   options: CallOptions,
 ): Promise<CallAnswer> {
   const { socket, kind } = await connectHop(url, options.from, label, options, null);
-  const answer = await send(socket, url, init, label, options.timeoutMs);
-  const body = await readBody(answer, label, options);
-  return { status: answer.statusCode ?? 0, headers: answer.headers, body, kind };
+  try {
+    const answer = await send(socket, url, init, label, options.timeoutMs);
+    const body = await readBody(answer, label, options);
+    return { status: answer.statusCode ?? 0, headers: answer.headers, body, kind };
+  } finally {
+    // One connection per call: the next call is checked by the address policy again.
+    socket.destroy();
+  }
 }
 
 /** Sends the request on the checked socket and resolves with the answer's head. */
