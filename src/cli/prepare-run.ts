@@ -68,6 +68,14 @@ export async function prepareRun(
       throw new UsageError(
         `${flags.sourceCredentials ? '--source-credentials' : '--source-api-version'} is for a store source (shopify://, woocommerce://), not ${displaySource(source)}`,
       );
+    // Before the store is asked anything: its rows are its platform's export, read by that preset.
+    const platform = isStoreSource(source)
+      ? /^(shopify|woocommerce)/i.exec(source)?.[1]?.toLowerCase()
+      : undefined;
+    if (platform && flags.preset && flags.preset !== platform)
+      throw new UsageError(
+        `--preset ${flags.preset}: a ${platform} store is read with the ${platform} preset; drop --preset`,
+      );
     opened = await openSource(source, {
       ...(flags.format ? { format: flags.format } : {}),
       ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
@@ -86,10 +94,6 @@ export async function prepareRun(
         onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
       },
     });
-    if (opened.preset && flags.preset && flags.preset !== opened.preset)
-      throw new UsageError(
-        `--preset ${flags.preset}: a ${opened.preset} store is read with the ${opened.preset} preset; drop --preset`,
-      );
     const preset = opened.preset ?? flags.preset;
     const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
     // The first records, read ahead: a header in the store's language is known by its values.

@@ -158,6 +158,19 @@ describe('a WooCommerce store read through its REST API v3', () => {
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
 
+  it("--preset naming another platform's is one line (exit 2): a store is read with its own preset", async () => {
+    store = await startWooDouble(sampleWooStore(), sampleCategories(), KEYS);
+
+    const refused = await run('--preset', 'shopify');
+
+    expect(refused.result.code).toBe(2);
+    expect(refused.result.stderr.trim().split('\n')).toEqual([
+      'catalog-sync: --preset shopify: a woocommerce store is read with the woocommerce preset; drop --preset',
+    ]);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    expect(store.requests).toEqual([]);
+  });
+
   it('--source-credentials NAME reads WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>', async () => {
     store = await startWooDouble(sampleWooStore(), sampleCategories(), KEYS);
 
