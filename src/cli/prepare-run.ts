@@ -103,6 +103,7 @@ export async function prepareRun(
       sample: peeked.sample,
       ...(flags.matchBy ? { matchBy: flags.matchBy } : {}),
       ...(preset ? { preset: preset as never } : {}),
+      ...(opened.preset ? { presetOrigin: "the store's platform" } : {}),
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
