@@ -32,7 +32,9 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     expect(first.result.stderr).toBe('');
     expect(first.result.code).toBe(0);
     expect(first.result.stdout).toContain("preset shopify (the store's platform)");
-    expect(first.result.stdout).toContain(`store ${shop.source} (Shopify Admin API 2025-01, bulk operation of 12 objects)`);
+    expect(first.result.stdout).toContain(
+      `store ${shop.source} (Shopify Admin API 2025-01, bulk operation of 12 objects)`,
+    );
     const products = bySku(pipeline.products());
     expect(products.get('LS-S')).toMatchObject({
       name: 'Linen shirt - S',
