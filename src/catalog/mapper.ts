@@ -30,6 +30,8 @@ export interface MapperOptions {
   columns: string[];
   /** `--preset`; detected from the columns when absent (and no mapping file is given). */
   preset?: PresetName | string;
+  /** Where `preset` comes from, for the user, when not `--preset` (a store's own platform). */
+  presetOrigin?: string;
   /** `--mapping`: its fields replace or add to the preset's; without a preset, they are all there is. */
   mapping?: MappingSpec;
   /** `--fields`: exactly the fields sent (the match field only when listed; rows keep their key). */
@@ -119,7 +121,7 @@ export function createMapper(options: MapperOptions): Mapper {
     localized = localizedHeader(PRESETS[name], columns, sample);
     const how = localized ? `; read by ${localized.says}` : '';
     detections.push(
-      `preset ${name} (${options.preset !== undefined ? '--preset' : `from ${mapping?.origin}`}${how})`,
+      `preset ${name} (${options.preset !== undefined ? (options.presetOrigin ?? '--preset') : `from ${mapping?.origin}`}${how})`,
     );
   } else if (mapping) {
     base = mappingOnly;

@@ -11,6 +11,8 @@ import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../stores/credentials.js';
+import { checkApiVersion } from '../stores/shopify/bulk-query.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
@@ -97,6 +99,18 @@ const jobFile = builtOnce(() => {
       format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
       delimiter: z.string().optional(),
       encoding: z.string().optional(),
+      /** `--source-credentials NAME`: names the store's credential variables, never holds one. */
+      sourceCredentials: z
+        .string()
+        .regex(
+          CREDENTIALS_NAME,
+          'must be a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>), never a token or key',
+        )
+        .optional(),
+      sourceApiVersion: z
+        .string()
+        .refine(checkApiVersion, 'must be a Shopify API version such as 2025-01')
+        .optional(),
       sourceTimeout: z
         .string()
         .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')

@@ -1,6 +1,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
+import { isStoreSource } from '../stores/store-url.js';
 import { quoteForMessage } from '../terminal-safe.js';
 import type { JobFile } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
@@ -139,7 +140,7 @@ export async function checkJobPaths(
 
 /** A file's path, not standard input (`-`) nor a feed's URL. */
 export function isLocalPath(source: string): boolean {
-  return source !== '-' && !/^https?:\/\//i.test(source);
+  return source !== '-' && !/^https?:\/\//i.test(source) && !isStoreSource(source);
 }
 
 /** A job's path, relative to the folder that holds `jobs/` (cron's working folder does not matter). */

@@ -2,6 +2,8 @@ import { MAX_PRICE_DECIMALS } from '../catalog/money.js';
 import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../stores/credentials.js';
+import { checkApiVersion, SHOPIFY_API_VERSION } from '../stores/shopify/bulk-query.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -88,4 +90,26 @@ export function parseMaxRecordBytes(value: string): number {
       `--max-record-bytes takes a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576, not "${value}"`,
     );
   return bytes;
+}
+
+/** `--source-credentials NAME`: the tail of the store's credential variables (SHOPIFY_ACCESS_TOKEN_<NAME>). */
+export function parseSourceCredentials(value: string): string {
+  // The value is not echoed: a token pasted here by mistake must not reach the terminal's history.
+  if (!CREDENTIALS_NAME.test(value))
+    throw new UsageError(
+      '--source-credentials takes a NAME of capitals, digits and _, at most 32 (read from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>), never a token or key',
+    );
+  return value;
+}
+
+/** The Admin API version of a `shopify://` source when `--source-api-version` does not say. */
+export { SHOPIFY_API_VERSION };
+
+/** `--source-api-version`: a Shopify Admin API version (`2025-01`, `unstable`). */
+export function parseShopifyApiVersion(value: string): string {
+  if (!checkApiVersion(value))
+    throw new UsageError(
+      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION} (YYYY-01, -04, -07 or -10), not "${value.slice(0, 40)}"`,
+    );
+  return value;
 }

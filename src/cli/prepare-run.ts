@@ -14,6 +14,7 @@ import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
+import { isStoreSource, parseStoreSource } from '../stores/store-url.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -62,6 +63,19 @@ export async function prepareRun(
       keyEnv: flags.keyEnv,
       allowInsecure: flags.allowInsecure,
     });
+    // A store option on a file or feed would be silently unused: the user meant another source.
+    if (!isStoreSource(source) && (flags.sourceCredentials || flags.sourceApiVersion))
+      throw new UsageError(
+        `${flags.sourceCredentials ? '--source-credentials' : '--source-api-version'} is for a store source (shopify://, woocommerce://), not ${displaySource(source)}`,
+      );
+    // Before the store is asked anything: its rows are its platform's export, read by that preset.
+    const platform = isStoreSource(source)
+      ? /^(shopify|woocommerce)/i.exec(source)?.[1]?.toLowerCase()
+      : undefined;
+    if (platform && flags.preset && flags.preset !== platform)
+      throw new UsageError(
+        `--preset ${flags.preset}: a ${platform} store is read with the ${platform} preset; drop --preset`,
+      );
     opened = await openSource(source, {
       ...(flags.format ? { format: flags.format } : {}),
       ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
@@ -71,7 +85,16 @@ export async function prepareRun(
       allowPrivateSource: flags.allowPrivateSource === true,
       maxRecordBytes: flags.maxRecordBytes,
       ...(io.network ? { network: io.network } : {}),
+      store: {
+        env: io.env,
+        allowInsecure: flags.allowInsecure,
+        ...(flags.sourceCredentials ? { credentials: flags.sourceCredentials } : {}),
+        ...(flags.sourceApiVersion ? { apiVersion: flags.sourceApiVersion } : {}),
+        ...(io.storeSeams ?? {}),
+        onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
+      },
     });
+    const preset = opened.preset ?? flags.preset;
     const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
     // The first records, read ahead: a header in the store's language is known by its values.
     const peeked = await peekRecords(opened.records);
@@ -79,7 +102,8 @@ export async function prepareRun(
       columns: opened.columns,
       sample: peeked.sample,
       ...(flags.matchBy ? { matchBy: flags.matchBy } : {}),
-      ...(flags.preset ? { preset: flags.preset as never } : {}),
+      ...(preset ? { preset: preset as never } : {}),
+      ...(opened.preset ? { presetOrigin: "the store's platform" } : {}),
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
@@ -163,8 +187,20 @@ export function asUsageError(error: unknown): unknown {
   return error;
 }
 
+/** Told while a store prepares its catalog (Shopify's bulk operation), on a terminal only. */
+function tellProgress(io: CliIo, line: string): void {
+  if ((io.stderr as { isTTY?: boolean }).isTTY) io.stderr.write(`${line}\n`);
+}
+
 /** A URL without credentials or query (a feed token must not reach Redis or the report). */
 export function displaySource(source: string): string {
+  if (isStoreSource(source)) {
+    try {
+      return parseStoreSource(source, true).display;
+    } catch {
+      return source.replace(/\/\/[^/@]*@/, '//').replace(/[?#].*$/, '');
+    }
+  }
   if (!/^https?:\/\//i.test(source)) return source === '-' ? '(standard input)' : source;
   try {
     const url = new URL(source);
@@ -204,7 +240,10 @@ async function sourceIdentity(source: string, flags: RunFlags, matchBy: string):
       : []),
   ].join('|');
   let identity: string;
-  if (/^https?:\/\//i.test(source)) {
+  if (isStoreSource(source)) {
+    // The store, and which of the operator's credentials read it (a NAME, never a secret).
+    identity = `store:${displaySource(source)}:${flags.sourceCredentials ?? ''}`;
+  } else if (/^https?:\/\//i.test(source)) {
     identity = `url:${source}`;
   } else {
     const path = resolve(source);

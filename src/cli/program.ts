@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import type { SourceNetwork } from '../sources/url-connect.js';
+import type { StoreReadOptions } from '../stores/types.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {
@@ -10,6 +11,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Set by a command's action: the process exit code. */
   exitCode: number;
+  /** A store source's waits and progress; real ones when absent (tests pass a sleep that returns at once). */
+  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress'>;
   /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
   network?: SourceNetwork;
   /** The caps of the API's answers (answer-caps.ts); ANSWER_CAPS when absent (tests scale them down). */

@@ -45,6 +45,10 @@ export interface RunFlags {
   format?: 'csv' | 'json' | 'ndjson' | 'xml';
   delimiter?: string;
   encoding?: string;
+  /** `--source-credentials NAME`: a store source's credentials from the `_<NAME>` variables. */
+  sourceCredentials?: string;
+  /** `--source-api-version V`: Shopify's Admin API version. */
+  sourceApiVersion?: string;
   baseUrl?: string;
   redisUrl?: string;
   allowInsecure: boolean;

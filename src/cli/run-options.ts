@@ -17,8 +17,11 @@ import {
   parseFullReadAfter,
   parseMaxRecordBytes,
   parsePriceDecimals,
+  parseShopifyApiVersion,
+  parseSourceCredentials,
   parseSourceTimeout,
   parseTaxRate,
+  SHOPIFY_API_VERSION,
 } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -203,6 +206,16 @@ function addSharedOptions(command: Command): Command {
       )
         .argParser(parseMaxRecordBytes)
         .default(DEFAULT_MAX_RECORD_BYTES, '8MiB'),
+    )
+    .option(
+      '--source-credentials <name>',
+      "a store source's credentials from SHOPIFY_ACCESS_TOKEN_<NAME>, or WOO_CONSUMER_KEY_<NAME> and WOO_CONSUMER_SECRET_<NAME>",
+      parseSourceCredentials,
+    )
+    .option(
+      '--source-api-version <version>',
+      `the Shopify Admin API version of a shopify:// source (default ${SHOPIFY_API_VERSION})`,
+      parseShopifyApiVersion,
     )
     .option(
       '--encoding <name>',

@@ -1,5 +1,6 @@
 import { relay } from '../async-relay.js';
 import type { SourceRecord } from '../interfaces.js';
+import { isStoreSource } from '../stores/store-url.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
@@ -14,12 +15,13 @@ import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
 import type { OpenedSource, OpenSourceOptions, ReaderOptions, RowEstimate, SourceFormat } from './types.js';
-import { openUrl } from './url-source.js';
+import { DEFAULT_SOURCE_TIMEOUT_MS, openUrl } from './url-source.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
 /**
- * Opens a source (file path, `-` for standard input, or an http(s) URL) and reads it as records.
+ * Opens a source (file path, `-` for standard input, an http(s) URL, or a store read through its
+ * API: see src/stores) and reads it as records.
  * A gzip-compressed source is inflated as it is read. Only the first 64 KiB are held whole, to
  * detect encoding, format and delimiter; the rest streams, one record at a time, none longer than
  * `maxRecordBytes`. The first record is read before this resolves, so a source that cannot be read
@@ -27,6 +29,7 @@ const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
  */
 export async function openSource(source: string, options: OpenSourceOptions = {}): Promise<OpenedSource> {
   checkOptions(options);
+  if (isStoreSource(source)) return openStoreSource(source, options);
   let bytes = await openBytes(source, options);
   try {
     const inflated = await gunzipIfCompressed(bytes);
@@ -36,6 +39,25 @@ export async function openSource(source: string, options: OpenSourceOptions = {}
     await bytes.close();
     throw error;
   }
+}
+
+/** A store's reader is loaded when a store is read: a file import does not hold it. */
+async function openStoreSource(source: string, options: OpenSourceOptions): Promise<OpenedSource> {
+  const { openStore } = await import('../stores/open-store.js');
+  return openStore(source, {
+    env: options.store?.env ?? {},
+    allowInsecure: options.store?.allowInsecure === true,
+    allowPrivateSource: options.allowPrivateSource === true,
+    timeoutMs: options.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS,
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    ...(options.store?.credentials === undefined ? {} : { credentials: options.store.credentials }),
+    ...(options.store?.apiVersion === undefined ? {} : { apiVersion: options.store.apiVersion }),
+    ...(options.store?.sleep ? { sleep: options.store.sleep } : {}),
+    ...(options.store?.now ? { now: options.store.now } : {}),
+    ...(options.store?.onProgress ? { onProgress: options.store.onProgress } : {}),
+    ...(options.network ? { network: options.network } : {}),
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+  });
 }
 
 function checkOptions(options: OpenSourceOptions): void {

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import type { StoreReadOptions } from '../stores/types.js';
 import type { SourceNetwork } from './url-connect.js';
 
 export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xml';
@@ -22,6 +23,11 @@ export interface OpenSourceOptions {
   allowPrivateSource?: boolean;
   /** `--max-record-bytes`: one record (CSV record, NDJSON line, JSON element, XML item), after decompression. */
   maxRecordBytes?: number;
+  /** Store sources (`shopify://`, `woocommerce://`): credentials' choice, API version, seams. */
+  store?: Pick<
+    StoreReadOptions,
+    'env' | 'credentials' | 'apiVersion' | 'allowInsecure' | 'sleep' | 'now' | 'onProgress'
+  >;
 }
 
 /** What every record reader is given besides the text. */
@@ -60,6 +66,8 @@ export interface OpenedSource {
   detections: string[];
   /** The rows the source holds, about, when its size is known (a file, a feed with a length); else null. */
   rowEstimate: RowEstimate | null;
+  /** A store read through its API: the preset of its platform, which reads the rows it gives. */
+  preset?: 'shopify' | 'woocommerce';
   /** Single pass. Errors met while reading are thrown as `SourceError`. */
   records: AsyncIterable<SourceRecord>;
   /** Releases the file or socket when the caller stops before the end; safe to call twice. */

@@ -12,6 +12,12 @@ import {
 import type { CliIo } from '../program.js';
 import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
+import {
+  checkStoreDoubleFlags,
+  STORE_DOUBLE_PORTS,
+  STORE_DOUBLES,
+  startStoreDouble,
+} from './sandbox-store.js';
 
 /** A fixed default port, so the printed lines stay valid across restarts; `--port 0` takes any free one. */
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -36,6 +42,8 @@ export interface SandboxFlags {
   pageSize?: string;
   createStatus?: string;
   createBody?: boolean;
+  /** `--as shopify|woocommerce`: serve a store's API double instead of the Seller API. */
+  as?: string;
 }
 
 export function registerSandbox(
@@ -87,7 +95,15 @@ export function registerSandbox(
     .option('--page-size <n>', 'items per list page (default 100)')
     .option('--create-status <code>', 'status of a successful create: 200 or 201 (default 201)')
     .option('--no-create-body', 'answer a create with an empty body and a Location header')
+    .option(
+      '--as <platform>',
+      `serve a store's API double with sample products instead: ${STORE_DOUBLES.join(' or ')} (default port ${STORE_DOUBLE_PORTS.shopify} or ${STORE_DOUBLE_PORTS.woocommerce})`,
+    )
     .action(async (flags: SandboxFlags) => {
+      if (flags.as !== undefined) {
+        await serveStore(flags, io, untilStopped);
+        return;
+      }
       const options = sandboxOptionsFromFlags(flags);
       const sandbox = await listen(options);
       io.stdout.write(pasteableLines(sandbox, options));
@@ -152,6 +168,35 @@ export function pasteableLines(
     lines.push(`${index === 0 ? '' : '# '}SELLER_API_KEY=${key}  # seller ${seller}`);
   });
   return `${lines.join('\n')}\n`;
+}
+
+/** `sandbox --as shopify|woocommerce`: the store double, on the port and host given, until stopped. */
+async function serveStore(
+  flags: SandboxFlags,
+  io: CliIo,
+  untilStopped: () => Promise<unknown>,
+): Promise<void> {
+  const name = checkStoreDoubleFlags(flags.as ?? '', flags as Record<string, unknown>);
+  const { port, host } = sandboxOptionsFromFlags({
+    ...(flags.port === undefined ? {} : { port: flags.port }),
+    ...(flags.host === undefined ? {} : { host: flags.host }),
+  });
+  const listenOn = {
+    port: flags.port === undefined ? STORE_DOUBLE_PORTS[name] : (port ?? 0),
+    ...(host ? { host } : {}),
+  };
+  let started: Awaited<ReturnType<typeof startStoreDouble>>;
+  try {
+    started = await startStoreDouble(name, listenOn);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`--port: ${listenOn.port} is already in use; try --port 0`);
+    throw error;
+  }
+  io.stdout.write(started.lines);
+  await untilStopped();
+  await started.double.close();
 }
 
 async function listen(options: SandboxOptions): Promise<Sandbox> {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
+import type { CliIo } from '../../../src/cli/program.js';
 import { projectRoot } from '../../../src/project-root.js';
 
 export interface CliResult {
@@ -23,7 +24,13 @@ function capture(): { stream: PassThrough; text: () => string } {
  * Runs the CLI in this process, as `catalog-sync ...args` with `env` as its whole environment
  * (a copy: a command may write to it, e.g. `--sandbox`). Never touches process.env.
  */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+  /** Seams of the process's io (a store source's sleep). */
+  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network'> = {},
+): Promise<CliResult> {
   const stdout = capture();
   const stderr = capture();
   const input = new PassThrough();
@@ -33,6 +40,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = '')
     stderr: stderr.stream,
     stdin: input,
     env: { ...env },
+    ...seams,
   });
   // Let the captures take in what was written just before the end.
   await new Promise((resolve) => setImmediate(resolve));

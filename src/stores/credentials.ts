@@ -1,0 +1,76 @@
+import { SourceError } from '../sources/source-error.js';
+
+/**
+ * A store's credentials, from the environment only: `SHOPIFY_ACCESS_TOKEN`, `WOO_CONSUMER_KEY` and
+ * `WOO_CONSUMER_SECRET`, or their `_<NAME>` forms picked by `--source-credentials NAME`. A job file
+ * may name the NAME, never hold a value: the variables' names are fixed here, so a NAME chooses
+ * among the operator's store credentials and cannot make any other variable read. Messages name the
+ * variable, never its value.
+ */
+
+/**
+ * Capitals, digits and _, at most 32: a pasted token or key (`shpat_…`, `ck_…`, lower-case hex) is
+ * never one, so it is refused without being echoed, and never becomes part of a variable's name
+ * that a message shows.
+ */
+export const CREDENTIALS_NAME = /^[A-Z0-9_]{1,32}$/;
+
+export const SHOPIFY_TOKEN_VARIABLE = 'SHOPIFY_ACCESS_TOKEN';
+export const WOO_KEY_VARIABLE = 'WOO_CONSUMER_KEY';
+export const WOO_SECRET_VARIABLE = 'WOO_CONSUMER_SECRET';
+
+/** `--source-credentials NAME`: letters, digits and _ (the tail of a variable's name). */
+export function checkCredentialsName(name: string): string {
+  if (!CREDENTIALS_NAME.test(name))
+    throw new SourceError(
+      '--source-credentials takes a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>)',
+    );
+  return name;
+}
+
+/** The variable that holds a credential, in its `_<NAME>` form when a NAME is given. */
+export function credentialVariable(base: string, name: string | undefined): string {
+  return name === undefined ? base : `${base}_${checkCredentialsName(name)}`;
+}
+
+function readVariable(env: NodeJS.ProcessEnv, variable: string, what: string): string {
+  const value = env[variable]?.trim();
+  if (!value)
+    throw new SourceError(
+      `${what}: ${variable} is not set (the store's credentials come from the environment)`,
+    );
+  return value;
+}
+
+export interface ShopifyCredentials {
+  token: string;
+  /** The variable it came from, for the message of a rejected token. */
+  variable: string;
+}
+
+export function readShopifyToken(
+  env: NodeJS.ProcessEnv,
+  name: string | undefined,
+  what: string,
+): ShopifyCredentials {
+  const variable = credentialVariable(SHOPIFY_TOKEN_VARIABLE, name);
+  return { token: readVariable(env, variable, what), variable };
+}
+
+export interface WooCredentials {
+  /** `Basic …`, ready for the Authorization header. */
+  authorization: string;
+  /** The variables they came from, for the message of rejected keys. */
+  variables: string;
+}
+
+export function readWooKeys(env: NodeJS.ProcessEnv, name: string | undefined, what: string): WooCredentials {
+  const keyVariable = credentialVariable(WOO_KEY_VARIABLE, name);
+  const secretVariable = credentialVariable(WOO_SECRET_VARIABLE, name);
+  const key = readVariable(env, keyVariable, what);
+  const secret = readVariable(env, secretVariable, what);
+  return {
+    authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`,
+    variables: `${keyVariable} and ${secretVariable}`,
+  };
+}

@@ -1,0 +1,142 @@
+import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { formatDuration } from '../duration.js';
+import type { AddressKind } from '../net/address-policy.js';
+import { SourceError, sourceError } from '../sources/source-error.js';
+import { type ConnectOptions, connectHop } from '../sources/url-connect.js';
+
+/** What one call to a store's API is given: the address policy and its seams, as a feed's. */
+export interface CallOptions extends ConnectOptions {
+  /** The most bytes an answer may hold (an API page, a poll): more is the store misbehaving. */
+  maxBytes: number;
+  /** No byte for this long ends the call (`--source-timeout`). */
+  timeoutMs: number;
+  /** The kind of the address that gave this URL (the API, for a result URL); undefined for the store. */
+  from?: AddressKind;
+}
+
+export interface CallAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The kind of address that answered, for the URLs it gives. */
+  kind: AddressKind;
+}
+
+/**
+ * One request to a store, over node:http on a connection the address policy checked (as a feed's):
+ * no redirect is followed (an API that redirects is answered as it is), the answer is read whole up
+ * to `maxBytes`. `label` names the store in messages; the URL's query, which never holds a secret
+ * here, is not shown either.
+ */
+export async function callStore(
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  label: string,
+  options: CallOptions,
+): Promise<CallAnswer> {
+  const { socket, kind } = await connectHop(url, options.from, label, options, null);
+  try {
+    const answer = await send(socket, url, init, label, options.timeoutMs);
+    const body = await readBody(answer, label, options);
+    return { status: answer.statusCode ?? 0, headers: answer.headers, body, kind };
+  } finally {
+    // One connection per call: the next call is checked by the address policy again.
+    socket.destroy();
+  }
+}
+
+/** Sends the request on the checked socket and resolves with the answer's head. */
+export async function openCall(
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  label: string,
+  options: Omit<CallOptions, 'maxBytes'>,
+): Promise<IncomingMessage> {
+  const { socket } = await connectHop(url, options.from, label, options, null);
+  return send(socket, url, init, label, options.timeoutMs);
+}
+
+function send(
+  socket: Duplex,
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  label: string,
+  timeoutMs: number,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      method: init.method,
+      path: `${url.pathname}${url.search}`,
+      headers: {
+        host: url.host,
+        'user-agent': 'catalog-sync',
+        accept: 'application/json',
+        ...init.headers,
+        ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+      },
+      createConnection: () => socket as never,
+    });
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(
+        sourceError(label, `the store did not answer within ${formatDuration(timeoutMs)} (--source-timeout)`),
+      ),
+    );
+    req.once('response', resolve);
+    req.once('error', (error) =>
+      reject(
+        error instanceof SourceError ? error : sourceError(label, `cannot reach the store: ${codeOf(error)}`),
+      ),
+    );
+    req.end(init.body);
+  });
+}
+
+async function readBody(answer: IncomingMessage, label: string, options: CallOptions): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  answer.setTimeout(options.timeoutMs, () =>
+    answer.destroy(
+      sourceError(label, `the store stalled for ${formatDuration(options.timeoutMs)} (--source-timeout)`),
+    ),
+  );
+  try {
+    for await (const chunk of answer) {
+      size += (chunk as Buffer).length;
+      if (size > options.maxBytes) {
+        answer.destroy();
+        throw sourceError(label, `an answer of the store is longer than ${options.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw error instanceof SourceError
+      ? error
+      : sourceError(label, `the store's answer broke off: ${codeOf(error)}`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** An answer's JSON, or one line saying the store sent something else. */
+export function parseJson(body: string, label: string, what: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw sourceError(label, `${what} is not JSON`);
+  }
+}
+
+/** `Retry-After` in seconds or as a date, in ms; null when absent or unreadable. */
+export function retryAfterMs(headers: IncomingHttpHeaders, now: number): number | null {
+  const value = headers['retry-after'];
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

@@ -1,0 +1,130 @@
+import type { AddressKind } from '../../net/address-policy.js';
+import { SourceError, sourceError } from '../../sources/source-error.js';
+import type { ShopifyCredentials } from '../credentials.js';
+import { callStore, parseJson, retryAfterMs } from '../http-call.js';
+import type { StoreAddress } from '../store-url.js';
+import {
+  defaultSleep,
+  MAX_ANSWER_BYTES,
+  MAX_RETRIES_IN_A_ROW,
+  MAX_WAIT_MS,
+  type StoreReadOptions,
+} from '../types.js';
+
+interface GraphqlAnswer {
+  data?: unknown;
+  errors?: Array<{ message?: string; extensions?: { code?: string } }>;
+  extensions?: {
+    cost?: {
+      requestedQueryCost?: number;
+      throttleStatus?: { currentlyAvailable?: number; restoreRate?: number };
+    };
+  };
+}
+
+/**
+ * The shop's Admin GraphQL endpoint. A THROTTLED answer is waited out as its cost extension says
+ * (the points the query needs, less those available, at the restore rate), a 429 or 503 as its
+ * Retry-After says; a rejected token is one line naming the variable it came from.
+ */
+export class ShopifyAdminApi {
+  /** The kind of address the API answered from: the result file's URL is judged as a redirect from it. */
+  kind: AddressKind | undefined;
+  private readonly endpoint: URL;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly store: StoreAddress,
+    private readonly credentials: ShopifyCredentials,
+    readonly version: string,
+    private readonly options: StoreReadOptions,
+  ) {
+    this.endpoint = new URL(`/admin/api/${version}/graphql.json`, store.base);
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  async query<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const label = this.store.display;
+    for (let tries = 0; ; tries++) {
+      const answer = await callStore(
+        this.endpoint,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopify-access-token': this.credentials.token },
+          body: JSON.stringify({ query, variables }),
+        },
+        label,
+        {
+          ...this.options.network,
+          allowPrivateSource: this.options.allowPrivateSource,
+          ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+          timeoutMs: this.options.timeoutMs,
+          maxBytes: MAX_ANSWER_BYTES,
+        },
+      );
+      this.kind = answer.kind;
+      if (answer.status === 401)
+        throw sourceError(
+          label,
+          `Shopify refused the access token in ${this.credentials.variable} (401): check it, or create one in a custom app with read_products`,
+        );
+      if (answer.status === 403)
+        throw sourceError(
+          label,
+          `the access token in ${this.credentials.variable} may not read products (403): give its custom app the read_products scope`,
+        );
+      if (answer.status === 404)
+        throw sourceError(
+          label,
+          `no Admin API here (404): is this the shop's myshopify.com host, and API version ${this.version} supported?`,
+        );
+      const busy = answer.status === 429 || answer.status === 503;
+      if (busy) {
+        await this.wait(
+          tries,
+          retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 2000,
+          'busy',
+        );
+        continue;
+      }
+      if (answer.status < 200 || answer.status > 299)
+        throw sourceError(label, `the Admin API answered ${answer.status}`);
+      const body = parseJson(answer.body, label, "the Admin API's answer") as GraphqlAnswer;
+      const throttled = body.errors?.some((error) => error.extensions?.code === 'THROTTLED') === true;
+      if (throttled) {
+        await this.wait(tries, throttleWaitMs(body), 'throttled');
+        continue;
+      }
+      if (body.errors && body.errors.length > 0) {
+        const first = body.errors[0]?.message ?? 'an error';
+        if (body.errors.some((error) => error.extensions?.code === 'ACCESS_DENIED'))
+          throw sourceError(
+            label,
+            `the access token in ${this.credentials.variable} may not read products (ACCESS_DENIED): give its custom app the read_products scope`,
+          );
+        throw sourceError(label, `the Admin API refused the query: ${oneLine(first)}`);
+      }
+      return body.data as T;
+    }
+  }
+
+  private async wait(tries: number, ms: number, why: string): Promise<void> {
+    if (tries >= MAX_RETRIES_IN_A_ROW)
+      throw new SourceError(`${this.store.display}: the Admin API stayed ${why} after ${tries} waits`);
+    await this.sleep(Math.min(MAX_WAIT_MS, Math.max(0, ms)));
+  }
+}
+
+/** How long until the bucket holds the query's cost again, from the answer's cost extension (1 s at least). */
+export function throttleWaitMs(body: GraphqlAnswer): number {
+  const cost = body.extensions?.cost;
+  const needed = cost?.requestedQueryCost ?? 0;
+  const available = cost?.throttleStatus?.currentlyAvailable ?? 0;
+  const rate = cost?.throttleStatus?.restoreRate ?? 0;
+  if (!(rate > 0)) return 1000;
+  return Math.max(1000, Math.ceil(((needed - available) / rate) * 1000));
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').slice(0, 200);
+}

@@ -1,0 +1,64 @@
+/**
+ * The Admin API version asked for when `--source-api-version` does not say (Shopify supports each
+ * stable version for at least 12 months). The README names it.
+ */
+export const SHOPIFY_API_VERSION = '2025-01';
+
+/** `YYYY-MM` or `unstable`: what Shopify's URLs take. */
+export function checkApiVersion(version: string): boolean {
+  return /^(\d{4}-(01|04|07|10)|unstable)$/.test(version);
+}
+
+/**
+ * The whole catalog in one bulk operation: each product, then its variants and media images as lines
+ * of their own that name it in `__parentId`. Only what the Shopify preset reads is asked for.
+ */
+export const PRODUCTS_BULK_QUERY = `{
+  products {
+    edges {
+      node {
+        id
+        handle
+        title
+        descriptionHtml
+        vendor
+        productType
+        tags
+        status
+        category { fullName }
+        options { name position }
+        media {
+          edges { node { ... on MediaImage { id image { url } } } }
+        }
+        variants {
+          edges {
+            node {
+              id
+              sku
+              price
+              compareAtPrice
+              barcode
+              inventoryQuantity
+              selectedOptions { name value }
+              image { url }
+              inventoryItem { tracked measurement { weight { unit value } } }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+export const RUN_BULK_MUTATION = `mutation RunBulk($query: String!) {
+  bulkOperationRunQuery(query: $query) {
+    bulkOperation { id status }
+    userErrors { field message }
+  }
+}`;
+
+export const POLL_BULK_QUERY = `query Poll($id: ID!) {
+  node(id: $id) {
+    ... on BulkOperation { id status errorCode objectCount url partialDataUrl }
+  }
+}`;

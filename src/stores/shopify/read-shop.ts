@@ -1,0 +1,44 @@
+import { SourceError } from '../../sources/source-error.js';
+import { readShopifyToken } from '../credentials.js';
+import type { StoreRows } from '../store-rows.js';
+import type { StoreAddress } from '../store-url.js';
+import type { StoreReadOptions } from '../types.js';
+import { ShopifyAdminApi } from './admin-api.js';
+import { runProductsBulkOperation } from './bulk-operation.js';
+import { checkApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
+import { exportRows, SHOPIFY_EXPORT_COLUMNS } from './export-rows.js';
+import { readBulkProducts } from './result-file.js';
+
+/**
+ * A shop's catalog through the Admin GraphQL API: the bulk operation is run and waited for here
+ * (a wrong token, a failed operation end the run before any row), then its file streams as the
+ * rows of the shop's CSV export.
+ */
+export async function readShop(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
+  const version = options.apiVersion ?? SHOPIFY_API_VERSION;
+  if (!checkApiVersion(version))
+    throw new SourceError(
+      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION}, not "${version.slice(0, 40)}"`,
+    );
+  const credentials = readShopifyToken(options.env, options.credentials, store.display);
+  const api = new ShopifyAdminApi(store, credentials, version, options);
+  const { url, objects } = await runProductsBulkOperation(api, store.display, options);
+  async function* rows(): AsyncGenerator<Record<string, string>> {
+    if (url === null) return;
+    for await (const product of readBulkProducts(url, api.kind, store.display, options)) {
+      yield* exportRows(product);
+    }
+  }
+  return {
+    preset: 'shopify',
+    columns: [...SHOPIFY_EXPORT_COLUMNS],
+    detections: [
+      `store ${store.display} (Shopify Admin API ${version}, bulk operation of ${objects} objects)`,
+    ],
+    rowEstimate:
+      objects > 0
+        ? { rows: objects, how: "the bulk operation's object count (products, variants, images)" }
+        : null,
+    rows: rows(),
+  };
+}

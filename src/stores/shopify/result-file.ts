@@ -1,0 +1,81 @@
+import type { AddressKind } from '../../net/address-policy.js';
+import { sourceError } from '../../sources/source-error.js';
+import { redactUrl } from '../../sources/url-source.js';
+import { openCall } from '../http-call.js';
+import { linesOf } from '../json-lines.js';
+import type { StoreReadOptions } from '../types.js';
+
+/** A product of the bulk file with its variants and media images, as the file's lines give them. */
+export interface BulkProduct {
+  product: Record<string, unknown>;
+  variants: Array<Record<string, unknown>>;
+  images: Array<Record<string, unknown>>;
+}
+
+/**
+ * Streams the bulk operation's JSONL file and hands each product whole, with its variants and
+ * images. The file lists a product before its children, so a product is complete when the next one
+ * begins: one product is held at a time, whatever the shop's size. The file's host is judged by the
+ * address policy as a redirect from the API's, and gets no token (its URL is signed).
+ */
+export async function* readBulkProducts(
+  url: string,
+  from: AddressKind | undefined,
+  label: string,
+  options: StoreReadOptions,
+): AsyncGenerator<BulkProduct> {
+  let address: URL;
+  try {
+    address = new URL(url);
+  } catch {
+    throw sourceError(label, 'the bulk operation gave a result URL that is not one');
+  }
+  if (address.protocol !== 'https:' && address.protocol !== 'http:')
+    throw sourceError(label, `the bulk operation's result URL is not http(s): ${redactUrl(url)}`);
+  const answer = await openCall(address, { method: 'GET', headers: { accept: '*/*' } }, label, {
+    ...options.network,
+    allowPrivateSource: options.allowPrivateSource,
+    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    timeoutMs: options.timeoutMs,
+    ...(from ? { from } : {}),
+  });
+  const status = answer.statusCode ?? 0;
+  if (status === 403 || status === 400 || status === 410) {
+    answer.destroy();
+    throw sourceError(
+      label,
+      `the bulk operation's result URL has expired (${status}): run again; nothing was sent`,
+    );
+  }
+  if (status < 200 || status > 299) {
+    answer.destroy();
+    throw sourceError(label, `the bulk operation's result file answered ${status}`);
+  }
+  let current: BulkProduct | null = null;
+  let line = 0;
+  for await (const text of linesOf(answer, label, options.maxRecordBytes, options.timeoutMs)) {
+    line++;
+    let object: Record<string, unknown>;
+    try {
+      object = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw sourceError(label, `line ${line} of the bulk result is not JSON`);
+    }
+    const parent = object.__parentId;
+    if (typeof parent !== 'string') {
+      if (current) yield current;
+      current = { product: object, variants: [], images: [] };
+      continue;
+    }
+    if (!current || current.product.id !== parent)
+      throw sourceError(
+        label,
+        `line ${line} of the bulk result names a product that is not the one being read`,
+      );
+    const id = typeof object.id === 'string' ? object.id : '';
+    if (id.includes('/ProductVariant/')) current.variants.push(object);
+    else if (id.includes('/MediaImage/')) current.images.push(object);
+    // Other media (video, 3D model) are not images: left out, as the CSV export leaves them.
+  }
+  if (current) yield current;
+}

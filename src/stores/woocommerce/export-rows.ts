@@ -1,0 +1,165 @@
+/**
+ * The columns of WooCommerce's product CSV export that the `woocommerce` preset reads: a product
+ * read through the REST API becomes the row its export would hold (a variable product, then a row
+ * per variation naming it in Parent), so the preset gives it the meaning it gives the export.
+ */
+export const WOO_EXPORT_COLUMNS = [
+  'ID',
+  'Type',
+  'SKU',
+  'GTIN, UPC, EAN, or ISBN',
+  'Name',
+  'Published',
+  'Visibility in catalog',
+  'Short description',
+  'Description',
+  'Sale price',
+  'Regular price',
+  'In stock?',
+  'Stock',
+  'Weight',
+  'Categories',
+  'Tags',
+  'Images',
+  'Parent',
+  'Grouped products',
+  'External URL',
+  'Brands',
+  ...[1, 2, 3, 4, 5].flatMap((n) => [`Attribute ${n} name`, `Attribute ${n} value(s)`]),
+];
+
+/** The exporter's Published: 1 published, 0 private (a disabled variation), -1 draft or pending. */
+const PUBLISHED: Record<string, string> = { publish: '1', private: '0' };
+
+/** A category's path as the export writes it (`Clothing > Tshirts`), by id. */
+export type CategoryPaths = ReadonlyMap<number, string>;
+
+/** Builds each category's path from the store's list of categories (id, name, parent). */
+export function categoryPaths(categories: Array<Record<string, unknown>>): Map<number, string> {
+  const byId = new Map(categories.map((category) => [Number(category.id), category]));
+  const paths = new Map<number, string>();
+  for (const id of byId.keys()) {
+    const names: string[] = [];
+    const seen = new Set<number>();
+    for (let at = byId.get(id); at && !seen.has(Number(at.id)); at = byId.get(Number(at.parent))) {
+      seen.add(Number(at.id));
+      names.unshift(text(at.name));
+    }
+    paths.set(id, names.join(' > '));
+  }
+  return paths;
+}
+
+export function productRow(
+  product: Record<string, unknown>,
+  paths: CategoryPaths,
+  now: number,
+): Record<string, string> {
+  const row = blankRow();
+  row.ID = text(product.id);
+  row.Type = text(product.type);
+  row.Name = text(product.name);
+  row['Visibility in catalog'] = text(product.catalog_visibility);
+  row['Short description'] = text(product.short_description);
+  row.Description = text(product.description);
+  putCommon(row, product, now);
+  row.Categories = list(product.categories)
+    .map((category) => paths.get(Number(category.id)) ?? text(category.name))
+    .join(', ');
+  row.Tags = list(product.tags)
+    .map((tag) => text(tag.name))
+    .join(', ');
+  row.Images = list(product.images)
+    .map((image) => text(image.src))
+    .join(', ');
+  row['Grouped products'] = (Array.isArray(product.grouped_products) ? product.grouped_products : [])
+    .map((id) => `id:${text(id)}`)
+    .join(', ');
+  row['External URL'] = text(product.external_url);
+  row.Brands = list(product.brands)
+    .map((brand) => text(brand.name))
+    .join(', ');
+  list(product.attributes)
+    .slice(0, 5)
+    .forEach((attribute, i) => {
+      row[`Attribute ${i + 1} name`] = text(attribute.name);
+      row[`Attribute ${i + 1} value(s)`] = (Array.isArray(attribute.options) ? attribute.options : [])
+        .map(text)
+        .join(', ');
+    });
+  return row;
+}
+
+export function variationRow(
+  variation: Record<string, unknown>,
+  parentId: string,
+  now: number,
+): Record<string, string> {
+  const row = blankRow();
+  row.ID = text(variation.id);
+  row.Type = 'variation';
+  row.Name = text(variation.name);
+  row['Visibility in catalog'] = 'visible';
+  row.Description = text(variation.description);
+  row.Parent = `id:${parentId}`;
+  putCommon(row, variation, now);
+  const image = variation.image as { src?: unknown } | null | undefined;
+  row.Images = text(image?.src);
+  list(variation.attributes)
+    .slice(0, 5)
+    .forEach((attribute, i) => {
+      row[`Attribute ${i + 1} name`] = text(attribute.name);
+      row[`Attribute ${i + 1} value(s)`] = text(attribute.option);
+    });
+  return row;
+}
+
+/** What products and variations share: SKU, state, prices, stock, weight, GTIN. */
+function putCommon(row: Record<string, string>, item: Record<string, unknown>, now: number): void {
+  row.SKU = text(item.sku);
+  row['GTIN, UPC, EAN, or ISBN'] = text(item.global_unique_id);
+  row.Published = PUBLISHED[text(item.status)] ?? '-1';
+  row['Regular price'] = text(item.regular_price);
+  row['Sale price'] = saleRunning(item, now) ? text(item.sale_price) : '';
+  // The stock counts where the store manages it (a variation may use its parent's: `parent`).
+  if (item.manage_stock === true || item.manage_stock === 'parent') row.Stock = text(item.stock_quantity);
+  row['In stock?'] =
+    { instock: '1', outofstock: '0', onbackorder: 'backorder' }[text(item.stock_status)] ?? '';
+  row.Weight = text(item.weight);
+}
+
+/**
+ * A scheduled sale counts only between its dates: one that ended (or has not begun) is no sale,
+ * though the store keeps its price. The export writes the price and dates apart; the API says which.
+ */
+function saleRunning(item: Record<string, unknown>, now: number): boolean {
+  if (text(item.sale_price) === '') return false;
+  const to = gmt(item.date_on_sale_to_gmt);
+  const from = gmt(item.date_on_sale_from_gmt);
+  if (to !== null && to < now) return false;
+  if (from !== null && from > now) return false;
+  return true;
+}
+
+function gmt(value: unknown): number | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isNaN(at) ? null : at;
+}
+
+function blankRow(): Record<string, string> {
+  const row: Record<string, string> = {};
+  for (const column of WOO_EXPORT_COLUMNS) row[column] = '';
+  return row;
+}
+
+function list(value: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(value)
+    ? (value.filter((item) => item && typeof item === 'object') as Array<Record<string, unknown>>)
+    : [];
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : String(value);
+}

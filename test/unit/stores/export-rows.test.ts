@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { exportRows } from '../../../src/stores/shopify/export-rows.js';
+import { categoryPaths, productRow, variationRow } from '../../../src/stores/woocommerce/export-rows.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+
+describe("a Shopify product as its export's rows", () => {
+  const product = (weight: { unit: string; value: number }) =>
+    exportRows({
+      product: {
+        id: 'gid://shopify/Product/1',
+        handle: 'h',
+        title: 'T',
+        status: 'ACTIVE',
+        options: [{ name: 'Title', position: 1 }],
+      },
+      variants: [
+        {
+          id: 'gid://shopify/ProductVariant/2',
+          price: '1.00',
+          selectedOptions: [{ name: 'Title', value: 'Default Title' }],
+          inventoryItem: { tracked: false, measurement: { weight } },
+        },
+      ],
+      images: [],
+    })[0]!;
+
+  it.each([
+    ['GRAMS', 283.4952313, '283.4952313'],
+    ['KILOGRAMS', 0.25, '250'],
+    ['OUNCES', 10, '283.49523125'],
+    ['POUNDS', 2, '907.18474'],
+  ])('a weight in %s is written in grams, as Variant Grams', (unit, value, grams) => {
+    expect(product({ unit, value })['Variant Grams']).toBe(grams);
+  });
+
+  it('an untracked variant has a blank tracker: the preset does not send its quantity', () => {
+    expect(product({ unit: 'GRAMS', value: 1 })['Variant Inventory Tracker']).toBe('');
+  });
+});
+
+describe("a WooCommerce product as its export's row", () => {
+  it('a sale not yet begun, or ended, is no sale; one running is', () => {
+    const item = (from: string | null, to: string | null) =>
+      productRow(
+        {
+          id: 1,
+          type: 'simple',
+          status: 'publish',
+          regular_price: '10',
+          sale_price: '8',
+          date_on_sale_from_gmt: from,
+          date_on_sale_to_gmt: to,
+        },
+        new Map(),
+        NOW,
+      )['Sale price'];
+    expect(item(null, null)).toBe('8');
+    expect(item('2026-05-01T00:00:00', '2026-07-01T00:00:00')).toBe('8');
+    expect(item('2026-07-01T00:00:00', null)).toBe('');
+    expect(item(null, '2026-05-31T23:59:59')).toBe('');
+  });
+
+  it('Published is 1, 0 or -1 as the exporter writes it; the stock only where it is managed', () => {
+    const row = (status: string, manage: boolean | 'parent') =>
+      variationRow(
+        {
+          id: 5,
+          status,
+          manage_stock: manage,
+          stock_quantity: 3,
+          stock_status: 'onbackorder',
+          attributes: [{ name: 'Size', option: 'M' }],
+        },
+        '4',
+        NOW,
+      );
+    expect(row('publish', true)).toMatchObject({
+      Published: '1',
+      Stock: '3',
+      'In stock?': 'backorder',
+      Parent: 'id:4',
+      'Attribute 1 value(s)': 'M',
+    });
+    expect(row('private', 'parent')).toMatchObject({ Published: '0', Stock: '3' });
+    expect(row('draft', false)).toMatchObject({ Published: '-1', Stock: '' });
+  });
+
+  it('category paths follow parents, and a loop of parents ends', () => {
+    const paths = categoryPaths([
+      { id: 1, name: 'Home', parent: 0 },
+      { id: 2, name: 'Decor', parent: 1 },
+      { id: 3, name: 'A', parent: 4 },
+      { id: 4, name: 'B', parent: 3 },
+    ]);
+    expect(paths.get(2)).toBe('Home > Decor');
+    expect(paths.get(3)).toBe('B > A');
+  });
+});

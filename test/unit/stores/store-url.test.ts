@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { SourceError } from '../../../src/sources/source-error.js';
+import { isStoreSource, parseStoreSource } from '../../../src/stores/store-url.js';
+
+describe('a store source', () => {
+  it('shopify:// and woocommerce:// are read over https; +http is plain HTTP', () => {
+    expect(parseStoreSource('shopify://shop.myshopify.com', false).base.href).toBe(
+      'https://shop.myshopify.com/',
+    );
+    const woo = parseStoreSource('woocommerce://example.com/shop/', false);
+    expect(woo.base.href).toBe('https://example.com/shop');
+    expect(woo.display).toBe('woocommerce://example.com/shop');
+    expect(parseStoreSource('shopify+http://127.0.0.1:8080', false).base.href).toBe('http://127.0.0.1:8080/');
+    expect(isStoreSource('SHOPIFY://x')).toBe(true);
+    expect(isStoreSource('https://x')).toBe(false);
+  });
+
+  it.each([
+    [
+      'shopify+http://shop.example.com',
+      "shopify+http://shop.example.com: plain HTTP to a host that is not loopback would send the store's credentials in clear; use shopify:// (https), or --allow-insecure",
+    ],
+    [
+      'woocommerce://ck_1:cs_2@example.com',
+      'woocommerce://example.com: credentials in the address are refused: they come from the environment (WOO_CONSUMER_KEY and WOO_CONSUMER_SECRET)',
+    ],
+    [
+      'shopify://shop.myshopify.com/admin',
+      "shopify://shop.myshopify.com/admin: a Shopify source is the shop's host only, such as shopify://shop.myshopify.com",
+    ],
+    [
+      'woocommerce://example.com/?consumer_key=ck_1',
+      'woocommerce://example.com: a store address has no query or fragment',
+    ],
+  ])('%s is refused in one line that holds no secret', (source, line) => {
+    expect(() => parseStoreSource(source, false)).toThrow(new SourceError(line));
+  });
+
+  it('--allow-insecure lets +http reach a host that is not loopback', () => {
+    expect(parseStoreSource('woocommerce+http://shop.example.com', true).base.protocol).toBe('http:');
+  });
+});
