@@ -1,4 +1,4 @@
-import { approvalStopped } from '../guards/approval.js';
+import { approvalStopped } from '../queue/approval.js';
 import type { SellerStatus } from '../queue/seller-state.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { pausedMessage } from './progress.js';

@@ -1,5 +1,5 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import type { ChunkJobData } from '../queue/chunk-job.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
 import { SettleBatch } from '../runs/settle-batch.js';

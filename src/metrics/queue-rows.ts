@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ChunkJobData } from '../queue/chunk-job.js';
 import { queueOptions } from '../queue/queue-options.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 
 const STATES = ['waiting', 'active', 'delayed'] as const;
 const PAGE = 200;

@@ -1,10 +1,10 @@
 import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelledOutcomes } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { runIdOfChunkJob } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';

@@ -3,9 +3,9 @@ import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
 import type { RowOutcome } from '../interfaces.js';
 import { DeactivationClaims } from '../missing/deactivation-claims.js';
 import { deactivateLine } from '../missing/deactivations.js';
+import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { CLAIM_MS } from '../sync/create-claims.js';
 import { reasonOf } from '../sync/error-policy.js';
-import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
 import type { WorkerDeps } from './run-context.js';
 

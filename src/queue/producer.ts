@@ -4,10 +4,10 @@ import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
+import { addChunk, type ChunkJobData, packSources } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
-import { addChunk, type ChunkJobData, packSources } from './chunk-job.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
 

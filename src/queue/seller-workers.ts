@@ -1,8 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import { RunStateLostError } from '../redis/health.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { runIdOfChunkJob } from './chunk-job.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
 import { LIMITER_MAX } from './queue-readiness.js';

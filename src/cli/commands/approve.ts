@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
-import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
+import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import { sellerRef } from '../../queue/seller-ref.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { produceChunks } from '../../../src/queue/producer.js';
+import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import {
   countingSource,

@@ -1,20 +1,20 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
+import { HeldRows } from '../guards/held-rows.js';
+import { PlanStore } from '../guards/plan-store.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
-import type { ChunkJobData } from '../queue/chunk-job.js';
-import { addChunk } from '../queue/chunk-job.js';
-import { endAfterDeactivations } from '../queue/finalise.js';
-import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
-import { queueOptions } from '../queue/queue-options.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
-import { HeldRows } from './held-rows.js';
-import { PlanStore } from './plan-store.js';
+import { endAfterDeactivations } from './finalise.js';
+import { DEFAULT_CHUNK_SIZE } from './producer.js';
+import { queueOptions } from './queue-options.js';
 
 interface ApprovalDeps {
   redis: Redis;

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { ProductUpsert } from '../interfaces.js';
-import { type StoredSource, toStored, withParentValues } from '../runs/parent-sources.js';
-import type { RowSource } from '../runs/source-rows.js';
+import { type StoredSource, toStored, withParentValues } from './parent-sources.js';
+import type { RowSource } from './source-rows.js';
 
 /**
  * A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key.
