@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
-import { sellerRef } from '../queue/seller-ref.js';
-import type { KeyHolder, SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import { sellerRef } from '../sellers/seller-ref.js';
+import type { KeyHolder, SellerInfo } from '../sellers/seller-state.js';
 import type { Runtime } from './runtime.js';
 
 export type KeyPauseResult =

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { queueOptions } from '../queue/queue-options.js';
-import type { SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient } from '../seller-api/index.js';
+import type { SellerInfo } from '../sellers/seller-state.js';
 import { unreachedCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 

@@ -3,7 +3,6 @@ import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } 
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
 import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
-import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
@@ -17,6 +16,7 @@ import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/s
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
+import { SellerState } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';
 import { UsageError } from './usage-error.js';

@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
 import { readTrustRules } from '../config.js';
-import { blockSizeFor } from '../queue/request-quota.js';
 import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
+import { blockSizeFor } from '../sellers/request-quota.js';
 import type { Runtime } from './runtime.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
-import type { SellerState, SellerStatus } from '../queue/seller-state.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { writeReport } from '../runs/report.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import type { QueueCounter } from './queue-counts.js';
 import { type RunView, runView, type SellerView, sellerView } from './views.js';
 

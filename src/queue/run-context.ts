@@ -14,6 +14,9 @@ import {
   type RetryPolicy,
   SellerApiClient,
 } from '../seller-api/index.js';
+import { sellerRef } from '../sellers/seller-ref.js';
+import type { SellerState } from '../sellers/seller-state.js';
+import { heldKeys } from '../sellers/servable-sellers.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
@@ -25,9 +28,6 @@ import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js'
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
-import { sellerRef } from './seller-ref.js';
-import type { SellerState } from './seller-state.js';
-import { heldKeys } from './servable-sellers.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {

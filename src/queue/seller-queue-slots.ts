@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { SellerInfo, SellerState } from '../sellers/seller-state.js';
+import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
 import type { TrustRules } from '../trust-rules.js';
 import { hasWorkNow, type QueueReadiness, readQueueReadiness } from './queue-readiness.js';
 import { DEFAULT_ROTATION, type RotationOptions, SellerRotation } from './seller-rotation.js';
-import type { SellerInfo, SellerState } from './seller-state.js';
 import type { SellerWorkers } from './seller-workers.js';
-import { heldKeys, servableSellers } from './servable-sellers.js';
 
 /**
  * How often the registry of sellers is read whole (a key linked to a seller by `resume`); a seller

@@ -2,13 +2,13 @@ import { Queue, Worker } from 'bullmq';
 import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
+import type { SellerInfo } from '../sellers/seller-state.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
 import { LIMITER_MAX } from './queue-readiness.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { RunContexts, type WorkerDeps } from './run-context.js';
-import type { SellerInfo } from './seller-state.js';
 
 export interface SellerWorkersOptions {
   prefix: string;

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
 import { addChunk, type ChunkJobData } from '../../../src/runs/chunk-job.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { produceChunks } from '../../../src/queue/producer.js';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { decodeOutcome } from '../../../src/runs/run-store.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { gate } from '../../support/gate.js';
 import {
   countingSource,
