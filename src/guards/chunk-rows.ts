@@ -1,4 +1,5 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
@@ -13,7 +14,6 @@ import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js'
 import type { RowWrite } from '../sync/row-writes.js';
 import { HeldRows } from './held-rows.js';
 import { priceChangeRefusal } from './limits.js';
-import { type PlannedWrite, PlanStore } from './plan-store.js';
 import { isPlanned } from './verdict.js';
 
 /**

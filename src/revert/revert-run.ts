@@ -6,9 +6,9 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
+import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
-import { decodeReplaced, type ReplacedValues } from './replaced-values.js';
 
 export interface RevertDeps {
   redis: Redis;

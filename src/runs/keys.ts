@@ -124,7 +124,7 @@ export class RedisKeys {
     return `${this.#run(runId)}:created-keys`;
   }
   /**
-   * Hash: remote id → what the run's PUT of that product replaced, per field (revert/replaced-values.ts):
+   * Hash: remote id → what the run's PUT of that product replaced, per field (sync/replaced-values.ts):
    * the value before, the value sent. Written with the product's index refresh; read by `revert`.
    */
   replaced(runId: string): string {

@@ -1,9 +1,9 @@
 import type { ChainableCommander } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
-import type { ReplacedValues } from '../revert/replaced-values.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { IndexedProduct } from './diff.js';
 import type { KnownProduct } from './id-map.js';
+import type { ReplacedValues } from './replaced-values.js';
 import type { RowSyncContext } from './row-sync-context.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { PlanStore } from '../../../src/guards/plan-store.js';
+import { PlanStore } from '../../../src/plan/plan-store.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { addChunk } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
