@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
+import type { WorkerDeps } from '../chunks/run-context.js';
 import { readTrustRules } from '../config.js';
-import type { WorkerDeps } from '../queue/run-context.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
 import { blockSizeFor } from '../sellers/request-quota.js';

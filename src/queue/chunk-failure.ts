@@ -1,5 +1,6 @@
 import type { Job, Queue } from 'bullmq';
-import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
+import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
+import type { WorkerDeps } from '../chunks/run-context.js';
 import type { RowOutcome } from '../interfaces.js';
 import { DeactivationClaims } from '../missing/deactivation-claims.js';
 import { deactivateLine } from '../missing/deactivations.js';
@@ -7,7 +8,6 @@ import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { CLAIM_MS } from '../sync/create-claims.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
-import type { WorkerDeps } from './run-context.js';
 
 /** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
 export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): RowOutcome[] {

@@ -1,5 +1,6 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
+import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
+import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
 import { clearReactivated, withReactivations } from '../missing/reactivate.js';
 import { startPlanOf } from '../plan/start-plan.js';
@@ -13,7 +14,6 @@ import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot
 import { cancelledOutcomes, notSyncedOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
-import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
 
 /** How long a job waits before another try when this worker lacks the run's key. */
 const KEY_UNAVAILABLE_RETRY_MS = 60_000;

@@ -1,8 +1,8 @@
 import type { Queue } from 'bullmq';
+import type { RunContext, WorkerDeps } from '../chunks/run-context.js';
 import { formatDuration } from '../runs/summary.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
-import type { RunContext, WorkerDeps } from './run-context.js';
 
 /**
  * One `GET /ping` for a seller whose API was out of reach, before a chunk sends anything: rejects

@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { RunContexts, type WorkerDeps } from '../chunks/run-context.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
@@ -8,7 +9,6 @@ import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
 import { LIMITER_MAX } from './queue-readiness.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import { RunContexts, type WorkerDeps } from './run-context.js';
 
 export interface SellerWorkersOptions {
   prefix: string;

@@ -1,3 +1,6 @@
+import { HeldRows } from '../guards/held-rows.js';
+import { priceChangeRefusal } from '../guards/limits.js';
+import { isPlanned } from '../guards/verdict.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -12,9 +15,6 @@ import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
 import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
 import type { RowWrite } from '../sync/row-writes.js';
-import { HeldRows } from './held-rows.js';
-import { priceChangeRefusal } from './limits.js';
-import { isPlanned } from './verdict.js';
 
 /**
  * What a chunk does with its rows: `write` them (an unguarded run, or a guarded run's `apply`
