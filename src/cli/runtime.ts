@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
-import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
@@ -16,6 +15,7 @@ import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/s
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
+import { DEFAULT_PROBE_BACKOFF } from '../sellers/seller-reach.js';
 import { SellerState } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';

@@ -1,12 +1,4 @@
 import type { Redis } from 'ioredis';
-import {
-  DEFAULT_PROBE_BACKOFF,
-  markUnreachable,
-  type ProbeBackoff,
-  parseUnreachable,
-  pauseOfRecord,
-  type UnreachableRecord,
-} from '../queue/seller-reach.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { type LearnedLimit, learnLimit } from '../runs/learned-limit.js';
@@ -14,6 +6,14 @@ import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
+import {
+  DEFAULT_PROBE_BACKOFF,
+  markUnreachable,
+  type ProbeBackoff,
+  parseUnreachable,
+  pauseOfRecord,
+  type UnreachableRecord,
+} from './seller-reach.js';
 
 export interface SellerInfo {
   ref: string;

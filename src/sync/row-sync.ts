@@ -1,5 +1,4 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import { notesOfOutcome } from '../missing/reactivate.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
@@ -8,6 +7,7 @@ import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
+import { notesOfOutcome } from './row-notes.js';
 import { diffOptionsOf, givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordCreated, remember } from './row-writes.js';
 import { writeUpdate } from './write-update.js';
