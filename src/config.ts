@@ -1,3 +1,10 @@
+import {
+  DEFAULT_LOCK_MS,
+  DEFAULT_PROBE_BACKOFF,
+  DEFAULT_REDIS_DEADLINE_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_MS,
+} from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
@@ -93,15 +100,23 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     redisUrlGiven: redisUrl !== undefined || redisCluster !== null,
     prefix,
     logLevel,
-    lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', 30_000),
-    retryBaseMs: positiveInteger(env.CATALOG_SYNC_RETRY_BASE_MS, 'CATALOG_SYNC_RETRY_BASE_MS', 500),
-    retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', 4, true),
+    lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', DEFAULT_LOCK_MS),
+    retryBaseMs: positiveInteger(
+      env.CATALOG_SYNC_RETRY_BASE_MS,
+      'CATALOG_SYNC_RETRY_BASE_MS',
+      DEFAULT_RETRY_BASE_MS,
+    ),
+    retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', DEFAULT_RETRIES, true),
     redisDeadlineMs: positiveInteger(
       env.CATALOG_SYNC_REDIS_DEADLINE_MS,
       'CATALOG_SYNC_REDIS_DEADLINE_MS',
-      20_000,
+      DEFAULT_REDIS_DEADLINE_MS,
     ),
-    probeFirstMs: positiveInteger(env.CATALOG_SYNC_PROBE_MS, 'CATALOG_SYNC_PROBE_MS', 5_000),
+    probeFirstMs: positiveInteger(
+      env.CATALOG_SYNC_PROBE_MS,
+      'CATALOG_SYNC_PROBE_MS',
+      DEFAULT_PROBE_BACKOFF.firstMs,
+    ),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { DEFAULT_HIGH_WATER } from '../../src/queue/producer.js';
+import { DEFAULT_HIGH_WATER } from '../../src/defaults.js';
 import { RedisKeys } from '../../src/runs/keys.js';
 import { RunStore } from '../../src/runs/run-store.js';
 import { sellerQueueName, sellerRef } from '../../src/sellers/seller-ref.js';

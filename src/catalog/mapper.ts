@@ -1,3 +1,4 @@
+import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
@@ -9,7 +10,6 @@ import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
-import { DEFAULT_PRICE_DECIMALS } from './money.js';
 import { Columns } from './presets/columns.js';
 import {
   type Draft,

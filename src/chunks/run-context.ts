@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
+import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
@@ -140,7 +141,7 @@ export class RunContexts {
     // A request whose every try failed without reaching the API pauses the seller, in this process
     // at once: requests still waiting for the limiter are then not sent (the chunk records it).
     const afterTriesOf = (error: unknown) => {
-      const final = afterTries(error, run.baseUrl, deps.now() + 60_000);
+      const final = afterTries(error, run.baseUrl, deps.now() + UNTIMED_PAUSE_MS);
       const pause = final === error ? null : pauseOf(final);
       if (pause) deps.sellers.pauseLocally(ref, pause);
       return final;

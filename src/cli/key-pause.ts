@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
@@ -48,7 +49,7 @@ export async function liftKeyPause(
         baseUrl: seller.baseUrl,
         apiKey,
         allowInsecure: options.allowInsecure,
-        timeoutMs: 15_000,
+        timeoutMs: PING_TIMEOUT_MS,
       });
       try {
         await client.ping();

@@ -1,7 +1,7 @@
-import { MAX_PRICE_DECIMALS } from '../catalog/money.js';
+import { MAX_PRICE_DECIMALS, MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
-import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
+import { parseByteSize } from '../sources/limits.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
+import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
@@ -15,7 +16,6 @@ import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/s
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
-import { DEFAULT_PROBE_BACKOFF } from '../sellers/seller-reach.js';
 import { SellerState } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';

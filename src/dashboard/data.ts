@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RECENT_RUNS_FOR_RESET } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { writeReport } from '../runs/report.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -30,8 +31,6 @@ export interface DashboardDataDeps {
 // The quota day of a seller depends on the `--daily-reset` of its runs; a seller with no run
 // in sight counts from midnight UTC, the contract's default.
 const DEFAULT_DAILY_RESET = '00:00';
-// How many recent runs are read to learn each seller's daily reset.
-const RECENT_RUNS_FOR_RESET = 50;
 
 /** Reads sellers and runs from Redis as plain objects (the JSON of the API). */
 export class DashboardData implements DashboardSource {

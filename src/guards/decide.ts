@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { DEFAULT_FIRST, WRITE_PASSES, writePass } from '../plan/first-order.js';
 import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
-import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
+import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
@@ -13,7 +14,6 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
 import { endAfterDeactivations } from './finalise.js';
-import { DEFAULT_CHUNK_SIZE } from './producer.js';
 import { queueOptions } from './queue-options.js';
 
 interface ApprovalDeps {
@@ -122,13 +122,6 @@ export async function startApproval(
   if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
   return { round, rows, count, resumed: false };
 }
-
-/**
- * How long an approval may take to queue its writes before another approve takes it for stopped: a
- * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
- * before (two at once: one wins), so two live ones never queue the same writes side by side.
- */
-export const APPROVAL_STOPPED_AFTER_MS = 60_000;
 
 /** True when the run's last approve stopped before it had queued its writes (`status` says so). */
 export function approvalStopped(run: RunRecord, now: number): boolean {

@@ -2,11 +2,11 @@ import type { Job, Queue } from 'bullmq';
 import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import type { WorkerDeps } from '../chunks/run-context.js';
+import { CLAIM_MS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
 import { DeactivationClaims } from '../missing/deactivation-claims.js';
 import { deactivateLine } from '../missing/deactivations.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
-import { CLAIM_MS } from '../sync/create-claims.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
 

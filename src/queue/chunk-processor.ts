@@ -2,6 +2,7 @@ import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS } from '../defaults.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
@@ -13,9 +14,6 @@ import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot
 import { cancelledOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
-
-/** How long a job waits before another try when this worker lacks the run's key. */
-const KEY_UNAVAILABLE_RETRY_MS = 60_000;
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
@@ -176,7 +174,7 @@ async function pauseSeller(
   } else if (pause instanceof ApiUnreachableError) {
     await pauseUnreachable(deps, queue, ref, pause, runId);
   } else {
-    const until = pause.until ?? deps.now() + 60_000;
+    const until = pause.until ?? deps.now() + UNTIMED_PAUSE_MS;
     const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
     await deps.sellers.pauseUntil(ref, until, reason);
     deps.logger.warn(

@@ -1,3 +1,5 @@
+import { SELLER_ROTATION } from '../defaults.js';
+
 /**
  * Which seller queues a `worker` serves at a time (issue 13; ARCHITECTURE.md in the repo, "Many
  * sellers"). Each served queue holds a BullMQ Worker and its blocking Redis connection, so a
@@ -17,7 +19,7 @@ export interface RotationOptions {
   idleMs: number;
 }
 
-export const DEFAULT_ROTATION: RotationOptions = { slots: 4, sliceMs: 15_000, idleMs: 5_000 };
+export const DEFAULT_ROTATION: RotationOptions = SELLER_ROTATION;
 
 export interface RotationStep {
   attach: string[];

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { type LearnedLimit, learnLimit } from '../runs/learned-limit.js';
@@ -7,7 +8,6 @@ import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-paus
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
 import {
-  DEFAULT_PROBE_BACKOFF,
   markUnreachable,
   type ProbeBackoff,
   parseUnreachable,

@@ -1,4 +1,5 @@
 import { relay } from '../async-relay.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
@@ -9,7 +10,6 @@ import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
-import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';

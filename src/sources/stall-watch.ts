@@ -1,8 +1,4 @@
-/** Less than this in any window of `--source-timeout` is a stall. */
-export const STALL_MIN_BYTES = 1024;
-
-/** Arrivals closer together than window/BUCKETS are kept as one, so memory stays flat. */
-const BUCKETS = 32;
+import { STALL_BUCKETS, STALL_MIN_BYTES } from '../defaults.js';
 
 /**
  * The stall rule of a feed (CONTRACT.md, `--source-timeout`): less than 1 KiB in any window of that
@@ -48,7 +44,7 @@ export class StallWatch {
     if (bytes <= 0) return;
     const at = this.clock();
     const last = this.arrivals.at(-1);
-    if (last && at - last.at < this.windowMs / BUCKETS) {
+    if (last && at - last.at < this.windowMs / STALL_BUCKETS) {
       last.at = at;
       last.bytes += bytes;
     } else {

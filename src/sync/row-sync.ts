@@ -1,3 +1,4 @@
+import { CLAIM_POLL_MS } from '../defaults.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
@@ -11,9 +12,6 @@ import { notesOfOutcome } from './row-notes.js';
 import { diffOptionsOf, givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordCreated, remember } from './row-writes.js';
 import { writeUpdate } from './write-update.js';
-
-/** How often a row whose key another live create holds looks again. */
-export const CLAIM_POLL_MS = 250;
 
 type Outcome = (
   action: RowOutcome['action'],

@@ -1,12 +1,10 @@
 import type { Redis } from 'ioredis';
+import { SNAPSHOT_LOCK_MS, SNAPSHOT_POLL_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { AnswerCapError } from '../seller-api/index.js';
 import { failsForGood, reasonOf } from './error-policy.js';
 import { tryLock } from './redis-lock.js';
-
-const LOCK_MS = 30_000;
-const POLL_MS = 200;
 
 /** The run-record field that says the product list could not be read, and why. */
 export const SNAPSHOT_FAILED = 'snapshotFailed';
@@ -45,9 +43,9 @@ export async function ensureSnapshot(
 ): Promise<void> {
   for (;;) {
     if (await snapshotSettled(deps, runId)) return;
-    const lock = await tryLock(deps.redis, deps.keys.snapshotLock(runId), { ttlMs: LOCK_MS });
+    const lock = await tryLock(deps.redis, deps.keys.snapshotLock(runId), { ttlMs: SNAPSHOT_LOCK_MS });
     if (!lock) {
-      await deps.sleep(POLL_MS);
+      await deps.sleep(SNAPSHOT_POLL_MS);
       continue;
     }
     try {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { readApiConfig } from '../../config.js';
 import { countOf } from '../../count-words.js';
+import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -61,7 +62,7 @@ async function revertCommand(
   const retry = {
     retries: runtime.config.retries,
     baseDelayMs: runtime.config.retryBaseMs,
-    maxDelayMs: 30_000,
+    maxDelayMs: RETRY_MAX_DELAY_MS,
   };
   const client = new SellerApiClient({
     ...api,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
+import { CLOSE_DEADLINE_MS, CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../../defaults.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerLabel } from '../../queue/seller-names.js';
@@ -23,10 +24,6 @@ import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
-
-/** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
-const CLOSE_DEADLINE_MS = 10_000;
-const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;
 
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(

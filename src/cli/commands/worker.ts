@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { readTrustRules } from '../../config.js';
+import { SLOTS_TICK_MS } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
@@ -18,9 +19,6 @@ import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { startSellerWorkers } from '../worker-deps.js';
 import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
-
-/** How often the worker reads which of its sellers have work. */
-const SLOTS_TICK_MS = 1000;
 
 export function registerWorker(
   program: Command,
