@@ -23,7 +23,8 @@ import {
 import { UsageError } from './usage-error.js';
 
 /**
- * The one place that reads the environment (STYLE.md). Flags override variables; every bad value
+ * The one place that reads the environment, so a variable means the same everywhere. Flags override
+ * variables; every bad value
  * is a one-line UsageError naming the option or variable.
  *
  * | variable                  | meaning                                             | default                  |
@@ -85,7 +86,8 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   if (!/^[\w.{}-]+$/.test(prefix)) {
     throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
   }
-  // REDIS_CLUSTER goes before REDIS_URL (CONTRACT.md); a --redis-url flag before both (flags override variables).
+  // REDIS_CLUSTER goes before REDIS_URL (README, Environment); a --redis-url flag before both (flags
+  // override variables).
   const redisCluster = flags.redisUrl ? null : parseRedisCluster(env.REDIS_CLUSTER);
   if (redisCluster && /[{}]/.test(prefix)) {
     // The tool tags every key per seller (runs/keys.ts); a tag in the prefix would come first and
@@ -121,7 +123,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
 }
 
 /**
- * What this process's environment trusts (CONTRACT.md, Configuration: "Trusted: …"): the key
+ * What this process's environment trusts (README, Security: "Trusted: …"): the key
  * variables of CATALOG_SYNC_KEY_ENVS, and the hosts of SELLER_API_BASE_URL and CATALOG_SYNC_API_HOSTS,
  * plus the base URLs this process was given on its own command line. A bad list is a UsageError.
  */

@@ -221,7 +221,8 @@ export function createMapper(options: MapperOptions): Mapper {
 }
 
 /**
- * CONTRACT `--price-includes-tax`, `--tax-rate P%`: which prices are sent, said in the summary.
+ * `--price-includes-tax`, `--tax-rate P%` (README, Options of `run` and `import`): which prices are
+ * sent, said in the summary.
  * Without the flags the file's prices go as they are; the summary says so where they are net of
  * tax. With them, gross: refused at once when a net price could never get a rate.
  */

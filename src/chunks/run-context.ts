@@ -46,7 +46,10 @@ export interface WorkerDeps {
    * served only when its key variable and its base URL's host pass these rules.
    */
   trust: TrustRules;
-  /** Every Seller API request of this process passes it (`--concurrency`, ARCHITECTURE.md decision 2). */
+  /**
+   * Every Seller API request of this process passes it (`--concurrency`; docs/architecture.md,
+   * decision 2).
+   */
   limiter: LimitFunction;
   logger: Logger;
   /**

@@ -209,7 +209,7 @@ function refuseLiftedRules(data: unknown, path: string): void {
  * Fills the options the user did not give on the command line from the job file; resolves the job's
  * relative paths against the folder that holds `jobs/`, so cron's working folder does not matter.
  * A job file is not trusted like the command line: the key variable it names and the host of the
- * base URL it sets must be allowed by the operator's environment `env` (CONTRACT.md, Configuration).
+ * base URL it sets must be allowed by the operator's environment `env` (README, Security).
  */
 export function applyJob(
   command: Command,

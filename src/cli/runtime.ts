@@ -48,7 +48,7 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   redisUrl?: string;
-  /** `npm start` and `run --sandbox`: start a throwaway Redis when none answers (CONTRACT.md). */
+  /** `npm start` and `run --sandbox`: a throwaway Redis when none answers (README, The two commands). */
   privateRedisAllowed?: boolean;
   /** Quieter logs while a progress bar owns the terminal. */
   logLevel?: string;

@@ -15,7 +15,7 @@ export interface DashboardSource {
   run(id: string): Promise<RunView | null>;
   /** True when the run exists (its report can be written). */
   hasRun(id: string): Promise<boolean>;
-  /** Streams the run's report CSV (CONTRACT.md, "The report") into `out`, leaving it open. */
+  /** Streams the run's report CSV (README, The report) into `out`, leaving it open. */
   writeReport(id: string, out: NodeJS.WritableStream): Promise<void>;
 }
 

@@ -26,7 +26,7 @@ export interface ProduceOptions {
   queue: Queue<ChunkJobData>;
   runId: string;
   rows: AsyncIterable<MappedRow>;
-  /** Rows per job: a million-row catalog is ten thousand jobs, not a million (ARCHITECTURE.md, decision 2). */
+  /** Rows per job: a million-row catalog is ten thousand jobs (docs/architecture.md, decision 2). */
   chunkSize?: number;
   /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
   highWater?: number;

@@ -22,7 +22,7 @@ export interface SellerWorkersOptions {
 
 /**
  * One BullMQ Worker per served seller queue in this process, all sharing the process's request
- * limiter (ARCHITECTURE.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
+ * limiter (docs/architecture.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
  * those with work, rotating (seller-rotation.ts: each served queue holds a blocking connection).
  */
 export class SellerWorkers {

@@ -38,7 +38,7 @@ export interface RevertResult {
 }
 
 /**
- * Puts back what a run's updates replaced (CONTRACT.md, `revert`): reads the products the run
+ * Puts back what a run's updates replaced (README, Undoing a run: `revert`): reads the products the run
  * updated as they are now, and for each sends one PUT of the fields that still show what the run
  * sent. Idempotent: a field back to its old value is left alone, so a second revert sends nothing.
  */

@@ -5,7 +5,7 @@ import { type StoredSource, toStored, withParentValues } from './parent-sources.
 import type { RowSource } from './source-rows.js';
 
 /**
- * A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key.
+ * A job: a chunk of one run's rows (docs/architecture.md, decision 2). It never carries the API key.
  * Its own module, with its id and how it is added: the producer, the guards, `approve` and the
  * deactivations add jobs; the processor and the failure handler read them.
  */

@@ -14,7 +14,7 @@ export interface RetryPolicy {
 
 /**
  * How the client tries a failed GET again. Writes are never retried by the client: a POST whose
- * answer was lost must be looked for before it is sent again (ARCHITECTURE.md decision 4), and only
+ * answer was lost must be looked for before it is sent again (docs/architecture.md, decision 4), and only
  * the caller can do that.
  */
 export interface GetRetry {

@@ -1,6 +1,6 @@
 /**
  * The bounds that keep a hostile or broken source from taking the process's memory or stack
- * (CONTRACT.md, `--max-record-bytes`): one record, and one value's nesting.
+ * (README, Options of `run` and `import`: `--max-record-bytes`): one record, and one value's nesting.
  */
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 * 1024, gib: 1024 * 1024 * 1024 };

@@ -1,7 +1,8 @@
 import { STALL_BUCKETS, STALL_MIN_BYTES } from '../defaults.js';
 
 /**
- * The stall rule of a feed (CONTRACT.md, `--source-timeout`): less than 1 KiB in any window of that
+ * The stall rule of a feed (`--source-timeout`, README: Options of `run` and `import`): less than 1 KiB in
+ * any window of that
  * length ends the read. An idle time-out alone misses a trickle (one byte every 20 s is never idle
  * for 30 s); this counts bytes per window instead.
  *

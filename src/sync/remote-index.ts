@@ -25,7 +25,7 @@ export interface RowLookup {
 }
 
 /**
- * The run's snapshot of the seller's products in Redis (ARCHITECTURE.md, decision 3): read once per
+ * The run's snapshot of the seller's products in Redis (docs/architecture.md, decision 3): read once per
  * run from `GET /products`, then every chunk diffs against it with two round trips.
  */
 export class RemoteIndex {

@@ -32,7 +32,7 @@ export interface SnapshotDeps {
 /**
  * Makes sure the run's index of the seller's products exists: the first chunk of a run reads every
  * page once, under a lock; chunks on other workers wait for it instead of reading the pages again
- * (ARCHITECTURE.md, decision 3). A reader that dies lets its lock expire, and another takes over.
+ * (docs/architecture.md, decision 3). A reader that dies lets its lock expire, and another takes over.
  * Rejects with SnapshotError once the list could not be read (for every chunk of the run, without
  * reading it again), and with the error itself for a pause or a failure that is not the API's.
  */

@@ -14,7 +14,8 @@ import { withRuntime } from '../runtime.js';
 import { syncOnce } from './run.js';
 
 /**
- * `npm start`: the main job on its embedded default (CONTRACT.md). The sandbox Seller API runs in
+ * `npm start`: the main job on its embedded default (README, The two commands). The sandbox Seller API
+ * runs in
  * this process; fixtures/catalog.csv is synced into it twice, and the second run writes nothing.
  */
 export function registerDemo(program: Command, io: CliIo): void {

@@ -39,7 +39,7 @@ export function registerRun(program: Command, io: CliIo): void {
   });
 }
 
-/** `run`: what cron calls when no separate worker runs. Resolves to the exit code of CONTRACT.md. */
+/** `run`: what cron calls when no separate worker runs. Resolves to its exit code (README, Exit codes). */
 export async function runCommand(io: CliIo, source: string, flags: RunFlags): Promise<number> {
   return withRuntime(
     io,
