@@ -1,6 +1,6 @@
 /**
  * Issue 4: the producer streams, so memory and Redis stay flat whatever the source size
- * (ARCHITECTURE.md decision 6: backpressure at a high-water mark of waiting jobs).
+ * (docs/architecture.md, decision 6: backpressure at a high-water mark of waiting jobs).
  *
  * For a small and a big generated generic catalog, each in a fresh child process of its own:
  *   1. `import` (the CLI in-process, `main(argv, io)`) with no worker: the producer must block at

@@ -11,9 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { sellerRef } from '../src/queue/seller-ref.js';
 import { RedisKeys } from '../src/runs/keys.js';
 import { SellerApiClient } from '../src/seller-api/index.js';
+import { sellerRef } from '../src/sellers/seller-ref.js';
 import { compactFields } from '../src/sync/compact-value.js';
 import { CreateClaims } from '../src/sync/create-claims.js';
 import { IdMap } from '../src/sync/id-map.js';

@@ -21,7 +21,7 @@ import { Queue } from 'bullmq';
 import { parse } from 'csv-parse';
 import { Redis } from 'ioredis';
 import { projectRoot } from '../src/project-root.js';
-import { sellerQueueName, sellerRef } from '../src/queue/seller-ref.js';
+import { sellerQueueName, sellerRef } from '../src/sellers/seller-ref.js';
 import { startSandboxProcess } from './big-import/processes.js';
 import { usedMemory } from './big-import/redis-memory.js';
 import { writeGenericCatalog } from './parse/generate-catalog.js';

@@ -1,5 +1,5 @@
 /**
- * The request economy and throughput of a sync (ARCHITECTURE.md decision 3: requests per run
+ * The request economy and throughput of a sync (docs/architecture.md, decision 3: requests per run
  * approach list pages + creates + updates). The CLI runs in this process against the sandbox Seller
  * API (in-process, with latency, so concurrency matters) and a real Redis under a unique prefix:
  *   1. a fresh sync of N rows: requests against list pages + N creates;

@@ -1,3 +1,10 @@
+import {
+  DEFAULT_LOCK_MS,
+  DEFAULT_PROBE_BACKOFF,
+  DEFAULT_REDIS_DEADLINE_MS,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_MS,
+} from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
@@ -16,7 +23,8 @@ import {
 import { UsageError } from './usage-error.js';
 
 /**
- * The one place that reads the environment (STYLE.md). Flags override variables; every bad value
+ * The one place that reads the environment, so a variable means the same everywhere. Flags override
+ * variables; every bad value
  * is a one-line UsageError naming the option or variable.
  *
  * | variable                  | meaning                                             | default                  |
@@ -78,7 +86,8 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   if (!/^[\w.{}-]+$/.test(prefix)) {
     throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
   }
-  // REDIS_CLUSTER goes before REDIS_URL (CONTRACT.md); a --redis-url flag before both (flags override variables).
+  // REDIS_CLUSTER goes before REDIS_URL (README, Environment); a --redis-url flag before both (flags
+  // override variables).
   const redisCluster = flags.redisUrl ? null : parseRedisCluster(env.REDIS_CLUSTER);
   if (redisCluster && /[{}]/.test(prefix)) {
     // The tool tags every key per seller (runs/keys.ts); a tag in the prefix would come first and
@@ -93,20 +102,28 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     redisUrlGiven: redisUrl !== undefined || redisCluster !== null,
     prefix,
     logLevel,
-    lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', 30_000),
-    retryBaseMs: positiveInteger(env.CATALOG_SYNC_RETRY_BASE_MS, 'CATALOG_SYNC_RETRY_BASE_MS', 500),
-    retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', 4, true),
+    lockDurationMs: positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', DEFAULT_LOCK_MS),
+    retryBaseMs: positiveInteger(
+      env.CATALOG_SYNC_RETRY_BASE_MS,
+      'CATALOG_SYNC_RETRY_BASE_MS',
+      DEFAULT_RETRY_BASE_MS,
+    ),
+    retries: positiveInteger(env.CATALOG_SYNC_RETRIES, 'CATALOG_SYNC_RETRIES', DEFAULT_RETRIES, true),
     redisDeadlineMs: positiveInteger(
       env.CATALOG_SYNC_REDIS_DEADLINE_MS,
       'CATALOG_SYNC_REDIS_DEADLINE_MS',
-      20_000,
+      DEFAULT_REDIS_DEADLINE_MS,
     ),
-    probeFirstMs: positiveInteger(env.CATALOG_SYNC_PROBE_MS, 'CATALOG_SYNC_PROBE_MS', 5_000),
+    probeFirstMs: positiveInteger(
+      env.CATALOG_SYNC_PROBE_MS,
+      'CATALOG_SYNC_PROBE_MS',
+      DEFAULT_PROBE_BACKOFF.firstMs,
+    ),
   };
 }
 
 /**
- * What this process's environment trusts (CONTRACT.md, Configuration: "Trusted: …"): the key
+ * What this process's environment trusts (README, Security: "Trusted: …"): the key
  * variables of CATALOG_SYNC_KEY_ENVS, and the hosts of SELLER_API_BASE_URL and CATALOG_SYNC_API_HOSTS,
  * plus the base URLs this process was given on its own command line. A bad list is a UsageError.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a key may come from and where it may go (CONTRACT.md, Configuration: "Trusted: …").
+ * Where a key may come from and where it may go (README, Security: "Trusted: …").
  * The operator's environment and command line are trusted; a job file's choices (`keyEnv`,
  * `baseUrl`) and anything read back from Redis are not, and must pass these rules. Pure: config.ts
  * reads the environment and builds the rules, the callers apply them.

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sellerQueueName, sellerRef } from '../../src/queue/seller-ref.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { sellerQueueName, sellerRef } from '../../src/sellers/seller-ref.js';
 import { writeGenericCatalog } from '../parse/generate-catalog.js';
 import {
   type Build,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { sellerQueueName, sellerRef } from '../../src/queue/seller-ref.js';
+import { sellerQueueName, sellerRef } from '../../src/sellers/seller-ref.js';
 import { spawnCli, startSandboxProcess } from '../big-import/processes.js';
 import { writeGenericCatalog } from '../parse/generate-catalog.js';
 import { parseMapValidate } from '../parse/map-validate.js';

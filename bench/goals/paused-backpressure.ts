@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../src/queue/producer.js';
-import { sellerQueueName, sellerRef } from '../../src/queue/seller-ref.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../src/defaults.js';
 import { RedisKeys } from '../../src/runs/keys.js';
+import { sellerQueueName, sellerRef } from '../../src/sellers/seller-ref.js';
 import { spawnCli, startSandboxProcess } from '../big-import/processes.js';
 import { writeGenericCatalog } from '../parse/generate-catalog.js';
 import { BENCH_KEY, BENCH_SELLER, importEnv } from './measured-sync.js';

@@ -1,7 +1,7 @@
 /**
  * Exact decimal numbers as canonical strings (see `Decimal` in src/interfaces.ts): no floats ever
- * touch a price until `decimalToNumber` builds the JSON body. CONTRACT: "Prices compare as
- * decimals (`"12.50"` equals `12.5`)".
+ * touch a price until `decimalToNumber` builds the JSON body. Prices compare as decimals
+ * (`"12.50"` equals `12.5`: docs/architecture.md, decision 3).
  */
 import type { Decimal } from '../interfaces.js';
 import { NO_DOT, NOT_PLAIN, plainCanonical, plainDot } from './plain-decimal.js';

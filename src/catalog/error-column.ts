@@ -1,7 +1,8 @@
 import type { SourceRecord } from '../interfaces.js';
 
 /**
- * CONTRACT `report <run-id> --failed-only`: the file gives the failed rows back in the source's own
+ * `report <run-id> --failed-only` (README, Fixing the rows that failed): the file gives the failed rows
+ * back in the source's own
  * columns plus this one, the reason. Fixed, it imports as is: every preset and mapping file reads a
  * source without this column, and preset detection never sees it. (A column of that name in any
  * source is the tool's, never a product field.)

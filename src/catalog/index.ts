@@ -16,5 +16,5 @@ export { type FieldKind, kindOf, PRODUCT_FIELDS } from './fields.js';
 export { createMapper, type Mapper, type MapperOptions } from './mapper.js';
 export { loadMappingFile, type MappingSpec, parseMapping } from './mapping-file.js';
 export { PRESET_NAMES, type PresetName } from './presets/index.js';
-export { peekRecords, SAMPLE_RECORDS } from './sample.js';
+export { peekRecords } from './sample.js';
 export { TRANSFORM_NAMES, type TransformName } from './transforms.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
@@ -9,7 +10,6 @@ import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
-import { DEFAULT_PRICE_DECIMALS } from './money.js';
 import { Columns } from './presets/columns.js';
 import {
   type Draft,
@@ -223,7 +223,8 @@ export function createMapper(options: MapperOptions): Mapper {
 }
 
 /**
- * CONTRACT `--price-includes-tax`, `--tax-rate P%`: which prices are sent, said in the summary.
+ * `--price-includes-tax`, `--tax-rate P%` (README, Options of `run` and `import`): which prices are
+ * sent, said in the summary.
  * Without the flags the file's prices go as they are; the summary says so where they are net of
  * tax. With them, gross: refused at once when a net price could never get a rate.
  */

@@ -10,12 +10,6 @@ import { canonicalise } from './decimal.js';
 /** The fields that are money; `weight` keeps what the file says. */
 export const MONEY_FIELDS: ReadonlySet<string> = new Set(['price', 'sale_price']);
 
-/** Cents: the minor unit of nearly every currency. */
-export const DEFAULT_PRICE_DECIMALS = 2;
-
-/** The widest `--price-decimals` taken: PrestaShop keeps six, no currency has more than three. */
-export const MAX_PRICE_DECIMALS = 6;
-
 /**
  * The number of decimals of a canonical decimal (no trailing zeros): a look for the dot, and most
  * prices have none or two, so the import's hot path pays nothing more.

@@ -1,8 +1,6 @@
 import { relay } from '../async-relay.js';
+import { SAMPLE_RECORDS } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
-
-/** Records read ahead to recognize an export by its values (a header in an unknown language). */
-export const SAMPLE_RECORDS = 20;
 
 /**
  * Reads the first `count` records of a source ahead, for detection, and gives back the whole

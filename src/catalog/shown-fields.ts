@@ -1,6 +1,4 @@
-/** Fields named in the message: at most this many, each at most this long. */
-const SHOWN_FIELDS = 20;
-const SHOWN_FIELD_LENGTH = 40;
+import { SHOWN_FIELD_LENGTH, SHOWN_FIELDS } from '../defaults.js';
 
 /**
  * The source's fields as the message lists them. A field's name is the source's header, and a file

@@ -210,7 +210,8 @@ const TAXED = ['price', 'sale_price'] as const;
 type Taxed = string | { rate: Decimal } | undefined;
 
 /**
- * CONTRACT `--price-includes-tax`: the row's prices made gross, unless the file says they are.
+ * `--price-includes-tax` (README, Options of `run` and `import`): the row's prices made gross, unless
+ * the file says they are.
  * The row's own rate wins over `--tax-rate`: a file's rates may differ by product (a reduced rate).
  * The gross is computed from the net the file gave (`unrounded` where the sent value was rounded),
  * then rounded to `places` decimals (cents unless told).
@@ -256,7 +257,8 @@ function notesOfRounding(
 }
 
 /**
- * CONTRACT `--only-published`: a row the source does not sell is never created as if live. It goes
+ * `--only-published` (README, Options of `run` and `import`): a row the source does not sell is never
+ * created as if live. It goes
  * out with its `status`, unless the run leaves it out (`--only-published`) or does not send
  * `status` at all (`--fields` without it): then the reason it is skipped.
  */
@@ -269,7 +271,8 @@ function notSent(state: SourceState, rules: RowRules): string | undefined {
 }
 
 /**
- * CONTRACT: "`--fields` lists exactly what is sent". An API that takes only the fields it knows
+ * `--fields` lists exactly what is sent (README, Options of `run` and `import`). An API that takes only
+ * the fields it knows
  * answers 400 to any other, the match field included; a row whose match field is not sent is
  * found by later runs through the ids this tool recorded, as when an API hides `sku`.
  */

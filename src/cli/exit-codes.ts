@@ -1,4 +1,4 @@
-/** Exit codes of CONTRACT.md ("Exit codes (`run`)"); other commands use the same meanings. */
+/** Exit codes of `run` (README, Exit codes); other commands use the same meanings. */
 export const ExitCode = {
   ok: 0,
   rowsFailed: 1,

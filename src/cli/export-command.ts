@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { readApiConfig } from '../config.js';
 import { countOf } from '../count-words.js';
+import { EXPORT_RETRY } from '../defaults.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { checkOutputFile, writeToFile } from '../output-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
@@ -46,7 +47,7 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
   const api = readApiConfig(io.env, flags);
   const client = new SellerApiClient({
     ...api,
-    retry: readRetry({ retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 }),
+    retry: readRetry(EXPORT_RETRY),
     ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');

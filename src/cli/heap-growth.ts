@@ -9,9 +9,9 @@
  * Loaded first by the launcher (bin/catalog-sync.js), before anything allocates. The flag is a
  * heuristic V8 reads at each collection, so setting it at run time takes effect.
  */
-import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_GROWING_PERCENT = 30;
+import { setFlagsFromString } from 'node:v8';
+import { HEAP_GROWING_PERCENT } from '../defaults.js';
 
 /** The V8 flag to set, or null when the operator set their own (`node --heap-growing-percent=N`). */
 export function heapGrowthFlag(execArgv: readonly string[]): string | null {

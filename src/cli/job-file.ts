@@ -4,15 +4,16 @@ import type { Command } from 'commander';
 import type { z as Z } from 'zod';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../config.js';
+import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
-import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
-import { CREDENTIALS_NAME } from '../stores/credentials.js';
-import { checkApiVersion } from '../stores/shopify/bulk-query.js';
+import { parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
+import { checkApiVersion } from '../sources/stores/shopify/bulk-query.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
@@ -222,7 +223,7 @@ function refuseLiftedRules(data: unknown, path: string): void {
  * Fills the options the user did not give on the command line from the job file; resolves the job's
  * relative paths against the folder that holds `jobs/`, so cron's working folder does not matter.
  * A job file is not trusted like the command line: the key variable it names and the host of the
- * base URL it sets must be allowed by the operator's environment `env` (CONTRACT.md, Configuration).
+ * base URL it sets must be allowed by the operator's environment `env` (README, Security).
  */
 export function applyJob(
   command: Command,

@@ -1,9 +1,8 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { isStoreSource } from '../stores/store-url.js';
+import { isStoreSource } from '../sources/stores/store-url.js';
 import { quoteForMessage } from '../terminal-safe.js';
-import type { JobFile } from './job-file.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -112,13 +111,20 @@ async function realOrPlanned(path: string): Promise<string | null> {
   }
 }
 
+/** The fields of a job file (job-file.ts) that name paths. */
+export interface JobPathFields {
+  source: string;
+  mapping?: string | undefined;
+  report?: string | undefined;
+}
+
 /**
  * The job's own paths (those the command line did not override) must stay inside the job's folders
  * (checkJobPath). `sourceFromJob`: the run reads the job's `source`, not one given on the command line.
  */
 export async function checkJobPaths(
   command: Command,
-  job: JobFile,
+  job: JobPathFields,
   jobPath: string,
   flags: RunFlags,
   sourceFromJob: boolean,

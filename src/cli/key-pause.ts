@@ -1,9 +1,10 @@
 import { Queue } from 'bullmq';
+import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
-import { sellerRef } from '../queue/seller-ref.js';
-import type { KeyHolder, SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import { sellerRef } from '../sellers/seller-ref.js';
+import type { KeyHolder, SellerInfo } from '../sellers/seller-state.js';
 import type { Runtime } from './runtime.js';
 
 export type KeyPauseResult =
@@ -48,7 +49,7 @@ export async function liftKeyPause(
         baseUrl: seller.baseUrl,
         apiKey,
         allowInsecure: options.allowInsecure,
-        timeoutMs: 15_000,
+        timeoutMs: PING_TIMEOUT_MS,
       });
       try {
         await client.ping();

@@ -72,7 +72,8 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
       writeOut: (s) => io.stdout.write(s),
       // Commander's errors quote what was typed; only text, never a control sequence, reaches the terminal.
       writeErr: (s) => io.stderr.write(terminalSafe(s)),
-      // A mistyped option is one line, as every usage error (CONTRACT.md), not the whole help in
+      // A mistyped option is one line, as every usage error (exit 2, README: Exit codes), not the whole
+      // help in
       // cron's mail: commander's "error: …" and its "(Did you mean …?)" joined, and where to look.
       outputError: (s, write) =>
         write(

@@ -1,9 +1,9 @@
-import { MAX_PRICE_DECIMALS } from '../catalog/money.js';
+import { MAX_PRICE_DECIMALS, MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
-import { MAX_RECORD_BYTES, MIN_RECORD_BYTES, parseByteSize } from '../sources/limits.js';
-import { CREDENTIALS_NAME } from '../stores/credentials.js';
-import { checkApiVersion, SHOPIFY_API_VERSION } from '../stores/shopify/bulk-query.js';
+import { parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
+import { checkApiVersion, SHOPIFY_API_VERSION } from '../sources/stores/shopify/bulk-query.js';
 import { UsageError } from './usage-error.js';
 
 /**

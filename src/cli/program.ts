@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { AnswerCaps } from '../seller-api/answer-caps.js';
+import type { StoreReadOptions } from '../sources/stores/types.js';
 import type { SourceNetwork } from '../sources/url-connect.js';
-import type { StoreReadOptions } from '../stores/types.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {

@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
+import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
-import type { SellerInfo } from '../queue/seller-state.js';
 import { SellerApiClient } from '../seller-api/index.js';
+import type { SellerInfo } from '../sellers/seller-state.js';
 import { unreachedCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 
@@ -9,9 +10,6 @@ export type ReachPauseResult =
   | { kind: 'not-paused' }
   | { kind: 'resumed' }
   | { kind: 'still-unreachable'; failure: string };
-
-/** A probe at the start of a run is one request: it gets this long before it counts as no answer. */
-const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * Lifts a seller's pause for an API out of reach as soon as one `GET /ping` gets an answer (any
@@ -31,7 +29,7 @@ export async function liftReachPause(
     baseUrl: seller.baseUrl,
     apiKey,
     allowInsecure: options.allowInsecure,
-    timeoutMs: PROBE_TIMEOUT_MS,
+    timeoutMs: REACH_PROBE_TIMEOUT_MS,
   });
   try {
     await client.probe();

@@ -1,6 +1,6 @@
 import type { MissingValues } from '../missing/missing-values.js';
 /**
- * The options of `run` and `import` (CONTRACT.md, "Options of run and import"), as parsed.
+ * The options of `run` and `import` (README, Options of `run` and `import`), as parsed.
  * Its own module: run-options.ts parses them and job-file.ts fills them from a job file.
  */
 export interface RunFlags {

@@ -1,11 +1,14 @@
 import { type Command, Option } from 'commander';
 import { PRESET_NAMES } from '../catalog/index.js';
+import {
+  DEFAULT_FULL_READ_AFTER_MS,
+  DEFAULT_MAX_RECORD_BYTES,
+  DEFAULT_SOURCE_TIMEOUT_MS,
+} from '../defaults.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../sources/limits.js';
-import { DEFAULT_SOURCE_TIMEOUT_MS } from '../sources/url-source.js';
 import { addConnectionOptions } from './connection-options.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
@@ -25,9 +28,6 @@ import {
 } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
-
-/** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
-export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 /** The options that only `run` acts on: `import` exits before the run settles, in another process. */
 const RUN_ONLY: ReadonlyArray<{ flag: string; name: keyof RunFlags; of?: string; why: string }> = [

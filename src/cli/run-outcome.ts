@@ -1,7 +1,7 @@
 import { countOf } from '../count-words.js';
 import { OutputFileError } from '../output-file.js';
-import { readLearnedLimit } from '../plan/learned-limit.js';
 import type { SourceLeftUnreadError } from '../queue/producer.js';
+import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
 import { SNAPSHOT_CAPPED, SNAPSHOT_FAILED } from '../sync/snapshot.js';

@@ -1,6 +1,6 @@
-import { approvalStopped } from '../guards/approval.js';
-import type { SellerStatus } from '../queue/seller-state.js';
+import { approvalStopped } from '../queue/approval.js';
 import type { RunRecord } from '../runs/run-store.js';
+import type { SellerStatus } from '../sellers/seller-state.js';
 import { pausedMessage } from './progress.js';
 
 /** What `status` says of a run's state: why a run that is not over waits, when it does. */

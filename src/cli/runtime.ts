@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
+import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
-import { DEFAULT_PROBE_BACKOFF } from '../queue/seller-reach.js';
-import { SellerState } from '../queue/seller-state.js';
 import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
@@ -17,6 +16,7 @@ import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/s
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
+import { SellerState } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';
 import { UsageError } from './usage-error.js';
@@ -48,7 +48,7 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   redisUrl?: string;
-  /** `npm start` and `run --sandbox`: start a throwaway Redis when none answers (CONTRACT.md). */
+  /** `npm start` and `run --sandbox`: a throwaway Redis when none answers (README, The two commands). */
   privateRedisAllowed?: boolean;
   /** Quieter logs while a progress bar owns the terminal. */
   logLevel?: string;

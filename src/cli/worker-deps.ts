@@ -1,9 +1,10 @@
 import pLimit from 'p-limit';
+import type { WorkerDeps } from '../chunks/run-context.js';
 import { readTrustRules } from '../config.js';
-import { blockSizeFor } from '../queue/request-quota.js';
-import type { WorkerDeps } from '../queue/run-context.js';
+import { DEFAULT_TIMEOUT_MS, RETRY_MAX_DELAY_MS } from '../defaults.js';
 import { SellerWorkers } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
+import { blockSizeFor } from '../sellers/request-quota.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -33,8 +34,12 @@ export function startSellerWorkers(
     logger: runtime.logger,
     health: runtime.health,
     notifier: runtime.notifier,
-    retry: { retries: runtime.config.retries, baseDelayMs: runtime.config.retryBaseMs, maxDelayMs: 30_000 },
-    timeoutMs: 30_000,
+    retry: {
+      retries: runtime.config.retries,
+      baseDelayMs: runtime.config.retryBaseMs,
+      maxDelayMs: RETRY_MAX_DELAY_MS,
+    },
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     now: Date.now,

@@ -1,8 +1,8 @@
 import { startMetricsServer } from '../metrics/metrics-server.js';
 import { QueueRows } from '../metrics/queue-rows.js';
 import { WorkerMetrics } from '../metrics/worker-metrics.js';
-import type { SellerInfo } from '../queue/seller-state.js';
 import type { RequestEvent } from '../seller-api/index.js';
+import type { SellerInfo } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import type { Runtime } from './runtime.js';
 

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { SellerState, SellerStatus } from '../queue/seller-state.js';
+import { RECENT_RUNS_FOR_RESET } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { writeReport } from '../runs/report.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import type { QueueCounter } from './queue-counts.js';
 import { type RunView, runView, type SellerView, sellerView } from './views.js';
 
@@ -14,7 +15,7 @@ export interface DashboardSource {
   run(id: string): Promise<RunView | null>;
   /** True when the run exists (its report can be written). */
   hasRun(id: string): Promise<boolean>;
-  /** Streams the run's report CSV (CONTRACT.md, "The report") into `out`, leaving it open. */
+  /** Streams the run's report CSV (README, The report) into `out`, leaving it open. */
   writeReport(id: string, out: NodeJS.WritableStream): Promise<void>;
 }
 
@@ -30,8 +31,6 @@ export interface DashboardDataDeps {
 // The quota day of a seller depends on the `--daily-reset` of its runs; a seller with no run
 // in sight counts from midnight UTC, the contract's default.
 const DEFAULT_DAILY_RESET = '00:00';
-// How many recent runs are read to learn each seller's daily reset.
-const RECENT_RUNS_FOR_RESET = 50;
 
 /** Reads sellers and runs from Redis as plain objects (the JSON of the API). */
 export class DashboardData implements DashboardSource {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DASHBOARD_REFRESH_MS } from '../defaults.js';
 
 /**
  * The dashboard page: one HTML file with its CSS and a little vanilla JS, no framework and no
@@ -53,7 +54,7 @@ a { color: var(--accent); }
 
 const SCRIPT = `
 'use strict';
-const REFRESH_MS = 2000;
+const REFRESH_MS = ${DASHBOARD_REFRESH_MS};
 const byId = (id) => document.getElementById(id);
 
 function utc(ms) {

@@ -1,3 +1,5 @@
+import { DEFAULT_RUNS_LIMIT, MAX_RUNS_LIMIT } from '../defaults.js';
+
 /** What a request asks of the dashboard; decided from the method and URL alone. */
 export type Route =
   | { kind: 'page' }
@@ -6,9 +8,6 @@ export type Route =
   | { kind: 'run'; id: string }
   | { kind: 'report'; id: string }
   | { kind: 'error'; status: 400 | 404 | 405; message: string };
-
-export const DEFAULT_RUNS_LIMIT = 50;
-export const MAX_RUNS_LIMIT = 500;
 
 // Run ids look like 20261122T125413-ee9c7b; anything else cannot be a run, so it is a 404 at once.
 const RUN_ID = '[0-9A-Za-z-]{1,64}';

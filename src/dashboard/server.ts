@@ -1,13 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_DASHBOARD_PORT } from '../defaults.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { loopbackHosts, namesLoopback } from '../loopback-host.js';
 import type { DashboardSource } from './data.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
 import { type Route, routeRequest } from './routes.js';
-
-export const DEFAULT_DASHBOARD_PORT = 4020;
 
 export interface DashboardServerOptions {
   source: DashboardSource;

@@ -1,6 +1,6 @@
-import type { SellerInfo, SellerStatus } from '../queue/seller-state.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts } from '../runs/summary.js';
+import type { SellerInfo, SellerStatus } from '../sellers/seller-state.js';
 
 /** A seller queue's jobs by state, as BullMQ counts them. */
 export interface QueueCounts {

@@ -1,15 +1,15 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { DEFAULT_FIRST, WRITE_PASSES, writePass } from '../plan/first-order.js';
-import type { ChunkJobData } from '../queue/chunk-job.js';
-import { addChunk } from '../queue/chunk-job.js';
-import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
+import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { IdMap } from '../sync/id-map.js';
 import { LIST_SKIPPED } from '../sync/incremental.js';
-import { type PlannedWrite, PlanStore } from './plan-store.js';
 import { isPlanned, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
 /** The run-record fields of the decision: the verdict (once), and that it was carried out. */

@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
 import { luaScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { StoredSources } from '../runs/parent-sources.js';
-import { decodeOutcome, encodeOutcome, RUN_TTL_SECONDS, RunStore } from '../runs/run-store.js';
+import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ChunkJobData } from '../queue/chunk-job.js';
+import { METRICS_JOBS_PAGE } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 
 const STATES = ['waiting', 'active', 'delayed'] as const;
-const PAGE = 200;
 
 /**
  * Rows in a seller queue's chunks, by state, read at scrape time. A chunk's job data holds its rows;
@@ -30,10 +30,10 @@ export class QueueRows {
       // A paused queue's jobs wait in 'wait' (BullMQ 6); prioritized jobs are waiting too.
       const types = state === 'waiting' ? (['wait', 'prioritized'] as const) : ([state] as const);
       let rows = 0;
-      for (let start = 0; ; start += PAGE) {
-        const jobs = await queue.getJobs([...types], start, start + PAGE - 1, true);
+      for (let start = 0; ; start += METRICS_JOBS_PAGE) {
+        const jobs = await queue.getJobs([...types], start, start + METRICS_JOBS_PAGE - 1, true);
         for (const job of jobs) rows += job?.data?.rows?.length ?? 0;
-        if (jobs.length < PAGE) break;
+        if (jobs.length < METRICS_JOBS_PAGE) break;
       }
       counts[state] = rows;
     }

@@ -16,7 +16,7 @@ export interface SellerSnapshot {
 }
 
 /**
- * The metrics of `worker --metrics-port` (CONTRACT.md, Metrics). Counters count what this process
+ * The metrics of `worker --metrics-port` (README, Webhooks and metrics). Counters count what this process
  * did since it started (Prometheus sums the workers); the gauges are read from Redis at each scrape.
  * Labels name sellers by their ref, a fingerprint: never the key.
  */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import type { DeactivateItem } from '../queue/chunk-job.js';
+import type { DeactivateItem } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { IndexedProduct } from '../sync/diff.js';

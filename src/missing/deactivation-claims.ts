@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import { type Repeat, renewWhile, repeatEvery } from '../redis/renew-while.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { RUN_TTL_SECONDS } from '../runs/run-record.js';
 
 /**
  * One PUT per deactivation, however many `deactivate` jobs hold the product. Two can: a finaliser

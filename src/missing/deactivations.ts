@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import type { RowOutcome, RowStatus } from '../interfaces.js';
-import type { ChunkJobData, DeactivateItem } from '../queue/chunk-job.js';
-import { addChunk } from '../queue/chunk-job.js';
-import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
 import { luaScript, runScript } from '../redis/scripts.js';
+import type { ChunkJobData, DeactivateItem } from '../runs/chunk-job.js';
+import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { DeactivateItem } from '../queue/chunk-job.js';
+import type { DeactivateItem } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { lineOfMember } from '../runs/missing-order.js';
 import { decodeOutcome, type RunRecord, type RunStore } from '../runs/run-store.js';

@@ -1,11 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { decodeOutcome } from '../runs/run-store.js';
+import { REACTIVATED_NOTE } from '../sync/row-notes.js';
 import { type DeactivatedProduct, DeactivatedStore } from './deactivated-store.js';
 import { fieldsToRestore } from './missing-values.js';
-
-export const REACTIVATED_NOTE = 'reactivated';
 
 /** The rows of a chunk whose products `--missing` deactivated, by row number. */
 export type Returning = Map<number, { key: string; product: DeactivatedProduct }>;
@@ -36,20 +35,6 @@ export async function withReactivations(
     return { ...row, fields: { ...fieldsToRestore(row.fields, product.former), ...row.fields }, notes };
   });
   return { rows: augmented, returning };
-}
-
-/**
- * A row's own notes as its outcome carries them: `reactivated` only on a write that brings the product
- * back (sent, or planned). A product whose values are already back is `unchanged`, and a write that
- * failed brought nothing back: neither says it was reactivated.
- */
-export function notesOfOutcome(
-  notes: readonly string[],
-  action: RowOutcome['action'],
-  status: RowOutcome['status'],
-): readonly string[] {
-  const writes = (action === 'update' || action === 'create') && (status === 'ok' || status === 'planned');
-  return writes ? notes : notes.filter((note) => note !== REACTIVATED_NOTE);
 }
 
 /** Once a returning row's write settled ok (or found nothing to write), its record is done with. */

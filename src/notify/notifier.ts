@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { RUN_TTL_SECONDS, type RunRecord } from '../runs/run-store.js';
+import type { RunRecord } from '../runs/run-store.js';
 import { type AllowedHost, webhookRefusal } from '../trust-rules.js';
 import { notifyBody, type RunEvent } from './payload.js';
 import { DEFAULT_DELIVERY, postWebhook, type WebhookDelivery } from './post-webhook.js';

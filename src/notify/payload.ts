@@ -1,7 +1,7 @@
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 
-/** What happened to a run that a webhook hears of (CONTRACT.md, `--notify`). */
+/** What happened to a run that a webhook hears of (README, Webhooks and metrics). */
 export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected' | 'api-unreachable';
 
 export interface NotifyCounts {

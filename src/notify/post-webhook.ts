@@ -1,5 +1,6 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { WEBHOOK_DELIVERY } from '../defaults.js';
 import { AddressRefusedError, connectChecked, type NetworkSeams } from '../net/checked-connect.js';
 import { USER_AGENT } from '../seller-api/user-agent.js';
 
@@ -18,11 +19,7 @@ export interface WebhookDelivery {
   allowPrivateAddresses?: boolean;
 }
 
-export const DEFAULT_DELIVERY: Omit<WebhookDelivery, 'sleep'> = {
-  attempts: 3,
-  backoffMs: 500,
-  timeoutMs: 5_000,
-};
+export const DEFAULT_DELIVERY: Omit<WebhookDelivery, 'sleep'> = WEBHOOK_DELIVERY;
 
 export type DeliveryResult = { ok: true; attempts: number } | { ok: false; attempts: number; reason: string };
 

@@ -1,4 +1,4 @@
-import type { PlannedWrite } from '../guards/plan-store.js';
+import type { PlannedWrite } from './plan-store.js';
 
 /** `--first`'s default: a seller's prices and quantities are right first (issue 14). */
 export const DEFAULT_FIRST: readonly string[] = ['price', 'quantity'];

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { SellerState } from '../queue/seller-state.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { readLearnedLimit } from '../runs/learned-limit.js';
+import { knownLimit, type StartPlan } from '../runs/run-plan.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { readLearnedLimit } from './learned-limit.js';
-import { knownLimit, type StartPlan } from './run-plan.js';
+import type { SellerState } from '../sellers/seller-state.js';
 
 interface StartPlanDeps {
   redis: Redis;

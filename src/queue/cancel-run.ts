@@ -1,10 +1,11 @@
 import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { CANCEL_JOBS_PAGE } from '../defaults.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelledOutcomes } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { runIdOfChunkJob } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
@@ -24,7 +25,6 @@ export type CancelResult =
 
 // A paused queue keeps its jobs in `wait` (BullMQ 6); a rate-limited one too.
 export const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
-const PAGE = 500;
 
 /**
  * Ends a queued or paused run: no chunk of it is synced from now on; its waiting chunks are taken
@@ -92,10 +92,10 @@ export async function jobsOfRun(
   states: readonly ('wait' | 'prioritized' | 'delayed' | 'active')[],
 ): Promise<Job<ChunkJobData>[]> {
   const found: Job<ChunkJobData>[] = [];
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getJobs([...states], start, start + PAGE - 1, true);
+  for (let start = 0; ; start += CANCEL_JOBS_PAGE) {
+    const page = await queue.getJobs([...states], start, start + CANCEL_JOBS_PAGE - 1, true);
     for (const job of page) if (job?.id && runIdOfChunkJob(job.id) === runId) found.push(job);
-    if (page.length < PAGE) return found;
+    if (page.length < CANCEL_JOBS_PAGE) return found;
   }
 }
 
@@ -105,8 +105,11 @@ export async function jobsOfRun(
  */
 async function settleTheRest(deps: CancelDeps, run: RunRecord): Promise<void> {
   if (!run.produced) await deps.runs.markProduced(run.id, run.total);
-  for (let first = 1; first <= run.total; first += PAGE) {
-    const rows = Array.from({ length: Math.min(PAGE, run.total - first + 1) }, (_, i) => first + i);
+  for (let first = 1; first <= run.total; first += CANCEL_JOBS_PAGE) {
+    const rows = Array.from(
+      { length: Math.min(CANCEL_JOBS_PAGE, run.total - first + 1) },
+      (_, i) => first + i,
+    );
     const settled = await deps.runs.settledRows(run.id, rows);
     const rest = rows.filter((row) => !settled.has(row)).map((row) => ({ row, key: '' }));
     if (rest.length > 0) await deps.runs.settle(run.id, cancelledOutcomes(rest));

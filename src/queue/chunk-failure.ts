@@ -1,25 +1,14 @@
 import type { Job, Queue } from 'bullmq';
-import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
+import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
+import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
+import type { WorkerDeps } from '../chunks/run-context.js';
+import { CLAIM_MS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
 import { DeactivationClaims } from '../missing/deactivation-claims.js';
 import { deactivateLine } from '../missing/deactivations.js';
-import { CLAIM_MS } from '../sync/create-claims.js';
+import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { reasonOf } from '../sync/error-policy.js';
-import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
-import type { WorkerDeps } from './run-context.js';
-
-/** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
-export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): RowOutcome[] {
-  return rows.map((row) => ({
-    row: row.row,
-    key: row.key,
-    action: 'skipped',
-    productId: null,
-    status: 'failed',
-    error: reason,
-  }));
-}
 
 /** Rows of a cancelled run never sent: left out on purpose (`skipped`, status ok), said why. */
 export function cancelledOutcomes(rows: ReadonlyArray<{ row: number; key: string }>): RowOutcome[] {

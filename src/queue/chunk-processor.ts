@@ -1,22 +1,19 @@
 import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
-import { chunkMode, chunkRows } from '../guards/chunk-rows.js';
-import { deactivateChunk } from '../missing/deactivate-chunk.js';
-import { clearReactivated, withReactivations } from '../missing/reactivate.js';
-import { exceedsToday, startPlanLine } from '../plan/run-plan.js';
+import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
+import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
+import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS } from '../defaults.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
+import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
+import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
 import type { RunSpec } from '../runs/run-store.js';
-import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
+import { pauseOf } from '../sync/error-policy.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
-import { cancelledOutcomes, notSyncedOutcomes } from './chunk-failure.js';
-import { type ChunkJobData, sourcesByRow } from './chunk-job.js';
+import { cancelledOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
-import { KeyUnavailableError, type RunContexts, type WorkerDeps } from './run-context.js';
-
-/** How long a job waits before another try when this worker lacks the run's key. */
-const KEY_UNAVAILABLE_RETRY_MS = 60_000;
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
@@ -120,51 +117,11 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
         modeName = chunkMode(job.data, { ...context.run, planFirst: true });
         mode = chunkRows(deps, runId, context.run, modeName, sources);
       }
+      await syncChunkRows(deps, context, job.data, String(job.id), modeName, mode);
       if (job.data.phase === 'deactivate') {
-        if (context.run.missing)
-          await deactivateChunk(
-            deps,
-            context,
-            context.run.missing,
-            job.data.deactivate ?? [],
-            String(job.id),
-          );
         if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
         return;
       }
-      const { rows: todo, returning } = await withReactivations(
-        deps.redis,
-        deps.keys,
-        ref,
-        await mode.todo(rows),
-      );
-      const lookups = await context.index.lookup(todo);
-      // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
-      // a worker killed mid-chunk leaves no row whose write happened but whose outcome is lost
-      // (the retried chunk would call it `unchanged`) beyond the writes answered in the last moment.
-      const results = await Promise.allSettled(
-        todo.map(async (row) => {
-          try {
-            await mode.handle(context, row, lookups.get(row.row) ?? {});
-          } catch (error) {
-            // E.g. the finder's list read after a lost answer: the row fails, not the job.
-            if (!failsForGood(error)) throw error;
-            await mode.settle(notSyncedOutcomes([row], reasonOf(error)));
-          }
-        }),
-      );
-      const failure = results.find((result) => result.status === 'rejected');
-      // The rows that sent no write settle together; after a failure too (else a retry recomputes them).
-      await mode.flush().catch((error: unknown) => {
-        if (!failure) throw error;
-      });
-      if (failure) {
-        const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
-        throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
-      }
-      // A planned row is not written yet (its `apply` job clears it), nor is a dry run's.
-      if (!context.dryRun && modeName !== 'plan')
-        await clearReactivated(deps.redis, deps.keys, runId, ref, returning);
     } catch (error) {
       const pause = pauseOf(error);
       if (pause) await pauseSeller(deps, queue, ref, pause, runId);
@@ -217,7 +174,7 @@ async function pauseSeller(
   } else if (pause instanceof ApiUnreachableError) {
     await pauseUnreachable(deps, queue, ref, pause, runId);
   } else {
-    const until = pause.until ?? deps.now() + 60_000;
+    const until = pause.until ?? deps.now() + UNTIMED_PAUSE_MS;
     const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
     await deps.sellers.pauseUntil(ref, until, reason);
     deps.logger.warn(

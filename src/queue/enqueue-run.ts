@@ -7,19 +7,19 @@ import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { faultOf } from '../redis/health.js';
 import { renewWhile } from '../redis/renew-while.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
+import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { addChunk } from './chunk-job.js';
 import { finaliseIfSettled } from './finalise.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
 import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import type { SellerState, SellerStatus } from './seller-state.js';
 import { releaseSource } from './source-claim.js';
 
 export interface EnqueueDeps {

@@ -7,12 +7,12 @@ import { scanMissing } from '../missing/missing-scan.js';
 import { deactivationVerdict, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { renewWhile } from '../redis/renew-while.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { recordFullRead } from '../sync/incremental.js';
-import type { ChunkJobData } from './chunk-job.js';
 import { releaseSource } from './source-claim.js';
 
 type FinaliseDeps = {

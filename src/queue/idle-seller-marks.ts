@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
+import type { SellerState } from '../sellers/seller-state.js';
 import { queueOptions } from './queue-options.js';
 import { runsInQueue } from './queued-runs.js';
-import type { SellerState } from './seller-state.js';
 
 export interface IdleMarkDeps {
   redis: Redis;

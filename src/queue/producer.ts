@@ -2,12 +2,20 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
+import {
+  CHUNK_WRITES_AT_ONCE,
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_HIGH_WATER,
+  PRODUCER_KEEP_EVERY_MS,
+  ROWS_BETWEEN_TURNS,
+  RUN_TTL_SECONDS,
+} from '../defaults.js';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
+import { addChunk, type ChunkJobData, packSources } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { RUN_TTL_SECONDS, type RunStore } from '../runs/run-store.js';
+import type { RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
-import { addChunk, type ChunkJobData, packSources } from './chunk-job.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
 
@@ -18,7 +26,7 @@ export interface ProduceOptions {
   queue: Queue<ChunkJobData>;
   runId: string;
   rows: AsyncIterable<MappedRow>;
-  /** Rows per job: a million-row catalog is ten thousand jobs, not a million (ARCHITECTURE.md, decision 2). */
+  /** Rows per job: a million-row catalog is ten thousand jobs (docs/architecture.md, decision 2). */
   chunkSize?: number;
   /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
   highWater?: number;
@@ -77,20 +85,6 @@ export class SourceLeftUnreadError extends Error {
   }
 }
 
-export const DEFAULT_CHUNK_SIZE = 100;
-export const DEFAULT_HIGH_WATER = 200;
-/**
- * Rows read between turns of the event loop while a chunk is being written. Records the parser
- * already holds (~850 per 64 KiB read) reach the producer through promise callbacks alone, and
- * those all run before any socket is read: a chunk's Redis replies waited for the source's next
- * read, and each flush then waited for the chunk (2.6 s of a 300,000-row import's 6 s, issue 12).
- */
-const ROWS_BETWEEN_TURNS = 16;
-/** Chunks written at once: a chunk's keys and run check go out while the one before it is added (flush). */
-const WRITES_AT_ONCE = 2;
-/** How often the producer renews the lifetime of the run's keys while it reads. */
-const KEEP_FOR_EVERY_MS = 5_000;
-
 /**
  * Streams mapped rows into chunk jobs. Invalid, merged and skipped rows settle here at once (they
  * need no request); the rest go to the seller's queue with deterministic job ids, so that a chunk added twice
@@ -116,7 +110,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
 
   /**
    * The flushes' writes still under way while the next rows are read, oldest first: at most
-   * WRITES_AT_ONCE. Each is awaited by a later flush or the end of the read.
+   * CHUNK_WRITES_AT_ONCE. Each is awaited by a later flush or the end of the read.
    */
   const inFlight: Promise<void>[] = [];
   /** Writes not done yet: while any is, the read gives the event loop its turns. */
@@ -141,7 +135,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   const flush = async () => {
     // A write that failed stops the read here, before another chunk's keys go out.
     if (writeFailed) await finishWriting();
-    while (inFlight.length >= WRITES_AT_ONCE) await inFlight.shift();
+    while (inFlight.length >= CHUNK_WRITES_AT_ONCE) await inFlight.shift();
     const batch = {
       rows: upserts,
       sources: packSources(upsertSources),
@@ -221,7 +215,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of
     // the producer's Redis commands. The last flush always renews them.
     const now = Date.now();
-    if (now - keptAt >= KEEP_FOR_EVERY_MS || last) {
+    if (now - keptAt >= PRODUCER_KEEP_EVERY_MS || last) {
       keptAt = now;
       await runs.keepFor(runId);
     }

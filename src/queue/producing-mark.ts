@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { BEATS_BEFORE_DEAD, PRODUCING_BEAT_MS, PRODUCING_BEATS_KEPT } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 
 /**
@@ -12,16 +13,6 @@ export interface MarkDeps {
   /** How often a producer renews its mark (default PRODUCING_BEAT_MS); a test seam. */
   producingBeatMs?: number;
 }
-
-/** How often a producer renews its `producing` mark; the mark lasts PRODUCING_BEATS_KEPT beats. */
-const PRODUCING_BEAT_MS = 10_000;
-const PRODUCING_BEATS_KEPT = 6;
-/**
- * Beats without a change after which a producer is taken for dead: its mark would last three more.
- * A live one whose renewal is late this long (Redis away, a loop blocked) loses its run to a re-run,
- * which reads the source again: nothing is lost, and the claims keep a product from being made twice.
- */
-const BEATS_BEFORE_DEAD = 3;
 
 export function beatEvery(deps: MarkDeps): number {
   return deps.producingBeatMs ?? PRODUCING_BEAT_MS;

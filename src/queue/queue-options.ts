@@ -1,12 +1,5 @@
 import type { ConnectionOptions, QueueOptions } from 'bullmq';
-
-/**
- * Events BullMQ keeps in each queue's event stream. Its default, 10,000, costs about 0.5 MB of Redis
- * per seller queue whatever the catalog's size (issue 12: a few hundred sellers would hold more in
- * events than in their id maps), and nothing of catalog-sync reads the stream (no QueueEvents: `run`
- * and the dashboard read the run records and the job counts).
- */
-export const EVENTS_KEPT = 100;
+import { EVENTS_KEPT } from '../defaults.js';
 
 /**
  * The options of every Queue opened on a queue of catalog-sync: each Queue instance writes the

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ACTIVE_LOOKED_AT } from '../defaults.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 
 /**
@@ -51,9 +52,6 @@ return {waiting, tostring(nextDelayed), stalled, paused, limited}
  * the manual rate limit of a paused seller.
  */
 export const LIMITER_MAX = 1_000_000_000;
-
-/** Active jobs looked at for a lost lock: a queue has at most a few chunks per worker active. */
-const ACTIVE_LOOKED_AT = 64;
 
 /** Reads one queue's readiness (one round trip; the keys share the queue's hash slot). */
 export async function readQueueReadiness(

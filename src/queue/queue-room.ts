@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { ChunkJobData } from './chunk-job.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 
 /**
  * How many jobs wait in the seller's queue, looked up only when it may have reached the mark: the

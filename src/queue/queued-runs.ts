@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { runIdOfChunkJob } from './chunk-job.js';
+import { runIdOfChunkJob } from '../runs/chunk-job.js';
 
 // Where a run's chunks are until they settle (BullMQ 6: a paused queue keeps them in `wait`).
 const QUEUED_STATES = ['wait', 'prioritized', 'delayed', 'active'] as const;

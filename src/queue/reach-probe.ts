@@ -1,8 +1,9 @@
 import type { Queue } from 'bullmq';
+import type { RunContext, WorkerDeps } from '../chunks/run-context.js';
+import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import { formatDuration } from '../runs/summary.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
-import type { RunContext, WorkerDeps } from './run-context.js';
 
 /**
  * One `GET /ping` for a seller whose API was out of reach, before a chunk sends anything: rejects
@@ -16,7 +17,7 @@ export async function probeReach(deps: WorkerDeps, context: RunContext): Promise
     await context.client.probe();
   } catch (error) {
     const failure = unreachedCause(error);
-    if (failure !== null) throw new ApiUnreachableError(baseUrl, failure, deps.now() + 60_000);
+    if (failure !== null) throw new ApiUnreachableError(baseUrl, failure, deps.now() + UNTIMED_PAUSE_MS);
   }
   if (await deps.sellers.clearUnreachable(ref)) {
     deps.logger.info({ seller: ref }, `${baseUrl} answers again: seller ${ref} resumed`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { countOf } from '../count-words.js';
+import type { KeyHolder } from '../sellers/seller-state.js';
 import { UsageError } from '../usage-error.js';
-import type { KeyHolder } from './seller-state.js';
 
 /**
  * Sellers with names (`--seller acme`, issue 13). A named seller's ref is a fingerprint of the base

@@ -1,22 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { QUEUE_READS_PER_SECOND, REGISTRY_READ_MS } from '../defaults.js';
+import type { SellerInfo, SellerState } from '../sellers/seller-state.js';
+import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
 import type { TrustRules } from '../trust-rules.js';
 import { hasWorkNow, type QueueReadiness, readQueueReadiness } from './queue-readiness.js';
 import { DEFAULT_ROTATION, type RotationOptions, SellerRotation } from './seller-rotation.js';
-import type { SellerInfo, SellerState } from './seller-state.js';
 import type { SellerWorkers } from './seller-workers.js';
-import { heldKeys, servableSellers } from './servable-sellers.js';
-
-/**
- * How often the registry of sellers is read whole (a key linked to a seller by `resume`); a seller
- * registered by `import` shows up at the next tick, when the registry's size changed.
- */
-const REGISTRY_READ_MS = 30_000;
-/**
- * Queue reads a tick may make per second: with more sellers than this the ticks space out (3,000
- * sellers: one read of every queue each 3 s), so an idle worker costs Redis little whatever the count.
- */
-const QUEUE_READS_PER_SECOND = 1000;
 
 export interface SellerQueueSlotsDeps {
   /** The tool's own connection: the queues' readiness is read on it. */

@@ -1,6 +1,8 @@
+import { SELLER_ROTATION } from '../defaults.js';
+
 /**
- * Which seller queues a `worker` serves at a time (issue 13; ARCHITECTURE.md in the repo, "Many
- * sellers"). Each served queue holds a BullMQ Worker and its blocking Redis connection, so a
+ * Which seller queues a `worker` serves at a time (issue 13; docs/many-sellers.md). Each served queue
+ * holds a BullMQ Worker and its blocking Redis connection, so a
  * process serves at most `slots` queues, whatever the number of sellers: those with work now,
  * longest waiting first. A seller that keeps its slot past `sliceMs` while another waits gives it up
  * (its jobs in progress finish first) and queues again behind the others: a seller with 200,000
@@ -17,7 +19,7 @@ export interface RotationOptions {
   idleMs: number;
 }
 
-export const DEFAULT_ROTATION: RotationOptions = { slots: 4, sliceMs: 15_000, idleMs: 5_000 };
+export const DEFAULT_ROTATION: RotationOptions = SELLER_ROTATION;
 
 export interface RotationStep {
   attach: string[];

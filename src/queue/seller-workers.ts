@@ -1,14 +1,15 @@
 import { Queue, Worker } from 'bullmq';
+import { RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { DEFAULT_LOCK_MS, MAX_STALLED_COUNT } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { runIdOfChunkJob } from '../runs/chunk-job.js';
+import type { SellerInfo } from '../sellers/seller-state.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
-import type { ChunkJobData } from './chunk-job.js';
-import { runIdOfChunkJob } from './chunk-job.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
 import { LIMITER_MAX } from './queue-readiness.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import { RunContexts, type WorkerDeps } from './run-context.js';
-import type { SellerInfo } from './seller-state.js';
 
 export interface SellerWorkersOptions {
   prefix: string;
@@ -21,7 +22,7 @@ export interface SellerWorkersOptions {
 
 /**
  * One BullMQ Worker per served seller queue in this process, all sharing the process's request
- * limiter (ARCHITECTURE.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
+ * limiter (docs/architecture.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
  * those with work, rotating (seller-rotation.ts: each served queue holds a blocking connection).
  */
 export class SellerWorkers {
@@ -42,7 +43,7 @@ export class SellerWorkers {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
     const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
-    const lockDuration = this.options.lockDurationMs ?? 30_000;
+    const lockDuration = this.options.lockDurationMs ?? DEFAULT_LOCK_MS;
     const worker = new Worker<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
@@ -52,7 +53,7 @@ export class SellerWorkers {
         concurrency: this.options.chunksAtOnce ?? 2,
         lockDuration,
         stalledInterval: this.options.stalledIntervalMs ?? lockDuration,
-        maxStalledCount: 100,
+        maxStalledCount: MAX_STALLED_COUNT,
         // BullMQ applies a manual rate limit (queue.rateLimit, our daily-limit pause) only when a
         // limiter is set; this one never limits by itself.
         limiter: { max: LIMITER_MAX, duration: 1000 },

@@ -1,9 +1,6 @@
 import type { Redis } from 'ioredis';
+import { SERVED_RENEW_MS, SERVED_TTL_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
-
-/** How often a serving process renews its marks, and how long a mark outlives the last renewal. */
-export const SERVED_RENEW_MS = 10_000;
-export const SERVED_TTL_MS = 30_000;
 
 /**
  * Marks that some live process can serve a seller (it holds the seller's key): renewed every

@@ -1,4 +1,5 @@
 import { Cluster, type Command, type Redis, type RedisOptions } from 'ioredis';
+import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
 
@@ -46,7 +47,7 @@ function nodeOptionsOf(
 ): RedisOptions {
   return {
     maxRetriesPerRequest: null,
-    connectTimeout: options.connectTimeoutMs ?? 3000,
+    connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
     connectionName: options.connectionName ?? 'catalog-sync',
     ...(target.username === undefined ? {} : { username: target.username }),
     ...(target.password === undefined ? {} : { password: target.password }),
@@ -98,7 +99,7 @@ export async function connectCluster(
     lazyConnect: true,
     // No retries while proving the connection: a cluster out of reach is said at once.
     clusterRetryStrategy: () => null,
-    slotsRefreshTimeout: options.connectTimeoutMs ?? 3000,
+    slotsRefreshTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
     redisOptions: nodeOptionsOf(target, options),
   });
   let cause: unknown = null;

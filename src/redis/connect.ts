@@ -1,4 +1,5 @@
 import { type Command, Redis } from 'ioredis';
+import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 
 /**
  * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
@@ -137,7 +138,7 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   const redis = new WatchedRedis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: null,
-    connectTimeout: options.connectTimeoutMs ?? 3000,
+    connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
     connectionName: options.connectionName ?? 'catalog-sync',
     retryStrategy: () => null,
   });

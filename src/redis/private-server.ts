@@ -40,7 +40,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * A throwaway Redis for one run (CONTRACT.md: `npm start` and `run --sandbox` on a machine with
+ * A throwaway Redis for one run (README, The two commands: `npm start` and `run --sandbox` on a machine with
  * a redis-server binary but no Redis running). It keeps nothing on disk and is stopped after.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {

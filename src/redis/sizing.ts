@@ -1,4 +1,4 @@
-import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../queue/producer.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../defaults.js';
 
 /**
  * What a run keeps per updated row for `revert`: the values its PUT replaced and sent (a name and a

@@ -1,10 +1,5 @@
+import { PRODUCTS_PER_PAGE_GUESS } from '../defaults.js';
 import { NotFoundError, type SellerApiClient } from '../seller-api/index.js';
-
-/**
- * A list page's size is the API's own (spec section 8: "page sizes: not shown"); this guess only
- * decides whether a few GETs by id cost less than reading every page.
- */
-const PRODUCTS_PER_PAGE_GUESS = 100;
 
 /** One GET per product when that takes fewer requests than the list read, by the run's count of products. */
 export function readsByIdCheaper(productsToRead: number, productsAtRun: number): boolean {

@@ -2,7 +2,7 @@ import type { ProductFields } from '../interfaces.js';
 import { compactEquals, compactValue, isDigest } from '../sync/compact-value.js';
 import { rememberedForm, showsAsWritten } from '../sync/diff.js';
 import type { KnownProduct } from '../sync/id-map.js';
-import type { ReplacedValues } from './replaced-values.js';
+import type { ReplacedValues } from '../sync/replaced-values.js';
 
 export interface FieldKept {
   field: string;

@@ -6,9 +6,9 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
+import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
-import { decodeReplaced, type ReplacedValues } from './replaced-values.js';
 
 export interface RevertDeps {
   redis: Redis;
@@ -38,7 +38,7 @@ export interface RevertResult {
 }
 
 /**
- * Puts back what a run's updates replaced (CONTRACT.md, `revert`): reads the products the run
+ * Puts back what a run's updates replaced (README, Undoing a run: `revert`): reads the products the run
  * updated as they are now, and for each sends one PUT of the fields that still show what the run
  * sent. Idempotent: a field back to its old value is left alone, so a second revert sends nothing.
  */

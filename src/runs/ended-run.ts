@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RedisKeys } from './keys.js';
 import { packUnchangedOutcomes } from './outcome-rows.js';
 import { runningOnlyKeys } from './run-data-keys.js';
-import { RUN_TTL_SECONDS, type RunRecord } from './run-record.js';
+import type { RunRecord } from './run-record.js';
 
 // `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
 // is kept in the record before the list goes (once: a run ended twice keeps the first count).

@@ -39,7 +39,8 @@ export function failedReportLine(failed: FailedSourceRow, kept: readonly number[
 }
 
 /**
- * CONTRACT `report <run-id> --failed-only`: the source rows that failed or were invalid, in source
+ * `report <run-id> --failed-only` (README, Fixing the rows that failed): the source rows that failed or
+ * were invalid, in source
  * order, as the source wrote them (header and delimiter; written as UTF-8), plus `error`. Every cell
  * passes guardCell, and the CSV reader takes a guard off again (csv-header.ts, sourceCell), so the
  * file, fixed, imports with the values the source held. A failed row that took product fields from

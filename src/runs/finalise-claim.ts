@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { FINALISE_LEASE_MS, FINALISE_WAIT_MS } from '../defaults.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 
 /**
@@ -12,11 +13,6 @@ import { luaScript, runScript } from '../redis/scripts.js';
  * part is done (the run ended, or its deactivations queued), `1` from a version without leases
  * (taken as done: what it did cannot be known).
  */
-
-/** How long a claim holds unless renewed: well under the job lock (30 s by default). */
-export const FINALISE_LEASE_MS = 20_000;
-/** How long a caller waits for another's lease to end, before it leaves the run to that one. */
-export const FINALISE_WAIT_MS = 60_000;
 
 // KEYS: the run. ARGV: token, now, lease ms. {1}: claimed; {0}: done already; {2, ends}: leased.
 const CLAIM = luaScript(

@@ -124,7 +124,7 @@ export class RedisKeys {
     return `${this.#run(runId)}:created-keys`;
   }
   /**
-   * Hash: remote id → what the run's PUT of that product replaced, per field (revert/replaced-values.ts):
+   * Hash: remote id → what the run's PUT of that product replaced, per field (sync/replaced-values.ts):
    * the value before, the value sent. Written with the product's index refresh; read by `revert`.
    */
   replaced(runId: string): string {
@@ -245,7 +245,7 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:unreachable`;
   }
   /**
-   * String (JSON, plan/learned-limit.ts): the seller's daily limit learned from the first 429 of a
+   * String (JSON, runs/learned-limit.ts): the seller's daily limit learned from the first 429 of a
    * quota day (the requests counted that day before it); no expiry, a later day's 429 replaces it.
    */
   learnedLimit(sellerRef: string): string {

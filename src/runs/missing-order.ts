@@ -1,5 +1,5 @@
 /**
- * The order of a report's `missing` lines (CONTRACT.md, "The report"): ascending `product_id`, as
+ * The order of a report's `missing` lines (README, The report): ascending `product_id`, as
  * numbers where the ids are integers, so the same run gives the same report byte for byte.
  *
  * Redis keeps the lines in a sorted set whose scores are all 0, which orders members by their bytes:

@@ -1,6 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import { defineScripts, type LuaScript, queueScript } from '../redis/scripts.js';
-import { RUN_TTL_SECONDS } from './run-record.js';
 import type { ParentSource, RowSource } from './source-rows.js';
 
 /**

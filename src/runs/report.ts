@@ -17,7 +17,7 @@ export interface ReportOptions {
 }
 
 /**
- * Writes a run's report (CONTRACT.md, "The report"): a header, one line per source row in source
+ * Writes a run's report (README, The report): a header, one line per source row in source
  * order, then one `missing` line per remote product the source does not hold. Streamed from Redis,
  * so a million-row report never sits in memory. Every cell passes guardCell: a key or a reason that
  * starts like a formula (`=HYPERLINK(…)`) is written with a leading `'` (csv-guard.ts).

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { REVERTS_KEPT } from '../defaults.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 
 // Each `revert` of a run that went to its end, kept in the run's hash: `status` and the dashboard list
@@ -11,8 +12,6 @@ export interface RevertEntry {
   at: number;
   counts: Record<string, number>;
 }
-
-export const REVERTS_KEPT = 10;
 
 const RECORD_REVERT = luaScript(
   'recordRevert',

@@ -112,9 +112,6 @@ export interface RunRecord extends RunSpec {
   fieldsRefused?: string;
 }
 
-/** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
-export const RUN_TTL_SECONDS = 7 * 24 * 3600;
-
 export function newRunId(now = Date.now(), suffix = ''): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   // On a cluster the seller's ref ends the id (RedisKeys.runIdSuffix): its keys are tagged from it.

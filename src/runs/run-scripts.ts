@@ -47,8 +47,8 @@ return {added, redis.call('HLEN', KEYS[3])}
 `;
 
 /**
- * A `deactivate` line settled ok without a write (CONTRACT.md notes `already so`, and `back in the
- * source` under `approve`): counted apart, so that `deactivated` counts the products written.
+ * A `deactivate` line settled ok without a write (its note says `already so`, or `back in the source`
+ * under `approve`: README, The report): counted apart, so that `deactivated` counts the products written.
  */
 export function unwrittenCounter(outcome: RowOutcome): string {
   if (outcome.action !== 'deactivate' || outcome.status !== 'ok' || !outcome.note) return '';

@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
@@ -12,19 +13,12 @@ import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
 import { recordRevert } from './revert-history.js';
 import { runDataKeys } from './run-data-keys.js';
-import {
-  laterFields,
-  newRunId,
-  RUN_TTL_SECONDS,
-  type RunRecord,
-  type RunSpec,
-  type RunState,
-} from './run-record.js';
+import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
 import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
-export { newRunId, RUN_TTL_SECONDS, type RunRecord, type RunSpec, type RunState } from './run-record.js';
+export { newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 
 export class RunStore {
   /**

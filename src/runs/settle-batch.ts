@@ -1,5 +1,13 @@
+import type { ChainableCommander } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
-import type { RowWrite } from '../sync/row-writes.js';
+
+/**
+ * What a row records in Redis after a write (the seller's id map, the run's index). In a chunk's
+ * write mode (`rowWrites` given) it is queued and goes in the MULTI that settles the row: one round
+ * trip, and all of it or none; elsewhere it is written at once (sync/row-writes.ts). The seam is
+ * the run's: sync/ writes through it, runs/ owns the MULTI.
+ */
+export type RowWrite = (multi: ChainableCommander) => void;
 
 type Settle = (outcomes: RowOutcome[], records: RowWrite[]) => Promise<void>;
 

@@ -1,8 +1,8 @@
 import { countOf } from '../count-words.js';
-import type { LearnedLimit } from '../plan/learned-limit.js';
-import { daysNeeded, dayWord, knownLimit } from '../plan/run-plan.js';
 import { terminalSafe } from '../terminal-safe.js';
+import type { LearnedLimit } from './learned-limit.js';
 import { absentFieldsLine } from './managed-fields.js';
+import { daysNeeded, dayWord, knownLimit } from './run-plan.js';
 import type { RunRecord } from './run-store.js';
 
 /** Counts of a run by what became of its rows, with zeros filled in. */

@@ -17,15 +17,6 @@ export interface AnswerCaps {
   columns: number;
 }
 
-/** Figures no real seller reaches: a catalog of 5 million products, 4 GiB of JSON, 1,000 fields. */
-export const ANSWER_CAPS: AnswerCaps = {
-  pageBytes: 16 * 1024 * 1024,
-  totalBytes: 4 * 1024 * 1024 * 1024,
-  pages: 100_000,
-  records: 5_000_000,
-  columns: 1_000,
-};
-
 /** What one list read has brought so far; `take` and `nextPage` say which cap it passes, or null. */
 export class ListBudget {
   private bytes = 0;

@@ -1,8 +1,9 @@
+import { MAX_BODY_LENGTH } from '../defaults.js';
 import { AnswerCapError } from './errors/answer-cap-error.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
-import { MAX_BODY_LENGTH, oneLine, redact } from './errors/one-line.js';
+import { oneLine, redact } from './errors/one-line.js';
 import { mayHoldSecret, redactBody, redactParsed } from './errors/redact-parsed.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import { normaliseId } from './remote-record.js';

@@ -4,7 +4,8 @@ import { InvalidBaseUrlError } from './errors/invalid-base-url-error.js';
 const VERSION_PATH = '/api/v1';
 
 /**
- * Validates a base URL (CONTRACT.md "Configuration"): http(s), ending in `/api/v1` (a trailing `/`
+ * Validates a base URL (README, Environment: SELLER_API_BASE_URL): http(s), ending in `/api/v1`
+ * (a trailing `/`
  * is accepted), no credentials, query or fragment, and `http://` only to a loopback host unless
  * `allowInsecure`, since the key travels in every request. Returns it without the trailing `/`.
  */

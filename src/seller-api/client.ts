@@ -1,6 +1,7 @@
+import { ANSWER_CAPS, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import type { ProductFields } from '../interfaces.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { ANSWER_CAPS, type AnswerCaps, ListBudget } from './answer-caps.js';
+import { type AnswerCaps, ListBudget } from './answer-caps.js';
 import {
   answerCapPassed,
   errorOfAnswer,
@@ -63,7 +64,6 @@ export interface CreateResult {
   product: RemoteProduct | null;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A runaway guard: an API that always names a new next page would otherwise be read forever. */
 export const MAX_LIST_PAGES = ANSWER_CAPS.pages;
 

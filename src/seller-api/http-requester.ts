@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import { CONNECT_TIMEOUT_MS, IDLE_SOCKET_MS } from '../defaults.js';
 import { TlsHandshakeFailure } from './errors/tls-handshake.js';
 import { ACCEPT_ENCODING, readBody } from './http-body.js';
 import type { HttpRequester, HttpResponse } from './http-exchange.js';
@@ -26,19 +27,9 @@ export interface HttpRequesterOptions {
   maxSockets?: number;
 }
 
-/**
- * How long a socket may wait idle in the pool: undici's default, below the 5 s that Node servers
- * keep an idle connection. A server that announces `Keep-Alive: timeout=N` is believed, less 1 s
- * (Node's agent does that), so a request is not sent on a socket the server is closing.
- */
-const IDLE_SOCKET_MS = 4_000;
-
-/**
- * A connection not made within this fails as `UND_ERR_CONNECT_TIMEOUT`, as it did under fetch
- * (undici's connect timeout): unreached.ts and from-failure.ts know that code as "never reached",
- * so a POST to a host that never answered a SYN is not counted as possibly applied.
- */
-export const CONNECT_TIMEOUT_MS = 10_000;
+// A connection not made within CONNECT_TIMEOUT_MS fails as `UND_ERR_CONNECT_TIMEOUT`, as it did under
+// fetch (undici's connect timeout): unreached.ts and from-failure.ts know that code as "never
+// reached", so a POST to a host that never answered a SYN is not counted as possibly applied.
 const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
 
 export function createHttpRequester(options: HttpRequesterOptions = {}): ClosableRequester {

@@ -1,7 +1,6 @@
 export { displayPath, endpointUrl, isLoopback, parseBaseUrl } from './base-url.js';
 export {
   type CreateResult,
-  DEFAULT_TIMEOUT_MS,
   MAX_LIST_PAGES,
   SellerApiClient,
   type SellerApiClientOptions,
@@ -12,6 +11,6 @@ export { type ClosableRequester, createHttpRequester } from './http-requester.js
 export { type ListPageReading, readListPage } from './list-page.js';
 export type { RemoteOrder, RemoteProduct } from './remote-record.js';
 export { nextDailyReset, parseDailyReset, resetInstant } from './reset-instant.js';
-export { backoffDelay, defaultRetryPolicy, type GetRetry, type RetryPolicy } from './retry-policy.js';
+export { backoffDelay, type GetRetry, type RetryPolicy } from './retry-policy.js';
 export type { RequestEvent } from './transport.js';
 export { USER_AGENT } from './user-agent.js';

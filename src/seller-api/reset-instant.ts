@@ -1,3 +1,5 @@
+import { CLOCK_SKEW_MS, MAX_RESET_AHEAD_MS } from '../defaults.js';
+
 /**
  * When a 429 ends (spec section 8 leaves the reset time and any rate headers "not shown").
  * Pure: headers (lower-cased names), the current instant and the seller's daily reset in, an instant out.
@@ -5,13 +7,6 @@
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Further than this is not a daily limit's reset: a misread header, so the daily reset wins. */
-export const MAX_RESET_AHEAD_MS = 48 * HOUR_MS;
-/**
- * A reset this little in the past means "now" (clock skew, or an HTTP date's whole seconds);
- * further in the past it is stale, and the daily reset wins.
- */
-export const CLOCK_SKEW_MS = 60_000;
 /** `X-RateLimit-Reset` above this is epoch seconds (2001-09-09 onwards), else delta seconds. */
 const EPOCH_SECONDS_FLOOR = 1e9;
 /** ... and above this, epoch milliseconds. */

@@ -12,11 +12,9 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
-
 /**
  * How the client tries a failed GET again. Writes are never retried by the client: a POST whose
- * answer was lost must be looked for before it is sent again (ARCHITECTURE.md decision 4), and only
+ * answer was lost must be looked for before it is sent again (docs/architecture.md, decision 4), and only
  * the caller can do that.
  */
 export interface GetRetry {

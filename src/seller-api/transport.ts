@@ -1,6 +1,6 @@
+import { ANSWER_CAPS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import { formatBytes } from '../sources/limits.js';
-import { ANSWER_CAPS } from './answer-caps.js';
 import { displayPath } from './base-url.js';
 import { AnswerCapError } from './errors/answer-cap-error.js';
 import { errorFromFailure } from './errors/from-failure.js';

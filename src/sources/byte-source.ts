@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { READ_CHUNK_BYTES } from '../defaults.js';
 import { sourceError } from './source-error.js';
 
 /** The raw bytes of a source, whatever it is, and how to name it to the user. */
@@ -13,8 +14,6 @@ export interface ByteSource {
   /** Releases the file or socket; safe to call twice. */
   close(): Promise<void>;
 }
-
-const READ_CHUNK = 64 * 1024;
 
 const FILE_ERRORS: Record<string, string> = {
   ENOENT: 'no such file',
@@ -33,7 +32,7 @@ export async function openFile(path: string, extension: string): Promise<ByteSou
     await handle.close();
     throw sourceError(`cannot read ${path}`, FILE_ERRORS.EISDIR!);
   }
-  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK });
+  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   const chunks = readChunks(stream, path);
   let closed = false;
   return {

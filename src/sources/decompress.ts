@@ -2,6 +2,7 @@ import { pipeline, Readable, type Transform } from 'node:stream';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { ByteSource } from './byte-source.js';
 import { extensionOf } from './detect-format.js';
+import { sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
@@ -13,7 +14,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
  * sources are returned as they are, their first bytes replayed.
  */
 export async function gunzipIfCompressed(bytes: ByteSource): Promise<{ source: ByteSource; gzip: boolean }> {
-  const { head, chunks } = await peek(bytes.chunks, GZIP_MAGIC.length);
+  const { prefix: head, chunks } = await sniff(bytes.chunks, GZIP_MAGIC.length);
   const gzip = GZIP_MAGIC.every((byte, i) => head[i] === byte);
   if (!gzip) return { source: { ...bytes, chunks }, gzip };
   const inflated = inflate(chunks, 'gzip', bytes.label);
@@ -46,9 +47,9 @@ export async function* inflate(
   let zlib: Transform;
   if (kind === 'gzip') zlib = createGunzip();
   else {
-    const peeked = await peek(chunks, 2);
-    chunks = peeked.chunks;
-    zlib = isZlibHeader(peeked.head) ? createInflate() : createInflateRaw();
+    const sniffed = await sniff(chunks, 2);
+    chunks = sniffed.chunks;
+    zlib = isZlibHeader(sniffed.prefix) ? createInflate() : createInflateRaw();
   }
   const iterable: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => chunks };
   const source = Readable.from(iterable, { objectMode: false, highWaterMark: 64 * 1024 });
@@ -68,33 +69,4 @@ export async function* inflate(
 /** RFC 1950: compression method 8 and a header checksum that divides by 31. */
 function isZlibHeader(head: Buffer): boolean {
   return head.length >= 2 && (head[0]! & 0x0f) === 8 && ((head[0]! << 8) | head[1]!) % 31 === 0;
-}
-
-/** The first `size` bytes (fewer at the end), and every chunk again from the first. */
-async function peek(
-  chunks: AsyncIterator<Uint8Array>,
-  size: number,
-): Promise<{ head: Buffer; chunks: AsyncGenerator<Uint8Array> }> {
-  const held: Uint8Array[] = [];
-  let length = 0;
-  let done = false;
-  while (length < size) {
-    const next = await chunks.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    held.push(next.value);
-    length += next.value.length;
-  }
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    try {
-      yield* held;
-      if (done) return;
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-    } finally {
-      await chunks.return?.(undefined);
-    }
-  }
-  return { head: Buffer.concat(held).subarray(0, size), chunks: replay() };
 }

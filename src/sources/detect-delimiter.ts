@@ -1,3 +1,5 @@
+import { DELIMITER_SAMPLE_RECORDS } from '../defaults.js';
+
 /** The delimiters a seller's CSV uses in practice, in the order that wins a tie. */
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -48,8 +50,6 @@ function isBetter(a: Candidate, b: Candidate): boolean {
   return a.count > b.count;
 }
 
-const MAX_RECORDS = 20;
-
 /**
  * Occurrences of `delimiter` outside quotes in each non-blank record of `text`, and how many quotes
  * stand mid-field (not opening a field, nor closing one before a delimiter or line end).
@@ -65,7 +65,7 @@ export function scanRecords(
   let inQuotes = false;
   let atFieldStart = true;
   let blank = true;
-  for (let i = 0; i < text.length && counts.length < MAX_RECORDS; i++) {
+  for (let i = 0; i < text.length && counts.length < DELIMITER_SAMPLE_RECORDS; i++) {
     const char = text[i];
     if (inQuotes) {
       if (char === '"') {
@@ -96,6 +96,6 @@ export function scanRecords(
       atFieldStart = false;
     }
   }
-  if (complete && !blank && counts.length < MAX_RECORDS) counts.push(count);
+  if (complete && !blank && counts.length < DELIMITER_SAMPLE_RECORDS) counts.push(count);
   return { counts, strayQuotes };
 }

@@ -1,4 +1,4 @@
-import { MAX_NESTING } from './limits.js';
+import { MAX_NESTING } from '../defaults.js';
 
 /** A value nested deeper than `MAX_NESTING`: its record is invalid (never a stack overflow). */
 export class TooDeepError extends Error {

@@ -1,8 +1,9 @@
 import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
+import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
 import { flattenItem, isPlainObject, TooDeepError } from './flatten.js';
-import { formatBytes, MAX_NESTING, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
+import { formatBytes, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
 import type { ReaderOptions } from './types.js';
 

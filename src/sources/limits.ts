@@ -1,17 +1,7 @@
 /**
  * The bounds that keep a hostile or broken source from taking the process's memory or stack
- * (CONTRACT.md, `--max-record-bytes`): one record, and one value's nesting.
+ * (README, Options of `run` and `import`: `--max-record-bytes`): one record, and one value's nesting.
  */
-
-/** `--max-record-bytes`' default: today's CSV cap, made general. */
-export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
-
-/** A JSON or XML value nested deeper than this makes its row invalid. The item itself is level 1. */
-export const MAX_NESTING = 64;
-
-/** The smallest and largest `--max-record-bytes` accepted: below 1 KiB no real record fits, above 1 GiB memory is not bounded. */
-export const MIN_RECORD_BYTES = 1024;
-export const MAX_RECORD_BYTES = 1024 * 1024 * 1024;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 * 1024, gib: 1024 * 1024 * 1024 };
 

@@ -1,7 +1,8 @@
+import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
 import { badByteIn, badBytesReason } from './bad-bytes.js';
 import { flattenItem, isPlainObject, nestsDeeperThan, TooDeepError } from './flatten.js';
-import { formatBytes, MAX_NESTING, utf8Bytes } from './limits.js';
+import { formatBytes, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
 import type { ReaderOptions } from './types.js';
 

@@ -1,6 +1,6 @@
 import { relay } from '../async-relay.js';
+import { DEFAULT_MAX_RECORD_BYTES, DEFAULT_SOURCE_TIMEOUT_MS } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
-import { isStoreSource } from '../stores/store-url.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
@@ -10,18 +10,18 @@ import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
-import { DEFAULT_MAX_RECORD_BYTES } from './limits.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
+import { isStoreSource } from './stores/store-url.js';
 import type { OpenedSource, OpenSourceOptions, ReaderOptions, RowEstimate, SourceFormat } from './types.js';
-import { DEFAULT_SOURCE_TIMEOUT_MS, openUrl } from './url-source.js';
+import { openUrl } from './url-source.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 
 /**
  * Opens a source (file path, `-` for standard input, an http(s) URL, or a store read through its
- * API: see src/stores) and reads it as records.
+ * API: see src/sources/stores) and reads it as records.
  * A gzip-compressed source is inflated as it is read. Only the first 64 KiB are held whole, to
  * detect encoding, format and delimiter; the rest streams, one record at a time, none longer than
  * `maxRecordBytes`. The first record is read before this resolves, so a source that cannot be read
@@ -43,7 +43,7 @@ export async function openSource(source: string, options: OpenSourceOptions = {}
 
 /** A store's reader is loaded when a store is read: a file import does not hold it. */
 async function openStoreSource(source: string, options: OpenSourceOptions): Promise<OpenedSource> {
-  const { openStore } = await import('../stores/open-store.js');
+  const { openStore } = await import('./stores/open-store.js');
   return openStore(source, {
     env: options.store?.env ?? {},
     allowInsecure: options.store?.allowInsecure === true,

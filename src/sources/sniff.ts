@@ -1,3 +1,5 @@
+import { SNIFF_BYTES } from '../defaults.js';
+
 /** The first bytes of a source, read for detection, and the whole source again with them in front. */
 export interface Sniffed {
   prefix: Buffer;
@@ -6,8 +8,6 @@ export interface Sniffed {
   /** Every chunk of the source from the first byte: the prefix, then the rest as it streams. */
   chunks: AsyncGenerator<Uint8Array>;
 }
-
-export const SNIFF_BYTES = 64 * 1024;
 
 /**
  * Reads chunks until `size` bytes or the end. Only this prefix is ever held whole: the rest streams,

@@ -1,8 +1,4 @@
-/** Less than this in any window of `--source-timeout` is a stall. */
-export const STALL_MIN_BYTES = 1024;
-
-/** Arrivals closer together than window/BUCKETS are kept as one, so memory stays flat. */
-const BUCKETS = 32;
+import { STALL_BUCKETS, STALL_MIN_BYTES } from '../defaults.js';
 
 /** Runs `check` once, `ms` from now; returns how to cancel it. Tests pass one they step by hand. */
 export type StallTimer = (check: () => void, ms: number) => () => void;
@@ -16,7 +12,8 @@ const realTimer: StallTimer = (check, ms) => {
 };
 
 /**
- * The stall rule of a feed (CONTRACT.md, `--source-timeout`): less than 1 KiB in any window of that
+ * The stall rule of a feed (`--source-timeout`, README: Options of `run` and `import`): less than 1 KiB in
+ * any window of that
  * length ends the read. An idle time-out alone misses a trickle (one byte every 20 s is never idle
  * for 30 s); this counts bytes per window instead.
  *
@@ -60,7 +57,7 @@ export class StallWatch {
     if (bytes <= 0) return;
     const at = this.clock();
     const last = this.arrivals.at(-1);
-    if (last && at - last.at < this.windowMs / BUCKETS) {
+    if (last && at - last.at < this.windowMs / STALL_BUCKETS) {
       last.at = at;
       last.bytes += bytes;
     } else {

@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
-import type { StoreReadOptions } from '../stores/types.js';
+import type { StoreReadOptions } from './stores/types.js';
 import type { SourceNetwork } from './url-connect.js';
 
 export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xml';

@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { formatDuration } from '../duration.js';
 import type { AddressKind } from '../net/address-policy.js';
 import {
@@ -10,9 +11,6 @@ import {
 import { sourceError } from './source-error.js';
 
 export type { Connector, ConnectTarget, LookupFunction } from '../net/checked-connect.js';
-
-/** Resolving the name and connecting (TLS included) has this long, for each hop. */
-export const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The network seams of a URL source; tests inject both so that nothing leaves loopback. */
 export type SourceNetwork = NetworkSeams;

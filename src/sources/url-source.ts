@@ -1,17 +1,14 @@
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { DEFAULT_SOURCE_TIMEOUT_MS, MAX_REDIRECTS, STALL_MIN_BYTES } from '../defaults.js';
 import { formatDuration } from '../duration.js';
 import type { AddressKind } from '../net/address-policy.js';
 import type { ByteSource } from './byte-source.js';
 import { inflate } from './decompress.js';
 import { extensionOf } from './detect-format.js';
 import { SourceError, sourceError } from './source-error.js';
-import { STALL_MIN_BYTES, StallWatch } from './stall-watch.js';
+import { StallWatch } from './stall-watch.js';
 import { type ConnectOptions, connectHop } from './url-connect.js';
-
-/** `--source-timeout`'s default: less than 1 KiB in 30 s is a stall. */
-export const DEFAULT_SOURCE_TIMEOUT_MS = 30_000;
-export const MAX_REDIRECTS = 5;
 
 export interface UrlSourceOptions extends ConnectOptions {
   /** The stall window (`--source-timeout`), ms. */

@@ -1,3 +1,5 @@
+import { XML_NAME_LIMIT } from '../defaults.js';
+
 /**
  * Keeps XML nested deeper than the limit away from the XML parser. saxes holds one object per open
  * element (about 270 bytes): 8 MiB of `<a>` would take 750 MB before any item ends. This filter
@@ -23,7 +25,6 @@ type State =
   | 'end-tag';
 
 const ENDS = { comment: '-->', cdata: ']]>', pi: '?>' } as const;
-const NAME_LIMIT = 64;
 const NAME = /[^\s/>"']*/y;
 const TAG_STOP = /["'>]/g;
 
@@ -164,7 +165,8 @@ export class XmlDepthFilter {
           if (!this.nameDone) {
             NAME.lastIndex = i;
             const name = NAME.exec(chunk)![0];
-            if (this.name.length < NAME_LIMIT) this.name += name.slice(0, NAME_LIMIT - this.name.length);
+            if (this.name.length < XML_NAME_LIMIT)
+              this.name += name.slice(0, XML_NAME_LIMIT - this.name.length);
             if (name) this.lastTagChar = name.at(-1)!;
             i += name.length;
             if (i >= chunk.length) break;

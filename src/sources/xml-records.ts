@@ -1,6 +1,7 @@
 import { SaxesParser } from 'saxes';
+import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
-import { formatBytes, MAX_NESTING, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
+import { formatBytes, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
 import type { ReaderOptions } from './types.js';
 import { TOO_DEEP_TARGET, XmlDepthFilter } from './xml-depth-filter.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { CLAIM_MS } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import { ScriptBatch } from '../redis/script-batch.js';
 import { luaScript } from '../redis/scripts.js';
@@ -23,13 +24,6 @@ export type Claim =
   | { kind: 'known'; product: KnownProduct }
   | { kind: 'held'; by: string }
   | { kind: 'stale'; value: string };
-
-/**
- * How long a claim holds without renewal, by default: a dead holder's key is looked up and taken over
- * after it. Workers pass their job lock duration, so a killed worker's claims go stale when its jobs
- * come back (CATALOG_SYNC_LOCK_MS).
- */
-export const CLAIM_MS = 30_000;
 
 // KEYS: claims hash, the id map's bucket of the key, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
 // ('' for none). A run whose record is gone (Redis lost its state) claims nothing: the id map and

@@ -4,7 +4,7 @@ import type { IndexedProduct } from './diff.js';
 import type { UnkeyedProduct } from './remote-index.js';
 
 /**
- * Finds the product a create made when its answer was lost (ARCHITECTURE.md, decision 4).
+ * Finds the product a create made when its answer was lost (docs/architecture.md, decision 4).
  *
  * A lost answer means re-reading the seller's products. Those reads are shared: every row that
  * asks while one is running joins it, as long as that read began after the row's answer was lost

@@ -13,7 +13,7 @@ import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
 import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
 
 /**
- * What the worker does about an error, as one table (ARCHITECTURE.md, decision 5):
+ * What the worker does about an error, as one table (docs/architecture.md, decision 5):
  * - `fail-row`: the row fails with the reason; no retry (400, or retries used up). For a read, the
  *   read fails, and with it what needed it (a failed product list fails the run's rows).
  * - `stop`: Redis refused a write (full, read-only) or lost the run's state: nothing more is sent

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ID_MAP_MIGRATION_BATCH, ID_MAP_MIGRATION_LOCK_MS, ID_MAP_MIGRATION_WAIT_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { idMapKeyOf, reverseKeyOf } from './id-map-buckets.js';
 import { encodeKnown, type KnownProduct } from './id-map-entry.js';
@@ -13,10 +14,6 @@ import { encodeKnown, type KnownProduct } from './id-map-entry.js';
  * deletes them from the old hash in one MULTI, so a process killed midway loses nothing and the next
  * one goes on; HSETNX leaves an entry already in the new form as it is.
  */
-
-const BATCH = 1000;
-const LOCK_MS = 30_000;
-const WAIT_MS = 50;
 
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -45,8 +42,8 @@ async function migrate(redis: Redis, keys: RedisKeys, sellerRef: string): Promis
   const lock = keys.idMapMigration(sellerRef);
   const token = randomUUID();
   while ((await redis.exists(keys.oldIdMap(sellerRef), keys.oldIdMapReverse(sellerRef))) > 0) {
-    if ((await redis.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
-      await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+    if ((await redis.set(lock, token, 'PX', ID_MAP_MIGRATION_LOCK_MS, 'NX')) !== 'OK') {
+      await new Promise((resolve) => setTimeout(resolve, ID_MAP_MIGRATION_WAIT_MS));
       continue;
     }
     try {
@@ -73,7 +70,7 @@ async function moveEntries(
 ): Promise<void> {
   let cursor = '0';
   do {
-    const [next, flat] = await redis.hscan(source, cursor, 'COUNT', BATCH);
+    const [next, flat] = await redis.hscan(source, cursor, 'COUNT', ID_MAP_MIGRATION_BATCH);
     cursor = next;
     if (flat.length === 0) continue;
     const multi = redis.multi();
@@ -85,7 +82,7 @@ async function moveEntries(
       fields.push(field);
     }
     multi.hdel(source, ...fields);
-    multi.pexpire(lock, LOCK_MS);
+    multi.pexpire(lock, ID_MAP_MIGRATION_LOCK_MS);
     await multi.exec();
   } while (cursor !== '0');
 }

@@ -23,7 +23,7 @@ return 1
 );
 
 /**
- * The seller's match key → product id map, kept across runs (ARCHITECTURE.md, decision 4): later
+ * The seller's match key → product id map, kept across runs (docs/architecture.md, decision 4): later
  * runs find the products this tool created even when the API does not echo the match field back.
  * Kept in buckets of compact entries (id-map-buckets.ts, id-map-entry.ts; issue 12). Every reading
  * method first waits for an id map of the old form to be moved into them (id-map-migration.ts); the

@@ -1,6 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
-import { encodeReplaced, type ReplacedValues } from '../revert/replaced-values.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields, isKept } from './compact-value.js';
@@ -10,6 +9,7 @@ import type { IdMap, KnownProduct } from './id-map.js';
 import { LIST_SKIPPED } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
 import { forEachReadingAhead } from './read-ahead.js';
+import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
 
 // HSETNX of many pairs in one command: the first product listed under a key keeps it.
 const FIRST_LISTED_WINS = `for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end return 0`;
@@ -25,7 +25,7 @@ export interface RowLookup {
 }
 
 /**
- * The run's snapshot of the seller's products in Redis (ARCHITECTURE.md, decision 3): read once per
+ * The run's snapshot of the seller's products in Redis (docs/architecture.md, decision 3): read once per
  * run from `GET /products`, then every chunk diffs against it with two round trips.
  */
 export class RemoteIndex {

@@ -1,11 +1,11 @@
 import type { Logger } from '../logger.js';
+import type { RowWrite } from '../runs/settle-batch.js';
 import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import type { DiffOptions } from './diff.js';
 import type { IdMap } from './id-map.js';
 import type { RemoteIndex } from './remote-index.js';
-import type { RowWrite } from './row-writes.js';
 
 /** Everything one row's sync needs; one per run per process. */
 export interface RowSyncContext {

@@ -1,5 +1,5 @@
+import { CLAIM_POLL_MS } from '../defaults.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import { notesOfOutcome } from '../missing/reactivate.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
@@ -8,12 +8,10 @@ import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
+import { notesOfOutcome } from './row-notes.js';
 import { diffOptionsOf, givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordCreated, remember } from './row-writes.js';
 import { writeUpdate } from './write-update.js';
-
-/** How often a row whose key another live create holds looks again. */
-export const CLAIM_POLL_MS = 250;
 
 type Outcome = (
   action: RowOutcome['action'],

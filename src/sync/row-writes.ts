@@ -1,17 +1,9 @@
-import type { ChainableCommander } from 'ioredis';
 import type { ProductUpsert } from '../interfaces.js';
-import type { ReplacedValues } from '../revert/replaced-values.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { IndexedProduct } from './diff.js';
 import type { KnownProduct } from './id-map.js';
+import type { ReplacedValues } from './replaced-values.js';
 import type { RowSyncContext } from './row-sync-context.js';
-
-/**
- * What a row records in Redis after a write (the seller's id map, the run's index). In a chunk's
- * write mode (`rowWrites` given) it is queued and goes in the MULTI that settles the row: one round
- * trip, and all of it or none; elsewhere it is written at once.
- */
-export type RowWrite = (multi: ChainableCommander) => void;
 
 /**
  * Records a product this run created: first in the run's index (so a chunk tried again reports it

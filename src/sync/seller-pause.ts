@@ -1,7 +1,7 @@
 /**
  * Why a seller's requests stop: thrown before a request is sent (nothing is spent), or built from
  * the API's own 429/401, or from requests that never reached the API. The chunk processor turns it
- * into a queue-wide pause (ARCHITECTURE.md, decision 1).
+ * into a queue-wide pause (docs/architecture.md, decision 1).
  */
 export class SellerPausedError extends Error {
   override name = 'SellerPausedError';

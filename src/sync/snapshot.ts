@@ -1,12 +1,10 @@
 import type { Redis } from 'ioredis';
+import { SNAPSHOT_LOCK_MS, SNAPSHOT_POLL_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { AnswerCapError } from '../seller-api/index.js';
 import { failsForGood, reasonOf } from './error-policy.js';
 import { tryLock } from './redis-lock.js';
-
-const LOCK_MS = 30_000;
-const POLL_MS = 200;
 
 /** The run-record field that says the product list could not be read, and why. */
 export const SNAPSHOT_FAILED = 'snapshotFailed';
@@ -34,7 +32,7 @@ export interface SnapshotDeps {
 /**
  * Makes sure the run's index of the seller's products exists: the first chunk of a run reads every
  * page once, under a lock; chunks on other workers wait for it instead of reading the pages again
- * (ARCHITECTURE.md, decision 3). A reader that dies lets its lock expire, and another takes over.
+ * (docs/architecture.md, decision 3). A reader that dies lets its lock expire, and another takes over.
  * Rejects with SnapshotError once the list could not be read (for every chunk of the run, without
  * reading it again), and with the error itself for a pause or a failure that is not the API's.
  */
@@ -45,9 +43,9 @@ export async function ensureSnapshot(
 ): Promise<void> {
   for (;;) {
     if (await snapshotSettled(deps, runId)) return;
-    const lock = await tryLock(deps.redis, deps.keys.snapshotLock(runId), { ttlMs: LOCK_MS });
+    const lock = await tryLock(deps.redis, deps.keys.snapshotLock(runId), { ttlMs: SNAPSHOT_LOCK_MS });
     if (!lock) {
-      await deps.sleep(POLL_MS);
+      await deps.sleep(SNAPSHOT_POLL_MS);
       continue;
     }
     try {

@@ -1,10 +1,10 @@
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
-import { replacedValues } from '../revert/replaced-values.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import { type IndexedProduct, memoryAfterWrite, notApplied, notAppliedNote } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
+import { replacedValues } from './replaced-values.js';
 import { givenUp, type RowSyncContext } from './row-sync-context.js';
 import { recordUpdated } from './row-writes.js';
 

@@ -5,7 +5,7 @@ import { InvalidResponseError, NetworkError, TimeoutError } from '../../src/sell
 import { API_KEY, collect, fastRetry, probeClient, rejection } from './seller-api-helpers.js';
 
 // A real server on port 0 for what a mock cannot fake: a silent server, a socket torn down
-// mid-answer, bytes that are not JSON (STYLE.md, after Octokit's tests). Nock is not loaded here.
+// mid-answer, bytes that are not JSON (as Octokit's tests do). Nock is not loaded here.
 
 let server: Server | undefined;
 

@@ -13,7 +13,7 @@ function capture() {
 }
 
 describe('catalog-sync --help', () => {
-  it('lists every command of CONTRACT.md', async () => {
+  it('lists every command of the README', async () => {
     const { io, text } = capture();
     const code = await main(['node', 'catalog-sync', '--help'], io);
     expect(code).toBe(0);

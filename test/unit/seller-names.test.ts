@@ -7,7 +7,7 @@ import {
   parseSellerName,
   sellerOfRun,
 } from '../../src/queue/seller-names.js';
-import { sellerRef } from '../../src/queue/seller-ref.js';
+import { sellerRef } from '../../src/sellers/seller-ref.js';
 import { UsageError } from '../../src/usage-error.js';
 
 const BASE = 'https://api.example.com/api/v1';

@@ -3,7 +3,8 @@ import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
 /**
- * CONTRACT "The generic preset": each column name is a product field, sent as is; an `id` column
+ * The generic preset (README, What each preset reads): each column name is a product field, sent as
+ * is; an `id` column
  * is the remote product id and addresses the product (it is not sent as a field).
  */
 export const generic: Preset = {

@@ -18,7 +18,8 @@ export const PRESET_NAMES = [
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /**
- * CONTRACT `--only-published`: what the source platform does with a product. `active` is sold;
+ * `--only-published` (README, Options of `run` and `import`): what the source platform does with a product.
+ * `active` is sold;
  * the others are not (a draft, a private or disabled product, an archived one, one not visible on
  * its own), and are never created as if live.
  */
@@ -85,7 +86,9 @@ export interface RowMapper {
   end(): Draft[];
 }
 
-/** CONTRACT `--price-includes-tax`: what a file's prices are, for the summary and the flags. */
+/** `--price-includes-tax` (README, Options of `run` and `import`):
+ * what a file's prices are, for the summary and the flags.
+ */
 export interface PriceBasis {
   /** The prices sent by default: `net` of tax, `gross`, or `mixed` (gross where a row has it). */
   basis: 'net' | 'gross' | 'mixed';

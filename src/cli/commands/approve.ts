@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { readKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
-import { type Approved, parseRowList, queueApproval } from '../../guards/approval.js';
-import { sellerRef } from '../../queue/seller-ref.js';
+import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary, runCounts } from '../../runs/summary.js';
+import { sellerRef } from '../../sellers/seller-ref.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { DashboardData } from '../../dashboard/data.js';
 import { QueueCounter } from '../../dashboard/queue-counts.js';
-import { type DashboardServer, DEFAULT_DASHBOARD_PORT, startDashboard } from '../../dashboard/server.js';
+import { type DashboardServer, startDashboard } from '../../dashboard/server.js';
+import { DEFAULT_DASHBOARD_PORT } from '../../defaults.js';
 import { isLoopbackHost } from '../../sandbox/index.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';

@@ -1,18 +1,21 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import {
+  DEFAULT_FULL_READ_AFTER_MS,
+  DEFAULT_MAX_RECORD_BYTES,
+  DEFAULT_SOURCE_TIMEOUT_MS,
+} from '../../defaults.js';
 import { projectRoot } from '../../project-root.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../../sources/limits.js';
-import { DEFAULT_SOURCE_TIMEOUT_MS } from '../../sources/url-source.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 import type { RunFlags } from '../run-flags.js';
-import { DEFAULT_FULL_READ_AFTER_MS } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { syncOnce } from './run.js';
 
 /**
- * `npm start`: the main job on its embedded default (CONTRACT.md). The sandbox Seller API runs in
+ * `npm start`: the main job on its embedded default (README, The two commands). The sandbox Seller API
+ * runs in
  * this process; fixtures/catalog.csv is synced into it twice, and the second run writes nothing.
  */
 export function registerDemo(program: Command, io: CliIo): void {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
+import { PING_TIMEOUT_MS } from '../../defaults.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
@@ -12,7 +13,7 @@ export function registerPing(program: Command, io: CliIo): void {
     .description('checks the key (GET /ping); exit 0 valid, 3 rejected, 6 API out of reach')
     .action(async (flags: ConnectionFlags) => {
       const api = readApiConfig(io.env, flags);
-      const client = new SellerApiClient({ ...api, timeoutMs: 15_000 });
+      const client = new SellerApiClient({ ...api, timeoutMs: PING_TIMEOUT_MS });
       try {
         await client.ping();
         io.stdout.write(`key in ${api.keyEnv} is valid for ${api.baseUrl}\n`);

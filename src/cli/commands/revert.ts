@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { readApiConfig } from '../../config.js';
 import { countOf } from '../../count-words.js';
-import { sellerRef } from '../../queue/seller-ref.js';
+import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { SellerApiClient, SellerApiError } from '../../seller-api/index.js';
+import { sellerRef } from '../../sellers/seller-ref.js';
 import { pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
@@ -61,7 +62,7 @@ async function revertCommand(
   const retry = {
     retries: runtime.config.retries,
     baseDelayMs: runtime.config.retryBaseMs,
-    maxDelayMs: 30_000,
+    maxDelayMs: RETRY_MAX_DELAY_MS,
   };
   const client = new SellerApiClient({
     ...api,

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
+import { CLOSE_DEADLINE_MS, CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../../defaults.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { sellerLabel } from '../../queue/seller-names.js';
-import type { SellerInfo } from '../../queue/seller-state.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
+import type { SellerInfo } from '../../sellers/seller-state.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
@@ -24,10 +25,6 @@ import { onInterrupt } from '../signals.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
 
-/** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
-const CLOSE_DEADLINE_MS = 10_000;
-const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;
-
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(
     program
@@ -42,7 +39,7 @@ export function registerRun(program: Command, io: CliIo): void {
   });
 }
 
-/** `run`: what cron calls when no separate worker runs. Resolves to the exit code of CONTRACT.md. */
+/** `run`: what cron calls when no separate worker runs. Resolves to its exit code (README, Exit codes). */
 export async function runCommand(io: CliIo, source: string, flags: RunFlags): Promise<number> {
   return withRuntime(
     io,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RunningDouble } from '../../stores/double-server.js';
+import type { RunningDouble } from '../../sources/stores/double-server.js';
 import { UsageError } from '../usage-error.js';
 
 export const STORE_DOUBLES = ['shopify', 'woocommerce'] as const;
@@ -56,8 +56,8 @@ export async function startStoreDouble(
   const host = listen.host ?? '127.0.0.1';
   const shown = host.includes(':') ? `[${host}]` : host;
   if (name === 'shopify') {
-    const { startShopifyDouble } = await import('../../stores/shopify/double.js');
-    const { sampleShop } = await import('../../stores/shopify/sample-shop.js');
+    const { startShopifyDouble } = await import('../../sources/stores/shopify/double.js');
+    const { sampleShop } = await import('../../sources/stores/shopify/sample-shop.js');
     const token = `shpat_sandbox_${randomBytes(12).toString('hex')}`;
     const double = await startShopifyDouble(sampleShop(), { token, pollsBeforeDone: 1 }, listen);
     const source = `shopify+http://${shown}:${double.port}`;
@@ -71,8 +71,10 @@ export async function startStoreDouble(
       ].join('\n'),
     };
   }
-  const { startWooDouble } = await import('../../stores/woocommerce/double.js');
-  const { sampleCategories, sampleWooStore } = await import('../../stores/woocommerce/sample-store.js');
+  const { startWooDouble } = await import('../../sources/stores/woocommerce/double.js');
+  const { sampleCategories, sampleWooStore } = await import(
+    '../../sources/stores/woocommerce/sample-store.js'
+  );
   const consumerKey = `ck_sandbox_${randomBytes(12).toString('hex')}`;
   const consumerSecret = `cs_sandbox_${randomBytes(12).toString('hex')}`;
   const double = await startWooDouble(

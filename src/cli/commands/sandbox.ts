@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
 import {
   isLoopbackHost,
   LIST_SHAPES,
@@ -18,9 +19,6 @@ import {
   STORE_DOUBLES,
   startStoreDouble,
 } from './sandbox-store.js';
-
-/** A fixed default port, so the printed lines stay valid across restarts; `--port 0` takes any free one. */
-export const DEFAULT_SANDBOX_PORT = 4010;
 
 /** The flags as commander hands them over: raw strings, parsed by `sandboxOptionsFromFlags`. */
 export interface SandboxFlags {

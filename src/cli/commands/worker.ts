@@ -1,14 +1,15 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { readTrustRules } from '../../config.js';
+import { SLOTS_TICK_MS } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
-import type { SellerInfo } from '../../queue/seller-state.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
+import type { SellerInfo } from '../../sellers/seller-state.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
@@ -18,9 +19,6 @@ import { untilSignal } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { startSellerWorkers } from '../worker-deps.js';
 import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
-
-/** How often the worker reads which of its sellers have work. */
-const SLOTS_TICK_MS = 1000;
 
 export function registerWorker(
   program: Command,

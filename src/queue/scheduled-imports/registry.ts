@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { KEEP_FIRED_JOBS } from '../../defaults.js';
 import type { Logger } from '../../logger.js';
 import { queueOptions } from '../queue-options.js';
 import { throttledErrorLog } from '../quiet-errors.js';
@@ -10,9 +11,6 @@ import {
   type ScheduledImportData,
   scheduledImportsQueue,
 } from './types.js';
-
-/** Fired jobs kept for inspection (e.g. in a dashboard): enough to see why the last ones failed. */
-const KEEP_FIRED_JOBS = 50;
 
 /** The job schedulers of the `scheduled-imports` queue: read them, and apply a plan to them. */
 export class ScheduleRegistry {

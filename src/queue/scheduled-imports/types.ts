@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isCluster } from '../../redis/connect-cluster.js';
 import { RedisKeys } from '../../runs/keys.js';
-/** The BullMQ queue that holds one job scheduler per scheduled job file (CONTRACT.md, `schedule`). */
+/** The BullMQ queue that holds one job scheduler per scheduled job file (README, Scheduled imports). */
 export const SCHEDULED_IMPORTS_QUEUE = 'scheduled-imports';
 
 /** The queue's name on this connection: tagged on a cluster (RedisKeys.scheduledImportsQueue). */

@@ -2,7 +2,7 @@ import { SellerApiError, type SellerApiErrorDetails, statusMessage } from './sel
 
 /**
  * 429: the daily request limit is reached (spec section 8). Not retryable by backoff: the caller
- * pauses the seller until `resetAt` (ARCHITECTURE.md decision 1).
+ * pauses the seller until `resetAt` (docs/architecture.md, decision 1).
  */
 export class DailyLimitError extends SellerApiError {
   override name = 'DailyLimitError';

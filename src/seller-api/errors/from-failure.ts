@@ -30,7 +30,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * What a rejected `fetch` (or body read) means. A write's outcome is unknown unless the failure
  * surely came before sending (connection refused, DNS): a reset or a timeout may follow a write
- * the server applied (ARCHITECTURE.md decision 4).
+ * the server applied (docs/architecture.md, decision 4).
  */
 export function errorFromFailure(error: unknown, context: FailureContext): NetworkError {
   const isWrite = WRITE_METHODS.has(context.method);

@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
+import { MAX_BODY_LENGTH } from '../../defaults.js';
 import { resetInstant } from '../reset-instant.js';
 import { DailyLimitError } from './daily-limit-error.js';
 import { InvalidRequestError } from './invalid-request-error.js';
 import { NotFoundError } from './not-found-error.js';
-import { MAX_BODY_LENGTH, redact } from './one-line.js';
+import { redact } from './one-line.js';
 import { reasonFromBody } from './reason.js';
 import { redactBody } from './redact-parsed.js';
 import type { SellerApiError, SellerApiErrorDetails } from './seller-api-error.js';

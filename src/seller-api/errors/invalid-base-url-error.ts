@@ -1,4 +1,4 @@
-/** A configuration error (not a SellerApiError): the base URL breaks a rule of CONTRACT.md. */
+/** A configuration error (not a SellerApiError): the base URL breaks a rule of base-url.ts. */
 export class InvalidBaseUrlError extends Error {
   override name = 'InvalidBaseUrlError';
   /** What was given, with any `user:pass@` credentials and query removed. */

@@ -1,7 +1,5 @@
+import { MAX_REASON_LENGTH } from '../../defaults.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
-
-/** The longest reason we keep: enough for a validation message, short enough for a report cell. */
-export const MAX_REASON_LENGTH = 300;
 
 /**
  * Collapses whitespace (newlines included) to single spaces, shows any other control character as a
@@ -16,6 +14,3 @@ export function oneLine(text: string, max = MAX_REASON_LENGTH): string {
 export function redact(text: string, secret: string | undefined): string {
   return secret ? text.split(secret).join('[redacted]') : text;
 }
-
-/** An error keeps at most this much of a body: enough to diagnose, not a whole list page in memory. */
-export const MAX_BODY_LENGTH = 10_000;

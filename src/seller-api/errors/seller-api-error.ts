@@ -17,7 +17,7 @@ export interface SellerApiErrorDetails {
 }
 
 /**
- * The base of the client's error vocabulary (STYLE.md "Errors are a vocabulary"): the pipeline
+ * The base of the client's error vocabulary (errors are a vocabulary, not messages): the pipeline
  * decides what to do from the subclass, `retryable` and `outcomeUnknown`, never from the message.
  */
 export class SellerApiError extends Error {
@@ -32,7 +32,7 @@ export class SellerApiError extends Error {
   readonly retryable: boolean;
   /**
    * A write (POST/PUT) may have been applied although we got no success: a timeout or a dropped
-   * connection after sending, or a 5xx. The caller must look before writing again (ARCHITECTURE.md
+   * connection after sending, or a 5xx. The caller must look before writing again (docs/architecture.md,
    * decision 4: no duplicate creates).
    */
   readonly outcomeUnknown: boolean;

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sellerQueueName, sellerRef } from '../../../src/queue/seller-ref.js';
-import { SellerState } from '../../../src/queue/seller-state.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import type { RunSpec } from '../../../src/runs/run-store.js';
+import { sellerQueueName, sellerRef } from '../../../src/sellers/seller-ref.js';
+import { SellerState } from '../../../src/sellers/seller-state.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { MAIN_KEY, usePipeline } from '../support/pipeline.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sellerRef } from '../../../src/queue/seller-ref.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { sellerRef } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { requestCounts } from '../support/pipeline.js';

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../../src/queue/producer.js';
-import { sellerQueueName, sellerRef } from '../../../src/queue/seller-ref.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../../src/defaults.js';
+import { sellerQueueName, sellerRef } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { withRedis } from '../support/redis-prefix.js';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { enqueueDeactivations } from '../../../src/missing/deactivations.js';
-import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
+import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { usePrefixedRedis } from '../support/redis-prefix.js';

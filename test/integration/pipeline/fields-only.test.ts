@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { requestCounts, usePipeline } from '../support/pipeline.js';
 
-/** CONTRACT: "`--fields` lists exactly what is sent: the match field too is sent only when listed". */
+/**
+ * `--fields` lists exactly what is sent: the match field too is sent only when listed
+ * (README, Options of `run` and `import`).
+ */
 describe('run --fields name,price against an API that takes only name and price', () => {
   const pipeline = usePipeline({ acceptFields: ['name', 'price'] });
 

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { PlanStore } from '../../../src/guards/plan-store.js';
-import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
-import { addChunk } from '../../../src/queue/chunk-job.js';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { PlanStore } from '../../../src/plan/plan-store.js';
+import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
+import { addChunk } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';

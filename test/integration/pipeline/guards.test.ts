@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APPROVAL_STOPPED_AFTER_MS, startApproval } from '../../../src/guards/approval.js';
+import { APPROVAL_STOPPED_AFTER_MS } from '../../../src/defaults.js';
+import { startApproval } from '../../../src/queue/approval.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { type CatalogRow, catalogRows, parseCsv } from '../support/catalog.js';

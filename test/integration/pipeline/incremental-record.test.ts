@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sellerRef } from '../../../src/queue/seller-ref.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { sellerRef } from '../../../src/sellers/seller-ref.js';
 import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import { type CatalogRow, catalogRows } from '../support/catalog.js';
 import { MAIN_KEY, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { addChunk, type ChunkJobData } from '../../../src/queue/chunk-job.js';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import { addChunk, type ChunkJobData } from '../../../src/runs/chunk-job.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
@@ -53,7 +53,7 @@ describe('approve sends the deactivations --max-missing held', () => {
     for (const row of DROPPED) expect(stocks.get(row.sku)?.stock).toBe('0');
     for (const row of KEPT) expect(stocks.get(row.sku)?.stock).toBe(row.stock);
     const lines = await reportOf(runId);
-    // In ascending product id (CONTRACT.md): the ids follow the order the concurrent creates
+    // In ascending product id (README, The report): the ids follow the order the concurrent creates
     // reached the API in, not necessarily the rows' order.
     const byId = [...DROPPED].sort((a, b) => Number(idOf(a.sku)) - Number(idOf(b.sku)));
     expect(lines.map((l) => [l.key, l.action, l.status])).toEqual(

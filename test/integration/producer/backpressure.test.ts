@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { produceChunks } from '../../../src/queue/producer.js';
+import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import {
   countingSource,
@@ -16,7 +16,7 @@ const ROWS = 100;
 const CHUNK_SIZE = 10;
 const HIGH_WATER = 3;
 
-// Issue 4: memory and Redis stay flat whatever the source size (ARCHITECTURE.md decision 6).
+// Issue 4: memory and Redis stay flat whatever the source size (docs/architecture.md, decision 6).
 describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10 rows', () => {
   const rig = useProducerRig();
 

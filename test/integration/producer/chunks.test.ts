@@ -1,11 +1,11 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
-import type { ChunkJobData } from '../../../src/queue/chunk-job.js';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { produceChunks } from '../../../src/queue/producer.js';
-import { sellerQueueName } from '../../../src/queue/seller-ref.js';
+import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { decodeOutcome } from '../../../src/runs/run-store.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { gate } from '../../support/gate.js';
 import {
   countingSource,

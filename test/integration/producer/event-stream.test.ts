@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { EVENTS_KEPT, queueOptions } from '../../../src/queue/queue-options.js';
+import { EVENTS_KEPT } from '../../../src/defaults.js';
+import { queueOptions } from '../../../src/queue/queue-options.js';
 import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 const JOBS = 1500;

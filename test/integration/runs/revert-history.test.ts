@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { REVERTS_KEPT } from '../../../src/defaults.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { REVERTS_KEPT, recordRevert, revertsOf } from '../../../src/runs/revert-history.js';
+import { recordRevert, revertsOf } from '../../../src/runs/revert-history.js';
 import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 describe("a run's revert history in its hash", () => {

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SANDBOX_PORT } from '../../../src/defaults.js';
 
 // A refused `--host` (0.0.0.0, a private address) must open nothing even if the check were wrong:
 // servers and connections off loopback are refused here (hostile/network-guard.ts).
@@ -12,7 +13,6 @@ vi.mock('node:net', async (original) =>
 );
 
 import {
-  DEFAULT_SANDBOX_PORT,
   registerSandbox,
   type SandboxFlags,
   sandboxOptionsFromFlags,

@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedSellerRef } from '../../../src/queue/seller-names.js';
-import { SellerState } from '../../../src/queue/seller-state.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { SellerState } from '../../../src/sellers/seller-state.js';
 import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import {
   type FailureRig,

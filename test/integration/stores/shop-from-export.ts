@@ -1,5 +1,5 @@
 import { openSource } from '../../../src/sources/index.js';
-import type { ShopProduct, ShopVariant } from '../../../src/stores/shopify/double.js';
+import type { ShopProduct, ShopVariant } from '../../../src/sources/stores/shopify/double.js';
 
 /**
  * The shop a Shopify CSV export was written from, as its Admin API would give it: rows grouped by

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSource } from '../../../src/sources/index.js';
-import { type ShopifyDouble, startShopifyDouble } from '../../../src/stores/shopify/double.js';
-import { sampleShop } from '../../../src/stores/shopify/sample-shop.js';
+import { type ShopifyDouble, startShopifyDouble } from '../../../src/sources/stores/shopify/double.js';
+import { sampleShop } from '../../../src/sources/stores/shopify/sample-shop.js';
 
 const TOKEN = 'shpat_progress_token';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ShopifyDouble, startShopifyDouble } from '../../../src/stores/shopify/double.js';
+import { type ShopifyDouble, startShopifyDouble } from '../../../src/sources/stores/shopify/double.js';
 import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
 import { parseCsv } from '../support/catalog.js';
 import { usePipeline } from '../support/pipeline.js';

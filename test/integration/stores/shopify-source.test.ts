@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ShopifyDouble, startShopifyDouble } from '../../../src/stores/shopify/double.js';
-import { sampleShop } from '../../../src/stores/shopify/sample-shop.js';
+import { type ShopifyDouble, startShopifyDouble } from '../../../src/sources/stores/shopify/double.js';
+import { sampleShop } from '../../../src/sources/stores/shopify/sample-shop.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';

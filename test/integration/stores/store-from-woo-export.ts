@@ -1,6 +1,10 @@
 import { unescapeWoo } from '../../../src/catalog/presets/woocommerce.js';
 import { openSource } from '../../../src/sources/index.js';
-import type { WooCategory, WooProduct, WooVariation } from '../../../src/stores/woocommerce/double.js';
+import type {
+  WooCategory,
+  WooProduct,
+  WooVariation,
+} from '../../../src/sources/stores/woocommerce/double.js';
 
 const STATUS: Record<string, WooProduct['status']> = { '1': 'publish', '0': 'private', '-1': 'draft' };
 const STOCK: Record<string, WooProduct['stock_status']> = {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startWooDouble, type WooDouble } from '../../../src/stores/woocommerce/double.js';
-import { sampleCategories, sampleWooStore } from '../../../src/stores/woocommerce/sample-store.js';
+import { startWooDouble, type WooDouble } from '../../../src/sources/stores/woocommerce/double.js';
+import { sampleCategories, sampleWooStore } from '../../../src/sources/stores/woocommerce/sample-store.js';
 import { usePipeline } from '../support/pipeline.js';
 import { runStore, type Waits } from './store-cli.js';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RequestQuota } from '../../../src/queue/request-quota.js';
+import { RequestQuota } from '../../../src/sellers/request-quota.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 describe('the request quota, counted in blocks (a real Redis)', () => {

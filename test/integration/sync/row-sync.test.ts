@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLAIM_MS } from '../../../src/defaults.js';
 import type { ProductFields, ProductUpsert } from '../../../src/interfaces.js';
 import { silentLogger } from '../../../src/logger.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
@@ -10,7 +11,7 @@ import {
   type RemoteProduct,
   type SellerApiClient,
 } from '../../../src/seller-api/index.js';
-import { CLAIM_MS, CreateClaims } from '../../../src/sync/create-claims.js';
+import { CreateClaims } from '../../../src/sync/create-claims.js';
 import { CreatedProductFinder } from '../../../src/sync/created-product-finder.js';
 import { IdMap } from '../../../src/sync/id-map.js';
 import { RemoteIndex } from '../../../src/sync/remote-index.js';

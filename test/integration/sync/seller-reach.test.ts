@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SellerState } from '../../../src/queue/seller-state.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { SellerState } from '../../../src/sellers/seller-state.js';
 import { ApiUnreachableError, SellerPausedError } from '../../../src/sync/seller-pause.js';
 import { removePrefix, uniquePrefix, withRedis } from '../support/redis-prefix.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../integration/support/cli.js';
 
-/** Every command that talks to the Seller API (CONTRACT.md's commands), as typed. */
+/** Every command that talks to the Seller API (the README's commands), as typed. */
 const TALKING_TO_THE_API = [
   ['run'],
   ['import'],

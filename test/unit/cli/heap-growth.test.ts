@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/cli/heap-growth.js';
+import { heapGrowthFlag } from '../../../src/cli/heap-growth.js';
+import { HEAP_GROWING_PERCENT } from '../../../src/defaults.js';
 import { launcherWithPreload } from './launch-with-preload.js';
 
 describe('heapGrowthFlag', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quotaDayStart } from '../../../src/queue/quota-day.js';
+import { quotaDayStart } from '../../../src/sellers/quota-day.js';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displaySource } from '../../../src/cli/prepare-run.js';
-import { sellerQueueName, sellerRef } from '../../../src/queue/seller-ref.js';
+import { sellerQueueName, sellerRef } from '../../../src/sellers/seller-ref.js';
 
 describe('displaySource', () => {
   it.each<[source: string, shown: string]>([

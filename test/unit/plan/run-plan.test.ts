@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIRST, inPasses, writePass } from '../../../src/plan/first-order.js';
-import { keepLearned, parseLearned } from '../../../src/plan/learned-limit.js';
-import { daysNeeded, exceedsToday, knownLimit, startPlanLine } from '../../../src/plan/run-plan.js';
+import { keepLearned, parseLearned } from '../../../src/runs/learned-limit.js';
+import { daysNeeded, exceedsToday, knownLimit, startPlanLine } from '../../../src/runs/run-plan.js';
 
 const DAY = 24 * 3600 * 1000;
 const day1 = Date.UTC(2026, 10, 22);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { planProductRevert, restoredMemory } from '../../../src/revert/plan.js';
+import { type CompactValue, compactValue } from '../../../src/sync/compact-value.js';
+import { echoDigest, memoryAfterWrite, UNKNOWN_ECHO } from '../../../src/sync/diff.js';
 import {
   decodeReplaced,
   encodeReplaced,
   type ReplacedValues,
   replacedValues,
-} from '../../../src/revert/replaced-values.js';
-import { type CompactValue, compactValue } from '../../../src/sync/compact-value.js';
-import { echoDigest, memoryAfterWrite, UNKNOWN_ECHO } from '../../../src/sync/diff.js';
+} from '../../../src/sync/replaced-values.js';
 
 /** What a PUT of `sent` over `before` leaves, the API showing `shown` after it (null: no body). */
 function recordOf(

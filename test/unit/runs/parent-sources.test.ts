@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMapper } from '../../../src/catalog/index.js';
-import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/queue/chunk-job.js';
+import { type ChunkJobData, packSources, sourcesByRow } from '../../../src/runs/chunk-job.js';
 import { type ParentSource, type RowSource, SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { mapRealFile } from '../../fixtures-real/map-real-file.js';
 import { iterate, MAGENTO_COLUMNS, MAGENTO_HOODIE, records } from '../catalog/map-rows.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../../src/interfaces.js';
+import type { RowWrite } from '../../../src/runs/settle-batch.js';
 import { SettleBatch } from '../../../src/runs/settle-batch.js';
-import type { RowWrite } from '../../../src/sync/row-writes.js';
 
 const outcome = (row: number): RowOutcome => ({
   row,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { exportRows } from '../../../src/stores/shopify/export-rows.js';
-import { categoryPaths, productRow, variationRow } from '../../../src/stores/woocommerce/export-rows.js';
+import { exportRows } from '../../../src/sources/stores/shopify/export-rows.js';
+import {
+  categoryPaths,
+  productRow,
+  variationRow,
+} from '../../../src/sources/stores/woocommerce/export-rows.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../../src/sources/source-error.js';
-import { isStoreSource, parseStoreSource } from '../../../src/stores/store-url.js';
+import { isStoreSource, parseStoreSource } from '../../../src/sources/stores/store-url.js';
 
 describe('a store source', () => {
   it('shopify:// and woocommerce:// are read over https; +http is plain HTTP', () => {

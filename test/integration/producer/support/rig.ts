@@ -9,12 +9,12 @@ import type {
   SkippedRow,
 } from '../../../../src/interfaces.js';
 import { silentLogger } from '../../../../src/logger.js';
-import type { ChunkJobData } from '../../../../src/queue/chunk-job.js';
 import type { EnqueueDeps } from '../../../../src/queue/enqueue-run.js';
 import { queueOptions } from '../../../../src/queue/queue-options.js';
-import { SellerState } from '../../../../src/queue/seller-state.js';
+import type { ChunkJobData } from '../../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
+import { SellerState } from '../../../../src/sellers/seller-state.js';
 import { runSpec } from '../../../support/run-record.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../../support/redis-prefix.js';
 

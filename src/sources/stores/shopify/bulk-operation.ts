@@ -1,5 +1,6 @@
-import { sourceError } from '../../sources/source-error.js';
-import { thousands } from '../../thousands.js';
+import { SHOPIFY_POLL_FIRST_MS, SHOPIFY_POLL_MAX_MS } from '../../../defaults.js';
+import { thousands } from '../../../thousands.js';
+import { sourceError } from '../../source-error.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 import type { ShopifyAdminApi } from './admin-api.js';
 import { POLL_BULK_QUERY, PRODUCTS_BULK_QUERY, RUN_BULK_MUTATION } from './bulk-query.js';
@@ -11,10 +12,6 @@ interface BulkOperation {
   objectCount?: string | number | null;
   url?: string | null;
 }
-
-/** First wait between polls; it grows to POLL_MAX_MS (a big shop's file takes minutes to prepare). */
-const POLL_FIRST_MS = 1000;
-const POLL_MAX_MS = 10_000;
 
 /**
  * Starts the catalog's bulk operation and polls it (`node(id:)`) until Shopify has written its
@@ -39,7 +36,7 @@ export async function runProductsBulkOperation(
   const id = run?.bulkOperation?.id;
   if (!id) throw sourceError(label, 'Shopify did not start the bulk operation (no id in its answer)');
 
-  let wait = POLL_FIRST_MS;
+  let wait = SHOPIFY_POLL_FIRST_MS;
   let told = -1;
   for (;;) {
     const polled = await api.query<{ node?: BulkOperation | null }>(POLL_BULK_QUERY, { id });
@@ -70,7 +67,7 @@ export async function runProductsBulkOperation(
         );
       default:
         await sleep(wait);
-        wait = Math.min(POLL_MAX_MS, wait * 2);
+        wait = Math.min(SHOPIFY_POLL_MAX_MS, wait * 2);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../runs/keys.js';
+import type { RedisKeys } from './keys.js';
 
 /**
  * A seller's daily limit as its API showed it: the requests counted in the quota day before that

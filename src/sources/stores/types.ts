@@ -1,4 +1,4 @@
-import type { SourceNetwork } from '../sources/url-connect.js';
+import type { SourceNetwork } from '../url-connect.js';
 
 /** What reading a store is given: its credentials' choice, the address policy, and the seams tests use. */
 export interface StoreReadOptions {
@@ -26,10 +26,3 @@ export interface StoreReadOptions {
 }
 
 export const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** One answer of a store's API (a poll, a page) may hold this much; a page of 100 products is far less. */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** Waits asked by the store (throttle, Retry-After) are capped: a wrong header must not hang a run. */
-export const MAX_WAIT_MS = 5 * 60_000;
-/** Throttled or busy answers in a row before the run gives up (each waited out first). */
-export const MAX_RETRIES_IN_A_ROW = 20;

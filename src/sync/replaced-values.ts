@@ -1,10 +1,11 @@
 import type { ProductFields } from '../interfaces.js';
-import { type CompactValue, compactValue } from '../sync/compact-value.js';
-import type { IndexedProduct, WriteMemory } from '../sync/diff.js';
+import { type CompactValue, compactValue } from './compact-value.js';
+import type { IndexedProduct, WriteMemory } from './diff.js';
 
 /**
  * What one PUT of a run replaced, field by field: kept in the run's data (keys.ts, `replaced`) so
  * that `revert` can put the old values back, and only where the product still shows this write.
+ * The sync core owns this record (it writes it with the PUT, row-writes.ts); revert/ only reads it.
  */
 export interface ReplacedField {
   /** The value before the write, as the run's read of the products showed it (compact); null: none shown. */

@@ -1,4 +1,4 @@
-import type { OpenedSource } from '../sources/types.js';
+import type { OpenedSource } from '../types.js';
 import { readShop } from './shopify/read-shop.js';
 import { storeSource } from './store-rows.js';
 import { parseStoreSource } from './store-url.js';

@@ -1,17 +1,14 @@
-import { SourceError, sourceError } from '../../sources/source-error.js';
+import {
+  STORE_MAX_ANSWER_BYTES,
+  STORE_MAX_RETRIES_IN_A_ROW,
+  STORE_MAX_WAIT_MS,
+  WOO_MAX_PAGES,
+} from '../../../defaults.js';
+import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
 import { callStore, parseJson, retryAfterMs } from '../http-call.js';
 import type { StoreAddress } from '../store-url.js';
-import {
-  defaultSleep,
-  MAX_ANSWER_BYTES,
-  MAX_RETRIES_IN_A_ROW,
-  MAX_WAIT_MS,
-  type StoreReadOptions,
-} from '../types.js';
-
-/** Pages read of one collection at most (100 items each): ten million products. */
-export const MAX_PAGES = 100_000;
+import { defaultSleep, type StoreReadOptions } from '../types.js';
 
 export interface WooPage {
   items: Array<Record<string, unknown>>;
@@ -55,7 +52,7 @@ export class WooRestApi {
           allowPrivateSource: this.options.allowPrivateSource,
           ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
           timeoutMs: this.options.timeoutMs,
-          maxBytes: MAX_ANSWER_BYTES,
+          maxBytes: STORE_MAX_ANSWER_BYTES,
         },
       );
       if (answer.status === 401)
@@ -74,10 +71,10 @@ export class WooRestApi {
           `no WooCommerce REST API here (404 on ${url.pathname}): is the site's address and path right, and are pretty permalinks on?`,
         );
       if (answer.status === 429 || answer.status === 503) {
-        if (tries >= MAX_RETRIES_IN_A_ROW)
+        if (tries >= STORE_MAX_RETRIES_IN_A_ROW)
           throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${tries} waits`);
         const wait = retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 5000;
-        await this.sleep(Math.min(MAX_WAIT_MS, wait));
+        await this.sleep(Math.min(STORE_MAX_WAIT_MS, wait));
         continue;
       }
       if (answer.status < 200 || answer.status > 299)
@@ -98,13 +95,13 @@ export class WooRestApi {
    * `first` is its first page when it was read already.
    */
   async *all(path: string, first?: WooPage): AsyncGenerator<Record<string, unknown>> {
-    for (let page = 1; page <= MAX_PAGES; page++) {
+    for (let page = 1; page <= WOO_MAX_PAGES; page++) {
       const answer = page === 1 && first ? first : await this.page(path, page);
       yield* answer.items;
       const more = answer.totalPages !== null ? page < answer.totalPages : answer.next !== null;
       if (!more || answer.items.length === 0) return;
     }
-    throw sourceError(this.store.display, `${path} has more than ${MAX_PAGES} pages`);
+    throw sourceError(this.store.display, `${path} has more than ${WOO_MAX_PAGES} pages`);
   }
 }
 

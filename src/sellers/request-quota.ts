@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { QUOTA_BLOCK_MAX, QUOTA_BLOCK_MIN, QUOTA_COUNTER_TTL_SECONDS } from '../defaults.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 
 /**
@@ -9,7 +10,7 @@ import { luaScript, runScript } from '../redis/scripts.js';
  * daily budget) is exact whenever no process holds a block.
  *
  * A process killed while it holds a block (SIGKILL, a crash) cannot give it back: the day's count
- * then overcounts by at most one block per killed process (≤ BLOCK_MAX requests), until the day
+ * then overcounts by at most one block per killed process (≤ QUOTA_BLOCK_MAX requests), until the day
  * turns. With a daily budget, a block never reaches past it (the script clamps it), so no process
  * sends more than the budget; another live process's unused block may make a pause come that many
  * requests early, until it is given back.
@@ -40,14 +41,9 @@ const GIVE_BACK = luaScript(
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end return 0",
 );
 
-/** The largest block a process reserves, whatever its concurrency. */
-export const BLOCK_MAX = 64;
-const BLOCK_MIN = 16;
-const COUNTER_TTL_SECONDS = 2 * 24 * 3600;
-
 /** A block sized to keep `concurrency` requests going for two rounds: 16 to 64. */
 export function blockSizeFor(concurrency: number): number {
-  return Math.min(BLOCK_MAX, Math.max(BLOCK_MIN, 2 * concurrency));
+  return Math.min(QUOTA_BLOCK_MAX, Math.max(QUOTA_BLOCK_MIN, 2 * concurrency));
 }
 
 /** Why no number was handed out: the run's record is gone, or the budget is used up. */
@@ -66,7 +62,7 @@ export class RequestQuota {
 
   constructor(
     private readonly redis: Redis,
-    public blockSize = BLOCK_MIN,
+    public blockSize = QUOTA_BLOCK_MIN,
   ) {}
 
   /**
@@ -112,7 +108,7 @@ export class RequestQuota {
       runKey,
       this.blockSize,
       budget ?? -1,
-      COUNTER_TTL_SECONDS,
+      QUOTA_COUNTER_TTL_SECONDS,
     )) as [number, number];
     if (used < 0) return { refused: 'lost' };
     if (size === 0) return { refused: 'budget', used };

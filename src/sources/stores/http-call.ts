@@ -1,9 +1,9 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { formatDuration } from '../duration.js';
-import type { AddressKind } from '../net/address-policy.js';
-import { SourceError, sourceError } from '../sources/source-error.js';
-import { type ConnectOptions, connectHop } from '../sources/url-connect.js';
+import { formatDuration } from '../../duration.js';
+import type { AddressKind } from '../../net/address-policy.js';
+import { SourceError, sourceError } from '../source-error.js';
+import { type ConnectOptions, connectHop } from '../url-connect.js';
 
 /** What one call to a store's API is given: the address policy and its seams, as a feed's. */
 export interface CallOptions extends ConnectOptions {

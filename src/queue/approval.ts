@@ -1,20 +1,20 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
+import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
+import { HeldRows } from '../guards/held-rows.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
-import type { ChunkJobData } from '../queue/chunk-job.js';
-import { addChunk } from '../queue/chunk-job.js';
-import { endAfterDeactivations } from '../queue/finalise.js';
-import { DEFAULT_CHUNK_SIZE } from '../queue/producer.js';
-import { queueOptions } from '../queue/queue-options.js';
+import { PlanStore } from '../plan/plan-store.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
-import { HeldRows } from './held-rows.js';
-import { PlanStore } from './plan-store.js';
+import { endAfterDeactivations } from './finalise.js';
+import { queueOptions } from './queue-options.js';
 
 interface ApprovalDeps {
   redis: Redis;
@@ -122,13 +122,6 @@ export async function startApproval(
   if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
   return { round, rows, count, resumed: false };
 }
-
-/**
- * How long an approval may take to queue its writes before another approve takes it for stopped: a
- * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
- * before (two at once: one wins), so two live ones never queue the same writes side by side.
- */
-export const APPROVAL_STOPPED_AFTER_MS = 60_000;
 
 /** True when the run's last approve stopped before it had queued its writes (`status` says so). */
 export function approvalStopped(run: RunRecord, now: number): boolean {

@@ -27,7 +27,7 @@ export interface RunningDouble {
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /**
- * Serves a store double on loopback (the platforms' doubles: src/stores/<platform>/double.ts).
+ * Serves a store double on loopback (the platforms' doubles: src/sources/stores/<platform>/double.ts).
  * `port` 0 picks a free one.
  */
 export async function serveDouble(

@@ -1,6 +1,6 @@
-import type { AddressKind } from '../../net/address-policy.js';
-import { sourceError } from '../../sources/source-error.js';
-import { redactUrl } from '../../sources/url-source.js';
+import type { AddressKind } from '../../../net/address-policy.js';
+import { sourceError } from '../../source-error.js';
+import { redactUrl } from '../../url-source.js';
 import { openCall } from '../http-call.js';
 import { linesOf } from '../json-lines.js';
 import type { StoreReadOptions } from '../types.js';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
+import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
@@ -14,6 +15,9 @@ import {
   type RetryPolicy,
   SellerApiClient,
 } from '../seller-api/index.js';
+import { sellerRef } from '../sellers/seller-ref.js';
+import type { SellerState } from '../sellers/seller-state.js';
+import { heldKeys } from '../sellers/servable-sellers.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
@@ -25,9 +29,6 @@ import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js'
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
-import { sellerRef } from './seller-ref.js';
-import type { SellerState } from './seller-state.js';
-import { heldKeys } from './servable-sellers.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -45,7 +46,10 @@ export interface WorkerDeps {
    * served only when its key variable and its base URL's host pass these rules.
    */
   trust: TrustRules;
-  /** Every Seller API request of this process passes it (`--concurrency`, ARCHITECTURE.md decision 2). */
+  /**
+   * Every Seller API request of this process passes it (`--concurrency`; docs/architecture.md,
+   * decision 2).
+   */
   limiter: LimitFunction;
   logger: Logger;
   /**
@@ -140,7 +144,7 @@ export class RunContexts {
     // A request whose every try failed without reaching the API pauses the seller, in this process
     // at once: requests still waiting for the limiter are then not sent (the chunk records it).
     const afterTriesOf = (error: unknown) => {
-      const final = afterTries(error, run.baseUrl, deps.now() + 60_000);
+      const final = afterTries(error, run.baseUrl, deps.now() + UNTIMED_PAUSE_MS);
       const pause = final === error ? null : pauseOf(final);
       if (pause) deps.sellers.pauseLocally(ref, pause);
       return final;

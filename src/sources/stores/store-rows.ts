@@ -1,6 +1,6 @@
-import { relay } from '../async-relay.js';
-import type { SourceRecord } from '../interfaces.js';
-import type { OpenedSource, RowEstimate } from '../sources/types.js';
+import { relay } from '../../async-relay.js';
+import type { SourceRecord } from '../../interfaces.js';
+import type { OpenedSource, RowEstimate } from '../types.js';
 
 /** A store's catalog as the rows of the platform's own CSV export, and the preset that reads them. */
 export interface StoreRows {

@@ -1,10 +1,11 @@
 import type { Queue } from 'bullmq';
+import { CHUNK_JOB_ATTEMPTS, CHUNK_JOB_BACKOFF_MS, FAILED_JOBS_KEPT } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
-import { type StoredSource, toStored, withParentValues } from '../runs/parent-sources.js';
-import type { RowSource } from '../runs/source-rows.js';
+import { type StoredSource, toStored, withParentValues } from './parent-sources.js';
+import type { RowSource } from './source-rows.js';
 
 /**
- * A job: a chunk of one run's rows (ARCHITECTURE.md, decision 2). It never carries the API key.
+ * A job: a chunk of one run's rows (docs/architecture.md, decision 2). It never carries the API key.
  * Its own module, with its id and how it is added: the producer, the guards, `approve` and the
  * deactivations add jobs; the processor and the failure handler read them.
  */
@@ -87,11 +88,11 @@ export async function addChunk(queue: Queue<ChunkJobData>, data: ChunkJobData): 
   await queue.add('chunk', data, {
     jobId: chunkJobId(data.runId, data.chunk, data.phase, data.round),
     removeOnComplete: true,
-    removeOnFail: 1000,
+    removeOnFail: FAILED_JOBS_KEPT,
     // Rows settle once each, so a chunk tried again after a Redis error is safe. These attempts are
     // the job's, not the requests': a request is tried again only by its own layer (the client for
     // a read, row sync for a write), and an API failure settles rows instead of failing the job.
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 1000 },
+    attempts: CHUNK_JOB_ATTEMPTS,
+    backoff: { type: 'exponential', delay: CHUNK_JOB_BACKOFF_MS },
   });
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { UNREACHABLE_TTL_SECONDS } from '../defaults.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 
 /** A seller whose API could not be reached: since when, why, and when it is probed next. */
@@ -19,11 +20,6 @@ export interface ProbeBackoff {
   firstMs: number;
   maxMs: number;
 }
-
-export const DEFAULT_PROBE_BACKOFF: ProbeBackoff = { firstMs: 5_000, maxMs: 300_000 };
-
-/** Kept a week, like a run: a seller nobody serves any more does not stay in Redis for ever. */
-const RECORD_TTL_SECONDS = 7 * 24 * 3600;
 
 // One step, so that chunks giving up together on one machine or many count one failed probe, not
 // one each: while the current wait runs, the record stands; once it is over, the wait doubles.
@@ -47,7 +43,7 @@ local record = cjson.encode({
   cause = ARGV[4],
   baseUrl = ARGV[5],
 })
-redis.call('SET', KEYS[1], record, 'EX', ${RECORD_TTL_SECONDS})
+redis.call('SET', KEYS[1], record, 'EX', ${UNREACHABLE_TTL_SECONDS})
 return {record, 1}
 `;
 

@@ -1,4 +1,4 @@
-import { SourceError } from '../sources/source-error.js';
+import { SourceError } from '../source-error.js';
 
 /**
  * A store's credentials, from the environment only: `SHOPIFY_ACCESS_TOKEN`, `WOO_CONSUMER_KEY` and

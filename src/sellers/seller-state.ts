@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
-import { type LearnedLimit, learnLimit } from '../plan/learned-limit.js';
+import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { type LearnedLimit, learnLimit } from '../runs/learned-limit.js';
 import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
 import {
-  DEFAULT_PROBE_BACKOFF,
   markUnreachable,
   type ProbeBackoff,
   parseUnreachable,

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { luaScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { parentRowsOf, parentValues, StoredSources, withParentValues } from '../runs/parent-sources.js';
-import { RUN_TTL_SECONDS } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
 /** A write a guarded run planned for one row: sent once the guards pass, or held for `approve`. */

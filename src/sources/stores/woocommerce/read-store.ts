@@ -1,13 +1,11 @@
-import { SourceError } from '../../sources/source-error.js';
+import { WOO_MAX_CATEGORIES } from '../../../defaults.js';
+import { SourceError } from '../../source-error.js';
 import { readWooKeys } from '../credentials.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { categoryPaths, productRow, variationRow, WOO_EXPORT_COLUMNS } from './export-rows.js';
 import { WooRestApi } from './rest-api.js';
-
-/** Categories held to build their paths (`Clothing > Tshirts`) at most; a store has far fewer. */
-const MAX_CATEGORIES = 100_000;
 
 /**
  * A WooCommerce store's catalog through the REST API v3: the categories first (for their paths),
@@ -23,7 +21,7 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
   const api = new WooRestApi(store, credentials, options);
   const categories: Array<Record<string, unknown>> = [];
   for await (const category of api.all('/products/categories')) {
-    if (categories.length >= MAX_CATEGORIES) break;
+    if (categories.length >= WOO_MAX_CATEGORIES) break;
     categories.push({ id: category.id, name: category.name, parent: category.parent });
   }
   const paths = categoryPaths(categories);

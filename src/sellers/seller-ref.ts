@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * A seller's name in Redis and in queue names: a short fingerprint of the base URL and the key.
  * The same key always lands in the same queue, and nothing stored can be turned back into the key
- * (ARCHITECTURE.md, decisions 1 and 7).
+ * (docs/architecture.md, decisions 1 and 7).
  */
 export function sellerRef(baseUrl: string, apiKey: string): string {
   const normalisedBase = baseUrl.replace(/\/+$/, '');

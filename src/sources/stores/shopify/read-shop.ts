@@ -1,4 +1,4 @@
-import { SourceError } from '../../sources/source-error.js';
+import { SourceError } from '../../source-error.js';
 import { readShopifyToken } from '../credentials.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { SourceError } from '../sources/source-error.js';
+import { SourceError } from '../source-error.js';
 
 export type StorePlatform = 'shopify' | 'woocommerce';
 

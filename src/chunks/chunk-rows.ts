@@ -1,7 +1,12 @@
+import { HeldRows } from '../guards/held-rows.js';
+import { priceChangeRefusal } from '../guards/limits.js';
+import { isPlanned } from '../guards/verdict.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import type { ChunkJobData } from '../queue/chunk-job.js';
+import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
+import type { RowWrite } from '../runs/settle-batch.js';
 import { SettleBatch } from '../runs/settle-batch.js';
 import type { RowSource } from '../runs/source-rows.js';
 import { compactEquals, compactValue } from '../sync/compact-value.js';
@@ -10,11 +15,6 @@ import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
 import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
-import type { RowWrite } from '../sync/row-writes.js';
-import { HeldRows } from './held-rows.js';
-import { priceChangeRefusal } from './limits.js';
-import { type PlannedWrite, PlanStore } from './plan-store.js';
-import { isPlanned } from './verdict.js';
 
 /**
  * What a chunk does with its rows: `write` them (an unguarded run, or a guarded run's `apply`

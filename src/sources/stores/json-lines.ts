@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { formatDuration } from '../duration.js';
-import { SourceError, sourceError } from '../sources/source-error.js';
+import { formatDuration } from '../../duration.js';
+import { SourceError, sourceError } from '../source-error.js';
 
 /**
  * The lines of a streamed answer, each at most `maxLineBytes` (`--max-record-bytes`): only the line

@@ -1,15 +1,10 @@
-import type { AddressKind } from '../../net/address-policy.js';
-import { SourceError, sourceError } from '../../sources/source-error.js';
+import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, STORE_MAX_WAIT_MS } from '../../../defaults.js';
+import type { AddressKind } from '../../../net/address-policy.js';
+import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
 import { callStore, parseJson, retryAfterMs } from '../http-call.js';
 import type { StoreAddress } from '../store-url.js';
-import {
-  defaultSleep,
-  MAX_ANSWER_BYTES,
-  MAX_RETRIES_IN_A_ROW,
-  MAX_WAIT_MS,
-  type StoreReadOptions,
-} from '../types.js';
+import { defaultSleep, type StoreReadOptions } from '../types.js';
 
 interface GraphqlAnswer {
   data?: unknown;
@@ -59,7 +54,7 @@ export class ShopifyAdminApi {
           allowPrivateSource: this.options.allowPrivateSource,
           ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
           timeoutMs: this.options.timeoutMs,
-          maxBytes: MAX_ANSWER_BYTES,
+          maxBytes: STORE_MAX_ANSWER_BYTES,
         },
       );
       this.kind = answer.kind;
@@ -109,9 +104,9 @@ export class ShopifyAdminApi {
   }
 
   private async wait(tries: number, ms: number, why: string): Promise<void> {
-    if (tries >= MAX_RETRIES_IN_A_ROW)
+    if (tries >= STORE_MAX_RETRIES_IN_A_ROW)
       throw new SourceError(`${this.store.display}: the Admin API stayed ${why} after ${tries} waits`);
-    await this.sleep(Math.min(MAX_WAIT_MS, Math.max(0, ms)));
+    await this.sleep(Math.min(STORE_MAX_WAIT_MS, Math.max(0, ms)));
   }
 }
 

@@ -1,0 +1,77 @@
+import type { RowOutcome } from '../interfaces.js';
+import { deactivateChunk } from '../missing/deactivate-chunk.js';
+import { clearReactivated, withReactivations } from '../missing/reactivate.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
+import type { ChunkMode, ChunkRows } from './chunk-rows.js';
+import type { RunContext, WorkerDeps } from './run-context.js';
+
+/** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
+export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): RowOutcome[] {
+  return rows.map((row) => ({
+    row: row.row,
+    key: row.key,
+    action: 'skipped',
+    productId: null,
+    status: 'failed',
+    error: reason,
+  }));
+}
+
+/**
+ * The one loop over a chunk's rows, for every mode: its rows written (`write`), planned (`plan`),
+ * held rows sent (`approve`), or the products gone from the source deactivated (a `deactivate` job,
+ * missing/deactivate-chunk.ts). The modes (chunk-rows.ts) say what a row's turn does; guards/,
+ * missing/ and plan/ are the policies they ask. A pause (429, 401, the API out of reach) rejects,
+ * the rows it left unsent stay queued, and the job's owner (queue/chunk-processor.ts) pauses the
+ * seller.
+ */
+export async function syncChunkRows(
+  deps: WorkerDeps,
+  context: RunContext,
+  data: ChunkJobData,
+  jobId: string,
+  modeName: ChunkMode,
+  mode: ChunkRows,
+): Promise<void> {
+  if (data.phase === 'deactivate') {
+    if (context.run.missing)
+      await deactivateChunk(deps, context, context.run.missing, data.deactivate ?? [], jobId);
+    return;
+  }
+  const { runId, rows } = data;
+  const ref = context.run.sellerRef;
+  const { rows: todo, returning } = await withReactivations(
+    deps.redis,
+    deps.keys,
+    ref,
+    await mode.todo(rows),
+  );
+  const lookups = await context.index.lookup(todo);
+  // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
+  // a worker killed mid-chunk leaves no row whose write happened but whose outcome is lost
+  // (the retried chunk would call it `unchanged`) beyond the writes answered in the last moment.
+  const results = await Promise.allSettled(
+    todo.map(async (row) => {
+      try {
+        await mode.handle(context, row, lookups.get(row.row) ?? {});
+      } catch (error) {
+        // E.g. the finder's list read after a lost answer: the row fails, not the job.
+        if (!failsForGood(error)) throw error;
+        await mode.settle(notSyncedOutcomes([row], reasonOf(error)));
+      }
+    }),
+  );
+  const failure = results.find((result) => result.status === 'rejected');
+  // The rows that sent no write settle together; after a failure too (else a retry recomputes them).
+  await mode.flush().catch((error: unknown) => {
+    if (!failure) throw error;
+  });
+  if (failure) {
+    const reasons = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+    throw reasons.find((reason) => pauseOf(reason) !== null) ?? failure.reason;
+  }
+  // A planned row is not written yet (its `apply` job clears it), nor is a dry run's.
+  if (!context.dryRun && modeName !== 'plan')
+    await clearReactivated(deps.redis, deps.keys, runId, ref, returning);
+}

@@ -1,0 +1,375 @@
+/**
+ * Every time, size and count catalog-sync tunes, in one table (as graphile-worker keeps its
+ * config.ts): the unit is in the name (_MS, _SECONDS, _BYTES; a count otherwise) and the comment says
+ * why the figure is what it is. Modules read them from here. Where an environment variable or an
+ * option overrides one, the module that reads it says so (config.ts, the commands' options).
+ * This module imports nothing, so that every layer may read it (docs/architecture.md).
+ */
+
+// ── The environment's defaults (config.ts reads the variables) ─────────────────────────────────
+
+/** CATALOG_SYNC_LOCK_MS: a chunk job's lock; a killed worker's jobs return to the queue after it. */
+export const DEFAULT_LOCK_MS = 30_000;
+
+/** CATALOG_SYNC_RETRY_BASE_MS: the first backoff of a failed request; it doubles with each try. */
+export const DEFAULT_RETRY_BASE_MS = 500;
+
+/** CATALOG_SYNC_RETRIES: tries after the first for a 5xx, a time-out or a reset (5 attempts in all). */
+export const DEFAULT_RETRIES = 4;
+
+/** No single wait between two tries of a request exceeds this, however many tries came before. */
+export const RETRY_MAX_DELAY_MS = 30_000;
+
+/** CATALOG_SYNC_REDIS_DEADLINE_MS: how long `run` waits for a Redis that stopped answering (a restart takes less). */
+export const DEFAULT_REDIS_DEADLINE_MS = 20_000;
+
+/**
+ * The wait before the first probe of an API out of reach (CATALOG_SYNC_PROBE_MS), doubling after
+ * each failed probe up to `maxMs`: a host back in seconds is found soon, one down for hours costs
+ * one request every 5 minutes.
+ */
+export const DEFAULT_PROBE_BACKOFF = { firstMs: 5_000, maxMs: 300_000 };
+
+/** Connecting to Redis: a local or LAN server answers in milliseconds; past this the attempt fails. */
+export const REDIS_CONNECT_TIMEOUT_MS = 3000;
+
+// ── Reading the source ────────────────────────────────────────────────────────────────────────
+
+/** `--source-timeout`'s default: less than 1 KiB in 30 s is a stall. */
+export const DEFAULT_SOURCE_TIMEOUT_MS = 30_000;
+
+/** Redirects a source URL may take, each hop checked again: what browsers allow is more than a feed needs. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Resolving the name and connecting (TLS included) has this long, for each hop of a source URL and
+ * for each connection to the Seller API: a host that answers no SYN in 10 s is not there.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** `--max-record-bytes`' default: today's CSV cap, made general. */
+export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+/** A JSON or XML value nested deeper than this makes its row invalid. The item itself is level 1. */
+export const MAX_NESTING = 64;
+
+/** The smallest and largest `--max-record-bytes` accepted: below 1 KiB no real record fits, above 1 GiB memory is not bounded. */
+export const MIN_RECORD_BYTES = 1024;
+export const MAX_RECORD_BYTES = 1024 * 1024 * 1024;
+
+/** The source's first bytes read to find its compression, encoding and format: a few records of any format. */
+export const SNIFF_BYTES = 64 * 1024;
+
+/** A file is read this much at a time (Node's default for file streams). */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** Less than this in any window of `--source-timeout` is a stall. */
+export const STALL_MIN_BYTES = 1024;
+
+/** Arrivals closer together than window/STALL_BUCKETS are kept as one, so memory stays flat. */
+export const STALL_BUCKETS = 32;
+
+/** Records the delimiter is guessed from: enough to see a consistent count, few enough to be instant. */
+export const DELIMITER_SAMPLE_RECORDS = 20;
+
+/** An XML element's name is kept to this length while the depth filter reads it: item names are short. */
+export const XML_NAME_LIMIT = 64;
+
+// ── Rows and the catalog ──────────────────────────────────────────────────────────────────────
+
+/** Records read ahead to recognize an export by its values (a header in an unknown language). */
+export const SAMPLE_RECORDS = 20;
+
+/** Fields named in a message: at most this many, each at most this long. */
+export const SHOWN_FIELDS = 20;
+export const SHOWN_FIELD_LENGTH = 40;
+
+/** Cents: the minor unit of nearly every currency. */
+export const DEFAULT_PRICE_DECIMALS = 2;
+
+/** The widest `--price-decimals` taken: PrestaShop keeps six, no currency has more than three. */
+export const MAX_PRICE_DECIMALS = 6;
+
+// ── The queue and the producer ────────────────────────────────────────────────────────────────
+
+/**
+ * Rows per chunk job: a million-row catalog is ten thousand jobs, not a million
+ * (docs/architecture.md, decision 2), and a chunk tried again costs at most this many diffs.
+ */
+export const DEFAULT_CHUNK_SIZE = 100;
+
+/**
+ * Chunk jobs waiting in a seller's queue above which the producer stops reading the source
+ * (decision 6): 20,000 rows, ≈ 5.8 MiB of Redis, whatever the catalog's size.
+ */
+export const DEFAULT_HIGH_WATER = 200;
+
+/**
+ * Rows read between turns of the event loop while a chunk is being written. Records the parser
+ * already holds (~850 per 64 KiB read) reach the producer through promise callbacks alone, and
+ * those all run before any socket is read: a chunk's Redis replies waited for the source's next
+ * read, and each flush then waited for the chunk (2.6 s of a 300,000-row import's 6 s, issue 12).
+ */
+export const ROWS_BETWEEN_TURNS = 16;
+
+/** Chunks written at once: a chunk's keys and run check go out while the one before it is added (flush). */
+export const CHUNK_WRITES_AT_ONCE = 2;
+
+/** How often the producer renews the lifetime of the run's keys while it reads. */
+export const PRODUCER_KEEP_EVERY_MS = 5_000;
+
+/** How often a producer renews its `producing` mark; the mark lasts PRODUCING_BEATS_KEPT beats. */
+export const PRODUCING_BEAT_MS = 10_000;
+export const PRODUCING_BEATS_KEPT = 6;
+
+/**
+ * Beats without a change after which a producer is taken for dead: its mark would last three more.
+ * A live one whose renewal is late this long (Redis away, a loop blocked) loses its run to a re-run,
+ * which reads the source again: nothing is lost, and the claims keep a product from being made twice.
+ */
+export const BEATS_BEFORE_DEAD = 3;
+
+/**
+ * Tries of a chunk job, with an exponential backoff from CHUNK_JOB_BACKOFF_MS. Rows settle once
+ * each, so a chunk tried again after a Redis error is safe; an API failure settles rows instead of
+ * failing the job, so these tries are for Redis faults, not for requests.
+ */
+export const CHUNK_JOB_ATTEMPTS = 5;
+export const CHUNK_JOB_BACKOFF_MS = 1000;
+
+/** Failed jobs BullMQ keeps per queue, for a person to look at; completed ones are not kept. */
+export const FAILED_JOBS_KEPT = 1000;
+
+/**
+ * Events BullMQ keeps in each queue's event stream. Its default, 10,000, costs about 0.5 MB of Redis
+ * per seller queue whatever the catalog's size (issue 12: a few hundred sellers would hold more in
+ * events than in their id maps), and nothing of catalog-sync reads the stream (no QueueEvents: `run`
+ * and the dashboard read the run records and the job counts).
+ */
+export const EVENTS_KEPT = 100;
+
+/** Jobs read per call while `cancel` looks for a run's queued chunks. */
+export const CANCEL_JOBS_PAGE = 500;
+
+/** How long a job waits before another try when this worker lacks the run's key. */
+export const KEY_UNAVAILABLE_RETRY_MS = 60_000;
+
+/**
+ * A pause whose end no answer tells (a daily limit without a reset time, a request that never
+ * reached the API): the seller is looked at again after this.
+ */
+export const UNTIMED_PAUSE_MS = 60_000;
+
+/**
+ * How long an approval may take to queue its writes before another approve takes it for stopped: a
+ * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
+ * before (two at once: one wins), so two live ones never queue the same writes side by side.
+ */
+export const APPROVAL_STOPPED_AFTER_MS = 60_000;
+
+// ── Workers and their sellers ─────────────────────────────────────────────────────────────────
+
+/**
+ * Times a job may stall (its lock lost) and still come back instead of failing: a worker killed
+ * mid-chunk is no fault of the rows, and a chunk tried again is safe (rows settle once each).
+ */
+export const MAX_STALLED_COUNT = 100;
+
+/**
+ * How a worker shares its slots among sellers: seller queues served at once (each a blocking
+ * connection), how long a seller keeps its slot while another with work waits, and how long a
+ * served queue may have no work before its slot is let go.
+ */
+export const SELLER_ROTATION = { slots: 4, sliceMs: 15_000, idleMs: 5_000 };
+
+/** How often a serving process renews its marks, and how long a mark outlives the last renewal. */
+export const SERVED_RENEW_MS = 10_000;
+export const SERVED_TTL_MS = 30_000;
+
+/**
+ * How often the registry of sellers is read whole (a key linked to a seller by `resume`); a seller
+ * registered by `import` shows up at the next tick, when the registry's size changed.
+ */
+export const REGISTRY_READ_MS = 30_000;
+
+/**
+ * Queue reads a tick may make per second: with more sellers than this the ticks space out (3,000
+ * sellers: one read of every queue each 3 s), so an idle worker costs Redis little whatever the count.
+ */
+export const QUEUE_READS_PER_SECOND = 1000;
+
+/** Active jobs looked at for a lost lock: a queue has at most a few chunks per worker active. */
+export const ACTIVE_LOOKED_AT = 64;
+
+/** Fired jobs kept for inspection (e.g. in a dashboard): enough to see why the last ones failed. */
+export const KEEP_FIRED_JOBS = 50;
+
+// ── A seller's quota and reach ────────────────────────────────────────────────────────────────
+
+/**
+ * The largest and smallest block of request numbers a process reserves from the seller's daily
+ * count at once (its concurrency decides between them): one Redis call per block, not per request.
+ */
+export const QUOTA_BLOCK_MAX = 64;
+export const QUOTA_BLOCK_MIN = 16;
+
+/** A quota day's request counter is kept two days, then goes: no day's count is needed after its end. */
+export const QUOTA_COUNTER_TTL_SECONDS = 2 * 24 * 3600;
+
+/** Kept a week, like a run: a seller nobody serves any more does not stay in Redis for ever. */
+export const UNREACHABLE_TTL_SECONDS = 7 * 24 * 3600;
+
+// ── One row against the products ──────────────────────────────────────────────────────────────
+
+/** How often a row whose key another live create holds looks again. */
+export const CLAIM_POLL_MS = 250;
+
+/**
+ * How long a claim holds without renewal, by default: a dead holder's key is looked up and taken over
+ * after it. Workers pass their job lock duration, so a killed worker's claims go stale when its jobs
+ * come back (CATALOG_SYNC_LOCK_MS).
+ */
+export const CLAIM_MS = 30_000;
+
+/**
+ * The run's one list read (decision 3) is done by the chunk that takes this lock; the other chunks
+ * of the run look every SNAPSHOT_POLL_MS whether it is ready.
+ */
+export const SNAPSHOT_LOCK_MS = 30_000;
+export const SNAPSHOT_POLL_MS = 200;
+
+/**
+ * Moving an id map to its bucketed form: entries per batch (one MULTI each), the lock the mover
+ * holds, and how often the others look whether it is done.
+ */
+export const ID_MAP_MIGRATION_BATCH = 1000;
+export const ID_MAP_MIGRATION_LOCK_MS = 30_000;
+export const ID_MAP_MIGRATION_WAIT_MS = 50;
+
+// ── The Seller API ────────────────────────────────────────────────────────────────────────────
+
+/** A request with no answer in this long is a time-out (then retried as the error table says). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** `ping`, and the key `resume` checks before it lifts a key-rejected pause: one request, answered at once by a live API. */
+export const PING_TIMEOUT_MS = 15_000;
+
+/** The exports' tries: fewer and shorter than a run's, a person is waiting at the terminal. */
+export const EXPORT_RETRY = { retries: 3, baseDelayMs: 500, maxDelayMs: 10_000 };
+
+/**
+ * How long a socket may wait idle in the pool: undici's default, below the 5 s that Node servers
+ * keep an idle connection. A server that announces `Keep-Alive: timeout=N` is believed, less 1 s
+ * (Node's agent does that), so a request is not sent on a socket the server is closing.
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+/** Further than this is not a daily limit's reset: a misread header, so the daily reset wins. */
+export const MAX_RESET_AHEAD_MS = 48 * 3_600_000;
+
+/**
+ * A reset this little in the past means "now" (clock skew, or an HTTP date's whole seconds);
+ * further in the past it is stale, and the daily reset wins.
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** The longest reason we keep: enough for a validation message, short enough for a report cell. */
+export const MAX_REASON_LENGTH = 300;
+
+/** An error keeps at most this much of a body: enough to diagnose, not a whole list page in memory. */
+export const MAX_BODY_LENGTH = 10_000;
+
+/** Figures no real seller reaches: a catalog of 5 million products, 4 GiB of JSON, 1,000 fields. */
+export const ANSWER_CAPS = {
+  pageBytes: 16 * 1024 * 1024,
+  totalBytes: 4 * 1024 * 1024 * 1024,
+  pages: 100_000,
+  records: 5_000_000,
+  columns: 1_000,
+};
+
+/**
+ * A run's `--notify` webhook: tries, the first backoff (doubling), and each POST's time-out. A
+ * receiver that cannot take a small JSON body in 5 s is down; the run does not wait for it long.
+ */
+export const WEBHOOK_DELIVERY = { attempts: 3, backoffMs: 500, timeoutMs: 5_000 };
+
+// ── Runs and their records ────────────────────────────────────────────────────────────────────
+
+/** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
+export const RUN_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Reverts of a run remembered (when, and what each did): more than anyone runs on one run. */
+export const REVERTS_KEPT = 10;
+
+/** How long a claim holds unless renewed: well under the job lock (30 s by default). */
+export const FINALISE_LEASE_MS = 20_000;
+
+/** How long a caller waits for another's lease to end, before it leaves the run to that one. */
+export const FINALISE_WAIT_MS = 60_000;
+
+/**
+ * A list page's size is the API's own (spec section 8: "page sizes: not shown"); this guess only
+ * decides whether a few GETs by id cost less than reading every page.
+ */
+export const PRODUCTS_PER_PAGE_GUESS = 100;
+
+// ── Commands ──────────────────────────────────────────────────────────────────────────────────
+
+/** `--full-read-after`'s default: a week, so drift on the marketplace is repaired at least weekly. */
+export const DEFAULT_FULL_READ_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+/** A probe at the start of a run is one request: it gets this long before it counts as no answer. */
+export const REACH_PROBE_TIMEOUT_MS = 10_000;
+
+/** How far V8 lets the heap grow past a full collection's survivors (its default: up to 4×); see cli/heap-growth.ts. */
+export const HEAP_GROWING_PERCENT = 30;
+
+/** How often the worker reads which of its sellers have work. */
+export const SLOTS_TICK_MS = 1000;
+
+/** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
+export const CLOSE_DEADLINE_MS = 10_000;
+export const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;
+
+/** A fixed default port, so the printed lines stay valid across restarts; `--port 0` takes any free one. */
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+// ── Reading a store through its API (shopify://, woocommerce://) ─────────────────────────────
+
+/** One answer of a store's API (a poll, a page) may hold this much; a page of 100 products is far less. */
+export const STORE_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** Waits asked by the store (throttle, Retry-After) are capped: a wrong header must not hang a run. */
+export const STORE_MAX_WAIT_MS = 5 * 60_000;
+
+/** Throttled or busy answers in a row before the run gives up (each waited out first). */
+export const STORE_MAX_RETRIES_IN_A_ROW = 20;
+
+/** Shopify: the first wait between polls of a bulk operation; it grows to the next (a big shop's file takes minutes). */
+export const SHOPIFY_POLL_FIRST_MS = 1000;
+export const SHOPIFY_POLL_MAX_MS = 10_000;
+
+/** WooCommerce: pages read of one collection at most (100 items each): ten million products. */
+export const WOO_MAX_PAGES = 100_000;
+
+/** WooCommerce: categories held to build their paths (`Clothing > Tshirts`) at most; a store has far fewer. */
+export const WOO_MAX_CATEGORIES = 100_000;
+
+// ── Dashboard and metrics ─────────────────────────────────────────────────────────────────────
+
+/** The dashboard's default port: fixed, as the sandbox's, so a printed or bookmarked address stays valid. */
+export const DEFAULT_DASHBOARD_PORT = 4020;
+
+/** Runs the dashboard lists by default, and at most (`?limit=`). */
+export const DEFAULT_RUNS_LIMIT = 50;
+export const MAX_RUNS_LIMIT = 500;
+
+/** How often the dashboard page reads its data again. */
+export const DASHBOARD_REFRESH_MS = 2000;
+
+/** How many recent runs are read to learn each seller's daily reset. */
+export const RECENT_RUNS_FOR_RESET = 50;
+
+/** Jobs read per call while the metrics count the rows queued. */
+export const METRICS_JOBS_PAGE = 200;
