@@ -3,6 +3,7 @@ import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { SellerApiClient } from '../seller-api/index.js';
 import type { SellerInfo } from '../sellers/seller-state.js';
+import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 
@@ -35,7 +36,15 @@ export async function liftReachPause(
     await client.probe();
   } catch (error) {
     const failure = unreachedCause(error);
-    if (failure !== null) return { kind: 'still-unreachable', failure };
+    if (failure !== null) {
+      // What fails now (another cause than the recorded one, once the user changed something) is
+      // what this run's exit-6 line, `status` and the dashboard say.
+      await runtime.sellers.markUnreachable(
+        seller.ref,
+        new ApiUnreachableError(seller.baseUrl, failure, Date.now()),
+      );
+      return { kind: 'still-unreachable', failure };
+    }
   }
   await runtime.sellers.clearUnreachable(seller.ref);
   // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.

@@ -101,10 +101,15 @@ export async function enqueueOrAttach(
   for (;;) {
     const result = await enqueueRun(deps, spec, rows, hooks);
     if (result.kind === 'queued') return result;
-    deps.logger.warn(
-      { run: result.runId },
-      'this source is being read by another process: waiting until it is read to the end',
-    );
+    // Said only of a run still being read: one read to its end (its rows queued, e.g. left by a run
+    // that exited 3 or 6) is attached to at once, with no other process to wait for.
+    const earlier = await deps.runs.get(result.runId);
+    if (earlier && !earlier.produced && earlier.state !== 'done' && earlier.state !== 'held') {
+      deps.logger.warn(
+        { run: result.runId },
+        'this source is being read by another process: waiting until it is read to the end',
+      );
+    }
     if (await readToTheEnd(deps, result.runId, hooks.signal)) return result;
   }
 }

@@ -22,8 +22,9 @@ export interface ProbeBackoff {
 }
 
 // One step, so that chunks giving up together on one machine or many count one failed probe, not
-// one each: while the current wait runs, the record stands; once it is over, the wait doubles.
-// Numbers travel as strings (cjson would round a timestamp in ms).
+// one each: while the current wait runs, the record stands (its cause only follows the latest
+// failure: the next run says what fails now, not what failed before the user changed something);
+// once it is over, the wait doubles. Numbers travel as strings (cjson would round a timestamp in ms).
 const MARK_SCRIPT = `
 local now = tonumber(ARGV[1])
 local old = redis.call('GET', KEYS[1])
@@ -31,7 +32,14 @@ local since = now
 local probes = 0
 if old then
   local record = cjson.decode(old)
-  if tonumber(record.retryAt) > now then return {old, 0} end
+  if tonumber(record.retryAt) > now then
+    if record.cause == ARGV[4] and record.baseUrl == ARGV[5] then return {old, 0} end
+    record.cause = ARGV[4]
+    record.baseUrl = ARGV[5]
+    local updated = cjson.encode(record)
+    redis.call('SET', KEYS[1], updated, 'EX', ${UNREACHABLE_TTL_SECONDS})
+    return {updated, 0}
+  end
   since = tonumber(record.since)
   probes = tonumber(record.probes) + 1
 end

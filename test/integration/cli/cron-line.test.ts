@@ -41,6 +41,8 @@ describe("the README's cron line, from an empty environment", () => {
   let cronPath = '';
   let cronLine = '';
   let approveLine = '';
+  /** The section's lines that make folders of the project (`/srv/catalog-sync`), as documented. */
+  let setupLines: string[] = [];
   let sandbox: Sandbox;
   let project = '';
   let prefix = '';
@@ -63,6 +65,9 @@ describe("the README's cron line, from an empty environment", () => {
     cronPath = [...new Set([...folders, dirname(process.execPath)])].join(delimiter);
     cronLine = lineOf(section, /^\s*0 2 \* \* \*\s+(.+)$/m);
     approveLine = lineOf(section, /^\s*(cd \S+ && catalog-sync approve .+)$/m);
+    setupLines = [...section.matchAll(/^\s*((?:install -d|mkdir)\b.*\/srv\/catalog-sync\b.*)$/gm)].map(
+      (match) => (match[1] as string).trim(),
+    );
   });
   afterAll(async () => {
     await rm(installed, { recursive: true, force: true });
@@ -73,10 +78,14 @@ describe("the README's cron line, from an empty environment", () => {
     project = await mkdtemp(join(tmpdir(), 'catalog-sync-cron-'));
     prefix = uniquePrefix();
     await mkdir(join(project, 'jobs'));
-    await mkdir(join(project, 'logs'));
     await writeFile(join(project, 'jobs', 'nightly.yml'), 'source: feed.csv\nmaxPriceChange: 50%\n');
     await writeFile(join(project, 'keys.env'), `SELLER_API_KEY=${KEY}\n`);
     await chmod(join(project, 'keys.env'), 0o600);
+    // The section's own set-up lines for the project folder (the log's folder): nothing else makes it.
+    for (const line of setupLines) {
+      const made = await asCron(ours(line));
+      expect(made.code, made.output).toBe(0);
+    }
   });
   afterEach(async () => {
     await sandbox.close();

@@ -146,4 +146,26 @@ describe.skipIf(!OPENSSL)('a TLS handshake with the Seller API that fails', () =
     expect(fixed.stdout).toContain(`rows      ${ROWS}: ${ROWS} created, 0 updated`);
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
   });
+
+  it('the cause changes between two runs: the second run names what fails now, not the first cause', async () => {
+    const { path } = await source();
+    const baseUrl = await tlsFront(certificates);
+    const env = rig.env(KEY_A, { SELLER_API_BASE_URL: baseUrl });
+    const first = await rig.cli(['run', path], env);
+    const runId = await expectQueued(first, baseUrl, "the server's certificate is not trusted");
+
+    // The user trusts the CA (NODE_EXTRA_CA_CERTS), and the server now shows another host's
+    // certificate: within the first pause's wait, the next run must say so, not "not trusted".
+    front?.setSecureContext({ cert: readFileSync(otherHost.cert), key: readFileSync(otherHost.key) });
+    const second = await runTrustingCa(path, env);
+
+    expect(runIdOf(second.stderr)).toBe(runId);
+    await expectQueued(
+      second,
+      baseUrl,
+      "the server's certificate is for another host (ERR_TLS_CERT_ALTNAME_INVALID)",
+    );
+    const status = await rig.status(runId, env);
+    expect(JSON.stringify(status)).not.toContain('not trusted');
+  });
 });

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { cancelRun } from '../../../src/queue/cancel-run.js';
@@ -97,6 +98,34 @@ describe('importing a source whose earlier run is not read to the end', () => {
       stop();
 
       expect(await attached).toEqual({ kind: 'already-queued', runId: earlier.id });
+    });
+
+    it('attaches at once to an earlier run read to the end, and says nothing of another reader', async () => {
+      const earlier = await earlierRun();
+      await rig.runs.markProduced(earlier.id, 400);
+      await rig.redis.del(rig.keys.producing(earlier.id));
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+
+      const attached = await enqueueOrAttach({ ...deps(), logger }, SOURCED, countingSource(30).rows());
+
+      expect(attached).toEqual({ kind: 'already-queued', runId: earlier.id });
+      expect(lines.join('')).not.toContain('being read by another process');
+    });
+
+    it('says it waits for another reader while the earlier run is still being read', async () => {
+      const earlier = await earlierRun();
+      const stop = beating(earlier.id);
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+      const attached = enqueueOrAttach({ ...deps(), logger }, SOURCED, countingSource(30).rows());
+      await pollUntil('the wait is said', () => lines.length > 0);
+
+      await rig.runs.markProduced(earlier.id, 400);
+      stop();
+
+      expect(await attached).toEqual({ kind: 'already-queued', runId: earlier.id });
+      expect(lines.join('')).toContain('this source is being read by another process');
     });
 
     it('reads the source itself when the earlier producer dies after it attached', async () => {
