@@ -77,7 +77,8 @@ export function unknownNames(named: readonly NamedField[], known: Iterable<strin
 
 /**
  * The field a user meant by `name`: the product field it is another platform's word for, else the
- * known name nearest in spelling (fewest edits; the first of equals in `known`'s order).
+ * known name nearest in spelling, another platform's words included (fewest edits; the first of
+ * equals in `known`'s order).
  */
 export function nearestField(
   name: string,
@@ -85,9 +86,14 @@ export function nearestField(
 ): { field: string; otherName: boolean } | null {
   const meant = OTHER_NAMES[name.toLowerCase()];
   if (meant !== undefined && known.includes(meant)) return { field: meant, otherName: true };
+  // Another platform's word misspelt counts as that word (`stok` is nearer `stock` than `sku`).
+  const candidates: [spelling: string, field: string][] = [
+    ...known.map((field): [string, string] => [field, field]),
+    ...Object.entries(OTHER_NAMES).filter(([, field]) => known.includes(field)),
+  ];
   let best: { field: string; distance: number } | null = null;
-  for (const field of known) {
-    const distance = editDistance(name.toLowerCase(), field.toLowerCase());
+  for (const [spelling, field] of candidates) {
+    const distance = editDistance(name.toLowerCase(), spelling.toLowerCase());
     if (best === null || distance < best.distance) best = { field, distance };
   }
   return best ? { field: best.field, otherName: false } : null;

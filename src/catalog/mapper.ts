@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
@@ -241,11 +242,14 @@ function pricesSent(
   if (!wanted) {
     if (basis?.basis === 'net')
       detections.push(
-        `prices: net of tax, sent as the file has them (${basis.from}${note}); --price-includes-tax with --tax-rate P% sends gross`,
+        `prices: net of tax, sent as the file has them (${basis.from}${note}; ${roundedTo(options)}); --price-includes-tax with --tax-rate P% sends gross`,
       );
     else if (basis?.basis === 'gross')
-      detections.push(`prices: ${basis.from}, tax included, sent as the file has them`);
-    else if (basis) detections.push(`prices: ${basis.from}, sent as the file has them`);
+      detections.push(
+        `prices: ${basis.from}, tax included, sent as the file has them (${roundedTo(options)})`,
+      );
+    else if (basis)
+      detections.push(`prices: ${basis.from}, sent as the file has them (${roundedTo(options)})`);
     return undefined;
   }
   if (basis?.basis === 'gross') {
@@ -303,4 +307,10 @@ function checkFields(wanted: string[], available: string[]): Set<string> {
     throw new CatalogConfigError(`${line} (this source gives: ${shownFields(available)})`);
   }
   return new Set(wanted);
+}
+
+/** What a price with more decimals than money has becomes (money.ts): said beside "as the file has them". */
+function roundedTo(options: Pick<MapperOptions, 'priceDecimals'>): string {
+  const decimals = options.priceDecimals ?? DEFAULT_PRICE_DECIMALS;
+  return `rounded half up where they have more than ${countOf(decimals, 'decimal')}`;
 }

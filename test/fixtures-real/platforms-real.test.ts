@@ -161,7 +161,7 @@ describe('shopware 6', () => {
       /preset shopware \(detected from columns product_number, price_net/,
     );
     expect(file.detections).toContain(
-      'prices: price_gross (tax included), else price_net (net of tax), sent as the file has them',
+      'prices: price_gross (tax included), else price_net (net of tax), sent as the file has them (rounded half up where they have more than 2 decimals)',
     );
     expect(file.byKey('SW10000').fields).toMatchObject({
       sku: 'SW10000',

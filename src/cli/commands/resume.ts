@@ -89,7 +89,9 @@ export function registerResume(program: Command, io: CliIo): void {
               }
               if (result.linked)
                 io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
-              io.stdout.write(`seller ${ref}: resumed\n`);
+              io.stdout.write(
+                `seller ${ref}: resumed; its queued rows go on with the next \`run\` of their source, or any \`worker\`\n`,
+              );
           }
         }
         if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');

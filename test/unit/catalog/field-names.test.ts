@@ -71,6 +71,9 @@ describe('the field a user meant', () => {
     ['salePrice', 'sale_price'],
     ['descripton', 'description'],
     ['imags', 'images'],
+    // Another platform's word misspelt: `stok` is one edit from `stock`, the quantity.
+    ['stok', 'quantity'],
+    ['tittle', 'name'],
   ])('%s is nearest in spelling to %s', (name, field) => {
     expect(nearestField(name, TOOL_FIELDS)).toEqual({ field, otherName: false });
   });
