@@ -68,24 +68,41 @@ export async function exportRecords(
   }
 }
 
-/** The pages until `signal` aborts: then the wait for the next page ends at once, with its reason. */
+/**
+ * The pages until `signal` aborts: then the wait for the next page ends at once, with its reason.
+ * Each wait has its own abort promise, let go once the page came: racing every page against one
+ * promise that never settles would keep a reaction, and through it the page, for each of them (an
+ * endless list of the API's filled the heap long before the answer caps, issue 32's item 10).
+ */
 async function* untilAborted<T>(pages: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
   if (!signal) return yield* pages;
   const iterator = pages[Symbol.asyncIterator]();
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      const next = await nextUnlessAborted(iterator, signal);
       if (next.done) return;
       yield next.value;
     }
   } finally {
     // Not awaited: a page still on its way is let go (the process is ending).
     iterator.return?.()?.catch(() => undefined);
+  }
+}
+
+async function nextUnlessAborted<T>(
+  iterator: AsyncIterator<T>,
+  signal: AbortSignal,
+): Promise<IteratorResult<T>> {
+  signal.throwIfAborted();
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([iterator.next(), aborted]);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
 }
 
