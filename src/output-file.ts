@@ -1,6 +1,6 @@
 import { constants, createWriteStream } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, type FileHandle, lstat, mkdir, open, realpath, stat, unlink } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -35,10 +35,21 @@ export async function checkOutputFile(path: string, option: string, source?: str
  * failures (Redis, the API) are its own. Folders are made one at a time: `mkdir` with `recursive`
  * never settles under /proc (Node 20).
  */
+export interface WriteOptions {
+  /** A path a job file chose: a symbolic link put there since it was checked is not followed. */
+  noFollow?: boolean;
+  /**
+   * And the file, once open, must lie in one of these folders (real paths): a folder on the way
+   * swapped for a link since the check does not lead the write out. Checked on the open file
+   * before a byte of it is changed (Linux: /proc/self/fd).
+   */
+  within?: readonly string[];
+}
+
 export async function writeToFile<T>(
   path: string,
   write: (file: NodeJS.WritableStream) => Promise<T>,
-  options: { noFollow?: boolean } = {},
+  options: WriteOptions = {},
 ): Promise<T> {
   const fileError = (error: unknown) =>
     new OutputFileError(
@@ -51,18 +62,24 @@ export async function writeToFile<T>(
   }
   // noFollow (a path a job file chose): a symbolic link put there since it was checked is not
   // followed out of the job's folders; the open fails (ELOOP) instead.
-  const file = options.noFollow
-    ? createWriteStream(path, {
-        flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW) as never,
+  const file = options.within
+    ? createWriteStream('', {
+        fd: await openWithin(path, options.within).catch((error) => Promise.reject(fileError(error))),
       })
-    : createWriteStream(path);
+    : options.noFollow
+      ? createWriteStream(path, {
+          flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW) as never,
+        })
+      : createWriteStream(path);
   // Settles only when the file fails: raced with each step, so that no step waits on a dead file.
   const failed = new Promise<never>((_, reject) => {
     file.once('error', (error) => reject(fileError(error)));
   });
   failed.catch(() => undefined);
   try {
-    await Promise.race([new Promise<void>((opened) => file.once('open', () => opened())), failed]);
+    // A stream given an open file (within) is open already, and says nothing of it.
+    if (!options.within)
+      await Promise.race([new Promise<void>((opened) => file.once('open', () => opened())), failed]);
     const result = await Promise.race([write(file), failed]);
     file.end();
     await Promise.race([new Promise<void>((finished) => file.once('finish', () => finished())), failed]);
@@ -72,6 +89,36 @@ export async function writeToFile<T>(
     throw error;
   }
 }
+
+/**
+ * Opens `path` for writing without following a link at its end and without truncating it, checks
+ * where the open file really is, and only then empties it: a file outside `within` is left as it was.
+ */
+async function openWithin(path: string, within: readonly string[]): Promise<FileHandle> {
+  const existed = await lstat(path).then(
+    () => true,
+    () => false,
+  );
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+  try {
+    const real = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path));
+    const inside = within.some(
+      (folder) => real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep),
+    );
+    if (!inside) {
+      // Made by this open, out there: taken back (one that was there is left as it was).
+      if (!existed) await unlink(real).catch(() => undefined);
+      throw Object.assign(new Error(OUTSIDE), { code: OUTSIDE });
+    }
+    await handle.truncate(0);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+const OUTSIDE = "it leads outside the job's folders (a folder on its way was changed)";
 
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

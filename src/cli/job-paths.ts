@@ -18,7 +18,7 @@ export const DATA_DIR_VARIABLE = 'CATALOG_SYNC_DATA_DIR';
 
 /** Where a job file's paths may lead: both folders as the file system names them (symbolic links resolved). */
 export interface JobFolders {
-  /** The folder that holds `jobs/`: the job file's own project. */
+  /** The folder that holds `jobs/` (the job file's own project), else the job file's own folder. */
   project: string;
   /** `--data-dir` (else CATALOG_SYNC_DATA_DIR): a further folder the operator allows; none by default. */
   data: string | null;
@@ -33,8 +33,11 @@ export async function jobFolders(
   const fromEnv = env[DATA_DIR_VARIABLE]?.trim();
   const named = dataDir ?? (fromEnv ? fromEnv : undefined);
   const shown = dataDir !== undefined ? `--data-dir ${dataDir}` : `${DATA_DIR_VARIABLE}=${fromEnv}`;
+  // The project is the folder that holds `jobs/`; a job file kept anywhere else (`--job ./x.yml`,
+  // `worker --jobs /etc/catalog-sync`) has only its own folder: its grandparent could be /home or /.
+  const folder = dirname(resolve(jobPath));
   return {
-    project: await realpath(dirname(dirname(resolve(jobPath)))),
+    project: await realpath(basename(folder) === 'jobs' ? dirname(folder) : folder),
     data: named === undefined ? null : await existingFolder(named, shown),
   };
 }
@@ -77,6 +80,7 @@ export async function checkJobPath(
     throw new UsageError(`${shown} is a symbolic link: a job file's report is written only to a plain file`);
   }
   const target = await stat(real).catch(() => null);
+  if (use === 'write') checkReportName(real, shown, folders, target);
   if (target?.isFile() && (target.mode & 0o044) === 0) {
     throw new UsageError(
       `${shown} is a private file (mode ${(target.mode & 0o777).toString(8)}, a keys file is one): ` +
@@ -85,8 +89,39 @@ export async function checkJobPath(
   }
 }
 
+/**
+ * A report a job file names is a CSV file of its own: never a hidden file or one in a hidden folder
+ * (`.bashrc`, `.git/hooks/…`, `.ci/run`), never a file that can be run (its lines could run as
+ * commands: a SKU of `$(…)`), never anything but `….csv`.
+ */
+function checkReportName(
+  real: string,
+  shown: string,
+  folders: JobFolders,
+  existing: { isFile(): boolean; mode: number } | null,
+): void {
+  const base = [folders.project, folders.data].find(
+    (folder): folder is string => folder !== null && isInside(real, folder),
+  );
+  const below = base === undefined ? [] : real.slice(base.length).split(sep).filter(Boolean);
+  const refuse = (why: string) => {
+    throw new UsageError(
+      `${shown} ${why}: a job file's report is a .csv file of its own (or give --report FILE)`,
+    );
+  };
+  if (below.some((name) => name.startsWith('.'))) refuse('is a hidden file or in a hidden folder');
+  if (!/\.csv$/i.test(real)) refuse('does not end in .csv');
+  if (existing !== null && (!existing.isFile() || (existing.mode & 0o111) !== 0))
+    refuse(existing.isFile() ? 'is a file that can be run' : 'is not a plain file');
+}
+
+/** Where a report a job file names may be opened: its folders (writeToFile's `within`). */
+export function reportFolders(folders: JobFolders): string[] {
+  return folders.data === null ? [folders.project] : [folders.project, folders.data];
+}
+
 /** `child` is `folder` or lies under it. */
-function isInside(child: string, folder: string): boolean {
+export function isInside(child: string, folder: string): boolean {
   return child === folder || child.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
@@ -129,7 +164,7 @@ export async function checkJobPaths(
   flags: RunFlags,
   sourceFromJob: boolean,
   env: NodeJS.ProcessEnv,
-): Promise<void> {
+): Promise<JobFolders> {
   const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
   const folders = await jobFolders(jobPath, flags.dataDir, env);
   const where = (field: string) => `${basename(jobPath)}: ${field}`;
@@ -142,6 +177,7 @@ export async function checkJobPaths(
   if (job.report !== undefined && !fromCli('report') && flags.report) {
     await checkJobPath(flags.report, job.report, where('report'), folders, 'write');
   }
+  return folders;
 }
 
 /** A file's path, not standard input (`-`) nor a feed's URL. */

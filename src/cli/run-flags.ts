@@ -32,6 +32,8 @@ export interface RunFlags {
   report?: string;
   /** The report's path came from a job file: it is written without following a symbolic link. */
   reportFromJob?: boolean;
+  /** The folders a report a job file chose must still lead into when it is opened (a folder swapped meanwhile). */
+  reportWithin?: string[];
   /** `--data-dir DIR`: a folder, besides the job's project folder, that a job file's paths may name. */
   dataDir?: string;
   dailyReset: string;

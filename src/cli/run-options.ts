@@ -11,7 +11,7 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { addConnectionOptions } from './connection-options.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
-import { checkJobPaths, DATA_DIR_VARIABLE } from './job-paths.js';
+import { checkJobPaths, DATA_DIR_VARIABLE, reportFolders } from './job-paths.js';
 import {
   checkDailyReset,
   parseConcurrency,
@@ -292,7 +292,8 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
-    await checkJobPaths(command, job, path, resolved.flags, source === undefined, env);
+    const folders = await checkJobPaths(command, job, path, resolved.flags, source === undefined, env);
+    if (resolved.flags.reportFromJob) resolved.flags.reportWithin = reportFolders(folders);
     await checkJobNotify(command, job, path, resolved.flags, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }

@@ -71,6 +71,7 @@ export async function reportOutcome(
       if (flags.report) {
         await writeReportFile(runtime.runs, id, flags.report, {
           noFollow: flags.reportFromJob === true,
+          ...(flags.reportWithin ? { within: flags.reportWithin } : {}),
         }).catch((error: unknown) => {
           // Exit 2 says the report is missing; the summary above still says how the run ended.
           if (error instanceof OutputFileError)

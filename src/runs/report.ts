@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
-import { writeToFile } from '../output-file.js';
+import { type WriteOptions, writeToFile } from '../output-file.js';
 import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
 
@@ -48,7 +48,7 @@ export function writeReportFile(
   runs: RunStore,
   runId: string,
   path: string,
-  options: { noFollow?: boolean } = {},
+  options: WriteOptions = {},
 ): Promise<number> {
   return writeToFile(path, (file) => writeReport(runs, runId, file), options);
 }

@@ -47,7 +47,13 @@ export async function openUrl(url: string, options: UrlSourceOptions = {}): Prom
     response?.destroy(stallError);
   });
 
-  let address = new URL(url);
+  let address: URL;
+  try {
+    address = new URL(url);
+  } catch {
+    // `http://[fe80::1%25lo]/…` and the like: a URL Node cannot parse is the user's, in one line.
+    throw sourceError(label, 'is not a URL this tool can read (check its host and port)');
+  }
   let from: AddressKind | undefined;
   const credentials = basicAuth(address);
   const origin = address.origin;

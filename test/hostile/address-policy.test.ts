@@ -205,3 +205,16 @@ describe('the same policy for a webhook, at connect time', () => {
     }
   });
 });
+
+describe('a URL Node cannot parse', () => {
+  it('is one line naming it, not a stack trace, and nothing is connected to', async () => {
+    const net = loopbackNetwork({});
+
+    const result = await readSource('http://[fe80::1%25lo]/f.csv', { network: net });
+
+    expect('error' in result && result.error.message).toBe(
+      'http://[fe80::1%25lo]/f.csv: is not a URL this tool can read (check its host and port)',
+    );
+    expect(net.attempts).toEqual([]);
+  });
+});

@@ -113,4 +113,80 @@ describe("a job file's paths stay inside the folders the operator allowed", () =
     await expect(writing).rejects.toThrow(`cannot write ${report}: it is a symbolic link`);
     expect(await readFile(victim, 'utf8')).toBe('kept\n');
   });
+
+  it('a job file kept outside a jobs/ folder has its own folder only, not its parent (a home folder)', async () => {
+    // <tmp>/home/alice/nightly.yml: its relative paths start from <tmp>/home, but it may reach <tmp>/home/alice only.
+    const alice = join(pipeline.dir, 'home', 'alice');
+    await mkdir(join(pipeline.dir, 'home', 'bob'), { recursive: true });
+    await mkdir(alice, { recursive: true });
+    await writeCsv(alice, 'feed.csv', catalogRows(2));
+    const job = join(alice, 'nightly.yml');
+    await writeFile(job, 'source: alice/feed.csv\nreport: bob/report.csv\ndryRun: true\n', 'utf8');
+
+    const result = await pipeline.cli(['run', '--job', job]);
+
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toMatch(
+      /nightly\.yml: report: bob\/report\.csv leads outside the job's folders/,
+    );
+    expect(existsSync(join(pipeline.dir, 'home', 'bob', 'report.csv'))).toBe(false);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it.each([
+    ['a hidden file', '.bashrc.csv', /is a hidden file or in a hidden folder/],
+    ['a file in a hidden folder', '.ci/run.csv', /is a hidden file or in a hidden folder/],
+    ['a file that is not .csv', 'run.sh', /does not end in \.csv/],
+    ['a file that can be run', 'tool.csv', /is a file that can be run/],
+  ])('a report that is %s is refused, and the file is left as it was', async (_what, report, why) => {
+    const { job, shop } = await project(`source: catalog.csv\nreport: ${report}\ndryRun: true\n`);
+    await writeCsv(shop, 'catalog.csv', [{ sku: '$(touch pwned)', name: 'Lamp', price: '1.00' }]);
+    await mkdir(join(shop, '.ci'), { recursive: true });
+    await writeFile(join(shop, 'tool.csv'), '#!/bin/sh\necho kept\n', { mode: 0o755 });
+
+    const result = await pipeline.cli(['run', '--job', job]);
+
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toMatch(why);
+    expect(await readFile(join(shop, 'tool.csv'), 'utf8')).toBe('#!/bin/sh\necho kept\n');
+    expect(existsSync(join(shop, report)) && report !== 'tool.csv').toBe(false);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+
+  it("a folder on the report's way swapped for a link after the check does not lead the write out", async () => {
+    const folder = join(pipeline.dir, 'proj');
+    const outside = join(pipeline.dir, 'outside');
+    await mkdir(folder, { recursive: true });
+    await mkdir(outside, { recursive: true });
+    await writeFile(join(outside, 'r.csv'), 'kept\n', 'utf8');
+    // The check saw proj/sub as a folder; it is now a link to a folder outside.
+    await symlink(outside, join(folder, 'sub'));
+
+    const writing = writeToFile(join(folder, 'sub', 'r.csv'), async (file) => void file.write('row,key\n'), {
+      noFollow: true,
+      within: [folder],
+    });
+
+    await expect(writing).rejects.toThrow(/it leads outside the job's folders/);
+    expect(await readFile(join(outside, 'r.csv'), 'utf8')).toBe('kept\n');
+    const made = writeToFile(join(folder, 'sub', 'new.csv'), async (file) => void file.write('x\n'), {
+      noFollow: true,
+      within: [folder],
+    });
+    await expect(made).rejects.toThrow(/it leads outside the job's folders/);
+    expect(existsSync(join(outside, 'new.csv'))).toBe(false);
+  });
+
+  it('a report within its folders is written whole', async () => {
+    const folder = join(pipeline.dir, 'proj2');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'r.csv'), 'an older and longer report\n', 'utf8');
+
+    await writeToFile(join(folder, 'r.csv'), async (file) => void file.write('row,key\n'), {
+      noFollow: true,
+      within: [folder],
+    });
+
+    expect(await readFile(join(folder, 'r.csv'), 'utf8')).toBe('row,key\n');
+  });
 });
