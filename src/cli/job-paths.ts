@@ -81,6 +81,10 @@ export async function checkJobPath(
   }
   const target = await stat(real).catch(() => null);
   if (use === 'write') checkReportName(real, shown, folders, target);
+  else if (hiddenBelow(real, folders))
+    throw new UsageError(
+      `${shown} is a hidden file or in a hidden folder (.env, .git/…): a job file never reads one; give it on the command line instead`,
+    );
   if (target?.isFile() && (target.mode & 0o044) === 0) {
     throw new UsageError(
       `${shown} is a private file (mode ${(target.mode & 0o777).toString(8)}, a keys file is one): ` +
@@ -100,19 +104,24 @@ function checkReportName(
   folders: JobFolders,
   existing: { isFile(): boolean; mode: number } | null,
 ): void {
-  const base = [folders.project, folders.data].find(
-    (folder): folder is string => folder !== null && isInside(real, folder),
-  );
-  const below = base === undefined ? [] : real.slice(base.length).split(sep).filter(Boolean);
   const refuse = (why: string) => {
     throw new UsageError(
       `${shown} ${why}: a job file's report is a .csv file of its own (or give --report FILE)`,
     );
   };
-  if (below.some((name) => name.startsWith('.'))) refuse('is a hidden file or in a hidden folder');
+  if (hiddenBelow(real, folders)) refuse('is a hidden file or in a hidden folder');
   if (!/\.csv$/i.test(real)) refuse('does not end in .csv');
   if (existing !== null && (!existing.isFile() || (existing.mode & 0o111) !== 0))
     refuse(existing.isFile() ? 'is a file that can be run' : 'is not a plain file');
+}
+
+/** `real` is, or lies in, a hidden file or folder below the job's folder that holds it. */
+function hiddenBelow(real: string, folders: JobFolders): boolean {
+  const base = [folders.project, folders.data].find(
+    (folder): folder is string => folder !== null && isInside(real, folder),
+  );
+  const below = base === undefined ? [] : real.slice(base.length).split(sep).filter(Boolean);
+  return below.some((name) => name.startsWith('.'));
 }
 
 /** Where a report a job file names may be opened: its folders (writeToFile's `within`). */

@@ -90,4 +90,22 @@ describe('a job file never reads a private file (the keys file among them)', () 
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('(fields: 1 more not shown)')]);
     expect(result.stderr).not.toContain('sk_live');
   });
+
+  it.each([
+    ['.env', '.env'],
+    ['a file in a hidden folder', '.git/config'],
+  ])('a hidden source (%s) readable by all is refused, its text nowhere', async (_what, source) => {
+    const { job, dir } = await project(`source: ${source}\ndryRun: true\n`);
+    await mkdir(join(dir, '.git'), { recursive: true });
+    await writeFile(join(dir, source), `REDIS_PASSWORD=${SECRET}\n`, { mode: 0o644 });
+
+    const result = await pipeline.cli(['run', '--job', job]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/nightly\.yml: source: \S+ is a hidden file or in a hidden folder/),
+    ]);
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    expect(await keysUnderPrefix()).toEqual([]);
+  });
 });
