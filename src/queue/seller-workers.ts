@@ -14,9 +14,26 @@ export interface SellerWorkersOptions {
   prefix: string;
   /** Chunks of one seller processed at once by this process; requests stay bounded by the limiter. */
   chunksAtOnce?: number;
-  /** How long a job's lock lasts without renewal: a killed worker's jobs return after about this long. */
+  /** How long a job's lock lasts without renewal (renewed every half of it). */
   lockDurationMs?: number;
+  /** How often a worker looks for jobs whose lock ran out; default half the lock. */
   stalledIntervalMs?: number;
+}
+
+/**
+ * BullMQ's lock options: a killed worker's lock runs out at most `lockDuration` after its last
+ * renewal, and the next stall check of a live worker puts its jobs back, so they are taken within
+ * lock + check (10 + 5 s by default). A live worker renews every half lock, so only one that cannot
+ * reach Redis for a whole lock loses its jobs; the create claims (create-claims.ts) keep a chunk
+ * handed out twice from creating a product twice.
+ */
+export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDurationMs' | 'stalledIntervalMs'>) {
+  const lockDuration = options.lockDurationMs ?? 10_000;
+  return {
+    lockDuration,
+    lockRenewTime: Math.ceil(lockDuration / 2),
+    stalledInterval: options.stalledIntervalMs ?? Math.ceil(lockDuration / 2),
+  };
 }
 
 /**
@@ -42,7 +59,6 @@ export class SellerWorkers {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
     const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
-    const lockDuration = this.options.lockDurationMs ?? 30_000;
     const worker = new Worker<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
@@ -50,8 +66,7 @@ export class SellerWorkers {
         connection,
         prefix: this.options.prefix,
         concurrency: this.options.chunksAtOnce ?? 2,
-        lockDuration,
-        stalledInterval: this.options.stalledIntervalMs ?? lockDuration,
+        ...jobLockOptions(this.options),
         maxStalledCount: 100,
         // BullMQ applies a manual rate limit (queue.rateLimit, our daily-limit pause) only when a
         // limiter is set; this one never limits by itself.

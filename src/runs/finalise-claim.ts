@@ -13,8 +13,11 @@ import { luaScript, runScript } from '../redis/scripts.js';
  * (taken as done: what it did cannot be known).
  */
 
-/** How long a claim holds unless renewed: well under the job lock (30 s by default). */
-export const FINALISE_LEASE_MS = 20_000;
+/**
+ * How long a claim holds unless renewed (every quarter of it): no longer than the job lock (10 s by
+ * default), so a killed finaliser's lease has run out by the time its chunk is taken back.
+ */
+export const FINALISE_LEASE_MS = 10_000;
 /** How long a caller waits for another's lease to end, before it leaves the run to that one. */
 export const FINALISE_WAIT_MS = 60_000;
 
