@@ -1,5 +1,6 @@
+import { commandCalls, commandsBetween } from '../../src/redis/command-counts.js';
 import { runCli } from '../sync/cli-run.js';
-import { type BenchRedis, commandCalls, readsProcessed } from './private-redis.js';
+import { type BenchRedis, readsProcessed } from './private-redis.js';
 import { countRedisWrites } from './redis-writes.js';
 
 export const BENCH_KEY = 'sk_bench_goals';
@@ -27,9 +28,6 @@ export interface MeasuredSync {
   commands: Map<string, number>;
   summary: string;
 }
-
-export const totalCommands = (commands: Map<string, number>) =>
-  [...commands.values()].reduce((a, b) => a + b, 0);
 
 /**
  * One `catalog-sync run <path> --concurrency <c>` in this process (as bench/sync does), against the
@@ -64,11 +62,7 @@ export async function measuredSync(
   const after = await commandCalls(bench.redis);
   if (result.exitCode !== 0)
     throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
-  const commands = new Map<string, number>();
-  for (const [name, calls] of after) {
-    // The bench's own INFO calls (commandstats before, stats twice) are not the run's.
-    const delta = calls - (before.get(name) ?? 0) - (name === 'info' ? 3 : 0);
-    if (delta > 0) commands.set(name, delta);
-  }
+  // The bench's own INFO calls (commandstats before, stats twice) are not the run's.
+  const commands = commandsBetween(before, after, 3);
   return { seconds: result.ms / 1000, roundTrips, serverReads, commands, summary: result.stdout };
 }

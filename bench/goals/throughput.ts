@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { totalCommands } from '../../src/redis/command-counts.js';
 import { startSandboxProcess } from '../big-import/processes.js';
 import { type CatalogRow, generateRows, writeCatalogCsv } from '../sync/catalog.js';
 import { bareClientSeconds } from './bare-client.js';
-import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync, totalCommands } from './measured-sync.js';
+import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync } from './measured-sync.js';
 import { startBenchRedis } from './private-redis.js';
 import { type GoalReport, type GoalResult, markdownTable } from './result.js';
 import { scaled } from './scale.js';
