@@ -38,6 +38,8 @@ export async function measuredSync(
   baseUrl: string,
   path: string,
   concurrency: number,
+  /** More flags of `run`, e.g. `--incremental`. */
+  flags: string[] = [],
 ): Promise<MeasuredSync> {
   const port = Number(new URL(bench.url).port);
   const before = await commandCalls(bench.redis);
@@ -45,7 +47,7 @@ export async function measuredSync(
   const counter = countRedisWrites(port);
   let result: Awaited<ReturnType<typeof runCli>>;
   try {
-    result = await runCli(['run', path, '--concurrency', String(concurrency)], {
+    result = await runCli(['run', path, '--concurrency', String(concurrency), ...flags], {
       SELLER_API_BASE_URL: baseUrl,
       SELLER_API_KEY: BENCH_KEY,
       REDIS_URL: bench.url,

@@ -12,7 +12,7 @@ import {
   SELLER_A,
   useFailureRig,
 } from './support/rig.js';
-import { watchTakeover } from './support/takeover-watch.js';
+import { watchTakeover } from '../../../bench/goals/takeover-watch.js';
 
 const ROWS = 300;
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
 /**
- * When the chunks a killed worker held were taken back: the jobs active at the kill are watched every
+ * When the chunks a killed worker held were taken back (the worker-death bench goal and its test): the jobs active at the kill are watched every
  * few milliseconds, and a job BullMQ's stall check put back (its `stc` count went up) is noted with
  * the time it was first seen so. `stop()` resolves to those times, by job id, and to the jobs of the
  * snapshot still active without a lock (left behind) at that moment.
