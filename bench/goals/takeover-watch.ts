@@ -3,14 +3,13 @@ import type { Redis } from 'ioredis';
 /**
  * When the chunks a killed worker held were taken back (the worker-death bench goal and its test): the jobs active at the kill are watched every
  * few milliseconds, and a job BullMQ's stall check put back (its `stc` count went up) is noted with
- * the time it was first seen so. `stop()` resolves to those times, by job id, and to the jobs of the
- * snapshot still active without a lock (left behind) at that moment.
+ * the time it was first seen so. `stop()` resolves to those times, by job id.
  */
 export async function watchTakeover(
   redis: Redis,
   bullPrefix: string,
   everyMs = 20,
-): Promise<{ stop(): Promise<{ takenAt: Map<string, number>; leftBehind: string[] }> }> {
+): Promise<{ stop(): Promise<Map<string, number>> }> {
   const [activeKey] = await activeKeys(redis, bullPrefix);
   if (!activeKey) throw new Error(`no active job list under ${bullPrefix}:`);
   const queue = activeKey.slice(0, -':active'.length);
@@ -36,10 +35,7 @@ export async function watchTakeover(
       running = false;
       await loop;
       await sample();
-      const active = new Set(await redis.lrange(activeKey, 0, -1));
-      const locked = await Promise.all(jobs.map((id) => redis.exists(`${queue}:${id}:lock`)));
-      const leftBehind = jobs.filter((id, i) => !takenAt.has(id) && active.has(id) && locked[i] === 0);
-      return { takenAt, leftBehind };
+      return takenAt;
     },
   };
 }
