@@ -5,7 +5,9 @@ import { AnswerCapError } from '../seller-api/index.js';
 import { failsForGood, reasonOf } from './error-policy.js';
 import { tryLock } from './redis-lock.js';
 
-const LOCK_MS = 30_000;
+// No longer than the job lock (10 s by default): a killed reader frees the list read by the time its
+// chunks are taken back, so the rows of the run are not held past that.
+const LOCK_MS = 10_000;
 const POLL_MS = 200;
 
 /** The run-record field that says the product list could not be read, and why. */
