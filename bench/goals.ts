@@ -7,6 +7,8 @@
  * on free ports, and a time limit.
  *
  *   npm run build && node dist/bench/goals.js [goal numbers, e.g. 1 3]
+ *   node dist/bench/goals.js bounds   issue 31's table only: each row's figure the median of three
+ *       runs of its measurement (the bare client and the CLI alternate in each), against its bound
  *   BENCH_QUICK=1 …   sizes ~10× smaller, for trying it; BENCH_ROWS=… the 1M-row import's size
  */
 import { spawn } from 'node:child_process';
@@ -14,14 +16,18 @@ import { once } from 'node:events';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureCpuProfile } from './cpu-profile.js';
+import { BOUND_SOURCES, boundsTable, RUNS } from './goals/bounds.js';
+import { measureDailyLimit } from './goals/daily-limit.js';
 import { measureMillionImport } from './goals/million-import.js';
 import { measureNightlyFootprint } from './goals/nightly-footprint.js';
+import { measurePace } from './goals/pace.js';
 import { measurePausedBackpressure } from './goals/paused-backpressure.js';
 import { stopBenchRedisServers } from './goals/private-redis.js';
 import { type GoalReport, type GoalResult, goalTable } from './goals/result.js';
 import { QUICK } from './goals/scale.js';
 import { measureThroughput } from './goals/throughput.js';
 import { measureUnchangedRerun } from './goals/unchanged-rerun.js';
+import { measureWorkerTakeover } from './goals/worker-takeover.js';
 
 const GOALS: Record<string, { name: string; measure: () => Promise<GoalReport>; limitMs: number }> = {
   '1': { name: '1–2. throughput at the bound, work per row', measure: measureThroughput, limitMs: 120_000 },
@@ -31,11 +37,22 @@ const GOALS: Record<string, { name: string; measure: () => Promise<GoalReport>; 
   '6': { name: '6. unchanged re-run at 100k', measure: measureUnchangedRerun, limitMs: 180_000 },
   '7': { name: '7. CPU profile per row', measure: measureCpuProfile, limitMs: 120_000 },
 };
+/** The measurements of issue 31's table besides goals 3 and 5 (goals/bounds.ts). */
+const MEASUREMENTS: typeof GOALS = {
+  ...GOALS,
+  pace: {
+    name: 'pace against the bare client, Redis commands and CPU per row',
+    measure: measurePace,
+    limitMs: 240_000,
+  },
+  takeover: { name: 'a worker killed mid-run', measure: measureWorkerTakeover, limitMs: 180_000 },
+  'daily-limit': { name: 'daily-limit crossings', measure: measureDailyLimit, limitMs: 120_000 },
+};
 const REPORT_MARK = 'GOAL-REPORT ';
 
 /** Runs one goal in a child process; a goal that fails or overruns becomes a line that says so. */
 async function inChildProcess(id: string): Promise<GoalReport> {
-  const goal = GOALS[id];
+  const goal = MEASUREMENTS[id];
   if (!goal) throw new Error(`no goal ${id}`);
   // A process group of its own: at the time limit the goal's sandboxes and CLI children stop with it.
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--goal', id], {
@@ -63,7 +80,7 @@ async function inChildProcess(id: string): Promise<GoalReport> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--goal') {
-    const goal = GOALS[process.argv[3] ?? ''];
+    const goal = MEASUREMENTS[process.argv[3] ?? ''];
     const report: GoalReport = await (goal?.measure() ?? Promise.reject(new Error('no such goal'))).catch(
       (error: unknown) => ({
         results: [{ goal: goal?.name ?? '?', figure: `failed: ${String(error)}`, bound: '', pass: null }],
@@ -74,6 +91,7 @@ async function main(): Promise<void> {
     // Whatever the goal left open (a Redis client retrying, a timer) must not keep it running.
     process.exit(0);
   }
+  if (process.argv[2] === 'bounds') return bounds();
   const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(GOALS);
   console.log(
     `goals of issue 12${QUICK ? ' (BENCH_QUICK: sizes ~10× smaller)' : ''}: ${availableParallelism()} cpus ` +
@@ -93,6 +111,27 @@ async function main(): Promise<void> {
   for (const r of results.filter((r) => r.note)) console.log(`- ${r.goal}: ${r.note}`);
   for (const detail of details) console.log(`\n${detail}`);
   console.log(`\nwhole goals bench: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** Issue 31's table: each measurement RUNS times, one after the other, in child processes of this one. */
+async function bounds(): Promise<void> {
+  console.log(
+    `goals of issue 31${QUICK ? ' (BENCH_QUICK: sizes ~10× smaller)' : ''}: ${availableParallelism()} cpus ` +
+      `(${cpus()[0]?.model ?? 'unknown'}), node ${process.version}; medians of ${RUNS} runs`,
+  );
+  const started = Date.now();
+  const reports = new Map<string, GoalReport[]>();
+  for (let run = 1; run <= RUNS; run++) {
+    for (const id of BOUND_SOURCES) {
+      const goalStarted = Date.now();
+      reports.set(id, [...(reports.get(id) ?? []), await inChildProcess(id)]);
+      console.log(
+        `${MEASUREMENTS[id]?.name} (run ${run}): ${((Date.now() - goalStarted) / 1000).toFixed(0)} s`,
+      );
+    }
+  }
+  console.log(`\n${boundsTable(reports)}\n`);
+  console.log(`whole bounds bench: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 main().catch((error: unknown) => {

@@ -8,8 +8,12 @@
 
 // ── The environment's defaults (config.ts reads the variables) ─────────────────────────────────
 
-/** CATALOG_SYNC_LOCK_MS: a chunk job's lock; a killed worker's jobs return to the queue after it. */
-export const DEFAULT_LOCK_MS = 30_000;
+/**
+ * CATALOG_SYNC_LOCK_MS: a chunk job's lock, renewed every half of it. A killed worker's jobs return
+ * to the queue within lock + stall check (CATALOG_SYNC_STALL_CHECK_MS, half the lock by default):
+ * 10 + 5 s (issue 31: ≤ 15 s).
+ */
+export const DEFAULT_LOCK_MS = 10_000;
 
 /** CATALOG_SYNC_RETRY_BASE_MS: the first backoff of a failed request; it doubles with each try. */
 export const DEFAULT_RETRY_BASE_MS = 500;
@@ -233,9 +237,10 @@ export const CLAIM_MS = 30_000;
 
 /**
  * The run's one list read (decision 3) is done by the chunk that takes this lock; the other chunks
- * of the run look every SNAPSHOT_POLL_MS whether it is ready.
+ * of the run look every SNAPSHOT_POLL_MS whether it is ready. No longer than the job lock: a killed
+ * reader frees the list read by the time its chunks are taken back.
  */
-export const SNAPSHOT_LOCK_MS = 30_000;
+export const SNAPSHOT_LOCK_MS = 10_000;
 export const SNAPSHOT_POLL_MS = 200;
 
 /**
@@ -302,8 +307,11 @@ export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 /** Reverts of a run remembered (when, and what each did): more than anyone runs on one run. */
 export const REVERTS_KEPT = 10;
 
-/** How long a claim holds unless renewed: well under the job lock (30 s by default). */
-export const FINALISE_LEASE_MS = 20_000;
+/**
+ * How long a finalise claim holds unless renewed (every quarter of it): no longer than the job lock
+ * (10 s by default), so a killed finaliser's lease has run out by the time its chunk is taken back.
+ */
+export const FINALISE_LEASE_MS = 10_000;
 
 /** How long a caller waits for another's lease to end, before it leaves the run to that one. */
 export const FINALISE_WAIT_MS = 60_000;

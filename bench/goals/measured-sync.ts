@@ -1,5 +1,6 @@
+import { commandCalls, commandsBetween } from '../../src/redis/command-counts.js';
 import { runCli } from '../sync/cli-run.js';
-import { type BenchRedis, commandCalls, readsProcessed } from './private-redis.js';
+import { type BenchRedis, readsProcessed } from './private-redis.js';
 import { countRedisWrites } from './redis-writes.js';
 
 export const BENCH_KEY = 'sk_bench_goals';
@@ -28,9 +29,6 @@ export interface MeasuredSync {
   summary: string;
 }
 
-export const totalCommands = (commands: Map<string, number>) =>
-  [...commands.values()].reduce((a, b) => a + b, 0);
-
 /**
  * One `catalog-sync run <path> --concurrency <c>` in this process (as bench/sync does), against the
  * sandbox at `baseUrl` and the bench's private Redis; throws unless it exits 0.
@@ -40,6 +38,8 @@ export async function measuredSync(
   baseUrl: string,
   path: string,
   concurrency: number,
+  /** More flags of `run`, e.g. `--incremental`. */
+  flags: string[] = [],
 ): Promise<MeasuredSync> {
   const port = Number(new URL(bench.url).port);
   const before = await commandCalls(bench.redis);
@@ -47,7 +47,7 @@ export async function measuredSync(
   const counter = countRedisWrites(port);
   let result: Awaited<ReturnType<typeof runCli>>;
   try {
-    result = await runCli(['run', path, '--concurrency', String(concurrency)], {
+    result = await runCli(['run', path, '--concurrency', String(concurrency), ...flags], {
       SELLER_API_BASE_URL: baseUrl,
       SELLER_API_KEY: BENCH_KEY,
       REDIS_URL: bench.url,
@@ -64,11 +64,7 @@ export async function measuredSync(
   const after = await commandCalls(bench.redis);
   if (result.exitCode !== 0)
     throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
-  const commands = new Map<string, number>();
-  for (const [name, calls] of after) {
-    // The bench's own INFO calls (commandstats before, stats twice) are not the run's.
-    const delta = calls - (before.get(name) ?? 0) - (name === 'info' ? 3 : 0);
-    if (delta > 0) commands.set(name, delta);
-  }
+  // The bench's own INFO calls (commandstats before, stats twice) are not the run's.
+  const commands = commandsBetween(before, after, 3);
   return { seconds: result.ms / 1000, roundTrips, serverReads, commands, summary: result.stdout };
 }

@@ -73,6 +73,7 @@ export async function measureMillionImport(): Promise<GoalReport> {
           figure: `${(peakRss / 1e6).toFixed(0)} MB (${mib(peakRss)})`,
           bound: `< ${MAX_RSS / 1e6} MB`,
           pass: peakRss < MAX_RSS,
+          measured: { key: 'import-peak-rss-mb', value: peakRss / 1e6 },
         },
         {
           goal: `5. import of ${count(rows)} rows: producer rows/s`,

@@ -50,6 +50,7 @@ export async function measureNightlyFootprint(): Promise<GoalReport> {
           figure: `${perProduct.toFixed(0)} B (runs ${(kept.run / rows).toFixed(0)} B, id map and seller ${(kept.seller / rows).toFixed(0)} B)`,
           bound: `≤ ${MAX_BYTES_PER_PRODUCT} B`,
           pass: perProduct <= MAX_BYTES_PER_PRODUCT,
+          measured: { key: 'redis-bytes-per-product', value: perProduct },
           note:
             `used_memory grew ${mib(used)} (${(used / rows).toFixed(0)} B/product); queue keys ` +
             `${mib(kept.queue)} and event stream ${mib(kept.events)} besides`,

@@ -65,15 +65,6 @@ export async function usedMemory(redis: Redis): Promise<number> {
   return Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1] ?? 0);
 }
 
-/** Calls per command from INFO commandstats (commands run inside scripts included, as Redis counts them). */
-export async function commandCalls(redis: Redis): Promise<Map<string, number>> {
-  const calls = new Map<string, number>();
-  for (const match of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    calls.set(match[1] ?? '', Number(match[2]));
-  }
-  return calls;
-}
-
 /**
  * `total_reads_processed` of INFO stats: the read events of the server. Commands that arrive
  * together count once, so it is at most the round trips the clients made: a cross-check of them.

@@ -7,6 +7,8 @@ export interface GoalResult {
   pass: boolean | null;
   /** What the figure was measured on, and anything seen on the way (shown under the table). */
   note?: string;
+  /** The figure as a number, under a name issue 31's bounds table reads it by (bounds.ts). */
+  measured?: { key: string; value: number };
 }
 
 /** Extra tables a goal prints under the summary (the per-module profile, per-command counts). */

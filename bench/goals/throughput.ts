@@ -1,15 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { totalCommands } from '../../src/redis/command-counts.js';
 import { startSandboxProcess } from '../big-import/processes.js';
 import { type CatalogRow, generateRows, writeCatalogCsv } from '../sync/catalog.js';
 import { bareClientSeconds } from './bare-client.js';
-import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync, totalCommands } from './measured-sync.js';
+import { BENCH_KEY, BENCH_SELLER, type MeasuredSync, measuredSync } from './measured-sync.js';
 import { startBenchRedis } from './private-redis.js';
 import { type GoalReport, type GoalResult, markdownTable } from './result.js';
 import { scaled } from './scale.js';
 
-const CONCURRENCY = 16;
+export const CONCURRENCY = 16;
 const FLOOR_KEY = 'sk_bench_goals_floor';
 const MAX_TRIPS_PER_ROW = 2;
 /** Latency of the sandbox's answers → the bound on wall time, as a multiple of N·L/C. */
@@ -51,7 +52,7 @@ function commandTable(rows: number, runs: Array<[string, MeasuredSync]>): string
 }
 
 /** The bare client's time (bare-client.ts) against a double of its own, started with the CLI's flags. */
-async function floorSeconds(flags: string[], catalog: CatalogRow[]): Promise<number> {
+export async function floorSeconds(flags: string[], catalog: CatalogRow[]): Promise<number> {
   // Its creates must not be in the CLI's seller, or the CLI's sync would not be a fresh one.
   const double = await startSandboxProcess(FLOOR_KEY, 'bench-goals-floor', flags);
   try {

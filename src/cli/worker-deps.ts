@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import type { WorkerDeps } from '../chunks/run-context.js';
-import { readTrustRules } from '../config.js';
+import { type CommonConfig, readTrustRules } from '../config.js';
 import { DEFAULT_TIMEOUT_MS, RETRY_MAX_DELAY_MS } from '../defaults.js';
-import { SellerWorkers } from '../queue/seller-workers.js';
+import { SellerWorkers, type SellerWorkersOptions } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
 import { blockSizeFor } from '../sellers/request-quota.js';
 import type { Runtime } from './runtime.js';
@@ -47,10 +47,19 @@ export function startSellerWorkers(
     claimMs: runtime.config.lockDurationMs,
     ...observe,
   };
-  return new SellerWorkers(deps, {
-    prefix: runtime.config.prefix,
-    lockDurationMs: runtime.config.lockDurationMs,
+  return new SellerWorkers(deps, sellerWorkersOptions(runtime.config, concurrency));
+}
+
+/** The options of this process's workers, from its configuration (a killed worker's jobs: lock + check). */
+export function sellerWorkersOptions(
+  config: Pick<CommonConfig, 'prefix' | 'lockDurationMs' | 'stallCheckMs'>,
+  concurrency: number,
+): SellerWorkersOptions {
+  return {
+    prefix: config.prefix,
+    lockDurationMs: config.lockDurationMs,
+    stalledIntervalMs: config.stallCheckMs,
     // Enough chunks at once to keep `concurrency` requests busy while others wait on Redis.
     chunksAtOnce: Math.max(2, Math.ceil(concurrency / 8)),
-  });
+  };
 }

@@ -15,9 +15,26 @@ export interface SellerWorkersOptions {
   prefix: string;
   /** Chunks of one seller processed at once by this process; requests stay bounded by the limiter. */
   chunksAtOnce?: number;
-  /** How long a job's lock lasts without renewal: a killed worker's jobs return after about this long. */
+  /** How long a job's lock lasts without renewal (renewed every half of it). */
   lockDurationMs?: number;
+  /** How often a worker looks for jobs whose lock ran out; default half the lock. */
   stalledIntervalMs?: number;
+}
+
+/**
+ * BullMQ's lock options: a killed worker's lock runs out at most `lockDuration` after its last
+ * renewal, and the next stall check of a live worker puts its jobs back, so they are taken within
+ * lock + check (10 + 5 s by default). A live worker renews every half lock, so only one that cannot
+ * reach Redis for a whole lock loses its jobs; the create claims (create-claims.ts) keep a chunk
+ * handed out twice from creating a product twice.
+ */
+export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDurationMs' | 'stalledIntervalMs'>) {
+  const lockDuration = options.lockDurationMs ?? DEFAULT_LOCK_MS;
+  return {
+    lockDuration,
+    lockRenewTime: Math.ceil(lockDuration / 2),
+    stalledInterval: options.stalledIntervalMs ?? Math.ceil(lockDuration / 2),
+  };
 }
 
 /**
@@ -43,7 +60,6 @@ export class SellerWorkers {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
     const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
-    const lockDuration = this.options.lockDurationMs ?? DEFAULT_LOCK_MS;
     const worker = new Worker<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
@@ -51,8 +67,7 @@ export class SellerWorkers {
         connection,
         prefix: this.options.prefix,
         concurrency: this.options.chunksAtOnce ?? 2,
-        lockDuration,
-        stalledInterval: this.options.stalledIntervalMs ?? lockDuration,
+        ...jobLockOptions(this.options),
         maxStalledCount: MAX_STALLED_COUNT,
         // BullMQ applies a manual rate limit (queue.rateLimit, our daily-limit pause) only when a
         // limiter is set; this one never limits by itself.

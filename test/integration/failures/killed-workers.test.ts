@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { watchTakeover } from '../../../bench/goals/takeover-watch.js';
 import { type CatalogRow, catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { withRedis } from '../support/redis-prefix.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
 import {
   eventually,
@@ -39,6 +41,53 @@ describe('when worker processes are killed (SIGKILL) in the middle of a run', ()
     expect(done.settled).toBe(ROWS);
     // Also the rows a killed worker created but had not settled: not `unchanged` on the re-diff.
     expect(done.counts).toMatchObject({ created: ROWS, unchanged: 0, failed: 0, invalid: 0 });
+  });
+});
+
+describe('when one of two workers is killed (SIGKILL) in the middle of a run', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 20 }));
+  // The seam: a 3 s lock and a stall check every 300 ms (default 10 s and 5 s: ≤ 15 s). The margin
+  // covers the watch's 20 ms polls and timers late on a loaded machine, not another stall check.
+  const LOCK_MS = 3000;
+  const CHECK_MS = 300;
+  const MARGIN_MS = 1000;
+
+  it('the other takes the killed worker’s chunks back within lock + stall check, and the run ends exact', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(600);
+    const env = rig.env(undefined, {
+      CATALOG_SYNC_LOCK_MS: String(LOCK_MS),
+      CATALOG_SYNC_STALL_CHECK_MS: String(CHECK_MS),
+    });
+    const imported = await rig.cli(['import', await rig.csv('catalog.csv', rows)], env);
+    expect(imported.code).toBe(0);
+    const runId = runIdOf(imported.stdout);
+    const killed = rig.spawn(['worker', '--concurrency', '2'], env);
+    rig.spawn(['worker', '--concurrency', '2'], env);
+
+    await eventually(
+      '60 writes applied',
+      () => (rig.sandbox.stats().writesApplied >= 60 ? true : undefined),
+      {
+        intervalMs: 5,
+      },
+    );
+    const killedAt = Date.now();
+    killed.process.kill('SIGKILL');
+    expect(await killed.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    // The jobs active at the kill: the killed worker's (their locks now run out) and the other's.
+    const watch = await withRedis(async (redis) => {
+      const watching = await watchTakeover(redis, rig.prefix);
+      const done = await runDone(rig, runId);
+      return { done, takenAt: await watching.stop() };
+    });
+
+    expect(watch.takenAt.size).toBeGreaterThan(0);
+    const latest = Math.max(...watch.takenAt.values()) - killedAt;
+    expect(latest).toBeLessThanOrEqual(LOCK_MS + CHECK_MS + MARGIN_MS);
+    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
+    expect(watch.done.counts).toMatchObject({ created: rows.length, unchanged: 0, failed: 0 });
   });
 });
 

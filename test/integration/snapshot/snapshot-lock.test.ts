@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readCommonConfig } from '../../../src/config.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { DailyLimitError, ServerError } from '../../../src/seller-api/index.js';
@@ -57,6 +58,24 @@ describe('ensureSnapshot, when two workers need the same run’s product list', 
     expect(load.calls).toBe(1);
     expect(await redis.hget(deps.keys.run(RUN_ID), 'snapshotReady')).toBe('1');
     expect(await redis.exists(deps.keys.snapshotLock(RUN_ID))).toBe(0);
+  });
+
+  it('holds the lock no longer than a job lock without renewal: a killed reader delays the others no longer than its chunks', async () => {
+    const loading = gate();
+    const mayFinish = gate();
+    const reading = ensureSnapshot(
+      deps,
+      RUN_ID,
+      countingLoad({ until: mayFinish.promise, started: loading.open }),
+    );
+    await loading.promise;
+
+    const left = await redis.pttl(deps.keys.snapshotLock(RUN_ID));
+
+    mayFinish.open();
+    await reading;
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(readCommonConfig({}).lockDurationMs);
   });
 
   it('reads the list once when the first reader finishes just as the second takes the lock', async () => {

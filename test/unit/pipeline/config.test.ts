@@ -36,7 +36,8 @@ describe('readCommonConfig', () => {
       redisCluster: null,
       prefix: 'catalog-sync',
       logLevel: 'info',
-      lockDurationMs: 30_000,
+      lockDurationMs: 10_000,
+      stallCheckMs: 5_000,
       retryBaseMs: 500,
       retries: 4,
       redisDeadlineMs: 20_000,
@@ -50,6 +51,7 @@ describe('readCommonConfig', () => {
       CATALOG_SYNC_PREFIX: 'cs-{staging}',
       LOG_LEVEL: 'WARN',
       CATALOG_SYNC_LOCK_MS: '60000',
+      CATALOG_SYNC_STALL_CHECK_MS: '7000',
       CATALOG_SYNC_RETRY_BASE_MS: '10',
       CATALOG_SYNC_RETRIES: '0',
       CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
@@ -62,6 +64,7 @@ describe('readCommonConfig', () => {
       prefix: 'cs-{staging}',
       logLevel: 'warn',
       lockDurationMs: 60_000,
+      stallCheckMs: 7_000,
       retryBaseMs: 10,
       retries: 0,
       redisDeadlineMs: 2000,
@@ -74,6 +77,10 @@ describe('readCommonConfig', () => {
     expect(config).toMatchObject({ redisUrl: 'redis://b:6379', redisUrlGiven: true });
   });
 
+  it('checks for stalled jobs every half lock unless CATALOG_SYNC_STALL_CHECK_MS says otherwise', () => {
+    expect(readCommonConfig({ CATALOG_SYNC_LOCK_MS: '2000' }).stallCheckMs).toBe(1000);
+  });
+
   it('treats an empty number variable as unset', () => {
     expect(readCommonConfig({ CATALOG_SYNC_RETRIES: '' }).retries).toBe(4);
   });
@@ -84,6 +91,7 @@ describe('readCommonConfig', () => {
     ['CATALOG_SYNC_PREFIX', { CATALOG_SYNC_PREFIX: 'a:b' }],
     ['CATALOG_SYNC_LOCK_MS', { CATALOG_SYNC_LOCK_MS: '0' }],
     ['CATALOG_SYNC_LOCK_MS', { CATALOG_SYNC_LOCK_MS: '1.5' }],
+    ['CATALOG_SYNC_STALL_CHECK_MS', { CATALOG_SYNC_STALL_CHECK_MS: '0' }],
     ['CATALOG_SYNC_RETRY_BASE_MS', { CATALOG_SYNC_RETRY_BASE_MS: 'fast' }],
     ['CATALOG_SYNC_RETRIES', { CATALOG_SYNC_RETRIES: '-1' }],
   ])('refuses a bad %s in one line naming it', (name, env) => {

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type TimedRequest } from '../../src/sandbox/index.js';
+import { generateRows, writeCatalogCsv } from '../sync/catalog.js';
+import { runCli } from '../sync/cli-run.js';
+import { BENCH_KEY, BENCH_SELLER } from './measured-sync.js';
+import { startBenchRedis } from './private-redis.js';
+import type { GoalReport } from './result.js';
+import { scaled } from './scale.js';
+
+const CONCURRENCY = 8;
+const DAILY_LIMIT = 100;
+/** A "day" of three seconds, aligned to the epoch as the sandbox's days are; its 429 says Retry-After in seconds. */
+const DAY_MS = 3000;
+
+interface Crossing {
+  refused: number;
+  /** From the reset to the first request the day after: how late the tool starts again. */
+  lateMs: number | null;
+}
+
+/** The days whose limit the run spent (it reached the limit, or met a 429), in order. */
+function crossings(requests: TimedRequest[]): Crossing[] {
+  const days = new Map<number, { sent: number; refused: number }>();
+  for (const request of requests) {
+    const day = Math.floor(request.at / DAY_MS);
+    const counts = days.get(day) ?? { sent: 0, refused: 0 };
+    if (request.status === 429) counts.refused++;
+    else counts.sent++;
+    days.set(day, counts);
+  }
+  const spent = [...days].filter(([, c]) => c.refused > 0 || c.sent >= DAILY_LIMIT).sort(([a], [b]) => a - b);
+  return spent.map(([day, c]) => {
+    const resetAt = (day + 1) * DAY_MS;
+    const next = requests.find((request) => request.at >= resetAt);
+    return { refused: c.refused, lateMs: next ? next.at - resetAt : null };
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/**
+ * Issue 31's daily-limit rows, one measurement (bounds.ts takes the median of three): `run` of 400
+ * rows at C = 8 in this process against a sandbox here (20 ms per answer) whose key may send 100
+ * requests a "day" of 3 s, so the run spends the limit at least three times. From the sandbox's
+ * request log: the 429 answers per spent day, and how long after each reset the next request came
+ * (the median of the run's crossings but the last). Redis private on port 6552.
+ */
+export async function measureDailyLimit(): Promise<GoalReport> {
+  const rows = scaled(400, 250);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-goals-daily-'));
+  const bench = await startBenchRedis(6552);
+  const sandbox = await startSandbox({
+    keys: [{ key: BENCH_KEY, seller: BENCH_SELLER }],
+    dailyLimit: DAILY_LIMIT,
+    dayLengthMs: DAY_MS,
+    latencyMs: 20,
+  });
+  try {
+    const path = join(dir, 'catalog.csv');
+    await writeCatalogCsv(path, generateRows(rows));
+    const result = await runCli(['run', path, '--concurrency', String(CONCURRENCY)], {
+      SELLER_API_BASE_URL: sandbox.baseUrl,
+      SELLER_API_KEY: BENCH_KEY,
+      REDIS_URL: bench.url,
+      CATALOG_SYNC_PREFIX: 'bench-goals',
+      LOG_LEVEL: 'silent',
+      PATH: process.env.PATH,
+    });
+    if (result.exitCode !== 0)
+      throw new Error(`run exited ${result.exitCode}:\n${result.stdout}${result.stderr}`);
+    const crossed = crossings(sandbox.timedRequests());
+    if (crossed.length === 0) throw new Error('the run never spent the daily limit');
+    const refused = crossed.reduce((sum, c) => sum + c.refused, 0) / crossed.length;
+    const late = crossed.flatMap((c) => (c.lateMs === null ? [] : [c.lateMs / 1000]));
+    return {
+      results: [
+        {
+          goal: '429 answers per daily-limit crossing',
+          figure: `${refused.toFixed(2)} (${crossed.length} crossings)`,
+          bound: '',
+          pass: null,
+          measured: { key: 'refused-per-crossing', value: refused },
+        },
+        {
+          goal: 'first request after the reset',
+          figure: `${median(late).toFixed(2)} s (median of ${late.length})`,
+          bound: '',
+          pass: null,
+          measured: { key: 'first-request-after-reset-s', value: median(late) },
+        },
+      ],
+    };
+  } finally {
+    await sandbox.close();
+    await bench.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
