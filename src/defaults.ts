@@ -304,6 +304,14 @@ export const WEBHOOK_DELIVERY = { attempts: 3, backoffMs: 500, timeoutMs: 5_000 
 /** Run data is kept a week: long enough to read the report of last night's run, then it goes. */
 export const RUN_TTL_SECONDS = 7 * 24 * 3600;
 
+/**
+ * The most rows a run record may count (`total`, `settled`): a figure no real run reaches (the
+ * largest catalogs hold a few million products), so a count above it, or not a whole number, was
+ * not written by catalog-sync (Redis is not trusted), and is refused before a loop or an allocation
+ * runs over it (`report`, `--failed-only`, `status`, `approve`, `cancel`, the dashboard, a worker).
+ */
+export const MAX_RUN_ROWS = 50_000_000;
+
 /** Reverts of a run remembered (when, and what each did): more than anyone runs on one run. */
 export const REVERTS_KEPT = 10;
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_DASHBOARD_PORT } from '../defaults.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { loopbackHosts, namesLoopback } from '../loopback-host.js';
+import { RunCountRefused } from '../runs/run-counts.js';
 import type { DashboardSource } from './data.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
 import { type Route, routeRequest } from './routes.js';
@@ -35,6 +36,11 @@ export async function startDashboard(options: DashboardServerOptions): Promise<D
 
   const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
+      // A run whose record Redis holds forged (a row count past MAX_RUN_ROWS): refused, as `report` does.
+      if (error instanceof RunCountRefused && !res.headersSent) {
+        sendJson(res, 422, { error: error.message });
+        return;
+      }
       const unanswered = error instanceof Unanswered;
       if (!unanswered) logger.warn({ err: String(error) }, 'dashboard request failed');
       if (res.headersSent) res.destroy();

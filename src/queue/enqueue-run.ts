@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
@@ -235,7 +236,8 @@ async function claimSource(
 ): Promise<string | null> {
   const key = deps.keys.activeRun(ref, sourceId);
   for (let attempt = 0; attempt < 3; attempt++) {
-    if ((await deps.redis.set(key, runId, 'NX')) === 'OK') return null;
+    // The run's lifetime: a claim left by a killed `run` is not kept for ever (the run's record is not).
+    if ((await deps.redis.set(key, runId, 'EX', RUN_TTL_SECONDS, 'NX')) === 'OK') return null;
     const holder = await deps.redis.get(key);
     if (!holder) continue;
     // The rest may take a few beats: meanwhile another import may end the holder and claim the

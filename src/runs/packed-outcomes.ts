@@ -81,7 +81,9 @@ export function unpackBlock(block: number, packed: Buffer): PackedRow[] {
   const rows: PackedRow[] = [];
   let previous = 0;
   for (let r = 0; r + 1 < ranges.length; r += 2) {
-    for (let i = 0; i < (ranges[r + 1] as number); i++) {
+    // A block holds one key per row: a range longer than that was not packed here (Redis is not
+    // trusted), and must not loop for ever.
+    for (let i = 0; i < (ranges[r + 1] as number) && rows.length < keys.length; i++) {
       const index = rows.length;
       const id = ids[index] as string | number;
       const productId = delta === 1 ? String(previous + (id as number)) : (id as string);

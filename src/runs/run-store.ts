@@ -12,6 +12,7 @@ import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
 import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
 import { recordRevert } from './revert-history.js';
+import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
@@ -81,8 +82,8 @@ export class RunStore {
       finishedAt: hash.finishedAt ? Number(hash.finishedAt) : null,
       produced: hash.produced === '1',
       aborted: hash.aborted === '1',
-      total: Number(hash.total ?? 0),
-      settled: Number(hash.settled ?? 0),
+      total: runCount(id, 'total', hash.total),
+      settled: runCount(id, 'settled', hash.settled),
       snapshotReady: hash.snapshotReady === '1',
       requests: Number(hash.requests ?? 0),
       writes: Number(hash.writes ?? 0),

@@ -12,13 +12,13 @@ export async function forEachReadingAhead<T>(
   each: (item: T) => Promise<void>,
 ): Promise<void> {
   const iterator = source[Symbol.asyncIterator]();
-  let next = iterator.next();
+  let next = askedFor(iterator);
   let handling: Promise<void> | null = null;
   try {
     for (;;) {
       const result = await next;
       if (result.done) break;
-      next = iterator.next();
+      next = askedFor(iterator);
       if (handling) await handling;
       handling = each(result.value);
       // Awaited before the next item is handled or the loop ends: not an unhandled rejection.
@@ -40,4 +40,16 @@ export async function forEachReadingAhead<T>(
     );
     throw earlier ? earlier.failure : error;
   }
+}
+
+/**
+ * The next item, asked for now and awaited later: it may fail (a list past a cap of the API's
+ * answers) while the item before is still being written, and a rejection without a handler until
+ * then killed the process (an uncaught AnswerCapError, exit 1, the run left `running`). The handler
+ * added here only marks it handled: the loop still awaits it and meets its failure.
+ */
+function askedFor<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T>> {
+  const asked = iterator.next();
+  asked.catch(() => undefined);
+  return asked;
 }

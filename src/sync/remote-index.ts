@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
@@ -88,7 +89,15 @@ export class RemoteIndex {
       multi.eval(FIRST_LISTED_WINS, 1, this.keys.keyToId(this.runId), ...idOfKey);
       multi.hset(this.keys.idToKey(this.runId), ...keyOfId);
     }
+    // The run's lifetime from the first page on, not only once the list is read: a read killed
+    // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
+    for (const key of this.listKeys()) multi.expire(key, RUN_TTL_SECONDS);
     await multi.exec();
+  }
+
+  /** The keys a list read writes. */
+  private listKeys(): string[] {
+    return [this.keys.products(this.runId), this.keys.keyToId(this.runId), this.keys.idToKey(this.runId)];
   }
 
   /** The remote product (and what we know of it) for each row, by the row's id column or its key. */
