@@ -4,6 +4,7 @@ import { formatDuration } from '../../duration.js';
 import type { AddressKind } from '../../net/address-policy.js';
 import { SourceError, sourceError } from '../source-error.js';
 import { type ConnectOptions, connectHop } from '../url-connect.js';
+import type { StoreReadOptions } from './types.js';
 
 /** What one call to a store's API is given: the address policy and its seams, as a feed's. */
 export interface CallOptions extends ConnectOptions {
@@ -13,6 +14,18 @@ export interface CallOptions extends ConnectOptions {
   timeoutMs: number;
   /** The kind of the address that gave this URL (the API, for a result URL); undefined for the store. */
   from?: AddressKind;
+}
+
+/** The connection part of every call a store reader makes: the address policy, its seams, the time-outs. */
+export function connectionOf(
+  options: Pick<StoreReadOptions, 'network' | 'allowPrivateSource' | 'connectTimeoutMs' | 'timeoutMs'>,
+): ConnectOptions & { timeoutMs: number } {
+  return {
+    ...options.network,
+    allowPrivateSource: options.allowPrivateSource,
+    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    timeoutMs: options.timeoutMs,
+  };
 }
 
 export interface CallAnswer {

@@ -2,7 +2,7 @@ import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, STORE_MAX_WAIT_MS }
 import type { AddressKind } from '../../../net/address-policy.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
-import { callStore, parseJson, retryAfterMs } from '../http-call.js';
+import { callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 
@@ -50,10 +50,7 @@ export class ShopifyAdminApi {
         },
         label,
         {
-          ...this.options.network,
-          allowPrivateSource: this.options.allowPrivateSource,
-          ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
-          timeoutMs: this.options.timeoutMs,
+          ...connectionOf(this.options),
           maxBytes: STORE_MAX_ANSWER_BYTES,
         },
       );

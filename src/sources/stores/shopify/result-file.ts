@@ -1,7 +1,7 @@
 import type { AddressKind } from '../../../net/address-policy.js';
 import { sourceError } from '../../source-error.js';
 import { redactUrl } from '../../url-source.js';
-import { openCall } from '../http-call.js';
+import { connectionOf, openCall } from '../http-call.js';
 import { linesOf } from '../json-lines.js';
 import type { StoreReadOptions } from '../types.js';
 
@@ -33,10 +33,7 @@ export async function* readBulkProducts(
   if (address.protocol !== 'https:' && address.protocol !== 'http:')
     throw sourceError(label, `the bulk operation's result URL is not http(s): ${redactUrl(url)}`);
   const answer = await openCall(address, { method: 'GET', headers: { accept: '*/*' } }, label, {
-    ...options.network,
-    allowPrivateSource: options.allowPrivateSource,
-    ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
-    timeoutMs: options.timeoutMs,
+    ...connectionOf(options),
     ...(from ? { from } : {}),
   });
   const status = answer.statusCode ?? 0;

@@ -6,7 +6,7 @@ import {
 } from '../../../defaults.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
-import { callStore, parseJson, retryAfterMs } from '../http-call.js';
+import { callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 
@@ -48,10 +48,7 @@ export class WooRestApi {
         { method: 'GET', headers: { authorization: this.credentials.authorization } },
         label,
         {
-          ...this.options.network,
-          allowPrivateSource: this.options.allowPrivateSource,
-          ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
-          timeoutMs: this.options.timeoutMs,
+          ...connectionOf(this.options),
           maxBytes: STORE_MAX_ANSWER_BYTES,
         },
       );
