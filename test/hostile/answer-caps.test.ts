@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AnswerCaps } from '../../src/seller-api/answer-caps.js';
 import { CliProcesses } from '../integration/support/cli.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../integration/support/redis-prefix.js';
-import { loopbackNetwork, loopbackServer, type Route, runCliWithNetwork } from './support.js';
+import { endlessList, loopbackNetwork, loopbackServer, type Route, runCliWithNetwork } from './support.js';
 
 // Whatever the code under test does, nothing leaves loopback (see network-guard.ts).
 vi.mock('node:dns/promises', async (original) => (await import('./network-guard.js')).guardedDns(original));
@@ -21,24 +21,6 @@ vi.mock('node:https', async (original) => (await import('./network-guard.js')).g
  * and no scratch left, on SIGTERM too.
  */
 const KEY = 'sk_test_caps';
-
-/** An API whose list never ends: each page names the next (`?cursor=N`), `perPage` records each. */
-function endlessList(
-  base: () => string,
-  { perPage = 1, fieldsOf = (_id: number): Record<string, unknown> => ({ name: 'n' }) } = {},
-  onPage: (page: number) => void = () => {},
-): Route {
-  return (req, res) => {
-    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('cursor') ?? 0);
-    onPage(page);
-    const data = Array.from({ length: perPage }, (_, i) => {
-      const id = page * perPage + i + 1;
-      return { id, sku: `S${id}`, ...fieldsOf(id) };
-    });
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ data, next: `${base()}/api/v1/products?cursor=${page + 1}` }));
-  };
-}
 
 describe("the API's answers, bounded", () => {
   const scratchRoot = mkdtempSync(join(tmpdir(), 'catalog-sync-caps-'));
@@ -184,11 +166,12 @@ describe("the API's answers, bounded", () => {
       pageTwenty = resolve;
     });
     const server = await loopbackServer({
-      '/api/v1/products': endlessList(
-        () => base,
-        { perPage: 50 },
-        (page) => page === 20 && pageTwenty(),
-      ),
+      '/api/v1/products': endlessList(() => base, {
+        perPage: 50,
+        held: async (page) => {
+          if (page === 20) pageTwenty();
+        },
+      }),
     });
     base = server.base;
     try {

@@ -5,7 +5,7 @@ import { forEachReadingAhead } from '../../src/sync/read-ahead.js';
 import { CliProcesses } from '../integration/support/cli.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../integration/support/redis-prefix.js';
 import { gate } from '../support/gate.js';
-import { loopbackNetwork, loopbackServer, type Route, runCliWithNetwork, tempFolder } from './support.js';
+import { endlessList, loopbackNetwork, loopbackServer, runCliWithNetwork, tempFolder } from './support.js';
 
 // Whatever the code under test does, nothing leaves loopback (see network-guard.ts).
 vi.mock('node:dns/promises', async (original) => (await import('./network-guard.js')).guardedDns(original));
@@ -22,25 +22,6 @@ vi.mock('node:https', async (original) => (await import('./network-guard.js')).g
  * its one line and exit 2, and what the list read writes has the run's TTL from its first page.
  */
 const KEY = 'sk_test_run_caps';
-
-/** An endless list, `perPage` records a page, each page naming the next; `held(page)` may hold one. */
-function endlessList(
-  base: () => string,
-  perPage: number,
-  held: (page: number) => Promise<void> = async () => {},
-): Route {
-  return (req, res) => {
-    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('cursor') ?? 0);
-    void held(page).then(() => {
-      const data = Array.from({ length: perPage }, (_, i) => {
-        const id = page * perPage + i + 1;
-        return { id, sku: `S${id}`, name: 'n' };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data, next: `${base()}/api/v1/products?cursor=${page + 1}` }));
-    });
-  };
-}
 
 /** Every key under the prefix that lives for ever, of the run's (`run:…`) or its seller's marks. */
 async function keysWithoutTtl(redis: Redis, prefix: string): Promise<string[]> {
@@ -113,7 +94,7 @@ describe("`run`'s list read past a cap of the API's answers", () => {
       let base = '';
       const server = await loopbackServer({
         '/api/v1/ping': (_req, res) => res.end('{}'),
-        '/api/v1/products': endlessList(() => base, 100),
+        '/api/v1/products': endlessList(() => base, { perPage: 100 }),
       });
       base = server.base;
       const prefix = newPrefix();
@@ -155,15 +136,14 @@ describe("`run`'s list read past a cap of the API's answers", () => {
     });
     const server = await loopbackServer({
       '/api/v1/ping': (_req, res) => res.end('{}'),
-      '/api/v1/products': endlessList(
-        () => base,
-        100,
-        async (page) => {
+      '/api/v1/products': endlessList(() => base, {
+        perPage: 100,
+        held: async (page) => {
           if (page < 3) return;
           pageThreeAsked();
           await release.promise;
         },
-      ),
+      }),
     });
     base = server.base;
     const prefix = newPrefix();

@@ -191,3 +191,32 @@ export async function runCliWithNetwork(
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
+
+/**
+ * A Seller API list that never ends: each page names the next (`?cursor=N`) and holds `perPage`
+ * records (`S<id>` with `fieldsOf(id)`); `held(page)` may hold a page back until it settles.
+ */
+export function endlessList(
+  base: () => string,
+  {
+    perPage = 1,
+    fieldsOf = (_id: number): Record<string, unknown> => ({ name: 'n' }),
+    held = async (_page: number): Promise<void> => {},
+  }: {
+    perPage?: number;
+    fieldsOf?: (id: number) => Record<string, unknown>;
+    held?: (page: number) => Promise<void>;
+  } = {},
+): Route {
+  return (req, res) => {
+    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('cursor') ?? 0);
+    void held(page).then(() => {
+      const data = Array.from({ length: perPage }, (_, i) => {
+        const id = page * perPage + i + 1;
+        return { id, sku: `S${id}`, ...fieldsOf(id) };
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data, next: `${base()}/api/v1/products?cursor=${page + 1}` }));
+    });
+  };
+}
