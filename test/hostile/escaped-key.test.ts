@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../integration/support/cli.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../integration/support/redis-prefix.js';
+import {
+  dumpPrefix,
+  removePrefix,
+  TEST_REDIS_URL,
+  uniquePrefix,
+  withRedis,
+} from '../integration/support/redis-prefix.js';
 import { loopbackServer, tempFolder } from './support.js';
 
 // Whatever the code under test does, nothing leaves loopback (see network-guard.ts).
@@ -21,31 +26,6 @@ vi.mock('node:https', async (original) => (await import('./network-guard.js')).g
 const KEY = `sk_live_${randomBytes(12).toString('hex')}`;
 /** The key as JSON escapes only: no byte of the raw body spells it. */
 const ESCAPED = [...KEY].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-
-/** Every value under `prefix` in Redis, as text (hashes, lists, sets, sorted sets, strings, streams). */
-async function everythingUnder(prefix: string): Promise<string> {
-  const redis = new Redis(TEST_REDIS_URL);
-  const parts: string[] = [];
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      for (const key of keys) {
-        const type = await redis.type(key);
-        if (type === 'string') parts.push((await redis.getBuffer(key))?.toString('latin1') ?? '');
-        else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
-        else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-        else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
-        else if (type === 'zset') parts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
-        else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-      }
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-  return parts.join('\n');
-}
 
 describe('an API that echoes the key in JSON escapes', () => {
   let prefix = '';
@@ -94,7 +74,12 @@ describe('an API that echoes the key in JSON escapes', () => {
       const written = readFileSync(report, 'utf8');
       expect(written).toContain('[redacted] is not allowed to change A-1');
       expect(written).toContain('bad token [redacted]');
-      for (const text of [written, run.stdout, run.stderr, await everythingUnder(prefix)]) {
+      for (const text of [
+        written,
+        run.stdout,
+        run.stderr,
+        await withRedis((redis) => dumpPrefix(redis, prefix)),
+      ]) {
         expect(text).not.toContain(KEY);
         expect(text).not.toContain(ESCAPED);
       }

@@ -1,31 +1,9 @@
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { MAIN_KEY, usePipeline } from '../support/pipeline.js';
-import { withRedis } from '../support/redis-prefix.js';
-
-/** Every key and value under the prefix, as one text, whatever the Redis type. */
-async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
-  const parts: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      parts.push(key);
-      const type = await redis.type(key);
-      if (type === 'string') parts.push((await redis.get(key)) ?? '');
-      else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
-      else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
-      else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
-      else if (type === 'zset') parts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
-      else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
-    }
-  } while (cursor !== '0');
-  return parts.join('\n');
-}
+import { dumpPrefix, withRedis } from '../support/redis-prefix.js';
 
 describe("the seller's API key", () => {
   const pipeline = usePipeline();

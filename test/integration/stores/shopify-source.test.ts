@@ -5,8 +5,8 @@ import { type ShopifyDouble, startShopifyDouble } from '../../../src/sources/sto
 import { sampleShop } from '../../../src/sources/stores/shopify/sample-shop.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
-import { withRedis } from '../support/redis-prefix.js';
-import { dumpPrefix, runStore, type Waits } from './store-cli.js';
+import { dumpPrefix, withRedis } from '../support/redis-prefix.js';
+import { runStore, type Waits } from './store-cli.js';
 
 const TOKEN = 'shpat_double_token_0123456789';
 

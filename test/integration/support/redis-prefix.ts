@@ -64,3 +64,27 @@ export function usePrefixedRedis(): { readonly prefix: string; readonly redis: R
     },
   };
 }
+
+/**
+ * Every key and value under the prefix, as one text, whatever the Redis type (strings read as
+ * bytes, latin1): what a test searches for a secret that must be nowhere in Redis.
+ */
+export async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
+  const parts: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      parts.push(key);
+      const type = await redis.type(key);
+      if (type === 'string') parts.push((await redis.getBuffer(key))?.toString('latin1') ?? '');
+      else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
+      else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+      else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
+      else if (type === 'zset') parts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
+      else if (type === 'stream') parts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+    }
+  } while (cursor !== '0');
+  return parts.join('\n');
+}
