@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_DASHBOARD_PORT } from '../defaults.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { loopbackHosts, namesLoopback } from '../loopback-host.js';
+import { closeServer, originOf } from '../net/http-server.js';
 import { RunCountRefused } from '../runs/run-counts.js';
 import type { DashboardSource } from './data.js';
 import { PAGE_CSP, PAGE_HTML } from './page.js';
@@ -107,19 +108,11 @@ export async function startDashboard(options: DashboardServerOptions): Promise<D
   server.listen(options.port ?? DEFAULT_DASHBOARD_PORT, options.host ?? '127.0.0.1');
   // Rejects with the listen error (EADDRINUSE…), which `once` turns into a rejection.
   await once(server, 'listening');
-  const { address, family, port } = server.address() as AddressInfo;
-  allowedHosts = loopbackHosts(port);
-  const host = family === 'IPv6' ? `[${address}]` : address;
+  allowedHosts = loopbackHosts((server.address() as AddressInfo).port);
 
   return {
-    url: `http://${host}:${port}/`,
-    async close() {
-      if (!server.listening) return;
-      const closed = once(server, 'close');
-      server.close();
-      server.closeAllConnections();
-      await closed;
-    },
+    url: `${originOf(server)}/`,
+    close: () => closeServer(server),
   };
 }
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
 import { loopbackHosts, namesLoopback } from '../loopback-host.js';
+import { closeServer } from '../net/http-server.js';
 import { UsageError } from '../usage-error.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 
@@ -58,10 +59,7 @@ export async function startMetricsServer(
   allowedHosts = loopbackHosts(bound);
   return {
     url: `http://127.0.0.1:${bound}/metrics`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => closeServer(server),
   };
 }
 

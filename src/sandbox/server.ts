@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closeServer, originOf } from '../net/http-server.js';
 import { errorAnswer, type JsonAnswer } from './answers.js';
 import { handleApiRequest } from './api.js';
 import { readBody, writeAnswer } from './http.js';
@@ -27,17 +27,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.listen(resolved.port, resolved.host);
   await once(server, 'listening');
 
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  state.baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
+  state.baseUrl = `${originOf(server)}${API_PREFIX}`;
 
-  const close = async () => {
-    if (!server.listening) return;
-    const closed = once(server, 'close');
-    server.close();
-    server.closeAllConnections();
-    await closed;
-  };
+  const close = () => closeServer(server);
   sandbox = sandboxHandles(state, close);
   return sandbox;
 }

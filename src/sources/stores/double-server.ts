@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, originOf } from '../../net/http-server.js';
 
 /** What a store double's handler answers. */
 export interface DoubleAnswer {
@@ -67,18 +68,10 @@ export async function serveDouble(
   }
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  origin = `http://${host}:${address.port}`;
+  origin = originOf(server);
   return {
     origin,
-    port: address.port,
-    async close() {
-      if (!server.listening) return;
-      const closed = once(server, 'close');
-      server.close();
-      server.closeAllConnections();
-      await closed;
-    },
+    port: (server.address() as AddressInfo).port,
+    close: () => closeServer(server),
   };
 }
