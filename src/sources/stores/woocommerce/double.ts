@@ -102,36 +102,14 @@ export async function startWooDouble(
     }
     const route = /^\/shop\/wp-json\/wc\/v3\/products(?:\/(categories)|\/(\d+)\/variations)?$/.exec(path);
     if (!route || request.method !== 'GET')
-      return {
-        status: 404,
-        body: JSON.stringify({
-          code: 'rest_no_route',
-          message: 'No route was found matching the URL and request method.',
-          data: { status: 404 },
-        }),
-      };
+      return wooError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
     if (!authorized)
-      return {
-        status: 401,
-        body: JSON.stringify({
-          code: 'woocommerce_rest_cannot_view',
-          message: 'Sorry, you cannot list resources.',
-          data: { status: 401 },
-        }),
-      };
+      return wooError(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.');
     let items: unknown[];
     if (route[1]) items = categories;
     else if (route[2]) {
       const product = products.find((item) => item.id === Number(route[2]));
-      if (!product)
-        return {
-          status: 404,
-          body: JSON.stringify({
-            code: 'woocommerce_rest_product_invalid_id',
-            message: 'Invalid ID.',
-            data: { status: 404 },
-          }),
-        };
+      if (!product) return wooError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
       items = product.variations ?? [];
     } else
       items = products.map(({ variations, ...product }) => ({
@@ -174,4 +152,9 @@ function paged(url: URL, items: unknown[], seams: WooDoubleSeams): DoubleAnswer 
 
 function basic(key: string, secret: string): string {
   return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+}
+
+/** An error as the WooCommerce REST API answers one: `{code, message, data: {status}}`. */
+function wooError(status: number, code: string, message: string): DoubleAnswer {
+  return { status, body: JSON.stringify({ code, message, data: { status } }) };
 }
