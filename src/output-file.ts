@@ -1,6 +1,19 @@
-import { constants, createWriteStream } from 'node:fs';
-import { access, type FileHandle, lstat, mkdir, open, realpath, stat, unlink } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { constants, createWriteStream, type Stats } from 'node:fs';
+import {
+  access,
+  chmod,
+  chown,
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  realpath,
+  rename,
+  stat,
+  unlink,
+} from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -30,7 +43,7 @@ export async function checkOutputFile(path: string, option: string, source?: str
 
 /**
  * Creates the file (and its missing folders), lets `write` fill it, and resolves once it is on disk.
- * The file's own failure (a full disk, a folder removed meanwhile) is one line naming it
+ * A regular file is replaced whole at the end, never left cut (see `replaceable`). The file's own failure (a full disk, a folder removed meanwhile) is one line naming it
  * (OutputFileError), at once, even while `write` waits for the stream to drain; `write`'s own
  * failures (Redis, the API) are its own. Folders are made one at a time: `mkdir` with `recursive`
  * never settles under /proc (Node 20).
@@ -60,17 +73,75 @@ export async function writeToFile<T>(
   } catch (error) {
     throw fileError(error);
   }
+  const replaced = await replaceable(path, options).catch((error) => Promise.reject(fileError(error)));
+  if (replaced === 'in place') return writeStream(path, write, options, fileError);
+  // A regular file (or none yet) is written beside itself and put in place whole once written: a
+  // run, report or export that fails half way (a 401, Redis lost, a full disk, a kill) leaves the
+  // last whole file as it was, not an empty or cut one.
+  const partial = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}.partial`);
+  try {
+    const result = await writeStream(partial, write, { ...options, exclusive: true }, fileError);
+    if (replaced) await keepOwnership(partial, replaced);
+    await rename(partial, path).catch((error) => Promise.reject(fileError(error)));
+    return result;
+  } catch (error) {
+    await unlink(partial).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * How `path` is written: replaced whole (a regular file, whose mode and owner are kept, or nothing
+ * yet: null), or written in place (a device such as /dev/stdout, a pipe, a file with other hard
+ * links, a link a person put there on purpose). A link where a job file's path must not have one
+ * is refused (ELOOP), as its open would be.
+ */
+async function replaceable(path: string, options: WriteOptions): Promise<Stats | null | 'in place'> {
+  let found: Stats;
+  try {
+    found = await lstat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (found.isSymbolicLink() && options.noFollow) throw Object.assign(new Error('ELOOP'), { code: 'ELOOP' });
+  if (!found.isFile() || found.nlink !== 1) return 'in place';
+  // A file one may write in a folder one may not add to (checkOutputFile passed it): in place.
+  const folderWritable = await access(dirname(resolve(path)), constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  return folderWritable ? found : 'in place';
+}
+
+/** The replacing file gets the mode and owner of the file it replaces (the owner where allowed). */
+async function keepOwnership(partial: string, replaced: Stats): Promise<void> {
+  await chmod(partial, replaced.mode & 0o7777);
+  const made = await stat(partial);
+  if (made.uid !== replaced.uid || made.gid !== replaced.gid)
+    await chown(partial, replaced.uid, replaced.gid).catch(() => undefined);
+}
+
+/** Writes `path` through a stream; the file's own failure is `fileError`, at once (see writeToFile). */
+async function writeStream<T>(
+  path: string,
+  write: (file: NodeJS.WritableStream) => Promise<T>,
+  options: WriteOptions & { exclusive?: boolean },
+  fileError: (error: unknown) => OutputFileError,
+): Promise<T> {
+  const noFollowFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
   // noFollow (a path a job file chose): a symbolic link put there since it was checked is not
-  // followed out of the job's folders; the open fails (ELOOP) instead.
+  // followed out of the job's folders; the open fails (ELOOP) instead. A new partial file is made
+  // (exclusive), never found: O_EXCL follows no link either.
   const file = options.within
     ? createWriteStream('', {
         fd: await openWithin(path, options.within).catch((error) => Promise.reject(fileError(error))),
       })
-    : options.noFollow
-      ? createWriteStream(path, {
-          flags: (constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW) as never,
-        })
-      : createWriteStream(path);
+    : options.exclusive
+      ? createWriteStream(path, { flags: 'wx' })
+      : options.noFollow
+        ? createWriteStream(path, { flags: noFollowFlags as never })
+        : createWriteStream(path);
   // Settles only when the file fails: raced with each step, so that no step waits on a dead file.
   const failed = new Promise<never>((_, reject) => {
     file.once('error', (error) => reject(fileError(error)));

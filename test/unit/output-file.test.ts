@@ -1,5 +1,16 @@
 import { existsSync } from 'node:fs';
-import { link, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +94,38 @@ describe('writeToFile', () => {
   it("leaves the writer's own failure as it is", async () => {
     const lost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
     await expect(writeToFile(join(dir, 'r.csv'), () => Promise.reject(lost))).rejects.toBe(lost);
+  });
+
+  it('leaves the last whole file as it was when the writer fails half way, and no partial file', async () => {
+    const path = join(dir, 'catalog.csv');
+    await writeFile(path, 'sku,name\nA,Lamp\n', { mode: 0o640 });
+    const lost = new Error('401: the key was refused');
+    const failing = writeToFile(path, async (file) => {
+      file.write('sku,na');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw lost;
+    });
+    await expect(failing).rejects.toBe(lost);
+    expect(await readFile(path, 'utf8')).toBe('sku,name\nA,Lamp\n');
+    expect(await readdir(dir)).toEqual(['catalog.csv']);
+
+    await writeToFile(path, async (file) => void file.write('sku,name\nB,Desk\n'));
+    expect(await readFile(path, 'utf8')).toBe('sku,name\nB,Desk\n');
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+    expect(await readdir(dir)).toEqual(['catalog.csv']);
+  });
+
+  it('writes in place what is not a lone regular file: a file with another hard link, a link', async () => {
+    const path = join(dir, 'r.csv');
+    await writeFile(path, 'old\n');
+    await link(path, join(dir, 'other-name.csv'));
+    await writeToFile(path, async (file) => void file.write('new\n'));
+    expect(await readFile(join(dir, 'other-name.csv'), 'utf8')).toBe('new\n');
+
+    await symlink(path, join(dir, 'latest.csv'));
+    await writeToFile(join(dir, 'latest.csv'), async (file) => void file.write('newer\n'));
+    expect(await readFile(path, 'utf8')).toBe('newer\n');
+    expect((await lstat(join(dir, 'latest.csv'))).isSymbolicLink()).toBe(true);
   });
 
   it('fails in one line naming the file when it cannot be opened', async () => {
