@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CLAIM_MS } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
-import { ScriptBatch } from '../redis/script-batch.js';
-import { luaScript } from '../redis/scripts.js';
+import { TurnBatch } from '../redis/turn-batch.js';
 import type { RedisKeys } from '../runs/keys.js';
+import {
+  applyClaimOps,
+  type ClaimAnswer,
+  type ClaimOp,
+  type ClaimOpAnswer,
+  type RenewOp,
+} from './claim-ops.js';
 import { idMapKeyOf } from './id-map-buckets.js';
 import { decodeKnown, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
@@ -25,44 +31,12 @@ export type Claim =
   | { kind: 'held'; by: string }
   | { kind: 'stale'; value: string };
 
-// KEYS: claims hash, the id map's bucket of the key, the run's record ('' to not check it). ARGV: key, claim value, now, stale value to take over
-// ('' for none). A run whose record is gone (Redis lost its state) claims nothing: the id map and
-// claims that keep it from creating a product twice may be gone with it (request numbers are
-// checked per block only, request-quota.ts).
-const CLAIM_SCRIPT = luaScript(
-  'claimCreate',
-  3,
-  `
-if KEYS[3] ~= '' and redis.call('HEXISTS', KEYS[3], 'spec') == 0 then return {'lost', ''} end
-local known = redis.call('HGET', KEYS[2], ARGV[1])
-if known then return {'known', known} end
-local held = redis.call('HGET', KEYS[1], ARGV[1])
-if held and held ~= ARGV[4] then
-  local expires = tonumber(string.match(held, '|(%d+)$')) or 0
-  if expires > tonumber(ARGV[3]) then return {'held', held} end
-  return {'stale', held}
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return {'claimed', ''}
-`,
-);
-
-// KEYS: claims hash. ARGV: key, claim prefix (run|token|), new value. Only the holder may change it.
-const RENEW_SCRIPT = luaScript(
-  'renewClaim',
-  1,
-  `
-local held = redis.call('HGET', KEYS[1], ARGV[1])
-if not held or string.sub(held, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
-if ARGV[3] == '' then return redis.call('HDEL', KEYS[1], ARGV[1]) end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1
-`,
-);
-
 export class CreateClaims {
-  /** A chunk's rows claim their keys together: their scripts share one round trip. */
-  private readonly batch: ScriptBatch;
+  /**
+   * A chunk's rows claim their keys together: the claims, renews and releases asked for in one turn
+   * are applied by one script execution, in the order asked (claim-ops.ts).
+   */
+  private readonly batch: TurnBatch<ClaimOp | RenewOp, ClaimOpAnswer>;
 
   constructor(
     private readonly redis: Redis,
@@ -74,23 +48,28 @@ export class CreateClaims {
     /** The record of a run, checked with each claim (workers); absent: not checked. */
     private readonly runKeyOf: ((runId: string) => string) | null = null,
   ) {
-    this.batch = new ScriptBatch(redis);
+    this.batch = new TurnBatch((ops) => applyClaimOps(redis, this.claimsKey, ops));
   }
 
-  /** Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for. */
+  /**
+   * Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for.
+   * A run whose record is gone (Redis lost its state) claims nothing: the id map and claims that keep
+   * it from creating a product twice may be gone with it (request numbers are checked per block
+   * only, request-quota.ts).
+   */
   async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
     const token = randomUUID();
     await migrateOldIdMap(this.redis, this.keys, this.sellerRef);
-    const [kind, value] = (await this.batch.run(
-      CLAIM_SCRIPT,
-      this.keys.pendingCreates(this.sellerRef),
-      idMapKeyOf(this.keys, this.sellerRef, key),
-      this.runKeyOf?.(runId) ?? '',
+    // A claim's answer is its kind and value (a renew's only is a boolean).
+    const { kind, value } = (await this.batch.add({
+      op: 'claim',
       key,
-      this.value(runId, token, this.now() + this.claimMs),
-      this.now(),
+      bucketKey: idMapKeyOf(this.keys, this.sellerRef, key),
+      runKey: this.runKeyOf?.(runId) ?? '',
+      value: this.value(runId, token, this.now() + this.claimMs),
+      now: this.now(),
       takeOver,
-    )) as [Claim['kind'] | 'lost', string];
+    })) as ClaimAnswer;
     switch (kind) {
       case 'lost':
         throw new RunStateLostError(runId);
@@ -108,12 +87,12 @@ export class CreateClaims {
   /** Keeps a claim alive while its create is under way; false when it is no longer ours. */
   async renew(key: string, token: string): Promise<boolean> {
     const value = `${token}${this.now() + this.claimMs}`;
-    return (await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, value)) === 1;
+    return (await this.batch.add({ op: 'renew', key, prefix: token, value })) === true;
   }
 
   /** Gives the key up: the create was certainly not applied (a 429, a 401, a 400). */
   async release(key: string, token: string): Promise<void> {
-    await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, '');
+    await this.batch.add({ op: 'renew', key, prefix: token, value: '' });
   }
 
   /**
@@ -121,7 +100,7 @@ export class CreateClaims {
    * whoever claims the key next must look for the product before sending it again.
    */
   async leaveForLookUp(key: string, token: string): Promise<void> {
-    await this.batch.run(RENEW_SCRIPT, this.claimsKey, key, token, `${token}0`);
+    await this.batch.add({ op: 'renew', key, prefix: token, value: `${token}0` });
   }
 
   /** For each key, the run whose claim holds it, or null. */

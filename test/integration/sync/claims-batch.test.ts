@@ -1,9 +1,11 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScriptBatch } from '../../../src/redis/script-batch.js';
-import { luaScript } from '../../../src/redis/scripts.js';
+import { RunStateLostError } from '../../../src/redis/health.js';
+import { TurnBatch } from '../../../src/redis/turn-batch.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { CreateClaims } from '../../../src/sync/create-claims.js';
+import { idMapKeyOf } from '../../../src/sync/id-map-buckets.js';
+import { encodeKnown } from '../../../src/sync/id-map-entry.js';
 import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 const REF = 'batching-seller';
@@ -81,35 +83,141 @@ describe('claims asked for in one turn (a chunk starting its rows)', () => {
   });
 });
 
-describe('a batch of scripts', () => {
+describe('claims applied together keep every claim exact', () => {
   const test = usePrefixedRedis();
+  let keys: RedisKeys;
+  let redis: Redis;
+  let clock: number;
 
-  it('gives each call its own answer or error, as if sent alone', async () => {
-    const incrby = luaScript('testIncrBy', 1, "return redis.call('INCRBY', KEYS[1], ARGV[1])");
-    const batch = new ScriptBatch(test.redis);
-    const counter = `${test.prefix}:counter`;
-    const settled = await Promise.allSettled([
-      batch.run(incrby, counter, 2),
-      batch.run(incrby, counter, 'not-a-number'),
-      batch.run(incrby, counter, 3),
-    ]);
-    expect(settled[0]).toEqual({ status: 'fulfilled', value: 2 });
-    expect(settled[1]?.status).toBe('rejected');
-    expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/not an integer/);
-    expect(settled[2]).toEqual({ status: 'fulfilled', value: 5 });
+  beforeEach(() => {
+    keys = new RedisKeys(test.prefix);
+    redis = test.redis;
+    clock = 1_000_000;
   });
 
-  it('rejects every call when the connection fails, and leaves none waiting', async () => {
-    const broken = new Redis('redis://127.0.0.1:1', {
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      lazyConnect: true,
+  const claimsOf = (runKeyOf: ((runId: string) => string) | null = null) =>
+    new CreateClaims(redis, keys, REF, () => clock, 30_000, runKeyOf);
+
+  it('hand a stale claim to the one claim that passed its value, not to a second one in the batch', async () => {
+    const claims = claimsOf();
+    const first = await claims.claim('sku-stale', 'run-dead');
+    if (first.kind !== 'claimed') throw new Error('not claimed');
+    clock += 60_000; // its holder stopped renewing it
+    const [seen] = await inOneTurn(1, () => claims.claim('sku-stale', 'run-1'));
+    if (seen?.kind !== 'stale') throw new Error(`expected stale, got ${seen?.kind}`);
+    const results = await inOneTurn(3, (i) =>
+      claims.claim('sku-stale', `run-${i + 1}`, i === 2 ? 'run-dead|other|1' : seen.value),
+    );
+    expect(results[0]).toMatchObject({ kind: 'claimed' });
+    // The second passed the same stale value, but finds the first's live claim in its place.
+    expect(results[1]).toEqual({ kind: 'held', by: 'run-1' });
+    expect(results[2]).toEqual({ kind: 'held', by: 'run-1' });
+    const held = await redis.hget(keys.pendingCreates(REF), 'sku-stale');
+    expect(held?.startsWith(`run-1|`)).toBe(true);
+  });
+
+  it('answer a stale claim as stale to a claim that did not pass its value', async () => {
+    const claims = claimsOf();
+    await claims.claim('sku-old', 'run-dead');
+    clock += 60_000;
+    const results = await inOneTurn(2, (i) => claims.claim(i === 0 ? 'sku-old' : 'sku-new', 'run-1'));
+    expect(results[0]).toMatchObject({ kind: 'stale' });
+    expect(results[1]).toMatchObject({ kind: 'claimed' });
+    expect((await redis.hget(keys.pendingCreates(REF), 'sku-old'))?.startsWith('run-dead|')).toBe(true);
+  });
+
+  it('refuse the claims of a run whose record is gone, and only those', async () => {
+    const runKey = (runId: string) => `${test.prefix}:test-run:${runId}`;
+    await redis.hset(runKey('run-live'), 'spec', '{}');
+    const claims = claimsOf(runKey);
+    const results = await Promise.allSettled(
+      ['run-live', 'run-lost', 'run-live', 'run-lost'].map(async (runId, i) => {
+        await Promise.resolve();
+        return claims.claim(`sku-${i}`, runId);
+      }),
+    );
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { kind: 'claimed' } });
+    expect(results[2]).toMatchObject({ status: 'fulfilled', value: { kind: 'claimed' } });
+    for (const lost of [results[1], results[3]]) {
+      expect(lost?.status).toBe('rejected');
+      expect((lost as PromiseRejectedResult).reason).toBeInstanceOf(RunStateLostError);
+    }
+    expect((await redis.hkeys(keys.pendingCreates(REF))).sort()).toEqual(['sku-0', 'sku-2']);
+  });
+
+  it('answer a key created meanwhile as known, and claim it not', async () => {
+    const product = { id: '42', sent: { sku: 'sku-known' } };
+    await redis.hset(idMapKeyOf(keys, REF, 'sku-known'), 'sku-known', encodeKnown('sku-known', product));
+    const claims = claimsOf();
+    const results = await inOneTurn(2, (i) => claims.claim(i === 0 ? 'sku-known' : 'sku-free', 'run-1'));
+    expect(results[0]).toEqual({ kind: 'known', product });
+    expect(results[1]).toMatchObject({ kind: 'claimed' });
+    expect(await redis.hkeys(keys.pendingCreates(REF))).toEqual(['sku-free']);
+  });
+
+  it('apply a release before a claim of the same key asked after it in the turn', async () => {
+    const claims = claimsOf();
+    const first = await claims.claim('sku-r', 'run-1');
+    if (first.kind !== 'claimed') throw new Error('not claimed');
+    const [, second, renewed] = await inOneTurn(
+      3,
+      (i): Promise<unknown> =>
+        i === 0
+          ? claims.release('sku-r', first.token)
+          : i === 1
+            ? claims.claim('sku-r', 'run-2')
+            : claims.renew('sku-r', first.token),
+    );
+    expect(second).toMatchObject({ kind: 'claimed' });
+    // The released holder's renew, asked after the other's claim, finds the claim no longer its own.
+    expect(renewed).toBe(false);
+    expect((await redis.hget(keys.pendingCreates(REF), 'sku-r'))?.startsWith('run-2|')).toBe(true);
+  });
+
+  it('take more keys in one turn than one Lua call can pass at once', { timeout: 30_000 }, async () => {
+    const claims = claimsOf();
+    const count = 10_000;
+    const results = await inOneTurn(count, (i) => claims.claim(`sku-${i}`, 'run-1'));
+    expect(results.every((claim) => claim.kind === 'claimed')).toBe(true);
+    expect(await redis.hlen(keys.pendingCreates(REF))).toBe(count);
+    await inOneTurn(count, (i) => {
+      const claim = results[i];
+      return claim?.kind === 'claimed' ? claims.release(`sku-${i}`, claim.token) : Promise.resolve();
     });
-    broken.on('error', () => undefined);
-    const noop = luaScript('testNoop', 0, 'return 1');
-    const batch = new ScriptBatch(broken);
-    const settled = await Promise.allSettled([batch.run(noop), batch.run(noop)]);
-    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    broken.disconnect();
+    expect(await redis.hlen(keys.pendingCreates(REF))).toBe(0);
+  });
+});
+
+describe('a turn batch', () => {
+  it('hands over the items of one turn together, in order, and answers each its own', async () => {
+    const sent: number[][] = [];
+    const batch = new TurnBatch(async (items: number[]) => {
+      sent.push(items);
+      return items.map((item) => item * 10);
+    });
+    const answers = await inOneTurn(3, (i) => batch.add(i));
+    expect(answers).toEqual([0, 10, 20]);
+    expect(sent).toEqual([[0, 1, 2]]);
+    expect(await batch.add(7)).toBe(70);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('rejects every item when the send fails, however it fails, and leaves none waiting', async () => {
+    const cases: [(items: number[]) => Promise<number[]>, string[]][] = [
+      [async () => Promise.reject(new Error('down')), ['rejected', 'rejected']],
+      [
+        () => {
+          throw new Error('down');
+        },
+        ['rejected', 'rejected'],
+      ],
+      // Fewer answers than items: the item without one is not left waiting.
+      [async () => [1], ['fulfilled', 'rejected']],
+    ];
+    for (const [send, statuses] of cases) {
+      const batch = new TurnBatch(send);
+      const settled = await Promise.allSettled([batch.add(1), batch.add(2)]);
+      expect(settled.map((result) => result.status)).toEqual(statuses);
+    }
   });
 });
