@@ -1,29 +1,57 @@
 import type { RowOutcome } from '../interfaces.js';
+import { LUA_SLICES } from '../redis/lua-slices.js';
 import { luaScript } from '../redis/scripts.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
-// Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
-// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`),
-// and so are the source values of a row that failed (`report --failed-only`).
-export const SETTLE_SCRIPT = `
-local settledNow = 0
-local fresh = {}
-for i = 1, #ARGV, 6 do
-  if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
-    settledNow = settledNow + 1
-    fresh[#fresh + 1] = (i - 1) / 6
-    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
-    redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
-    redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
-    if #cjson.decode(ARGV[i + 1]) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', 1) end
-    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then
-      redis.call('HINCRBY', KEYS[2], 'notes:not-applied', 1)
-    end
-    if ARGV[i + 5] ~= '' then redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 5]) end
+// Settles each row once: a row whose outcome is there already (a retried chunk, after a 429, a crash)
+// is not counted again, nor a row twice in one call (the first one counts). The product a row touched
+// is recorded in the same step (a remote product no row touched is `missing`), and so are the source
+// values of a row that failed (`report --failed-only`). Commands per call, not per row (issue 31):
+// one HMGET and one HSET of the outcomes, one HINCRBY per counter, one SADD, one HSET of the sources.
+export const SETTLE_SCRIPT = `${LUA_SLICES}
+local rows = {}
+for i = 1, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
+local held = sliced('HMGET', KEYS[1], rows)
+local settledNow, fresh, taken = 0, {}, {}
+local outcomes, failed, touched, seen = {}, {}, {}, {}
+local counts, counters = {}, {}
+local function count(name)
+  if not counts[name] then
+    counts[name] = 0
+    counters[#counters + 1] = name
   end
-  if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
+  counts[name] = counts[name] + 1
 end
+for n = 1, #rows do
+  local i = (n - 1) * 6 + 1
+  local row = ARGV[i]
+  if not held[n] and not taken[row] then
+    taken[row] = true
+    settledNow = settledNow + 1
+    fresh[#fresh + 1] = n - 1
+    outcomes[#outcomes + 1] = row
+    outcomes[#outcomes + 1] = ARGV[i + 1]
+    count('action:' .. ARGV[i + 2])
+    count('status:' .. ARGV[i + 3])
+    count('pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3])
+    if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows') end
+    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied') end
+    if ARGV[i + 5] ~= '' then
+      failed[#failed + 1] = row
+      failed[#failed + 1] = ARGV[i + 5]
+    end
+  end
+  local touchedId = ARGV[i + 4]
+  if touchedId ~= '' and not seen[touchedId] then
+    seen[touchedId] = true
+    touched[#touched + 1] = touchedId
+  end
+end
+if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
+for _, name in ipairs(counters) do redis.call('HINCRBY', KEYS[2], name, counts[name]) end
+if #touched > 0 then sliced('SADD', KEYS[3], touched) end
+if #failed > 0 then sliced('HSET', KEYS[4], failed) end
 local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
 return {settledNow, settled, fresh}
 `;

@@ -1,4 +1,4 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
@@ -16,6 +16,7 @@ import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
+import { queueRowWrites, type RowWrite } from './settle-batch.js';
 import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -164,7 +165,7 @@ export class RunStore {
     outcomes: RowOutcome[],
     sources?: ReadonlyMap<number, RowSource>,
     /** What the rows' writes record (row-writes.ts): in the same MULTI, before the outcomes. */
-    records: readonly ((multi: ChainableCommander) => void)[] = [],
+    records: readonly RowWrite[] = [],
   ): Promise<{ settledNow: number; settled: number }> {
     if (outcomes.length === 0 && records.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
@@ -189,7 +190,7 @@ export class RunStore {
     defineScripts(this.redis, SETTLE);
     const multi = records.length > 0 ? this.redis.multi() : this.redis.pipeline();
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
-    for (const record of records) record(multi);
+    queueRowWrites(multi, records);
     stored.queue(multi);
     if (outcomes.length === 0) {
       multi.hget(this.keys.run(id), 'settled');

@@ -6,8 +6,35 @@ import type { RowOutcome } from '../interfaces.js';
  * write mode (`rowWrites` given) it is queued and goes in the MULTI that settles the row: one round
  * trip, and all of it or none; elsewhere it is written at once (sync/row-writes.ts). The seam is
  * the run's: sync/ writes through it, runs/ owns the MULTI.
+ *
+ * A record is an item for a write gathered over every row of the settle (issue 31): the rows of one
+ * settle cost a command per hash they write, not one per row. `to` queues them all, in their order.
  */
-export type RowWrite = (multi: ChainableCommander) => void;
+export interface RowWrite<T = unknown> {
+  to: GatheredWrite<T>;
+  item: T;
+}
+
+/** Writes the items of many rows in a handful of commands, queued on the settle's MULTI. */
+export interface GatheredWrite<T> {
+  queue(multi: ChainableCommander, items: readonly T[]): void;
+}
+
+/** A row's record for `to`. */
+export function rowWrite<T>(to: GatheredWrite<T>, item: T): RowWrite {
+  return { to, item } as RowWrite;
+}
+
+/** Queues the records on `multi`: each gathered write once, with its items in the rows' order. */
+export function queueRowWrites(multi: ChainableCommander, records: readonly RowWrite[]): void {
+  const gathered = new Map<GatheredWrite<unknown>, unknown[]>();
+  for (const { to, item } of records) {
+    const items = gathered.get(to);
+    if (items) items.push(item);
+    else gathered.set(to, [item]);
+  }
+  for (const [to, items] of gathered) to.queue(multi, items);
+}
 
 type Settle = (outcomes: RowOutcome[], records: RowWrite[]) => Promise<void>;
 

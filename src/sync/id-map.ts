@@ -1,26 +1,52 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
+import { LUA_SLICES } from '../redis/lua-slices.js';
+import { defineScripts, luaScript, queueScript, VARIABLE_KEYS } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { GatheredWrite } from '../runs/settle-batch.js';
 import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
 import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 export type { KnownProduct } from './id-map-entry.js';
 
-// The record and the release of the create's claim in one step: no moment where neither holds the key.
+// The records and the release of the creates' claims in one step: no moment where neither holds a
+// key. KEYS[1]: the claims; KEYS[2…]: the buckets written, each with, in ARGV, the number of its
+// values then its field/value pairs; the rest of ARGV: match key/claim token pairs, each key released
+// where its claim is still the token's. Commands per hash written, not per product (issue 31).
 const REMEMBER_SCRIPT = luaScript(
-  'rememberProduct',
-  3,
-  `
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
-if ARGV[4] ~= '' then
-  local held = redis.call('HGET', KEYS[3], ARGV[1])
-  if held and string.sub(held, 1, #ARGV[4]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[1]) end
+  'rememberProducts',
+  VARIABLE_KEYS,
+  `${LUA_SLICES}
+local at = 1
+for k = 2, #KEYS do
+  local count = tonumber(ARGV[at])
+  local values = {}
+  for j = at + 1, at + count do values[#values + 1] = ARGV[j] end
+  sliced('HSET', KEYS[k], values)
+  at = at + count + 1
 end
+local claimed, tokens = {}, {}
+for j = at, #ARGV, 2 do
+  claimed[#claimed + 1] = ARGV[j]
+  tokens[#tokens + 1] = ARGV[j + 1]
+end
+if #claimed == 0 then return 1 end
+local held = sliced('HMGET', KEYS[1], claimed)
+local released = {}
+for i = 1, #claimed do
+  if held[i] and string.sub(held[i], 1, #tokens[i]) == tokens[i] then released[#released + 1] = claimed[i] end
+end
+if #released > 0 then sliced('HDEL', KEYS[1], released) end
 return 1
 `,
 );
+
+/** A product to record, and the create's claim token to release with it ('' for none). */
+export interface Remembered {
+  matchKey: string;
+  product: KnownProduct;
+  claim: string;
+}
 
 /**
  * The seller's match key → product id map, kept across runs (docs/architecture.md, decision 4): later
@@ -87,24 +113,33 @@ export class IdMap {
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
     await this.ready();
     const multi = this.redis.pipeline();
-    this.queueRemember(multi, matchKey, product, claim);
+    this.queueRemember(multi, [{ matchKey, product, claim }]);
     const [[error] = [null]] = (await multi.exec()) ?? [];
     if (error) throw error;
   }
 
-  /** `remember`, queued on a MULTI or pipeline (the row's settle, row-writes.ts). */
-  queueRemember(multi: ChainableCommander, matchKey: string, product: KnownProduct, claim = ''): void {
-    queueScript(
-      multi,
-      REMEMBER_SCRIPT,
-      this.bucketOf(matchKey),
-      this.reverseBucketOf(product.id),
-      this.keys.pendingCreates(this.sellerRef),
-      matchKey,
-      encodeKnown(matchKey, product),
-      product.id,
-      claim,
-    );
+  /** `remember` of many products, in one script call (the rows of a settle, row-writes.ts). */
+  readonly remembered: GatheredWrite<Remembered> = {
+    queue: (multi, items) => this.queueRemember(multi, items),
+  };
+
+  /** `remember` of each item, in order, queued on a MULTI or pipeline as one script call. */
+  private queueRemember(multi: ChainableCommander, items: readonly Remembered[]): void {
+    const buckets = new Map<string, string[]>();
+    const add = (bucket: string, field: string, value: string) => {
+      const values = buckets.get(bucket);
+      if (values) values.push(field, value);
+      else buckets.set(bucket, [field, value]);
+    };
+    const claims: string[] = [];
+    for (const { matchKey, product, claim } of items) {
+      add(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, product));
+      add(this.reverseBucketOf(product.id), product.id, matchKey);
+      if (claim !== '') claims.push(matchKey, claim);
+    }
+    const keys = [this.keys.pendingCreates(this.sellerRef), ...buckets.keys()];
+    const args = [...buckets.values()].flatMap((values) => [String(values.length), ...values]);
+    queueScript(multi, REMEMBER_SCRIPT, keys.length, ...keys, ...args, ...claims);
   }
 
   /**
