@@ -8,7 +8,8 @@ import { luaScript } from '../redis/scripts.js';
 // is not counted again, nor a row twice in one call (the first one counts). The product a row touched
 // is recorded in the same step (a remote product no row touched is `missing`), and so are the source
 // values of a row that failed (`report --failed-only`). Commands per call, not per row (issue 31):
-// one HMGET and one HSET of the outcomes, one HINCRBY per counter, one SADD, one HSET of the sources.
+// one HMGET and one HSET of the outcomes, one HMGET and one HSET of the counters, one SADD, one HSET
+// of the sources.
 export const SETTLE_SCRIPT = `${LUA_SLICES}
 local rows = {}
 for i = 1, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
@@ -49,10 +50,21 @@ for n = 1, #rows do
   end
 end
 if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
-for _, name in ipairs(counters) do redis.call('HINCRBY', KEYS[2], name, counts[name]) end
+-- The counters in one read and one write (the script is atomic): \`settled\` last, read even when unmoved.
+counters[#counters + 1] = 'settled'
+counts.settled = settledNow
+local before = redis.call('HMGET', KEYS[2], unpack(counters))
+local settled = tonumber(before[#counters] or 0) + settledNow
+if settledNow > 0 then
+  local after = {}
+  for i, name in ipairs(counters) do
+    after[#after + 1] = name
+    after[#after + 1] = string.format('%d', tonumber(before[i] or 0) + counts[name])
+  end
+  redis.call('HSET', KEYS[2], unpack(after))
+end
 if #touched > 0 then sliced('SADD', KEYS[3], touched) end
 if #failed > 0 then sliced('HSET', KEYS[4], failed) end
-local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
 return {settledNow, settled, fresh}
 `;
 
