@@ -1,31 +1,37 @@
 import type { RowOutcome } from '../interfaces.js';
 import { LUA_SLICES } from '../redis/lua-slices.js';
-import { luaScript } from '../redis/scripts.js';
+import { luaScript, VARIABLE_KEYS } from '../redis/scripts.js';
+import { LUA_WRITES } from '../redis/write-list.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
 // Settles each row once: a row whose outcome is there already (a retried chunk, after a 429, a crash)
-// is not counted again, nor a row twice in one call (the first one counts). The product a row touched
-// is recorded in the same step (a remote product no row touched is `missing`), and so are the source
-// values of a row that failed (`report --failed-only`). Commands per call, not per row (issue 31):
-// one HMGET and one HSET of the outcomes, one HMGET and one HSET of the counters, one SADD, one HSET
-// of the sources.
-export const SETTLE_SCRIPT = `${LUA_SLICES}
+// is not counted again, nor a row twice in one call (the first one counts). In the same step: what
+// the rows' writes record (row-writes.ts, the writes of write-list.ts), the requests counted since the
+// last settle (request-counts.ts), the product each row touched (a remote product no row touched is
+// `missing`) and the source values of a row that failed (`report --failed-only`). Commands per call,
+// not per row (issue 31): one HMGET and one HSET of the outcomes, one HMGET and one HSET of the
+// counters, one SADD, one HSET of the sources, and a command or two per hash the records write.
+// KEYS[1..4]: outcomes, run, touched, failed sources; KEYS[5..]: the records' keys. ARGV: requests,
+// writes, the length of the records' section, that section, then six values per row.
+export const SETTLE_SCRIPT = `${LUA_SLICES}${LUA_WRITES}
+local recorded = tonumber(ARGV[3])
+applyWrites(4, 4, 3 + recorded)
 local rows = {}
-for i = 1, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
+for i = 4 + recorded, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
 local held = sliced('HMGET', KEYS[1], rows)
 local settledNow, fresh, taken = 0, {}, {}
 local outcomes, failed, touched, seen = {}, {}, {}, {}
 local counts, counters = {}, {}
-local function count(name)
+local function count(name, by)
   if not counts[name] then
     counts[name] = 0
     counters[#counters + 1] = name
   end
-  counts[name] = counts[name] + 1
+  counts[name] = counts[name] + by
 end
 for n = 1, #rows do
-  local i = (n - 1) * 6 + 1
+  local i = 4 + recorded + (n - 1) * 6
   local row = ARGV[i]
   if not held[n] and not taken[row] then
     taken[row] = true
@@ -33,11 +39,11 @@ for n = 1, #rows do
     fresh[#fresh + 1] = n - 1
     outcomes[#outcomes + 1] = row
     outcomes[#outcomes + 1] = ARGV[i + 1]
-    count('action:' .. ARGV[i + 2])
-    count('status:' .. ARGV[i + 3])
-    count('pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3])
-    if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows') end
-    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied') end
+    count('action:' .. ARGV[i + 2], 1)
+    count('status:' .. ARGV[i + 3], 1)
+    count('pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+    if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows', 1) end
+    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied', 1) end
     if ARGV[i + 5] ~= '' then
       failed[#failed + 1] = row
       failed[#failed + 1] = ARGV[i + 5]
@@ -50,12 +56,14 @@ for n = 1, #rows do
   end
 end
 if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
+if tonumber(ARGV[1]) > 0 then count('requests', tonumber(ARGV[1])) end
+if tonumber(ARGV[2]) > 0 then count('writes', tonumber(ARGV[2])) end
 -- The counters in one read and one write (the script is atomic): \`settled\` last, read even when unmoved.
-counters[#counters + 1] = 'settled'
-counts.settled = settledNow
+local moved = #counters > 0
+count('settled', settledNow)
 local before = redis.call('HMGET', KEYS[2], unpack(counters))
 local settled = tonumber(before[#counters] or 0) + settledNow
-if settledNow > 0 then
+if moved then
   local after = {}
   for i, name in ipairs(counters) do
     after[#after + 1] = name
@@ -98,7 +106,7 @@ export function unwrittenCounter(outcome: RowOutcome): string {
 }
 
 // The scripts as RunStore sends them: by SHA1 (redis/scripts.ts), not with their text each time.
-export const SETTLE = luaScript('settleRows', 4, SETTLE_SCRIPT);
+export const SETTLE = luaScript('settleRows', VARIABLE_KEYS, SETTLE_SCRIPT);
 export const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
 export const MARK_RUNNING = luaScript(
   'markRunning',

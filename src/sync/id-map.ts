@@ -1,6 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { LUA_SLICES } from '../redis/lua-slices.js';
-import { defineScripts, luaScript, queueScript, VARIABLE_KEYS } from '../redis/scripts.js';
+import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { GatheredWrite } from '../runs/settle-batch.js';
 import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
@@ -8,38 +7,6 @@ import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 export type { KnownProduct } from './id-map-entry.js';
-
-// The records and the release of the creates' claims in one step: no moment where neither holds a
-// key. KEYS[1]: the claims; KEYS[2…]: the buckets written, each with, in ARGV, the number of its
-// values then its field/value pairs; the rest of ARGV: match key/claim token pairs, each key released
-// where its claim is still the token's. Commands per hash written, not per product (issue 31).
-const REMEMBER_SCRIPT = luaScript(
-  'rememberProducts',
-  VARIABLE_KEYS,
-  `${LUA_SLICES}
-local at = 1
-for k = 2, #KEYS do
-  local count = tonumber(ARGV[at])
-  local values = {}
-  for j = at + 1, at + count do values[#values + 1] = ARGV[j] end
-  sliced('HSET', KEYS[k], values)
-  at = at + count + 1
-end
-local claimed, tokens = {}, {}
-for j = at, #ARGV, 2 do
-  claimed[#claimed + 1] = ARGV[j]
-  tokens[#tokens + 1] = ARGV[j + 1]
-end
-if #claimed == 0 then return 1 end
-local held = sliced('HMGET', KEYS[1], claimed)
-local released = {}
-for i = 1, #claimed do
-  if held[i] and string.sub(held[i], 1, #tokens[i]) == tokens[i] then released[#released + 1] = claimed[i] end
-end
-if #released > 0 then sliced('HDEL', KEYS[1], released) end
-return 1
-`,
-);
 
 /** A product to record, and the create's claim token to release with it ('' for none). */
 export interface Remembered {
@@ -60,10 +27,7 @@ export class IdMap {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
-  ) {
-    // Defined before any MULTI is made on the client: the settle's MULTI queues it (row-writes.ts).
-    defineScripts(redis, REMEMBER_SCRIPT);
-  }
+  ) {}
 
   /** Resolves once the seller's id map is in buckets only (moved there by the first process). */
   ready(): Promise<void> {
@@ -112,19 +76,22 @@ export class IdMap {
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
     await this.ready();
-    const multi = this.redis.pipeline();
-    this.queueRemember(multi, [{ matchKey, product, claim }]);
-    const [[error] = [null]] = (await multi.exec()) ?? [];
-    if (error) throw error;
+    const writes = new WriteList();
+    this.writeRemembered(writes, [{ matchKey, product, claim }]);
+    await runWrites(this.redis, writes);
   }
 
-  /** `remember` of many products, in one script call (the rows of a settle, row-writes.ts). */
+  /** `remember` of many products, in the step that settles their rows (row-writes.ts). */
   readonly remembered: GatheredWrite<Remembered> = {
-    queue: (multi, items) => this.queueRemember(multi, items),
+    write: (writes, items) => this.writeRemembered(writes, items),
   };
 
-  /** `remember` of each item, in order, queued on a MULTI or pipeline as one script call. */
-  private queueRemember(multi: ChainableCommander, items: readonly Remembered[]): void {
+  /**
+   * Each product in its bucket and its reverse (an HSET per bucket written), and each create's claim
+   * released where it is still the token's (no moment where neither the claim nor the record holds
+   * the key: they are one step).
+   */
+  private writeRemembered(writes: WriteList, items: readonly Remembered[]): void {
     const buckets = new Map<string, string[]>();
     const add = (bucket: string, field: string, value: string) => {
       const values = buckets.get(bucket);
@@ -137,9 +104,8 @@ export class IdMap {
       add(this.reverseBucketOf(product.id), product.id, matchKey);
       if (claim !== '') claims.push(matchKey, claim);
     }
-    const keys = [this.keys.pendingCreates(this.sellerRef), ...buckets.keys()];
-    const args = [...buckets.values()].flatMap((values) => [String(values.length), ...values]);
-    queueScript(multi, REMEMBER_SCRIPT, keys.length, ...keys, ...args, ...claims);
+    for (const [bucket, values] of buckets) writes.hset(bucket, values);
+    writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef), claims);
   }
 
   /**

@@ -1,8 +1,9 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
 import { defineScripts } from '../redis/scripts.js';
+import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { GatheredWrite } from '../runs/settle-batch.js';
 import type { RemoteProduct } from '../seller-api/index.js';
@@ -175,19 +176,18 @@ export class RemoteIndex {
   }
 
   private async write(records: readonly IndexRecord[]): Promise<void> {
-    defineScripts(this.redis, ...SLICE_SCRIPTS);
-    const multi = this.redis.multi();
-    this.queueRecords(multi, records);
-    await multi.exec();
+    const writes = new WriteList();
+    this.writeRecords(writes, records);
+    await runWrites(this.redis, writes);
   }
 
-  /** `put` and `refresh` of many rows, queued on the settle's MULTI (row-writes.ts). */
+  /** `put` and `refresh` of many rows, in the step that settles them (row-writes.ts). */
   readonly recorded: GatheredWrite<IndexRecord> = {
-    queue: (multi, records) => this.queueRecords(multi, records),
+    write: (writes, records) => this.writeRecords(writes, records),
   };
 
-  /** The records in order, in a command per hash: a product's last entry wins, its first replaced values. */
-  private queueRecords(multi: ChainableCommander, records: readonly IndexRecord[]): void {
+  /** The records in order, in a write per hash: a product's last entry wins, its first replaced values. */
+  private writeRecords(writes: WriteList, records: readonly IndexRecord[]): void {
     const entries = new Map<string, string>();
     const keyToId = new Map<string, string>();
     const idToKey = new Map<string, string>();
@@ -204,14 +204,11 @@ export class RemoteIndex {
         replaced.push(product.id, encodeReplaced(record.replaced));
       }
     }
-    if (created.length > 0) {
-      multi
-        .sadd(this.keys.createdKeys(this.runId), ...created)
-        .hset(this.keys.keyToId(this.runId), keyToId)
-        .hset(this.keys.idToKey(this.runId), idToKey);
-    }
-    multi.hset(this.keys.products(this.runId), entries);
-    queueSetAbsent(multi, this.keys.replaced(this.runId), replaced);
+    writes.sadd(this.keys.createdKeys(this.runId), created);
+    writes.hset(this.keys.keyToId(this.runId), [...keyToId].flat());
+    writes.hset(this.keys.idToKey(this.runId), [...idToKey].flat());
+    writes.hset(this.keys.products(this.runId), [...entries].flat());
+    writes.setAbsent(this.keys.replaced(this.runId), replaced);
   }
 
   async forget(key: string, id: string): Promise<void> {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { decodeOutcome, RunStore } from '../../../src/runs/run-store.js';
+import { type GatheredWrite, rowWrite } from '../../../src/runs/settle-batch.js';
 import { runSpec } from '../../support/run-record.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
@@ -92,5 +93,28 @@ describe('RunStore.settle', () => {
     expect(await runs.settle(id, outcomes)).toEqual({ settledNow: 0, settled: 6000 });
     expect((await runs.get(id))?.counts['action:unchanged']).toBe(6000);
     expect(await redis.scard(keys.touched(id))).toBe(6000);
+  });
+
+  it("writes the rows' records and the requests counted in the step that settles them", async () => {
+    const { id } = await runs.create(runSpec());
+    const record = `${prefix}:records`;
+    const gathered: GatheredWrite<[string, string]> = {
+      write: (writes, items) => writes.hset(record, items.flat()),
+    };
+    await runs.countRequest(id, true);
+    await runs.countRequest(id, false);
+
+    await runs.settle(id, [unchanged(1), unchanged(2)], undefined, [
+      rowWrite(gathered, ['a', '1']),
+      rowWrite(gathered, ['b', '2']),
+    ]);
+    // Records alone (a row paused after its write) settle nothing and still land.
+    expect(await runs.settle(id, [], undefined, [rowWrite(gathered, ['a', '3'])])).toEqual({
+      settledNow: 0,
+      settled: 2,
+    });
+
+    expect(await redis.hgetall(record)).toEqual({ a: '3', b: '2' });
+    expect(await runs.get(id)).toMatchObject({ requests: 2, writes: 1, settled: 2 });
   });
 });

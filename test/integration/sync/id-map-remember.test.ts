@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runWrites, WriteList } from '../../../src/redis/write-list.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { IdMap, type Remembered } from '../../../src/sync/id-map.js';
 import { bucketOf } from '../../../src/sync/id-map-buckets.js';
@@ -57,9 +58,9 @@ describe('IdMap: the records of a settle', () => {
       // The same key twice: the later record wins, as it would one call after the other.
       { matchKey: 'A', product: { id: '1', sent: { name: 'Lamp, brass' } }, claim: '' },
     ];
-    const multi = redis.multi();
-    idMap.remembered.queue(multi, items);
-    await multi.exec();
+    const writes = new WriteList();
+    idMap.remembered.write(writes, items);
+    await runWrites(redis, writes);
 
     expect(await redis.hgetall(keys.pendingCreates(REF))).toEqual({
       B: 'run-2|token-other|99',

@@ -11,7 +11,7 @@ const outcome = (row: number): RowOutcome => ({
   status: 'ok',
   error: '',
 });
-const record = (): RowWrite => rowWrite({ queue: () => undefined }, null);
+const record = (): RowWrite => rowWrite({ write: () => undefined }, null);
 
 /** A settle that answers when told to, and remembers what each call carried. */
 function manualSettle() {
