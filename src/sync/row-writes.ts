@@ -9,7 +9,7 @@ import type { RowSyncContext } from './row-sync-context.js';
 /**
  * Records a product this run created: first in the run's index (so a chunk tried again reports it
  * `create`), then in the seller's id map, which releases the create's claim in the same step. With
- * `rowWrites`, both go in the MULTI that settles the row: all of it or none (a worker killed before
+ * `rowWrites`, both go in the script that settles the row: all of it or none (a worker killed before
  * it leaves the claim, and the next claim of the key looks the product up first). The records of the
  * rows of one settle are written together: a command per hash, not per row (issue 31).
  */
