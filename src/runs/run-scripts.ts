@@ -80,17 +80,61 @@ return {settledNow, settled, fresh}
 // of a product still to deactivate (KEYS[3]) is added only while it is: a retried job adds it once.
 // Counts: `action:<action>` and, for `deactivate`, `pair:deactivate:<status>` (not `status:`, which
 // counts source rows). Returns the lines added and the deactivations left.
-export const ADD_MISSING_SCRIPT = `
-local added = 0
+// Commands per call, not per line (issue 31): an HMGET and one HDEL of the deactivations, a ZMSCORE
+// and one ZADD of the lines, one HINCRBY per counter. A line (or a deactivation) twice in one call
+// counts once, as it did when each was added in turn.
+export const ADD_MISSING_SCRIPT = `${LUA_SLICES}
+local ids = {}
 for i = 1, #ARGV, 5 do
-  local due = ARGV[i + 3] == '' or redis.call('HDEL', KEYS[3], ARGV[i + 3]) == 1
-  if due and redis.call('ZADD', KEYS[1], 0, ARGV[i]) == 1 then
-    added = added + 1
-    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 1], 1)
-    if ARGV[i + 1] ~= 'missing' then redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2], 1) end
-    if ARGV[i + 4] ~= '' then redis.call('HINCRBY', KEYS[2], ARGV[i + 4], 1) end
+  if ARGV[i + 3] ~= '' then ids[#ids + 1] = ARGV[i + 3] end
+end
+local due, settledIds = {}, {}
+if #ids > 0 then
+  local held = sliced('HMGET', KEYS[3], ids)
+  for n = 1, #ids do
+    if held[n] and not due[ids[n]] then
+      due[ids[n]] = true
+      settledIds[#settledIds + 1] = ids[n]
+    end
+  end
+  if #settledIds > 0 then sliced('HDEL', KEYS[3], settledIds) end
+end
+local lines = {}
+for i = 1, #ARGV, 5 do
+  local id = ARGV[i + 3]
+  if id == '' then
+    lines[#lines + 1] = i
+  elseif due[id] then
+    due[id] = false
+    lines[#lines + 1] = i
   end
 end
+local members = {}
+for n = 1, #lines do members[n] = ARGV[lines[n]] end
+local scores = #members > 0 and sliced('ZMSCORE', KEYS[1], members) or {}
+local added, fresh, taken = 0, {}, {}
+local counts, counters = {}, {}
+local function count(name)
+  if not counts[name] then
+    counts[name] = 0
+    counters[#counters + 1] = name
+  end
+  counts[name] = counts[name] + 1
+end
+for n = 1, #lines do
+  local i = lines[n]
+  if not scores[n] and not taken[ARGV[i]] then
+    taken[ARGV[i]] = true
+    added = added + 1
+    fresh[#fresh + 1] = 0
+    fresh[#fresh + 1] = ARGV[i]
+    count('action:' .. ARGV[i + 1])
+    if ARGV[i + 1] ~= 'missing' then count('pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2]) end
+    if ARGV[i + 4] ~= '' then count(ARGV[i + 4]) end
+  end
+end
+if #fresh > 0 then sliced('ZADD', KEYS[1], fresh) end
+for _, name in ipairs(counters) do redis.call('HINCRBY', KEYS[2], name, counts[name]) end
 return {added, redis.call('HLEN', KEYS[3])}
 `;
 

@@ -117,4 +117,41 @@ describe('RunStore.settle', () => {
     expect(await redis.hgetall(record)).toEqual({ a: '3', b: '2' });
     expect(await runs.get(id)).toMatchObject({ requests: 2, writes: 1, settled: 2 });
   });
+
+  it('adds a missing line or settles a deactivation twice in one call once, and none again when retried', async () => {
+    const { id } = await runs.create(runSpec());
+    const line = (
+      productId: string,
+      action: 'missing' | 'deactivate',
+      status: 'ok' | 'failed',
+    ): RowOutcome => ({
+      row: null,
+      key: `SKU-${productId}`,
+      action,
+      productId,
+      status,
+      error: status === 'failed' ? 'HTTP 500' : '',
+    });
+    await redis.hset(keys.deactivations(id), { p1: '1', p2: '1', p5: '1' });
+
+    const settling = [
+      line('p1', 'deactivate', 'ok'),
+      line('p1', 'deactivate', 'ok'),
+      line('p2', 'deactivate', 'failed'),
+    ];
+    expect(await runs.addMissing(id, settling, true)).toBe(1);
+    expect(await runs.addMissing(id, settling, true)).toBe(1);
+    const lines = [line('p3', 'missing', 'ok'), line('p3', 'missing', 'ok'), line('p4', 'missing', 'ok')];
+    await runs.addMissing(id, lines);
+    await runs.addMissing(id, lines);
+
+    expect(await redis.hkeys(keys.deactivations(id))).toEqual(['p5']);
+    expect(await redis.zcard(keys.missing(id))).toBe(4);
+    expect((await runs.get(id))?.counts).toEqual({
+      'action:deactivate': 2,
+      'action:missing': 2,
+      'pair:deactivate:failed': 1,
+      'pair:deactivate:ok': 1,
+    });
+  });
 });
