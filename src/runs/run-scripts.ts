@@ -56,6 +56,9 @@ for n = 1, #rows do
   end
 end
 if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
+if #touched > 0 then sliced('SADD', KEYS[3], touched) end
+if #failed > 0 then sliced('HSET', KEYS[4], failed) end
+-- The counters last: a script stopped before them added no requests (RunStore keeps them for later).
 if tonumber(ARGV[1]) > 0 then count('requests', tonumber(ARGV[1])) end
 if tonumber(ARGV[2]) > 0 then count('writes', tonumber(ARGV[2])) end
 -- The counters in one read and one write (the script is atomic): \`settled\` last, read even when unmoved.
@@ -71,8 +74,6 @@ if moved then
   end
   redis.call('HSET', KEYS[2], unpack(after))
 end
-if #touched > 0 then sliced('SADD', KEYS[3], touched) end
-if #failed > 0 then sliced('HSET', KEYS[4], failed) end
 return {settledNow, settled, fresh}
 `;
 
