@@ -86,9 +86,9 @@ export function chunkRows(
   };
   switch (mode) {
     case 'write': {
-      // A row that wrote settles right after its write, with its records, in one MULTI (a worker
+      // A row that wrote settles right after its write, with its records, in one step (a worker
       // killed mid-chunk leaves no write whose outcome is lost); the others settle in one batch.
-      // Rows that finish together share that MULTI (settle-batch.ts).
+      // Rows that finish together share that step (settle-batch.ts).
       const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
       const written = new SettleBatch(settle);
       return {

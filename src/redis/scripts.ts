@@ -56,5 +56,7 @@ export function runScriptWithKeys(
 export function queueScript(multi: ChainableCommander, script: LuaScript, ...args: ScriptArg[]): void {
   const queue = (multi as unknown as Record<string, (...a: ScriptArg[]) => unknown>)[script.name];
   if (typeof queue === 'function') queue.apply(multi, args);
+  // A script of VARIABLE_KEYS has its number of keys as its first argument.
+  else if (script.keys === VARIABLE_KEYS) multi.eval(script.lua, ...(args as [number, ...ScriptArg[]]));
   else multi.eval(script.lua, script.keys, ...args);
 }

@@ -1,5 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
+import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
 import { defineScripts, type LuaScript, queueScript } from '../redis/scripts.js';
 import type { ParentSource, RowSource } from './source-rows.js';
 
@@ -64,8 +65,11 @@ export class StoredSources {
   /** Queues the parents' values on `commands` (the MULTI that stores the rows). */
   queue(commands: ChainableCommander): void {
     if (this.parents.size === 0) return;
-    for (const parent of this.parents.values())
-      commands.hsetnx(this.hash, String(parent.row), JSON.stringify(parent.values));
+    const pairs = [...this.parents.values()].flatMap((parent) => [
+      String(parent.row),
+      JSON.stringify(parent.values),
+    ]);
+    queueSetAbsent(commands, this.hash, pairs);
     commands.expire(this.hash, RUN_TTL_SECONDS);
   }
 
@@ -74,7 +78,7 @@ export class StoredSources {
    * resolves to the script's answer.
    */
   async sendWith(redis: Redis, script: LuaScript, ...args: (string | number)[]): Promise<unknown> {
-    defineScripts(redis, script);
+    defineScripts(redis, script, ...SLICE_SCRIPTS);
     const pipeline = redis.pipeline();
     this.queue(pipeline);
     queueScript(pipeline, script, ...args);

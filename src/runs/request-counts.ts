@@ -38,14 +38,23 @@ export class RequestCounts {
     if (counts.writes > 0) multi.hincrby(runKey, 'writes', counts.writes);
     return {
       commands: counts.writes > 0 ? 2 : 1,
-      putBack: () => {
-        const now = this.pending.get(runId) ?? { requests: 0, writes: 0 };
-        this.pending.set(runId, {
-          requests: now.requests + counts.requests,
-          writes: now.writes + counts.writes,
-        });
-      },
+      putBack: () => this.putBack(runId, counts),
     };
+  }
+
+  /**
+   * Takes the run's pending counts, for a script that adds them itself (the settle's); `putBack`
+   * keeps them for later when the script did not run.
+   */
+  take(runId: string): Counts & { putBack: () => void } {
+    const counts = this.pending.get(runId) ?? { requests: 0, writes: 0 };
+    this.pending.delete(runId);
+    return { ...counts, putBack: () => this.putBack(runId, counts) };
+  }
+
+  private putBack(runId: string, counts: Counts): void {
+    const now = this.pending.get(runId) ?? { requests: 0, writes: 0 };
+    this.pending.set(runId, { requests: now.requests + counts.requests, writes: now.writes + counts.writes });
   }
 
   /** The runs with counts not yet added. */

@@ -1,30 +1,79 @@
 import type { RowOutcome } from '../interfaces.js';
-import { luaScript } from '../redis/scripts.js';
+import { LUA_SLICES } from '../redis/lua-slices.js';
+import { luaScript, VARIABLE_KEYS } from '../redis/scripts.js';
+import { LUA_WRITES } from '../redis/write-list.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
-// Settles each row once: HSETNX makes a retried chunk (after a 429, a crash) unable to count a row twice.
-// The product a row touched is recorded in the same round trip (a remote product no row touched is `missing`),
-// and so are the source values of a row that failed (`report --failed-only`).
-export const SETTLE_SCRIPT = `
-local settledNow = 0
-local fresh = {}
-for i = 1, #ARGV, 6 do
-  if redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) == 1 then
-    settledNow = settledNow + 1
-    fresh[#fresh + 1] = (i - 1) / 6
-    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
-    redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
-    redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
-    if #cjson.decode(ARGV[i + 1]) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', 1) end
-    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then
-      redis.call('HINCRBY', KEYS[2], 'notes:not-applied', 1)
-    end
-    if ARGV[i + 5] ~= '' then redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 5]) end
+// Settles each row once: a row whose outcome is there already (a retried chunk, after a 429, a crash)
+// is not counted again, nor a row twice in one call (the first one counts). In the same step: what
+// the rows' writes record (row-writes.ts, the writes of write-list.ts), the requests counted since the
+// last settle (request-counts.ts), the product each row touched (a remote product no row touched is
+// `missing`) and the source values of a row that failed (`report --failed-only`). Commands per call,
+// not per row (issue 31): one HMGET and one HSET of the outcomes, one HMGET and one HSET of the
+// counters, one SADD, one HSET of the sources, and a command or two per hash the records write.
+// KEYS[1..4]: outcomes, run, touched, failed sources; KEYS[5..]: the records' keys. ARGV: requests,
+// writes, the length of the records' section, that section, then six values per row.
+export const SETTLE_SCRIPT = `${LUA_SLICES}${LUA_WRITES}
+local recorded = tonumber(ARGV[3])
+applyWrites(4, 4, 3 + recorded)
+local rows = {}
+for i = 4 + recorded, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
+local held = sliced('HMGET', KEYS[1], rows)
+local settledNow, fresh, taken = 0, {}, {}
+local outcomes, failed, touched, seen = {}, {}, {}, {}
+local counts, counters = {}, {}
+local function count(name, by)
+  if not counts[name] then
+    counts[name] = 0
+    counters[#counters + 1] = name
   end
-  if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
+  counts[name] = counts[name] + by
 end
-local settled = redis.call('HINCRBY', KEYS[2], 'settled', settledNow)
+for n = 1, #rows do
+  local i = 4 + recorded + (n - 1) * 6
+  local row = ARGV[i]
+  if not held[n] and not taken[row] then
+    taken[row] = true
+    settledNow = settledNow + 1
+    fresh[#fresh + 1] = n - 1
+    outcomes[#outcomes + 1] = row
+    outcomes[#outcomes + 1] = ARGV[i + 1]
+    count('action:' .. ARGV[i + 2], 1)
+    count('status:' .. ARGV[i + 3], 1)
+    count('pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+    if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows', 1) end
+    if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied', 1) end
+    if ARGV[i + 5] ~= '' then
+      failed[#failed + 1] = row
+      failed[#failed + 1] = ARGV[i + 5]
+    end
+  end
+  local touchedId = ARGV[i + 4]
+  if touchedId ~= '' and not seen[touchedId] then
+    seen[touchedId] = true
+    touched[#touched + 1] = touchedId
+  end
+end
+if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
+if #touched > 0 then sliced('SADD', KEYS[3], touched) end
+if #failed > 0 then sliced('HSET', KEYS[4], failed) end
+-- The counters last: a script stopped before them added no requests (RunStore keeps them for later).
+if tonumber(ARGV[1]) > 0 then count('requests', tonumber(ARGV[1])) end
+if tonumber(ARGV[2]) > 0 then count('writes', tonumber(ARGV[2])) end
+-- The counters in one read and one write (the script is atomic): \`settled\` last, read even when unmoved.
+local moved = #counters > 0
+count('settled', settledNow)
+local before = redis.call('HMGET', KEYS[2], unpack(counters))
+local settled = tonumber(before[#counters] or 0) + settledNow
+if moved then
+  local after = {}
+  for i, name in ipairs(counters) do
+    after[#after + 1] = name
+    after[#after + 1] = string.format('%d', tonumber(before[i] or 0) + counts[name])
+  end
+  redis.call('HSET', KEYS[2], unpack(after))
+end
 return {settledNow, settled, fresh}
 `;
 
@@ -32,17 +81,61 @@ return {settledNow, settled, fresh}
 // of a product still to deactivate (KEYS[3]) is added only while it is: a retried job adds it once.
 // Counts: `action:<action>` and, for `deactivate`, `pair:deactivate:<status>` (not `status:`, which
 // counts source rows). Returns the lines added and the deactivations left.
-export const ADD_MISSING_SCRIPT = `
-local added = 0
+// Commands per call, not per line (issue 31): an HMGET and one HDEL of the deactivations, a ZMSCORE
+// and one ZADD of the lines, one HINCRBY per counter. A line (or a deactivation) twice in one call
+// counts once, as it did when each was added in turn.
+export const ADD_MISSING_SCRIPT = `${LUA_SLICES}
+local ids = {}
 for i = 1, #ARGV, 5 do
-  local due = ARGV[i + 3] == '' or redis.call('HDEL', KEYS[3], ARGV[i + 3]) == 1
-  if due and redis.call('ZADD', KEYS[1], 0, ARGV[i]) == 1 then
-    added = added + 1
-    redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 1], 1)
-    if ARGV[i + 1] ~= 'missing' then redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2], 1) end
-    if ARGV[i + 4] ~= '' then redis.call('HINCRBY', KEYS[2], ARGV[i + 4], 1) end
+  if ARGV[i + 3] ~= '' then ids[#ids + 1] = ARGV[i + 3] end
+end
+local due, settledIds = {}, {}
+if #ids > 0 then
+  local held = sliced('HMGET', KEYS[3], ids)
+  for n = 1, #ids do
+    if held[n] and not due[ids[n]] then
+      due[ids[n]] = true
+      settledIds[#settledIds + 1] = ids[n]
+    end
+  end
+  if #settledIds > 0 then sliced('HDEL', KEYS[3], settledIds) end
+end
+local lines = {}
+for i = 1, #ARGV, 5 do
+  local id = ARGV[i + 3]
+  if id == '' then
+    lines[#lines + 1] = i
+  elseif due[id] then
+    due[id] = false
+    lines[#lines + 1] = i
   end
 end
+local members = {}
+for n = 1, #lines do members[n] = ARGV[lines[n]] end
+local scores = #members > 0 and sliced('ZMSCORE', KEYS[1], members) or {}
+local added, fresh, taken = 0, {}, {}
+local counts, counters = {}, {}
+local function count(name)
+  if not counts[name] then
+    counts[name] = 0
+    counters[#counters + 1] = name
+  end
+  counts[name] = counts[name] + 1
+end
+for n = 1, #lines do
+  local i = lines[n]
+  if not scores[n] and not taken[ARGV[i]] then
+    taken[ARGV[i]] = true
+    added = added + 1
+    fresh[#fresh + 1] = 0
+    fresh[#fresh + 1] = ARGV[i]
+    count('action:' .. ARGV[i + 1])
+    if ARGV[i + 1] ~= 'missing' then count('pair:' .. ARGV[i + 1] .. ':' .. ARGV[i + 2]) end
+    if ARGV[i + 4] ~= '' then count(ARGV[i + 4]) end
+  end
+end
+if #fresh > 0 then sliced('ZADD', KEYS[1], fresh) end
+for _, name in ipairs(counters) do redis.call('HINCRBY', KEYS[2], name, counts[name]) end
 return {added, redis.call('HLEN', KEYS[3])}
 `;
 
@@ -58,7 +151,7 @@ export function unwrittenCounter(outcome: RowOutcome): string {
 }
 
 // The scripts as RunStore sends them: by SHA1 (redis/scripts.ts), not with their text each time.
-export const SETTLE = luaScript('settleRows', 4, SETTLE_SCRIPT);
+export const SETTLE = luaScript('settleRows', VARIABLE_KEYS, SETTLE_SCRIPT);
 export const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
 export const MARK_RUNNING = luaScript(
   'markRunning',

@@ -1,7 +1,9 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
+import { SLICE_SCRIPTS } from '../redis/lua-slices.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
+import { WriteList } from '../redis/write-list.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
 import type { RedisKeys } from './keys.js';
@@ -16,6 +18,7 @@ import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
+import { gatherRowWrites, type RowWrite } from './settle-batch.js';
 import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -163,20 +166,20 @@ export class RunStore {
     id: string,
     outcomes: RowOutcome[],
     sources?: ReadonlyMap<number, RowSource>,
-    /** What the rows' writes record (row-writes.ts): in the same MULTI, before the outcomes. */
-    records: readonly ((multi: ChainableCommander) => void)[] = [],
+    /** What the rows' writes record (row-writes.ts): in the same step, before the outcomes. */
+    records: readonly RowWrite[] = [],
   ): Promise<{ settledNow: number; settled: number }> {
     if (outcomes.length === 0 && records.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
     }
-    const args: (string | number)[] = [];
+    const args: string[] = [];
     const stored = new StoredSources(this.keys.parentSources(id));
     for (const outcome of outcomes) {
       if (outcome.row === null)
         throw new Error('settle() takes source rows; missing lines are added at the end');
       args.push(
-        outcome.row,
+        String(outcome.row),
         encodeOutcome(outcome),
         outcome.action,
         outcome.status,
@@ -184,27 +187,35 @@ export class RunStore {
         stored.json(outcome.status === 'failed' ? sources?.get(outcome.row) : undefined),
       );
     }
-    // One round trip: the requests counted so far, what the writes record, then the rows they decided.
-    // With records it is a MULTI: a write's record and its row's outcome land together or not at all.
-    defineScripts(this.redis, SETTLE);
-    const multi = records.length > 0 ? this.redis.multi() : this.redis.pipeline();
-    const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
-    for (const record of records) record(multi);
-    stored.queue(multi);
-    if (outcomes.length === 0) {
-      multi.hget(this.keys.run(id), 'settled');
-      return { settledNow: 0, settled: Number(await execWithCounts(multi, counts)) };
-    }
-    queueScript(
-      multi,
-      SETTLE,
+    // One round trip and one step: the requests counted so far, what the writes record, then the rows
+    // they decided (a write's record and its row's outcome land together or not at all). The parents'
+    // values go first, apart: written once each (HSETNX), whatever happens after.
+    const writes = new WriteList();
+    gatherRowWrites(writes, records);
+    const counts = this.requestCounts.take(id);
+    defineScripts(this.redis, SETTLE, ...SLICE_SCRIPTS);
+    const pipeline = this.redis.pipeline();
+    stored.queue(pipeline);
+    const fixedKeys = [
       this.keys.outcomes(id),
       this.keys.run(id),
       this.keys.touched(id),
       this.keys.failedSources(id),
-      ...args,
-    );
-    const [settledNow, settled, fresh] = (await execWithCounts(multi, counts)) as [number, number, number[]];
+    ];
+    const keys = [...fixedKeys, ...writes.keys];
+    const header = [String(counts.requests), String(counts.writes), String(writes.args.length)];
+    queueScript(pipeline, SETTLE, keys.length, ...keys, ...header, ...writes.args, ...args);
+    let answers: [Error | null, unknown][];
+    try {
+      answers = (await pipeline.exec()) ?? [];
+    } catch (error) {
+      counts.putBack();
+      throw error;
+    }
+    const [scriptError, answer] = answers.at(-1) ?? [new Error('Redis gave no answer to the settle')];
+    if (scriptError) counts.putBack();
+    for (const [error] of answers) if (error) throw error;
+    const [settledNow, settled, fresh] = answer as [number, number, number[]];
     this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { LUA_SLICES } from '../redis/lua-slices.js';
 import { luaScript, runScriptWithKeys, VARIABLE_KEYS } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 
@@ -37,13 +38,35 @@ export function reverseKeyOf(keys: RedisKeys, sellerRef: string, id: string): st
 }
 
 // KEYS: the bucket of each field; ARGV: the fields, in the same order. One command for a chunk's
-// look-ups: a pipeline of an HMGET per bucket cost ~5 µs of client CPU per key, this ~1 µs.
+// look-ups: a pipeline of an HMGET per bucket cost ~5 µs of client CPU per key, this ~1 µs. Inside,
+// one HGET per bucket, or an HMGET where a bucket holds several of the fields (issue 31): 100 keys
+// fall in ~95 of the 1,024 buckets, so a chunk costs ~0.95 commands per key, not 1.
 const READ_SCRIPT = luaScript(
   'readIdMapBuckets',
   VARIABLE_KEYS,
-  `
+  `${LUA_SLICES}
+local inBucket, buckets = {}, {}
+for i = 1, #KEYS do
+  local places = inBucket[KEYS[i]]
+  if not places then
+    places = {}
+    inBucket[KEYS[i]] = places
+    buckets[#buckets + 1] = KEYS[i]
+  end
+  places[#places + 1] = i
+end
 local values = {}
-for i = 1, #KEYS do values[i] = redis.call('HGET', KEYS[i], ARGV[i]) end
+for _, bucket in ipairs(buckets) do
+  local places = inBucket[bucket]
+  if #places == 1 then
+    values[places[1]] = redis.call('HGET', bucket, ARGV[places[1]])
+  else
+    local fields = {}
+    for j = 1, #places do fields[j] = ARGV[places[j]] end
+    local got = sliced('HMGET', bucket, fields)
+    for j = 1, #places do values[places[j]] = got[j] end
+  end
+end
 return values
 `,
 );

@@ -1,26 +1,19 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { defineScripts, luaScript, queueScript } from '../redis/scripts.js';
+import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { GatheredWrite } from '../runs/settle-batch.js';
 import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
 import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 export type { KnownProduct } from './id-map-entry.js';
 
-// The record and the release of the create's claim in one step: no moment where neither holds the key.
-const REMEMBER_SCRIPT = luaScript(
-  'rememberProduct',
-  3,
-  `
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
-if ARGV[4] ~= '' then
-  local held = redis.call('HGET', KEYS[3], ARGV[1])
-  if held and string.sub(held, 1, #ARGV[4]) == ARGV[4] then redis.call('HDEL', KEYS[3], ARGV[1]) end
-end
-return 1
-`,
-);
+/** A product to record, and the create's claim token to release with it ('' for none). */
+export interface Remembered {
+  matchKey: string;
+  product: KnownProduct;
+  claim: string;
+}
 
 /**
  * The seller's match key → product id map, kept across runs (docs/architecture.md, decision 4): later
@@ -34,10 +27,7 @@ export class IdMap {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
-  ) {
-    // Defined before any MULTI is made on the client: the settle's MULTI queues it (row-writes.ts).
-    defineScripts(redis, REMEMBER_SCRIPT);
-  }
+  ) {}
 
   /** Resolves once the seller's id map is in buckets only (moved there by the first process). */
   ready(): Promise<void> {
@@ -86,25 +76,36 @@ export class IdMap {
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
   async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
     await this.ready();
-    const multi = this.redis.pipeline();
-    this.queueRemember(multi, matchKey, product, claim);
-    const [[error] = [null]] = (await multi.exec()) ?? [];
-    if (error) throw error;
+    const writes = new WriteList();
+    this.writeRemembered(writes, [{ matchKey, product, claim }]);
+    await runWrites(this.redis, writes);
   }
 
-  /** `remember`, queued on a MULTI or pipeline (the row's settle, row-writes.ts). */
-  queueRemember(multi: ChainableCommander, matchKey: string, product: KnownProduct, claim = ''): void {
-    queueScript(
-      multi,
-      REMEMBER_SCRIPT,
-      this.bucketOf(matchKey),
-      this.reverseBucketOf(product.id),
-      this.keys.pendingCreates(this.sellerRef),
-      matchKey,
-      encodeKnown(matchKey, product),
-      product.id,
-      claim,
-    );
+  /** `remember` of many products, in the step that settles their rows (row-writes.ts). */
+  readonly remembered: GatheredWrite<Remembered> = {
+    write: (writes, items) => this.writeRemembered(writes, items),
+  };
+
+  /**
+   * Each product in its bucket and its reverse (an HSET per bucket written), and each create's claim
+   * released where it is still the token's (no moment where neither the claim nor the record holds
+   * the key: they are one step).
+   */
+  private writeRemembered(writes: WriteList, items: readonly Remembered[]): void {
+    const buckets = new Map<string, string[]>();
+    const add = (bucket: string, field: string, value: string) => {
+      const values = buckets.get(bucket);
+      if (values) values.push(field, value);
+      else buckets.set(bucket, [field, value]);
+    };
+    const claims: string[] = [];
+    for (const { matchKey, product, claim } of items) {
+      add(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, product));
+      add(this.reverseBucketOf(product.id), product.id, matchKey);
+      if (claim !== '') claims.push(matchKey, claim);
+    }
+    for (const [bucket, values] of buckets) writes.hset(bucket, values);
+    writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef), claims);
   }
 
   /**

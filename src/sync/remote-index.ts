@@ -1,7 +1,11 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
+import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
+import { defineScripts } from '../redis/scripts.js';
+import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { GatheredWrite } from '../runs/settle-batch.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
@@ -12,8 +16,10 @@ import { decodeEntry, encodeEntry } from './index-entry.js';
 import { forEachReadingAhead } from './read-ahead.js';
 import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
 
-// HSETNX of many pairs in one command: the first product listed under a key keeps it.
-const FIRST_LISTED_WINS = `for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end return 0`;
+/** What a row records in the run's index (row-writes.ts): a product it created, or one it wrote. */
+export type IndexRecord =
+  | { created: true; key: string; product: IndexedProduct }
+  | { created: false; product: IndexedProduct; replaced?: ReplacedValues };
 
 /** A remote product whose match key neither the API nor our id map tells. */
 export interface UnkeyedProduct extends IndexedProduct {}
@@ -67,6 +73,7 @@ export class RemoteIndex {
     const keysOfHidden = await this.idMap.keysOfIds(
       page.filter((product) => this.matchKeyOf(product) === null).map((product) => product.id),
     );
+    defineScripts(this.redis, ...SLICE_SCRIPTS);
     const multi = this.redis.multi();
     const entries: string[] = [];
     const keyOfId: string[] = [];
@@ -86,7 +93,7 @@ export class RemoteIndex {
     multi.hset(this.keys.products(this.runId), ...entries);
     if (keyOfId.length > 0) {
       // The first product listed under a key wins; a second one is reported as `missing`.
-      multi.eval(FIRST_LISTED_WINS, 1, this.keys.keyToId(this.runId), ...idOfKey);
+      queueSetAbsent(multi, this.keys.keyToId(this.runId), idOfKey);
       multi.hset(this.keys.idToKey(this.runId), ...keyOfId);
     }
     // The run's lifetime from the first page on, not only once the list is read: a read killed
@@ -155,18 +162,7 @@ export class RemoteIndex {
 
   /** Records the product a row created, so a later lookup (a re-run chunk) sees it. */
   async put(key: string, product: IndexedProduct): Promise<void> {
-    const multi = this.redis.multi();
-    this.queuePut(multi, key, product);
-    await multi.exec();
-  }
-
-  /** `put`, queued on a MULTI (the row's settle, row-writes.ts). */
-  queuePut(multi: ChainableCommander, key: string, product: IndexedProduct): void {
-    multi
-      .sadd(this.keys.createdKeys(this.runId), key)
-      .hset(this.keys.products(this.runId), product.id, encodeEntry(this.kept(product)))
-      .hset(this.keys.keyToId(this.runId), key, product.id)
-      .hset(this.keys.idToKey(this.runId), product.id, key);
+    await this.write([{ created: true, key, product }]);
   }
 
   /**
@@ -176,15 +172,43 @@ export class RemoteIndex {
    * The first record of a product in a run stays: it holds the values from before the run.
    */
   async refresh(product: IndexedProduct, replaced?: ReplacedValues): Promise<void> {
-    const multi = this.redis.multi();
-    this.queueRefresh(multi, product, replaced);
-    await multi.exec();
+    await this.write([replaced ? { created: false, product, replaced } : { created: false, product }]);
   }
 
-  /** `refresh`, queued on a MULTI (the row's settle, row-writes.ts). */
-  queueRefresh(multi: ChainableCommander, product: IndexedProduct, replaced?: ReplacedValues): void {
-    multi.hset(this.keys.products(this.runId), product.id, encodeEntry(this.kept(product)));
-    if (replaced) multi.hsetnx(this.keys.replaced(this.runId), product.id, encodeReplaced(replaced));
+  private async write(records: readonly IndexRecord[]): Promise<void> {
+    const writes = new WriteList();
+    this.writeRecords(writes, records);
+    await runWrites(this.redis, writes);
+  }
+
+  /** `put` and `refresh` of many rows, in the step that settles them (row-writes.ts). */
+  readonly recorded: GatheredWrite<IndexRecord> = {
+    write: (writes, records) => this.writeRecords(writes, records),
+  };
+
+  /** The records in order, in a write per hash: a product's last entry wins, its first replaced values. */
+  private writeRecords(writes: WriteList, records: readonly IndexRecord[]): void {
+    const entries = new Map<string, string>();
+    const keyToId = new Map<string, string>();
+    const idToKey = new Map<string, string>();
+    const created: string[] = [];
+    const replaced: string[] = [];
+    for (const record of records) {
+      const { product } = record;
+      entries.set(product.id, encodeEntry(this.kept(product)));
+      if (record.created) {
+        created.push(record.key);
+        keyToId.set(record.key, product.id);
+        idToKey.set(product.id, record.key);
+      } else if (record.replaced) {
+        replaced.push(product.id, encodeReplaced(record.replaced));
+      }
+    }
+    writes.sadd(this.keys.createdKeys(this.runId), created);
+    writes.hset(this.keys.keyToId(this.runId), [...keyToId].flat());
+    writes.hset(this.keys.idToKey(this.runId), [...idToKey].flat());
+    writes.hset(this.keys.products(this.runId), [...entries].flat());
+    writes.setAbsent(this.keys.replaced(this.runId), replaced);
   }
 
   async forget(key: string, id: string): Promise<void> {

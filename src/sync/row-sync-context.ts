@@ -39,7 +39,7 @@ export interface RowSyncContext {
   /**
    * When given (a chunk's write mode, chunk-rows.ts): what the row records in Redis after its last
    * request (the id map, the run's index) is queued here, and sent with the row's settle in one
-   * MULTI, instead of in round trips of its own before it. Records that a later request of the row
+   * step (its script), instead of in round trips of its own before it. Records that a later request of the row
    * relies on are still written at once.
    */
   rowWrites?: RowWrite[];

@@ -1,4 +1,5 @@
 import type { ProductUpsert } from '../interfaces.js';
+import { rowWrite } from '../runs/settle-batch.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { IndexedProduct } from './diff.js';
 import type { KnownProduct } from './id-map.js';
@@ -8,8 +9,9 @@ import type { RowSyncContext } from './row-sync-context.js';
 /**
  * Records a product this run created: first in the run's index (so a chunk tried again reports it
  * `create`), then in the seller's id map, which releases the create's claim in the same step. With
- * `rowWrites`, both go in the MULTI that settles the row: all of it or none (a worker killed before
- * it leaves the claim, and the next claim of the key looks the product up first).
+ * `rowWrites`, both go in the script that settles the row: all of it or none (a worker killed before
+ * it leaves the claim, and the next claim of the key looks the product up first). The records of the
+ * rows of one settle are written together: a command per hash, not per row (issue 31).
  */
 export async function recordCreated(
   ctx: RowSyncContext,
@@ -20,10 +22,10 @@ export async function recordCreated(
 ): Promise<void> {
   const entry = { id: product.id, values: { ...compactFields(upsert.fields), ...shown } };
   if (ctx.rowWrites) {
-    ctx.rowWrites.push((multi) => {
-      ctx.index.queuePut(multi, upsert.key, entry);
-      ctx.idMap.queueRemember(multi, upsert.key, product, token);
-    });
+    ctx.rowWrites.push(
+      rowWrite(ctx.index.recorded, { created: true, key: upsert.key, product: entry }),
+      rowWrite(ctx.idMap.remembered, { matchKey: upsert.key, product, claim: token }),
+    );
     return;
   }
   await ctx.index.put(upsert.key, entry);
@@ -32,7 +34,8 @@ export async function recordCreated(
 
 /** What the id map learned of an unchanged product: with the row's settle when it is held for it. */
 export async function remember(ctx: RowSyncContext, key: string, product: KnownProduct): Promise<void> {
-  if (ctx.rowWrites) ctx.rowWrites.push((multi) => ctx.idMap.queueRemember(multi, key, product));
+  if (ctx.rowWrites)
+    ctx.rowWrites.push(rowWrite(ctx.idMap.remembered, { matchKey: key, product, claim: '' }));
   else await ctx.idMap.remember(key, product);
 }
 
@@ -45,10 +48,13 @@ export async function recordUpdated(
   replaced: ReplacedValues | undefined,
 ): Promise<void> {
   if (ctx.rowWrites) {
-    ctx.rowWrites.push((multi) => {
-      ctx.idMap.queueRemember(multi, key, known);
-      ctx.index.queueRefresh(multi, entry, replaced);
-    });
+    const record = replaced
+      ? { created: false as const, product: entry, replaced }
+      : { created: false as const, product: entry };
+    ctx.rowWrites.push(
+      rowWrite(ctx.idMap.remembered, { matchKey: key, product: known, claim: '' }),
+      rowWrite(ctx.index.recorded, record),
+    );
     return;
   }
   await Promise.all([ctx.idMap.remember(key, known), ctx.index.refresh(entry, replaced)]);

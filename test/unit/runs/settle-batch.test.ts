@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import type { RowWrite } from '../../../src/runs/settle-batch.js';
-import { SettleBatch } from '../../../src/runs/settle-batch.js';
+import { rowWrite, SettleBatch } from '../../../src/runs/settle-batch.js';
 
 const outcome = (row: number): RowOutcome => ({
   row,
@@ -11,7 +11,7 @@ const outcome = (row: number): RowOutcome => ({
   status: 'ok',
   error: '',
 });
-const record = (): RowWrite => () => undefined;
+const record = (): RowWrite => rowWrite({ write: () => undefined }, null);
 
 /** A settle that answers when told to, and remembers what each call carried. */
 function manualSettle() {
