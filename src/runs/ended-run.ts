@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RedisKeys } from './keys.js';
-import { packOutcomes } from './outcome-rows.js';
+import { packUnchangedOutcomes } from './outcome-rows.js';
 import { runningOnlyKeys } from './run-data-keys.js';
 import type { RunRecord } from './run-record.js';
 
@@ -19,7 +19,7 @@ return 1
 
 /**
  * What a run keeps once it ended (done or cancelled, not held): what only a running run reads is
- * deleted and its outcomes are packed. Doing it again changes nothing.
+ * deleted and its unchanged outcomes are packed. Doing it again changes nothing.
  */
 export async function keepOnlyWhatEndedRunsRead(
   redis: Redis,
@@ -27,7 +27,7 @@ export async function keepOnlyWhatEndedRunsRead(
   run: RunRecord,
 ): Promise<void> {
   await dropRunningData(redis, keys, run);
-  await packOutcomes(redis, keys, run.id, run.total);
+  await packUnchangedOutcomes(redis, keys, run.id, run.total);
 }
 
 /** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */

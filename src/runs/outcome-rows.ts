@@ -94,7 +94,7 @@ export async function* reportLines(
  * packed fields written and its rows' own fields deleted together), so a reader finds every row in
  * one place or the other. Packing again adds to a block packed already.
  */
-export async function packOutcomes(
+export async function packUnchangedOutcomes(
   redis: Redis,
   keys: RedisKeys,
   id: string,

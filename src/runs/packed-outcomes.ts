@@ -7,8 +7,8 @@ import { encodeOutcome } from './outcome-codec.js';
 // re-runs settle nearly every row `unchanged`; a hash field of JSON per row costs ~90 bytes. At the
 // run's end, each block of PACKED_BLOCK_ROWS rows has its plain unchanged outcomes moved into one
 // field of the outcomes hash: their row numbers as ranges, their keys and product ids, deflated.
-// Only outcomes that decode back to the very same line are packed here, so the report reads the
-// same; any other (a note, an error, another action) is kept as stored (packed-other-outcomes.ts).
+// Any other outcome (a note, an error, another action) stays a field of its own: only outcomes
+// that decode back to the very same line are packed, so the report reads the same.
 
 export const PACKED_BLOCK_ROWS = 1024;
 

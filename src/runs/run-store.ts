@@ -249,7 +249,7 @@ export class RunStore {
   /**
    * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
    * (approve ends it then), else `done`. A run that ended drops what only a running run reads and
-   * packs its outcomes (ended-run.ts).
+   * packs its unchanged outcomes (ended-run.ts).
    */
   async finish(
     id: string,
