@@ -4,7 +4,6 @@ import { rewriteHash } from '../redis/compact-hash.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember } from './missing-order.js';
 import { decodeOutcome } from './outcome-codec.js';
-import { otherLinesField, packOtherLines, unpackOtherLines } from './packed-other-outcomes.js';
 import {
   blockOfRow,
   PACKED_BLOCK_ROWS,
@@ -19,7 +18,7 @@ import type { RunRecord } from './run-record.js';
 
 /**
  * The outcomes of these rows (null: not settled), whether each is a field of its own or packed in
- * its block (packed-outcomes.ts, packed-other-outcomes.ts): one round trip.
+ * its block (packed-outcomes.ts): one round trip.
  */
 export async function readOutcomes(
   redis: Redis,
@@ -29,22 +28,15 @@ export async function readOutcomes(
 ): Promise<(RowOutcome | null)[]> {
   if (rows.length === 0) return [];
   const blocks = [...new Set(rows.map(blockOfRow))];
-  const values = await redis.hmgetBuffer(
-    keys.outcomes(id),
-    ...rows.map(String),
-    ...blocks.flatMap((block) => [packedField(block), otherLinesField(block)]),
-  );
+  const values = await redis.hmgetBuffer(keys.outcomes(id), ...rows.map(String), ...blocks.map(packedField));
   const packed = new Map<number, PackedRow>();
-  const others = new Map<number, string>();
   blocks.forEach((block, i) => {
-    const unchanged = values[rows.length + 2 * i];
-    if (unchanged) for (const row of unpackBlock(block, unchanged)) packed.set(row.row, row);
-    const other = values[rows.length + 2 * i + 1];
-    if (other) for (const [row, line] of unpackOtherLines(block, other)) others.set(row, line);
+    const value = values[rows.length + i];
+    if (value) for (const row of unpackBlock(block, value)) packed.set(row.row, row);
   });
   return rows.map((row, i) => {
-    const own = values[i]?.toString('utf8') ?? others.get(row);
-    if (own) return decodeOutcome(row, own);
+    const own = values[i];
+    if (own) return decodeOutcome(row, own.toString('utf8'));
     const inBlock = packed.get(row);
     return inBlock ? packedOutcome(inBlock) : null;
   });
@@ -89,10 +81,9 @@ export async function* reportLines(
 }
 
 /**
- * Packs the outcomes of a run that ended, block by block: its plain unchanged rows (packed-outcomes.ts)
- * and its other lines as stored (packed-other-outcomes.ts). Each block in one transaction (its
- * packed fields written and its rows' own fields deleted together), so a reader finds every row in
- * one place or the other. Packing again adds to a block packed already.
+ * Packs the plain `unchanged` outcomes of a run that ended, block by block; each block in one
+ * transaction (its packed field written and its rows' own fields deleted together), so a reader
+ * finds every row in one place or the other. Packing again adds to a block packed already.
  */
 export async function packUnchangedOutcomes(
   redis: Redis,
@@ -106,35 +97,22 @@ export async function packUnchangedOutcomes(
     const first = block * PACKED_BLOCK_ROWS + 1;
     const count = Math.min(PACKED_BLOCK_ROWS, total - first + 1);
     const rows = Array.from({ length: count }, (_, i) => first + i);
-    const values = await redis.hmgetBuffer(
-      hash,
-      ...rows.map(String),
-      packedField(block),
-      otherLinesField(block),
-    );
+    const values = await redis.hmgetBuffer(hash, ...rows.map(String), packedField(block));
     const fresh: PackedRow[] = [];
-    const others = new Map<number, string>();
     rows.forEach((row, i) => {
-      const line = values[i]?.toString('utf8');
-      if (line === undefined) return;
-      const unchanged = packable(row, line);
+      const value = values[i];
+      const unchanged = value ? packable(row, value.toString('utf8')) : null;
       if (unchanged) fresh.push(unchanged);
-      else others.set(row, line);
     });
-    if (fresh.length === 0 && others.size === 0) continue;
-    const multi = redis.multi();
-    const unchangedBefore = values[count];
-    if (fresh.length > 0) {
-      const all = unchangedBefore ? [...unpackBlock(block, unchangedBefore), ...fresh] : fresh;
-      multi.hset(hash, packedField(block), packBlock(all));
-    }
-    const othersBefore = values[count + 1];
-    if (others.size > 0) {
-      const all = othersBefore ? new Map([...unpackOtherLines(block, othersBefore), ...others]) : others;
-      multi.hset(hash, otherLinesField(block), packOtherLines(block, all));
-    }
-    await multi.hdel(hash, ...fresh.map((r) => String(r.row)), ...[...others.keys()].map(String)).exec();
-    packedRows += fresh.length + others.size;
+    if (fresh.length === 0) continue;
+    const before = values[count];
+    const all = before ? [...unpackBlock(block, before), ...fresh] : fresh;
+    await redis
+      .multi()
+      .hset(hash, packedField(block), packBlock(all))
+      .hdel(hash, ...fresh.map((r) => String(r.row)))
+      .exec();
+    packedRows += fresh.length;
   }
   // The rows' fields are gone, their table not yet (compact-hash.ts).
   if (packedRows > 0) await rewriteHash(redis, hash);
