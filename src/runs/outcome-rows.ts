@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
+import { rewriteHash } from '../redis/compact-hash.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember } from './missing-order.js';
 import { decodeOutcome } from './outcome-codec.js';
@@ -113,5 +114,7 @@ export async function packUnchangedOutcomes(
       .exec();
     packedRows += fresh.length;
   }
+  // The rows' fields are gone, their table not yet (compact-hash.ts).
+  if (packedRows > 0) await rewriteHash(redis, hash);
   return packedRows;
 }

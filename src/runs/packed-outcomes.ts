@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { RowOutcome } from '../interfaces.js';
+import { decodeKeySequence, encodeKeySequence, type KeyCodes } from './key-sequence.js';
 import { encodeOutcome } from './outcome-codec.js';
 
 // The `unchanged` rows of a run that ended, packed (issue 12: Redis kept per product). Nightly
@@ -52,10 +53,15 @@ export function packable(row: number, stored: string): PackedRow | null {
   return encodeOutcome(unchangedLine(packed)) === stored ? packed : null;
 }
 
-// Stored form, before deflate: [[offset, length, …], keys, productIds]; offsets from the block's
-// first row. Product ids that are all decimal integers are kept as differences (delta), which
-// deflate to a byte or two per row, as [ranges, keys, deltas, 1].
-type StoredBlock = [number[], string[], string[] | number[], 1?];
+// Stored form, before deflate: [[offset, length, …], keys, productIds, flags?]; offsets from the
+// block's first row. Product ids that are all decimal integers are kept as differences (flag
+// DELTA_IDS), which deflate to a byte or two per row. Since issue 31 the keys are kept as each
+// differs from the one before (flag CODED_KEYS, key-sequence.ts): an export sorted by SKU
+// deflated to ~2 bytes a key spelled out, and to a few bits coded. A block without flags (written
+// before either) or with DELTA_IDS alone is read as it was written.
+const DELTA_IDS = 1;
+const CODED_KEYS = 2;
+type StoredBlock = [number[], string[] | KeyCodes, string[] | number[], number?];
 
 export function packBlock(rows: PackedRow[]): Buffer {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
@@ -69,14 +75,22 @@ export function packBlock(rows: PackedRow[]): Buffer {
   }
   const ids = sorted.map((r) => r.productId);
   const decimal = ids.every((id) => /^(0|[1-9]\d{0,14})$/.test(id));
-  const stored: StoredBlock = decimal
-    ? [ranges, sorted.map((r) => r.key), ids.map((id, i) => Number(id) - (i > 0 ? Number(ids[i - 1]) : 0)), 1]
-    : [ranges, sorted.map((r) => r.key), ids];
-  return deflateRawSync(JSON.stringify(stored));
+  const storedIds = decimal ? ids.map((id, i) => Number(id) - (i > 0 ? Number(ids[i - 1]) : 0)) : ids;
+  const idFlags = decimal ? DELTA_IDS : 0;
+  const keys = sorted.map((r) => r.key);
+  const coded = deflateRawSync(
+    JSON.stringify([ranges, encodeKeySequence(keys), storedIds, idFlags | CODED_KEYS]),
+  );
+  // Keys in no order code no smaller than spelled out (a shared length of 0 each): the smaller form.
+  const spelled = deflateRawSync(JSON.stringify([ranges, keys, storedIds, ...(decimal ? [DELTA_IDS] : [])]));
+  return coded.length < spelled.length ? coded : spelled;
 }
 
 export function unpackBlock(block: number, packed: Buffer): PackedRow[] {
-  const [ranges, keys, ids, delta] = JSON.parse(inflateRawSync(packed).toString('utf8')) as StoredBlock;
+  const [ranges, storedKeys, ids, flags = 0] = JSON.parse(
+    inflateRawSync(packed).toString('utf8'),
+  ) as StoredBlock;
+  const keys = flags & CODED_KEYS ? decodeKeySequence(storedKeys as KeyCodes) : (storedKeys as string[]);
   const first = block * PACKED_BLOCK_ROWS + 1;
   const rows: PackedRow[] = [];
   let previous = 0;
@@ -86,7 +100,7 @@ export function unpackBlock(block: number, packed: Buffer): PackedRow[] {
     for (let i = 0; i < (ranges[r + 1] as number) && rows.length < keys.length; i++) {
       const index = rows.length;
       const id = ids[index] as string | number;
-      const productId = delta === 1 ? String(previous + (id as number)) : (id as string);
+      const productId = flags & DELTA_IDS ? String(previous + (id as number)) : (id as string);
       previous = Number(productId);
       rows.push({ row: first + (ranges[r] as number) + i, key: keys[index] as string, productId });
     }

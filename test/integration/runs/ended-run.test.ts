@@ -73,6 +73,24 @@ describe('a run that ends', () => {
     );
   });
 
+  it('keeps no more of its outcomes than their fields take, for its 7 days', async () => {
+    const total = 8 * PACKED_BLOCK_ROWS;
+    const id = await settledRun(total);
+    await runs.finish(id);
+    const outcomes = keys.outcomes(id);
+    const ttl = await redis.pttl(outcomes);
+    expect(ttl).toBeGreaterThan(0);
+    // A copy written from the hash's fields is sized to them: the packed hash is no larger (the
+    // copy's name as long: MEMORY USAGE counts the name).
+    const copy = `${outcomes.slice(0, -1)}X`;
+    await redis.restore(copy, 0, await redis.dumpBuffer(outcomes));
+    const usage = (key: string) => redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+    expect(await usage(outcomes)).toBe(await usage(copy));
+    expect(await redis.pttl(outcomes)).toBeLessThanOrEqual(ttl);
+    expect(await redis.pttl(outcomes)).toBeGreaterThan(ttl - 60_000);
+    expect((await allLines(id)).length).toBe(total);
+  });
+
   it('does not pack a run held by a guard: approve settles its rows again', async () => {
     const id = await settledRun(50);
     await runs.finish(id, Date.now(), { held: true });

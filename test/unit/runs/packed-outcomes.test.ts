@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeOutcome } from '../../../src/runs/outcome-codec.js';
@@ -56,6 +57,40 @@ describe('packed unchanged outcomes', () => {
         },
       ),
     );
+  });
+
+  it('reads the blocks written before keys were coded (issue 31), with and without delta ids', () => {
+    const ranges = [0, 2, 5, 1];
+    const keys = ['SKU-1', 'SKU-2', 'SKU-9'];
+    const expected = (ids: string[]) =>
+      [1, 2, 6].map((row, i) => ({ row: PACKED_BLOCK_ROWS + row, key: keys[i], productId: ids[i] }));
+    const delta = deflateRawSync(JSON.stringify([ranges, keys, [40, 2, 5], 1]));
+    expect(unpackBlock(1, delta)).toEqual(expected(['40', '42', '47']));
+    const spelled = deflateRawSync(JSON.stringify([ranges, keys, ['a', 'b', 'c']]));
+    expect(unpackBlock(1, spelled)).toEqual(expected(['a', 'b', 'c']));
+  });
+
+  it('keeps a block of an export sorted by SKU in well under a byte a row', () => {
+    const rows = Array.from({ length: PACKED_BLOCK_ROWS }, (_, i) => ({
+      row: i + 1,
+      key: `SKU-${String(i + 1).padStart(6, '0')}`,
+      productId: String(100_000 + i * 3),
+    })).filter((row) => row.row % 100 !== 0);
+    expect(packBlock(rows).length / rows.length).toBeLessThan(0.5);
+    expect(unpackBlock(0, packBlock(rows))).toEqual(rows);
+  });
+
+  it('keeps keys in no order no larger than spelled out', () => {
+    const rows = Array.from({ length: PACKED_BLOCK_ROWS }, (_, i) => ({
+      row: i + 1,
+      key: `K${((i * 7919) % 10007).toString(36)}x${i % 13}`,
+      productId: `p${i}`,
+    }));
+    const spelled = deflateRawSync(
+      JSON.stringify([[0, rows.length], rows.map((r) => r.key), rows.map((r) => r.productId)]),
+    );
+    expect(packBlock(rows).length).toBeLessThanOrEqual(spelled.length);
+    expect(unpackBlock(0, packBlock(rows))).toEqual(rows);
   });
 
   it('keeps a nightly block of unchanged rows in a few bytes a row', () => {
