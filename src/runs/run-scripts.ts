@@ -55,25 +55,41 @@ for n = 1, #rows do
     touched[#touched + 1] = touchedId
   end
 end
+-- Requests are counted even when no row is (below): they were spent.
+if tonumber(ARGV[1]) > 0 then count('requests', tonumber(ARGV[1])) end
+if tonumber(ARGV[2]) > 0 then count('writes', tonumber(ARGV[2])) end
+-- The counters in one read and one write (the script is atomic), read with the run's state;
+-- \`settled\` is counted last, so it is read last, even when unmoved.
+count('settled', settledNow)
+local names = {}
+for i, name in ipairs(counters) do names[i] = name end
+names[#names + 1] = 'state'
+names[#names + 1] = 'aborted'
+local before = redis.call('HMGET', KEYS[2], unpack(names))
+local state, aborted = before[#counters + 1], before[#counters + 2]
+if (state == 'done' and not aborted) or state == 'cancelled' then
+  -- The run ended whole: every row had settled, and its unchanged outcomes may be packed (no longer
+  -- fields of their own, ended-run.ts). A copy of a chunk handed out twice that settles now counts
+  -- nothing again; what its rows recorded (above) is written all the same.
+  settledNow, fresh = 0, {}
+  outcomes, touched, failed = {}, {}, {}
+  for _, name in ipairs(counters) do
+    if name ~= 'requests' and name ~= 'writes' then counts[name] = 0 end
+  end
+end
 if #outcomes > 0 then sliced('HSET', KEYS[1], outcomes) end
 if #touched > 0 then sliced('SADD', KEYS[3], touched) end
 if #failed > 0 then sliced('HSET', KEYS[4], failed) end
 -- The counters last: a script stopped before them added no requests (RunStore keeps them for later).
-if tonumber(ARGV[1]) > 0 then count('requests', tonumber(ARGV[1])) end
-if tonumber(ARGV[2]) > 0 then count('writes', tonumber(ARGV[2])) end
--- The counters in one read and one write (the script is atomic): \`settled\` last, read even when unmoved.
-local moved = #counters > 0
-count('settled', settledNow)
-local before = redis.call('HMGET', KEYS[2], unpack(counters))
 local settled = tonumber(before[#counters] or 0) + settledNow
-if moved then
-  local after = {}
-  for i, name in ipairs(counters) do
+local after = {}
+for i, name in ipairs(counters) do
+  if counts[name] ~= 0 then
     after[#after + 1] = name
     after[#after + 1] = string.format('%d', tonumber(before[i] or 0) + counts[name])
   end
-  redis.call('HSET', KEYS[2], unpack(after))
 end
+if #after > 0 then redis.call('HSET', KEYS[2], unpack(after)) end
 return {settledNow, settled, fresh}
 `;
 

@@ -118,6 +118,26 @@ describe('RunStore.settle', () => {
     expect(await runs.get(id)).toMatchObject({ requests: 2, writes: 1, settled: 2 });
   });
 
+  it('a chunk handed out twice that settles after the run ended (its outcomes packed) counts nothing again', async () => {
+    const { id } = await runs.create(runSpec());
+    const rows = Array.from({ length: 20 }, (_, i) => unchanged(i + 1));
+    await runs.markProduced(id, rows.length);
+    expect(await runs.settle(id, rows)).toEqual({ settledNow: 20, settled: 20 });
+    await runs.finish(id);
+    // Packed at the end: the rows' own fields are gone.
+    expect(await redis.hexists(keys.outcomes(id), '1')).toBe(0);
+    const before = await runs.get(id);
+
+    await runs.countRequest(id, false);
+    expect(await runs.settle(id, rows)).toEqual({ settledNow: 0, settled: 20 });
+
+    const after = await runs.get(id);
+    expect(after?.settled).toBe(20);
+    expect(after?.counts).toEqual(before?.counts);
+    // The late copy's requests were spent, and are counted.
+    expect(after?.requests).toBe((before?.requests ?? 0) + 1);
+  });
+
   it('adds a missing line or settles a deactivation twice in one call once, and none again when retried', async () => {
     const { id } = await runs.create(runSpec());
     const line = (
