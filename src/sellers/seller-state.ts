@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { DEFAULT_PROBE_BACKOFF, QUOTA_COUNTER_TTL_SECONDS } from '../defaults.js';
+import { DEFAULT_PROBE_BACKOFF, QUOTA_COUNTER_TTL_SECONDS, WAKE_LEAD_MS } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -179,6 +180,7 @@ export class SellerState {
    * when the seller's API was out of reach and its next probe may go now: the caller probes first.
    */
   async assertNotPaused(ref: string): Promise<{ probeDue: boolean }> {
+    await this.waitOutReset(this.localPause.get(ref));
     this.assertNotPausedLocally(ref);
     const [until, rejected, unreachable, reset, learned] = await this.redis.mget(
       this.keys.pausedUntil(ref),
@@ -193,9 +195,23 @@ export class SellerState {
     if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null));
     const reach = parseUnreachable(unreachable);
     if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach));
-    if (until && Number(until) > this.now())
-      throw this.remember(ref, new SellerPausedError('daily-limit', Number(until)));
+    if (until && Number(until) > this.now()) {
+      const pause = new SellerPausedError('daily-limit', Number(until));
+      if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause);
+    }
     return { probeDue: reach !== null };
+  }
+
+  /**
+   * A chunk taken just before a daily limit's reset (WAKE_LEAD_MS: the queue wakes that early)
+   * waits it out, ready: its first request leaves at the reset, none before. True once waited.
+   */
+  private async waitOutReset(pause: SellerPausedError | undefined): Promise<boolean> {
+    if (pause?.reason !== 'daily-limit' || pause.until === null) return false;
+    const left = pause.until - this.now();
+    if (left > WAKE_LEAD_MS) return false;
+    if (left > 0) await sleep(left);
+    return true;
   }
 
   /**
