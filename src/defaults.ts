@@ -165,6 +165,13 @@ export const KEY_UNAVAILABLE_RETRY_MS = 60_000;
 export const UNTIMED_PAUSE_MS = 60_000;
 
 /**
+ * How long before a daily-limit pause ends the seller's queue takes jobs again (issue 31): a chunk
+ * taken then gets ready (its job, its Redis reads) and waits out the rest of the pause, so that its
+ * first request leaves at the reset, not that setup later. Nothing is sent before the reset.
+ */
+export const WAKE_LEAD_MS = 250;
+
+/**
  * How long an approval may take to queue its writes before another approve takes it for stopped: a
  * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
  * before (two at once: one wins), so two live ones never queue the same writes side by side.

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
@@ -13,10 +14,11 @@ import {
   type HttpRequester,
   type RequestEvent,
   type RetryPolicy,
+  remainingRequests,
   SellerApiClient,
 } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
-import type { SellerState } from '../sellers/seller-state.js';
+import type { ReservedRequest, SellerState } from '../sellers/seller-state.js';
 import { heldKeys } from '../sellers/servable-sellers.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
@@ -29,6 +31,9 @@ import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js'
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+
+/** The request whose slot the code runs in: its answer's rate headers are read against its number. */
+const requestSlot = new AsyncLocalStorage<ReservedRequest>();
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -171,29 +176,40 @@ export class RunContexts {
           // is gone from Redis (issue 10: the claims that prevent a second create may be gone too).
           deps.health?.assertWritable();
           deps.sellers.assertNotPausedLocally(ref);
-          const dayStart = deps.sellers.dayStart(run.dailyReset);
-          const used = await deps.sellers
-            .reserveRequest(ref, run.dailyReset, run.dailyBudget, { id: runId, key: deps.keys.run(runId) })
+          // Past the learned limit, one request at a time (issue 31: one 429 per crossing).
+          const reserved = await deps.sellers
+            .reserveWithinLimit(ref, run.dailyReset, run.dailyBudget, {
+              id: runId,
+              key: deps.keys.run(runId),
+            })
             .catch((error: unknown) => {
               deps.health?.note(error);
               throw error;
             });
-          deps.health?.assertWritable();
           try {
-            return await task();
+            deps.health?.assertWritable();
+            return await requestSlot.run(reserved, task);
           } catch (error) {
-            // The seller's daily limit, as its API shows it: the requests counted before this one.
+            // The seller's daily limit, as its API shows it: the requests counted in its window before this one.
             if (error instanceof DailyLimitError)
-              await deps.sellers.learnLimit(ref, dayStart, used).catch((fault: unknown) => {
-                deps.health?.note(fault);
-              });
+              await deps.sellers
+                .learnLimit(ref, reserved.windowStart, reserved.window)
+                .catch((fault: unknown) => {
+                  deps.health?.note(fault);
+                });
             throw error;
+          } finally {
+            reserved.answered();
           }
         }),
       onRequest: (event) => {
         // Requests still waiting for the limiter must not go out once one answer says stop.
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
+        // The API's day is open, and what it says is left of it, if it says: past that, one probe.
+        const slot = requestSlot.getStore();
+        if (slot && event.status !== null && !pause)
+          deps.sellers.noteAnswer(ref, slot, remainingRequests(event.headers));
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
         deps.onRequestSent?.(event);
       },

@@ -2,7 +2,7 @@ import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
-import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS } from '../defaults.js';
+import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
@@ -181,7 +181,8 @@ async function pauseSeller(
       { seller: ref, until: new Date(until).toISOString(), reason },
       'seller paused until the daily reset',
     );
-    await queue.rateLimit(Math.max(1, until - deps.now()));
+    // Jobs are taken again a little before the reset: they wait out the rest in assertNotPaused.
+    await queue.rateLimit(Math.max(1, until - deps.now() - WAKE_LEAD_MS));
     await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).

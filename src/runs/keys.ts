@@ -251,6 +251,13 @@ export class RedisKeys {
   learnedLimit(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:learned-limit`;
   }
+  /**
+   * String with a TTL: the latest instant (ms) a 429 said the seller's daily limit resets; the API
+   * counts afresh from it, so the learned limit is counted from it (sellers/limit-window.ts).
+   */
+  limitReset(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:limit-reset`;
+  }
   /** String: set when the seller's key was rejected (401); cleared by `resume`. */
   authRejected(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:auth-rejected`;

@@ -43,15 +43,16 @@ export function handleApiRequest(state: SandboxState, request: ApiRequest): ApiO
     const now = state.options.now();
     const decision = takeFromDailyLimit(state.usage.get(key), limit, now, state.options.dayLengthMs);
     state.usage.set(key, decision.usage);
+    const shown = (remaining: number) => (state.options.limitHeaders ? limitHeaders(limit, remaining) : {});
     if (!decision.allowed) {
       const rateHeaders = {
-        ...limitHeaders(limit, 0),
+        ...shown(0),
         ...resetHeaders(state.options.resetHeader, decision.resetAtMs, now),
       };
       const message = 'the daily request limit was reached';
       return { answer: errorAnswer(429, 'daily_limit_reached', message, { headers: rateHeaders }), seller };
     }
-    headers = limitHeaders(limit, decision.remaining);
+    headers = shown(decision.remaining);
   }
 
   if (strikes(state.faults.failRate, state.options.random)) {

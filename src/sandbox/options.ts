@@ -36,6 +36,11 @@ export interface SandboxOptions {
   dayLengthMs?: number;
   /** Default 'retry-after' (seconds until the day turns). */
   resetHeader?: ResetHeader;
+  /**
+   * Default true: every answer says the limit and what is left of it (X-RateLimit-Limit and
+   * -Remaining). False: an API that shows neither (spec section 8), whose limit a client must learn.
+   */
+  limitHeaders?: boolean;
   /** Added to every answer of the API (not of the `/__sandbox` seam). */
   latencyMs?: number;
   /** 0..1: answer 500 instead of serving; nothing is applied. */

@@ -24,6 +24,7 @@ export interface ResolvedOptions {
   keys: SandboxKey[];
   dayLengthMs: number;
   resetHeader: ResetHeader;
+  limitHeaders: boolean;
   acceptFields: readonly string[] | null;
   hideFields: readonly string[];
   normalize: boolean;
@@ -126,6 +127,7 @@ export function resolveOptions(options: SandboxOptions): {
       keys,
       dayLengthMs,
       resetHeader,
+      limitHeaders: options.limitHeaders ?? true,
       acceptFields: options.acceptFields ?? null,
       hideFields: options.hideFields ?? [],
       normalize: options.normalize ?? false,

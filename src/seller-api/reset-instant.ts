@@ -54,11 +54,20 @@ function headerResets(headers: Record<string, string>, now: number): number[] {
 
 function retryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
-  return isNumber(value) ? now + Number(value) * 1000 : httpDate(value);
+  return isNumber(value) ? deltaSeconds(value, now) : httpDate(value);
 }
 
+/**
+ * `now` plus a delay in seconds. A whole number of seconds is a delay rounded up to whole seconds
+ * (issue 31: a Retry-After of 2 said 1.3 s): the reset falls within the second before `now` plus it.
+ * A daily reset is a time of day, a whole second, and the one within that second is taken: the reset
+ * itself, not up to a second after it. Should the API round down, or its clock be a fraction of a
+ * second apart from ours, the first request after the wake goes alone (limit-window.ts): one 429.
+ */
 function deltaSeconds(value: string | undefined, now: number): number | undefined {
-  return value !== undefined && isNumber(value) ? now + Number(value) * 1000 : undefined;
+  if (value === undefined || !isNumber(value)) return undefined;
+  const at = now + Number(value) * 1000;
+  return /^\d+$/.test(value) ? Math.floor(at / 1000) * 1000 : at;
 }
 
 function xRateLimitReset(value: string | undefined, now: number): number | undefined {

@@ -16,29 +16,44 @@ import { luaScript, runScript } from '../redis/scripts.js';
  * requests early, until it is given back.
  */
 
-// KEYS: the day's counter, the run's record ('' when none). ARGV: block size, budget (-1: none), TTL s.
-// Returns {first number - 1, numbers reserved}; {-1, 0} when the run's record is gone.
+// KEYS: the day's counter, the run's record ('' when none), the limit window's counter (the day's
+// again when the window is the day). ARGV: block size, budget (-1: none), TTL s.
+// Returns {first number - 1, numbers reserved, first number in the window - 1}; {-1, 0, 0} when the
+// run's record is gone.
 const RESERVE_BLOCK = luaScript(
   'reserveRequests',
-  2,
+  3,
   `
-if KEYS[2] ~= '' and redis.call('HEXISTS', KEYS[2], 'spec') == 0 then return {-1, 0} end
+if KEYS[2] ~= '' and redis.call('HEXISTS', KEYS[2], 'spec') == 0 then return {-1, 0, 0} end
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local size = tonumber(ARGV[1])
 local budget = tonumber(ARGV[2])
 if budget >= 0 then size = math.min(size, budget - used) end
-if size <= 0 then return {used, 0} end
+if size <= 0 then return {used, 0, 0} end
 redis.call('INCRBY', KEYS[1], size)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-return {used, size}
+local windowUsed = used
+if KEYS[3] ~= KEYS[1] then
+  windowUsed = tonumber(redis.call('GET', KEYS[3]) or '0')
+  redis.call('INCRBY', KEYS[3], size)
+  redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
+return {used, size, windowUsed}
 `,
 );
 
-// KEYS: the day's counter. ARGV: unused numbers. A counter gone meanwhile (FLUSHALL) stays gone.
+// KEYS: the day's counter, the window's (the day's again when the same). ARGV: unused numbers. A
+// counter gone meanwhile (FLUSHALL) stays gone.
 const GIVE_BACK = luaScript(
   'giveBackRequests',
-  1,
-  "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end return 0",
+  2,
+  `
+local left = 0
+for i, key in ipairs(KEYS) do
+  if (i == 1 or key ~= KEYS[1]) and redis.call('EXISTS', key) == 1 then left = redis.call('DECRBY', key, ARGV[1]) end
+end
+return left
+`,
 );
 
 /** A block sized to keep `concurrency` requests going for two rounds: 16 to 64. */
@@ -49,11 +64,30 @@ export function blockSizeFor(concurrency: number): number {
 /** Why no number was handed out: the run's record is gone, or the budget is used up. */
 export type Refusal = { refused: 'lost' } | { refused: 'budget'; used: number };
 
+/**
+ * The numbers of one request: in the quota day (`--daily-reset`, what the budget counts), and in
+ * the limit window (since the reset the API's last 429 announced: what the learned limit counts).
+ */
+export interface Taken {
+  day: number;
+  window: number;
+}
+
+/** Where a seller's requests are counted: the quota day's counter, and the limit window's (the day's when the same). */
+export interface Counters {
+  day: string;
+  window: string;
+}
+
 interface Block {
-  counterKey: string;
+  counters: Counters;
   next: number;
   last: number;
+  /** The window's number of a request minus its day's number. */
+  windowOffset: number;
 }
+
+const sameCounters = (a: Counters, b: Counters) => a.day === b.day && a.window === b.window;
 
 export class RequestQuota {
   private readonly blocks = new Map<string, Block>();
@@ -75,16 +109,30 @@ export class RequestQuota {
     budget: number | null,
     runKey: string,
   ): Promise<number | Refusal> {
+    const taken = await this.takeNumbers(ref, { day: counterKey, window: counterKey }, budget, runKey);
+    return 'day' in taken ? taken.day : taken;
+  }
+
+  /** As `take`, with the request's number in the limit window too (`counters.window`). */
+  async takeNumbers(
+    ref: string,
+    counters: Counters,
+    budget: number | null,
+    runKey: string,
+  ): Promise<Taken | Refusal> {
     for (;;) {
       const block = this.blocks.get(ref);
-      if (block && block.counterKey !== counterKey) await this.returnUnused(ref);
-      else if (block && block.next <= block.last) return block.next++;
+      if (block && !sameCounters(block.counters, counters)) await this.returnUnused(ref);
+      else if (block && block.next <= block.last) {
+        const day = block.next++;
+        return { day, window: day + block.windowOffset };
+      }
       const pending = this.reserving.get(ref);
       if (pending) {
         await pending;
         continue;
       }
-      const reserve = this.reserve(ref, counterKey, budget, runKey);
+      const reserve = this.reserve(ref, counters, budget, runKey);
       this.reserving.set(ref, reserve);
       try {
         const refusal = await reserve;
@@ -97,23 +145,38 @@ export class RequestQuota {
 
   private async reserve(
     ref: string,
-    counterKey: string,
+    counters: Counters,
     budget: number | null,
     runKey: string,
   ): Promise<Refusal | null> {
-    const [used, size] = (await runScript(
+    const [used, size, windowUsed] = (await runScript(
       this.redis,
       RESERVE_BLOCK,
-      counterKey,
+      counters.day,
       runKey,
+      counters.window,
       this.blockSize,
       budget ?? -1,
       QUOTA_COUNTER_TTL_SECONDS,
-    )) as [number, number];
+    )) as [number, number, number];
     if (used < 0) return { refused: 'lost' };
     if (size === 0) return { refused: 'budget', used };
-    this.blocks.set(ref, { counterKey, next: used + 1, last: used + size });
+    this.blocks.set(ref, { counters, next: used + 1, last: used + size, windowOffset: windowUsed - used });
     return null;
+  }
+
+  /**
+   * The window number the seller's next take here hands out at least (its block's next; a block
+   * reserved anew starts past it), or null while this process holds no block of these counters.
+   */
+  nextAtLeast(ref: string, counters: Counters): number | null {
+    const block = this.blocks.get(ref);
+    return block && sameCounters(block.counters, counters) ? block.next + block.windowOffset : null;
+  }
+
+  /** A number taken but not sent (the seller paused meanwhile) goes back to the counts. */
+  async giveBackOne(counters: Counters): Promise<void> {
+    await runScript(this.redis, GIVE_BACK, counters.day, counters.window, 1);
   }
 
   /** A chunk of the seller starts in this process: its block stays until the last one ends. */
@@ -143,6 +206,6 @@ export class RequestQuota {
     if (!block) return;
     this.blocks.delete(ref);
     const unused = block.last - block.next + 1;
-    if (unused > 0) await runScript(this.redis, GIVE_BACK, block.counterKey, unused);
+    if (unused > 0) await runScript(this.redis, GIVE_BACK, block.counters.day, block.counters.window, unused);
   }
 }

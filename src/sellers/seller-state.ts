@@ -1,10 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
+import { DEFAULT_PROBE_BACKOFF, QUOTA_COUNTER_TTL_SECONDS, WAKE_LEAD_MS } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { type LearnedLimit, learnLimit } from '../runs/learned-limit.js';
+import { type LearnedLimit, learnLimit, parseLearned } from '../runs/learned-limit.js';
 import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
+import { LimitGate, type ReservedRequest } from './limit-gate.js';
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
 import {
@@ -31,6 +34,20 @@ export interface KeyHolder {
   products: number;
 }
 
+export type { ReservedRequest };
+
+// KEYS: the seller's announced reset. ARGV: the instant (ms), TTL s. A later one is never replaced.
+const NOTE_RESET = luaScript(
+  'noteLimitReset',
+  1,
+  `
+local stored = tonumber(redis.call('GET', KEYS[1]) or '')
+if stored and stored >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1
+`,
+);
+
 export interface SellerStatus {
   pausedUntil: number | null;
   authRejected: boolean;
@@ -48,6 +65,8 @@ export class SellerState {
   private readonly localPause = new Map<string, SellerPausedError>();
   /** The day's request numbers this process holds in advance (request-quota.ts). */
   readonly quota: RequestQuota;
+  /** The API's day and limit as learned from its answers, and one request at a time past it. */
+  private readonly gate: LimitGate;
 
   constructor(
     private readonly redis: Redis,
@@ -57,6 +76,16 @@ export class SellerState {
     private readonly probeBackoff: ProbeBackoff = DEFAULT_PROBE_BACKOFF,
   ) {
     this.quota = new RequestQuota(redis);
+    this.gate = new LimitGate({
+      quota: this.quota,
+      keys,
+      now,
+      assertNotPausedLocally: (ref) => this.assertNotPausedLocally(ref),
+      refuse: async (ref, refusal, dayEnd, runId) => {
+        if (refusal.refused === 'lost') throw new RunStateLostError(runId);
+        throw await this.pauseUntil(ref, dayEnd, 'daily-budget');
+      },
+    });
   }
 
   async register(info: SellerInfo): Promise<void> {
@@ -151,18 +180,38 @@ export class SellerState {
    * when the seller's API was out of reach and its next probe may go now: the caller probes first.
    */
   async assertNotPaused(ref: string): Promise<{ probeDue: boolean }> {
+    await this.waitOutReset(this.localPause.get(ref));
     this.assertNotPausedLocally(ref);
-    const [until, rejected, unreachable] = await this.redis.mget(
+    const [until, rejected, unreachable, reset, learned] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
       this.keys.unreachable(ref),
+      this.keys.limitReset(ref),
+      this.keys.learnedLimit(ref),
     );
+    // What other processes learned of the API's day: where it began, how many requests it allows.
+    if (reset && Number.isSafeInteger(Number(reset))) this.gate.windows.noteReset(ref, Number(reset));
+    this.gate.windows.noteLimit(ref, parseLearned(learned ?? null)?.limit ?? null);
     if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null));
     const reach = parseUnreachable(unreachable);
     if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach));
-    if (until && Number(until) > this.now())
-      throw this.remember(ref, new SellerPausedError('daily-limit', Number(until)));
+    if (until && Number(until) > this.now()) {
+      const pause = new SellerPausedError('daily-limit', Number(until));
+      if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause);
+    }
     return { probeDue: reach !== null };
+  }
+
+  /**
+   * A chunk taken just before a daily limit's reset (WAKE_LEAD_MS: the queue wakes that early)
+   * waits it out, ready: its first request leaves at the reset, none before. True once waited.
+   */
+  private async waitOutReset(pause: SellerPausedError | undefined): Promise<boolean> {
+    if (pause?.reason !== 'daily-limit' || pause.until === null) return false;
+    const left = pause.until - this.now();
+    if (left > WAKE_LEAD_MS) return false;
+    if (left > 0) await sleep(left);
+    return true;
   }
 
   /**
@@ -195,6 +244,7 @@ export class SellerState {
    * waiting for the limiter then fail without being sent (issue 5: about `--concurrency` 429s at most).
    */
   pauseLocally(ref: string, pause: SellerPausedError): void {
+    if (pause.reason === 'daily-limit' && pause.until !== null) this.gate.windows.noteReset(ref, pause.until);
     this.remember(ref, pause);
   }
 
@@ -205,6 +255,11 @@ export class SellerState {
   ): Promise<SellerPausedError> {
     const ttl = Math.max(1, until - this.now());
     await this.redis.set(this.keys.pausedUntil(ref), until, 'PX', ttl);
+    // The API's day begins anew at the reset its 429 announced: every process counts from there.
+    if (reason === 'daily-limit') {
+      this.gate.windows.noteReset(ref, until);
+      await runScript(this.redis, NOTE_RESET, this.keys.limitReset(ref), until, QUOTA_COUNTER_TTL_SECONDS);
+    }
     return this.remember(ref, new SellerPausedError(reason, until));
   }
 
@@ -232,11 +287,28 @@ export class SellerState {
     budget: number | null,
     run?: { id: string; key: string },
   ): Promise<number> {
-    const dayStart = quotaDayStart(this.now(), dailyReset);
-    const taken = await this.quota.take(ref, this.keys.requestsUsed(ref, dayStart), budget, run?.key ?? '');
-    if (typeof taken === 'number') return taken;
-    if (taken.refused === 'lost') throw new RunStateLostError(run?.id ?? '');
-    throw await this.pauseUntil(ref, dayStart + 24 * 3600 * 1000, 'daily-budget');
+    const reserved = await this.gate.reserve(ref, dailyReset, budget, run, false);
+    reserved.answered();
+    return reserved.day;
+  }
+
+  /**
+   * As reserveRequest, held back by the limit learned (issue 31): past it, the request waits until
+   * it may be this process's one probe, and is not sent when the probe before it met the 429. Call
+   * `answered` once the request is answered.
+   */
+  reserveWithinLimit(
+    ref: string,
+    dailyReset: string,
+    budget: number | null,
+    run?: { id: string; key: string },
+  ): Promise<ReservedRequest> {
+    return this.gate.reserve(ref, dailyReset, budget, run, true);
+  }
+
+  /** The API answered `request` other than with a 429; `remaining`: what its headers said is left. */
+  noteAnswer(ref: string, request: ReservedRequest, remaining: number | null): void {
+    this.gate.noteAnswer(ref, request, remaining);
   }
 
   /**
@@ -244,13 +316,11 @@ export class SellerState {
    * are the seller's daily limit, unless an earlier 429 of that day taught it already (issue 14).
    */
   async learnLimit(ref: string, dayStart: number, used: number): Promise<void> {
+    // A window's first request refused says the window began before the API's day did, not a limit.
+    if (used <= 1) return;
     const learned: LearnedLimit = { dayStart, limit: Math.max(0, used - 1), at: this.now() };
-    await learnLimit(this.redis, this.keys, ref, learned);
-  }
-
-  /** The quota day (its start, ms) that `now` falls in. */
-  dayStart(dailyReset: string): number {
-    return quotaDayStart(this.now(), dailyReset);
+    if (await learnLimit(this.redis, this.keys, ref, learned))
+      this.gate.windows.noteLimit(ref, learned.limit);
   }
 
   async status(ref: string, dailyReset: string): Promise<SellerStatus> {

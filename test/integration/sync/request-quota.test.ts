@@ -78,4 +78,18 @@ describe('the request quota, counted in blocks (a real Redis)', () => {
     expect(await quota.take('s', counter, null, runKey)).toEqual({ refused: 'lost' });
     expect(await redis.get(counter)).toBeNull();
   });
+
+  it('numbers a request in the limit window too, from the reset on, and gives back to both counts', async () => {
+    const quota = new RequestQuota(redis, 16);
+    const window = `${prefix}:requests:since-reset`;
+    for (let i = 0; i < 5; i++) await quota.take('s', counter, null, runKey);
+    await quota.returnUnused('s');
+    // The API's day began anew: the quota day counts on, the window from 1.
+    const taken = await quota.takeNumbers('s', { day: counter, window }, null, runKey);
+    expect(taken).toEqual({ day: 6, window: 1 });
+    expect(quota.nextAtLeast('s', { day: counter, window })).toBe(2);
+    await quota.giveBackOne({ day: counter, window });
+    await quota.returnUnused('s');
+    expect([await redis.get(counter), await redis.get(window)]).toEqual(['5', '0']);
+  });
 });

@@ -106,3 +106,23 @@ describe('parseDailyReset', () => {
     },
   );
 });
+
+describe('resetInstant with a delay in whole seconds (issue 31)', () => {
+  // 1.3 s before a reset on a whole second, an API that rounds up says 2.
+  const beforeReset = Date.parse('2024-05-10T15:29:58.700Z');
+
+  it.each([
+    ['Retry-After', { 'retry-after': '2' }],
+    ['RateLimit-Reset', { 'ratelimit-reset': '2' }],
+    ['the structured RateLimit header', { ratelimit: 'limit=100, remaining=0, reset=2' }],
+    ['X-RateLimit-Reset-After', { 'x-ratelimit-reset-after': '2' }],
+  ])('takes the whole second within the last second of the delay from %s', (_name, headers) => {
+    expect(resetInstant(headers, beforeReset, '00:00').toISOString()).toBe('2024-05-10T15:30:00.000Z');
+  });
+
+  it('keeps a delay in fractions of a second as it is', () => {
+    expect(resetInstant({ 'retry-after': '1.5' }, beforeReset, '00:00').toISOString()).toBe(
+      '2024-05-10T15:30:00.200Z',
+    );
+  });
+});

@@ -1,0 +1,67 @@
+import { quotaDayStart } from './quota-day.js';
+
+/**
+ * The seller's limit window, as this process knows it (issue 31): the API's day, as far as the tool
+ * can tell. The spec shows neither the limit nor its reset time; a 429 announces when it resets
+ * (Retry-After, …), and from that instant the API counts afresh: the requests counted against the
+ * learned limit start there. Before any 429, or once the quota day (`--daily-reset`) turned after
+ * it, the window is the quota day. Pure but for its memory: the caller says what Redis holds.
+ */
+export class LimitWindows {
+  /** The latest reset a 429 announced, passed or not. */
+  private readonly announced = new Map<string, number>();
+  /** The latest announced reset that has passed: where the current window began. */
+  private readonly passed = new Map<string, number>();
+  /** The window (its start) the API answered a request of, other than with a 429. */
+  private readonly opened = new Map<string, number>();
+  private readonly limits = new Map<string, number>();
+  /** The last request number the API's rate headers allow in a window (its number + what is left). */
+  private readonly caps = new Map<string, { windowStart: number; last: number }>();
+
+  /** A 429 (here or in another process) announced the reset `at`. */
+  noteReset(ref: string, at: number): void {
+    if (at > (this.announced.get(ref) ?? Number.NEGATIVE_INFINITY)) this.announced.set(ref, at);
+  }
+
+  /** The learned limit (requests a window allows), or null while none is known. */
+  noteLimit(ref: string, limit: number | null): void {
+    if (limit !== null && limit > 0) this.limits.set(ref, limit);
+    else this.limits.delete(ref);
+  }
+
+  /**
+   * An answer to the window's request `number` said `remaining` requests are left: the API allows
+   * the numbers up to their sum. The latest answer holds: it saw the others' requests counted.
+   */
+  noteRemaining(ref: string, windowStart: number, number: number, remaining: number): void {
+    const cap = this.caps.get(ref);
+    if (cap && cap.windowStart > windowStart) return;
+    this.caps.set(ref, { windowStart, last: number + remaining });
+  }
+
+  /** The API answered a request of the window that began at `windowStart`, other than with a 429. */
+  noteOpen(ref: string, windowStart: number): void {
+    if (windowStart > (this.opened.get(ref) ?? Number.NEGATIVE_INFINITY)) this.opened.set(ref, windowStart);
+  }
+
+  /**
+   * The last request number the window allows: none until the API answered one when the window
+   * began at an announced reset (the first request after a reset goes alone: should the reset not
+   * have come yet, a clock apart or a Retry-After rounded down, one 429 says so, not one per request
+   * in flight); then as the API's headers say, else the learned limit.
+   */
+  limitOf(ref: string, windowStart: number): number | null {
+    if (windowStart === this.passed.get(ref) && this.opened.get(ref) !== windowStart) return 0;
+    const cap = this.caps.get(ref);
+    if (cap && cap.windowStart === windowStart) return cap.last;
+    return this.limits.get(ref) ?? null;
+  }
+
+  /** Where the window `now` falls in began (ms): the later of the quota day's start and the last reset passed. */
+  start(ref: string, now: number, dailyReset: string): number {
+    const announced = this.announced.get(ref);
+    const passed = this.passed.get(ref) ?? Number.NEGATIVE_INFINITY;
+    if (announced !== undefined && announced <= now && announced > passed) this.passed.set(ref, announced);
+    return Math.max(quotaDayStart(now, dailyReset), this.passed.get(ref) ?? Number.NEGATIVE_INFINITY);
+  }
+}
