@@ -1,6 +1,7 @@
-import { type Job, Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CANCEL_JOBS_PAGE } from '../defaults.js';
+import { bullmq } from '../lazy-modules.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -61,7 +62,7 @@ export async function cancelRun(
   if (!(await deps.runs.requestCancel(runId))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
-  const queue = new Queue<ChunkJobData>(
+  const queue = new (bullmq().Queue)<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );
