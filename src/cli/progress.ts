@@ -52,7 +52,7 @@ class BarView implements ProgressView {
 
   constructor(stream: NodeJS.WritableStream) {
     // Required here, not imported: only a terminal shows the bar, and cli-progress with its width
-    // tables (string-width, emoji-regex) took ~30 ms of CPU to load in every `run` logging instead.
+    // tables (string-width, emoji-regex) took ~25 ms of CPU to load in every `run` logging instead.
     const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
     this.bar = new SingleBar(
       {
