@@ -1,6 +1,4 @@
 import { createRequire } from 'node:module';
-import type * as BullMQ from 'bullmq';
-import type * as IORedis from 'ioredis';
 import type * as Yaml from 'yaml';
 import type * as Zod from 'zod';
 
@@ -19,21 +17,6 @@ export function zod(): typeof Zod {
 
 export function yaml(): typeof Yaml {
   return require('yaml') as typeof Yaml;
-}
-
-/**
- * bullmq and ioredis through `require`, not `import`: both are CommonJS, and Node's ESM loader takes
- * each file of a CommonJS package imported from ESM through its own resolution and a lexer pass for
- * its named exports (bullmq is ~170 files, ioredis ~40). Required, they load in about two thirds of
- * the CPU: ~0.2 s less at the start of every `run`, `worker` or `import` process (0.1 ms per row of
- * a 2,000-row run). Their types still come from the packages (`import type`).
- */
-export function bullmq(): typeof BullMQ {
-  return require('bullmq') as typeof BullMQ;
-}
-
-export function ioredis(): typeof IORedis {
-  return require('ioredis') as typeof IORedis;
 }
 
 /** A value built on its first use and kept (a schema, built once zod is loaded). */

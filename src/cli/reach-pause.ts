@@ -1,5 +1,5 @@
+import { Queue } from 'bullmq';
 import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
-import { bullmq } from '../lazy-modules.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { SellerApiClient } from '../seller-api/index.js';
 import type { SellerInfo } from '../sellers/seller-state.js';
@@ -48,7 +48,7 @@ export async function liftReachPause(
   }
   await runtime.sellers.clearUnreachable(seller.ref);
   // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.
-  const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
+  const queue = new Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     await queue.removeRateLimitKey();

@@ -1,7 +1,6 @@
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { METRICS_JOBS_PAGE } from '../defaults.js';
-import { bullmq } from '../lazy-modules.js';
 import { queueOptions } from '../queue/queue-options.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 
@@ -22,7 +21,7 @@ export class QueueRows {
   async rows(queueName: string): Promise<Record<string, number>> {
     let queue = this.queues.get(queueName);
     if (!queue) {
-      queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
+      queue = new Queue<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
       queue.on('error', () => undefined);
       this.queues.set(queueName, queue);
     }

@@ -1,10 +1,9 @@
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
 import type { ProductUpsert } from '../interfaces.js';
-import { bullmq } from '../lazy-modules.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
 import { PlanStore } from '../plan/plan-store.js';
@@ -185,7 +184,7 @@ async function queueApprovedWrites(
   const madeDue = rows ? 0 : await makeHeldDue(deps, run);
   const deactivations =
     rows || !approval.resumed ? madeDue : await deps.redis.hlen(deps.keys.deactivations(run.id));
-  const queue = new (bullmq().Queue)<ChunkJobData>(
+  const queue = new Queue<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

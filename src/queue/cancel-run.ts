@@ -1,7 +1,6 @@
-import type { Job, Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CANCEL_JOBS_PAGE } from '../defaults.js';
-import { bullmq } from '../lazy-modules.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -62,7 +61,7 @@ export async function cancelRun(
   if (!(await deps.runs.requestCancel(runId))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
-  const queue = new (bullmq().Queue)<ChunkJobData>(
+  const queue = new Queue<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

@@ -1,9 +1,8 @@
-import type { Job, Queue } from 'bullmq';
+import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
 import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS } from '../defaults.js';
-import { bullmq } from '../lazy-modules.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
@@ -39,7 +38,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       const fault = faultOf(error);
       if (fault === null) throw error;
       deps.health?.note(error);
-      if (fault !== 'lost') throw new (bullmq().RateLimitError)();
+      if (fault !== 'lost') throw new RateLimitError();
       contexts.drop(job.data.runId);
     }
   };
@@ -56,7 +55,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       if (!(error instanceof KeyUnavailableError)) throw error;
       deps.logger.error({ run: runId }, error.message);
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
-      throw new (bullmq().DelayedError)();
+      throw new DelayedError();
     }
     const [state, snapshotFailed, recorded, cancelledAt] = await deps.redis.hmget(
       deps.keys.run(runId),
@@ -186,5 +185,5 @@ async function pauseSeller(
     await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
-  throw new (bullmq().RateLimitError)();
+  throw new RateLimitError();
 }

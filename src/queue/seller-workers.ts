@@ -1,7 +1,6 @@
-import type { Queue, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { RunContexts, type WorkerDeps } from '../chunks/run-context.js';
 import { DEFAULT_LOCK_MS, MAX_STALLED_COUNT } from '../defaults.js';
-import { bullmq } from '../lazy-modules.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
@@ -60,11 +59,8 @@ export class SellerWorkers {
   serve(seller: SellerInfo): void {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
-    const queue = new (bullmq().Queue)<ChunkJobData>(
-      seller.queueName,
-      queueOptions(connection, this.options.prefix),
-    );
-    const worker = new (bullmq().Worker)<ChunkJobData>(
+    const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
+    const worker = new Worker<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
       {

@@ -1,6 +1,5 @@
-import type { Cluster, Command, Redis, RedisOptions } from 'ioredis';
+import { Cluster, type Command, type Redis, type RedisOptions } from 'ioredis';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
-import { ioredis } from '../lazy-modules.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
 
@@ -25,7 +24,7 @@ export function nodeOptions(redis: Redis): Record<string, unknown> {
 }
 
 /** WatchedRedis for a cluster: every command Redis answers with an error is emitted as `command-error`. */
-export class WatchedCluster extends ioredis().Cluster {
+export class WatchedCluster extends Cluster {
   override sendCommand(command: Command, stream?: unknown, node?: unknown): unknown {
     const sent = (super.sendCommand as (c: Command, s?: unknown, n?: unknown) => unknown)(
       command,

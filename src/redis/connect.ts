@@ -1,6 +1,5 @@
-import type { Command, Redis } from 'ioredis';
+import { type Command, Redis } from 'ioredis';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
-import { ioredis } from '../lazy-modules.js';
 
 /**
  * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
@@ -111,7 +110,7 @@ export interface ConnectOptions {
  * the commands BullMQ sends on it: the first write Redis refuses (full, read-only) is seen the moment
  * it is answered, wherever it was sent from (health.ts).
  */
-export class WatchedRedis extends ioredis().Redis {
+export class WatchedRedis extends Redis {
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     const sent = super.sendCommand(command, stream);
     command.promise.catch((error: unknown) => this.emit('command-error', error));

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { ioredis } from '../lazy-modules.js';
+import { Redis } from 'ioredis';
 
 export interface PrivateRedis {
   url: string;
@@ -14,11 +14,7 @@ export function hasRedisServerBinary(): boolean {
 
 /** True when something answers PING at the URL within a short time. */
 export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
-  const redis = new (ioredis().Redis)(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    retryStrategy: () => null,
-  });
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null });
   redis.on('error', () => {});
   try {
     await redis.connect();

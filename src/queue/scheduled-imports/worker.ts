@@ -1,6 +1,5 @@
-import type { Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { bullmq } from '../../lazy-modules.js';
 import type { Logger } from '../../logger.js';
 import type { RedisHealth } from '../../redis/health.js';
 import { quoteForMessage } from '../../terminal-safe.js';
@@ -38,7 +37,7 @@ export interface ScheduledImportsWorkerDeps {
  */
 export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<ScheduledImportData> {
   const name = scheduledImportsQueue(deps.redis, deps.prefix);
-  const worker = new (bullmq().Worker)<ScheduledImportData>(
+  const worker = new Worker<ScheduledImportData>(
     name,
     async (job) => {
       const name: unknown = job.data?.job;
