@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { toDecimal } from '../catalog/decimal.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
@@ -159,7 +159,8 @@ export function echoDigest(value: CompactValue): string {
   // A list may show `"12.50"` where the write's answer showed 12.5: one form, one echo.
   const decimal = typeof value === 'boolean' ? null : toDecimal(value);
   const canonical = decimal === null ? JSON.stringify(value) : `#${decimal}`;
-  return createHash('sha1').update(canonical).digest('base64url').slice(0, 10);
+  // The one-shot hash: no Hash object (a stream) built and dropped for each field of each row.
+  return hash('sha1', canonical, 'base64url').slice(0, 10);
 }
 
 /** The note of a field whose write was accepted but not applied. */
