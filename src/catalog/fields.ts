@@ -34,7 +34,8 @@ export const NON_NEGATIVE_FIELDS: ReadonlySet<string> = new Set(['price', 'sale_
 
 /** Unknown fields (generic preset, mapping files) are strings. */
 export function kindOf(field: string): FieldKind {
-  return PRODUCT_FIELDS[field] ?? 'string';
+  // Own keys only: a column named `valueOf` is a string field, not Object's method.
+  return Object.hasOwn(PRODUCT_FIELDS, field) ? (PRODUCT_FIELDS[field] as FieldKind) : 'string';
 }
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'y', 'on', 'active', 'enabled']);

@@ -167,7 +167,8 @@ export function createMapper(options: MapperOptions): Mapper {
   };
   const rules: RowRules = {
     matchBy,
-    specOf: (field) => specs[field] ?? kindSpec(field),
+    // Own keys only: a column named `valueOf` or `constructor` is a field, not Object's method.
+    specOf: (field) => (Object.hasOwn(specs, field) ? (specs[field] as FieldSpec) : kindSpec(field)),
     readDecimal: createDecimalReader(style ?? 'auto', suggested),
     priceDecimals: options.priceDecimals ?? DEFAULT_PRICE_DECIMALS,
   };

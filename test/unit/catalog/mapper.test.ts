@@ -30,6 +30,19 @@ describe('the generic preset', () => {
     ]);
   });
 
+  it("sends columns named as Object's own methods (valueOf, constructor) as fields like any other", async () => {
+    // Found by test/hostile/fuzz.property.test.ts: a column `valueOf` threw a TypeError mid-run.
+    const [row] = await mapRows(
+      ['sku', 'valueOf', 'constructor', 'toString', 'hasOwnProperty'],
+      [['A-1', '0x10', 'oak', 'x', 'y']],
+    );
+    expect(row).toMatchObject({
+      kind: 'upsert',
+      key: 'A-1',
+      fields: { sku: 'A-1', valueOf: '0x10', constructor: 'oak', toString: 'x', hasOwnProperty: 'y' },
+    });
+  });
+
   it('takes an id column as the remote product id, not as a field', async () => {
     const [row] = await mapRows(['id', 'sku', 'price'], [['981', 'A-1', '5']]);
     expect(row).toMatchObject({ kind: 'upsert', id: '981', fields: { sku: 'A-1', price: 5 } });
