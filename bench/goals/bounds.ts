@@ -84,6 +84,14 @@ export const BOUNDS: Bound[] = [
     digits: 2,
   },
   {
+    goal: 'the same, no rate headers, after the first crossing',
+    key: 'refused-per-learned-crossing',
+    source: 'daily-limit',
+    max: 1,
+    unit: '',
+    digits: 2,
+  },
+  {
     goal: 'first request after the reset',
     key: 'first-request-after-reset-s',
     source: 'daily-limit',
