@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type TimedRequest } from '../../src/sandbox/index.js';
+import { spentDays, startSandbox, type TimedRequest } from '../../src/sandbox/index.js';
 import { generateRows, writeCatalogCsv } from '../sync/catalog.js';
 import { runCli } from '../sync/cli-run.js';
 import { BENCH_KEY, BENCH_SELLER } from './measured-sync.js';
@@ -20,21 +20,12 @@ interface Crossing {
   lateMs: number | null;
 }
 
-/** The days whose limit the run spent (it reached the limit, or met a 429), in order. */
+/** The days whose limit the run spent, in order, and how late the first request after each reset came. */
 function crossings(requests: TimedRequest[]): Crossing[] {
-  const days = new Map<number, { sent: number; refused: number }>();
-  for (const request of requests) {
-    const day = Math.floor(request.at / DAY_MS);
-    const counts = days.get(day) ?? { sent: 0, refused: 0 };
-    if (request.status === 429) counts.refused++;
-    else counts.sent++;
-    days.set(day, counts);
-  }
-  const spent = [...days].filter(([, c]) => c.refused > 0 || c.sent >= DAILY_LIMIT).sort(([a], [b]) => a - b);
-  return spent.map(([day, c]) => {
+  return spentDays(requests, DAY_MS, DAILY_LIMIT).map(({ day, refused }) => {
     const resetAt = (day + 1) * DAY_MS;
     const next = requests.find((request) => request.at >= resetAt);
-    return { refused: c.refused, lateMs: next ? next.at - resetAt : null };
+    return { refused, lateMs: next ? next.at - resetAt : null };
   });
 }
 

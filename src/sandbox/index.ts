@@ -7,4 +7,5 @@ export { isLoopbackHost, LIST_SHAPES, parseDuration, RESET_HEADERS } from './opt
 export type { LoggedRequest, TimedRequest } from './request-log.js';
 export type { Sandbox } from './sandbox.js';
 export { startSandbox } from './server.js';
+export { type SpentDay, spentDays } from './spent-days.js';
 export type { SandboxStats } from './stats.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TimedRequest } from '../../../src/sandbox/index.js';
+import { spentDays } from '../../../src/sandbox/index.js';
 import { catalogRows } from '../support/catalog.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
-import { SELLER_A, useFailureRig } from './support/rig.js';
+import { type FailureRig, SELLER_A, useFailureRig } from './support/rig.js';
 
 // Issue 31: once the daily limit is known, a crossing costs one 429 (the one request sent past it),
 // not one per request in flight. 8 requests at once, 20 a "day" of two seconds: five or more
@@ -12,20 +12,18 @@ const DAY_MS = 2000;
 const ROWS = 100;
 const CONCURRENCY = 8;
 
-/** The 429s of each sandbox day whose limit the run spent (it reached it, or met a 429), in order. */
-function refusedPerSpentDay(requests: TimedRequest[]): number[] {
-  const days = new Map<number, { sent: number; refused: number }>();
-  for (const request of requests) {
-    const day = Math.floor(request.at / DAY_MS);
-    const counts = days.get(day) ?? { sent: 0, refused: 0 };
-    if (request.status === 429) counts.refused++;
-    else counts.sent++;
-    days.set(day, counts);
-  }
-  return [...days]
-    .filter(([, c]) => c.refused > 0 || c.sent >= DAILY_LIMIT)
-    .sort(([a], [b]) => a - b)
-    .map(([, c]) => c.refused);
+/** Runs the catalog at C = 8 through the rig; the 429s of each sandbox day whose limit it spent, in order. */
+async function refusedPerCrossing(rig: FailureRig): Promise<number[]> {
+  const rows = catalogRows(ROWS);
+  const source = await rig.csv('catalog.csv', rows);
+
+  const result = await rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
+
+  expect(result.code).toBe(0);
+  expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
+  const refused = spentDays(rig.sandbox.timedRequests(), DAY_MS, DAILY_LIMIT).map((day) => day.refused);
+  expect(refused.length, 'days spent').toBeGreaterThanOrEqual(4);
+  return refused;
 }
 
 describe('crossing a daily limit the API says (X-RateLimit-Remaining; Retry-After in seconds)', () => {
@@ -34,15 +32,7 @@ describe('crossing a daily limit the API says (X-RateLimit-Remaining; Retry-Afte
   it('gets at most one 429 per crossing, the first one too, and ends exact', {
     timeout: 60_000,
   }, async () => {
-    const rows = catalogRows(ROWS);
-    const source = await rig.csv('catalog.csv', rows);
-
-    const result = await rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
-
-    expect(result.code).toBe(0);
-    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
-    const refused = refusedPerSpentDay(rig.sandbox.timedRequests());
-    expect(refused.length, 'days spent').toBeGreaterThanOrEqual(4);
+    const refused = await refusedPerCrossing(rig);
     for (const count of refused)
       expect(count, `429s per crossing: ${refused.join(', ')}`).toBeLessThanOrEqual(1);
   });
@@ -59,15 +49,7 @@ describe('crossing a daily limit the API does not say (no rate headers): learned
   it('gets at most one 429 per crossing once the limit is learned, and ends exact', {
     timeout: 60_000,
   }, async () => {
-    const rows = catalogRows(ROWS);
-    const source = await rig.csv('catalog.csv', rows);
-
-    const result = await rig.cli(['run', source, '--concurrency', String(CONCURRENCY)]);
-
-    expect(result.code).toBe(0);
-    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
-    const refused = refusedPerSpentDay(rig.sandbox.timedRequests());
-    expect(refused.length, 'days spent').toBeGreaterThanOrEqual(4);
+    const refused = await refusedPerCrossing(rig);
     // The first crossing teaches the limit; the second may still meet a limit learned one too high,
     // when the run's first quota day took in requests of the API's day before (it had not said when
     // its day began). From the third on, the limit is the API's day's own.
