@@ -1,8 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSource } from '../../src/sources/index.js';
 import { type ShopifyDouble, startShopifyDouble } from '../../src/sources/stores/shopify/double.js';
 import { sampleShop } from '../../src/sources/stores/shopify/sample-shop.js';
 import { loopbackNetwork } from './support.js';
+
+// The network is injected (loopbackNetwork); belt and braces, whatever the code does, nothing leaves
+// loopback and no real DNS is asked (see network-guard.ts).
+vi.mock('node:dns/promises', async (original) => (await import('./network-guard.js')).guardedDns(original));
+vi.mock('node:dns', async (original) => (await import('./network-guard.js')).guardedDnsLookup(original));
+vi.mock('node:net', async (original) => (await import('./network-guard.js')).guardedNet(original));
+vi.mock('node:tls', async (original) => (await import('./network-guard.js')).guardedTls(original));
+vi.mock('node:http', async (original) => (await import('./network-guard.js')).guardedHttp(original));
+vi.mock('node:https', async (original) => (await import('./network-guard.js')).guardedHttp(original));
 
 const TOKEN = 'shpat_policy_token';
 const store = {

@@ -18,6 +18,15 @@ vi.mock('node:https', async (original) =>
 vi.mock('node:dns', async (original) =>
   (await import('../../hostile/network-guard.js')).guardedDnsLookup(original),
 );
+vi.mock('node:dns/promises', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedDns(original),
+);
+vi.mock('node:net', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedNet(original),
+);
+vi.mock('node:tls', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedTls(original),
+);
 
 /** The warning lines a run logged about its webhook (pino JSON on stderr). */
 function webhookWarnings(stderr: string): string[] {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { postWebhook } from '../../../src/notify/post-webhook.js';
 import { useWebhookReceiver } from '../support/webhook-receiver.js';
 
-// Belt and braces: whatever postWebhook does, no request leaves loopback and no real DNS is asked.
+// Belt and braces: whatever postWebhook does, no connection leaves loopback (http, https, net, tls) and no real DNS is asked.
 vi.mock('node:http', async (original) =>
   (await import('../../hostile/network-guard.js')).guardedHttp(original),
 );
@@ -11,6 +11,15 @@ vi.mock('node:https', async (original) =>
 );
 vi.mock('node:dns', async (original) =>
   (await import('../../hostile/network-guard.js')).guardedDnsLookup(original),
+);
+vi.mock('node:dns/promises', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedDns(original),
+);
+vi.mock('node:net', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedNet(original),
+);
+vi.mock('node:tls', async (original) =>
+  (await import('../../hostile/network-guard.js')).guardedTls(original),
 );
 
 /** A delivery whose waits are only recorded: no test here waits for a backoff. */
