@@ -1,3 +1,4 @@
+import { SETTLE_HOLD } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
 import { priceChangeRefusal } from '../guards/limits.js';
 import { isPlanned } from '../guards/verdict.js';
@@ -90,20 +91,23 @@ export function chunkRows(
       // killed mid-chunk leaves no write whose outcome is lost); the others settle in one batch.
       // Rows that finish together share that step (settle-batch.ts).
       const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
-      const written = new SettleBatch(settle);
+      const written = new SettleBatch(settle, SETTLE_HOLD);
       return {
         todo: unsettled,
         handle: async (context, row, lookup) => {
+          const turn = written.begin();
           const records: RowWrite[] = [];
           let outcome: RowOutcome;
           try {
             outcome = await syncRow({ ...context, rowWrites: records }, row, lookup);
           } catch (error) {
             // A pause after a write that was recorded in memory only: its record still goes.
-            if (records.length > 0) await written.add([], records);
+            if (records.length > 0) await turn.add([], records);
+            else turn.end();
             throw error;
           }
-          if (!UNWRITTEN.has(outcome.action)) return written.add([outcome], records);
+          if (!UNWRITTEN.has(outcome.action)) return turn.add([outcome], records);
+          turn.end();
           unwritten.outcomes.push(outcome);
           unwritten.records.push(...records);
         },
