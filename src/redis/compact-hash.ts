@@ -8,8 +8,9 @@ import { luaScript, runScript } from './scripts.js';
 // again, the hash is sized to its fields (a listpack, when they are few and short).
 // KEYS[1] the hash; ARGV[1] the most fields it is written again with (the copy blocks Redis for it).
 // Plain hash commands, not DUMP and RESTORE: an ACL user without @dangerous may run it. One HSET
-// of every field, so that Redis sizes the table once for them all (HSETs of a few fields each grew
-// it by doubling, and left the last doubling half done).
+// of every field, so that Redis grows the table in that one command (HSETs of a few fields each
+// grew it by doubling, and left the last doubling half done). A hash whose fields pass the listpack's
+// limits may still keep a doubling half done: at most 8 bytes a field, not the table of every row.
 const REWRITE_SCRIPT = luaScript(
   'rewriteHash',
   1,

@@ -80,12 +80,16 @@ describe('a run that ends', () => {
     const outcomes = keys.outcomes(id);
     const ttl = await redis.pttl(outcomes);
     expect(ttl).toBeGreaterThan(0);
-    // A copy written from the hash's fields is sized to them: the packed hash is no larger (the
-    // copy's name as long: MEMORY USAGE counts the name).
+    // A copy written from the hash's fields is sized to them (the copy's name as long: MEMORY USAGE
+    // counts the name). The packed hash is no larger but for a table doubling Redis may leave half
+    // done (8 bytes a slot, a table of the next power of two above its fields): which of the two
+    // does depends on the order Redis keeps the fields in, so on the server's hash seed. Keeping
+    // the table of its 8,192 rows would cost 64 KiB more.
     const copy = `${outcomes.slice(0, -1)}X`;
     await redis.restore(copy, 0, await redis.dumpBuffer(outcomes));
-    const usage = (key: string) => redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
-    expect(await usage(outcomes)).toBe(await usage(copy));
+    const usage = async (key: string) => Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+    const halfDoneTable = 8 * 2 ** Math.ceil(Math.log2(await redis.hlen(outcomes)));
+    expect(await usage(outcomes)).toBeLessThanOrEqual((await usage(copy)) + halfDoneTable);
     expect(await redis.pttl(outcomes)).toBeLessThanOrEqual(ttl);
     expect(await redis.pttl(outcomes)).toBeGreaterThan(ttl - 60_000);
     expect((await allLines(id)).length).toBe(total);
