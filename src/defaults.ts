@@ -103,10 +103,31 @@ export const MAX_PRICE_DECIMALS = 6;
 export const DEFAULT_CHUNK_SIZE = 100;
 
 /**
+ * Rows per chunk job of an `--incremental` run. Most of its rows send no request (they are diffed
+ * against what this tool last sent), so a chunk's cost is its Redis look-ups and its job: the id
+ * map's read costs a command per bucket its keys fall in (100 keys fall in ~95 of the 1,024 buckets,
+ * 1,000 in ~630) and BullMQ's ~40 commands per job, the settle and the run's keep-alive are shared
+ * by ten times the rows. Issue 31: an unchanged re-run at 2,000 rows went from 1.70 Redis commands
+ * per row to 0.84 (test/integration/sync/redis-commands-per-row.test.ts). Every other run keeps
+ * DEFAULT_CHUNK_SIZE: its rows are mostly requests, a chunk tried again re-diffs fewer of them, and
+ * approvals, a guarded run's writes and deactivations keep it too.
+ */
+export const INCREMENTAL_CHUNK_SIZE = 1000;
+
+/**
  * Chunk jobs waiting in a seller's queue above which the producer stops reading the source
- * (decision 6): 20,000 rows, ≈ 5.8 MiB of Redis, whatever the catalog's size.
+ * (decision 6): 20,000 rows, ≈ 5.8 MiB of Redis, whatever the catalog's size. It is counted in
+ * chunks of DEFAULT_CHUNK_SIZE: a run of bigger chunks waits at fewer of them, so that the rows
+ * queued stay the same (queue/chunking.ts).
  */
 export const DEFAULT_HIGH_WATER = 200;
+
+/**
+ * Rows the producer settles itself (invalid, merged, not sold) written in one step: a fixed count,
+ * not a multiple of the chunk size, so that an `--incremental` run's bigger chunks do not make a
+ * settle of 10,000 rows (six arguments each to one script call).
+ */
+export const SETTLED_BY_PRODUCER_AT_ONCE = 10 * DEFAULT_CHUNK_SIZE;
 
 /**
  * Rows read between turns of the event loop while a chunk is being written. Records the parser

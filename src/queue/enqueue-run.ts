@@ -16,6 +16,7 @@ import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
+import { chunkSizeOf } from './chunking.js';
 import { finaliseIfSettled } from './finalise.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
 import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
@@ -158,6 +159,7 @@ async function produceRun(
       queue,
       runId: run.id,
       rows,
+      chunkSize: chunkSizeOf(spec),
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.leaveUnread ? { leaveUnread: hooks.leaveUnread } : {}),

@@ -5,10 +5,10 @@ import { countOf } from '../count-words.js';
 import {
   CHUNK_WRITES_AT_ONCE,
   DEFAULT_CHUNK_SIZE,
-  DEFAULT_HIGH_WATER,
   PRODUCER_KEEP_EVERY_MS,
   ROWS_BETWEEN_TURNS,
   RUN_TTL_SECONDS,
+  SETTLED_BY_PRODUCER_AT_ONCE,
 } from '../defaults.js';
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
@@ -16,6 +16,7 @@ import { addChunk, type ChunkJobData, packSources } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
+import { highWaterOf } from './chunking.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
 
@@ -26,9 +27,15 @@ export interface ProduceOptions {
   queue: Queue<ChunkJobData>;
   runId: string;
   rows: AsyncIterable<MappedRow>;
-  /** Rows per job: a million-row catalog is ten thousand jobs (docs/architecture.md, decision 2). */
+  /**
+   * Rows per job: a million-row catalog is ten thousand jobs (docs/architecture.md, decision 2);
+   * chunking.ts says how many for a run.
+   */
   chunkSize?: number;
-  /** Jobs waiting in the seller's queue above which reading the source pauses (decision 6). */
+  /**
+   * Jobs waiting in the seller's queue above which reading the source pauses (decision 6); by
+   * default as many chunks of `chunkSize` as hold the rows the Redis sizing allows (chunking.ts).
+   */
   highWater?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Called while the producer waits for workers to drain the queue, with why they do not (or null). */
@@ -93,7 +100,7 @@ export class SourceLeftUnreadError extends Error {
 export async function produceChunks(options: ProduceOptions): Promise<{ total: number; chunks: number }> {
   const { redis, keys, runs, queue, runId } = options;
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const highWater = options.highWater ?? DEFAULT_HIGH_WATER;
+  const highWater = options.highWater ?? highWaterOf(chunkSize);
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   let total = 0;
   /** Rows read and recorded (queued or settled): what a run left unread holds. */
@@ -144,7 +151,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       sourceKeys,
       // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
       header: options.sourceRows?.headerChange() ?? null,
-      last: upserts.length < chunkSize && settledHere.length < chunkSize * 10,
+      last: upserts.length < chunkSize && settledHere.length < SETTLED_BY_PRODUCER_AT_ONCE,
       totalNow: total,
     };
     if (batch.rows.length > 0) {
@@ -236,7 +243,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
         settledHere.push(settledAtOnce(mapped));
         if (values) settledSources.set(mapped.row, values);
       }
-      if (upserts.length >= chunkSize || settledHere.length >= chunkSize * 10) await flush();
+      if (upserts.length >= chunkSize || settledHere.length >= SETTLED_BY_PRODUCER_AT_ONCE) await flush();
     }
     // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
     if (options.signal?.aborted) throw new RunInterruptedError();

@@ -29,7 +29,10 @@ export const KEPT_BYTES_PER_ROW = 581 + 313 + REPLACED_BYTES_PER_UPDATED_ROW;
  */
 export const QUEUED_BYTES_PER_ROW = 290;
 
-/** The rows queued at once at most (the producer's high-water mark). */
+/**
+ * The rows queued at once at most (the producer's high-water mark): the mark counts chunks, and is
+ * scaled to any chunk size (an `--incremental` run's are bigger) to hold these rows (queue/chunking.ts).
+ */
 export const MAX_QUEUED_ROWS = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
 
 /**

@@ -1,14 +1,19 @@
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER, INCREMENTAL_CHUNK_SIZE } from '../../../src/defaults.js';
+import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { produceChunks } from '../../../src/queue/producer.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
+import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import {
   countingSource,
+  enqueueDeps,
   pollUntil,
   QUEUE_NAME,
   quickSleep,
   RUN_SPEC,
+  SELLER_REF,
   useProducerRig,
 } from './support/rig.js';
 
@@ -148,5 +153,42 @@ describe('the producer with a high-water mark of 3 waiting jobs and chunks of 10
       expect(record?.produced).toBe(false);
       expect(record?.state).not.toBe('done');
     });
+  });
+});
+
+// The mark counts chunks: an --incremental run's chunks of 1,000 rows must not queue ten times the rows.
+describe('an --incremental run queued with no worker (chunks of 1,000 rows)', () => {
+  const rig = useProducerRig();
+  const markRows = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
+
+  it('holds at as many rows as a plain run does, in fewer chunks', async () => {
+    const source = countingSource(markRows + 3 * INCREMENTAL_CHUNK_SIZE);
+    const leave = new AbortController();
+    const waits: number[] = [];
+    const produced = enqueueRun(enqueueDeps(rig), { ...RUN_SPEC, incremental: true }, source.rows(), {
+      leaveUnread: leave.signal,
+      onBackpressure: (waiting) => {
+        waits.push(waiting);
+        // The next look at the full queue gives up: the rows queued are what the mark let through.
+        leave.abort();
+      },
+    });
+
+    await expect(produced).rejects.toMatchObject({ name: 'SourceLeftUnreadError', rowsQueued: markRows });
+    const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
+      connection: rig.redis,
+      prefix: rig.prefix,
+    });
+    try {
+      const jobs = await queue.getJobs(['wait', 'prioritized', 'delayed']);
+      expect(jobs.map((job) => job.data.rows.length)).toEqual(
+        Array(markRows / INCREMENTAL_CHUNK_SIZE).fill(INCREMENTAL_CHUNK_SIZE),
+      );
+      expect(waits[0]).toBe(markRows / INCREMENTAL_CHUNK_SIZE);
+      // The chunk in hand was read, the rest not.
+      expect(source.pulled).toBe(markRows + INCREMENTAL_CHUNK_SIZE);
+    } finally {
+      await queue.close();
+    }
   });
 });

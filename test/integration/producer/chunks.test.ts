@@ -151,6 +151,36 @@ describe('the chunks the producer queues', () => {
     });
   });
 
+  describe('when a run is --incremental (its rows mostly send no request)', () => {
+    /** The rows of each chunk job enqueueRun queued for the run, in chunk order. */
+    async function chunkSizesOf(incremental: boolean): Promise<number[]> {
+      const result = await enqueueRun(
+        enqueueDeps(rig),
+        { ...RUN_SPEC, incremental },
+        countingSource(2500).rows(),
+      );
+      if (result.kind !== 'queued') throw new Error(`expected a queued run, got ${result.kind}`);
+      const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
+        connection: rig.redis,
+        prefix: rig.prefix,
+      });
+      try {
+        const jobs = await queue.getJobs(['wait', 'prioritized', 'delayed']);
+        return jobs
+          .filter((job) => job.data.runId === result.run.id)
+          .sort((a, b) => a.data.chunk - b.data.chunk)
+          .map((job) => job.data.rows.length);
+      } finally {
+        await queue.close();
+      }
+    }
+
+    it('queues chunks of up to 1,000 rows, where any other run queues chunks of 100', async () => {
+      expect(await chunkSizesOf(true)).toEqual([1000, 1000, 500]);
+      expect(await chunkSizesOf(false)).toEqual([...Array(25).fill(100)]);
+    });
+  });
+
   describe('when the source breaks half way through', () => {
     // RUN_TTL_SECONDS: a run's data goes after a week. An aborted run is never finished, so nothing
     // else would ever remove what its producer wrote (issue 4: Redis stays flat).
