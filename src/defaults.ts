@@ -146,6 +146,14 @@ export const ROWS_BETWEEN_TURNS = 16;
  */
 export const SETTLE_HOLD = { ms: 10, rows: 32 };
 
+/**
+ * `run` reads its source on the thread that sends its requests: after its first chunks the read
+ * waits until a worker of this process has begun the run's rows (list read done, first writes
+ * under way), at most this long (the seller paused, say). Parsing the rest of a 2,000-row file
+ * first delayed the first write by ~40 ms at 20 ms latency (issue 31: pace against a bare client).
+ */
+export const READ_HELD_FOR_FIRST_ROWS_MS = 1000;
+
 /** Chunks written at once: a chunk's keys and run check go out while the one before it is added (flush). */
 export const CHUNK_WRITES_AT_ONCE = 2;
 

@@ -48,6 +48,7 @@ export async function syncChunkRows(
     await mode.todo(rows),
   );
   const lookups = await context.index.lookup(todo);
+  deps.onRowsBegun?.(runId);
   // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
   // a worker killed mid-chunk leaves no row whose write happened but whose outcome is lost
   // (the retried chunk would call it `unchanged`) beyond the writes answered in the last moment.

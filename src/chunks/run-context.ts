@@ -64,6 +64,8 @@ export interface WorkerDeps {
   health?: RedisHealth;
   /** Told of every request sent to the Seller API (`worker --metrics-port`). */
   onRequestSent?: (event: RequestEvent) => void;
+  /** Told when a chunk of a run begins its rows (the list read done): `run` reads the rest of its source. */
+  onRowsBegun?: (runId: string) => void;
   /** Told of a run's plan line (issue 14) before its first write: `run` prints it. */
   onRunPlan?: (runId: string, line: string) => void;
   /**

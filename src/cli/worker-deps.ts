@@ -17,7 +17,7 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
-  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRunPlan' | 'onRunLeft' | 'answerCaps'> = {},
+  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps'> = {},
 ): SellerWorkers {
   runtime.sellers.quota.blockSize = blockSizeFor(concurrency);
   const deps: WorkerDeps = {
@@ -59,7 +59,11 @@ export function sellerWorkersOptions(
     prefix: config.prefix,
     lockDurationMs: config.lockDurationMs,
     stalledIntervalMs: config.stallCheckMs,
-    // Enough chunks at once to keep `concurrency` requests busy while others wait on Redis.
-    chunksAtOnce: Math.max(2, Math.ceil(concurrency / 8)),
+    chunksAtOnce: chunksAtOnceFor(concurrency),
   };
+}
+
+/** Enough chunks at once to keep `concurrency` requests busy while others wait on Redis. */
+export function chunksAtOnceFor(concurrency: number): number {
+  return Math.max(2, Math.ceil(concurrency / 8));
 }

@@ -53,6 +53,8 @@ export interface EnqueueHooks {
   assertHealthy?: () => void;
   /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
   sourceRows?: SourceRows;
+  /** A worker of this process starts the run: the read waits for its first rows (produceChunks). */
+  firstRows?: { chunks: number; begun: Promise<unknown> };
 }
 
 export type EnqueueResult =
@@ -165,6 +167,7 @@ async function produceRun(
       ...(hooks.leaveUnread ? { leaveUnread: hooks.leaveUnread } : {}),
       ...(hooks.assertHealthy ? { assertHealthy: hooks.assertHealthy } : {}),
       ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
+      ...(hooks.firstRows ? { firstRows: hooks.firstRows } : {}),
       sellerPause: async () => pauseReason(await deps.sellers.status(spec.sellerRef, spec.dailyReset)),
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so

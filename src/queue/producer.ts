@@ -6,6 +6,7 @@ import {
   CHUNK_WRITES_AT_ONCE,
   DEFAULT_CHUNK_SIZE,
   PRODUCER_KEEP_EVERY_MS,
+  READ_HELD_FOR_FIRST_ROWS_MS,
   ROWS_BETWEEN_TURNS,
   RUN_TTL_SECONDS,
   SETTLED_BY_PRODUCER_AT_ONCE,
@@ -58,6 +59,12 @@ export interface ProduceOptions {
   assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
   sourceRows?: SourceRows;
+  /**
+   * A worker of this process starts the run (`run`): after the first `chunks` chunks the read waits
+   * for `begun` (the run's first rows under way) or `maxMs` (READ_HELD_FOR_FIRST_ROWS_MS), whichever
+   * is first.
+   */
+  firstRows?: { chunks: number; begun: Promise<unknown>; maxMs?: number };
 }
 
 /** The rows one flush lets go, and what they leave to record, written while the next are read. */
@@ -111,6 +118,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let settledHere: RowOutcome[] = [];
   let settledSources = new Map<number, RowSource>();
   let sourceKeys: string[] = [];
+  let chunksQueued = 0;
 
   const room = new QueueRoom(queue, highWater);
   let keptAt = Number.NEGATIVE_INFINITY;
@@ -243,7 +251,11 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
         settledHere.push(settledAtOnce(mapped));
         if (values) settledSources.set(mapped.row, values);
       }
-      if (upserts.length >= chunkSize || settledHere.length >= SETTLED_BY_PRODUCER_AT_ONCE) await flush();
+      if (upserts.length >= chunkSize || settledHere.length >= SETTLED_BY_PRODUCER_AT_ONCE) {
+        const queues = upserts.length > 0;
+        await flush();
+        if (queues && ++chunksQueued === options.firstRows?.chunks) await untilFirstRows(options.firstRows);
+      }
     }
     // A source closed because of an interrupt ends like a finished one: it must not count as read whole.
     if (options.signal?.aborted) throw new RunInterruptedError();
@@ -255,6 +267,22 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     throw error;
   }
   return { total, chunks };
+}
+
+/** Resolves once `begun` does, or after `maxMs`; never rejects. */
+async function untilFirstRows({
+  begun,
+  maxMs = READ_HELD_FOR_FIRST_ROWS_MS,
+}: {
+  begun: Promise<unknown>;
+  maxMs?: number;
+}): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  await Promise.race([begun.catch(() => undefined), cap]);
+  clearTimeout(timer);
 }
 
 async function waitForRoom(

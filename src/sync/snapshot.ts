@@ -41,24 +41,40 @@ export async function ensureSnapshot(
   runId: string,
   load: () => Promise<unknown>,
 ): Promise<void> {
+  const lockKey = deps.keys.snapshotLock(runId);
   for (;;) {
     if (await snapshotSettled(deps, runId)) return;
-    const lock = await tryLock(deps.redis, deps.keys.snapshotLock(runId), { ttlMs: SNAPSHOT_LOCK_MS });
+    const lock = await tryLock(deps.redis, lockKey, { ttlMs: SNAPSHOT_LOCK_MS });
     if (!lock) {
-      await deps.sleep(SNAPSHOT_POLL_MS);
+      // The reader is a chunk of this process (the second chunk of a `run`): its end, not a poll,
+      // says when to look again (a poll cost that chunk up to SNAPSHOT_POLL_MS of idle requests).
+      const here = readsHere.get(lockKey);
+      if (here) await here.catch(() => undefined);
+      else await deps.sleep(SNAPSHOT_POLL_MS);
       continue;
     }
+    const read = (async () => {
+      try {
+        // Look again under the lock: the reader before us may have finished between our first look
+        // and our lock, and its pages must not be read a second time (issue 9, item 6).
+        if (await snapshotSettled(deps, runId)) return;
+        await readOnce(deps, runId, load);
+      } finally {
+        await lock.release();
+      }
+    })();
+    readsHere.set(lockKey, read);
     try {
-      // Look again under the lock: the reader before us may have finished between our first look
-      // and our lock, and its pages must not be read a second time (issue 9, item 6).
-      if (await snapshotSettled(deps, runId)) return;
-      await readOnce(deps, runId, load);
+      await read;
       return;
     } finally {
-      await lock.release();
+      readsHere.delete(lockKey);
     }
   }
 }
+
+/** The list reads under way in this process, by their lock's key. */
+const readsHere = new Map<string, Promise<void>>();
 
 /** True once the snapshot is ready; throws its recorded failure; false while it is neither. */
 async function snapshotSettled(deps: SnapshotDeps, runId: string): Promise<boolean> {

@@ -23,7 +23,7 @@ import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
-import { startSellerWorkers } from '../worker-deps.js';
+import { chunksAtOnceFor, startSellerWorkers } from '../worker-deps.js';
 
 export function registerRun(program: Command, io: CliIo): void {
   addRunOptions(
@@ -92,9 +92,18 @@ export async function syncOnce(
   const onRunLeft = (left: string) => {
     if (left === runIdKnown) wake.wake();
   };
+  // The source's first chunks are queued, then its read waits for this process's first rows.
+  let rowsBegun: () => void = () => {};
+  const begun = new Promise<void>((resolve) => {
+    rowsBegun = resolve;
+  });
+  const onRowsBegun = (started: string) => {
+    if (started === runIdKnown) rowsBegun();
+  };
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], {
     onRunPlan,
     onRunLeft,
+    onRowsBegun,
     ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   workers.serve(seller);
@@ -141,6 +150,7 @@ export async function syncOnce(
     const production = enqueue(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
       sourceRows: prepared.sourceRows,
+      firstRows: { chunks: chunksAtOnceFor(flags.concurrency), begun },
       signal: interrupt.signal,
       leaveUnread: leave.signal,
       assertHealthy: () => {

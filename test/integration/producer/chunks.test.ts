@@ -359,3 +359,47 @@ describe('the chunks the producer queues', () => {
     });
   });
 });
+
+describe('the read of `run`, which shares its thread with the run’s first requests', () => {
+  const rig = useProducerRig();
+
+  it('queues its first chunks, then waits until this process has begun the run’s rows', async () => {
+    const source = countingSource(95);
+    const begun = gate();
+    const run = await rig.runs.create(RUN_SPEC);
+    const producing = produceChunks({
+      redis: rig.redis,
+      keys: rig.keys,
+      runs: rig.runs,
+      queue: rig.queue,
+      runId: run.id,
+      rows: source.rows(),
+      chunkSize: 10,
+      firstRows: { chunks: 2, begun: begun.promise, maxMs: 60_000 },
+    });
+    await pollUntil('two chunks are queued', async () => (await rig.queue.getWaitingCount()) === 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The row that completed the second chunk is the last one read.
+    expect(source.pulled).toBe(20);
+    begun.open();
+    expect(await producing).toEqual({ total: 95, chunks: 10 });
+    expect(source.pulled).toBe(95);
+  });
+
+  it('reads on after maxMs when no row begins (the seller paused, say)', async () => {
+    const source = countingSource(45);
+    const never = new Promise<void>(() => undefined);
+    const run = await rig.runs.create(RUN_SPEC);
+    const result = await produceChunks({
+      redis: rig.redis,
+      keys: rig.keys,
+      runs: rig.runs,
+      queue: rig.queue,
+      runId: run.id,
+      rows: source.rows(),
+      chunkSize: 10,
+      firstRows: { chunks: 2, begun: never, maxMs: 20 },
+    });
+    expect(result).toEqual({ total: 45, chunks: 5 });
+  });
+});

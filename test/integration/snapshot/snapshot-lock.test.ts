@@ -60,6 +60,23 @@ describe('ensureSnapshot, when two workers need the same run’s product list', 
     expect(await redis.exists(deps.keys.snapshotLock(RUN_ID))).toBe(0);
   });
 
+  it('a chunk of the same process waits for that read to end, not for a poll', async () => {
+    const loading = gate();
+    const mayFinish = gate();
+    // A poll here would never end: the second chunk must be woken by the read itself.
+    const sleep = vi.fn(() => new Promise<void>(() => undefined));
+    const local = { ...deps, sleep };
+    const load = countingLoad({ until: mayFinish.promise, started: loading.open });
+    const first = ensureSnapshot(local, RUN_ID, load);
+    await loading.promise;
+    const second = ensureSnapshot(local, RUN_ID, load);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    mayFinish.open();
+    await Promise.all([first, second]);
+    expect(load.calls).toBe(1);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
   it('holds the lock no longer than a job lock without renewal: a killed reader delays the others no longer than its chunks', async () => {
     const loading = gate();
     const mayFinish = gate();
