@@ -44,12 +44,18 @@ export async function scanMissing(
       listed.push(flat[i + 1] as string);
     }
     if (ids.length === 0) continue;
-    const [touched, matchKeys, managedKeys] = await Promise.all([
+    // Most listed products were touched by a row (all of them, in a run that created them): only the
+    // others are looked up further, so a page of touched products costs one command, not five.
+    const [touched, managedKeys] = await Promise.all([
       redis.smismember(keys.touched(runId), ...ids),
-      redis.hmget(keys.idToKey(runId), ...ids),
       deactivate ? idMap.keysOfIds(ids) : new Map<string, string>(),
     ]);
-    const keyed = matchKeys.map((key, i) => key ?? managedKeys.get(ids[i] as string) ?? '');
+    for (const id of ids) if (managedKeys.has(id)) figures.managed++;
+    const open = ids.flatMap((id, i) => (touched[i] === 1 ? [] : [{ id, listed: listed[i] as string }]));
+    if (open.length === 0) continue;
+    const openIds = open.map((product) => product.id);
+    const matchKeys = await redis.hmget(keys.idToKey(runId), ...openIds);
+    const keyed = matchKeys.map((key, i) => key ?? managedKeys.get(openIds[i] as string) ?? '');
     const placeholders = keyed.map((key) => key || '\u0000');
     const [inSource, owners] = await Promise.all([
       redis.smismember(keys.sourceKeys(runId), ...placeholders),
@@ -57,16 +63,14 @@ export async function scanMissing(
     ]);
     const lines: RowOutcome[] = [];
     const due: string[] = [];
-    ids.forEach((id, i) => {
+    open.forEach(({ id, listed: entry }, i) => {
       const managedKey = managedKeys.get(id);
-      if (managedKey) figures.managed++;
       // A key the source holds covers one product only: a second remote product under it is missing.
-      const held = inSource[i] === 1 && owners[i] === id;
-      if (touched[i] === 1 || held) return;
+      if (inSource[i] === 1 && owners[i] === id) return;
       const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
       if (!deactivate || !managedKey) {
         lines.push({ ...line, action: 'missing' });
-      } else if (alreadySo(decodeEntry(id, listed[i] as string).values, deactivate)) {
+      } else if (alreadySo(decodeEntry(id, entry).values, deactivate)) {
         lines.push({ ...line, key: managedKey, action: 'deactivate', note: 'already so' });
       } else {
         due.push(id, managedKey);
