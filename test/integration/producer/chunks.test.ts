@@ -59,6 +59,19 @@ describe('the chunks the producer queues', () => {
     }) as typeof rig.redis.pipeline);
   }
 
+  /** The jobs waiting in the seller's queue as enqueueRun named it (not the rig's own queue). */
+  async function sellerQueueJobs() {
+    const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
+      connection: rig.redis,
+      prefix: rig.prefix,
+    });
+    try {
+      return await queue.getJobs(['wait', 'prioritized', 'delayed']);
+    } finally {
+      await queue.close();
+    }
+  }
+
   const queuedJobs = async () =>
     (await rig.queue.getJobs(['wait', 'prioritized', 'delayed'])).sort((a, b) => a.data.chunk - b.data.chunk);
 
@@ -135,18 +148,10 @@ describe('the chunks the producer queues', () => {
       const result = await enqueueRun(deps, RUN_SPEC, countingSource(3, invalid).rows());
 
       if (result.kind !== 'queued') throw new Error(`expected a queued run, got ${result.kind}`);
-      const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
-        connection: rig.redis,
-        prefix: rig.prefix,
-      });
-      try {
-        const jobs = await queue.getJobs(['wait', 'prioritized', 'delayed']);
-        expect(jobs.map((job) => [job.id, job.data])).toEqual([
-          [`${result.run.id}-0`, { runId: result.run.id, chunk: 0, rows: [] }],
-        ]);
-      } finally {
-        await queue.close();
-      }
+      const jobs = await sellerQueueJobs();
+      expect(jobs.map((job) => [job.id, job.data])).toEqual([
+        [`${result.run.id}-0`, { runId: result.run.id, chunk: 0, rows: [] }],
+      ]);
       expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 3, settled: 3 });
     });
   });
@@ -160,19 +165,10 @@ describe('the chunks the producer queues', () => {
         countingSource(2500).rows(),
       );
       if (result.kind !== 'queued') throw new Error(`expected a queued run, got ${result.kind}`);
-      const queue = new Queue<ChunkJobData>(sellerQueueName(SELLER_REF), {
-        connection: rig.redis,
-        prefix: rig.prefix,
-      });
-      try {
-        const jobs = await queue.getJobs(['wait', 'prioritized', 'delayed']);
-        return jobs
-          .filter((job) => job.data.runId === result.run.id)
-          .sort((a, b) => a.data.chunk - b.data.chunk)
-          .map((job) => job.data.rows.length);
-      } finally {
-        await queue.close();
-      }
+      return (await sellerQueueJobs())
+        .filter((job) => job.data.runId === result.run.id)
+        .sort((a, b) => a.data.chunk - b.data.chunk)
+        .map((job) => job.data.rows.length);
     }
 
     it('queues chunks of up to 1,000 rows, where any other run queues chunks of 100', async () => {
@@ -363,20 +359,29 @@ describe('the chunks the producer queues', () => {
 describe('the read of `run`, which shares its thread with the run’s first requests', () => {
   const rig = useProducerRig();
 
-  it('queues its first chunks, then waits until this process has begun the run’s rows', async () => {
-    const source = countingSource(95);
-    const begun = gate();
+  /** A new run's chunks of 10 from `source`, the read held after the first ones as `firstRows` says. */
+  async function produceHeld(
+    source: ReturnType<typeof countingSource>,
+    firstRows: { chunks: number; begun: Promise<unknown>; maxMs: number },
+  ) {
     const run = await rig.runs.create(RUN_SPEC);
-    const producing = produceChunks({
-      redis: rig.redis,
-      keys: rig.keys,
-      runs: rig.runs,
-      queue: rig.queue,
+    const { redis, keys, runs, queue } = rig;
+    return produceChunks({
+      redis,
+      keys,
+      runs,
+      queue,
       runId: run.id,
       rows: source.rows(),
       chunkSize: 10,
-      firstRows: { chunks: 2, begun: begun.promise, maxMs: 60_000 },
+      firstRows,
     });
+  }
+
+  it('queues its first chunks, then waits until this process has begun the run’s rows', async () => {
+    const source = countingSource(95);
+    const begun = gate();
+    const producing = produceHeld(source, { chunks: 2, begun: begun.promise, maxMs: 60_000 });
     await pollUntil('two chunks are queued', async () => (await rig.queue.getWaitingCount()) === 2);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The row that completed the second chunk is the last one read.
@@ -389,17 +394,7 @@ describe('the read of `run`, which shares its thread with the run’s first requ
   it('reads on after maxMs when no row begins (the seller paused, say)', async () => {
     const source = countingSource(45);
     const never = new Promise<void>(() => undefined);
-    const run = await rig.runs.create(RUN_SPEC);
-    const result = await produceChunks({
-      redis: rig.redis,
-      keys: rig.keys,
-      runs: rig.runs,
-      queue: rig.queue,
-      runId: run.id,
-      rows: source.rows(),
-      chunkSize: 10,
-      firstRows: { chunks: 2, begun: never, maxMs: 20 },
-    });
+    const result = await produceHeld(source, { chunks: 2, begun: never, maxMs: 20 });
     expect(result).toEqual({ total: 45, chunks: 5 });
   });
 });
