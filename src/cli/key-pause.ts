@@ -36,7 +36,7 @@ export async function liftKeyPause(
     baseUrlRefusal?: (baseUrl: string) => string | null;
   },
 ): Promise<KeyPauseResult> {
-  const queue = new bullmq.Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
+  const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;

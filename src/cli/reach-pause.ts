@@ -48,7 +48,7 @@ export async function liftReachPause(
   }
   await runtime.sellers.clearUnreachable(seller.ref);
   // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.
-  const queue = new bullmq.Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
+  const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     await queue.removeRateLimitKey();

@@ -22,7 +22,7 @@ export class QueueRows {
   async rows(queueName: string): Promise<Record<string, number>> {
     let queue = this.queues.get(queueName);
     if (!queue) {
-      queue = new bullmq.Queue<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
+      queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
       queue.on('error', () => undefined);
       this.queues.set(queueName, queue);
     }

@@ -185,7 +185,7 @@ async function queueApprovedWrites(
   const madeDue = rows ? 0 : await makeHeldDue(deps, run);
   const deactivations =
     rows || !approval.resumed ? madeDue : await deps.redis.hlen(deps.keys.deactivations(run.id));
-  const queue = new bullmq.Queue<ChunkJobData>(
+  const queue = new (bullmq().Queue)<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

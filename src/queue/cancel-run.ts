@@ -62,7 +62,7 @@ export async function cancelRun(
   if (!(await deps.runs.requestCancel(runId))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
-  const queue = new bullmq.Queue<ChunkJobData>(
+  const queue = new (bullmq().Queue)<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

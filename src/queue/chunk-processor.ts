@@ -39,7 +39,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       const fault = faultOf(error);
       if (fault === null) throw error;
       deps.health?.note(error);
-      if (fault !== 'lost') throw new bullmq.RateLimitError();
+      if (fault !== 'lost') throw new (bullmq().RateLimitError)();
       contexts.drop(job.data.runId);
     }
   };
@@ -56,7 +56,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       if (!(error instanceof KeyUnavailableError)) throw error;
       deps.logger.error({ run: runId }, error.message);
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
-      throw new bullmq.DelayedError();
+      throw new (bullmq().DelayedError)();
     }
     const [state, snapshotFailed, recorded, cancelledAt] = await deps.redis.hmget(
       deps.keys.run(runId),
@@ -187,5 +187,5 @@ async function pauseSeller(
     await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
-  throw new bullmq.RateLimitError();
+  throw new (bullmq().RateLimitError)();
 }

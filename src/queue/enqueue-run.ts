@@ -148,7 +148,7 @@ async function produceRun(
     }
   }
   hooks.onRunCreated?.(run);
-  const queue = new bullmq.Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     const { total, chunks } = await produceChunks({
@@ -209,7 +209,7 @@ async function produceRun(
  */
 async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
   const queueName = deps.keys.sellerQueue(ref);
-  const queue = new bullmq.Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);

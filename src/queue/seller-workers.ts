@@ -60,11 +60,11 @@ export class SellerWorkers {
   serve(seller: SellerInfo): void {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
-    const queue = new bullmq.Queue<ChunkJobData>(
+    const queue = new (bullmq().Queue)<ChunkJobData>(
       seller.queueName,
       queueOptions(connection, this.options.prefix),
     );
-    const worker = new bullmq.Worker<ChunkJobData>(
+    const worker = new (bullmq().Worker)<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
       {

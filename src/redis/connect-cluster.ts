@@ -25,7 +25,7 @@ export function nodeOptions(redis: Redis): Record<string, unknown> {
 }
 
 /** WatchedRedis for a cluster: every command Redis answers with an error is emitted as `command-error`. */
-export class WatchedCluster extends ioredis.Cluster {
+export class WatchedCluster extends ioredis().Cluster {
   override sendCommand(command: Command, stream?: unknown, node?: unknown): unknown {
     const sent = (super.sendCommand as (c: Command, s?: unknown, n?: unknown) => unknown)(
       command,

@@ -14,7 +14,7 @@ export function hasRedisServerBinary(): boolean {
 
 /** True when something answers PING at the URL within a short time. */
 export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
-  const redis = new ioredis.Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     retryStrategy: () => null,

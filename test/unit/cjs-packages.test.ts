@@ -2,11 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { bullmq, ioredis } from '../../src/cjs-packages.js';
+import { bullmq, commander, iconv, ioredis, pino } from '../../src/cjs-packages.js';
 import { projectRoot } from '../../src/project-root.js';
 
 const SRC = join(projectRoot(), 'src');
-const REQUIRED = new Set(['bullmq', 'ioredis']);
+const REQUIRED = new Set(['bullmq', 'ioredis', 'commander', 'pino', 'iconv-lite']);
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -16,7 +16,7 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** `import`s of bullmq or ioredis that bring a value (not `import type`), and any `import()` of them. */
+/** `import`s of those packages that bring a value (not `import type`), and any `import()` of them. */
 function valueImports(file: string, text = readFileSync(file, 'utf8')): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -50,7 +50,7 @@ function valueImports(file: string, text = readFileSync(file, 'utf8')): string[]
   return found;
 }
 
-describe('bullmq and ioredis, required (src/cjs-packages.ts)', () => {
+describe('the CommonJS packages, required (src/cjs-packages.ts)', () => {
   it('are imported by src/ for their types only: their values come from cjs-packages.ts', () => {
     const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(100);
@@ -71,10 +71,22 @@ describe('bullmq and ioredis, required (src/cjs-packages.ts)', () => {
   });
 
   it('are the packages themselves, the very modules a test importing them gets', async () => {
-    const [imported, importedRedis] = await Promise.all([import('bullmq'), import('ioredis')]);
-    expect(bullmq.Queue).toBe(imported.Queue);
-    expect(bullmq.Worker).toBe(imported.Worker);
-    expect(ioredis.Redis).toBe(importedRedis.Redis);
-    expect(ioredis.Cluster).toBe(importedRedis.Cluster);
+    const [imported, importedRedis, importedCommander, importedPino, importedIconv] = await Promise.all([
+      import('bullmq'),
+      import('ioredis'),
+      import('commander'),
+      import('pino'),
+      import('iconv-lite'),
+    ]);
+    expect(bullmq().Queue).toBe(imported.Queue);
+    expect(bullmq().Worker).toBe(imported.Worker);
+    expect(ioredis().Redis).toBe(importedRedis.Redis);
+    expect(ioredis().Cluster).toBe(importedRedis.Cluster);
+    expect(commander().Command).toBe(importedCommander.Command);
+    expect(commander().CommanderError).toBe(importedCommander.CommanderError);
+    expect(pino()).toBe(importedPino.pino);
+    expect(iconv().decode).toBe(importedIconv.default.decode);
+    // Loaded once: every call gives the same exports.
+    expect(bullmq()).toBe(bullmq());
   });
 });

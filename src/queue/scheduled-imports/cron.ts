@@ -21,7 +21,7 @@ export function nextRunOf(pattern: string, from: number): number {
   }
   let next: number | undefined;
   try {
-    next = bullmq.getNextMillis(from, { pattern: pattern.trim(), tz: 'UTC' });
+    next = bullmq().getNextMillis(from, { pattern: pattern.trim(), tz: 'UTC' });
   } catch (error) {
     throw new InvalidCronError(`"${pattern}" is not a cron pattern: ${(error as Error).message}`);
   }

@@ -19,7 +19,7 @@ export class ScheduleRegistry {
 
   constructor(connection: Redis, prefix: string, logger: Logger) {
     const name = scheduledImportsQueue(connection, prefix);
-    this.queue = new bullmq.Queue<ScheduledImportData>(name, queueOptions(connection, prefix));
+    this.queue = new (bullmq().Queue)<ScheduledImportData>(name, queueOptions(connection, prefix));
     this.queue.on('error', throttledErrorLog(logger, `queue ${name}`));
   }
 

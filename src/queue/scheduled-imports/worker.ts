@@ -38,7 +38,7 @@ export interface ScheduledImportsWorkerDeps {
  */
 export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<ScheduledImportData> {
   const name = scheduledImportsQueue(deps.redis, deps.prefix);
-  const worker = new bullmq.Worker<ScheduledImportData>(
+  const worker = new (bullmq().Worker)<ScheduledImportData>(
     name,
     async (job) => {
       const name: unknown = job.data?.job;
