@@ -15,18 +15,11 @@ const utf8 = new TextDecoder();
  * Reads an answer's body whole, decoded, or gives null once more than `max` decoded bytes came:
  * then the answer and its socket are destroyed (a compression bomb is cut off like any long answer).
  * Rejects with the first error of the answer or its decoding (a reset, a truncated gzip stream).
- * `contentEncoding` is the answer's `Content-Encoding` (repeated ones joined with `, `), read by the
- * caller from the headers it joined: `response.headers` would have Node build a second header object.
  */
-export function readBody(
-  method: string,
-  response: IncomingMessage,
-  contentEncoding: string | undefined,
-  max: number,
-): Promise<string | null> {
+export function readBody(method: string, response: IncomingMessage, max: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const decoders =
-      method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode ?? 0) ? [] : decodersOf(contentEncoding);
+      method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode ?? 0) ? [] : decodersOf(response);
     let stream: Readable = response;
     for (const decoder of decoders) stream = stream.pipe(decoder);
     const stop = (): void => {
@@ -59,7 +52,8 @@ export function readBody(
  * The decoders for `Content-Encoding`, last coding first. An unknown coding leaves the body as it
  * came, as fetch does.
  */
-function decodersOf(header: string | undefined): Transform[] {
+function decodersOf(response: IncomingMessage): Transform[] {
+  const header = response.headers['content-encoding'];
   if (!header) return [];
   const codings = header
     .toLowerCase()

@@ -102,13 +102,11 @@ export function sharedHttpRequester(): ClosableRequester {
 }
 
 function answerOf(method: string, answer: IncomingMessage, timer: NodeJS.Timeout): HttpResponse {
-  const headers = joinedHeaders(answer.rawHeaders);
-  const encoding = Object.hasOwn(headers, 'content-encoding') ? headers['content-encoding'] : undefined;
   return {
     status: answer.statusCode ?? 0,
     statusText: answer.statusMessage ?? '',
-    headers,
-    readBounded: (max) => readBody(method, answer, encoding, max).finally(() => clearTimeout(timer)),
+    headers: joinedHeaders(answer.rawHeaders),
+    readBounded: (max) => readBody(method, answer, max).finally(() => clearTimeout(timer)),
   };
 }
 
