@@ -21,20 +21,39 @@ const require = createRequire(import.meta.url);
  * A package's exports, required at the first call: a command that never calls one (`status` has no
  * use for bullmq) never loads it, as when each module imported the packages it used.
  */
-function requiredOnce<T>(name: string): () => T {
+function loadedOnce<T>(load: () => T): () => T {
   let loaded: T | undefined;
   return () => {
-    loaded ??= require(name) as T;
+    loaded ??= load();
     return loaded;
   };
 }
 
-export const bullmq = requiredOnce<typeof BullMQ>('bullmq');
+/** What the tool uses of bullmq. */
+type BullMQUsed = Pick<
+  typeof BullMQ,
+  'Queue' | 'Worker' | 'DelayedError' | 'RateLimitError' | 'getNextMillis'
+>;
 
-export const ioredis = requiredOnce<typeof IORedis>('ioredis');
+/**
+ * bullmq's classes from their own files: its index also loads its flow producer, its Postgres
+ * backend, the other Redis clients' adapters… 70 more files, ~13 ms of CPU at every start.
+ * The package has no `exports` map, so these paths are its public layout; a version that moves
+ * them fails test/unit/cjs-packages.test.ts, which checks each is the package's own export.
+ */
+export const bullmq = loadedOnce<BullMQUsed>(() => {
+  const cjs = 'bullmq/dist/cjs/classes';
+  const { Queue } = require(`${cjs}/queue.js`) as Pick<typeof BullMQ, 'Queue'>;
+  const { Worker } = require(`${cjs}/worker.js`) as Pick<typeof BullMQ, 'Worker'>;
+  const { DelayedError, RateLimitError } = require(`${cjs}/errors/index.js`) as typeof BullMQ;
+  const { getNextMillis } = require(`${cjs}/job-scheduler.js`) as Pick<typeof BullMQ, 'getNextMillis'>;
+  return { Queue, Worker, DelayedError, RateLimitError, getNextMillis };
+});
 
-export const commander = requiredOnce<typeof Commander>('commander');
+export const ioredis = loadedOnce(() => require('ioredis') as typeof IORedis);
 
-export const pino = requiredOnce<typeof Pino.pino>('pino');
+export const commander = loadedOnce(() => require('commander') as typeof Commander);
 
-export const iconv = requiredOnce<typeof Iconv>('iconv-lite');
+export const pino = loadedOnce(() => require('pino') as typeof Pino.pino);
+
+export const iconv = loadedOnce(() => require('iconv-lite') as typeof Iconv);

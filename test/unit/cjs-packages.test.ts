@@ -80,6 +80,9 @@ describe('the CommonJS packages, required (src/cjs-packages.ts)', () => {
     ]);
     expect(bullmq().Queue).toBe(imported.Queue);
     expect(bullmq().Worker).toBe(imported.Worker);
+    expect(bullmq().DelayedError).toBe(imported.DelayedError);
+    expect(bullmq().RateLimitError).toBe(imported.RateLimitError);
+    expect(bullmq().getNextMillis).toBe(imported.getNextMillis);
     expect(ioredis().Redis).toBe(importedRedis.Redis);
     expect(ioredis().Cluster).toBe(importedRedis.Cluster);
     expect(commander().Command).toBe(importedCommander.Command);
