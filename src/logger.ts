@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { pino } from './cjs-packages.js';
 import { jsonTerminalSafe, terminalSafeLine } from './terminal-safe.js';
 
 export type { Logger };
@@ -26,11 +27,11 @@ export function createLogger(
     format === 'pretty'
       ? prettyWriter(destination, colorize)
       : (line: string) => destination.write(jsonTerminalSafe(line));
-  return pino(
+  return pino()(
     {
       level,
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: pino().stdTimeFunctions.isoTime,
       redact: {
         paths: ['apiKey', '*.apiKey', 'headers.authorization', '*.headers.authorization', 'authorization'],
         censor: '[redacted]',
@@ -71,4 +72,4 @@ function safeValues(value: unknown): unknown {
 }
 
 /** A logger that writes nothing: the default for library code and unit tests. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+export const silentLogger: Logger = pino()({ level: 'silent' });

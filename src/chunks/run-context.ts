@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { readKey } from '../config.js';
@@ -31,9 +30,6 @@ import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js'
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
-
-/** The request whose slot the code runs in: its answer's rate headers are read against its number. */
-const requestSlot = new AsyncLocalStorage<ReservedRequest>();
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -190,7 +186,8 @@ export class RunContexts {
             });
           try {
             deps.health?.assertWritable();
-            return await requestSlot.run(reserved, task);
+            // The request's reserved number comes back with its answer's event (onRequest below).
+            return await task(reserved);
           } catch (error) {
             // The seller's daily limit, as its API shows it: the requests counted in its window before this one.
             if (error instanceof DailyLimitError)
@@ -204,14 +201,14 @@ export class RunContexts {
             reserved.answered();
           }
         }),
-      onRequest: (event) => {
+      onRequest: (event, slot) => {
         // Requests still waiting for the limiter must not go out once one answer says stop.
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
         // The API's day is open, and what it says is left of it, if it says: past that, one probe.
-        const slot = requestSlot.getStore();
+        // The answer's rate headers are read against the number its request was given.
         if (slot && event.status !== null && !pause)
-          deps.sellers.noteAnswer(ref, slot, remainingRequests(event.headers));
+          deps.sellers.noteAnswer(ref, slot as ReservedRequest, remainingRequests(event.headers));
         deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
         deps.onRequestSent?.(event);
       },

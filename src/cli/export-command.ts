@@ -1,4 +1,5 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { commander } from '../cjs-packages.js';
 import { readApiConfig } from '../config.js';
 import { countOf } from '../count-words.js';
 import { EXPORT_RETRY } from '../defaults.js';
@@ -34,7 +35,7 @@ export function exportOptions(command: Command, kind: Pick<ExportKind, 'linesFor
   command
     .option('--out <file>', 'write to a file instead of standard output')
     .addOption(
-      new Option(
+      new (commander().Option)(
         '--format <format>',
         `csv or ${kind.linesFormat} (default: from --out's extension, .jsonl/.ndjson/.json, else csv)`,
       ).choices(['csv', kind.linesFormat]),

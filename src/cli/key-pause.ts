@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { bullmq } from '../cjs-packages.js';
 import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
@@ -36,7 +36,7 @@ export async function liftKeyPause(
     baseUrlRefusal?: (baseUrl: string) => string | null;
   },
 ): Promise<KeyPauseResult> {
-  const queue = new Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
+  const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;

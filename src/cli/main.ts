@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
+import { commander } from '../cjs-packages.js';
 import { applyKeysFile } from '../keys-file.js';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
@@ -62,7 +63,7 @@ export async function registrations(argv: readonly string[]): Promise<RegisterCo
 
 /** The program for `argv`, with the commands it may run (commandsFor). */
 export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<Command> {
-  const program = new Command('catalog-sync')
+  const program = new (commander().Command)('catalog-sync')
     .description(
       'Syncs a seller catalog (CSV, JSON or feed) into the marketplace Seller API v1, through BullMQ.',
     )
@@ -107,7 +108,7 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
     await program.parseAsync(argv);
     return fullIo.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof commander().CommanderError) {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }

@@ -11,7 +11,7 @@ import { DEFAULT_FIRST } from '../plan/first-order.js';
 import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
-import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import { isStoreSource, parseStoreSource } from '../sources/stores/store-url.js';
@@ -54,6 +54,8 @@ export async function prepareRun(
     // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
     checkKeyEnv(flags.keyEnv, readTrustRules(io.env));
     if (flags.sandbox) {
+      // Loaded only for --sandbox: its ~20 modules are CPU at every start of a run that never uses them.
+      const { startSandbox } = await import('../sandbox/index.js');
       sandbox = await startSandbox({ port: 0 });
       // The sandbox key lives only in this process's environment, where this process's workers read it.
       io.env[flags.keyEnv] = sandbox.defaultKey.key;

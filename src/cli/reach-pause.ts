@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { bullmq } from '../cjs-packages.js';
 import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { SellerApiClient } from '../seller-api/index.js';
@@ -48,7 +48,7 @@ export async function liftReachPause(
   }
   await runtime.sellers.clearUnreachable(seller.ref);
   // The queue waited for the next probe (BullMQ's manual rate limit): no need to any more.
-  const queue = new Queue(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
+  const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
     await queue.removeRateLimitKey();

@@ -1,5 +1,6 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { PRESET_NAMES } from '../catalog/index.js';
+import { commander } from '../cjs-packages.js';
 import {
   DEFAULT_FULL_READ_AFTER_MS,
   DEFAULT_MAX_RECORD_BYTES,
@@ -74,10 +75,10 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
   }
   // Known to the parser (so that the refusal is ours, in one line), never shown in --help.
   command
-    .addOption(new Option('--concurrency <n>').hideHelp().default(8))
-    .addOption(new Option('--report <file>').hideHelp())
-    .addOption(new Option('--no-wait').hideHelp())
-    .addOption(new Option('--sandbox').hideHelp().default(false));
+    .addOption(new (commander().Option)('--concurrency <n>').hideHelp().default(8))
+    .addOption(new (commander().Option)('--report <file>').hideHelp())
+    .addOption(new (commander().Option)('--no-wait').hideHelp())
+    .addOption(new (commander().Option)('--sandbox').hideHelp().default(false));
   return command.hook('preAction', (_program, action) => {
     for (const option of RUN_ONLY) {
       if (action.getOptionValueSource(option.name) === 'cli') {
@@ -90,9 +91,10 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
 function addSharedOptions(command: Command): Command {
   command
     .addOption(
-      new Option('--preset <name>', 'column mapping of a known export (default: detected)').choices([
-        ...PRESET_NAMES,
-      ]),
+      new (commander().Option)(
+        '--preset <name>',
+        'column mapping of a known export (default: detected)',
+      ).choices([...PRESET_NAMES]),
     )
     .option(
       '--mapping <file>',
@@ -149,7 +151,7 @@ function addSharedOptions(command: Command): Command {
       false,
     )
     .addOption(
-      new Option(
+      new (commander().Option)(
         '--full-read-after <duration>',
         "with --incremental: read the seller's products anyway when the last full read is older (e.g. 7d, 12h)",
       )
@@ -178,7 +180,7 @@ function addSharedOptions(command: Command): Command {
       (value: string) => parseSellerName(value),
     )
     .addOption(
-      new Option('--format <format>', 'force the source format (default: detected)').choices([
+      new (commander().Option)('--format <format>', 'force the source format (default: detected)').choices([
         'csv',
         'json',
         'ndjson',
@@ -187,7 +189,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option('--delimiter <char>', 'force the CSV delimiter: , ; tab or |', parseDelimiter)
     .addOption(
-      new Option(
+      new (commander().Option)(
         '--source-timeout <duration>',
         'a source URL that delivers less than 1 KiB in any window this long ends the run (e.g. 30s, 2m)',
       )
@@ -200,7 +202,7 @@ function addSharedOptions(command: Command): Command {
       false,
     )
     .addOption(
-      new Option(
+      new (commander().Option)(
         '--max-record-bytes <n>',
         'one CSV record, NDJSON line, JSON element or XML item longer than this ends the run (8MiB, 512KiB, 1048576)',
       )

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
+import { commander } from '../cjs-packages.js';
 import { enqueueRun } from '../queue/enqueue-run.js';
 import {
   isJobName,
@@ -48,7 +48,10 @@ async function importScheduledJob(
   if (job.source === '-') {
     throw new UsageError(`${basename(path)}: source: a scheduled import cannot read standard input (-)`);
   }
-  const command = addRunOptions(new Command('import').argument('[source]').exitOverride(), 'import');
+  const command = addRunOptions(
+    new (commander().Command)('import').argument('[source]').exitOverride(),
+    'import',
+  );
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
   // The worker's --data-dir (else CATALOG_SYNC_DATA_DIR): the job's paths are held to it as `import --job`'s.

@@ -1,5 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import { queueOptions } from '../queue/queue-options.js';
 import type { QueueCounts } from './views.js';
 
@@ -18,7 +19,7 @@ export class QueueCounter {
   async counts(queueName: string): Promise<QueueCounts> {
     let queue = this.queues.get(queueName);
     if (!queue) {
-      queue = new Queue(queueName, queueOptions(this.connection, this.prefix));
+      queue = new (bullmq().Queue)(queueName, queueOptions(this.connection, this.prefix));
       this.queues.set(queueName, queue);
     }
     // A paused queue's jobs wait in 'wait' (BullMQ 6); prioritized jobs are waiting too.

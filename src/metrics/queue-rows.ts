@@ -1,5 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import { METRICS_JOBS_PAGE } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -21,7 +22,7 @@ export class QueueRows {
   async rows(queueName: string): Promise<Record<string, number>> {
     let queue = this.queues.get(queueName);
     if (!queue) {
-      queue = new Queue<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
+      queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(this.connection, this.prefix));
       queue.on('error', () => undefined);
       this.queues.set(queueName, queue);
     }

@@ -1,5 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
@@ -184,7 +185,7 @@ async function queueApprovedWrites(
   const madeDue = rows ? 0 : await makeHeldDue(deps, run);
   const deactivations =
     rows || !approval.resumed ? madeDue : await deps.redis.hlen(deps.keys.deactivations(run.id));
-  const queue = new Queue<ChunkJobData>(
+  const queue = new (bullmq().Queue)<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

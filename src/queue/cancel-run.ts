@@ -1,5 +1,6 @@
-import { type Job, Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import { CANCEL_JOBS_PAGE } from '../defaults.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
@@ -61,7 +62,7 @@ export async function cancelRun(
   if (!(await deps.runs.requestCancel(runId))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
-  const queue = new Queue<ChunkJobData>(
+  const queue = new (bullmq().Queue)<ChunkJobData>(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );

@@ -1,7 +1,8 @@
-import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
@@ -38,7 +39,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
       const fault = faultOf(error);
       if (fault === null) throw error;
       deps.health?.note(error);
-      if (fault !== 'lost') throw new RateLimitError();
+      if (fault !== 'lost') throw new (bullmq().RateLimitError)();
       contexts.drop(job.data.runId);
     }
   };
@@ -55,7 +56,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       if (!(error instanceof KeyUnavailableError)) throw error;
       deps.logger.error({ run: runId }, error.message);
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
-      throw new DelayedError();
+      throw new (bullmq().DelayedError)();
     }
     const [state, snapshotFailed, recorded, cancelledAt] = await deps.redis.hmget(
       deps.keys.run(runId),
@@ -186,5 +187,5 @@ async function pauseSeller(
     await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
-  throw new RateLimitError();
+  throw new (bullmq().RateLimitError)();
 }

@@ -1,5 +1,5 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
@@ -151,7 +151,7 @@ async function produceRun(
     }
   }
   hooks.onRunCreated?.(run);
-  const queue = new Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     const { total, chunks } = await produceChunks({
@@ -214,7 +214,7 @@ async function produceRun(
  */
 async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
   const queueName = deps.keys.sellerQueue(ref);
-  const queue = new Queue<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
     for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);

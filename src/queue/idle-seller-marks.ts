@@ -1,5 +1,5 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../cjs-packages.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { SellerState } from '../sellers/seller-state.js';
 import { queueOptions } from './queue-options.js';
@@ -28,7 +28,7 @@ export interface LiftedMarks {
  */
 export async function liftMarksOfIdleSeller(deps: IdleMarkDeps, sellerRef: string): Promise<LiftedMarks> {
   const lifted: LiftedMarks = { keyRejected: false, unreachable: false };
-  const queue = new Queue(deps.keys.sellerQueue(sellerRef), queueOptions(deps.redis, deps.prefix));
+  const queue = new (bullmq().Queue)(deps.keys.sellerQueue(sellerRef), queueOptions(deps.redis, deps.prefix));
   queue.on('error', () => undefined);
   try {
     if ((await runsInQueue(queue)).length > 0) return lifted;

@@ -1,5 +1,6 @@
-import { Queue, Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import { RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { bullmq } from '../cjs-packages.js';
 import { DEFAULT_LOCK_MS, MAX_STALLED_COUNT } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -59,8 +60,11 @@ export class SellerWorkers {
   serve(seller: SellerInfo): void {
     if (this.workers.has(seller.queueName)) return;
     const connection = this.deps.queueConnection ?? this.deps.redis;
-    const queue = new Queue<ChunkJobData>(seller.queueName, queueOptions(connection, this.options.prefix));
-    const worker = new Worker<ChunkJobData>(
+    const queue = new (bullmq().Queue)<ChunkJobData>(
+      seller.queueName,
+      queueOptions(connection, this.options.prefix),
+    );
+    const worker = new (bullmq().Worker)<ChunkJobData>(
       seller.queueName,
       makeChunkProcessor(this.deps, this.contexts, queue),
       {

@@ -1,4 +1,5 @@
-import { Cluster, type Command, type Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, Command, Redis, RedisOptions } from 'ioredis';
+import { ioredis } from '../cjs-packages.js';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
@@ -24,7 +25,7 @@ export function nodeOptions(redis: Redis): Record<string, unknown> {
 }
 
 /** WatchedRedis for a cluster: every command Redis answers with an error is emitted as `command-error`. */
-export class WatchedCluster extends Cluster {
+export class WatchedCluster extends ioredis().Cluster {
   override sendCommand(command: Command, stream?: unknown, node?: unknown): unknown {
     const sent = (super.sendCommand as (c: Command, s?: unknown, n?: unknown) => unknown)(
       command,

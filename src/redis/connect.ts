@@ -1,4 +1,5 @@
-import { type Command, Redis } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
+import { ioredis } from '../cjs-packages.js';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 
 /**
@@ -110,7 +111,7 @@ export interface ConnectOptions {
  * the commands BullMQ sends on it: the first write Redis refuses (full, read-only) is seen the moment
  * it is answered, wherever it was sent from (health.ts).
  */
-export class WatchedRedis extends Redis {
+export class WatchedRedis extends ioredis().Redis {
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     const sent = super.sendCommand(command, stream);
     command.promise.catch((error: unknown) => this.emit('command-error', error));

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { ioredis } from '../cjs-packages.js';
 
 export interface PrivateRedis {
   url: string;
@@ -14,7 +14,11 @@ export function hasRedisServerBinary(): boolean {
 
 /** True when something answers PING at the URL within a short time. */
 export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null });
+  const redis = new (ioredis().Redis)(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();

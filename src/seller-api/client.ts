@@ -18,7 +18,7 @@ import { type ListPageReading, readListPage } from './list-page.js';
 import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
 import { parseDailyReset } from './reset-instant.js';
 import { backoffDelay, type GetRetry } from './retry-policy.js';
-import { type Answer, type RequestEvent, send, type Transport } from './transport.js';
+import { type Answer, type RequestEvent, type Schedule, send, type Transport } from './transport.js';
 
 export interface SellerApiClientOptions {
   /** Ends in `/api/v1`; validated with parseBaseUrl. */
@@ -45,10 +45,13 @@ export interface SellerApiClientOptions {
   dailyReset?: string;
   /** Default silentLogger. */
   logger?: Logger;
-  /** Every HTTP request passes through it (the process's shared p-limit). */
-  schedule?: <T>(task: () => Promise<T>) => Promise<T>;
+  /**
+   * Every HTTP request passes through it (the process's shared p-limit); what it hands the task
+   * comes back as `onRequest`'s `slot` (transport.ts Schedule).
+   */
+  schedule?: Schedule;
   /** Called after every answer or network failure: used to count requests. */
-  onRequest?: (event: RequestEvent) => void;
+  onRequest?: (event: RequestEvent, slot: unknown) => void;
   /**
    * Applied to GET requests only: the one layer that tries a failed read again (the worker does
    * not try the read once more on top). No retries when absent.

@@ -110,16 +110,22 @@ function answerOf(method: string, answer: IncomingMessage, timer: NodeJS.Timeout
   };
 }
 
-/** Lower-cased names, repeated headers joined with `, `: what `fetch`'s Headers gave the client. */
-function joinedHeaders(raw: string[]): Record<string, string> {
-  const headers = new Map<string, string>();
+/**
+ * Lower-cased names, repeated headers joined with `, `: what `fetch`'s Headers gave the client.
+ * Built as a plain object, no Map in between; a header named `__proto__` is an own property like
+ * any other (defined, since assigning it would set the object's prototype).
+ */
+export function joinedHeaders(raw: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     const value = raw[i + 1] as string;
-    const before = headers.get(name);
-    headers.set(name, before === undefined ? value : `${before}, ${value}`);
+    if (Object.hasOwn(headers, name)) headers[name] = `${headers[name]}, ${value}`;
+    else if (name === '__proto__')
+      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+    else headers[name] = value;
   }
-  return Object.fromEntries(headers);
+  return headers;
 }
 
 /** A new connection not made (TCP, and TLS for https) within CONNECT_TIMEOUT_MS fails as undici's did. */

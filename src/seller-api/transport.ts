@@ -47,9 +47,16 @@ export interface Transport {
   /** The longest answer read (bytes); a longer one is refused unread (issue 10: bounded memory). */
   maxAnswerBytes?: number;
   logger: Logger;
-  schedule: <T>(task: () => Promise<T>) => Promise<T>;
-  onRequest: (event: RequestEvent) => void;
+  schedule: Schedule;
+  onRequest: (event: RequestEvent, slot: unknown) => void;
 }
+
+/**
+ * Runs a request's task in its turn. What it hands the task (its token for the request: a run's
+ * reserved number, run-context.ts) comes back to `onRequest` with the request's event: passed along,
+ * not kept in an AsyncLocalStorage, whose promise hooks cost every promise of the process (issue 31).
+ */
+export type Schedule = <T>(task: (slot?: unknown) => Promise<T>) => Promise<T>;
 
 /**
  * Sends one request through the shared scheduler and reads the whole answer inside the slot.
@@ -73,7 +80,7 @@ export function send(
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
-  return transport.schedule(async () => {
+  return transport.schedule(async (slot) => {
     signal?.throwIfAborted();
     const started = transport.now();
     let status: number | null = null;
@@ -81,7 +88,7 @@ export function send(
     const finish = (error: SellerApiError | null): void => {
       const event = { method, path, status, ms: Math.max(0, transport.now() - started) };
       transport.logger.debug(event, 'seller api request');
-      transport.onRequest({ ...event, headers: responseHeaders, error });
+      transport.onRequest({ ...event, headers: responseHeaders, error }, slot);
     };
     let answer: Answer;
     try {

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
+import { iconv } from '../cjs-packages.js';
 import { badBytesMark } from './bad-bytes.js';
 import { hasMarkNoncharacter, incompleteTail, sequenceLength } from './utf8.js';
 
@@ -44,7 +45,7 @@ export function decodeAll(bytes: Buffer, encoding: string): string {
 }
 
 export function isKnownEncoding(encoding: string): boolean {
-  return iconv.encodingExists(encoding);
+  return iconv().encodingExists(encoding);
 }
 
 export function isUtf8Encoding(encoding: string): boolean {
@@ -67,7 +68,7 @@ const MARK_CHARACTERS = /[\uFDD0-\uFDEF]+/g;
  * vary in length, the first byte of the chunk it was read in.
  */
 class MultiByteDecoder implements Decoder {
-  private readonly decoder: ReturnType<typeof iconv.getDecoder>;
+  private readonly decoder: ReturnType<typeof Iconv.getDecoder>;
   private readonly unitBytes: number | null;
   private bytesIn = 0;
   private unitsOut = 0;
@@ -77,7 +78,7 @@ class MultiByteDecoder implements Decoder {
     encoding: string,
     private readonly state: DecodeState,
   ) {
-    this.decoder = iconv.getDecoder(encoding, { stripBOM: true });
+    this.decoder = iconv().getDecoder(encoding, { stripBOM: true });
     this.unitBytes = /^(utf-?16|ucs-?2)/i.test(encoding) ? 2 : null;
   }
 
@@ -179,14 +180,14 @@ class Utf8Decoder implements Decoder {
  * into U+FFFD, is found at the same index and marked instead.
  */
 class SingleByteDecoder implements Decoder {
-  private readonly decoder: ReturnType<typeof iconv.getDecoder>;
+  private readonly decoder: ReturnType<typeof Iconv.getDecoder>;
   private offset = 0;
 
   constructor(
     encoding: string,
     private readonly state: DecodeState,
   ) {
-    this.decoder = iconv.getDecoder(encoding);
+    this.decoder = iconv().getDecoder(encoding);
   }
 
   write(chunk: Buffer): string {
@@ -224,7 +225,7 @@ function isSingleByte(encoding: string): boolean {
   if (single === undefined) {
     const all = Buffer.alloc(256);
     for (let byte = 0; byte < 256; byte++) all[byte] = byte;
-    single = iconv.decode(all, encoding).length === 256;
+    single = iconv().decode(all, encoding).length === 256;
     singleByteEncodings.set(key, single);
   }
   return single;

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpRequester } from '../../src/seller-api/http-requester.js';
+import { createHttpRequester, joinedHeaders } from '../../src/seller-api/http-requester.js';
 import { assertBuilt } from '../integration/support/cli.js';
 
 // The node:http requester against a real server on port 0: what fetch did for the client
@@ -86,6 +86,26 @@ describe('the node:http requester', () => {
     const answer = await get(url);
     expect(answer.headers['x-note']).toBe('a, b');
     expect(await answer.readBounded(1024)).toBe('{}');
+  });
+
+  it('decodes what repeated Content-Encoding headers say, joined in their order', async () => {
+    const body = gzipSync(brotliCompressSync(Buffer.from('{"id":7}')));
+    const url = await serve((_request, response) => {
+      response.setHeader('Content-Encoding', ['br', 'gzip']);
+      response.end(body);
+    });
+    const answer = await get(url);
+    expect(answer.headers['content-encoding']).toBe('br, gzip');
+    expect(await answer.readBounded(1024)).toBe('{"id":7}');
+  });
+
+  it('keeps headers named __proto__ or constructor as headers, the object still a plain one', () => {
+    const headers = joinedHeaders(['__proto__', 'a', 'Constructor', 'b', '__PROTO__', 'c', 'X-One', '1']);
+    expect(Object.keys(headers)).toEqual(['__proto__', 'constructor', 'x-one']);
+    expect(Object.getOwnPropertyDescriptor(headers, '__proto__')?.value).toBe('a, c');
+    expect(headers.constructor).toBe('b');
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+    expect(joinedHeaders(['Set-Cookie', 'a=1', 'set-cookie', 'b=2'])).toEqual({ 'set-cookie': 'a=1, b=2' });
   });
 
   it('fails with a TimeoutError when the body stalls, and closes that socket', async () => {

@@ -77,6 +77,23 @@ describe('every request', () => {
     ]);
   });
 
+  it("hands onRequest the slot its request's schedule gave the task, failures included", async () => {
+    api().get(`${BASE_PATH}/products`).query({ id: '1' }).delay(20).reply(200, { id: 1 });
+    api().get(`${BASE_PATH}/products`).query({ id: '2' }).reply(404);
+    let given = 0;
+    const seen: Array<{ path: string; slot: unknown }> = [];
+    const { client } = probeClient({
+      // Both requests in flight at once: each event must come back with its own request's slot.
+      schedule: (task) => task({ number: ++given }),
+      onRequest: (event, slot) => seen.push({ path: event.path, slot }),
+    });
+    await Promise.allSettled([client.getProduct('1'), client.getProduct('2')]);
+    expect(seen).toEqual([
+      { path: '/products?id=2', slot: { number: 2 } },
+      { path: '/products?id=1', slot: { number: 1 } },
+    ]);
+  });
+
   it.each([
     [429, DailyLimitError],
     [401, UnauthorizedError],

@@ -30,6 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'usage-error.ts',
     'terminal-safe.ts',
     'async-relay.ts',
+    'cjs-packages.ts',
     'count-words.ts',
     'csv-guard.ts',
     'duration.ts',

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { commander } from '../../cjs-packages.js';
 import { readTrustRules } from '../../config.js';
 import { SLOTS_TICK_MS } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
@@ -41,7 +42,7 @@ export function registerWorker(
       DEFAULT_ROTATION.slots,
     )
     .addOption(
-      new Option(
+      new (commander().Option)(
         '--seller-slice <duration>',
         'how long a seller keeps its queue slot while another seller with work waits for one (e.g. 15s, 1m)',
       )

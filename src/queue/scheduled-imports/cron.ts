@@ -1,4 +1,4 @@
-import { getNextMillis } from 'bullmq';
+import { bullmq } from '../../cjs-packages.js';
 
 /** A `schedule:` that BullMQ could not fire: the message says why, in one line. */
 export class InvalidCronError extends Error {
@@ -21,7 +21,7 @@ export function nextRunOf(pattern: string, from: number): number {
   }
   let next: number | undefined;
   try {
-    next = getNextMillis(from, { pattern: pattern.trim(), tz: 'UTC' });
+    next = bullmq().getNextMillis(from, { pattern: pattern.trim(), tz: 'UTC' });
   } catch (error) {
     throw new InvalidCronError(`"${pattern}" is not a cron pattern: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../../cjs-packages.js';
 import { KEEP_FIRED_JOBS } from '../../defaults.js';
 import type { Logger } from '../../logger.js';
 import { queueOptions } from '../queue-options.js';
@@ -18,7 +19,7 @@ export class ScheduleRegistry {
 
   constructor(connection: Redis, prefix: string, logger: Logger) {
     const name = scheduledImportsQueue(connection, prefix);
-    this.queue = new Queue<ScheduledImportData>(name, queueOptions(connection, prefix));
+    this.queue = new (bullmq().Queue)<ScheduledImportData>(name, queueOptions(connection, prefix));
     this.queue.on('error', throttledErrorLog(logger, `queue ${name}`));
   }
 

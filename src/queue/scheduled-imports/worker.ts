@@ -1,5 +1,6 @@
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from '../../cjs-packages.js';
 import type { Logger } from '../../logger.js';
 import type { RedisHealth } from '../../redis/health.js';
 import { quoteForMessage } from '../../terminal-safe.js';
@@ -37,7 +38,7 @@ export interface ScheduledImportsWorkerDeps {
  */
 export function serveScheduledImports(deps: ScheduledImportsWorkerDeps): Worker<ScheduledImportData> {
   const name = scheduledImportsQueue(deps.redis, deps.prefix);
-  const worker = new Worker<ScheduledImportData>(
+  const worker = new (bullmq().Worker)<ScheduledImportData>(
     name,
     async (job) => {
       const name: unknown = job.data?.job;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nextDailyReset } from '../../../src/seller-api/index.js';
 import { quotaDayStart } from '../../../src/sellers/quota-day.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -29,6 +30,19 @@ describe('quotaDayStart', () => {
       const start = quotaDayStart(now, reset);
       expect(start).toBeLessThanOrEqual(now);
       expect(now - start).toBeLessThan(86_400_000);
+    }
+  });
+
+  it('answers the same, called in any order, as worked out afresh from the next reset', () => {
+    // Instants around two resets, back and forth, with two reset times taking turns: what the
+    // function remembers of its last day must never answer for another day or another reset time.
+    const base = at('2024-05-10T08:00:00Z');
+    const offsets = [0, -1, 1, 86_399_999, 86_400_000, -86_400_000, -86_400_001, 3_600_000, -1, 0];
+    for (const reset of ['08:00', '08:00', '20:00', '08:00']) {
+      for (const offset of offsets) {
+        const now = base + offset;
+        expect(quotaDayStart(now, reset)).toBe(nextDailyReset(now, reset).getTime() - 86_400_000);
+      }
     }
   });
 
