@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import { CsvError, type Options, Parser } from 'csv-parse';
+import { FIRST_PARSED_CHARS, FIRST_PIECE_CHARS } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
 import { columnNames, headerAsWritten, isBlankRow, recordFromCells } from './csv-header.js';
 import { normalizeLineBreaks } from './decode.js';
@@ -96,7 +97,11 @@ export async function* readCsv(
   // One text chunk read ahead, not Readable.from's default 16: the parser holds a chunk's records
   // (~600 for 64 KiB) anyway, and 16 chunks waiting (~1 MB) lived long enough to be promoted to
   // the old space: a 1M-row import promoted 590 MB instead of 263, in 15 full collections, not 8.
-  pipeline(Readable.from(normalizeLineBreaks(text), { highWaterMark: 1 }), parser, () => undefined);
+  pipeline(
+    Readable.from(firstInPieces(normalizeLineBreaks(text)), { highWaterMark: 1 }),
+    parser,
+    () => undefined,
+  );
 
   let columns: string[] | undefined;
   let row = 0;
@@ -128,6 +133,34 @@ export async function* readCsv(
     parser.destroy();
   }
   if (!columns) onColumns([], []);
+}
+
+/** `text` with its first FIRST_PARSED_CHARS characters cut in pieces of FIRST_PIECE_CHARS (defaults.ts). */
+export async function* firstInPieces(
+  text: AsyncIterable<string>,
+  first = FIRST_PARSED_CHARS,
+  piece = FIRST_PIECE_CHARS,
+): AsyncGenerator<string> {
+  let left = first;
+  for await (const chunk of text) {
+    let at = 0;
+    while (left > 0 && chunk.length - at > piece) {
+      let end = at + Math.min(piece, left);
+      // Never between the two halves of a surrogate pair: the parser encodes each piece as UTF-8.
+      if (end - 1 > at && isHighSurrogate(chunk.charCodeAt(end - 1))) end--;
+      yield chunk.slice(at, end);
+      left -= end - at;
+      at = end;
+    }
+    if (at < chunk.length) {
+      left -= chunk.length - at;
+      yield at === 0 ? chunk : chunk.slice(at);
+    }
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function describeCsvError(error: CsvError, startLine: number, maxRecordBytes: number): string {
