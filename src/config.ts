@@ -35,7 +35,7 @@ import { UsageError } from './usage-error.js';
  * | REDIS_CLUSTER             | [redis[s]://[USER]:PASSWORD@]host:port,… of a Redis Cluster; instead of REDIS_URL | none |
  * | LOG_LEVEL                 | pino level                                          | info                     |
  * | CATALOG_SYNC_PREFIX       | Redis key prefix of this deployment                 | catalog-sync             |
- * | CATALOG_SYNC_LOCK_MS      | job lock (renewed every half); a killed worker's jobs return after it and a stall check | 10000 |
+ * | CATALOG_SYNC_LOCK_MS      | job lock (renewed every half); a killed worker's jobs return after it and a stall check | 8000 |
  * | CATALOG_SYNC_STALL_CHECK_MS | how often workers look for jobs whose lock ran out | half the lock          |
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
@@ -99,7 +99,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
       `CATALOG_SYNC_PREFIX holds { } ("${prefix}"): with REDIS_CLUSTER, catalog-sync tags its keys itself; drop the braces`,
     );
   }
-  // A killed worker's jobs come back within lock + stall check: 10 + 5 s by default (issue 31: ≤ 15 s).
+  // A killed worker's jobs come back within lock + stall check: 8 + 4 s by default (issue 31: ≤ 15 s).
   const lockDurationMs = positiveInteger(env.CATALOG_SYNC_LOCK_MS, 'CATALOG_SYNC_LOCK_MS', DEFAULT_LOCK_MS);
   return {
     redisUrl: redisCluster ? clusterDisplay(redisCluster) : (redisUrl ?? 'redis://127.0.0.1:6379'),

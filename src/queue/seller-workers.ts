@@ -25,7 +25,7 @@ export interface SellerWorkersOptions {
 /**
  * BullMQ's lock options: a killed worker's lock runs out at most `lockDuration` after its last
  * renewal, and the next stall check of a live worker puts its jobs back, so they are taken within
- * lock + check (10 + 5 s by default). A live worker renews every half lock, so only one that cannot
+ * lock + check (8 + 4 s by default). A live worker renews every half lock, so only one that cannot
  * reach Redis for a whole lock loses its jobs; the create claims (create-claims.ts) keep a chunk
  * handed out twice from creating a product twice.
  */
