@@ -18,6 +18,7 @@ import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { chunkSizeOf } from './chunking.js';
 import { finaliseIfSettled } from './finalise.js';
+import type { FirstRows } from './first-rows.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
 import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
@@ -53,8 +54,8 @@ export interface EnqueueHooks {
   assertHealthy?: () => void;
   /** The rows' raw values: a row that fails keeps them for `report --failed-only`. */
   sourceRows?: SourceRows;
-  /** A worker of this process starts the run: the read waits for its first rows (produceChunks). */
-  firstRows?: { chunks: number; begun: Promise<unknown> };
+  /** A worker of this process starts the run: the read waits for its first rows (first-rows.ts). */
+  firstRows?: FirstRows;
 }
 
 export type EnqueueResult =

@@ -6,7 +6,6 @@ import {
   CHUNK_WRITES_AT_ONCE,
   DEFAULT_CHUNK_SIZE,
   PRODUCER_KEEP_EVERY_MS,
-  READ_HELD_FOR_FIRST_ROWS_MS,
   ROWS_BETWEEN_TURNS,
   RUN_TTL_SECONDS,
   SETTLED_BY_PRODUCER_AT_ONCE,
@@ -18,6 +17,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
 import { highWaterOf } from './chunking.js';
+import { type FirstRows, untilFirstRows } from './first-rows.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
 
@@ -59,12 +59,8 @@ export interface ProduceOptions {
   assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
   sourceRows?: SourceRows;
-  /**
-   * A worker of this process starts the run (`run`): after the first `chunks` chunks the read waits
-   * for `begun` (the run's first rows under way) or `maxMs` (READ_HELD_FOR_FIRST_ROWS_MS), whichever
-   * is first.
-   */
-  firstRows?: { chunks: number; begun: Promise<unknown>; maxMs?: number };
+  /** A worker of this process starts the run: the read waits for its first rows (first-rows.ts). */
+  firstRows?: FirstRows;
 }
 
 /** The rows one flush lets go, and what they leave to record, written while the next are read. */
@@ -267,22 +263,6 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     throw error;
   }
   return { total, chunks };
-}
-
-/** Resolves once `begun` does, or after `maxMs`; never rejects. */
-async function untilFirstRows({
-  begun,
-  maxMs = READ_HELD_FOR_FIRST_ROWS_MS,
-}: {
-  begun: Promise<unknown>;
-  maxMs?: number;
-}): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const cap = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, maxMs);
-  });
-  await Promise.race([begun.catch(() => undefined), cap]);
-  clearTimeout(timer);
 }
 
 async function waitForRoom(
