@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { HeldRows } from '../../../src/guards/held-rows.js';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import { productsListed } from '../../../src/runs/ended-run.js';
@@ -7,23 +7,17 @@ import { RedisKeys } from '../../../src/runs/keys.js';
 import { PACKED_BLOCK_ROWS } from '../../../src/runs/packed-outcomes.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { runSpec } from '../../support/run-record.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
 
-let prefix = '';
+const rig = usePrefixedRedis();
 let redis: Redis;
 let keys: RedisKeys;
 let runs: RunStore;
 
 beforeEach(() => {
-  prefix = uniquePrefix();
-  redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  keys = new RedisKeys(prefix);
+  redis = rig.redis;
+  keys = new RedisKeys(rig.prefix);
   runs = new RunStore(redis, keys);
-});
-
-afterEach(async () => {
-  await redis.quit();
-  await removePrefix(prefix);
 });
 
 /** Mostly unchanged rows, with an update, a failure, a noted unchanged row and a create among them. */

@@ -1,27 +1,21 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { decodeOutcome, RunStore } from '../../../src/runs/run-store.js';
 import { type GatheredWrite, rowWrite } from '../../../src/runs/settle-batch.js';
 import { runSpec } from '../../support/run-record.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
 
-let prefix = '';
+const rig = usePrefixedRedis();
 let redis: Redis;
 let keys: RedisKeys;
 let runs: RunStore;
 
 beforeEach(() => {
-  prefix = uniquePrefix();
-  redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  keys = new RedisKeys(prefix);
+  redis = rig.redis;
+  keys = new RedisKeys(rig.prefix);
   runs = new RunStore(redis, keys);
-});
-
-afterEach(async () => {
-  await redis.quit();
-  await removePrefix(prefix);
 });
 
 const unchanged = (row: number): RowOutcome => ({
@@ -97,7 +91,7 @@ describe('RunStore.settle', () => {
 
   it("writes the rows' records and the requests counted in the step that settles them", async () => {
     const { id } = await runs.create(runSpec());
-    const record = `${prefix}:records`;
+    const record = `${rig.prefix}:records`;
     const gathered: GatheredWrite<[string, string]> = {
       write: (writes, items) => writes.hset(record, items.flat()),
     };

@@ -1,10 +1,10 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runWrites, WriteList } from '../../../src/redis/write-list.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { IdMap, type Remembered } from '../../../src/sync/id-map.js';
 import { bucketOf } from '../../../src/sync/id-map-buckets.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 const REF = 'remembering-seller';
 
@@ -24,18 +24,13 @@ function twoKeysOfOneBucket(): [string, string] {
  * its bucket and its reverse, and each create's claim released only where it still holds the token.
  */
 describe('IdMap: the records of a settle', () => {
-  let prefix: string;
+  const rig = usePrefixedRedis();
   let redis: Redis;
   let keys: RedisKeys;
 
   beforeEach(() => {
-    prefix = uniquePrefix();
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    keys = new RedisKeys(prefix);
-  });
-  afterEach(async () => {
-    await redis.quit();
-    await removePrefix(prefix);
+    redis = rig.redis;
+    keys = new RedisKeys(rig.prefix);
   });
 
   it('records every product and releases exactly the claims its creates still hold', async () => {
