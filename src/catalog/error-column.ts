@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 
 /**
  * `report <run-id> --failed-only` (README, Fixing the rows that failed): the file gives the failed rows
@@ -16,6 +17,9 @@ export function withoutErrorColumn(columns: readonly string[]): string[] {
 /** The record without the `error` column's value (the record itself when it has none). */
 export function recordWithoutError(record: SourceRecord): SourceRecord {
   if (!(ERROR_COLUMN in record.values)) return record;
-  const { [ERROR_COLUMN]: _reason, ...values } = record.values;
+  const values = namedValues();
+  for (const name of Object.keys(record.values)) {
+    if (name !== ERROR_COLUMN) values[name] = record.values[name] as string;
+  }
   return { ...record, values };
 }

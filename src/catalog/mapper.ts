@@ -1,6 +1,7 @@
 import { countOf } from '../count-words.js';
 import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
+import { asNamedValues, namedValues } from '../named-values.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
@@ -21,6 +22,7 @@ import {
   type PriceBasis,
   type RowMapper,
 } from './presets/index.js';
+import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenKeys } from './seen-keys.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 import type { FieldSpec } from './transforms.js';
@@ -143,6 +145,7 @@ export function createMapper(options: MapperOptions): Mapper {
     ? compileMapping(mapping, columns, options.openColumns ? { sample } : undefined)
     : undefined;
   const available = availableFields(base.fields(presetColumns), compiled);
+  if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
   const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
   const send = options.fields ? checkFields(options.fields, available) : undefined;
 
@@ -207,7 +210,10 @@ export function createMapper(options: MapperOptions): Mapper {
         return drafts;
       };
       for await (const read of records) {
-        const record = recordWithoutError(read);
+        // Every read of a column below is a plain index: a name the record lacks must find nothing
+        // (the readers' values have no prototype; a caller's may).
+        const named = asNamedValues(read.values);
+        const record = recordWithoutError(named === read.values ? read : { ...read, values: named });
         if (record.problem !== undefined) {
           yield finish({ kind: 'invalid', record, reason: record.problem });
           continue;
@@ -281,7 +287,7 @@ function renamer(
 ): (record: SourceRecord) => SourceRecord {
   const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
   return (record) => {
-    const values: Record<string, string> = {};
+    const values = namedValues();
     for (const [column, name] of pairs) {
       const value = record.values[column];
       if (value !== undefined && values[name] === undefined) values[name] = value;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { CatalogConfigError } from './errors.js';
 import { PRESET_NAMES } from './presets/types.js';
+import { UNSENDABLE_FIELD } from './presets/unsendable.js';
 import { TRANSFORM_NAMES } from './transforms.js';
 
 /** The file's schema, built when the first mapping file is read (zod is loaded then: lazy-modules.ts). */
@@ -90,6 +91,11 @@ export function parseMapping(text: string, origin: string, syntax: 'json' | 'yam
     throw new CatalogConfigError(
       `${origin}: not valid ${syntax === 'json' ? 'JSON' : 'YAML'}: ${syntaxErrorLine(error)}`,
     );
+  }
+  // The schema's record of fields would drop this key without a word (it assigns it).
+  const fields = (data as { fields?: unknown } | null)?.fields;
+  if (typeof fields === 'object' && fields !== null && Object.hasOwn(fields, UNSENDABLE_FIELD)) {
+    throw new CatalogConfigError(`${origin}: fields.${UNSENDABLE_FIELD}: no product field can be named so`);
   }
   const result = schemas().mappingFile.safeParse(data);
   if (!result.success) {

@@ -7,6 +7,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { CONNECT_TIMEOUT_MS, IDLE_SOCKET_MS } from '../defaults.js';
+import { setOwn } from '../named-values.js';
 import { TlsHandshakeFailure } from './errors/tls-handshake.js';
 import { ACCEPT_ENCODING, readBody } from './http-body.js';
 import type { HttpRequester, HttpResponse } from './http-exchange.js';
@@ -113,17 +114,14 @@ function answerOf(method: string, answer: IncomingMessage, timer: NodeJS.Timeout
 /**
  * Lower-cased names, repeated headers joined with `, `: what `fetch`'s Headers gave the client.
  * Built as a plain object, no Map in between; a header named `__proto__` is an own property like
- * any other (defined, since assigning it would set the object's prototype).
+ * any other (named-values.ts).
  */
 export function joinedHeaders(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     const value = raw[i + 1] as string;
-    if (Object.hasOwn(headers, name)) headers[name] = `${headers[name]}, ${value}`;
-    else if (name === '__proto__')
-      Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-    else headers[name] = value;
+    setOwn(headers, name, Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value);
   }
   return headers;
 }

@@ -1,5 +1,6 @@
 import { unguardCell } from '../csv-guard.js';
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 
 /**
  * A cell as the seller means it: a cell written `'=…` (the spreadsheet's "text" marker before a
@@ -48,7 +49,7 @@ export function recordFromCells(
   row: number,
   line: number,
 ): SourceRecord {
-  const values: Record<string, string> = {};
+  const values = namedValues();
   const width = Math.min(columns.length, cells.length);
   for (let i = 0; i < width; i++) values[columns[i]!] = sourceCell(cells[i]!);
   const record: SourceRecord = { row, line, values };

@@ -1,4 +1,5 @@
 import { MAX_NESTING } from '../defaults.js';
+import { namedValues } from '../named-values.js';
 
 /** A value nested deeper than `MAX_NESTING`: its record is invalid (never a stack overflow). */
 export class TooDeepError extends Error {
@@ -17,7 +18,7 @@ export class TooDeepError extends Error {
 export function flattenItem(item: Record<string, unknown>): Record<string, string> {
   const parts = new Map<string, string[]>();
   collect(item, '', parts, 1);
-  const values: Record<string, string> = {};
+  const values = namedValues();
   for (const [key, list] of parts) values[key] = list.join('|');
   return values;
 }

@@ -2,6 +2,7 @@ import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 import { flattenItem, isPlainObject, TooDeepError } from './flatten.js';
 import { formatBytes, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
@@ -198,7 +199,12 @@ class ItemStream {
     if (!item.assembler) return this.tooDeep();
     const value = item.assembler.current;
     if (!isPlainObject(value)) {
-      return { row: this.row, line: this.row, values: {}, problem: `item ${this.row} is not a JSON object` };
+      return {
+        row: this.row,
+        line: this.row,
+        values: namedValues(),
+        problem: `item ${this.row} is not a JSON object`,
+      };
     }
     try {
       return { row: this.row, line: this.row, values: flattenItem(value) };
@@ -212,7 +218,7 @@ class ItemStream {
     return {
       row: this.row,
       line: this.row,
-      values: {},
+      values: namedValues(),
       problem: `item ${this.row} is nested deeper than ${MAX_NESTING} levels`,
     };
   }

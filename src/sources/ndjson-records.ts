@@ -1,5 +1,6 @@
 import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 import { badByteIn, badBytesReason } from './bad-bytes.js';
 import { flattenItem, isPlainObject, nestsDeeperThan, TooDeepError } from './flatten.js';
 import { formatBytes, utf8Bytes } from './limits.js';
@@ -22,7 +23,7 @@ export async function* readNdjson(
     row++;
     const bad = badByteIn(line);
     if (bad !== undefined) {
-      yield { row, line: lineNumber, values: {}, problem: badBytesReason(bad, options.encoding) };
+      yield { row, line: lineNumber, values: namedValues(), problem: badBytesReason(bad, options.encoding) };
       continue;
     }
     yield parseLine(line, row, lineNumber);
@@ -36,10 +37,20 @@ export function parseLine(line: string, row: number, lineNumber: number): Source
     value = JSON.parse(line);
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message.split('\n')[0] : String(error);
-    return { row, line: lineNumber, values: {}, problem: `line ${lineNumber} is not valid JSON (${reason})` };
+    return {
+      row,
+      line: lineNumber,
+      values: namedValues(),
+      problem: `line ${lineNumber} is not valid JSON (${reason})`,
+    };
   }
   if (!isPlainObject(value)) {
-    return { row, line: lineNumber, values: {}, problem: `line ${lineNumber} is not a JSON object` };
+    return {
+      row,
+      line: lineNumber,
+      values: namedValues(),
+      problem: `line ${lineNumber} is not a JSON object`,
+    };
   }
   try {
     return { row, line: lineNumber, values: flattenItem(value) };
@@ -53,7 +64,7 @@ function tooDeep(row: number, lineNumber: number): SourceRecord {
   return {
     row,
     line: lineNumber,
-    values: {},
+    values: namedValues(),
     problem: `line ${lineNumber} is nested deeper than ${MAX_NESTING} levels`,
   };
 }

@@ -1,6 +1,7 @@
 import { relay } from '../async-relay.js';
 import { DEFAULT_MAX_RECORD_BYTES, DEFAULT_SOURCE_TIMEOUT_MS } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
@@ -235,7 +236,7 @@ function checkBytes(
       if (decoded.marked === 0) return record;
       const byte = badByteInRecord(record.values);
       if (byte === undefined) return record;
-      const values: Record<string, string> = {};
+      const values = namedValues();
       for (const [key, value] of Object.entries(record.values)) {
         values[withoutMarks(key, '\uFFFD')] = withoutMarks(value, '\uFFFD');
       }

@@ -1,6 +1,7 @@
 import { SaxesParser } from 'saxes';
 import { MAX_NESTING } from '../defaults.js';
 import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
 import { formatBytes, RecordMeter, sliceLength, slices, utf8Bytes } from './limits.js';
 import { sourceError } from './source-error.js';
 import type { ReaderOptions } from './types.js';
@@ -103,7 +104,7 @@ export async function* readXml(
           ? {
               row,
               line: itemLine,
-              values: {},
+              values: namedValues(),
               problem: `item ${row} is nested deeper than ${MAX_NESTING} levels`,
             }
           : { row, line: itemLine, values: joinValues(values) },
@@ -151,7 +152,7 @@ function localName(name: string): string {
 }
 
 function joinValues(values: Map<string, string[]>): Record<string, string> {
-  const joined: Record<string, string> = {};
+  const joined = namedValues();
   for (const [key, list] of values) joined[key] = list.filter((value) => value !== '').join('|');
   return joined;
 }

@@ -36,6 +36,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'duration.ts',
     'lazy-modules.ts',
     'loopback-host.ts',
+    'named-values.ts',
     'output-file.ts',
     'project-root.ts',
     'scratch-folder.ts',

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
+import { namedValues } from '../../named-values.js';
 import { Columns, put } from './columns.js';
 import { inherit, Parents } from './parents.js';
 import type { Draft, Preset, RawFields, RowMapper } from './types.js';
@@ -60,7 +61,7 @@ function afterTemplateRows(preamble: readonly string[]): RowMapper {
     push(record) {
       const cells = preamble.map((column) => (record.values[column] ?? '').trim());
       if (mapper) {
-        const values: Record<string, string> = {};
+        const values = namedValues();
         header.forEach((name, i) => {
           const value = record.values[preamble[i]!];
           if (name !== '' && value !== undefined) values[name] = value;

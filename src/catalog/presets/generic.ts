@@ -1,6 +1,7 @@
 import { put } from './columns.js';
 import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
+import { UNSENDABLE_FIELD, unsendableReason } from './unsendable.js';
 
 /**
  * The generic preset (README, What each preset reads): each column name is a product field, sent as
@@ -19,6 +20,9 @@ export const generic: Preset = {
       // Object.entries), which built an array per row and one per cell: 141 MB of the 2.1 GB a
       // 300,000-row import allocated, for the garbage collector to sweep (issue 12).
       const { values } = record;
+      // A JSON item may bring it after the sample the header check saw (mapper.ts): never dropped.
+      if (Object.hasOwn(values, UNSENDABLE_FIELD))
+        return { kind: 'invalid', record, reason: unsendableReason(`item ${record.row}`) };
       for (const column in values) {
         if (column !== 'id') put(fields, column, (values[column] as string).trim());
       }

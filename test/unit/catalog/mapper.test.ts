@@ -43,6 +43,29 @@ describe('the generic preset', () => {
     });
   });
 
+  it('refuses a column named __proto__ before any row, saying how to read it instead', async () => {
+    // Sent as a field of that name it would be dropped here (assigning it sets a prototype) and read
+    // by many servers as an attempt to set theirs.
+    const refused =
+      'the source has a column named __proto__, which the generic preset would send as a product field of that name: rename it, or read it into another field with --mapping';
+    expect(() => createMapper({ columns: ['sku', '__proto__'] })).toThrow(refused);
+    expect(() => createMapper({ columns: ['sku', '__proto__'] })).toThrow(CatalogConfigError);
+  });
+
+  it('makes a JSON item that brings a __proto__ key after the sample an invalid row, never a dropped value', async () => {
+    const items = [
+      { row: 1, line: 1, values: { sku: 'A-1', name: 'Mug' } },
+      { row: 2, line: 2, values: JSON.parse('{"sku": "A-2", "__proto__": "x"}') as Record<string, string> },
+    ];
+    const rows = await mapRecords(['sku', 'name'], items, { openColumns: true, sample: items.slice(0, 1) });
+    expect(rows.map((row) => row.kind)).toEqual(['upsert', 'invalid']);
+    expect(rows[1]).toMatchObject({
+      kind: 'invalid',
+      row: 2,
+      reason: expect.stringMatching(/^item 2 has a column named __proto__/),
+    });
+  });
+
   it('takes an id column as the remote product id, not as a field', async () => {
     const [row] = await mapRows(['id', 'sku', 'price'], [['981', 'A-1', '5']]);
     expect(row).toMatchObject({ kind: 'upsert', id: '981', fields: { sku: 'A-1', price: 5 } });
@@ -328,6 +351,39 @@ describe('a mapping file on JSON, NDJSON or XML (each record names its own field
   it('still refuses a column no record of the sample has (a typo)', async () => {
     await expect(mapped('fields:\n  sku: idd\n')).rejects.toThrow(
       'feed.yml: fields.sku.column: the source has no column "idd"',
+    );
+  });
+});
+
+describe('a mapping file and a column named __proto__', () => {
+  it('reads the column into the field it names; a record without it leaves the field absent', async () => {
+    const mapping = parseMapping(
+      '{"fields": {"sku": "sku", "description": "__proto__", "brand": "constructor"}}',
+      'm.json',
+      'json',
+    );
+    // As the CSV reader gives them: the second record has no cell for either column.
+    const values = JSON.parse('{"sku": "A-1", "__proto__": "Red mug", "constructor": "Acme"}');
+    const rows = await mapRecords(
+      ['sku', '__proto__', 'constructor'],
+      [
+        { row: 1, line: 2, values },
+        { row: 2, line: 3, values: { sku: 'A-2' } },
+      ],
+      { mapping },
+    );
+    expect(rows.map((row) => (row.kind === 'upsert' ? row.fields : row))).toEqual([
+      { sku: 'A-1', description: 'Red mug', brand: 'Acme' },
+      { sku: 'A-2' },
+    ]);
+  });
+
+  it('refuses a field named __proto__ in one line (the schema would drop it unsaid)', () => {
+    expect(() => parseMapping('{"fields": {"sku": "sku", "__proto__": "name"}}', 'm.json', 'json')).toThrow(
+      new CatalogConfigError('m.json: fields.__proto__: no product field can be named so'),
+    );
+    expect(() => parseMapping('fields:\n  sku: sku\n  __proto__: name\n', 'm.yml', 'yaml')).toThrow(
+      'm.yml: fields.__proto__: no product field can be named so',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { namedValues } from '../../../named-values.js';
 import type { BulkProduct } from './result-file.js';
 
 /**
@@ -53,7 +54,7 @@ export function exportRows(bulk: BulkProduct): Array<Record<string, string>> {
   const count = Math.max(1, bulk.variants.length, images.length);
   const rows: Array<Record<string, string>> = [];
   for (let i = 0; i < count; i++) {
-    const row: Record<string, string> = {};
+    const row = namedValues();
     for (const column of SHOPIFY_EXPORT_COLUMNS) row[column] = '';
     row.Handle = text(product.handle);
     if (i === 0) {

@@ -1,3 +1,4 @@
+import { namedValues } from '../../../named-values.js';
 /**
  * The columns of WooCommerce's product CSV export that the `woocommerce` preset reads: a product
  * read through the REST API becomes the row its export would hold (a variable product, then a row
@@ -148,7 +149,7 @@ function gmt(value: unknown): number | null {
 }
 
 function blankRow(): Record<string, string> {
-  const row: Record<string, string> = {};
+  const row = namedValues();
   for (const column of WOO_EXPORT_COLUMNS) row[column] = '';
   return row;
 }
