@@ -16,6 +16,7 @@ import {
   withoutFloatNoise,
 } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
+import { comparableKey } from './key-forms.js';
 import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
 import type { Draft, RawFields, SourceState } from './presets/types.js';
 import type { SeenKeys } from './seen-keys.js';
@@ -186,7 +187,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
   else {
-    const first = seen.firstRow(key, record.row);
+    const first = seen.firstRow(comparableKey(key), record.row);
     if (first !== undefined) errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);
   }
   if (errors.length > 0) return invalid(record.row, record.line, errors.join('; '), key || undefined);

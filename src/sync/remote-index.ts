@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { otherForms } from '../catalog/key-forms.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
@@ -121,6 +122,7 @@ export class RemoteIndex {
       this.claims.holders(keys),
     ]);
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
+    const inOtherForm = await this.lookUpOtherForms(upserts, ids);
     const wanted = ids.filter((id): id is string => id !== null);
     const products =
       wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
@@ -133,7 +135,7 @@ export class RemoteIndex {
     upserts.forEach((upsert, i) => {
       const id = ids[i];
       const lookup: RowLookup = {};
-      const knownProduct = known.get(upsert.key);
+      const knownProduct = known.get(upsert.key) ?? inOtherForm.get(upsert.row);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded = fromRecord && id ? { id, values: {} } : undefined;
@@ -144,6 +146,36 @@ export class RemoteIndex {
       result.set(upsert.row, lookup);
     });
     return result;
+  }
+
+  /**
+   * For rows that found no product under their key as written, the product listed or recorded under
+   * the same key in another Unicode form (key-forms.ts): its id goes into `ids`, what the id map
+   * knows of it is returned by row. Rows whose key is plain ASCII cost nothing here.
+   */
+  private async lookUpOtherForms(
+    upserts: ProductUpsert[],
+    ids: (string | null)[],
+  ): Promise<Map<number, KnownProduct>> {
+    const knownByRow = new Map<number, KnownProduct>();
+    const asked = upserts.flatMap((upsert, i) =>
+      ids[i] === null ? otherForms(upsert.key).map((form) => ({ i, form })) : [],
+    );
+    if (asked.length === 0) return knownByRow;
+    const forms = asked.map(({ form }) => form);
+    const [known, idsByForm] = await Promise.all([
+      this.idMap.getMany(forms),
+      this.redis.hmget(this.keys.keyToId(this.runId), ...forms),
+    ]);
+    asked.forEach(({ i, form }, at) => {
+      if (ids[i] !== null) return;
+      const product = known.get(form);
+      const id = idsByForm[at] ?? product?.id ?? null;
+      if (id === null) return;
+      ids[i] = id;
+      if (product) knownByRow.set((upserts[i] as ProductUpsert).row, product);
+    });
+    return knownByRow;
   }
 
   /** True when this run's list read was skipped (`--incremental`); final once the snapshot step is done. */
