@@ -30,6 +30,8 @@ export interface RowLookup {
   known?: KnownProduct;
   /** This run created the product already (a chunk tried again after its worker died). */
   createdByThisRun?: boolean;
+  /** The key's other Unicode form the id map knows the product under (catalog/key-forms.ts). */
+  knownAs?: string;
 }
 
 /**
@@ -135,13 +137,15 @@ export class RemoteIndex {
     upserts.forEach((upsert, i) => {
       const id = ids[i];
       const lookup: RowLookup = {};
-      const knownProduct = known.get(upsert.key) ?? inOtherForm.get(upsert.row);
+      const knownProduct = known.get(upsert.key) ?? inOtherForm.get(upsert.row)?.product;
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded = fromRecord && id ? { id, values: {} } : undefined;
       const remote = (id ? byId.get(id) : undefined) ?? recorded;
       if (remote) lookup.remote = remote;
       if (knownProduct) lookup.known = knownProduct;
+      const knownAs = known.has(upsert.key) ? undefined : inOtherForm.get(upsert.row)?.form;
+      if (knownAs !== undefined) lookup.knownAs = knownAs;
       if (created[i] === 1 || claimedBy[i] === this.runId) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
@@ -150,14 +154,15 @@ export class RemoteIndex {
 
   /**
    * For rows that found no product under their key as written, the product listed or recorded under
-   * the same key in another Unicode form (key-forms.ts): its id goes into `ids`, what the id map
-   * knows of it is returned by row. Rows whose key is plain ASCII cost nothing here.
+   * the same key in another Unicode form (catalog/key-forms.ts): its id goes into `ids`, what the id
+   * map knows of it, and under which form, is returned by row. Rows whose key is plain ASCII cost
+   * nothing here.
    */
   private async lookUpOtherForms(
     upserts: ProductUpsert[],
     ids: (string | null)[],
-  ): Promise<Map<number, KnownProduct>> {
-    const knownByRow = new Map<number, KnownProduct>();
+  ): Promise<Map<number, { form: string; product: KnownProduct }>> {
+    const knownByRow = new Map<number, { form: string; product: KnownProduct }>();
     const asked = upserts.flatMap((upsert, i) =>
       ids[i] === null ? otherForms(upsert.key).map((form) => ({ i, form })) : [],
     );
@@ -173,7 +178,7 @@ export class RemoteIndex {
       const id = idsByForm[at] ?? product?.id ?? null;
       if (id === null) return;
       ids[i] = id;
-      if (product) knownByRow.set((upserts[i] as ProductUpsert).row, product);
+      if (product) knownByRow.set((upserts[i] as ProductUpsert).row, { form, product });
     });
     return knownByRow;
   }

@@ -35,7 +35,10 @@ export async function syncRow(
     const note = [...notesOfOutcome(upsert.notes ?? [], action, status), ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
-  return syncAgainst(ctx, upsert, lookup.remote, lookup.known, lookup.createdByThisRun === true, outcome);
+  // Found in the id map under the key's other Unicode form: recorded under that form again, so the
+  // map keeps one entry per product (the report still names the row's key, `outcome` above).
+  const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
+  return syncAgainst(ctx, recorded, lookup.remote, lookup.known, lookup.createdByThisRun === true, outcome);
 }
 
 async function syncAgainst(

@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { sellerRef } from '../../../src/sellers/seller-ref.js';
+import { IdMap } from '../../../src/sync/id-map.js';
 import type { CatalogRow } from '../support/catalog.js';
-import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
+import { bySku, MAIN_KEY, requestCounts, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 // The same SKUs as two exports may write them: `È` as one character (NFC), or as `E` and a
 // combining grave accent (NFD). The seller sees one SKU; matched byte for byte, the second night
@@ -19,6 +23,12 @@ function rows(form: (sku: string) => string): CatalogRow[] {
 
 describe('a SKU written in another Unicode form the next night', () => {
   const pipeline = usePipeline();
+
+  /** The products the seller's id map holds: one entry each, whichever form found them. */
+  const recorded = () =>
+    withRedis((redis) =>
+      new IdMap(redis, new RedisKeys(pipeline.prefix), sellerRef(pipeline.sandbox.baseUrl, MAIN_KEY)).size(),
+    );
 
   /** Runs `source` (plus `args`), expecting `code`; the requests it sent, by kind. */
   async function sync(name: string, source: CatalogRow[], args: string[] = [], code = 0) {
@@ -52,6 +62,7 @@ describe('a SKU written in another Unicode form the next night', () => {
       for (const sku of SKUS) expect(stored.get(then(sku))).toMatchObject({ sku: then(sku) });
       // Once the marketplace holds the source's form, the next night is unchanged.
       expect(await sync('third.csv', rows(then))).toMatchObject({ creates: 0, updates: 0 });
+      expect(await recorded()).toBe(4);
     },
   );
 
@@ -66,6 +77,7 @@ describe('a SKU written in another Unicode form the next night', () => {
     expect(second.creates).toBe(0);
     expect(second.updates).toBe(3);
     expect(bySku(pipeline.products()).size).toBe(4);
+    expect(await recorded()).toBe(4);
   });
 
   it('takes two rows of one source that differ only so for one product: the second is a duplicate', async () => {
