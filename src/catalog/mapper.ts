@@ -13,6 +13,7 @@ import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
 import { Columns } from './presets/columns.js';
+import { foldedHeader } from './presets/generic-header.js';
 import {
   type Draft,
   type LocalizedHeader,
@@ -136,6 +137,10 @@ export function createMapper(options: MapperOptions): Mapper {
     label = detected.name;
     localized = detected.localized;
     detections.push(detected.reason);
+  }
+  if (label === 'generic' && !localized) {
+    localized = foldedHeader(columns);
+    if (localized) detections.push(localized.says);
   }
   // The preset reads a localized header by its own names: records are renamed on the way in.
   const presetColumns = localized?.columns ?? columns;

@@ -66,6 +66,33 @@ describe('the generic preset', () => {
     });
   });
 
+  it('reads a column named as a product field in another case as that field, and says so', async () => {
+    // A spreadsheet's usual header: sent as written, `Price` was a text field and the price was never set.
+    const columns = ['SKU', 'Name', 'Price', 'Quantity', 'Color', 'ID'];
+    const mapper = createMapper({ columns });
+    expect(mapper.matchBy).toBe('sku');
+    expect(mapper.detections).toContain(
+      'columns read as product fields: SKU as sku, Name as name, Price as price, Quantity as quantity, ID as id',
+    );
+    const [row] = await mapRows(columns, [['A-1', 'Mug', '12.50', '3', 'red', '77']]);
+    expect(row).toEqual({
+      kind: 'upsert',
+      row: 1,
+      line: 2,
+      key: 'A-1',
+      id: '77',
+      fields: { sku: 'A-1', name: 'Mug', price: 12.5, quantity: 3, Color: 'red' },
+    });
+  });
+
+  it('leaves a column as written when another column names its field exactly', async () => {
+    const [row] = await mapRows(['sku', 'price', 'Price'], [['A-1', '5', 'list']]);
+    expect(row).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', price: 5, Price: 'list' } });
+    expect(createMapper({ columns: ['sku', 'price'] }).detections).toEqual([
+      'preset generic (the columns match no known export)',
+    ]);
+  });
+
   it('takes an id column as the remote product id, not as a field', async () => {
     const [row] = await mapRows(['id', 'sku', 'price'], [['981', 'A-1', '5']]);
     expect(row).toMatchObject({ kind: 'upsert', id: '981', fields: { sku: 'A-1', price: 5 } });
