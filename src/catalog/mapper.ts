@@ -1,10 +1,9 @@
 import { countOf } from '../count-words.js';
 import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
-import { asNamedValues, namedValues } from '../named-values.js';
+import { asNamedValues } from '../named-values.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
-import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
 import { unknownFieldLine } from './field-names.js';
@@ -12,17 +11,9 @@ import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
+import { choosePreset } from './preset-choice.js';
 import { Columns } from './presets/columns.js';
-import { foldedHeader } from './presets/generic-header.js';
-import {
-  type Draft,
-  type LocalizedHeader,
-  PRESETS,
-  type Preset,
-  type PresetName,
-  type PriceBasis,
-  type RowMapper,
-} from './presets/index.js';
+import type { Draft, PresetName, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenKeys } from './seen-keys.js';
 import { mayShowField, shownFields } from './shown-fields.js';
@@ -98,53 +89,12 @@ export interface ParentNotes {
   remember(merged: SourceRecord): void;
 }
 
-/** Mapping file alone: every field comes from the mapping. */
-const mappingOnly: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'> = {
-  decimalStyle: 'auto',
-  fields: () => [],
-  create: (): RowMapper => ({
-    push: (record) => [{ kind: 'product', record, fields: {}, notes: [] }],
-    end: () => [],
-  }),
-};
-
 export function createMapper(options: MapperOptions): Mapper {
   const { mapping } = options;
   // A file from `report --failed-only` reads as the source it came from: its `error` column is not there.
   const columns = withoutErrorColumn(options.columns);
   const sample = (options.sample ?? []).map(recordWithoutError);
-  const detections: string[] = [];
-  const named = options.preset ?? mapping?.preset;
-  let base: Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
-  let label: string;
-  let localized: LocalizedHeader | undefined;
-  if (named !== undefined) {
-    const name = checkPreset(named, columns, sample);
-    base = PRESETS[name];
-    label = name;
-    localized = localizedHeader(PRESETS[name], columns, sample);
-    const how = localized ? `; read by ${localized.says}` : '';
-    detections.push(
-      `preset ${name} (${options.preset !== undefined ? (options.presetOrigin ?? '--preset') : `from ${mapping?.origin}`}${how})`,
-    );
-  } else if (mapping) {
-    base = mappingOnly;
-    label = `mapping ${mapping.origin}`;
-    detections.push(`fields from the mapping file ${mapping.origin}`);
-  } else {
-    const detected = detectPreset(columns, sample);
-    base = PRESETS[detected.name];
-    label = detected.name;
-    localized = detected.localized;
-    detections.push(detected.reason);
-  }
-  if (label === 'generic' && !localized) {
-    localized = foldedHeader(columns);
-    if (localized) detections.push(localized.says);
-  }
-  // The preset reads a localized header by its own names: records are renamed on the way in.
-  const presetColumns = localized?.columns ?? columns;
-  const rename = localized ? renamer(columns, localized.columns) : undefined;
+  const { base, label, detections, presetColumns, rename } = choosePreset(options, columns, sample);
 
   const compiled = mapping
     ? compileMapping(mapping, columns, options.openColumns ? { sample } : undefined)
@@ -286,20 +236,6 @@ function pricesSent(
 }
 
 /** A record with its values under the preset's names (columns it has no name for keep theirs). */
-function renamer(
-  columns: readonly string[],
-  names: readonly string[],
-): (record: SourceRecord) => SourceRecord {
-  const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
-  return (record) => {
-    const values = namedValues();
-    for (const [column, name] of pairs) {
-      const value = record.values[column];
-      if (value !== undefined && values[name] === undefined) values[name] = value;
-    }
-    return { ...record, values };
-  };
-}
 
 function availableFields(presetFields: string[], compiled: CompiledMapping | undefined): string[] {
   if (!compiled) return presetFields;

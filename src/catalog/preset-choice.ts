@@ -1,0 +1,99 @@
+import type { SourceRecord } from '../interfaces.js';
+import { namedValues } from '../named-values.js';
+import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
+import type { MappingSpec } from './mapping-file.js';
+import { foldedHeader } from './presets/generic-header.js';
+import { type LocalizedHeader, PRESETS, type Preset, type RowMapper } from './presets/index.js';
+
+/** What the mapper uses of the preset that reads a source. */
+export type ChosenPreset = Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
+
+/** The preset that reads a source, and the names it reads the source's columns by. */
+export interface PresetChoice {
+  base: ChosenPreset;
+  /** The preset's name, or `mapping <file>` for a mapping file alone. */
+  label: string;
+  /** For the summary: how the preset was chosen, and how its columns are read. */
+  detections: string[];
+  /** One name per source column: the preset's own where the header was localized or folded. */
+  presetColumns: readonly string[];
+  /** Renames a record's values to `presetColumns`; absent when they are the source's own. */
+  rename?: (record: SourceRecord) => SourceRecord;
+}
+
+/** Mapping file alone: every field comes from the mapping. */
+const mappingOnly: ChosenPreset = {
+  decimalStyle: 'auto',
+  fields: () => [],
+  create: (): RowMapper => ({
+    push: (record) => [{ kind: 'product', record, fields: {}, notes: [] }],
+    end: () => [],
+  }),
+};
+
+/**
+ * The preset named (`--preset`, the mapping file's `preset`, a store's platform), or a mapping file
+ * alone, or the preset the header shows; then the header as that preset reads it: a WooCommerce
+ * header in the store's language by WooCommerce's names, a generic header's `SKU` or `Price` as the
+ * field it names (presets/generic-header.ts).
+ */
+export function choosePreset(
+  options: { preset?: string; presetOrigin?: string; mapping?: MappingSpec },
+  columns: readonly string[],
+  sample: readonly SourceRecord[],
+): PresetChoice {
+  const { mapping } = options;
+  const named = options.preset ?? mapping?.preset;
+  const detections: string[] = [];
+  let base: ChosenPreset;
+  let label: string;
+  let localized: LocalizedHeader | undefined;
+  if (named !== undefined) {
+    const name = checkPreset(named, columns, sample);
+    base = PRESETS[name];
+    label = name;
+    localized = localizedHeader(PRESETS[name], columns, sample);
+    const how = localized ? `; read by ${localized.says}` : '';
+    detections.push(
+      `preset ${name} (${options.preset !== undefined ? (options.presetOrigin ?? '--preset') : `from ${mapping?.origin}`}${how})`,
+    );
+  } else if (mapping) {
+    base = mappingOnly;
+    label = `mapping ${mapping.origin}`;
+    detections.push(`fields from the mapping file ${mapping.origin}`);
+  } else {
+    const detected = detectPreset(columns, sample);
+    base = PRESETS[detected.name];
+    label = detected.name;
+    localized = detected.localized;
+    detections.push(detected.reason);
+  }
+  if (label === 'generic' && !localized) {
+    localized = foldedHeader(columns);
+    if (localized) detections.push(localized.says);
+  }
+  // The preset reads a localized header by its own names: records are renamed on the way in.
+  if (!localized) return { base, label, detections, presetColumns: columns };
+  return {
+    base,
+    label,
+    detections,
+    presetColumns: localized.columns,
+    rename: renamer(columns, localized.columns),
+  };
+}
+
+function renamer(
+  columns: readonly string[],
+  names: readonly string[],
+): (record: SourceRecord) => SourceRecord {
+  const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
+  return (record) => {
+    const values = namedValues();
+    for (const [column, name] of pairs) {
+      const value = record.values[column];
+      if (value !== undefined && values[name] === undefined) values[name] = value;
+    }
+    return { ...record, values };
+  };
+}
