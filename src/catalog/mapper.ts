@@ -4,6 +4,7 @@ import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { asNamedValues } from '../named-values.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader } from './decimal-reader.js';
+import { learnDecimals } from './decimal-sample.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
 import { unknownFieldLine } from './field-names.js';
@@ -135,6 +136,15 @@ export function createMapper(options: MapperOptions): Mapper {
   if (options.includeExternal) rules.includeExternal = true;
   const gross = pricesSent(base.prices?.(presetColumns), options, detections);
   if (gross) rules.gross = gross;
+  // Before the first row: a style the file shows anywhere in its sample applies to all its rows.
+  if (!style)
+    learnDecimals(
+      sample,
+      base.create(new Columns(presetColumns, options.openColumns === true)),
+      rename,
+      compiled,
+      rules,
+    );
 
   return {
     preset: label,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper, type MapperOptions } from '../../../src/catalog/index.js';
 import { parseMapping } from '../../../src/catalog/mapping-file.js';
+import { SAMPLE_RECORDS } from '../../../src/defaults.js';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { openSource } from '../../../src/sources/index.js';
 import { stdinOf } from '../sources/helpers.js';
-import { mapRecords, mapRows } from './map-rows.js';
+import { iterate, mapRecords, mapRows, records } from './map-rows.js';
 
 describe('the generic preset', () => {
   it('sends each column as the field of the same name, with kinds from the field table', async () => {
@@ -316,6 +317,50 @@ describe('the decimal style of a source', () => {
       reason: expect.stringMatching(/^ambiguous price "1,299"/),
     });
     expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { price: 12.5 } });
+  });
+
+  // As a run maps a source: its first SAMPLE_RECORDS records read ahead and given to the mapper too.
+  async function mapWithSample(
+    columns: string[],
+    rows: string[][],
+    options: Partial<MapperOptions> = {},
+  ): Promise<MappedRow[]> {
+    const all = records(columns, rows);
+    const mapper = createMapper({ columns, sample: all.slice(0, SAMPLE_RECORDS), ...options });
+    const out: MappedRow[] = [];
+    for await (const row of mapper.map(iterate(all))) out.push(row);
+    return out;
+  }
+
+  it("reads a ;-file's first price with the dot a later row of its sample shows, not the guess", async () => {
+    const rows = await mapWithSample(
+      ['sku', 'price'],
+      [
+        ['A', '1.250'],
+        ['B', '12.50'],
+      ],
+      { delimiter: ';', ...threeDecimals },
+    );
+    // Before: 1250, the `;` file's comma taken over the file's own evidence, a factor of 1000.
+    expect(rows.map((row) => row.kind === 'upsert' && row.fields.price)).toEqual([1.25, 12.5]);
+  });
+
+  it('reads a price the first rows cannot tell by the style the rest of the sample shows', async () => {
+    const rows = await mapWithSample(
+      ['sku', 'price'],
+      [
+        ['A', '1,299'],
+        ['B', '12.50'],
+      ],
+    );
+    expect(rows.map((row) => row.kind === 'upsert' && row.fields.price)).toEqual([1299, 12.5]);
+  });
+
+  it('still refuses it when the evidence comes only after the sample', async () => {
+    const filler = Array.from({ length: SAMPLE_RECORDS - 1 }, (_, i) => [`F${i}`, '7']);
+    const rows = await mapWithSample(['sku', 'price'], [['A', '1,299'], ...filler, ['B', '12.50']]);
+    expect(rows[0]).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^ambiguous price/) });
+    expect(rows.at(-1)).toMatchObject({ kind: 'upsert', fields: { price: 12.5 } });
   });
 
   it('follows an explicit style', async () => {
