@@ -98,6 +98,11 @@ export async function startApproval(
   const heldCount = run.counts['status:held'] ?? 0;
   if (run.state !== 'held' || heldCount + heldDeactivations(run) === 0)
     throw new UsageError(`run ${run.id} holds nothing to approve (it is ${run.state})`);
+  // Its other writes were put back: its held ones, from the same feed, are not sent after them.
+  if (run.revertedAt !== undefined)
+    throw new UsageError(
+      `run ${run.id} was reverted: its held rows are not sent (run its source again to send what it should)`,
+    );
   if (rows) {
     const heldNow = await held.heldAmong(run.id, rows);
     const notHeld = rows.find((row) => !heldNow.has(row));

@@ -46,7 +46,7 @@ export async function cancelRun(
   if (run.state === 'held') {
     return {
       kind: 'refused',
-      reason: `run ${runId} is held by a guard: nothing of it is queued, and nothing held is sent unless \`approve\` is run`,
+      reason: `run ${runId} is held by a guard: nothing of it is queued, and nothing held is sent unless \`approve\` is run (\`revert ${runId}\` puts back what it sent)`,
     };
   }
   // A dead reader's mark outlives it for a minute: it is believed only while it changes.

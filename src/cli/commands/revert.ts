@@ -109,9 +109,10 @@ async function revertableRun(runtime: Runtime, runId: string): Promise<RunRecord
   if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
   if (run.dryRun)
     throw new UsageError(`run ${runId} was a dry run: it wrote nothing, so there is nothing to revert`);
-  // Compared as text: states other briefs add (held, cancelled) are not all known to this branch's type.
+  // A held run writes nothing more unless approved, and a reverted one is never approved: what a
+  // guard let through can be put back, the rows it held stay unsent.
   const state: string = run.state;
-  if (state !== 'done' && state !== 'cancelled')
+  if (state !== 'done' && state !== 'cancelled' && state !== 'held')
     throw new UsageError(`run ${runId} has not ended (${state}): revert it once it has`);
   return run;
 }
