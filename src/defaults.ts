@@ -400,6 +400,13 @@ export const HEAP_GROWING_PERCENT = 30;
 /** How often the worker reads which of its sellers have work. */
 export const SLOTS_TICK_MS = 1000;
 
+/**
+ * How long `import` waits for a worker to say it serves a seller before saying that none does: a
+ * seller's first import registers it, and a running worker sees that at its next read (SLOTS_TICK_MS)
+ * and marks it at once; two reads and a margin.
+ */
+export const WORKER_NOTICE_MS = 2 * SLOTS_TICK_MS + 500;
+
 /** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
 export const CLOSE_DEADLINE_MS = 10_000;
 export const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { WORKER_NOTICE_MS } from '../defaults.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import { isServed } from '../queue/served-marks.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -13,10 +14,29 @@ export async function waitsForWorker(redis: Redis, keys: RedisKeys, run: RunReco
   return !(await isServed(redis, keys, run.sellerRef));
 }
 
+/**
+ * waitsForWorker after an `import`, giving a running worker the time to notice the seller (its first
+ * import registers it, and a worker marks it served at its next read): true only if none did.
+ */
+export async function noWorkerNoticed(
+  redis: Redis,
+  keys: RedisKeys,
+  run: RunRecord,
+  waitMs = WORKER_NOTICE_MS,
+): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  while (await waitsForWorker(redis, keys, run)) {
+    if (Date.now() >= until) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 /** What to do about it, in one line: which worker to start, with which key. */
 export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
   return (
     `no running worker holds seller ${sellerLabel(run.sellerRef, run.sellerName)}'s key: ` +
-    `start \`catalog-sync worker\` with it in $${run.keyEnv} (or in its --keys-file)`
+    `start \`catalog-sync worker\` with it in $${run.keyEnv} (or in its --keys-file), ` +
+    'in an environment that allows its API host (CATALOG_SYNC_API_HOSTS)'
   );
 }

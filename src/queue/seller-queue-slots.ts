@@ -20,6 +20,12 @@ export interface SellerQueueSlotsDeps {
   logger: Logger;
   now: () => number;
   rotation?: RotationOptions;
+  /**
+   * Told of sellers this process can serve from now on (a seller registered by a first import): the
+   * worker marks them served at once, not at its next renewal, so that the `import` that registered
+   * one does not report that no worker holds its key.
+   */
+  onServable?: (added: readonly SellerInfo[]) => void;
 }
 
 /**
@@ -106,7 +112,10 @@ export class SellerQueueSlots {
       const registered = await deps.sellers.registered();
       const keys = heldKeys(deps.env, deps.trust);
       const before = this.servable.length;
+      const known = new Set(this.servable.map((seller) => seller.ref));
       this.servable = await servableSellers(deps.sellers, registered, keys, deps.trust);
+      const added = this.servable.filter((seller) => !known.has(seller.ref));
+      if (added.length > 0) deps.onServable?.(added);
       this.byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
       this.servableQueues = new Set(this.byQueue.keys());
       this.registryReadAt = now;

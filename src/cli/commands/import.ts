@@ -8,7 +8,7 @@ import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
-import { waitsForWorker, workerWaitText } from '../worker-wait.js';
+import { noWorkerNoticed, workerWaitText } from '../worker-wait.js';
 
 export function registerImport(program: Command, io: CliIo): void {
   addRunOptions(
@@ -74,7 +74,7 @@ export function registerImport(program: Command, io: CliIo): void {
         }
         // Said at once, not found out in the morning: nothing will take this run's rows.
         const queued = result.kind === 'already-queued' ? await runtime.runs.get(result.runId) : result.run;
-        if (queued && (await waitsForWorker(runtime.commands, runtime.keys, queued)))
+        if (queued && (await noWorkerNoticed(runtime.commands, runtime.keys, queued)))
           io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
       } finally {
         await prepared.close();

@@ -9,7 +9,7 @@ import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
-import { keepMarkedServed } from '../../queue/served-marks.js';
+import { keepMarkedServed, markServed } from '../../queue/served-marks.js';
 import type { SellerInfo } from '../../sellers/seller-state.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
@@ -132,6 +132,10 @@ export function registerWorker(
             logger: runtime.logger,
             now: Date.now,
             rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce, sliceMs: flags.sellerSlice },
+            onServable: (added) => {
+              const refs = added.map((seller) => seller.ref);
+              markServed(runtime.commands, runtime.keys, refs, Date.now()).catch(() => undefined);
+            },
           });
           servedSellers = () => slots.servableSellers;
           await slots.tick();

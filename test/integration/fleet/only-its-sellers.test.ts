@@ -63,4 +63,31 @@ describe('a worker takes only the work it can do', () => {
     expect((await statusOf(runId)).waitingForWorker).toBe(false);
     expect(pipeline.products(MAIN_SELLER)).toHaveLength(30);
   });
+
+  it("says nothing of a missing worker when a running one takes a seller's first import", {
+    timeout: 60_000,
+  }, async () => {
+    // The seller is new to this Redis: the worker holds its key but cannot know of it before the import.
+    const worker = pipeline.spawn(['worker'], {
+      SELLER_API_KEY: '',
+      SELLER_API_KEY_MAIN_SHOP: pipeline.env.SELLER_API_KEY,
+      LOG_LEVEL: 'info',
+    });
+    while (!worker.stderr().includes('worker started')) {
+      if (worker.process.exitCode !== null) throw new Error(`the worker exited: ${worker.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    const imported = await pipeline.cli(['import', await pipeline.csv('first.csv', catalogRows(10))]);
+
+    // Before: "queued, but no running worker holds seller …'s key" while this worker was taking it.
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).not.toMatch(/no running worker/);
+    const runId = runIdOf(imported.stdout);
+    while ((await statusOf(runId)).state !== 'done') {
+      if (worker.process.exitCode !== null) throw new Error(`the worker exited: ${worker.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(pipeline.products(MAIN_SELLER)).toHaveLength(10);
+  });
 });
