@@ -12,6 +12,15 @@ import type { ReaderOptions } from './types.js';
 interface ParsedRecord {
   cells: string[];
   lines: number;
+  /** The line of a quote that a quote inside a field closed after a line break (see below), else 0. */
+  strayQuoteLine: number;
+}
+
+/** The part of csv-parse's internal state read here: the buffer of the field being parsed. */
+interface FieldBuffer {
+  buf: Buffer;
+  length: number;
+  prepend(value: unknown): void;
 }
 
 /**
@@ -21,17 +30,44 @@ interface ParsedRecord {
  * copies): 10% of an import's CPU for one number. One push per chunk rather than per record: the
  * stream's async iterator cost a promise and a turn of its machinery for every record (issue 12).
  * `endLine` and `emptyLines`: where the last record given ended, for a parse error's position.
+ *
+ * With `relax_quotes`, a quoted field whose closing quote is followed by text (`"Size 10" Mattress"`)
+ * is no error: csv-parse puts the opening quote back in the field (`field.prepend`, its only call)
+ * and reads on as an unquoted field. When the quoted part held a line break, the quote was a stray
+ * one that swallowed the lines up to the next quote: the record is marked (`strayQuoteLine`) for
+ * readCsv to refuse. Watching that one call costs nothing per record.
  */
 class LineCountingParser extends Parser {
   endLine = 0;
   emptyLines = 0;
   private batch: ParsedRecord[] = [];
+  private strayQuoteLine = 0;
 
   constructor(options: Options) {
     // csv-parse passes its options on to the Transform stream. One array waits to be read at
     // most: the records held are the chunk being read and the next, parsed meanwhile (~1,700 for
     // 64 KiB chunks; ~1,200 when they came one by one).
     super({ ...options, readableHighWaterMark: 1 } as Options);
+    this.watchRelaxedCloses();
+  }
+
+  /** Wraps the field buffer's `prepend` (csv-parse's state, kept on the parser as `state`). */
+  private watchRelaxedCloses(): void {
+    const field = (this as unknown as { state?: { field?: Partial<FieldBuffer> } }).state?.field;
+    if (!field || typeof field.prepend !== 'function' || !Buffer.isBuffer(field.buf)) {
+      // A csv-parse whose internals moved: no stray quote could be seen. Loud, never silent.
+      throw new Error('csv-parse internals changed: state.field.prepend not found (csv-records.ts)');
+    }
+    const buffer = field as FieldBuffer;
+    const prepend = buffer.prepend;
+    buffer.prepend = (value: unknown) => {
+      if (this.strayQuoteLine === 0) {
+        // The field holds what stood between the quotes: as many line breaks as lines it spans.
+        const breaks = countLineBreaksIn(buffer.buf.subarray(0, buffer.length));
+        if (breaks > 0) this.strayQuoteLine = this.info.lines - breaks;
+      }
+      prepend.call(buffer, value);
+    };
   }
 
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
@@ -41,7 +77,8 @@ class LineCountingParser extends Parser {
     }
     this.endLine = this.info.lines;
     this.emptyLines = this.info.empty_lines;
-    this.batch.push({ cells: chunk, lines: this.endLine });
+    this.batch.push({ cells: chunk, lines: this.endLine, strayQuoteLine: this.strayQuoteLine });
+    this.strayQuoteLine = 0;
     return true;
   }
 
@@ -107,7 +144,8 @@ export async function* readCsv(
   let row = 0;
   try {
     for await (const batch of parser as AsyncIterable<ParsedRecord[]>) {
-      for (const { cells, lines } of batch) {
+      for (const { cells, lines, strayQuoteLine } of batch) {
+        if (strayQuoteLine !== 0) throw sourceError(label, strayQuote(strayQuoteLine, lines));
         const line = lines - countLineBreaks(cells);
         if (isBlankRow(cells)) continue;
         if (!columns) {
@@ -172,6 +210,17 @@ function describeCsvError(error: CsvError, startLine: number, maxRecordBytes: nu
     default:
       return `cannot read the CSV record that starts on line ${startLine}: ${error.message}`;
   }
+}
+
+/** A quote that swallowed lines up to a quote inside a later field (see LineCountingParser). */
+function strayQuote(quoteLine: number, endLine: number): string {
+  return `the quote that opens a field on line ${quoteLine} is not closed: its record would run to line ${endLine}, taking in the lines between; close the quote, or double it as "" if it is part of the text`;
+}
+
+function countLineBreaksIn(bytes: Uint8Array): number {
+  let breaks = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) breaks++;
+  return breaks;
 }
 
 function countLineBreaks(cells: readonly string[]): number {

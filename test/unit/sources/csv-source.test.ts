@@ -94,6 +94,38 @@ describe('a CSV source', () => {
     const { records } = await readCsvText('name,sku\nRedline 10" Mattress,R1\n');
     expect(records[0]?.values).toEqual({ name: 'Redline 10" Mattress', sku: 'R1' });
   });
+
+  describe('a quote that a quote inside a later field closes', () => {
+    it('refuses the source when the quoted part spans lines, naming where the quote opens and the record ends', async () => {
+      const csv = 'sku,name,price\nX1,ok,1\nX2,"Bad name,2\nX3,three,3\nX4,"four,4\nX5,five,5\n';
+      const reading = readCsvText(csv);
+      await expect(reading).rejects.toThrow(SourceError);
+      await expect(readCsvText(csv)).rejects.toThrow(
+        'standard input: the quote that opens a field on line 3 is not closed: its record would run to line 5, taking in the lines between; close the quote, or double it as "" if it is part of the text',
+      );
+    });
+
+    it("names the file's own lines far into a CRLF file read in small chunks", async () => {
+      const rows = Array.from({ length: 3000 }, (_, i) => `S${i},"multi\r\nline",${i}`).join('\r\n');
+      const csv = `sku,name,price\r\n${rows}\r\nX2,"Bad name,2\r\nX3,three,3\r\nX4,"four,4\r\n`;
+      await expect(openAndRead('-', { stdin: stdinOf(csv, 1000) })).rejects.toThrow(
+        'the quote that opens a field on line 6002 is not closed: its record would run to line 6004',
+      );
+    });
+
+    it('keeps a cell whose quote closes early on its own line, quotes and all', async () => {
+      const { records } = await readCsvText('sku,name\nS1,"Size 10" Mattress",x\nS2,"two\nlines"\n');
+      expect(records.map((record) => record.values.name)).toEqual(['"Size 10" Mattress"', 'two\nlines']);
+    });
+
+    it('reads a quoted multi-line cell that starts with an escaped quote', async () => {
+      const { records } = await readCsvText('sku,name\nM1,"""Best"" mug\nDishwasher safe"\nM2,ok\n');
+      expect(records).toEqual([
+        { row: 1, line: 2, values: { sku: 'M1', name: '"Best" mug\nDishwasher safe' } },
+        { row: 2, line: 4, values: { sku: 'M2', name: 'ok' } },
+      ]);
+    });
+  });
 });
 
 describe('a source that holds no catalog', () => {
