@@ -115,22 +115,26 @@ class LineCountingParser extends Parser {
  * and the cells as written (for a file that gives rows back in the source's own header).
  * A record over `maxRecordBytes` (mostly an unclosed quote swallowing the file) stops the read
  * before memory runs out: csv-parse reads the text as UTF-8 bytes and stops at that many.
+ * `fromLine` 2 skips a `sep=` line (csv-delimiter.ts); the lines keep the file's numbers.
  */
 export async function* readCsv(
   text: AsyncIterable<string>,
   delimiter: string,
   options: ReaderOptions,
   onColumns: (columns: string[], header: string[]) => void,
+  fromLine = 1,
 ): AsyncGenerator<SourceRecord> {
   const { label, maxRecordBytes } = options;
   const csvOptions: Options = {
     delimiter,
+    from_line: fromLine,
     relax_quotes: true,
     relax_column_count: true,
     skip_empty_lines: true,
     max_record_size: maxRecordBytes,
   };
   const parser = new LineCountingParser(csvOptions);
+  parser.endLine = fromLine - 1;
   // One text chunk read ahead, not Readable.from's default 16: the parser holds a chunk's records
   // (~600 for 64 KiB) anyway, and 16 chunks waiting (~1 MB) lived long enough to be promoted to
   // the old space: a 1M-row import promoted 590 MB instead of 263, in 15 full collections, not 8.

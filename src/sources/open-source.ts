@@ -5,10 +5,11 @@ import { namedValues } from '../named-values.js';
 import { thousands } from '../thousands.js';
 import { badByteIn, badByteInRecord, badBytesReason, withoutMarks } from './bad-bytes.js';
 import { type ByteSource, openFile, openStream } from './byte-source.js';
+import { type CsvDelimiter, chooseDelimiter } from './csv-delimiter.js';
 import { readCsv } from './csv-records.js';
 import { type DecodeState, decodeAll, decodeChunks, isKnownEncoding } from './decode.js';
 import { gunzipIfCompressed } from './decompress.js';
-import { DELIMITERS, describeDelimiter, detectDelimiter } from './detect-delimiter.js';
+import { DELIMITERS, describeDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
 import { readNdjson } from './ndjson-records.js';
@@ -107,8 +108,11 @@ async function readSource(
     throw sourceError(bytes.label, sniffed.complete ? 'source is empty' : 'the first 64 KiB are blank');
   }
   const format = chooseFormat(sample, bytes.extension, options.format, detections);
-  const delimiter =
-    format === 'csv' ? chooseDelimiter(sample, sniffed.complete, bytes, options, detections) : undefined;
+  const csv =
+    format === 'csv'
+      ? chooseDelimiter(sample, sniffed.complete, bytes.label, bytes.extension, options.delimiter, detections)
+      : undefined;
+  const delimiter = csv?.delimiter;
 
   const decoded: DecodeState = { marked: 0 };
   const text = decodeChunks(sniffed.chunks, encoding, decoded);
@@ -120,7 +124,7 @@ async function readSource(
     encoding,
   };
   const reader = checkBytes(
-    readerFor(format, text, readerOptions, delimiter, (columns, header) => {
+    readerFor(format, text, readerOptions, csv, (columns, header) => {
       csvColumns = columns;
       csvHeader = header;
     }),
@@ -132,7 +136,8 @@ async function readSource(
   if (badHeader !== undefined)
     throw sourceError(bytes.label, `the header holds ${badBytesReason(badHeader, encoding)}`);
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
-  const rowEstimate = estimateRows(sniffed, bytes.size, format, first.done ? null : first.value);
+  const firstRecord = first.done ? null : first.value;
+  const rowEstimate = estimateRows(sniffed, bytes.size, format, firstRecord, csv?.fromLine);
 
   // The first record, read ahead, then the rest; the source is closed however the read ends.
   const records = relay(reader, { first: first.done ? [] : [first.value], onEnd: () => bytes.close() });
@@ -156,15 +161,16 @@ async function readSource(
  * About how many records the source holds, before it is read: the lines of a CSV or NDJSON source
  * (counted when the first 64 KiB hold it all, else its size at the first 64 KiB's bytes per line);
  * for JSON and XML, its size at the first record's length. Null when the size is unknown (standard
- * input, a feed without a length).
+ * input, a feed without a length). A CSV's header is on `fromLine` (2 past a `sep=` line).
  */
 export function estimateRows(
   sniffed: Pick<Sniffed, 'prefix' | 'complete'>,
   size: number | undefined,
   format: SourceFormat,
   first: SourceRecord | null,
+  fromLine = 1,
 ): RowEstimate | null {
-  const header = format === 'csv' ? 1 : 0;
+  const header = format === 'csv' ? fromLine : 0;
   const lineBased = format === 'csv' || format === 'ndjson';
   if (lineBased) {
     // The typed array's indexOf, a V8 builtin: a byte loop ran interpreted at every start (~12 ms
@@ -196,12 +202,12 @@ function readerFor(
   format: SourceFormat,
   text: AsyncIterable<string>,
   options: ReaderOptions,
-  delimiter: string | undefined,
+  csv: CsvDelimiter | undefined,
   onColumns: (columns: string[], header: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
   switch (format) {
     case 'csv':
-      return readCsv(text, delimiter ?? ',', options, onColumns);
+      return readCsv(text, csv?.delimiter ?? ',', options, onColumns, csv?.fromLine);
     case 'json':
       return readLater(import('./json-records.js').then((m) => m.readJson(text, options)));
     case 'ndjson':
@@ -286,24 +292,4 @@ function chooseFormat(
   const guess = detectFormat(sample, extension);
   detections.push(`format ${guess.format} (${guess.reason})`);
   return guess.format;
-}
-
-function chooseDelimiter(
-  sample: string,
-  complete: boolean,
-  bytes: ByteSource,
-  options: OpenSourceOptions,
-  detections: string[],
-): string {
-  if (options.delimiter) {
-    detections.push(`delimiter ${describeDelimiter(options.delimiter)} (forced)`);
-    return options.delimiter;
-  }
-  if (bytes.extension === 'tsv') {
-    detections.push(`delimiter tab (from the .tsv extension)`);
-    return '\t';
-  }
-  const delimiter = detectDelimiter(sample, complete);
-  detections.push(`delimiter ${describeDelimiter(delimiter)} (detected)`);
-  return delimiter;
 }

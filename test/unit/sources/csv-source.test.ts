@@ -128,6 +128,51 @@ describe('a CSV source', () => {
   });
 });
 
+describe('a sep= first line (Excel writes and honours it)', () => {
+  it('reads the delimiter it names, skips it, and keeps the lines of the file', async () => {
+    const { opened, records } = await readCsvText('sep=;\nsku;name;price\nA;"a\nb";1,00\nB;b;2,00\n');
+    expect(opened.delimiter).toBe(';');
+    expect(opened.detections).toContain("delimiter ';' (from the sep= line)");
+    expect(opened.columns).toEqual(['sku', 'name', 'price']);
+    expect(records).toEqual([
+      { row: 1, line: 3, values: { sku: 'A', name: 'a\nb', price: '1,00' } },
+      { row: 2, line: 5, values: { sku: 'B', name: 'b', price: '2,00' } },
+    ]);
+    await expect(readCsvText('sep=;\n"sku;name\nA;a\n')).rejects.toThrow(
+      'standard input: unclosed quote in the record that starts on line 2',
+    );
+  });
+
+  it('reads it after a byte order mark, with Windows line ends, naming a tab', async () => {
+    const path = folder.write('sep-tab.csv', '\uFEFFsep=\t\r\nsku\tname\r\nA\ta, b\r\n');
+    const { opened, records } = await openAndRead(path);
+    expect(opened.detections).toContain('delimiter tab (from the sep= line)');
+    expect(records).toEqual([{ row: 1, line: 3, values: { sku: 'A', name: 'a, b' } }]);
+  });
+
+  it('counts the rows after it, not the line itself', async () => {
+    const opened = await openSource(folder.write('sep-count.csv', 'sep=,\nsku,name\nA,a\nB,b\n'));
+    expect(opened.rowEstimate?.rows).toBe(2);
+    await opened.close();
+  });
+
+  it('gives way to --delimiter, and is still skipped', async () => {
+    const { opened, records } = await readCsvText('sep=;\nsku,name\nA,a;b\n', { delimiter: ',' });
+    expect(opened.detections).toContain("delimiter ',' (forced, over the sep= line's ';')");
+    expect(opened.columns).toEqual(['sku', 'name']);
+    expect(records).toEqual([{ row: 1, line: 3, values: { sku: 'A', name: 'a;b' } }]);
+    const same = await readCsvText('sep=;\nsku;name\nA;a\n', { delimiter: ';' });
+    expect(same.opened.detections).toContain("delimiter ';' (forced)");
+    expect(same.records).toEqual([{ row: 1, line: 3, values: { sku: 'A', name: 'a' } }]);
+  });
+
+  it('refuses a delimiter this tool does not read, in one line', async () => {
+    await expect(readCsvText('sep=:\nsku:name\nA:a\n')).rejects.toThrow(
+      "standard input: line 1 (sep=) names the delimiter ':', which catalog-sync does not read: save the file with , ; tab or | as its delimiter",
+    );
+  });
+});
+
 describe('a source that holds no catalog', () => {
   it.each([
     ['an empty file', ''],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sepLineDelimiter } from '../../../src/sources/csv-delimiter.js';
 import { columnNames, recordFromCells } from '../../../src/sources/csv-header.js';
 import { detectDelimiter, scanRecords } from '../../../src/sources/detect-delimiter.js';
 import { binaryReason, detectEncoding } from '../../../src/sources/detect-encoding.js';
@@ -102,6 +103,23 @@ describe('detectDelimiter', () => {
   it('leaves out the last line of a cut prefix', () => {
     expect(scanRecords('a;b\n1;2\n3;', ';', false).counts).toEqual([1, 1]);
     expect(scanRecords('a;b\n1;2\n3;', ';', true).counts).toEqual([1, 1, 1]);
+  });
+});
+
+describe('sepLineDelimiter', () => {
+  it.each([
+    ['sep=;\nsku;name\n', ';'],
+    ['\uFEFFsep=|\r\nsku|name\r\n', '|'],
+    ['sep=\t\nsku\tname\n', '\t'],
+    ['sep=,', ','],
+    ['sep=;;\nsku;name\n', undefined],
+    ['sep=\nsku\n', undefined],
+    ['sep="\nsku\n', undefined],
+    [' sep=;\nsku\n', undefined],
+    ['SEP=;x\n', undefined],
+    ['sku;sep=;\n', undefined],
+  ])('reads %j as %j', (sample, delimiter) => {
+    expect(sepLineDelimiter(sample)).toBe(delimiter);
   });
 });
 
