@@ -61,3 +61,11 @@ export function splitList(text: string, separator: string | RegExp = ','): strin
 export function isSpreadsheetMangled(text: string): boolean {
   return /^\d(?:\.\d+)?E\+\d+$/i.test(text.trim());
 }
+
+/**
+ * Why a match key a spreadsheet turned into a number is refused: it is not the key the seller wrote
+ * (`123456789012` saved as `1.23457E+11`), and matched as it stands it would create a second product.
+ */
+export function mangledKeyReason(field: string, key: string): string {
+  return `${field} "${key}" was turned into a number by a spreadsheet (scientific notation, digits lost): export the column as text`;
+}

@@ -15,7 +15,13 @@ import {
   toDecimal,
   withoutFloatNoise,
 } from './decimal.js';
-import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
+import {
+  isSpreadsheetMangled,
+  mangledKeyReason,
+  NON_NEGATIVE_FIELDS,
+  parseBoolean,
+  splitList,
+} from './fields.js';
 import { comparableKey } from './key-forms.js';
 import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
 import type { Draft, RawFields, SourceState } from './presets/types.js';
@@ -186,6 +192,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   }
   if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
   if (key === '') errors.unshift(`missing ${rules.matchBy}`);
+  else if (isSpreadsheetMangled(key)) errors.unshift(mangledKeyReason(rules.matchBy, key));
   else {
     const first = seen.firstRow(comparableKey(key), record.row);
     if (first !== undefined) errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);

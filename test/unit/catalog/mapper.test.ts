@@ -138,6 +138,40 @@ describe('validation', () => {
     });
   });
 
+  it('makes a row whose key a spreadsheet turned into a number invalid, whatever field is the key', async () => {
+    const rows = await mapRows(
+      ['sku', 'price'],
+      [
+        ['1.23457E+11', '1'],
+        ['1E5', '2'],
+        ['00123', '3'],
+        ['1.23457E+11', '4'],
+      ],
+    );
+    const mangled =
+      'sku "1.23457E+11" was turned into a number by a spreadsheet (scientific notation, digits lost): export the column as text';
+    expect(rows).toEqual([
+      { kind: 'invalid', row: 1, line: 2, key: '1.23457E+11', reason: mangled },
+      expect.objectContaining({ kind: 'upsert', key: '1E5' }),
+      expect.objectContaining({ kind: 'upsert', key: '00123' }),
+      { kind: 'invalid', row: 4, line: 5, key: '1.23457E+11', reason: mangled },
+    ]);
+    const byEan = await mapRows(['ean', 'sku'], [['4.00638E+12', 'A-1']], { matchBy: 'ean' });
+    expect(byEan[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^ean "4.00638E\+12" was turned/),
+    });
+    // Google Merchant's offer id is the key (read as sku).
+    const merchant = await mapRows(
+      ['id', 'title', 'price', 'link', 'availability'],
+      [['9.78316E+12', 'Book', '10 EUR', 'https://example.com/b', 'in_stock']],
+    );
+    expect(merchant[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^sku "9.78316E\+12" was turned/),
+    });
+  });
+
   it('turns a record the reader could not read whole into an invalid row with its reason', async () => {
     const rows = await mapRecords(
       ['sku'],
