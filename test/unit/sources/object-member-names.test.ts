@@ -16,6 +16,7 @@ describe('a column named __proto__, constructor or toString', () => {
     expect(records.map((record) => own(record, '__proto__'))).toEqual(['red', 'absent']);
     expect(records.map((record) => own(record, 'constructor'))).toEqual(['oak', 'absent']);
     const short = records[1] as SourceRecord;
+    // biome-ignore lint/suspicious/noProto: the name a record must not answer to is the point here.
     expect([short.values.__proto__, short.values.constructor, short.values.toString]).toEqual([
       undefined,
       undefined,
