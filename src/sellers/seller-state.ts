@@ -8,6 +8,7 @@ import { type LearnedLimit, learnLimit, parseLearned } from '../runs/learned-lim
 import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
+import { LocalPauses } from './local-pauses.js';
 import { quotaDayStart } from './quota-day.js';
 import { RequestQuota } from './request-quota.js';
 import {
@@ -59,10 +60,11 @@ export interface SellerStatus {
 /**
  * A seller's shared state in Redis: registry entry, daily-limit pause, rejected key, requests used today.
  * Every process that serves the seller reads the same keys, so a pause holds on every machine and
- * outlives restarts. A local copy of the pause spares a Redis round trip per request.
+ * outlives restarts. A local copy of the pause spares a Redis round trip per request; a copy of a
+ * mark another process lifted (`resume`) goes at the next chunk's read (local-pauses.ts).
  */
 export class SellerState {
-  private readonly localPause = new Map<string, SellerPausedError>();
+  private readonly localPause: LocalPauses;
   /** The day's request numbers this process holds in advance (request-quota.ts). */
   readonly quota: RequestQuota;
   /** The API's day and limit as learned from its answers, and one request at a time past it. */
@@ -75,6 +77,7 @@ export class SellerState {
     /** How long a seller whose API is out of reach waits before each probe (CATALOG_SYNC_PROBE_MS). */
     private readonly probeBackoff: ProbeBackoff = DEFAULT_PROBE_BACKOFF,
   ) {
+    this.localPause = new LocalPauses(now);
     this.quota = new RequestQuota(redis);
     this.gate = new LimitGate({
       quota: this.quota,
@@ -166,13 +169,7 @@ export class SellerState {
 
   /** Throws SellerPausedError when this process already knows the seller is paused; costs nothing. */
   assertNotPausedLocally(ref: string): void {
-    const pause = this.localPause.get(ref);
-    if (!pause) return;
-    if (pause.until !== null && pause.until <= this.now()) {
-      this.localPause.delete(ref);
-      return;
-    }
-    throw pause;
+    this.localPause.assert(ref);
   }
 
   /**
@@ -181,7 +178,10 @@ export class SellerState {
    */
   async assertNotPaused(ref: string): Promise<{ probeDue: boolean }> {
     await this.waitOutReset(this.localPause.get(ref));
-    this.assertNotPausedLocally(ref);
+    // A copy of a rejected key's or an unreachable API's mark is checked against Redis first: another
+    // process may have lifted it (`resume`, the next `run`, `cancel`). Any other pause fails at once.
+    const copy = this.localPause.liftable(ref);
+    if (!copy) this.assertNotPausedLocally(ref);
     const [until, rejected, unreachable, reset, learned] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
@@ -192,12 +192,19 @@ export class SellerState {
     // What other processes learned of the API's day: where it began, how many requests it allows.
     if (reset && Number.isSafeInteger(Number(reset))) this.gate.windows.noteReset(ref, Number(reset));
     this.gate.windows.noteLimit(ref, parseLearned(learned ?? null)?.limit ?? null);
-    if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null));
+    if (copy) {
+      this.localPause.dropLifted(ref, copy, {
+        rejected: rejected !== null,
+        unreachable: unreachable !== null,
+      });
+      this.assertNotPausedLocally(ref);
+    }
+    if (rejected) throw this.remember(ref, new SellerPausedError('unauthorized', null), true);
     const reach = parseUnreachable(unreachable);
-    if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach));
+    if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach), true);
     if (until && Number(until) > this.now()) {
       const pause = new SellerPausedError('daily-limit', Number(until));
-      if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause);
+      if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause, true);
     }
     return { probeDue: reach !== null };
   }
@@ -229,13 +236,13 @@ export class SellerState {
       this.now(),
       this.probeBackoff,
     );
-    this.remember(ref, pauseOfRecord(marked.record));
+    this.remember(ref, pauseOfRecord(marked.record), true);
     return marked;
   }
 
   /** The API answered a probe: the seller is served again. True when it had been out of reach. */
   async clearUnreachable(ref: string): Promise<boolean> {
-    if (this.localPause.get(ref)?.reason === 'unreachable') this.localPause.delete(ref);
+    this.localPause.delete(ref, 'unreachable');
     return (await this.redis.del(this.keys.unreachable(ref))) === 1;
   }
 
@@ -245,7 +252,7 @@ export class SellerState {
    */
   pauseLocally(ref: string, pause: SellerPausedError): void {
     if (pause.reason === 'daily-limit' && pause.until !== null) this.gate.windows.noteReset(ref, pause.until);
-    this.remember(ref, pause);
+    this.remember(ref, pause, false);
   }
 
   async pauseUntil(
@@ -260,12 +267,12 @@ export class SellerState {
       this.gate.windows.noteReset(ref, until);
       await runScript(this.redis, NOTE_RESET, this.keys.limitReset(ref), until, QUOTA_COUNTER_TTL_SECONDS);
     }
-    return this.remember(ref, new SellerPausedError(reason, until));
+    return this.remember(ref, new SellerPausedError(reason, until), true);
   }
 
   async markAuthRejected(ref: string): Promise<SellerPausedError> {
     await this.redis.set(this.keys.authRejected(ref), this.now());
-    return this.remember(ref, new SellerPausedError('unauthorized', null));
+    return this.remember(ref, new SellerPausedError('unauthorized', null), true);
   }
 
   async clearAuthRejected(ref: string): Promise<boolean> {
@@ -340,8 +347,8 @@ export class SellerState {
     };
   }
 
-  private remember(ref: string, pause: SellerPausedError): SellerPausedError {
-    this.localPause.set(ref, pause);
-    return pause;
+  /** `shared`: Redis holds the pause too (written or read here), not only this process. */
+  private remember(ref: string, pause: SellerPausedError, shared: boolean): SellerPausedError {
+    return this.localPause.set(ref, pause, shared);
   }
 }

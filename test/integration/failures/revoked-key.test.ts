@@ -11,14 +11,17 @@ const ROWS = 200;
 const CONCURRENCY = 2;
 const NEW_KEY = 'sk_fail_a_rotated';
 
-/** Whether the seller's BullMQ queue is paused, and how many of its jobs wait. */
-async function sellerQueue(rig: FailureRig, ref: string): Promise<{ paused: boolean; waiting: number }> {
+/** Whether the seller's BullMQ queue is paused, how many of its jobs wait, how many are under way. */
+async function sellerQueue(
+  rig: FailureRig,
+  ref: string,
+): Promise<{ paused: boolean; waiting: number; active: number }> {
   return withRedis(async (connection) => {
     const queue = new Queue(sellerQueueName(ref), { connection, prefix: rig.prefix });
     try {
-      const counts = await queue.getJobCounts('wait', 'prioritized', 'delayed');
+      const { active = 0, ...counts } = await queue.getJobCounts('wait', 'prioritized', 'delayed', 'active');
       const waiting = Object.values(counts).reduce((sum, n) => sum + n, 0);
-      return { paused: await queue.isPaused(), waiting };
+      return { paused: await queue.isPaused(), waiting, active };
     } finally {
       await queue.close();
     }
@@ -90,6 +93,49 @@ describe('when the API key is revoked in the middle of a run', () => {
 
     expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
     expectExactCatalog(rig.sandbox.products(SELLER_A), catalogRows(ROWS));
+  });
+});
+
+describe('when a running `worker` met the 401, and the same key is accepted again', () => {
+  const rig = useFailureRig(() => ({ latencyMs: 5 }));
+
+  it('`resume` in another process lets that same worker finish the run exactly, without a restart or another 401', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(ROWS);
+    const imported = await rig.cli(['import', await rig.csv('catalog.csv', rows)]);
+    expect(imported.code).toBe(0);
+    const runId = runIdOf(imported.stdout);
+    const worker = rig.spawn(['worker', '--concurrency', String(CONCURRENCY)]);
+    await eventually(
+      '30 products written',
+      () => (rig.sandbox.stats().writesApplied >= 30 ? true : undefined),
+      { intervalMs: 5 },
+    );
+    rig.sandbox.revokeKey(KEY_A);
+    const { sellerRef: ref } = await eventually('the seller marked key rejected', async () => {
+      const status = await rig.status(runId);
+      return status.seller.authRejected ? status : undefined;
+    });
+    // Every chunk the worker had under way is back in the paused queue: none is left to mark it.
+    await eventually('the queue paused, no chunk under way', async () => {
+      const queue = await sellerQueue(rig, ref);
+      return queue.paused && queue.active === 0 && queue.waiting > 0 ? true : undefined;
+    });
+    const rejections = rig.sandbox.stats().byStatus['401'];
+
+    rig.sandbox.addKey(KEY_A, SELLER_A);
+    const resumed = await rig.cli(['resume', '--seller', ref]);
+    expect(resumed.stdout).toContain(`seller ${ref}: resumed`);
+    const logged = worker.stderr().length;
+    const done = await runDone(rig, runId, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}; worker stderr: ${worker.stderr().slice(logged).trim()}`);
+    });
+
+    expect(worker.stderr().slice(logged)).not.toContain('rejected (401)');
+    expect(rig.sandbox.stats().byStatus['401'], 'requests answered 401').toBe(rejections);
+    expect(done.counts).toMatchObject({ failed: 0, invalid: 0 });
+    expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
   });
 });
 
