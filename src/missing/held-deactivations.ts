@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { DeactivateItem } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { laterSourceRuns } from '../runs/later-source-runs.js';
 import { lineOfMember } from '../runs/missing-order.js';
 import { decodeOutcome, type RunRecord, type RunStore } from '../runs/run-store.js';
 import { deactivateLine } from './deactivations.js';
@@ -80,26 +81,4 @@ export async function makeHeldDue(deps: HeldDeps, run: RunRecord, batchSize = 10
     );
   }
   return moved - back.length;
-}
-
-/**
- * Of these match keys, those a later run of the same seller (not a dry run) read in its source, with
- * that run's id: the product came back after this run was held.
- */
-async function laterSourceRuns(
-  deps: HeldDeps,
-  run: RunRecord,
-  matchKeys: string[],
-): Promise<Map<string, string>> {
-  const back = new Map<string, string>();
-  const later = await deps.redis.zrangebyscore(deps.keys.runs, `(${run.createdAt}`, '+inf');
-  for (const laterId of later) {
-    const other = await deps.runs.get(laterId);
-    if (!other || other.id === run.id || other.sellerRef !== run.sellerRef || other.dryRun) continue;
-    const inSource = await deps.redis.smismember(deps.keys.sourceKeys(laterId), ...matchKeys);
-    matchKeys.forEach((key, i) => {
-      if (inSource[i] === 1 && !back.has(key)) back.set(key, laterId);
-    });
-  }
-  return back;
 }

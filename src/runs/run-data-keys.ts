@@ -9,7 +9,7 @@ import type { RedisKeys } from './keys.js';
 
 /**
  * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
- * held run asks later runs' source keys (held-deactivations.ts laterSourceRuns).
+ * held run asks later runs' source keys (later-source-runs.ts).
  */
 export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
   return [
