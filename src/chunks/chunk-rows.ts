@@ -1,21 +1,19 @@
 import { SETTLE_HOLD } from '../defaults.js';
+import { heldAtWrite } from '../guards/held-at-write.js';
 import { HeldRows } from '../guards/held-rows.js';
-import { priceChangeRefusal } from '../guards/limits.js';
+import { planWrite, samePlan, withReplanNote } from '../guards/planned-writes.js';
 import { isPlanned } from '../guards/verdict.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
-import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
+import { PlanStore } from '../plan/plan-store.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec, RunStore } from '../runs/run-store.js';
 import type { RowWrite } from '../runs/settle-batch.js';
 import { SettleBatch } from '../runs/settle-batch.js';
 import type { RowSource } from '../runs/source-rows.js';
-import { compactEquals, compactValue } from '../sync/compact-value.js';
-import { diffProduct } from '../sync/diff.js';
-import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
-import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
+import type { RowSyncContext } from '../sync/row-sync-context.js';
 
 /**
  * What a chunk does with its rows: `write` them (an unguarded run, or a guarded run's `apply`
@@ -92,6 +90,9 @@ export function chunkRows(
       // Rows that finish together share that step (settle-batch.ts).
       const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
       const written = new SettleBatch(settle, SETTLE_HOLD);
+      // A guarded run's `apply`: an update its plan did not see (a create whose product another run
+      // made meanwhile) meets the row guard here.
+      const heldUpdate = heldAtWrite(deps, runId, spec);
       return {
         todo: unsettled,
         handle: async (context, row, lookup) => {
@@ -99,7 +100,7 @@ export function chunkRows(
           const records: RowWrite[] = [];
           let outcome: RowOutcome;
           try {
-            outcome = await syncRow({ ...context, rowWrites: records }, row, lookup);
+            outcome = await syncRow({ ...context, rowWrites: records, heldUpdate }, row, lookup);
           } catch (error) {
             // A pause after a write that was recorded in memory only: its record still goes.
             if (records.length > 0) await turn.add([], records);
@@ -162,52 +163,4 @@ export function chunkRows(
         flush: noFlush,
       };
   }
-}
-
-/**
- * The write a guarded run plans for a row, or null when it needs none (or this run created it
- * already). `--max-price-change` is checked here, on the price as listed.
- */
-export function planWrite(
-  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
-  spec: Pick<RunSpec, 'maxPriceChange'>,
-  upsert: ProductUpsert,
-  lookup: RowLookup,
-): PlannedWrite | null {
-  if (lookup.createdByThisRun) return null;
-  const diff = onlyFilter(
-    diffProduct(upsert, lookup.remote, lookup.known, diffOptionsOf(context)),
-    context.only,
-  );
-  if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };
-  if (diff.action !== 'update') return null;
-  const write: PlannedWrite = { upsert, action: 'update', productId: diff.id, fields: diff.fields };
-  if (spec.maxPriceChange && diff.fields.price !== undefined) {
-    const refusal = priceChangeRefusal(lookup.remote?.values.price, diff.fields.price, spec.maxPriceChange);
-    if (refusal) write.heldFor = refusal;
-  }
-  return write;
-}
-
-/** The write a held row would send now is the one that was held (the product did not change since). */
-function samePlan(
-  context: Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>,
-  held: PlannedWrite,
-  upsert: ProductUpsert,
-  lookup: RowLookup,
-): boolean {
-  const now = planWrite(context, {}, upsert, lookup);
-  if (!now || now.action !== held.action || now.productId !== held.productId) return false;
-  const names = Object.keys(now.fields);
-  if (names.length !== Object.keys(held.fields).length) return false;
-  return names.every((name) => {
-    const a = compactValue(now.fields[name]);
-    const b = compactValue(held.fields[name]);
-    return a !== undefined && b !== undefined && compactEquals(a, b);
-  });
-}
-
-function withReplanNote(outcome: RowOutcome): RowOutcome {
-  const note = 'changed on the marketplace since it was held: re-planned';
-  return { ...outcome, note: outcome.note ? `${outcome.note}; ${note}` : note };
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
-import { luaScript } from '../redis/scripts.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { parentRowsOf, parentValues, StoredSources, withParentValues } from '../runs/parent-sources.js';
 import type { RowSource } from '../runs/source-rows.js';
@@ -40,6 +40,18 @@ return planned
 `,
 );
 
+// A create's plan replaced by the update it became at its write, held (guards/held-at-write.ts):
+// counted with the rows the row guard held, once (ARGV[3] is 0 when the plan was held already).
+const HOLD_AT_WRITE_SCRIPT = luaScript(
+  'holdAtWrite',
+  2,
+  `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] == '1' then return redis.call('HINCRBY', KEYS[2], 'plan:held', 1) end
+return tonumber(redis.call('HGET', KEYS[2], 'plan:held') or '0')
+`,
+);
+
 /** The run's planned writes, in Redis (memory stays flat in the process whatever the run's size). */
 export class PlanStore {
   constructor(
@@ -65,6 +77,33 @@ export class PlanStore {
       this.keys.run(runId),
       ...args,
     );
+  }
+
+  /**
+   * A row planned as a create that met, at its write, the product another run made meanwhile, and
+   * was held as the update it became (guards/held-at-write.ts): that update is its plan now, for
+   * `approve` to send and to compare with; the source values the plan kept stay. Resolves to the
+   * rows the row guard holds so far, this one counted once.
+   */
+  async holdAtWrite(runId: string, write: PlannedWrite): Promise<number> {
+    const [old] = (await this.get(runId, [write.upsert.row])).values();
+    // The row as read (the key as the source spells it), and its source values as stored (parents
+    // by row number, StoredSources): written back as they were read.
+    const kept = {
+      ...write,
+      upsert: old?.upsert ?? write.upsert,
+      ...(old?.source ? { source: old.source } : {}),
+    };
+    const counted = await runScript(
+      this.redis,
+      HOLD_AT_WRITE_SCRIPT,
+      this.keys.plan(runId),
+      this.keys.run(runId),
+      String(write.upsert.row),
+      JSON.stringify(kept),
+      old?.heldFor ? 0 : 1,
+    );
+    return Number(counted);
   }
 
   /**

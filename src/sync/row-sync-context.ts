@@ -1,9 +1,10 @@
+import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import type { RowWrite } from '../runs/settle-batch.js';
 import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
-import type { DiffOptions } from './diff.js';
+import type { DiffOptions, IndexedProduct } from './diff.js';
 import type { IdMap } from './id-map.js';
 import type { RemoteIndex } from './remote-index.js';
 
@@ -43,7 +44,19 @@ export interface RowSyncContext {
    * relies on are still written at once.
    */
   rowWrites?: RowWrite[];
+  /**
+   * When given (a guarded run's writes, guards/held-at-write.ts): asked before an update is sent,
+   * a create that became one included (its product made meanwhile by another run).
+   */
+  heldUpdate?: HeldUpdate;
 }
+
+/** The reason an update of `remote` is held (nothing sent, the row settles `held`), or null to send it. */
+export type HeldUpdate = (
+  upsert: ProductUpsert,
+  remote: IndexedProduct,
+  fields: ProductFields,
+) => Promise<string | null>;
 
 /** What a write's last failure becomes once its tries are used up (see `afterTries`). */
 export function givenUp(ctx: RowSyncContext, error: unknown): unknown {

@@ -1,0 +1,74 @@
+import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
+import type { PlannedWrite } from '../plan/plan-store.js';
+import type { RunSpec } from '../runs/run-store.js';
+import { compactEquals, compactValue } from '../sync/compact-value.js';
+import type { IndexedProduct } from '../sync/diff.js';
+import { diffProduct } from '../sync/diff.js';
+import { onlyFilter } from '../sync/only-filter.js';
+import type { RowLookup } from '../sync/remote-index.js';
+import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
+import { priceChangeRefusal } from './limits.js';
+
+type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>;
+
+/**
+ * The write a guarded run plans for a row, or null when it needs none (or this run created it
+ * already). `--max-price-change` is checked here, on the price as listed.
+ */
+export function planWrite(
+  context: PlanContext,
+  spec: Pick<RunSpec, 'maxPriceChange'>,
+  upsert: ProductUpsert,
+  lookup: RowLookup,
+): PlannedWrite | null {
+  if (lookup.createdByThisRun) return null;
+  const diff = onlyFilter(
+    diffProduct(upsert, lookup.remote, lookup.known, diffOptionsOf(context)),
+    context.only,
+  );
+  if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };
+  if (diff.action !== 'update') return null;
+  return updateWrite(spec, upsert, lookup.remote ?? { id: diff.id, values: {} }, diff.fields);
+}
+
+/**
+ * An update of `remote` with `fields`, as planned: held by the row guard when its price moves more
+ * than `--max-price-change`. A create that finds the product made meanwhile by another run is
+ * planned so too, at its write (held-at-write.ts).
+ */
+export function updateWrite(
+  spec: Pick<RunSpec, 'maxPriceChange'>,
+  upsert: ProductUpsert,
+  remote: IndexedProduct,
+  fields: ProductFields,
+): PlannedWrite {
+  const write: PlannedWrite = { upsert, action: 'update', productId: remote.id, fields };
+  if (spec.maxPriceChange && fields.price !== undefined) {
+    const refusal = priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
+    if (refusal) write.heldFor = refusal;
+  }
+  return write;
+}
+
+/** The write a held row would send now is the one that was held (the product did not change since). */
+export function samePlan(
+  context: PlanContext,
+  held: PlannedWrite,
+  upsert: ProductUpsert,
+  lookup: RowLookup,
+): boolean {
+  const now = planWrite(context, {}, upsert, lookup);
+  if (!now || now.action !== held.action || now.productId !== held.productId) return false;
+  const names = Object.keys(now.fields);
+  if (names.length !== Object.keys(held.fields).length) return false;
+  return names.every((name) => {
+    const a = compactValue(now.fields[name]);
+    const b = compactValue(held.fields[name]);
+    return a !== undefined && b !== undefined && compactEquals(a, b);
+  });
+}
+
+export function withReplanNote(outcome: RowOutcome): RowOutcome {
+  const note = 'changed on the marketplace since it was held: re-planned';
+  return { ...outcome, note: outcome.note ? `${outcome.note}; ${note}` : note };
+}
