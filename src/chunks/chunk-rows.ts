@@ -2,12 +2,13 @@ import { SETTLE_HOLD } from '../defaults.js';
 import { heldAtWrite } from '../guards/held-at-write.js';
 import { HeldRows } from '../guards/held-rows.js';
 import { planWrite, samePlan, withReplanNote } from '../guards/planned-writes.js';
+import { supersededOutcomes } from '../guards/superseded.js';
 import { isPlanned } from '../guards/verdict.js';
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { PlanStore } from '../plan/plan-store.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { RunSpec, RunStore } from '../runs/run-store.js';
+import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { RowWrite } from '../runs/settle-batch.js';
 import { SettleBatch } from '../runs/settle-batch.js';
 import type { RowSource } from '../runs/source-rows.js';
@@ -52,7 +53,7 @@ interface ChunkRowsDeps {
 export function chunkRows(
   deps: ChunkRowsDeps,
   runId: string,
-  spec: RunSpec,
+  spec: RunRecord,
   mode: ChunkMode,
   /** The rows' source values: a row that fails keeps them for `report --failed-only`. */
   sources: ReadonlyMap<number, RowSource> = new Map(),
@@ -144,12 +145,22 @@ export function chunkRows(
       };
     case 'approve':
       return {
+        // A held row whose product a later run read in its source settles here, unwritten (its note
+        // names that run): what that run wrote is newer than what this one held.
         todo: async (rows) => {
           const still = await held.heldAmong(
             runId,
             rows.map((row) => row.row),
           );
-          return rows.filter((row) => still.has(row.row));
+          const heldRows = rows.filter((row) => still.has(row.row));
+          const writes = await plans.get(
+            runId,
+            heldRows.map((row) => row.row),
+          );
+          const superseded = await supersededOutcomes(deps, spec, heldRows, writes);
+          await resettle(superseded);
+          const unwritten = new Set(superseded.map((outcome) => outcome.row));
+          return heldRows.filter((row) => !unwritten.has(row.row));
         },
         handle: async (context, row, lookup) => {
           const [write] = (await plans.get(runId, [row.row])).values();

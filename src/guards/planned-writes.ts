@@ -1,7 +1,7 @@
 import type { ProductFields, ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { PlannedWrite } from '../plan/plan-store.js';
 import type { RunSpec } from '../runs/run-store.js';
-import { compactEquals, compactValue } from '../sync/compact-value.js';
+import { type CompactValue, compactEquals, compactValue } from '../sync/compact-value.js';
 import type { IndexedProduct } from '../sync/diff.js';
 import { diffProduct } from '../sync/diff.js';
 import { onlyFilter } from '../sync/only-filter.js';
@@ -33,8 +33,9 @@ export function planWrite(
 
 /**
  * An update of `remote` with `fields`, as planned: held by the row guard when its price moves more
- * than `--max-price-change`. A create that finds the product made meanwhile by another run is
- * planned so too, at its write (held-at-write.ts).
+ * than `--max-price-change`, and with the values the product showed in those fields (`before`), so
+ * that `approve` tells a product changed meanwhile. A create that finds the product made meanwhile
+ * by another run is planned so too, at its write (held-at-write.ts).
  */
 export function updateWrite(
   spec: Pick<RunSpec, 'maxPriceChange'>,
@@ -42,7 +43,12 @@ export function updateWrite(
   remote: IndexedProduct,
   fields: ProductFields,
 ): PlannedWrite {
-  const write: PlannedWrite = { upsert, action: 'update', productId: remote.id, fields };
+  const before: Record<string, CompactValue> = {};
+  for (const name of Object.keys(fields)) {
+    const value = remote.values[name];
+    if (value !== undefined) before[name] = value;
+  }
+  const write: PlannedWrite = { upsert, action: 'update', productId: remote.id, fields, before };
   if (spec.maxPriceChange && fields.price !== undefined) {
     const refusal = priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
     if (refusal) write.heldFor = refusal;
@@ -50,7 +56,12 @@ export function updateWrite(
   return write;
 }
 
-/** The write a held row would send now is the one that was held (the product did not change since). */
+/**
+ * The write a held row would send now is the one that was held, to a product that did not change
+ * since: the same fields with the same values, and (plans that kept them) the product showing
+ * what it showed then in each of them. A price edited by hand since the hold re-plans the row,
+ * though the source's price is still the one sent.
+ */
 export function samePlan(
   context: PlanContext,
   held: PlannedWrite,
@@ -61,11 +72,19 @@ export function samePlan(
   if (!now || now.action !== held.action || now.productId !== held.productId) return false;
   const names = Object.keys(now.fields);
   if (names.length !== Object.keys(held.fields).length) return false;
-  return names.every((name) => {
+  const sameFields = names.every((name) => {
     const a = compactValue(now.fields[name]);
     const b = compactValue(held.fields[name]);
     return a !== undefined && b !== undefined && compactEquals(a, b);
   });
+  return sameFields && (held.before === undefined || names.every((name) => showsStill(held, now, name)));
+}
+
+function showsStill(held: PlannedWrite, now: PlannedWrite, name: string): boolean {
+  const then = held.before?.[name];
+  const shown = now.before?.[name];
+  if (then === undefined || shown === undefined) return then === shown;
+  return compactEquals(then, shown);
 }
 
 export function withReplanNote(outcome: RowOutcome): RowOutcome {

@@ -5,6 +5,7 @@ import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { parentRowsOf, parentValues, StoredSources, withParentValues } from '../runs/parent-sources.js';
 import type { RowSource } from '../runs/source-rows.js';
+import type { CompactValue } from '../sync/compact-value.js';
 
 /** A write a guarded run planned for one row: sent once the guards pass, or held for `approve`. */
 export interface PlannedWrite {
@@ -14,6 +15,12 @@ export interface PlannedWrite {
   productId: string | null;
   /** The fields the plan would send (the whole row for a create, the changed ones for an update). */
   fields: ProductFields;
+  /**
+   * An update's fields as the product showed them when it was planned (compact values; a field it
+   * did not show is absent): `approve` re-plans a row whose product shows otherwise now. Absent in
+   * plans made before it was kept.
+   */
+  before?: Record<string, CompactValue>;
   /** A row guard's reason (`--max-price-change`): this row is held whatever the run's guards say. */
   heldFor?: string;
   /** The row's raw source values: kept by the row if its write later fails (`report --failed-only`). */
