@@ -22,7 +22,12 @@ export async function laterSourceRuns(
 ): Promise<Map<string, string>> {
   const back = new Map<string, string>();
   if (matchKeys.length === 0) return back;
-  const later = await deps.redis.zrangebyscore(deps.keys.runs, `(${run.createdAt}`, '+inf');
+  // The seller's runs only: every seller's would be a read of a fleet's thousands of runs per chunk.
+  const later = await deps.redis.zrangebyscore(
+    deps.keys.sellerRuns(run.sellerRef),
+    `(${run.createdAt}`,
+    '+inf',
+  );
   for (const laterId of later) {
     const other = await deps.runs.get(laterId);
     if (!other || other.id === run.id || other.sellerRef !== run.sellerRef || other.dryRun) continue;
