@@ -16,6 +16,7 @@ import { choosePreset } from './preset-choice.js';
 import { Columns } from './presets/columns.js';
 import type { Draft, PresetName, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
+import { SeenIds } from './seen-ids.js';
 import { SeenKeys } from './seen-keys.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 import type { FieldSpec } from './transforms.js';
@@ -155,6 +156,7 @@ export function createMapper(options: MapperOptions): Mapper {
     async *map(records, parents) {
       const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true));
       const seen = new SeenKeys();
+      const seenIds = new SeenIds();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
       // name the source's own columns).
       const originals = new WeakMap<SourceRecord, SourceRecord>();
@@ -162,7 +164,7 @@ export function createMapper(options: MapperOptions): Mapper {
         const record = originals.get(renamed.record) ?? renamed.record;
         const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
-        return finishDraft(draft, rules, seen);
+        return seenIds.check(finishDraft(draft, rules, seen));
       };
       // Told before any draft of the batch is yielded: the parent's own row is then not taken yet.
       const noteParents = (drafts: Draft[]) => {

@@ -172,6 +172,26 @@ describe('validation', () => {
     });
   });
 
+  it('makes the later of two rows naming one product by the id column invalid, naming the first', async () => {
+    // Both would be written to product 7, the second over the first (docs/sources.md).
+    const rows = await mapRows(
+      ['ID', 'SKU', 'Price'],
+      [
+        ['7', 'A-1', '5'],
+        ['8', 'B-2', '6'],
+        ['7', 'C-3', '7'],
+      ],
+    );
+    expect(rows.map((row) => row.kind)).toEqual(['upsert', 'upsert', 'invalid']);
+    expect(rows[2]).toEqual({
+      kind: 'invalid',
+      row: 3,
+      line: 4,
+      key: 'C-3',
+      reason: 'duplicate id "7": first seen in row 1',
+    });
+  });
+
   it('turns a record the reader could not read whole into an invalid row with its reason', async () => {
     const rows = await mapRecords(
       ['sku'],
