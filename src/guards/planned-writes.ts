@@ -21,7 +21,8 @@ export function planWrite(
   upsert: ProductUpsert,
   lookup: RowLookup,
 ): PlannedWrite | null {
-  if (lookup.createdByThisRun) return null;
+  // A refused row writes nothing: it settles now as invalid (syncRow).
+  if (lookup.createdByThisRun || lookup.refused !== undefined) return null;
   const diff = onlyFilter(
     diffProduct(upsert, lookup.remote, lookup.known, diffOptionsOf(context)),
     context.only,

@@ -12,6 +12,7 @@ import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
 import type { IdMap, KnownProduct } from './id-map.js';
+import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
 import { LIST_SKIPPED } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
 import { forEachReadingAhead } from './read-ahead.js';
@@ -32,6 +33,8 @@ export interface RowLookup {
   createdByThisRun?: boolean;
   /** The key's other Unicode form the id map knows the product under (catalog/key-forms.ts). */
   knownAs?: string;
+  /** Why the row must not be written (row-refusals.ts): it is invalid, and nothing is sent. */
+  refused?: string;
 }
 
 /**
@@ -41,6 +44,7 @@ export interface RowLookup {
 export class RemoteIndex {
   private listSkipped: boolean | null = null;
   private readonly notKept: ReadonlySet<string>;
+  private readonly factReads: FactReads;
 
   constructor(
     private readonly redis: Redis,
@@ -55,6 +59,7 @@ export class RemoteIndex {
   ) {
     // The id is the entry's hash field (index-entry.ts): not kept among the values too.
     this.notKept = new Set(['id', ...leaveOut]);
+    this.factReads = { redis, keys, runId, idMap, matchBy };
   }
 
   /**
@@ -134,9 +139,14 @@ export class RemoteIndex {
       if (json) byId.set(id, decodeEntry(id, json));
     });
     const fromRecord = await this.relyingOnRecord();
+    const createdHere = upserts.map((_, i) => created[i] === 1 || claimedBy[i] === this.runId);
+    const rows = lookedUpRows(upserts, { ids, idsByKey, known, byId, createdHere }, this.matchBy);
+    const refused = await chunkRefusals(this.factReads, rows, fromRecord);
     upserts.forEach((upsert, i) => {
       const id = ids[i];
       const lookup: RowLookup = {};
+      const reason = refused.get(upsert.row);
+      if (reason !== undefined) lookup.refused = reason;
       const knownProduct = known.get(upsert.key) ?? inOtherForm.get(upsert.row)?.product;
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
@@ -146,7 +156,7 @@ export class RemoteIndex {
       if (knownProduct) lookup.known = knownProduct;
       const knownAs = known.has(upsert.key) ? undefined : inOtherForm.get(upsert.row)?.form;
       if (knownAs !== undefined) lookup.knownAs = knownAs;
-      if (created[i] === 1 || claimedBy[i] === this.runId) lookup.createdByThisRun = true;
+      if (createdHere[i]) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
     return result;

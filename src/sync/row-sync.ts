@@ -35,6 +35,8 @@ export async function syncRow(
     const note = [...notesOfOutcome(upsert.notes ?? [], action, status), ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
+  // Another product has the key its id column would give the product, or another row writes it.
+  if (lookup.refused !== undefined) return outcome('invalid', null, 'failed', lookup.refused);
   // Found in the id map under the key's other Unicode form: recorded under that form again, so the
   // map keeps one entry per product (the report still names the row's key, `outcome` above).
   const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
