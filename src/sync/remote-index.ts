@@ -147,7 +147,10 @@ export class RemoteIndex {
       const lookup: RowLookup = {};
       const reason = refused.get(upsert.row);
       if (reason !== undefined) lookup.refused = reason;
-      const knownProduct = known.get(upsert.key) ?? inOtherForm.get(upsert.row)?.product;
+      // The id map's record under the key is another product's when the id column names this one.
+      const ownKnown = known.get(upsert.key);
+      const another = upsert.id !== undefined && ownKnown?.id !== upsert.id;
+      const knownProduct = another ? undefined : (ownKnown ?? inOtherForm.get(upsert.row)?.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded = fromRecord && id ? { id, values: {} } : undefined;

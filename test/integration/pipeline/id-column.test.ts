@@ -143,4 +143,20 @@ describe('an id column that names a product whose SKU another product has', () =
         .sort(),
     ).toEqual(['B', 'C', 'Z']);
   });
+
+  it('with --incremental, gives a product a SKU the id map still holds for a product renamed since', async () => {
+    await run('base.csv', BASE, '--incremental');
+    const id = (sku: string) => String(pipeline.products().find((p) => p.sku === sku)?.id);
+    const [a, b] = [id('A'), id('B')];
+    expect((await run('rename.csv', `id,sku\n${a},Z\n`, '--incremental')).code).toBe(0);
+    pipeline.sandbox.resetStats();
+
+    // The id map's entry under A is what was sent to product a (Apple, 1): not product b's record.
+    const take = await run('take.csv', `id,sku,name,price\n${b},A,Apple,1\n`, '--incremental');
+
+    expect(take.code, take.stderr).toBe(0);
+    expect(take.rows[0]).toMatchObject({ key: 'A', action: 'update', product_id: b, status: 'ok' });
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ lists: 0, updates: 1 });
+    expect(products()).toEqual([`${a}:Z:Apple`, `${b}:A:Apple`, `${id('C')}:C:Cherry`].sort());
+  });
 });
