@@ -159,4 +159,22 @@ describe('an id column that names a product whose SKU another product has', () =
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ lists: 0, updates: 1 });
     expect(products()).toEqual([`${a}:Z:Apple`, `${b}:A:Apple`, `${id('C')}:C:Cherry`].sort());
   });
+
+  it('writes one row per product when two keys of a source lead to it (the id map keeps a renamed SKU)', async () => {
+    const { a } = await base();
+    expect((await run('rename.csv', `id,sku\n${a},Z\n`)).code).toBe(0);
+
+    // Z is product a as listed; A is product a as the id map recorded it before the rename.
+    const two = await run('two.csv', 'sku,name,price\nA,Apple,1\nZ,Zed,5\n');
+
+    expect(two.code).toBe(1);
+    expect(two.rows.find((row) => row.row === '1')).toMatchObject({ key: 'A', product_id: a, status: 'ok' });
+    expect(two.rows.find((row) => row.row === '2')).toMatchObject({
+      key: 'Z',
+      action: 'invalid',
+      error: `product ${a} is row 1's too: two rows may not write one product`,
+    });
+    const skus = pipeline.products().map((p) => p.sku);
+    expect(new Set(skus).size).toBe(skus.length);
+  });
 });
