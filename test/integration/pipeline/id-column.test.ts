@@ -2,24 +2,27 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../support/catalog.js';
-import { requestCounts, usePipeline } from '../support/pipeline.js';
+import { type Pipeline, requestCounts, usePipeline } from '../support/pipeline.js';
 
 const BASE = 'sku,name,price\nA,Apple,1\nB,Banana,2\nC,Cherry,3\n';
+
+/** Writes `text` as `name` and runs it (plus `args`) with a report: the result and the report's rows. */
+function runner(pipeline: Pipeline) {
+  return async (name: string, text: string, ...args: string[]) => {
+    await writeFile(join(pipeline.dir, name), text);
+    const report = join(pipeline.dir, `${name}.report.csv`);
+    const result = await pipeline.cli(['run', join(pipeline.dir, name), '--report', report, ...args]);
+    const rows = parseCsv(await pipeline.readText(`${name}.report.csv`));
+    return { ...result, rows };
+  };
+}
 
 // An ERP export whose own ID column is not the marketplace's: read as the product id (docs/sources.md),
 // its row 1 rewrote product 1 (Apple, SKU A) to SKU B, which product 2 has: two products with SKU B,
 // with exit 0. The next run of the base catalog then sent rows A and B both to product 1.
 describe('an id column that names a product whose SKU another product has', () => {
   const pipeline = usePipeline();
-
-  /** Writes `text` as `name` and runs it (plus `args`) with a report: the result and the report's rows. */
-  async function run(name: string, text: string, ...args: string[]) {
-    await writeFile(join(pipeline.dir, name), text);
-    const report = join(pipeline.dir, `${name}.report.csv`);
-    const result = await pipeline.cli(['run', join(pipeline.dir, name), '--report', report, ...args]);
-    const rows = parseCsv(await pipeline.readText(`${name}.report.csv`));
-    return { ...result, rows };
-  }
+  const run = runner(pipeline);
 
   /** Each product as id → sku and name. */
   const products = () =>
@@ -176,5 +179,32 @@ describe('an id column that names a product whose SKU another product has', () =
     });
     const skus = pipeline.products().map((p) => p.sku);
     expect(new Set(skus).size).toBe(skus.length);
+  });
+});
+
+// An API that does not show the SKU: the products' SKUs are the ones this tool recorded.
+describe('an id column against an API that hides the SKU', () => {
+  const pipeline = usePipeline({ hideFields: ['sku'] });
+  const run = runner(pipeline);
+
+  it('refuses a row whose id names a product recorded under another SKU that another product has', async () => {
+    expect((await run('base.csv', BASE)).code).toBe(0);
+    const id = (sku: string) => String(pipeline.products().find((p) => p.sku === sku)?.id);
+    pipeline.sandbox.resetStats();
+
+    const erp = await run('erp.csv', `ID,SKU,Name,Price\n${id('A')},B,Banana v2,9\n`);
+
+    expect(erp.code).toBe(1);
+    expect(erp.rows[0]).toMatchObject({
+      action: 'invalid',
+      error: `id ${id('A')} is product "A" on the marketplace, and sku B is product ${id('B')}: the id column may not be the marketplace's ids`,
+    });
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    expect(
+      pipeline
+        .products()
+        .map((p) => p.sku)
+        .sort(),
+    ).toEqual(['A', 'B', 'C']);
   });
 });
