@@ -14,7 +14,7 @@ import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
 import { choosePreset } from './preset-choice.js';
 import { Columns } from './presets/columns.js';
-import type { Draft, PresetName, PriceBasis } from './presets/index.js';
+import type { Draft, PresetName, PresetRun, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenIds } from './seen-ids.js';
 import { SeenKeys } from './seen-keys.js';
@@ -56,6 +56,11 @@ export interface MapperOptions {
   taxRate?: string;
   /** `--price-decimals N`: a price or sale price with more decimals is sent rounded half up (default 2). */
   priceDecimals?: number;
+  /**
+   * The run's start (epoch ms), when a scheduled sale is judged running or not (PresetRun); absent:
+   * the moment the mapper is made, which is the run's start. Tests pass their own.
+   */
+  now?: number;
 }
 
 export interface Mapper {
@@ -105,6 +110,8 @@ export function createMapper(options: MapperOptions): Mapper {
   if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
   const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
   const send = options.fields ? checkFields(options.fields, available) : undefined;
+  const run: PresetRun = { now: options.now ?? Date.now() };
+  if (send && !send.has('sale_price')) run.salePriceUnsent = true;
 
   const style = [options.decimalStyle, mapping?.decimal, base.decimalStyle].find(
     (s) => s !== undefined && s !== 'auto',
@@ -141,7 +148,7 @@ export function createMapper(options: MapperOptions): Mapper {
   if (!style)
     learnDecimals(
       sample,
-      base.create(new Columns(presetColumns, options.openColumns === true)),
+      base.create(new Columns(presetColumns, options.openColumns === true), run),
       rename,
       compiled,
       rules,
@@ -154,7 +161,7 @@ export function createMapper(options: MapperOptions): Mapper {
     fields: send ? available.filter((field) => send.has(field)) : available,
     sourceFields: available,
     async *map(records, parents) {
-      const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true));
+      const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true), run);
       const seen = new SeenKeys();
       const seenIds = new SeenIds();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files

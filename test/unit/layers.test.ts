@@ -39,6 +39,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'named-values.ts',
     'output-file.ts',
     'project-root.ts',
+    'sale-window.ts',
     'scratch-folder.ts',
     'thousands.ts',
   ],

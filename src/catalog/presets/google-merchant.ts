@@ -1,5 +1,6 @@
 import { splitList } from '../fields.js';
 import { put } from './columns.js';
+import { googleSaleDates, timedSale } from './sale-dates.js';
 import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -12,7 +13,8 @@ const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
  *
  * Published state, where the feed says so: `availability` out_of_stock is, in Merchant Center's
  * words, "not accepting orders for this product", and `pause` (ads) stops showing it: both hidden.
- * An item whose availability is in_stock, preorder or backorder is sold.
+ * An item whose availability is in_stock, preorder or backorder is sold. `sale_price` is sent while
+ * its `sale_price_effective_date` period runs (sale-dates.ts).
  */
 export const googleMerchant: Preset = {
   name: 'google-merchant',
@@ -47,13 +49,14 @@ export const googleMerchant: Preset = {
     'category',
     'status',
   ],
-  create(c) {
+  create(c, run) {
     const read = {
       id: c.reader('id'),
       title: c.reader('title'),
       description: c.reader('description'),
       price: c.reader('price'),
       sale: c.reader('sale_price'),
+      saleDates: c.reader('sale_price_effective_date'),
       link: c.reader('link'),
       image: c.reader('image_link'),
       additional: c.reader('additional_image_link'),
@@ -96,7 +99,8 @@ export const googleMerchant: Preset = {
         };
       else if (availability !== '')
         draft.state = { status: 'active', says: `Google Merchant availability ${availability}` };
-      return draft;
+      const dates = () => googleSaleDates('sale_price_effective_date', read.saleDates(record));
+      return timedSale(draft, 'sale_price', dates, run);
     });
   },
 };

@@ -31,6 +31,7 @@ export type {
   LocalizedHeader,
   Preset,
   PresetName,
+  PresetRun,
   PriceBasis,
   RawFields,
   RowMapper,

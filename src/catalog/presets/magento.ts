@@ -2,7 +2,8 @@ import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
 import { type Columns, put } from './columns.js';
 import { inherit } from './parents.js';
-import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
+import { MAGENTO_WRITES, magentoSaleDate, timedSale, twoDates } from './sale-dates.js';
+import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
 
 const INHERITED = ['description', 'category', 'images'] as const;
 const NOT_VISIBLE = new Set(['not visible individually', '1']);
@@ -24,6 +25,7 @@ const NOT_VISIBLE = new Set(['not visible individually', '1']);
  * from its parts, so its `price` cell is not its price and is not sent: created, it has none and
  * is skipped ("bundle priced from its parts"); an existing one is still updated. A bundle's
  * `special_price` is a percentage of its price in Magento, not a price: not sent as sale_price.
+ * Another's is sent while it runs (`special_price_from_date`/`special_price_to_date`, sale-dates.ts).
  */
 export const magento: Preset = {
   name: 'magento',
@@ -51,7 +53,7 @@ export const magento: Preset = {
     'images',
     'status',
   ],
-  create: (columns) => createMagentoMapper(columns),
+  create: (columns, run) => createMagentoMapper(columns, run),
 };
 
 interface Parent {
@@ -62,7 +64,7 @@ interface Parent {
   state?: SourceState;
 }
 
-function createMagentoMapper(c: Columns): RowMapper {
+function createMagentoMapper(c: Columns, run: PresetRun): RowMapper {
   const read = {
     sku: c.reader('sku'),
     storeView: c.reader('store_view_code'),
@@ -72,6 +74,8 @@ function createMagentoMapper(c: Columns): RowMapper {
     short: c.reader('short_description'),
     price: c.reader('price'),
     special: c.reader('special_price'),
+    specialFrom: c.reader('special_price_from_date'),
+    specialTo: c.reader('special_price_to_date'),
     qty: c.reader('qty'),
     weight: c.reader('weight'),
     categories: c.reader('categories'),
@@ -126,6 +130,14 @@ function createMagentoMapper(c: Columns): RowMapper {
     unclaimed.delete(parent.sku);
     return [mergedConfigurable(held.record, parent.sku, child.row)];
   };
+
+  const specialDates = (record: SourceRecord) =>
+    twoDates(
+      { column: 'special_price_from_date', text: read.specialFrom(record) },
+      { column: 'special_price_to_date', text: read.specialTo(record) },
+      magentoSaleDate,
+      MAGENTO_WRITES,
+    );
 
   const productFields = (record: SourceRecord, key: string): RawFields => {
     const fields: RawFields = {};
@@ -194,12 +206,15 @@ function createMagentoMapper(c: Columns): RowMapper {
         return drafts;
       }
 
-      const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes: [] };
-      if (state) draft.state = state;
+      const product: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes: [] };
+      if (state) product.state = state;
       if (type === 'bundle') {
-        bundlePrices(draft, read.bundlePriceType(record));
-        bundleStock(draft);
+        bundlePrices(product, read.bundlePriceType(record));
+        bundleStock(product);
       }
+      const timed = timedSale(product, 'special_price', () => specialDates(record), run);
+      if (timed.kind !== 'product') return [...claim(key, record), timed];
+      const draft = timed;
       const visibility = read.visibility(record);
       if (NOT_VISIBLE.has(visibility.toLowerCase())) {
         const parent = listedBy.get(key);

@@ -108,6 +108,17 @@ export interface LocalizedHeader {
   says: string;
 }
 
+/** What a preset knows of the run it maps rows for. */
+export interface PresetRun {
+  /**
+   * The run's start, epoch ms: a scheduled sale is sent when it runs then (sale-dates.ts). One
+   * instant for every row, so that a long run does not judge its first and last rows apart.
+   */
+  now: number;
+  /** `--fields` leaves `sale_price` out: its dates need not be read, nor a row refused for them. */
+  salePriceUnsent?: boolean;
+}
+
 export interface Preset {
   name: PresetName;
   /** Detection: every `required` column must be present; `distinctive` ones add to the score. */
@@ -117,7 +128,7 @@ export interface Preset {
   /** The fields this preset can produce from these columns (used to check `--fields`). */
   fields(columns: readonly string[]): string[];
   /** A row mapper over these columns (made by the mapper: open ones learn from each record, columns.ts). */
-  create(columns: Columns): RowMapper;
+  create(columns: Columns, run: PresetRun): RowMapper;
   /**
    * For a platform that writes its header in the store's language: the header read back to the
    * preset's names, from the columns and the first records; undefined when it is not such a header.

@@ -2,7 +2,8 @@ import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
 import { type Columns, put, slug } from './columns.js';
 import { inherit, Parents } from './parents.js';
-import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
+import { timedSale, twoDates, WOO_WRITES, wooSaleDate } from './sale-dates.js';
+import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
 import { localizeWooHeader } from './woocommerce-header.js';
 
 const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as const;
@@ -16,6 +17,7 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * is sent as a product of its own with `--include-external`). Without SKU the
  * key is `woocommerce:id:<ID>`, else `woocommerce:<parent>:<attribute values>` for a variation,
  * else `woocommerce:<name slug>`: a derived key only matches the product, it is not sent as its sku.
+ * A sale price is sent while its sale runs (`Date sale price starts`/`ends`, sale-dates.ts).
  *
  * Published state: `Published` 1 is published, 0 private (a disabled variation), -1 draft (the
  * exporter writes `'-1`: its escaping of a cell that begins with `=`, `+`, `-` or `@` is undone for
@@ -46,7 +48,7 @@ export const woocommerce: Preset = {
     'brand',
     'status',
   ],
-  create: (columns) => createWooMapper(columns),
+  create: (columns, run) => createWooMapper(columns, run),
   localize: localizeWooHeader,
 };
 
@@ -65,7 +67,7 @@ const PUBLISHED: Record<string, SourceState['status']> = {
   '-1': 'draft',
 };
 
-function createWooMapper(c: Columns): RowMapper {
+function createWooMapper(c: Columns, run: PresetRun): RowMapper {
   const reader = (...names: (string | RegExp)[]) => {
     const column = c.find(...names);
     if (column === undefined) return () => '';
@@ -82,6 +84,8 @@ function createWooMapper(c: Columns): RowMapper {
     short: reader('short description'),
     regular: reader('regular price'),
     sale: reader('sale price'),
+    saleFrom: reader('date sale price starts'),
+    saleTo: reader('date sale price ends'),
     stock: reader('stock'),
     inStock: reader('in stock?'),
     categories: reader('categories'),
@@ -133,6 +137,14 @@ function createWooMapper(c: Columns): RowMapper {
     if (derived !== '') notes.push(`key derived (no SKU): ${derived}, not sent as sku`);
     return derived;
   };
+
+  const saleDates = (record: SourceRecord) =>
+    twoDates(
+      { column: 'Date sale price starts', text: read.saleFrom(record) },
+      { column: 'Date sale price ends', text: read.saleTo(record) },
+      wooSaleDate,
+      WOO_WRITES,
+    );
 
   /** The row's own state: Published, then Visibility in catalog; undefined when neither is given. */
   const stateOf = (record: SourceRecord, variation: boolean): SourceState | undefined => {
@@ -209,7 +221,7 @@ function createWooMapper(c: Columns): RowMapper {
             ? { status: parentState.status, says: `its parent "${parentRef}": ${parentState.says}` }
             : state;
       if (effective) draft.state = effective;
-      drafts.push(draft);
+      drafts.push(timedSale(draft, 'Sale price', () => saleDates(record), run));
       return drafts;
     },
     end: () =>

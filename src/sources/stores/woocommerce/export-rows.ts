@@ -1,4 +1,5 @@
 import { namedValues } from '../../../named-values.js';
+import { saleWindowState } from '../../../sale-window.js';
 /**
  * The columns of WooCommerce's product CSV export that the `woocommerce` preset reads: a product
  * read through the REST API becomes the row its export would hold (a variable product, then a row
@@ -130,16 +131,13 @@ function putCommon(row: Record<string, string>, item: Record<string, unknown>, n
 }
 
 /**
- * A scheduled sale counts only between its dates: one that ended (or has not begun) is no sale,
- * though the store keeps its price. The export writes the price and dates apart; the API says which.
+ * A scheduled sale counts only between its dates (sale-window.ts, the rule the `woocommerce` preset
+ * applies to the export's sale-date columns): the API gives the dates in GMT.
  */
 function saleRunning(item: Record<string, unknown>, now: number): boolean {
   if (text(item.sale_price) === '') return false;
-  const to = gmt(item.date_on_sale_to_gmt);
   const from = gmt(item.date_on_sale_from_gmt);
-  if (to !== null && to < now) return false;
-  if (from !== null && from > now) return false;
-  return true;
+  return saleWindowState(from, gmt(item.date_on_sale_to_gmt), now) === 'running';
 }
 
 function gmt(value: unknown): number | null {
