@@ -24,7 +24,7 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
     const equals = line.indexOf('=');
     if (equals < 0) throw new UsageError(`${at} is not NAME=KEY (blank lines and # comments are allowed)`);
     const name = line.slice(0, equals).trim();
-    const key = line.slice(equals + 1).trim();
+    const key = unquoted(line.slice(equals + 1).trim());
     // A name that is no variable name is not shown: it may be part of a key.
     if (!isEnvName(name) || name.length > 120)
       throw new UsageError(`${at}: the text before = is not a variable name (NAME=KEY)`);
@@ -35,10 +35,31 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
           `or a name listed in ${KEY_ENVS_VARIABLE} (a comma list, in the environment)`,
       );
     if (key === '') throw new UsageError(`${at}: ${name} has no key after =`);
+    // No API key holds a space or a quote (a Bearer token cannot): sent, it would only be a 401
+    // that says nothing of the cause. A space is most often an inline comment (`KEY # note`).
+    if (/\s/.test(key))
+      throw new UsageError(
+        `${at}: ${name} has a space in its key, which no API key has: an inline # comment must go on a line of its own`,
+      );
+    if (/["']/.test(key))
+      throw new UsageError(
+        `${at}: ${name} has a quote in its key, which no API key has: quote the whole key (NAME="KEY") or none of it`,
+      );
     if (entries.has(name)) throw new UsageError(`${at}: ${name} is given twice in the file`);
     entries.set(name, key);
   }
   return entries;
+}
+
+/**
+ * A key wholly in matching single or double quotes, without them: env files written for systemd,
+ * Docker or dotenv quote values so. Anything else as it is.
+ */
+function unquoted(value: string): string {
+  const quote = value[0];
+  if (value.length >= 2 && (quote === '"' || quote === "'") && value.endsWith(quote))
+    return value.slice(1, -1);
+  return value;
 }
 
 /** Reads and checks the file: a regular file that only its owner may read or write (mode 600). */

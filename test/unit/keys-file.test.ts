@@ -27,6 +27,15 @@ describe('the keys file syntax', () => {
     ]);
   });
 
+  it('reads a key wholly in matching double or single quotes without them, as env files have it', () => {
+    const text = `SELLER_API_KEY_A="${SECRET}"\nSELLER_API_KEY_B = '${SECRET}' \nSELLER_API_KEY_C="a+b/c=="\n`;
+    expect([...parseKeysFile(text, 'keys.env', [])]).toEqual([
+      ['SELLER_API_KEY_A', SECRET],
+      ['SELLER_API_KEY_B', SECRET],
+      ['SELLER_API_KEY_C', 'a+b/c=='],
+    ]);
+  });
+
   it.each<[string, string, RegExp]>([
     ['a line without =', `SELLER_API_KEY_A=x\n${SECRET}\n`, /keys\.env: line 2 is not NAME=KEY/],
     [
@@ -45,6 +54,33 @@ describe('the keys file syntax', () => {
       /line 1: the name before = is not a key variable/,
     ],
     ['an empty key', '\nSELLER_API_KEY_A=\n', /line 2: SELLER_API_KEY_A has no key/],
+    ['an empty quoted key', 'SELLER_API_KEY_A=""\n', /line 1: SELLER_API_KEY_A has no key/],
+    [
+      'an inline comment',
+      `#\nSELLER_API_KEY_A=${SECRET} # shop A\n`,
+      /^--keys-file keys\.env: line 2: SELLER_API_KEY_A has a space in its key, which no API key has: an inline # comment must go on a line of its own$/,
+    ],
+    [
+      'an inline comment after a quoted key',
+      `SELLER_API_KEY_A="${SECRET}"  # shop A\n`,
+      /line 1: SELLER_API_KEY_A has a space in its key.*# comment must go on a line of its own/,
+    ],
+    ['a space inside the quotes', `SELLER_API_KEY_A="${SECRET} x"\n`, /line 1: SELLER_API_KEY_A has a space/],
+    [
+      'a quote left open',
+      `SELLER_API_KEY_A="${SECRET}\n`,
+      /^--keys-file keys\.env: line 1: SELLER_API_KEY_A has a quote in its key, which no API key has: quote the whole key \(NAME="KEY"\) or none of it$/,
+    ],
+    [
+      'mismatched quotes',
+      `SELLER_API_KEY_A="${SECRET}'\n`,
+      /line 1: SELLER_API_KEY_A has a quote in its key/,
+    ],
+    [
+      'a quote inside the key',
+      `SELLER_API_KEY_A='sk_a"b'\n`,
+      /line 1: SELLER_API_KEY_A has a quote in its key/,
+    ],
     [
       'a name given twice',
       `SELLER_API_KEY_A=${SECRET}\n#\nSELLER_API_KEY_A=${SECRET}\n`,
