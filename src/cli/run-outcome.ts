@@ -3,6 +3,7 @@ import { OutputFileError } from '../output-file.js';
 import type { SourceLeftUnreadError } from '../queue/producer.js';
 import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
+import type { RunRecord } from '../runs/run-store.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
 import { SNAPSHOT_CAPPED, SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { terminalSafe } from '../terminal-safe.js';
@@ -80,27 +81,32 @@ export async function reportOutcome(
         });
         io.stdout.write(`  report    ${flags.report}\n`);
       }
-      // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
-      if (waited.kind === 'held') return ExitCode.held;
-      // The seller's products passed a cap of the API's answers: not a row's fault, one line, exit 2.
-      const [capped, listFailure] = await runtime.runs.redis.hmget(
-        runtime.keys.run(id),
-        SNAPSHOT_CAPPED,
-        SNAPSHOT_FAILED,
-      );
-      if (capped === '1') {
-        say(
-          io,
-          `catalog-sync: ${listFailure ?? "the seller's products passed a cap of the API's answers"}\n`,
-        );
-        return ExitCode.usage;
-      }
-      const counts = runCounts(waited.run);
-      // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
-      if (waited.run.state === 'cancelled') return ExitCode.rowsFailed;
-      return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+      return endedRunExitCode(io, runtime, waited.run);
     }
   }
+}
+
+/**
+ * The exit code of a run that ended, or is held, by its end state: `run`'s, and `approve`'s once
+ * the approved writes settled (README, Exit codes). Says the one line of a capped product list.
+ */
+export async function endedRunExitCode(io: CliIo, runtime: Runtime, run: RunRecord): Promise<number> {
+  // Nothing held was sent: exit 5 says so to cron, whatever else the run did.
+  if (run.state === 'held') return ExitCode.held;
+  // The seller's products passed a cap of the API's answers: not a row's fault, one line, exit 2.
+  const [capped, listFailure] = await runtime.runs.redis.hmget(
+    runtime.keys.run(run.id),
+    SNAPSHOT_CAPPED,
+    SNAPSHOT_FAILED,
+  );
+  if (capped === '1') {
+    say(io, `catalog-sync: ${listFailure ?? "the seller's products passed a cap of the API's answers"}\n`);
+    return ExitCode.usage;
+  }
+  const counts = runCounts(run);
+  // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
+  if (run.state === 'cancelled') return ExitCode.rowsFailed;
+  return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
 }
 
 /**

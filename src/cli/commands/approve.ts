@@ -3,7 +3,7 @@ import { readKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import type { RunRecord } from '../../runs/run-store.js';
-import { formatSummary, runCounts } from '../../runs/summary.js';
+import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
@@ -12,6 +12,7 @@ import { ExitCode } from '../exit-codes.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
+import { endedRunExitCode } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
@@ -62,7 +63,6 @@ async function approve(
   if (vouched.length > 0 && vouched[0] !== run.baseUrl)
     throw new UsageError(`run ${run.id} was made for ${run.baseUrl}, not for --base-url ${vouched[0]}`);
   await checkKeyFor(io, runtime, run, flags.keyEnv ?? run.keyEnv, vouched);
-  const failedBefore = failures(run);
   const approved = await queueApproval(
     { ...runtime, prefix: runtime.config.prefix },
     run,
@@ -110,18 +110,13 @@ async function approve(
       case 'done': {
         io.stdout.write(`approved ${approvedText(approved)} of run ${run.id}\n`);
         io.stdout.write(formatSummary(waited.run));
-        return failures(waited.run) > failedBefore ? ExitCode.rowsFailed : ExitCode.ok;
+        // As `run` would end on the same state: rows invalid or failed, earlier or now, are exit 1.
+        return endedRunExitCode(io, runtime, waited.run);
       }
     }
   } finally {
     await workers.close();
   }
-}
-
-/** Rows that failed and deactivations that failed: an approval that adds to them exits 3. */
-function failures(run: RunRecord): number {
-  const counts = runCounts(run);
-  return counts.failed + counts.deactivateFailed;
 }
 
 function approvedText(approved: Approved): string {

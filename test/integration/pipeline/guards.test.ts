@@ -144,7 +144,8 @@ describe('guards: --max-price-change', () => {
 
     const approved = await pipeline.cli(['approve', runId, '--rows', '2,4']);
 
-    expect(approved.code).toBe(0);
+    // Writes are still held back: exit 5, as `run` ends a held run.
+    expect(approved.code).toBe(5);
     expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(2);
     const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
     expect(report.map((line) => line.status)).toEqual(['held', 'ok', 'held', 'ok', 'held', 'held']);
