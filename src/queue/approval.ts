@@ -4,6 +4,7 @@ import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
+import { rowGuardReason } from '../guards/verdict.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
@@ -34,10 +35,12 @@ export interface Approved {
 // seller's products is dropped, so that the approved rows are diffed against the products as they
 // are now: a product changed meanwhile is re-planned, not blindly written. What is approved (the
 // rows, '' for all) is kept until the round's writes are all queued (APPROVAL_QUEUED): an approve
-// stopped in between (killed, Redis gone) is finished by the next one.
+// stopped in between (killed, Redis gone) is finished by the next one. A held reason that counts the
+// held rows (ARGV[5], '' for none) says, from now on, those left held.
 const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'heldReason', ARGV[5]) end
 redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
@@ -124,9 +127,22 @@ export async function startApproval(
     now,
     SNAPSHOT_FAILED,
     rows ? rows.join(',') : '',
+    rows ? (reasonLeftHeld(run, heldCount, heldCount - count) ?? '') : '',
   )) as number;
   if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
   return { round, rows, count, resumed: false };
+}
+
+/**
+ * The held reason once `approve --rows` has sent all but `left` of the `held` rows, when the
+ * reason counts them (the row guard's alone: `5 rows held: their prices move…`). Null for any
+ * other reason, which says what tripped, not how many rows are held; and when no row is left (the
+ * run ends, or keeps only the deactivations held with it, under the reason they were held with).
+ * Each round that leaves rows held writes it anew: the stored reason counts the rows held then.
+ */
+function reasonLeftHeld(run: RunRecord, held: number, left: number): string | null {
+  if (left <= 0 || !run.maxPriceChange || run.heldReason !== rowGuardReason(run, held)) return null;
+  return rowGuardReason(run, left);
 }
 
 /** True when the run's last approve stopped before it had queued its writes (`status` says so). */

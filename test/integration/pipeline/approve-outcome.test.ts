@@ -20,4 +20,36 @@ describe('approve: how it ends', () => {
     // The same counts from `run` itself: exit 1.
     expect((await pipeline.cli(['run', source])).code).toBe(1);
   });
+
+  it('approve --rows: the held line and status count the rows still held', async () => {
+    const good = catalogRows(12);
+    expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
+    const tenfold = good.map((row, i) => (i < 5 ? { ...row, price: String(Number(row.price) * 10) } : row));
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('tenfold.csv', tenfold),
+      '--max-price-change',
+      '50%',
+    ]);
+    expect(held.code).toBe(5);
+    expect(held.stdout).toContain(
+      'held      5 rows held: their prices move more than --max-price-change 50%',
+    );
+    const runId = runIdOf(held.stdout);
+
+    const some = await pipeline.cli(['approve', runId, '--rows', '3']);
+
+    const four = '4 rows held: their prices move more than --max-price-change 50%';
+    expect(some.stdout).toContain(', 4 held');
+    expect(some.stdout).toContain(`held      ${four}`);
+    expect((await pipeline.cli(['status', runId])).stdout).toMatch(
+      new RegExp(`^run \\S+: held: ${four}$`, 'm'),
+    );
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).heldReason).toBe(four);
+
+    const more = await pipeline.cli(['approve', runId, '--rows', '1,2,4']);
+
+    expect(more.stdout).toContain('held      1 row held: its price moves more than --max-price-change 50%');
+    expect((await pipeline.cli(['approve', runId])).stdout).toMatch(/^run \S+: done in /m);
+  });
 });
