@@ -84,7 +84,8 @@ describe('approve: what changed since the hold', () => {
 
     const approved = await pipeline.cli(['approve', heldId, '--rows', '2']);
 
-    expect(approved.code).toBe(0);
+    // Rows 1 and 3 stay held: the run's end state, as `run` would exit on it.
+    expect(approved.code).toBe(5);
     expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(1);
     expect(bySku(pipeline.products()).get(good[1]?.sku ?? '')).toMatchObject({ price: 11 });
     const report = parseCsv((await pipeline.cli(['report', heldId])).stdout);
