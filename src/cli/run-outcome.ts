@@ -47,10 +47,14 @@ export async function reportOutcome(
       return ExitCode.apiUnreachable;
     case 'paused': {
       const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
+      // What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit.
+      const budgetOf = seller.pausedByBudgetOf;
       const cause =
-        spec.dailyBudget !== null && seller.requestsToday >= spec.dailyBudget
-          ? `the daily budget (--daily-budget ${spec.dailyBudget})`
-          : "the seller's daily request limit";
+        budgetOf === undefined
+          ? "the seller's daily request limit"
+          : budgetOf === id
+            ? `the daily budget (--daily-budget ${spec.dailyBudget})`
+            : `run ${budgetOf}'s daily budget (its --daily-budget; \`catalog-sync cancel ${budgetOf}\` lifts it)`;
       say(
         io,
         `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +

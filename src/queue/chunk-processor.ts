@@ -177,7 +177,8 @@ async function pauseSeller(
   } else {
     const until = pause.until ?? deps.now() + UNTIMED_PAUSE_MS;
     const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
-    await deps.sellers.pauseUntil(ref, until, reason);
+    // A budget's pause stays the run's whose budget it is (not this job's, which only met it).
+    await deps.sellers.pauseUntil(ref, until, reason, pause.budgetOf ?? runId);
     deps.logger.warn(
       { seller: ref, until: new Date(until).toISOString(), reason },
       'seller paused until the daily reset',

@@ -9,13 +9,15 @@ export interface IdleMarkDeps {
   redis: Redis;
   keys: RedisKeys;
   prefix: string;
-  sellers: Pick<SellerState, 'status' | 'clearAuthRejected' | 'clearUnreachable'>;
+  sellers: Pick<SellerState, 'status' | 'clearAuthRejected' | 'clearUnreachable' | 'clearBudgetPause'>;
 }
 
 /** Which of a seller's marks were lifted: none when another run of it is still queued. */
 export interface LiftedMarks {
   keyRejected: boolean;
   unreachable: boolean;
+  /** The pause of the cancelled run's --daily-budget (lifted whatever else is queued). */
+  budget: boolean;
 }
 
 /**
@@ -24,13 +26,24 @@ export interface LiftedMarks {
  * cancelled run's rows, and a mistyped key or base URL would otherwise leave a seller shown
  * `key rejected` or `cannot reach` for good. Nothing is sent: the next run with a key or URL that
  * is still wrong meets the same answer and marks the seller again. A daily-limit pause stays (the
- * seller's quota is spent whatever was cancelled).
+ * seller's quota is spent whatever was cancelled); a daily budget's pause goes with its own run.
  */
-export async function liftMarksOfIdleSeller(deps: IdleMarkDeps, sellerRef: string): Promise<LiftedMarks> {
-  const lifted: LiftedMarks = { keyRejected: false, unreachable: false };
+export async function liftMarksOfIdleSeller(
+  deps: IdleMarkDeps,
+  sellerRef: string,
+  /** The run just cancelled: a pause its own --daily-budget set goes with it. */
+  cancelledRunId?: string,
+): Promise<LiftedMarks> {
+  const lifted: LiftedMarks = { keyRejected: false, unreachable: false, budget: false };
   const queue = new (bullmq().Queue)(deps.keys.sellerQueue(sellerRef), queueOptions(deps.redis, deps.prefix));
   queue.on('error', () => undefined);
   try {
+    // The budget was that run's: the seller's other runs, with a budget of their own or none, go on
+    // (one whose budget is spent too pauses the seller again at its next request).
+    if (cancelledRunId !== undefined && (await deps.sellers.clearBudgetPause(sellerRef, cancelledRunId))) {
+      lifted.budget = true;
+      await queue.removeRateLimitKey();
+    }
     if ((await runsInQueue(queue)).length > 0) return lifted;
     const status = await deps.sellers.status(sellerRef, '00:00');
     if (status.authRejected) {

@@ -237,6 +237,13 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:paused-until`;
   }
   /**
+   * String with pausedUntil's TTL: what paused the seller, `limit` (the API's daily limit) or
+   * `budget <run id>` (that run's --daily-budget): a budget's pause goes when its run is cancelled.
+   */
+  pauseCause(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:pause-cause`;
+  }
+  /**
    * String (JSON, seller-reach.ts): set while the seller's API cannot be reached at all (refused,
    * DNS, timeouts): when it was first seen, why, and when it is probed next; cleared by a probe that
    * gets an answer.

@@ -4,6 +4,8 @@ import type { SellerPausedError } from '../sync/seller-pause.js';
 export interface SharedMarks {
   rejected: boolean;
   unreachable: boolean;
+  /** The daily pause (paused-until) is still set. */
+  paused: boolean;
 }
 
 export interface HeldPause {
@@ -21,7 +23,8 @@ export interface HeldPause {
  * no longer true, and it goes as soon as a chunk reads the shared marks again (once per chunk, a read
  * it makes anyway): a worker goes on with the seller's rows without marking it again, and without a
  * restart. A pause not yet written (the answer just came; its chunk writes it next) holds until then.
- * A daily limit's or budget's pause is lifted by nothing but its reset: its copy ends with it (`until`).
+ * A budget's pause goes too when its run is cancelled (the budget was that run's). A daily limit's
+ * pause is lifted by nothing but its reset: its copy ends with it (`until`).
  */
 export class LocalPauses {
   private readonly held = new Map<string, HeldPause>();
@@ -62,14 +65,20 @@ export class LocalPauses {
   liftable(ref: string): HeldPause | undefined {
     const held = this.held.get(ref);
     if (!held?.shared) return undefined;
-    return held.pause.reason === 'unauthorized' || held.pause.reason === 'unreachable' ? held : undefined;
+    return held.pause.reason === 'daily-limit' ? undefined : held;
   }
 
   /** Forgets the copy `liftable` gave when Redis, as read since, no longer holds its mark. */
   dropLifted(ref: string, copy: HeldPause, marks: SharedMarks): void {
     // Replaced meanwhile (a new answer of this process): that one holds.
     if (this.held.get(ref) !== copy) return;
-    const lifted = copy.pause.reason === 'unauthorized' ? !marks.rejected : !marks.unreachable;
+    const { reason } = copy.pause;
+    const lifted =
+      reason === 'unauthorized'
+        ? !marks.rejected
+        : reason === 'unreachable'
+          ? !marks.unreachable
+          : !marks.paused;
     if (lifted) this.held.delete(ref);
   }
 }

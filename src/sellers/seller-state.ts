@@ -51,6 +51,8 @@ return 1
 
 export interface SellerStatus {
   pausedUntil: number | null;
+  /** The run whose --daily-budget paused the seller (pausedUntil), when a budget did. */
+  pausedByBudgetOf?: string;
   authRejected: boolean;
   requestsToday: number;
   /** Set while the seller's API cannot be reached (refused, DNS, timeouts): `run` exits 6. */
@@ -86,7 +88,7 @@ export class SellerState {
       assertNotPausedLocally: (ref) => this.assertNotPausedLocally(ref),
       refuse: async (ref, refusal, dayEnd, runId) => {
         if (refusal.refused === 'lost') throw new RunStateLostError(runId);
-        throw await this.pauseUntil(ref, dayEnd, 'daily-budget');
+        throw await this.pauseUntil(ref, dayEnd, 'daily-budget', runId);
       },
     });
   }
@@ -182,12 +184,13 @@ export class SellerState {
     // process may have lifted it (`resume`, the next `run`, `cancel`). Any other pause fails at once.
     const copy = this.localPause.liftable(ref);
     if (!copy) this.assertNotPausedLocally(ref);
-    const [until, rejected, unreachable, reset, learned] = await this.redis.mget(
+    const [until, rejected, unreachable, reset, learned, cause] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
       this.keys.unreachable(ref),
       this.keys.limitReset(ref),
       this.keys.learnedLimit(ref),
+      this.keys.pauseCause(ref),
     );
     // What other processes learned of the API's day: where it began, how many requests it allows.
     if (reset && Number.isSafeInteger(Number(reset))) this.gate.windows.noteReset(ref, Number(reset));
@@ -196,6 +199,7 @@ export class SellerState {
       this.localPause.dropLifted(ref, copy, {
         rejected: rejected !== null,
         unreachable: unreachable !== null,
+        paused: until !== null,
       });
       this.assertNotPausedLocally(ref);
     }
@@ -203,7 +207,12 @@ export class SellerState {
     const reach = parseUnreachable(unreachable);
     if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach), true);
     if (until && Number(until) > this.now()) {
-      const pause = new SellerPausedError('daily-limit', Number(until));
+      const budgetOf = cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
+      const pause = new SellerPausedError(
+        budgetOf === undefined ? 'daily-limit' : 'daily-budget',
+        Number(until),
+      );
+      if (budgetOf !== undefined) pause.budgetOf = budgetOf;
       if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause, true);
     }
     return { probeDue: reach !== null };
@@ -259,20 +268,37 @@ export class SellerState {
     ref: string,
     until: number,
     reason: 'daily-limit' | 'daily-budget',
+    /** The run whose budget it is (`daily-budget`): `cancel` of that run lifts the pause. */
+    runId = '',
   ): Promise<SellerPausedError> {
     const ttl = Math.max(1, until - this.now());
-    await this.redis.set(this.keys.pausedUntil(ref), until, 'PX', ttl);
+    const cause = reason === 'daily-budget' ? `budget ${runId}` : 'limit';
+    await this.redis
+      .multi()
+      .set(this.keys.pausedUntil(ref), until, 'PX', ttl)
+      .set(this.keys.pauseCause(ref), cause, 'PX', ttl)
+      .exec();
     // The API's day begins anew at the reset its 429 announced: every process counts from there.
     if (reason === 'daily-limit') {
       this.gate.windows.noteReset(ref, until);
       await runScript(this.redis, NOTE_RESET, this.keys.limitReset(ref), until, QUOTA_COUNTER_TTL_SECONDS);
     }
-    return this.remember(ref, new SellerPausedError(reason, until), true);
+    const pause = new SellerPausedError(reason, until);
+    if (reason === 'daily-budget') pause.budgetOf = runId;
+    return this.remember(ref, pause, true);
   }
 
   async markAuthRejected(ref: string): Promise<SellerPausedError> {
     await this.redis.set(this.keys.authRejected(ref), this.now());
     return this.remember(ref, new SellerPausedError('unauthorized', null), true);
+  }
+
+  /** Lifts a pause that `runId`'s --daily-budget set (its run was cancelled); true when it did. */
+  async clearBudgetPause(ref: string, runId: string): Promise<boolean> {
+    if ((await this.redis.get(this.keys.pauseCause(ref))) !== `budget ${runId}`) return false;
+    this.localPause.delete(ref, 'daily-budget');
+    await this.redis.del(this.keys.pausedUntil(ref), this.keys.pauseCause(ref));
+    return true;
   }
 
   async clearAuthRejected(ref: string): Promise<boolean> {
@@ -332,15 +358,19 @@ export class SellerState {
 
   async status(ref: string, dailyReset: string): Promise<SellerStatus> {
     const dayStart = quotaDayStart(this.now(), dailyReset);
-    const [until, rejected, used, unreachable] = await this.redis.mget(
+    const [until, rejected, used, unreachable, cause] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
       this.keys.requestsUsed(ref, dayStart),
       this.keys.unreachable(ref),
+      this.keys.pauseCause(ref),
     );
     const pausedUntil = until && Number(until) > this.now() ? Number(until) : null;
+    const budgetOf =
+      pausedUntil !== null && cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
     return {
       pausedUntil,
+      ...(budgetOf ? { pausedByBudgetOf: budgetOf } : {}),
       authRejected: rejected !== null,
       requestsToday: Number(used ?? 0),
       unreachable: parseUnreachable(unreachable),

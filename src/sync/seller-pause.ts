@@ -5,6 +5,8 @@
  */
 export class SellerPausedError extends Error {
   override name = 'SellerPausedError';
+  /** The run whose --daily-budget this pause is (`daily-budget`): its cancel lifts it. */
+  budgetOf?: string;
   constructor(
     readonly reason: 'daily-limit' | 'daily-budget' | 'unauthorized' | 'unreachable',
     /** When the pause lifts by itself; null for a rejected key, which needs a person. */

@@ -55,15 +55,19 @@ export function registerCancel(program: Command, io: CliIo): void {
             const lifted = await liftMarksOfIdleSeller(
               { ...runtime, prefix: runtime.config.prefix },
               sellerRef,
+              result.run.id,
             );
             const marks = [
               ...(lifted.keyRejected ? ['its rejected key (401)'] : []),
               ...(lifted.unreachable ? ['its API out of reach'] : []),
+              ...(lifted.budget ? [`run ${result.run.id}'s daily budget`] : []),
             ];
             if (marks.length > 0) {
+              const idle =
+                lifted.keyRejected || lifted.unreachable ? 'nothing of it is queued any more; ' : '';
               io.stdout.write(
                 terminalSafe(
-                  `seller ${sellerLabel(sellerRef, sellerName)}: nothing of it is queued any more; no longer paused for ${marks.join(' or ')}\n`,
+                  `seller ${sellerLabel(sellerRef, sellerName)}: ${idle}no longer paused for ${marks.join(' or ')}\n`,
                 ),
               );
             }

@@ -32,4 +32,36 @@ describe('--daily-budget N', () => {
     expect(result.code).toBe(4);
     expect(rig.sandbox.stats().total).toBe(8);
   });
+
+  it("names another run's budget as the pause's cause, and that run's cancel lets the others go on", async () => {
+    const budgeted = await rig.cli([
+      'run',
+      await rig.csv('budgeted.csv', catalogRows(40)),
+      '--daily-budget',
+      '10',
+      '--no-wait',
+      '--concurrency',
+      '4',
+    ]);
+    expect(budgeted.code).toBe(4);
+    const budgetedId = runIdOf(budgeted.stderr);
+    const other = await rig.csv('other.csv', catalogRows(5, 101));
+
+    // Before: "… on the seller's daily request limit", though the API has none.
+    const behind = await rig.cli(['run', other, '--no-wait']);
+    expect(behind.code).toBe(4);
+    expect(behind.stderr).toContain(
+      `on run ${budgetedId}'s daily budget (its --daily-budget; \`catalog-sync cancel ${budgetedId}\` lifts it)`,
+    );
+    expect(rig.sandbox.stats().total).toBe(10);
+
+    const cancelled = await rig.cli(['cancel', budgetedId]);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toContain(`no longer paused for run ${budgetedId}'s daily budget`);
+
+    // Before: paused until the quota day's end, whatever was cancelled.
+    const after = await rig.cli(['run', other]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/5 created/);
+  });
 });

@@ -59,4 +59,25 @@ describe("a pause lifted by another process (the worker's copy of it)", () => {
       expect((await other.status(REF, '00:00')).unreachable).toBeNull();
     });
   });
+
+  it("a run's daily budget: the worker goes on once that run's cancel lifted it, and a daily limit's pause stays", async () => {
+    await withRedis(async (redis) => {
+      const { worker, other } = processes(redis);
+      const dayEnd = 1_000_000 + 3_600_000;
+      await worker.pauseUntil(REF, dayEnd, 'daily-budget', 'run-a');
+      await expect(worker.assertNotPaused(REF)).rejects.toThrow('daily budget used up');
+      expect((await other.status(REF, '00:00')).pausedByBudgetOf).toBe('run-a');
+
+      expect(await other.clearBudgetPause(REF, 'run-b')).toBe(false);
+      expect(await other.clearBudgetPause(REF, 'run-a')).toBe(true);
+
+      expect(await worker.assertNotPaused(REF)).toEqual({ probeDue: false });
+      expect(() => worker.assertNotPausedLocally(REF)).not.toThrow();
+
+      // The API's own limit is no run's to lift.
+      await worker.pauseUntil(REF, dayEnd, 'daily-limit');
+      expect(await other.clearBudgetPause(REF, 'run-a')).toBe(false);
+      await expect(worker.assertNotPaused(REF)).rejects.toThrow('daily request limit reached');
+    });
+  });
 });
