@@ -129,7 +129,7 @@ export async function prepareRun(
     );
     const spec: RunSpec = {
       source: displaySource(source),
-      sourceId: await sourceIdentity(source, flags, mapper.matchBy),
+      sourceId: await sourceIdentity(source, flags, mapper.matchBy, opened),
       sellerRef: seller.ref,
       ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
@@ -213,10 +213,17 @@ export function displaySource(source: string): string {
 }
 
 /**
- * The same source with the same options is the same import: a file by path, size and mtime (a
- * changed file is a new import), a URL by address; stdin never matches.
+ * The same source with the same options is the same import: a file by path, size and mtime, a URL
+ * by address and content (its first 64 KiB and declared length: fingerprint.ts says the limit), so
+ * that a changed file or feed is a new import, queued behind the one still queued; stdin never
+ * matches. A store by address: its rows are read page by page as they are queued, none before.
  */
-async function sourceIdentity(source: string, flags: RunFlags, matchBy: string): Promise<string | null> {
+async function sourceIdentity(
+  source: string,
+  flags: RunFlags,
+  matchBy: string,
+  opened: OpenedSource,
+): Promise<string | null> {
   if (source === '-') return null;
   const options = [
     flags.preset,
@@ -246,7 +253,9 @@ async function sourceIdentity(source: string, flags: RunFlags, matchBy: string):
     // The store, and which of the operator's credentials read it (a NAME, never a secret).
     identity = `store:${displaySource(source)}:${flags.sourceCredentials ?? ''}`;
   } else if (/^https?:\/\//i.test(source)) {
-    identity = `url:${source}`;
+    // The address alone took tonight's feed for last night's while that run was still queued (on
+    // the daily limit): tonight's values were never sent.
+    identity = `url:${source}:${opened.fingerprint ?? ''}`;
   } else {
     const path = resolve(source);
     const info = await stat(path);

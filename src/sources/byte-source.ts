@@ -10,6 +10,8 @@ export interface ByteSource {
   extension: string;
   /** The whole source's length in bytes, when known before reading it (a file; a feed's Content-Length). */
   size?: number;
+  /** A feed's Content-Length as sent, compressed or not: part of its content's fingerprint. */
+  wireLength?: number;
   chunks: AsyncIterator<Uint8Array>;
   /** Releases the file or socket; safe to call twice. */
   close(): Promise<void>;

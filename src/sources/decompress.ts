@@ -23,6 +23,7 @@ export async function gunzipIfCompressed(bytes: ByteSource): Promise<{ source: B
     source: {
       label: bytes.label,
       extension: bytes.extension === 'gz' ? extensionOf(bytes.label.replace(/\.gz$/i, '')) : bytes.extension,
+      ...(bytes.wireLength === undefined ? {} : { wireLength: bytes.wireLength }),
       chunks: inflated,
       async close() {
         // The source first: a read still waiting on it ends, so the generator can return.

@@ -12,6 +12,7 @@ import { gunzipIfCompressed } from './decompress.js';
 import { DELIMITERS, describeDelimiter } from './detect-delimiter.js';
 import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
+import { contentFingerprint } from './fingerprint.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
@@ -150,6 +151,7 @@ async function readSource(
     ...(format === 'csv' ? { header: csvHeader } : {}),
     detections,
     rowEstimate,
+    fingerprint: contentFingerprint(sniffed, bytes.wireLength),
     records,
     async close() {
       await bytes.close();

@@ -66,6 +66,11 @@ export interface OpenedSource {
   detections: string[];
   /** The rows the source holds, about, when its size is known (a file, a feed with a length); else null. */
   rowEstimate: RowEstimate | null;
+  /**
+   * A file, standard input or feed: what tells its content from another read's, from its first
+   * 64 KiB (fingerprint.ts). None for a store, read page by page as it is queued.
+   */
+  fingerprint?: string;
   /** A store read through its API: the preset of its platform, which reads the rows it gives. */
   preset?: 'shopify' | 'woocommerce';
   /** Single pass. Errors met while reading are thrown as `SourceError`. */

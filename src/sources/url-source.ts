@@ -151,6 +151,7 @@ function bodySource(label: string, address: URL, answer: IncomingMessage, watch:
     label,
     extension: extensionOf(address.pathname),
     ...(identity && Number.isSafeInteger(length) && length > 0 ? { size: length } : {}),
+    ...(Number.isSafeInteger(length) && length >= 0 ? { wireLength: length } : {}),
     chunks,
     async close() {
       if (closed) return;
