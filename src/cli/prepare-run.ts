@@ -129,7 +129,7 @@ export async function prepareRun(
     );
     const spec: RunSpec = {
       source: displaySource(source),
-      sourceId: await sourceIdentity(source, flags, mapper.matchBy, opened),
+      ...(await sourceIdentity(source, flags, mapper.matchBy, opened)),
       sellerRef: seller.ref,
       ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
@@ -217,14 +217,16 @@ export function displaySource(source: string): string {
  * by address and content (its first 64 KiB and declared length: fingerprint.ts says the limit), so
  * that a changed file or feed is a new import, queued behind the one still queued; stdin never
  * matches. A store by address: its rows are read page by page as they are queued, none before.
+ * A file or URL also by its address alone (sourceAddressId): its run that stopped unread is ended
+ * by the next run of that address, whatever the content now.
  */
 async function sourceIdentity(
   source: string,
   flags: RunFlags,
   matchBy: string,
   opened: OpenedSource,
-): Promise<string | null> {
-  if (source === '-') return null;
+): Promise<Pick<RunSpec, 'sourceId' | 'sourceAddressId'>> {
+  if (source === '-') return { sourceId: null };
   const options = [
     flags.preset,
     flags.mapping,
@@ -248,18 +250,24 @@ async function sourceIdentity(
       ? [`price-decimals ${flags.priceDecimals}`]
       : []),
   ].join('|');
-  let identity: string;
+  const digest = (identity: string) =>
+    createHash('sha256').update(`${identity}|${options}`).digest('hex').slice(0, 16);
   if (isStoreSource(source)) {
     // The store, and which of the operator's credentials read it (a NAME, never a secret).
-    identity = `store:${displaySource(source)}:${flags.sourceCredentials ?? ''}`;
-  } else if (/^https?:\/\//i.test(source)) {
+    return { sourceId: digest(`store:${displaySource(source)}:${flags.sourceCredentials ?? ''}`) };
+  }
+  if (/^https?:\/\//i.test(source)) {
     // The address alone took tonight's feed for last night's while that run was still queued (on
     // the daily limit): tonight's values were never sent.
-    identity = `url:${source}:${opened.fingerprint ?? ''}`;
-  } else {
-    const path = resolve(source);
-    const info = await stat(path);
-    identity = `file:${path}:${info.size}:${info.mtimeMs}`;
+    return {
+      sourceId: digest(`url:${source}:${opened.fingerprint ?? ''}`),
+      sourceAddressId: digest(`url:${source}`),
+    };
   }
-  return createHash('sha256').update(`${identity}|${options}`).digest('hex').slice(0, 16);
+  const path = resolve(source);
+  const info = await stat(path);
+  return {
+    sourceId: digest(`file:${path}:${info.size}:${info.mtimeMs}`),
+    sourceAddressId: digest(`file:${path}`),
+  };
 }

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { bullmq } from '../cjs-packages.js';
-import { RUN_TTL_SECONDS } from '../defaults.js';
 import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
@@ -15,8 +14,8 @@ import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
-import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { chunkSizeOf } from './chunking.js';
+import { claimSource, endStoppedRunOfAddress } from './claim-source.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
@@ -142,6 +141,8 @@ async function produceRun(
   const queueName = deps.keys.sellerQueue(spec.sellerRef);
   if (spec.sourceId) {
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
+    if (!earlier && spec.sourceAddressId)
+      await endStoppedRunOfAddress(deps, spec.sellerRef, spec.sourceAddressId, run.id, hooks.signal);
     if (earlier) {
       // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its
       // seller's slot) cannot share a MULTI. Stopped between the two, the run is an unlisted record
@@ -209,63 +210,10 @@ async function produceRun(
   }
 }
 
-/**
- * The waiting chunks of a run ended unread: a worker would take them only to do nothing, and while
- * the seller is paused they would hold the queue at its high-water mark against the new run.
- */
-async function dropWaitingChunks(deps: EnqueueDeps, ref: string, runId: string): Promise<void> {
-  const queueName = deps.keys.sellerQueue(ref);
-  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
-  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
-  try {
-    for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);
-  } finally {
-    await queue.close();
-  }
-}
-
 /** Why the seller's workers send nothing now, in words for the user; null when they may. */
 function pauseReason(seller: SellerStatus): string | null {
   if (seller.authRejected) return 'the API key was rejected (401)';
   if (seller.unreachable) return `the API is out of reach (${seller.unreachable.cause})`;
   if (seller.pausedUntil !== null) return `paused until ${new Date(seller.pausedUntil).toISOString()}`;
-  return null;
-}
-
-/** Claims the source for this run; resolves to the id of an unfinished earlier run that holds it. */
-async function claimSource(
-  deps: EnqueueDeps,
-  ref: string,
-  sourceId: string,
-  runId: string,
-  signal?: AbortSignal,
-): Promise<string | null> {
-  const key = deps.keys.activeRun(ref, sourceId);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // The run's lifetime: a claim left by a killed `run` is not kept for ever (the run's record is not).
-    if ((await deps.redis.set(key, runId, 'EX', RUN_TTL_SECONDS, 'NX')) === 'OK') return null;
-    const holder = await deps.redis.get(key);
-    if (!holder) continue;
-    // The rest may take a few beats: meanwhile another import may end the holder and claim the
-    // source, so the claim is given up only while it is still the holder's.
-    const giveUp = () => releaseSource(deps.redis, deps.keys, ref, sourceId, holder);
-    // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
-    const beingRead = await producerLives(deps, holder, { signal });
-    const earlier = await deps.runs.get(holder);
-    if (earlier && earlier.state !== 'done' && earlier.state !== 'held') {
-      if (beingRead || earlier.produced) return holder;
-      // Stopped before its source was read to the end (Redis refused a write, its process died):
-      // it can never end. Ended here, its queued chunks do nothing; this run reads the source anew
-      // (the products the earlier one created are found by the list read and the id map).
-      await deps.runs.finish(holder, Date.now(), { aborted: true });
-      await deps.redis.del(deps.keys.producing(holder));
-      await dropWaitingChunks(deps, ref, holder);
-      deps.logger.warn(
-        { run: holder },
-        `run ${holder} stopped before its source was read to the end: ended; run ${runId} starts over`,
-      );
-    }
-    await giveUp();
-  }
   return null;
 }

@@ -186,6 +186,13 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:active:${sourceId}`;
   }
   /**
+   * String: the latest run of a source by its address (a file's path, a feed's URL) whatever its
+   * content: a run of a changed file or feed ends that run there if it stopped unread (claim-source.ts).
+   */
+  lastRunOfSource(sellerRef: string, addressId: string): string {
+    return `${this.#seller(sellerRef)}:last-run:${addressId}`;
+  }
+  /**
    * Hash, one of the seller's id map's buckets (id-map-buckets.ts): match key → the entry of a product
    * this tool created or updated (id-map-entry.ts), for the keys that hash to `bucket`.
    */

@@ -9,8 +9,13 @@ import { type RevertEntry, revertsOf } from './revert-history.js';
 export interface RunSpec {
   /** The source as shown to the user (a URL without its query string). */
   source: string;
-  /** Identifies the source across imports (path, size and mtime; or URL), null for stdin. */
+  /** Identifies the source across imports (path, size and mtime; or URL and content), null for stdin. */
   sourceId: string | null;
+  /**
+   * The source by its path or URL and the options, not its content (absent for stdin and stores):
+   * a run of a changed file or feed ends an earlier run of it that stopped unread (claim-source.ts).
+   */
+  sourceAddressId?: string | null;
   sellerRef: string;
   /** `--seller NAME` (or the name the key's seller was given earlier); absent for an unnamed seller. */
   sellerName?: string;

@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
+import { stringify } from 'csv-stringify/sync';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../../src/defaults.js';
@@ -86,6 +89,41 @@ describe(`a ${ROWS}-row source while the seller is paused on its daily limit`, (
     expect(await queue.getJobCountByTypes('wait', 'prioritized', 'delayed')).toBeLessThanOrEqual(
       DEFAULT_HIGH_WATER,
     );
+  });
+
+  it('a feed changed since: the next run of its URL, a run of its own, still ends the run left unread', {
+    timeout: 90_000,
+  }, async () => {
+    // Last night's feed, then tonight's (other prices), at the same address.
+    let body = stringify(catalogRows(ROWS), { header: true });
+    const feed: Server = createServer((_request, response) => response.end(body));
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.csv`;
+      const first = await rig.cli(['run', url, '--no-wait', '--concurrency', '2']);
+      expect(first.code, first.stderr).toBe(4);
+      expect(first.stderr).toMatch(/Only its first (\d+) rows were read/);
+      const lastNight = runIdOf(first.stderr);
+      body = stringify(
+        catalogRows(ROWS).map((row) => ({ ...row, price: `${Number(row.price) + 1}` })),
+        { header: true },
+      );
+
+      const second = await rig.cli(['run', url, '--no-wait', '--concurrency', '2']);
+
+      expect(second.code, second.stderr).toBe(4);
+      const tonight = /Run (\S+)'s rows stay queued/.exec(second.stderr)?.[1];
+      expect(tonight, second.stderr).toBeDefined();
+      expect(tonight).not.toBe(lastNight);
+      // Last night's waiting chunks were taken out: tonight's run read as far as the mark again.
+      expect(Number(/Only its first (\d+) rows/.exec(second.stderr)?.[1])).toBeGreaterThanOrEqual(
+        (DEFAULT_HIGH_WATER - 1) * DEFAULT_CHUNK_SIZE,
+      );
+      expect(await rig.status(lastNight)).toMatchObject({ state: 'done', produced: false });
+    } finally {
+      feed.closeAllConnections();
+      await new Promise((resolve) => feed.close(resolve));
+    }
   });
 
   it('`import` with no worker holds at the mark and says the seller is paused', {

@@ -1,0 +1,70 @@
+import { Queue } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { enqueueRun } from '../../../src/queue/enqueue-run.js';
+import { queueOptions } from '../../../src/queue/queue-options.js';
+import { addChunk, type ChunkJobData } from '../../../src/runs/chunk-job.js';
+import { countingSource, enqueueDeps, RUN_SPEC, upsert, useProducerRig } from './support/rig.js';
+
+/**
+ * A file or feed whose content changed since its earlier run is a run of its own (another
+ * sourceId), but of the same address (sourceAddressId): last night's run left unread on a pause
+ * can never end by itself, and tonight's run of that address ends it, as a re-run of the same
+ * content does. A run read to the end (queued on the daily limit) is left to run first.
+ */
+describe('a run of a source whose content changed since its earlier run', () => {
+  const rig = useProducerRig();
+  const LAST_NIGHT = { ...RUN_SPEC, sourceId: 'feed-night-1', sourceAddressId: 'feed' };
+  const TONIGHT = { ...RUN_SPEC, sourceId: 'feed-night-2', sourceAddressId: 'feed' };
+  const deps = () => enqueueDeps(rig, { producingBeatMs: 50 });
+
+  /** `body` on the seller's queue, closed after. */
+  async function withSellerQueue<T>(body: (queue: Queue<ChunkJobData>) => Promise<T>): Promise<T> {
+    const queue = new Queue<ChunkJobData>(
+      rig.keys.sellerQueue(RUN_SPEC.sellerRef),
+      queueOptions(rig.redis, rig.prefix),
+    );
+    try {
+      return await body(queue);
+    } finally {
+      await queue.close();
+    }
+  }
+  const waitingChunks = () =>
+    withSellerQueue((queue) => queue.getJobCountByTypes('wait', 'prioritized', 'delayed'));
+
+  /** Last night's run as a `run --no-wait` leaves it on a pause: its first rows queued; `produced` as given. */
+  async function lastNight(produced: boolean) {
+    const run = await rig.runs.create(LAST_NIGHT);
+    await rig.redis.set(rig.keys.activeRun(RUN_SPEC.sellerRef, 'feed-night-1'), run.id);
+    await rig.redis.set(rig.keys.lastRunOfSource(RUN_SPEC.sellerRef, 'feed'), run.id);
+    await withSellerQueue((queue) =>
+      addChunk(queue, { runId: run.id, chunk: 0, rows: [upsert(1), upsert(2)] }),
+    );
+    if (produced) await rig.runs.markProduced(run.id, 2);
+    return run;
+  }
+
+  it('ends the earlier run of that address left unread, and drops its waiting rows', async () => {
+    const earlier = await lastNight(false);
+
+    const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+    expect(tonight.kind).toBe('queued');
+    expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
+    // Only tonight's chunk is left waiting.
+    expect(await waitingChunks()).toBe(1);
+    expect(await rig.redis.get(rig.keys.lastRunOfSource(RUN_SPEC.sellerRef, 'feed'))).toBe(
+      tonight.kind === 'queued' ? tonight.run.id : '',
+    );
+  });
+
+  it('leaves an earlier run read to the end queued, ahead of its own', async () => {
+    const earlier = await lastNight(true);
+
+    const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+    expect(tonight.kind).toBe('queued');
+    expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'queued', produced: true });
+    expect(await waitingChunks()).toBe(2);
+  });
+});
