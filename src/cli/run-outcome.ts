@@ -27,22 +27,29 @@ export async function reportOutcome(
   leftUnread: SourceLeftUnreadError | null,
 ): Promise<number> {
   const { spec } = prepared;
+  // A dry run with a queue of its own is ended as `run` stops serving it (own-queue-end.ts).
+  const ended = waited.kind !== 'stopped' && waited.run.ownQueue === true;
+  const dryEnded = `Dry run ${id} is ended (nothing was written)`;
   // Said after the pause's own line: what became of the rows the producer did not read.
-  const unread = leftUnread
-    ? ` Only its first ${countOf(leftUnread.rowsQueued, 'row was', 'rows were')} read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
-    : '';
+  const unread =
+    leftUnread && !ended
+      ? ` Only its first ${countOf(leftUnread.rowsQueued, 'row was', 'rows were')} read (the queue was full): the next \`catalog-sync run\` or \`import\` of this source ends run ${id} and reads the source anew.`
+      : '';
   switch (waited.kind) {
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
     case 'unauthorized':
-      say(io, `${await rejectedKeyLine(runtime, spec, id)}${unread ? `.${unread}` : ''}\n`);
+      say(io, `${await rejectedKeyLine(runtime, spec, id, ended)}${unread ? `.${unread}` : ''}\n`);
       return ExitCode.unauthorized;
     case 'unreachable':
       say(
         io,
-        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. Run ${id}'s rows stay queued; ` +
-          `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers; ` +
-          `a mistyped base URL: drop them with catalog-sync cancel ${id}.${unread}\n`,
+        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. ` +
+          (ended
+            ? `${dryEnded}; run it again once the API answers.\n`
+            : `Run ${id}'s rows stay queued; ` +
+              `they go on with the next \`catalog-sync run\` or any \`catalog-sync worker\` once the API answers; ` +
+              `a mistyped base URL: drop them with catalog-sync cancel ${id}.${unread}\n`),
       );
       return ExitCode.apiUnreachable;
     case 'paused': {
@@ -58,7 +65,9 @@ export async function reportOutcome(
       say(
         io,
         `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
-          `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.${unread}\n`,
+          (ended
+            ? `${dryEnded}; run it again after the reset.\n`
+            : `Run ${id}'s rows stay queued and resume after the reset with any \`catalog-sync worker\`.${unread}\n`),
       );
       return ExitCode.pausedDailyLimit;
     }
@@ -120,20 +129,29 @@ export async function endedRunExitCode(io: CliIo, runtime: Runtime, run: RunReco
  * whose id map knows its products, so the run is dropped and run again with it (linking the right
  * key to this empty seller would create the catalog again; `resume` refuses it anyway).
  */
-async function rejectedKeyLine(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
+async function rejectedKeyLine(
+  runtime: Runtime,
+  spec: PreparedRun['spec'],
+  id: string,
+  /** A dry run ended as `run` stopped serving it: nothing of it stays queued. */
+  ended: boolean,
+): Promise<string> {
   const cancel = `catalog-sync cancel ${id}`;
   const known = spec.sellerName !== undefined || (await runtime.sellers.productsRecorded(spec.sellerRef)) > 0;
   if (!known) {
     return (
       `catalog-sync: the API key was rejected (401), and no product was ever recorded under it (mistyped?). ` +
-      `Run ${id}'s rows stay queued; drop them with ${cancel}, then run again with the right key`
+      (ended
+        ? `Dry run ${id} is ended (nothing was written); run it again with the right key`
+        : `Run ${id}'s rows stay queued; drop them with ${cancel}, then run again with the right key`)
     );
   }
-  return (
-    `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
-    `(a revoked one: put the new key there), then: catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef} ` +
-    `(or drop the run: ${cancel})`
-  );
+  const resume = `catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}`;
+  return ended
+    ? `catalog-sync: the API key was rejected (401). Dry run ${id} is ended (nothing was written); fix the key in ` +
+        `${spec.keyEnv} (a revoked one: put the new key there), then: ${resume}, and run it again`
+    : `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
+        `(a revoked one: put the new key there), then: ${resume} (or drop the run: ${cancel})`;
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */

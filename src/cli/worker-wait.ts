@@ -11,6 +11,8 @@ import type { RunRecord } from '../runs/run-store.js';
  */
 export async function waitsForWorker(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
   if (run.state !== 'queued' && run.state !== 'running') return false;
+  // In a queue of its own (a `run --dry-run`): served by the process that runs it, never by a worker.
+  if (run.ownQueue) return false;
   return !(await isServed(redis, keys, run.sellerRef));
 }
 

@@ -10,6 +10,7 @@ import { cancelledOutcomes } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
+import { queueNameOf } from './run-queue.js';
 
 export interface CancelDeps extends MarkDeps {
   redis: Redis;
@@ -29,8 +30,9 @@ export const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
 
 /**
  * Ends a queued or paused run: no chunk of it is synced from now on; its waiting chunks are taken
- * out of the seller's queue and their rows settled `skipped` (cancelled); a chunk a live worker is
- * working on is left to settle, and the run ends when it does. Rows already settled keep their outcome.
+ * out of its queue (the seller's, or its own: run-queue.ts) and their rows settled `skipped`
+ * (cancelled); a chunk a live worker is working on is left to settle, and the run ends when it
+ * does. Rows already settled keep their outcome.
  */
 export async function cancelRun(
   deps: CancelDeps,
@@ -63,7 +65,7 @@ export async function cancelRun(
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
   const queue = new (bullmq().Queue)<ChunkJobData>(
-    deps.keys.sellerQueue(run.sellerRef),
+    queueNameOf(deps.keys, run),
     queueOptions(deps.redis, deps.prefix),
   );
   queue.on('error', () => undefined);
@@ -79,11 +81,19 @@ export async function cancelRun(
   } finally {
     await queue.close();
   }
-  await settleTheRest(deps, run);
-  await finaliseIfSettled(deps, runId);
-  const ended = await deps.runs.get(runId);
+  const ended = await endCancelled(deps, run);
   if (!ended) return { kind: 'refused', reason: `run ${runId} is gone from Redis` };
   return { kind: 'cancelled', run: ended };
+}
+
+/**
+ * The end of a cancel once no chunk of the run is left to settle its rows: the rows none did are
+ * settled cancelled, and the run ends. Resolves to the ended run (null: gone from Redis).
+ */
+export async function endCancelled(deps: CancelDeps, run: RunRecord): Promise<RunRecord | null> {
+  await settleTheRest(deps, run);
+  await finaliseIfSettled(deps, run.id);
+  return deps.runs.get(run.id);
 }
 
 /** The run's chunk jobs in these states, read page by page (the queue holds other runs' jobs too). */

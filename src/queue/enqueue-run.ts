@@ -22,6 +22,7 @@ import { produceChunks, SourceLeftUnreadError } from './producer.js';
 import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
+import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
 
 export interface EnqueueDeps {
@@ -138,7 +139,7 @@ async function produceRun(
   rows: AsyncIterable<MappedRow>,
   hooks: EnqueueHooks,
 ): Promise<EnqueueResult> {
-  const queueName = deps.keys.sellerQueue(spec.sellerRef);
+  const queueName = queueNameOf(deps.keys, run);
   if (spec.sourceId) {
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
     if (!earlier && spec.sourceAddressId)

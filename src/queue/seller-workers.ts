@@ -40,8 +40,9 @@ export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDuration
 
 /**
  * One BullMQ Worker per served seller queue in this process, all sharing the process's request
- * limiter (docs/architecture.md, decision 1). `run` serves one seller; `worker` serves a few at a time,
- * those with work, rotating (seller-rotation.ts: each served queue holds a blocking connection).
+ * limiter (docs/architecture.md, decision 1). `run` serves one seller (a dry run: its run's own
+ * queue, run-queue.ts); `worker` serves a few at a time, those with work, rotating
+ * (seller-rotation.ts: each served queue holds a blocking connection).
  */
 export class SellerWorkers {
   private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();

@@ -39,6 +39,14 @@ export class RedisKeys {
     return this.cluster ? `sync-{${sellerRef}}` : `sync-${sellerRef}`;
   }
 
+  /**
+   * The BullMQ queue of one run's chunks alone (RunSpec.ownQueue: a `run --dry-run`), beside its
+   * seller's queue; in the seller's slot on a cluster (the run's keys and the seller's meet in scripts).
+   */
+  ownRunQueue(sellerRef: string, runId: string): string {
+    return `${this.sellerQueue(sellerRef)}-run-${runId}`;
+  }
+
   /** The BullMQ queue of scheduled imports (global: no one seller's). */
   scheduledImportsQueue(name: string): string {
     return this.cluster ? `${name}-{global}` : name;

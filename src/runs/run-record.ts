@@ -23,6 +23,11 @@ export interface RunSpec {
   keyEnv: string;
   matchBy: string;
   dryRun: boolean;
+  /**
+   * The run's chunks are in a queue of their own (RedisKeys.ownRunQueue), served only by the process
+   * that runs it, not in the seller's (a `run --dry-run`: queue/run-queue.ts says why). Absent: the seller's.
+   */
+  ownQueue?: boolean;
   dailyReset: string;
   dailyBudget: number | null;
   allowInsecure: boolean;

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
 import { CLOSE_DEADLINE_MS, CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../../defaults.js';
+import type { CancelDeps } from '../../queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
+import { closeOwnQueue } from '../../queue/own-queue-end.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
+import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
@@ -71,7 +74,7 @@ export async function syncOnce(
     await prepared.close();
     throw error;
   }
-  const { spec } = prepared;
+  const spec = inOwnQueueIfDry(prepared.spec);
   const seller = {
     ref: spec.sellerRef,
     baseUrl: spec.baseUrl,
@@ -106,9 +109,14 @@ export async function syncOnce(
     onRowsBegun,
     ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
-  workers.serve(seller);
-  // This process serves its seller: `status` elsewhere must not say the run waits for a worker.
-  const stopMarking = keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
+  // A dry run's queue is its own, served once the run is created; any other run's is its seller's,
+  // with the rows its other runs left queued (docs/options.md).
+  if (!spec.ownQueue) workers.serve(seller);
+  // This process serves its seller: `status` elsewhere must not say the run waits for a worker. Not
+  // a dry run's: the seller's other runs still wait for one (its own run waits for none: worker-wait.ts).
+  const stopMarking = spec.ownQueue
+    ? () => {}
+    : keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   const interrupt = onInterrupt();
   // Stops the wait when the source breaks half way, the user interrupts, or Redis refuses a write.
@@ -122,12 +130,15 @@ export async function syncOnce(
     workers.pause().catch(() => undefined);
   };
   const stopOnFault = runtime.health.onFault(onFault);
+  const deps = { ...runtime, prefix: runtime.config.prefix };
   if (runtime.health.fault) onFault(runtime.health.fault);
   try {
     let announce: (id: string) => void = () => {};
     const runId = new Promise<string>((resolve) => {
       announce = (id) => {
         runIdKnown = id;
+        if (spec.ownQueue)
+          workers.serve({ ...seller, queueName: queueNameOf(runtime.keys, { ...spec, id }) });
         resolve(id);
       };
     });
@@ -140,7 +151,6 @@ export async function syncOnce(
       },
       { once: true },
     );
-    const deps = { ...runtime, prefix: runtime.config.prefix };
     // A wait that ends on a pause (exit 3, 4 or 6) while the producer holds at the high-water mark:
     // the rest of the source stays unread, and the run open for its queued rows (issue 12).
     const leave = new AbortController();
@@ -198,7 +208,9 @@ export async function syncOnce(
         io,
         sourceRead === 'interrupted'
           ? `catalog-sync: interrupted (${interrupt.name}) before the source was read to the end: run ${id} is ended, and its rows are not synced. Run it again.\n`
-          : `catalog-sync: interrupted (${interrupt.name}): run ${id}'s rows stay queued and go on with any \`catalog-sync worker\`.\n`,
+          : spec.ownQueue
+            ? `catalog-sync: interrupted (${interrupt.name}): dry run ${id} is ended (nothing was written). Run it again.\n`
+            : `catalog-sync: interrupted (${interrupt.name}): run ${id}'s rows stay queued and go on with any \`catalog-sync worker\`.\n`,
       );
       return interrupt.exitCode();
     }
@@ -211,18 +223,33 @@ export async function syncOnce(
     stopOnFault();
     interrupt.dispose();
     progress.stop();
-    // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
-    await Promise.race([
-      workers.close(),
+    const deadline = () =>
       new Promise((resolve) =>
         setTimeout(
           resolve,
           runtime.redis.status === 'ready' ? CLOSE_DEADLINE_MS : CLOSE_DEADLINE_WITHOUT_REDIS_MS,
         ).unref(),
-      ),
-    ]);
+      );
+    // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
+    await Promise.race([workers.close(), deadline()]);
+    // Its own deadline, not chained to the close: a close can outlast its deadline (a chunk's
+    // daily-limit pause met as the workers close), and the dry run is to be ended all the same.
+    await Promise.race([closeOwnQueueOf(runtime, deps, spec, runIdKnown), deadline()]);
     await prepared.close();
   }
+}
+
+/** A dry run's queue, once this process serves it no more (own-queue-end.ts); a failure is logged. */
+async function closeOwnQueueOf(
+  runtime: Runtime,
+  deps: CancelDeps,
+  spec: RunSpec,
+  runId: string | null,
+): Promise<void> {
+  if (!spec.ownQueue || runId === null) return;
+  await closeOwnQueue(deps, runId).catch((error: unknown) =>
+    runtime.logger.warn({ run: runId, err: String(error) }, 'could not remove the queue of the dry run'),
+  );
 }
 
 /** One line for a run stopped by Redis (full, read-only, its state lost): exit 2, rows left queued. */

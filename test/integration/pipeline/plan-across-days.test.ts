@@ -56,6 +56,10 @@ describe('the daily limit learned from a 429', () => {
       ),
     );
 
+    // A dry run does not send them: the next `run` of the source does, on the sandbox's next day.
+    sandboxNow += DAY_MS;
+    expect((await pipeline.cli(['run', source])).code).toBe(0);
+
     // The same quota day: its later 429s do not change the limit, and nothing of it is left.
     sandboxNow += DAY_MS;
     const again = await pipeline.cli(['run', await pipeline.csv('more.csv', catalogRows(12))]);
