@@ -11,6 +11,7 @@ import { ExitCode } from './exit-codes.js';
 import type { PreparedRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import { pausedMessage } from './progress.js';
+import { queuedBesideLine } from './queued-beside.js';
 import type { RunFlags } from './run-flags.js';
 import type { Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
@@ -82,6 +83,8 @@ export async function reportOutcome(
         ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
         : null;
       io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
+      const beside = waited.run.ownQueue ? await queuedBesideLine(runtime, waited.run) : null;
+      if (beside) say(io, `${beside}\n`);
       if (flags.report) {
         await writeReportFile(runtime.runs, id, flags.report, {
           noFollow: flags.reportFromJob === true,

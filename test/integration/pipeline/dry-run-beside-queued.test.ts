@@ -63,6 +63,7 @@ describe('a `run --dry-run` while another run of the seller is still queued', ()
     expect(dry.stdout).toContain(
       `rows      500: ${500 - made} to create, 0 to update, ${made} unchanged, 0 invalid, 0 failed`,
     );
+    expect(dry.stderr).toContain(`run ${stoppedId} of the seller is still queued, not in it`);
     expect(await status(stoppedId)).toMatchObject({ state: 'running', settled: stopped.settled });
     expect(await ownQueueKeys(pipeline.prefix)).toEqual([]);
     // Its chunks were left as they were: a worker ends it, each product created once.
