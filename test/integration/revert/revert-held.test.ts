@@ -13,16 +13,17 @@ const BROKEN_ROWS = [
 describe('`revert` of a run a guard held', () => {
   const pipeline = usePipeline();
 
-  it('puts back what the guard let through, and the held rows are never sent afterwards', async () => {
+  /** The broken feed run against the seeded products: held (exit 5); resolves to its run id. */
+  async function heldRun(): Promise<string> {
     pipeline.sandbox.seedProducts('seller-main', SEEDED);
-    const held = await pipeline.cli([
-      'run',
-      await pipeline.csv('broken.csv', BROKEN_ROWS),
-      '--max-price-change',
-      '50%',
-    ]);
+    const source = await pipeline.csv('broken.csv', BROKEN_ROWS);
+    const held = await pipeline.cli(['run', source, '--max-price-change', '50%']);
     expect(held.code).toBe(5);
-    const runId = runIdOf(held.stdout);
+    return runIdOf(held.stdout);
+  }
+
+  it('puts back what the guard let through, and the held rows are never sent afterwards', async () => {
+    const runId = await heldRun();
     expect(nameAndPrice(pipeline, 'LAMP')).toEqual({ name: 'WRONG Desk lamp', price: 20 });
     pipeline.sandbox.resetStats();
 
@@ -52,14 +53,7 @@ describe('`revert` of a run a guard held', () => {
   });
 
   it('`cancel` of a held run says that revert puts back what it sent', async () => {
-    pipeline.sandbox.seedProducts('seller-main', SEEDED);
-    const held = await pipeline.cli([
-      'run',
-      await pipeline.csv('broken.csv', BROKEN_ROWS),
-      '--max-price-change',
-      '50%',
-    ]);
-    const runId = runIdOf(held.stdout);
+    const runId = await heldRun();
 
     const cancelled = await pipeline.cli(['cancel', runId]);
 
