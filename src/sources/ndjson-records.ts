@@ -4,11 +4,13 @@ import { namedValues } from '../named-values.js';
 import { badByteIn, badBytesReason } from './bad-bytes.js';
 import { flattenItem, isPlainObject, nestsDeeperThan, TooDeepError } from './flatten.js';
 import { formatBytes, utf8Bytes } from './limits.js';
+import { parseNumbersAsText } from './number-text.js';
 import { sourceError } from './source-error.js';
 import type { ReaderOptions } from './types.js';
 
 /**
  * One object per line; a line that is not a JSON object is a record with a `problem`, never skipped.
+ * Numbers keep their source text, as in a JSON array (`1.50` stays `1.50`: number-text.ts).
  * A line longer than `maxRecordBytes` stops the read: it is never held whole.
  */
 export async function* readNdjson(
@@ -34,7 +36,7 @@ export function parseLine(line: string, row: number, lineNumber: number): Source
   if (nestsDeeperThan(line, MAX_NESTING)) return tooDeep(row, lineNumber);
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseNumbersAsText(line);
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message.split('\n')[0] : String(error);
     return {

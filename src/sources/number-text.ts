@@ -1,0 +1,131 @@
+/**
+ * The JSON text with each number that `JSON.parse` would not give back as written made a string of
+ * its source text (`"price":1.50` → `"price":"1.50"`), so that numbers are read as written, as the
+ * JSON-array reader's tokenizer reads them (stream-json, `numberAsString`): `1.50` stays `1.50` (a
+ * SKU matches the CSV's), `90071992547409931` keeps its digits, `1.25e1` is read as that text. A
+ * short whole number (`12`) is left as it is: `String` gives its text back. `JSON.parse` has no
+ * other way to give a number's text on Node 20 (a reviver's `context.source` came later).
+ *
+ * Valid JSON stays valid and parses to the same value but for its numbers; invalid JSON stays
+ * invalid, so the caller can parse the text as it was for its error (positions in the quoted text
+ * would be off by the quotes added). That holds because only whole number tokens outside strings
+ * are quoted, and a string stands wherever a number may, except as an object's key: a number
+ * followed by `:` (never valid JSON) leaves the text as it is, as does any run of number
+ * characters that is not one whole number (`01`, `1.`, `1-2`: never valid either).
+ *
+ * One pass, with no regular expression and no string made for a number left as it is; strings are
+ * skipped with `indexOf`, so a line's cost is about its structure, not its text. The text is built
+ * only when a number is quoted, in pieces joined once (a rope of `+=` would be flattened again by
+ * `JSON.parse`).
+ */
+export function quoteNumbers(json: string): string {
+  let pieces: string[] | undefined;
+  let copied = 0;
+  const end = json.length;
+  for (let at = 0; at < end; at++) {
+    const char = json.charCodeAt(at);
+    if (char === QUOTE) {
+      const close = stringEnd(json, at);
+      if (close === -1) return json;
+      at = close;
+    } else if (char === MINUS || isDigit(char)) {
+      const token = numberToken(json, at);
+      if (token === undefined || followedByColon(json, token.stop)) return json;
+      if (!token.readsBack) {
+        pieces ??= [];
+        pieces.push(json.slice(copied, at), '"', json.slice(at, token.stop), '"');
+        copied = token.stop;
+      }
+      at = token.stop - 1;
+    }
+  }
+  if (pieces === undefined) return json;
+  pieces.push(json.slice(copied));
+  return pieces.join('');
+}
+
+const QUOTE = 0x22;
+const MINUS = 0x2d;
+
+function isDigit(char: number): boolean {
+  return char >= 0x30 && char <= 0x39;
+}
+
+/** Past the digits from `at`. */
+function digitsEnd(json: string, at: number): number {
+  let stop = at;
+  while (isDigit(json.charCodeAt(stop))) stop++;
+  return stop;
+}
+
+/**
+ * The number token starting at `at` (RFC 8259: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`),
+ * undefined when the run of number characters there is not one (`01`, `1.`, `1e`, `1.2.3`, `1-2`).
+ * `readsBack`: a whole number of up to 15 digits other than `-0`, which `JSON.parse` gives exactly
+ * and `String` writes back as it was.
+ */
+function numberToken(json: string, at: number): { stop: number; readsBack: boolean } | undefined {
+  const sign = json.charCodeAt(at) === MINUS ? 1 : 0;
+  const first = json.charCodeAt(at + sign);
+  if (!isDigit(first)) return undefined;
+  let stop = first === 0x30 ? at + sign + 1 : digitsEnd(json, at + sign + 1);
+  const whole = stop - at - sign;
+  let readsBack = whole <= 15 && !(sign === 1 && whole === 1 && first === 0x30);
+  if (json.charCodeAt(stop) === 0x2e) {
+    const fraction = digitsEnd(json, stop + 1);
+    if (fraction === stop + 1) return undefined;
+    stop = fraction;
+    readsBack = false;
+  }
+  const e = json.charCodeAt(stop);
+  if (e === 0x65 || e === 0x45) {
+    const signed = json.charCodeAt(stop + 1) === 0x2b || json.charCodeAt(stop + 1) === MINUS ? 1 : 0;
+    const exponent = digitsEnd(json, stop + 1 + signed);
+    if (exponent === stop + 1 + signed) return undefined;
+    stop = exponent;
+    readsBack = false;
+  }
+  return isNumberChar(json.charCodeAt(stop)) ? undefined : { stop, readsBack };
+}
+
+/** The index of the `"` that closes the string opening at `open`, or -1 when it is not closed. */
+function stringEnd(json: string, open: number): number {
+  let close = json.indexOf('"', open + 1);
+  while (close !== -1) {
+    let backslashes = 0;
+    while (json.charCodeAt(close - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return close;
+    close = json.indexOf('"', close + 1);
+  }
+  return -1;
+}
+
+/** Digits, `.`, `e`, `E`, `+`, `-`: what a number token is made of. */
+function isNumberChar(char: number): boolean {
+  return isDigit(char) || char === 0x2e || char === 0x65 || char === 0x45 || char === 0x2b || char === MINUS;
+}
+
+function followedByColon(json: string, from: number): boolean {
+  for (let at = from; at < json.length; at++) {
+    const char = json.charCodeAt(at);
+    if (char === 0x3a) return true;
+    // JSON's whitespace: space, tab, LF, CR.
+    if (char !== 0x20 && char !== 0x09 && char !== 0x0a && char !== 0x0d) return false;
+  }
+  return false;
+}
+
+/**
+ * `JSON.parse`, each number of whose value `String` writes as its source text (quoteNumbers): a
+ * string, or a short whole number. On invalid JSON it throws the error of the text as written,
+ * whose positions are the text's own.
+ */
+export function parseNumbersAsText(json: string): unknown {
+  try {
+    return JSON.parse(quoteNumbers(json));
+  } catch (quotedError) {
+    JSON.parse(json);
+    // Not reached: quoteNumbers keeps valid JSON valid. Were it, the quoted text's error stands.
+    throw quotedError;
+  }
+}
