@@ -37,6 +37,13 @@ export interface SourceRecord {
   /** Raw values by column name. A missing column is absent; an empty cell is ''. */
   values: Record<string, string>;
   /**
+   * The values the source gave as lists (a JSON array, a repeated XML element), by column: their
+   * items as read. `values` holds each joined with `|`, as a text field reads it; a list field
+   * reads the items (catalog/source-lists.ts), so that an item is never cut at a `,` nor two
+   * items run together. Absent when the record has none (a CSV cell is text, split on `,`).
+   */
+  lists?: Record<string, string[]>;
+  /**
    * Set when the record could not be read whole (e.g. more cells than the header has columns):
    * a one-line reason. The mapper turns such a record into an invalid row; it is never dropped.
    */

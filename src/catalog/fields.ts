@@ -51,10 +51,12 @@ export function parseBoolean(text: string): boolean | null {
 
 /** A comma-separated cell as a list, blanks dropped (`"a.jpg, b.jpg"` → two URLs). */
 export function splitList(text: string, separator: string | RegExp = ','): string[] {
-  return text
-    .split(separator)
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
+  return listItems(text.split(separator));
+}
+
+/** A list's items as a list field takes them: trimmed, blanks dropped. */
+export function listItems(items: readonly string[]): string[] {
+  return items.map((item) => item.trim()).filter((item) => item !== '');
 }
 
 /** A spreadsheet turned a long number into scientific notation (`3.65275E+11`): digits are lost. */

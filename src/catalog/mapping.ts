@@ -3,6 +3,7 @@ import { CatalogConfigError } from './errors.js';
 import { kindOf, splitList } from './fields.js';
 import type { FieldRule, MappingSpec } from './mapping-file.js';
 import type { RawFields } from './presets/types.js';
+import { sourceList } from './source-lists.js';
 import { applyTextTransforms, type FieldSpec, specFromTransforms } from './transforms.js';
 
 export interface CompiledMapping {
@@ -105,35 +106,40 @@ function fieldSetter(
   transforms: NonNullable<FieldRule['transform']>,
 ): (record: SourceRecord, fields: RawFields) => void {
   const transform = (text: string) => applyTextTransforms(text.trim(), transforms);
+  // A list field takes a list the source gave (a JSON array, repeated XML elements) item by item,
+  // each transformed; a text field, the text (`values`: the items joined with `|`).
+  const cell = (record: SourceRecord, column: string): string | string[] => {
+    const list = spec.kind === 'list' ? sourceList(record, column) : undefined;
+    if (!list) return transform(record.values[column] ?? '');
+    return list.map(transform).filter((text) => text !== '');
+  };
   if (rule.constant !== undefined) {
     const text = transform(String(rule.constant));
     return (_, out) => setOrRemove(out, field, text);
   }
   if (rule.column !== undefined) {
     const column = rule.column;
-    return (record, out) => setOrRemove(out, field, transform(record.values[column] ?? ''));
+    return (record, out) => setOrRemove(out, field, cell(record, column));
   }
   if (rule.anyColumn !== undefined) {
     // Open columns only (compileMapping): the first of them this record has.
     const names = rule.anyColumn;
     return (record, out) => {
       const column = names.find((name) => record.values[name] !== undefined);
-      setOrRemove(out, field, transform(column === undefined ? '' : (record.values[column] ?? '')));
+      setOrRemove(out, field, column === undefined ? '' : cell(record, column));
     };
   }
   const columns = rule.columns ?? [];
   const join = rule.join ?? ' ';
   return (record, out) => {
-    const texts = columns
-      .map((column) => transform(record.values[column] ?? ''))
-      .filter((text) => text !== '');
+    const cells = columns.map((column) => cell(record, column));
     if (spec.kind === 'list')
       setOrRemove(
         out,
         field,
-        texts.flatMap((text) => splitList(text, spec.separator)),
+        cells.flatMap((text) => (Array.isArray(text) ? text : splitList(text, spec.separator))),
       );
-    else setOrRemove(out, field, texts.join(join));
+    else setOrRemove(out, field, (cells as string[]).filter((text) => text !== '').join(join));
   };
 }
 

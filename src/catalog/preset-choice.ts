@@ -4,6 +4,7 @@ import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import type { MappingSpec } from './mapping-file.js';
 import { foldedHeader } from './presets/generic-header.js';
 import { type LocalizedHeader, PRESETS, type Preset, type RowMapper } from './presets/index.js';
+import { sourceList } from './source-lists.js';
 
 /** What the mapper uses of the preset that reads a source. */
 export type ChosenPreset = Pick<Preset, 'fields' | 'create' | 'decimalStyle' | 'localize' | 'prices'>;
@@ -90,10 +91,15 @@ function renamer(
   const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
   return (record) => {
     const values = namedValues();
+    const lists = record.lists ? namedValues<string[]>() : undefined;
     for (const [column, name] of pairs) {
       const value = record.values[column];
-      if (value !== undefined && values[name] === undefined) values[name] = value;
+      if (value === undefined || values[name] !== undefined) continue;
+      values[name] = value;
+      // A list the source gave (`"Tags": [...]`) stays a list under the preset's name.
+      const list = lists && sourceList(record, column);
+      if (lists && list) lists[name] = [...list];
     }
-    return { ...record, values };
+    return lists ? { ...record, values, lists } : { ...record, values };
   };
 }

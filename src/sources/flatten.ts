@@ -1,4 +1,5 @@
 import { MAX_NESTING } from '../defaults.js';
+import type { SourceRecord } from '../interfaces.js';
 import { namedValues } from '../named-values.js';
 
 /** A value nested deeper than `MAX_NESTING`: its record is invalid (never a stack overflow). */
@@ -11,35 +12,56 @@ export class TooDeepError extends Error {
 
 /**
  * A JSON item as flat string values, the shape every source yields. Numbers and booleans as text;
- * null is absent ("leave as it is"); a list is joined with `|` (the way CSV exports write several
- * images in one cell); a nested object becomes dotted keys (`price.amount`), also inside lists.
- * The item is level 1; a value nested deeper than `MAX_NESTING` throws `TooDeepError`.
+ * null is absent ("leave as it is"); a nested object becomes dotted keys (`price.amount`), also
+ * inside lists. A list's items are kept as a list (`lists`: a list field gets them item by item, a
+ * `,` inside one included) and, for a text field, joined with `|` in `values` (the way CSV exports
+ * write several images in one cell). The item is level 1; a value nested deeper than `MAX_NESTING`
+ * throws `TooDeepError`.
  */
-export function flattenItem(item: Record<string, unknown>): Record<string, string> {
+export function flattenItem(item: Record<string, unknown>): Pick<SourceRecord, 'values' | 'lists'> {
   const parts = new Map<string, string[]>();
-  collect(item, '', parts, 1);
+  const listed = new Set<string>();
+  collect(item, '', parts, listed, 1, false);
   const values = namedValues();
   for (const [key, list] of parts) values[key] = list.join('|');
-  return values;
+  if (listed.size === 0) return { values };
+  const lists = namedValues<string[]>();
+  for (const key of listed) lists[key] = parts.get(key) ?? [];
+  return { values, lists };
 }
 
-function collect(value: unknown, key: string, parts: Map<string, string[]>, depth: number): void {
+/** `inList`: the value lies in an array: its key's value is a list (`listed`). */
+function collect(
+  value: unknown,
+  key: string,
+  parts: Map<string, string[]>,
+  listed: Set<string>,
+  depth: number,
+  inList: boolean,
+): void {
   if (value === null || value === undefined) return;
   if (typeof value === 'object' && depth > MAX_NESTING) throw new TooDeepError();
   if (Array.isArray(value)) {
-    if (value.length === 0 && key && !parts.has(key)) parts.set(key, []);
-    for (const element of value) collect(element, key, parts, depth + 1);
+    if (value.length === 0 && key && !parts.has(key)) {
+      parts.set(key, []);
+      listed.add(key);
+    }
+    for (const element of value) collect(element, key, parts, listed, depth + 1, true);
     return;
   }
   if (typeof value === 'object') {
     for (const [name, inner] of Object.entries(value)) {
-      collect(inner, key ? `${key}.${name}` : name, parts, depth + 1);
+      collect(inner, key ? `${key}.${name}` : name, parts, listed, depth + 1, inList);
     }
     return;
   }
   const list = parts.get(key);
-  if (list) list.push(String(value));
-  else parts.set(key, [String(value)]);
+  if (list) {
+    list.push(String(value));
+    // Two values under one key (`{"a.b": 1, "a": {"b": 2}}`): a list too.
+    listed.add(key);
+  } else parts.set(key, [String(value)]);
+  if (inList) listed.add(key);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -207,7 +207,7 @@ class ItemStream {
       };
     }
     try {
-      return { row: this.row, line: this.row, values: flattenItem(value) };
+      return { row: this.row, line: this.row, ...flattenItem(value) };
     } catch (error) {
       if (error instanceof TooDeepError) return this.tooDeep();
       throw error;

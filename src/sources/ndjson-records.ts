@@ -55,7 +55,7 @@ export function parseLine(line: string, row: number, lineNumber: number): Source
     };
   }
   try {
-    return { row, line: lineNumber, values: flattenItem(value) };
+    return { row, line: lineNumber, ...flattenItem(value) };
   } catch (error) {
     if (error instanceof TooDeepError) return tooDeep(row, lineNumber);
     throw error;

@@ -21,7 +21,7 @@ interface Frame {
 /**
  * Streams the items of a Merchant Center feed (`<item>` in RSS, `<entry>` in Atom) with saxes, one
  * item in memory at a time. Columns are local names (`g:price` → `price`); nested elements flatten to
- * dotted keys (`g:shipping/g:country` → `shipping.country`); a repeated element is joined with `|`.
+ * dotted keys (`g:shipping/g:country` → `shipping.country`); a repeated element is a list (joinValues).
  * An item over `maxRecordBytes` stops the read; one nested deeper than `MAX_NESTING` levels (the
  * item is level 1) is an invalid row, its depths never reaching the parser (`XmlDepthFilter`).
  */
@@ -107,7 +107,7 @@ export async function* readXml(
               values: namedValues(),
               problem: `item ${row} is nested deeper than ${MAX_NESTING} levels`,
             }
-          : { row, line: itemLine, values: joinValues(values) },
+          : { row, line: itemLine, ...joinValues(values) },
       );
       frames = undefined;
       return;
@@ -151,10 +151,23 @@ function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
 }
 
-function joinValues(values: Map<string, string[]>): Record<string, string> {
+/**
+ * An item's values by key: a repeated element's are a list (`lists`, item by item, for a list
+ * field: two `<g:additional_image_link>` are two images), and joined with `|` in `values` for a
+ * text field. Blank elements are left out. One element is text, as a CSV cell is.
+ */
+function joinValues(values: Map<string, string[]>): Pick<SourceRecord, 'values' | 'lists'> {
   const joined = namedValues();
-  for (const [key, list] of values) joined[key] = list.filter((value) => value !== '').join('|');
-  return joined;
+  let lists: Record<string, string[]> | undefined;
+  for (const [key, list] of values) {
+    const items = list.filter((value) => value !== '');
+    joined[key] = items.join('|');
+    if (list.length > 1) {
+      lists ??= namedValues<string[]>();
+      lists[key] = items;
+    }
+  }
+  return lists ? { values: joined, lists } : { values: joined };
 }
 
 /** saxes prefixes its messages with `line:column: `; the message already names the line. */

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
+import { listCell } from '../source-lists.js';
 
 /**
  * Finds a preset's columns by name, forgiving the ways exports spell them: any case, surrounding
@@ -62,14 +63,37 @@ export class Columns {
     const column = this.find(...candidates);
     if (column !== undefined) return (record) => (record.values[column] ?? '').trim();
     if (!this.open) return () => '';
+    const later = this.foundLater(candidates);
+    return (record) => {
+      const found = later(record);
+      return found === undefined ? '' : (record.values[found] ?? '').trim();
+    };
+  }
+
+  /**
+   * A reader of one column as a list field reads it (source-lists.ts): a list the source gave, item
+   * by item, else the text split on `,`; [] when blank or absent.
+   */
+  list(...candidates: (string | RegExp)[]): (record: SourceRecord) => string[] {
+    const column = this.find(...candidates);
+    if (column !== undefined) return (record) => listCell(record, column);
+    if (!this.open) return () => [];
+    const later = this.foundLater(candidates);
+    return (record) => {
+      const found = later(record);
+      return found === undefined ? [] : listCell(record, found);
+    };
+  }
+
+  /** Open columns: the column of the first candidate, looked for in each record until one brings it. */
+  private foundLater(candidates: (string | RegExp)[]): (record: SourceRecord) => string | undefined {
     let found: string | undefined;
     return (record) => {
       if (found === undefined) {
         this.learn(record);
         found = this.find(...candidates);
-        if (found === undefined) return '';
       }
-      return (record.values[found] ?? '').trim();
+      return found;
     };
   }
 

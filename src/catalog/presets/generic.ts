@@ -1,3 +1,5 @@
+import { kindOf, listItems } from '../fields.js';
+import { sourceList } from '../source-lists.js';
 import { put } from './columns.js';
 import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
@@ -19,12 +21,16 @@ export const generic: Preset = {
       // A for-in over the record's keys (a plain object: the same keys, in the same order, as
       // Object.entries), which built an array per row and one per cell: 141 MB of the 2.1 GB a
       // 300,000-row import allocated, for the garbage collector to sweep (issue 12).
-      const { values } = record;
+      const { values, lists } = record;
       // A JSON item may bring it after the sample the header check saw (mapper.ts): never dropped.
       if (Object.hasOwn(values, UNSENDABLE_FIELD))
         return { kind: 'invalid', record, reason: unsendableReason(`item ${record.row}`) };
       for (const column in values) {
-        if (column !== 'id') put(fields, column, (values[column] as string).trim());
+        if (column === 'id') continue;
+        // A list field takes a list the source gave item by item (an item may hold a `,`); a
+        // text field, and a list field from a CSV cell, the text (split on `,` by its kind).
+        const list = lists && kindOf(column) === 'list' ? sourceList(record, column) : undefined;
+        put(fields, column, list ? listItems(list) : (values[column] as string).trim());
       }
       const id = record.values.id?.trim();
       return id

@@ -1,4 +1,3 @@
-import { splitList } from '../fields.js';
 import { put } from './columns.js';
 import { googleSaleDates, timedSale } from './sale-dates.js';
 import type { Draft, Preset, RawFields } from './types.js';
@@ -59,7 +58,7 @@ export const googleMerchant: Preset = {
       saleDates: c.reader('sale_price_effective_date'),
       link: c.reader('link'),
       image: c.reader('image_link'),
-      additional: c.reader('additional_image_link'),
+      additional: c.list('additional_image_link'),
       availability: c.reader('availability'),
       condition: c.reader('condition'),
       brand: c.reader('brand'),
@@ -81,7 +80,8 @@ export const googleMerchant: Preset = {
       if (read.price(record) !== '' && !price) notes.push('price without a currency');
       put(fields, 'sale_price', read.sale(record));
       put(fields, 'url', read.link(record));
-      put(fields, 'images', [read.image(record), ...splitList(read.additional(record))].filter(Boolean));
+      // In a feed, one element per link (each its own item); in a TSV file, one cell split on `,`.
+      put(fields, 'images', [read.image(record), ...read.additional(record)].filter(Boolean));
       put(fields, 'availability', read.availability(record));
       put(fields, 'condition', read.condition(record));
       put(fields, 'brand', read.brand(record));

@@ -165,16 +165,26 @@ describe('flattenItem', () => {
   it.each([
     ['scalars as text', { sku: 'A', price: 12.5, active: true }, { sku: 'A', price: '12.5', active: 'true' }],
     ['null as absent', { sku: 'A', sale: null }, { sku: 'A' }],
-    ['a list of scalars joined with |', { images: ['a.jpg', 'b.jpg'] }, { images: 'a.jpg|b.jpg' }],
-    ['an empty list as an empty value', { images: [] }, { images: '' }],
+    [
+      'a list of scalars as a list, and joined with | for a text field',
+      { images: ['a.jpg', 'b.jpg'], tags: ['x, y'] },
+      { images: 'a.jpg|b.jpg', tags: 'x, y' },
+      { images: ['a.jpg', 'b.jpg'], tags: ['x, y'] },
+    ],
+    ['an empty list as an empty value', { images: [] }, { images: '' }, { images: [] }],
     [
       'nested objects as dotted keys',
       { price: { amount: '9.99', currency: 'EUR' } },
       { 'price.amount': '9.99', 'price.currency': 'EUR' },
     ],
-    ['objects inside a list', { variants: [{ sku: 'A1' }, { sku: 'A2' }] }, { 'variants.sku': 'A1|A2' }],
-  ])('turns %s into strings', (_, item, values) => {
-    expect(flattenItem(item)).toEqual(values);
+    [
+      'objects inside a list',
+      { variants: [{ sku: 'A1' }, { sku: 'A2', color: 'red' }] },
+      { 'variants.sku': 'A1|A2', 'variants.color': 'red' },
+      { 'variants.sku': ['A1', 'A2'], 'variants.color': ['red'] },
+    ],
+  ])('turns %s into strings', (_, item, values, lists?: Record<string, string[]>) => {
+    expect(flattenItem(item)).toEqual(lists ? { values, lists } : { values });
   });
 });
 

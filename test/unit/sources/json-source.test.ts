@@ -35,6 +35,7 @@ describe('a JSON source', () => {
           'shipping.country': 'FR',
           'shipping.price.amount': '4.9',
         },
+        lists: { images: ['a.jpg', 'b.jpg'] },
       },
       { row: 2, line: 2, values: { sku: 'B2', price: '3' } },
     ]);
@@ -153,6 +154,7 @@ describe('a Google Merchant Center feed', () => {
           'shipping.price': '4.90 EUR',
           description: 'Salt & pepper €',
         },
+        lists: { additional_image_link: ['https://x.test/1.jpg', 'https://x.test/2.jpg'] },
       },
       { row: 2, line: 17, values: { id: 'B2', price: '' } },
     ]);
