@@ -36,7 +36,8 @@ export interface SourceRows {
  *
  * CSV: the columns are the header's, named as the source writes them. JSON, NDJSON, XML: a record's
  * (flattened) keys are the columns, in the order first seen; a key first met in a later record
- * grows the header, and arrays stored earlier stay aligned (they are simply shorter).
+ * grows the header, and arrays stored earlier stay aligned (they are simply shorter). A list is
+ * kept as the CSV cell it is written as (listText).
  */
 export class SourceRowCapture implements SourceRows, ParentNotes {
   private readonly header: string[];
@@ -131,6 +132,7 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
   private valuesOf(record: SourceRecord): string[] {
     const values: string[] = [];
     const cells = record.values;
+    const { lists } = record;
     for (const name in cells) {
       let at = this.position.get(name);
       if (at === undefined) {
@@ -139,7 +141,8 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
         this.position.set(name, at);
         this.changed = true;
       }
-      values[at] = cells[name] as string;
+      values[at] =
+        lists !== undefined && Object.hasOwn(lists, name) ? listText(lists[name]) : (cells[name] as string);
     }
     let end = values.length;
     while (end > 0 && !values[end - 1]) end--;
@@ -147,4 +150,13 @@ export class SourceRowCapture implements SourceRows, ParentNotes {
     for (let i = 0; i < end; i++) values[i] ??= '';
     return values;
   }
+}
+
+/**
+ * A list the source gave (a JSON array, repeated XML elements) as a cell of the CSV file: its items
+ * joined with `, `, as a list field reads a cell, so the file imports back with the same images and
+ * tags (but for an item holding a `,`, which comes back as two).
+ */
+function listText(items: readonly string[] | undefined): string {
+  return items === undefined ? '' : items.join(', ');
 }

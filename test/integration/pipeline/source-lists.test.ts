@@ -1,6 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { runIdOf } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 
 // A list in a JSON source, or repeated XML elements, were joined with `|` into one value, which a
@@ -68,5 +71,33 @@ describe('a list in the source reaching a list field', () => {
     });
     expect(second.stdout).toContain('rows      1: 0 created, 0 updated, 1 unchanged, 0 invalid, 0 failed');
     expect(second.stdout).toContain('(0 writes)');
+  });
+
+  it('writes the list back in --failed-only as a cell that imports as the same items', async () => {
+    const source = join(pipeline.dir, 'catalog.json');
+    const images = ['https://x.example/a.jpg', 'https://x.example/b.jpg'];
+    // No price: a new product cannot be created, the row is invalid.
+    await writeFile(source, JSON.stringify([{ sku: 'J1', name: 'Mug', images, tags: ['red', 'blue'] }]));
+    const first = await pipeline.cli(['run', source]);
+    expect(first.code).toBe(1);
+
+    const out = join(pipeline.dir, 'failed.csv');
+    const failedOnly = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only', '--out', out]);
+    expect(failedOnly.code, failedOnly.stderr).toBe(0);
+    const [header = [], line = []] = parse(await readFile(out, 'utf8')) as string[][];
+    expect(header).toEqual(['sku', 'name', 'images', 'tags', 'error']);
+    expect(line.slice(0, 4)).toEqual(['J1', 'Mug', images.join(', '), 'red, blue']);
+
+    const fixed = join(pipeline.dir, 'fixed.csv');
+    await writeFile(
+      fixed,
+      stringify([
+        [...header, 'price'],
+        [...line, '12.50'],
+      ]),
+    );
+    const again = await pipeline.cli(['run', fixed]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(bySku(pipeline.products()).get('J1')).toMatchObject({ images, tags: ['red', 'blue'] });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMapper, type MapperOptions, parseMapping } from '../../../src/catalog/index.js';
 import type { MappedRow, ProductFields } from '../../../src/interfaces.js';
+import { SourceRowCapture } from '../../../src/runs/source-rows.js';
 import { openSource } from '../../../src/sources/index.js';
 import { stdinOf } from '../sources/helpers.js';
 
@@ -100,5 +101,28 @@ describe('repeated elements of a Google Merchant feed', () => {
       ['https://x.example/1.jpg', 'https://x.example/1b.jpg', 'https://x.example/1c.jpg'],
       ['https://x.example/2.jpg', 'https://x.example/2b.jpg', 'https://x.example/2c.jpg'],
     ]);
+  });
+});
+
+describe('a list kept for report --failed-only', () => {
+  it('is written as its items joined with ", ", the cell a list field splits back into them', async () => {
+    const source = await openSource('-', { stdin: stdinOf(JSON.stringify([MUG])) });
+    const capture = new SourceRowCapture(source.columns);
+    for await (const _ of capture.tap(source.records));
+    expect(capture.headerChange()).toEqual(['sku', 'name', 'price', 'images', 'tags']);
+    expect(capture.take(1)).toEqual([
+      'J1',
+      'Mug',
+      '12.50',
+      'https://x.example/a.jpg,  https://x.example/b.jpg , ',
+      'red, blue',
+    ]);
+    const [reread] = await fieldsOf(
+      'sku,name,price,images,tags\nJ1,Mug,12.50,"https://x.example/a.jpg,  https://x.example/b.jpg , ","red, blue"\n',
+    );
+    expect(reread).toMatchObject({
+      images: ['https://x.example/a.jpg', 'https://x.example/b.jpg'],
+      tags: ['red', 'blue'],
+    });
   });
 });
