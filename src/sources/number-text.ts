@@ -3,7 +3,8 @@
  * its source text (`"price":1.50` → `"price":"1.50"`), so that numbers are read as written, as the
  * JSON-array reader's tokenizer reads them (stream-json, `numberAsString`): `1.50` stays `1.50` (a
  * SKU matches the CSV's), `90071992547409931` keeps its digits, `1.25e1` is read as that text. A
- * short whole number (`12`) is left as it is: `String` gives its text back. `JSON.parse` has no
+ * number `String` gives back as written (`12`, `1.5`: numberToken) is left as it is, and a line
+ * without any other (what JSON.stringify writes) is not copied at all. `JSON.parse` has no
  * other way to give a number's text on Node 20 (a reviver's `context.source` came later).
  *
  * Valid JSON stays valid and parses to the same value but for its numbers; invalid JSON stays
@@ -46,6 +47,7 @@ export function quoteNumbers(json: string): string {
 
 const QUOTE = 0x22;
 const MINUS = 0x2d;
+const ZERO = 0x30;
 
 function isDigit(char: number): boolean {
   return char >= 0x30 && char <= 0x39;
@@ -61,21 +63,29 @@ function digitsEnd(json: string, at: number): number {
 /**
  * The number token starting at `at` (RFC 8259: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`),
  * undefined when the run of number characters there is not one (`01`, `1.`, `1e`, `1.2.3`, `1-2`).
- * `readsBack`: a whole number of up to 15 digits other than `-0`, which `JSON.parse` gives exactly
- * and `String` writes back as it was.
+ * `readsBack`: `JSON.parse` gives it exactly and `String` writes it back as it was, so it needs no
+ * quotes: a whole number of up to 15 digits but `-0`; a decimal of up to 15 significant digits
+ * without a 0 at its end (`1.5`, not `1.50`) and not below 1e-6 (`0.0000001` is written `1e-7`).
+ * Such a decimal is the shortest text of its double, which is what `String` writes: two decimals
+ * of 15 digits are further apart than a double's precision. No exponent reads back.
  */
 function numberToken(json: string, at: number): { stop: number; readsBack: boolean } | undefined {
   const sign = json.charCodeAt(at) === MINUS ? 1 : 0;
   const first = json.charCodeAt(at + sign);
   if (!isDigit(first)) return undefined;
-  let stop = first === 0x30 ? at + sign + 1 : digitsEnd(json, at + sign + 1);
+  const zero = first === ZERO;
+  let stop = zero ? at + sign + 1 : digitsEnd(json, at + sign + 1);
   const whole = stop - at - sign;
-  let readsBack = whole <= 15 && !(sign === 1 && whole === 1 && first === 0x30);
+  let readsBack = whole <= 15 && !(sign === 1 && zero);
   if (json.charCodeAt(stop) === 0x2e) {
-    const fraction = digitsEnd(json, stop + 1);
-    if (fraction === stop + 1) return undefined;
-    stop = fraction;
-    readsBack = false;
+    const end = digitsEnd(json, stop + 1);
+    const digits = end - stop - 1;
+    if (digits === 0) return undefined;
+    let zeros = 0;
+    if (zero) while (json.charCodeAt(stop + 1 + zeros) === ZERO) zeros++;
+    const significant = zero ? digits - zeros : whole + digits;
+    readsBack = significant <= 15 && zeros < 6 && json.charCodeAt(end - 1) !== ZERO;
+    stop = end;
   }
   const e = json.charCodeAt(stop);
   if (e === 0x65 || e === 0x45) {
@@ -117,8 +127,8 @@ function followedByColon(json: string, from: number): boolean {
 
 /**
  * `JSON.parse`, each number of whose value `String` writes as its source text (quoteNumbers): a
- * string, or a short whole number. On invalid JSON it throws the error of the text as written,
- * whose positions are the text's own.
+ * string, or a number that reads back as written. On invalid JSON it throws the error of the text
+ * as written, whose positions are the text's own.
  */
 export function parseNumbersAsText(json: string): unknown {
   try {

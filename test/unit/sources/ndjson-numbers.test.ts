@@ -113,6 +113,43 @@ describe('NDJSON numbers', () => {
     );
   });
 
+  it('each come back as written, quoted or not: String gives the text of the source', () => {
+    const digits = (min: number, max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const token = fc
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 20))),
+        fc.option(fc.tuple(fc.constantFrom('', '0', '00000', '000000', '0000000'), digits(1, 20))),
+        fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))),
+      )
+      .map(([sign, whole, fraction, exponent]) =>
+        [
+          sign,
+          typeof whole === 'string' ? whole : whole.join(''),
+          fraction ? `.${fraction.join('')}` : '',
+          exponent ? exponent.join('') : '',
+        ].join(''),
+      );
+    fc.assert(
+      fc.property(token, (text) => {
+        expect(String((parseNumbersAsText(`[${text}]`) as unknown[])[0])).toBe(text);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of [
+      '0.000001',
+      '0.0000001',
+      '-0',
+      '-0.5',
+      '123456789012345',
+      '1234567890123456',
+      '1.5',
+    ]) {
+      expect(String((parseNumbersAsText(`[${text}]`) as unknown[])[0])).toBe(text);
+    }
+  });
+
   it('refuse exactly the text JSON.parse refuses, with its message', () => {
     // Valid JSON with one character dropped or one put in: mostly invalid.
     const edited = fc
