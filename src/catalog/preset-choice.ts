@@ -39,7 +39,7 @@ const mappingOnly: ChosenPreset = {
  * field it names (presets/generic-header.ts).
  */
 export function choosePreset(
-  options: { preset?: string; presetOrigin?: string; mapping?: MappingSpec },
+  options: { preset?: string; presetOrigin?: string; mapping?: MappingSpec; openColumns?: boolean },
   columns: readonly string[],
   sample: readonly SourceRecord[],
 ): PresetChoice {
@@ -80,26 +80,35 @@ export function choosePreset(
     label,
     detections,
     presetColumns: localized.columns,
-    rename: renamer(columns, localized.columns),
+    rename: renamer(columns, localized.columns, options.openColumns === true),
   };
 }
 
+/**
+ * Renames a record's columns to the preset's names. `openColumns` (JSON, NDJSON, XML): a record may
+ * bring a name the first one lacked (`color` in the second item only); it is kept as written, as
+ * without the renaming, rather than dropped.
+ */
 function renamer(
   columns: readonly string[],
   names: readonly string[],
+  openColumns: boolean,
 ): (record: SourceRecord) => SourceRecord {
   const pairs = columns.map((column, i) => [column, names[i] ?? column] as const);
+  const known = new Set(columns);
   return (record) => {
     const values = namedValues();
     const lists = record.lists ? namedValues<string[]>() : undefined;
-    for (const [column, name] of pairs) {
+    const copy = (column: string, name: string) => {
       const value = record.values[column];
-      if (value === undefined || values[name] !== undefined) continue;
+      if (value === undefined || values[name] !== undefined) return;
       values[name] = value;
       // A list the source gave (`"Tags": [...]`) stays a list under the preset's name.
       const list = lists && sourceList(record, column);
       if (lists && list) lists[name] = [...list];
-    }
+    };
+    for (const [column, name] of pairs) copy(column, name);
+    if (openColumns) for (const column in record.values) if (!known.has(column)) copy(column, column);
     return lists ? { ...record, values, lists } : { ...record, values };
   };
 }

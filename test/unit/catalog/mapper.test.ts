@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, createMapper, type MapperOptions } from '../../../src/catalog/index.js';
 import { parseMapping } from '../../../src/catalog/mapping-file.js';
 import { SAMPLE_RECORDS } from '../../../src/defaults.js';
-import type { MappedRow } from '../../../src/interfaces.js';
+import type { MappedRow, SourceRecord } from '../../../src/interfaces.js';
 import { openSource } from '../../../src/sources/index.js';
 import { stdinOf } from '../sources/helpers.js';
 import { iterate, mapRecords, mapRows, records } from './map-rows.js';
@@ -84,6 +84,16 @@ describe('the generic preset', () => {
       id: '77',
       fields: { sku: 'A-1', name: 'Mug', price: 12.5, quantity: 3, Color: 'red' },
     });
+  });
+
+  it('keeps a name a later JSON item brings when the first item named a field in another case', async () => {
+    const items: SourceRecord[] = [
+      { row: 1, line: 1, values: { SKU: 'A', Price: '5' } },
+      { row: 2, line: 2, values: { SKU: 'B', Price: '6', color: 'red' } },
+    ];
+    const rows = await mapRecords(['SKU', 'Price'], items, { openColumns: true, sample: items });
+    // Before: `color` was dropped without a word, the renaming knowing only the first item's names.
+    expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { sku: 'B', price: 6, color: 'red' } });
   });
 
   it('leaves a column as written when another column names its field exactly', async () => {
