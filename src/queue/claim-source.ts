@@ -3,7 +3,7 @@ import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunStore } from '../runs/run-store.js';
-import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
+import { cancelRun, jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
@@ -42,8 +42,10 @@ export async function claimSource(
  * A new run of a source whose content changed (another file size or mtime, another feed) is not
  * the earlier run's, but a run of the same address stopped before its source was read to the end
  * can never end by itself all the same: ended here, as a re-run of the same content ends it
- * (claimSource). One still being read, or read to the end (queued on the daily limit), is left to
- * run first.
+ * (claimSource). One read to the end but waiting out the seller's daily limit is superseded: its
+ * rows would go first after the reset and spend the new day's requests on values this run's source
+ * replaces (cancelled: its rows `skipped`, `cancelled`). One still being read, or being written
+ * with the seller not paused, is left to run first.
  */
 export async function endStoppedRunOfAddress(
   deps: ClaimDeps,
@@ -55,7 +57,20 @@ export async function endStoppedRunOfAddress(
   const key = deps.keys.lastRunOfSource(ref, addressId);
   const answers = await deps.redis.multi().get(key).set(key, runId, 'EX', RUN_TTL_SECONDS).exec();
   const earlier = answers?.[0]?.[1];
-  if (typeof earlier === 'string' && earlier !== runId) await endIfStopped(deps, ref, earlier, runId, signal);
+  if (typeof earlier !== 'string' || earlier === runId) return;
+  if ((await endIfStopped(deps, ref, earlier, runId, signal)) !== 'unfinished') return;
+  if (!(await waitsOutDailyLimit(deps, ref))) return;
+  if ((await cancelRun(deps, earlier)).kind === 'refused') return;
+  deps.logger.warn(
+    { run: earlier },
+    `run ${earlier} of this source was waiting out the daily limit: superseded by run ${runId}, its rows not sent`,
+  );
+}
+
+/** The seller is paused until the API's daily limit resets (not by a run's own --daily-budget). */
+async function waitsOutDailyLimit(deps: ClaimDeps, ref: string): Promise<boolean> {
+  const [until, cause] = await deps.redis.mget(deps.keys.pausedUntil(ref), deps.keys.pauseCause(ref));
+  return until !== null && Number(until) > Date.now() && cause === 'limit';
 }
 
 /**

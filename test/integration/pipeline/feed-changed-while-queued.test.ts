@@ -43,11 +43,11 @@ function useFeed() {
 }
 
 describe('a feed URL whose content changed while its earlier run is still queued', () => {
-  // 1 s "days": a pause on the daily limit ends within a second once the limit is lifted.
-  const pipeline = usePipeline({ dayLengthMs: 1000, resetHeader: 'x-ratelimit-reset-ms' });
+  // 3 s "days": the pause on the daily limit outlasts the start of tonight's run, and ends by itself.
+  const pipeline = usePipeline({ dayLengthMs: 3000, resetHeader: 'x-ratelimit-reset-ms' });
   const feed = useFeed();
 
-  it("gets a run of its own: tonight's values are the last sent, and `run` reports tonight's run", {
+  it("gets a run of its own that supersedes last night's: tonight's values alone are sent, and `run` reports tonight's run", {
     timeout: 60_000,
   }, async () => {
     feed.body = nightlyFeed(0);
@@ -61,8 +61,9 @@ describe('a feed URL whose content changed while its earlier run is still queued
     expect(lastNight.code, lastNight.stderr).toBe(4);
     const lastNightRun = runIdOf(lastNight.stderr);
 
-    // Tonight: the limit has reset, the feed holds tonight's quantities.
+    // Tonight: the feed holds tonight's quantities; the limit resets while the run waits.
     pipeline.sandbox.setFaults({ dailyLimit: 10_000 });
+    pipeline.sandbox.resetStats();
     feed.body = nightlyFeed(2000);
     const tonight = await pipeline.cli(['run', feed.url]);
 
@@ -72,9 +73,12 @@ describe('a feed URL whose content changed while its earlier run is still queued
     const quantities = pipeline.products().map((product) => Number(product.quantity));
     expect(quantities).toHaveLength(PRODUCTS);
     expect(quantities.every((quantity) => quantity >= 2000)).toBe(true);
-    // Last night's run was not dropped: it ran first, queued ahead of tonight's.
+    // Last night's run, still waiting out the limit, was superseded: its stale rows were never sent,
+    // so the new day's requests went to tonight's values alone (before: 2 × PRODUCTS updates).
     const earlier = JSON.parse((await pipeline.cli(['status', lastNightRun, '--json'])).stdout);
-    expect(earlier).toMatchObject({ state: 'done', settled: PRODUCTS });
+    expect(earlier).toMatchObject({ state: 'cancelled', settled: PRODUCTS });
+    const puts = pipeline.sandbox.requests().filter((request) => request.method === 'PUT');
+    expect(puts).toHaveLength(PRODUCTS);
   });
 
   it.each([
