@@ -141,9 +141,16 @@ export async function startApproval(
  * Each round that leaves rows held writes it anew: the stored reason counts the rows held then.
  */
 function reasonLeftHeld(run: RunRecord, held: number, left: number): string | null {
-  if (left <= 0 || !run.maxPriceChange || run.heldReason !== rowGuardReason(run, held)) return null;
-  return rowGuardReason(run, left);
+  if (left <= 0 || run.heldReason === undefined) return null;
+  if (run.maxPriceChange && run.heldReason === rowGuardReason(run, held)) return rowGuardReason(run, left);
+  // A whole run's hold (--max-invalid, --max-updates) said `nothing was sent`: no longer true.
+  const whole = WHOLE_HOLD_END.exec(run.heldReason);
+  if (!whole) return null;
+  return `${run.heldReason.slice(0, whole.index)}: ${countOf(left, 'row')} still held, the others approved`;
 }
+
+/** How a whole run's held reason ends (guards/verdict.ts), or ended after an earlier `--rows`. */
+const WHOLE_HOLD_END = /: (?:nothing was sent|\d+ rows? still held, the others approved)$/;
 
 /** True when the run's last approve stopped before it had queued its writes (`status` says so). */
 export function approvalStopped(run: RunRecord, now: number): boolean {

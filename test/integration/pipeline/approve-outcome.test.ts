@@ -52,4 +52,28 @@ describe('approve: how it ends', () => {
     expect(more.stdout).toContain('held      1 row held: its price moves more than --max-price-change 50%');
     expect((await pipeline.cli(['approve', runId])).stdout).toMatch(/^run \S+: done in /m);
   });
+
+  it('approve --rows of a whole run held by --max-updates: the reason no longer says nothing was sent', async () => {
+    const good = catalogRows(6);
+    expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
+    const renamed = good.map((row) => ({ ...row, name: `${row.name} v2` }));
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('renamed.csv', renamed),
+      '--max-updates',
+      '2',
+    ]);
+    expect(held.code).toBe(5);
+    const runId = runIdOf(held.stdout);
+    const reasonOf = async () =>
+      JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).heldReason as string;
+    expect(await reasonOf()).toMatch(/: nothing was sent$/);
+
+    expect((await pipeline.cli(['approve', runId, '--rows', '1,2'])).code).toBe(5);
+
+    // Before: still "…: nothing was sent", with two of the six sent.
+    expect(await reasonOf()).toMatch(/: 4 rows still held, the others approved$/);
+    expect((await pipeline.cli(['approve', runId, '--rows', '3'])).code).toBe(5);
+    expect(await reasonOf()).toMatch(/more than --max-updates 2: 3 rows still held, the others approved$/);
+  });
 });
