@@ -1,19 +1,15 @@
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunContexts, type WorkerDeps } from '../../../src/chunks/run-context.js';
-import { readTrustRules } from '../../../src/config.js';
-import { silentLogger } from '../../../src/logger.js';
+import { RunContexts } from '../../../src/chunks/run-context.js';
 import { makeChunkProcessor } from '../../../src/queue/chunk-processor.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { RunStore } from '../../../src/runs/run-store.js';
-import { SellerState } from '../../../src/sellers/seller-state.js';
 import { parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, usePipeline } from '../support/pipeline.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
+import { testWorkerDeps } from '../support/worker-deps.js';
 
 /**
  * Two runs of one seller, their chunks handed out in an order a test chooses: a worker of this
@@ -47,21 +43,7 @@ describe('guards: a create that another run makes an update before its write', (
       connection: redis,
       prefix: pipeline.prefix,
     });
-    const deps: WorkerDeps = {
-      redis,
-      keys,
-      runs: new RunStore(redis, keys),
-      sellers: new SellerState(redis, keys),
-      env: pipeline.env,
-      trust: readTrustRules(pipeline.env),
-      limiter: pLimit(4),
-      logger: silentLogger,
-      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
-      timeoutMs: 5_000,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      random: () => 0.5,
-      now: Date.now,
-    };
+    const deps = testWorkerDeps(redis, keys, pipeline.env);
     const process = makeChunkProcessor(deps, new RunContexts(deps), queue);
     return async (id: string) => {
       const job = (await queue.getJob(id)) as Job<ChunkJobData> | undefined;

@@ -1,45 +1,28 @@
 import { Queue, RateLimitError } from 'bullmq';
 import { Redis } from 'ioredis';
-import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunContexts, type WorkerDeps } from '../../../src/chunks/run-context.js';
-import { readTrustRules } from '../../../src/config.js';
 import type { ProductUpsert } from '../../../src/interfaces.js';
-import { silentLogger } from '../../../src/logger.js';
 import { makeChunkProcessor } from '../../../src/queue/chunk-processor.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/index.js';
 import { sellerRef } from '../../../src/sellers/seller-ref.js';
-import { SellerState } from '../../../src/sellers/seller-state.js';
 import { runSpec } from '../../support/run-record.js';
 import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import { catalogRows } from '../support/catalog.js';
 import { requestCounts } from '../support/pipeline.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { testWorkerDeps } from '../support/worker-deps.js';
 
 const KEY = 'sk_stalled';
 const SELLER = 'seller-stalled';
 
 /** One worker process as the chunk processor sees it: its own run contexts, limiter and caches. */
 function workerProcess(redis: Redis, keys: RedisKeys): { deps: WorkerDeps; contexts: RunContexts } {
-  const deps: WorkerDeps = {
-    redis,
-    keys,
-    runs: new RunStore(redis, keys),
-    sellers: new SellerState(redis, keys),
-    env: { SELLER_API_KEY: KEY },
-    // The sandbox listens on loopback, at a port of its own.
-    trust: readTrustRules({ CATALOG_SYNC_API_HOSTS: '127.0.0.1' }),
-    limiter: pLimit(4),
-    logger: silentLogger,
-    retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
-    timeoutMs: 5_000,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    random: () => 0.5,
-    now: Date.now,
-  };
+  // The sandbox listens on loopback, at a port of its own.
+  const deps = testWorkerDeps(redis, keys, { SELLER_API_KEY: KEY, CATALOG_SYNC_API_HOSTS: '127.0.0.1' });
   return { deps, contexts: new RunContexts(deps) };
 }
 
