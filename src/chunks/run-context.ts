@@ -239,6 +239,8 @@ export class RunContexts {
       () => index.load(client.listProducts()),
       (key) => index.byKey(key),
       run.matchBy,
+      deps.now,
+      deps.sleep,
     );
     return {
       run,

@@ -114,7 +114,7 @@ async function create(ctx: RowSyncContext, upsert: ProductUpsert, outcome: Outco
         takeOver = claim.value;
         continue;
       case 'claimed':
-        return createClaimed(ctx, upsert, claim.token, takeOver !== '', outcome);
+        return createClaimed(ctx, upsert, claim.token, takeOver, outcome);
     }
   }
 }
@@ -145,21 +145,37 @@ async function createClaimed(
   ctx: RowSyncContext,
   upsert: ProductUpsert,
   token: string,
-  lookFirst: boolean,
+  /** The stale claim taken over ('' for none): its holder stopped after its POST may have been applied. */
+  takenOver: string,
   outcome: Outcome,
 ): Promise<RowOutcome> {
   return renewWhile(
     () => ctx.claims.renew(upsert.key, token),
     ctx.claims.claimMs / 3,
     async () => {
-      if (lookFirst) {
-        // The claim's last holder stopped after its POST may have been applied.
-        const found = await ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
+      if (takenOver !== '') {
+        const found = await lookUp(ctx, upsert, takenOver);
         if (found) return await adopt(ctx, upsert, found, token, outcome);
       }
       return await post(ctx, upsert, token, outcome);
     },
   );
+}
+
+/**
+ * Looks for the product of a stale claim's create. Its holder renews a claim every third of its
+ * length while its create is under way, so a claim that expired (a holder killed mid-chunk) saw its
+ * last POST before its expiry: any read begun since will do, the one under way included. The holder's
+ * other claims expire within a third of a claim's length of this one: a read this row starts waits
+ * until half a length past the expiry, so the rows of every chunk the holder had share it (at 100,000
+ * products a read is ~1,000 requests of the seller's day). A claim left for a look-up (expiry 0) was
+ * given up at an unknown instant before this row saw it: only a read begun from now will do.
+ */
+function lookUp(ctx: RowSyncContext, upsert: ProductUpsert, takenOver: string) {
+  const expiresAt = Number(takenOver.slice(takenOver.lastIndexOf('|') + 1));
+  if (!(expiresAt > 0)) return ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
+  const markedAt = ctx.finder.markSince(expiresAt);
+  return ctx.finder.find(upsert.key, upsert.fields, markedAt, expiresAt + ctx.claims.claimMs / 2);
 }
 
 async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, outcome: Outcome) {

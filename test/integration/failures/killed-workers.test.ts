@@ -74,6 +74,7 @@ describe('when one of two workers is killed (SIGKILL) in the middle of a run', (
       },
     );
     const killedAt = Date.now();
+    const sentBeforeKill = rig.sandbox.requests().length;
     killed.process.kill('SIGKILL');
     expect(await killed.exited).toEqual({ code: null, signal: 'SIGKILL' });
     // The jobs active at the kill: the killed worker's (their locks now run out) and the other's.
@@ -88,6 +89,13 @@ describe('when one of two workers is killed (SIGKILL) in the middle of a run', (
     expect(latest).toBeLessThanOrEqual(LOCK_MS + CHECK_MS + MARGIN_MS);
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
     expect(watch.done.counts).toMatchObject({ created: rows.length, unchanged: 0, failed: 0 });
+    // The killed worker's claims, on every chunk it held, are looked up with one read of the
+    // products between them (its first page: no `page`), not one per chunk or per turn of rows.
+    const readsSince = rig.sandbox
+      .requests()
+      .slice(sentBeforeKill)
+      .filter((request) => request.method === 'GET' && request.path === '/products' && !request.query.page);
+    expect(readsSince.length).toBeLessThanOrEqual(1);
   });
 });
 

@@ -118,10 +118,17 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
     const idMap = new IdMap(redis, keys, REF);
     const claims = new CreateClaims(redis, keys, REF, () => clock.now);
     const index = new RemoteIndex(redis, keys, runId, 'sku', null, idMap, claims, leaveOut);
+    const wait =
+      sleep ??
+      (async (ms: number) => {
+        clock.now += ms;
+      });
     const finder = new CreatedProductFinder(
       () => index.load(api.client.listProducts()),
       (key) => index.byKey(key),
       'sku',
+      () => clock.now,
+      wait,
     );
     return {
       runId,
@@ -134,11 +141,7 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
       createOnly: new Set(),
       recordUnchanged: false,
       retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
-      sleep:
-        sleep ??
-        (async (ms) => {
-          clock.now += ms;
-        }),
+      sleep: wait,
       random: () => 0.5,
       logger: silentLogger,
     };
@@ -277,6 +280,31 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
 
     expect(outcome).toMatchObject({ action: 'create', status: 'ok' });
     expect(api.calls).toMatchObject({ create: 1, list: 2 });
+    expect(await claimsHeld()).toEqual({});
+  });
+
+  it('looks up a killed worker’s claims, gone stale a second apart, with one read of the products', async () => {
+    const keys = new RedisKeys(prefix);
+    // Its last renewals: A's claim expired a moment ago, B's expires in a second (still held).
+    await new CreateClaims(redis, keys, REF, () => clock.now - CLAIM_MS - 1).claim('A', 'run-dead');
+    await new CreateClaims(redis, keys, REF, () => clock.now - CLAIM_MS + 1_000).claim('B', 'run-dead');
+    const ctx = context();
+    const rows = [row({ sku: 'A', name: 'Lamp', price: 2 }, 1), row({ sku: 'B', name: 'Vase', price: 3 }, 2)];
+    await ctx.index.load(api.client.listProducts());
+    const lookups = await ctx.index.lookup(rows);
+    // The killed worker's POST of A was applied; its answer never recorded.
+    await api.client.createProduct({ sku: 'A', name: 'Lamp', price: 2 });
+
+    const outcomes = await Promise.all(
+      rows.map((upsert) => syncRow(ctx, upsert, lookups.get(upsert.row) ?? {})),
+    );
+
+    expect(outcomes.map((outcome) => [outcome.action, outcome.status, outcome.productId])).toEqual([
+      ['create', 'ok', '1'],
+      ['create', 'ok', '2'],
+    ]);
+    // The killed worker's POST above and B's; the run's own read, then one look-up for both rows.
+    expect(api.calls).toMatchObject({ create: 2, list: 2 });
     expect(await claimsHeld()).toEqual({});
   });
 

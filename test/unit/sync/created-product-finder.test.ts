@@ -39,10 +39,23 @@ const product = (id: string, fields: Record<string, unknown>): UnkeyedProduct =>
   values: compactFields(fields),
 });
 
+/** A clock the test moves, and sleeps the test ends (`wake`), as a chunk's rows would meet them. */
+class FakeTime {
+  now = 1_000;
+  readonly sleeps: Array<{ ms: number; wake: () => void }> = [];
+
+  readonly clock = () => this.now;
+  readonly sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      this.sleeps.push({ ms, wake: resolve });
+    });
+}
+
 const setUp = () => {
   const fake = new FakeRefresh();
-  const finder = new CreatedProductFinder(fake.refresh, fake.byKey, 'sku');
-  return { fake, finder };
+  const time = new FakeTime();
+  const finder = new CreatedProductFinder(fake.refresh, fake.byKey, 'sku', time.clock, time.sleep);
+  return { fake, time, finder };
 };
 
 describe('CreatedProductFinder', () => {
@@ -129,6 +142,81 @@ describe('CreatedProductFinder', () => {
       expect(fake.calls).toHaveLength(2);
       await fake.settle(2, [], { A: { id: '1', values: {} } });
       await expect(next).resolves.toEqual({ id: '1', values: {} });
+    });
+  });
+
+  describe('when rows take over claims whose holder stopped (a killed worker)', () => {
+    it('joins the read under way when the claim expired before that read began', async () => {
+      const { fake, time, finder } = setUp();
+      const first = finder.find('A', { sku: 'A' }, finder.markSince(900));
+      await flush();
+      time.now = 1_050;
+      // Found stale after the read began, but its holder's last POST came before the read did.
+      const second = finder.find('B', { sku: 'B' }, finder.markSince(950));
+      await flush();
+
+      await fake.settle(1, [], { A: { id: '1', values: {} }, B: { id: '2', values: {} } });
+      expect([(await first)?.id, (await second)?.id]).toEqual(['1', '2']);
+      expect(fake.calls).toHaveLength(1);
+    });
+
+    it('reads again for a claim that expired after the running read began', async () => {
+      const { fake, time, finder } = setUp();
+      const first = finder.find('A', { sku: 'A' }, finder.markSince(900));
+      await flush();
+      time.now = 1_200;
+      const late = finder.find('B', { sku: 'B' }, finder.markSince(1_100));
+      await flush();
+      await fake.settle(1, [], { A: { id: '1', values: {} } });
+      await first;
+
+      expect(fake.calls).toHaveLength(2);
+      await fake.settle(2, [], { B: { id: '2', values: {} } });
+      await expect(late).resolves.toEqual({ id: '2', values: {} });
+    });
+
+    it('uses the read already settled when it began after the claim expired', async () => {
+      const { fake, time, finder } = setUp();
+      const first = finder.find('A', { sku: 'A' }, finder.markSince(900));
+      await flush();
+      await fake.settle(1, [], { A: { id: '1', values: {} }, B: { id: '2', values: {} } });
+      await first;
+
+      time.now = 5_000;
+      await expect(finder.find('B', { sku: 'B' }, finder.markSince(990))).resolves.toEqual({
+        id: '2',
+        values: {},
+      });
+      expect(fake.calls).toHaveLength(1);
+    });
+
+    it('starts its read no sooner than told, and a row that starts one meanwhile lets it join', async () => {
+      const { fake, time, finder } = setUp();
+      const waiting = finder.find('A', { sku: 'A' }, finder.markSince(900), 1_400);
+      await flush();
+      expect(fake.calls).toHaveLength(0);
+      expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([400]);
+
+      // A lost answer starts a read at once; the waiting row joins it rather than reading again.
+      time.now = 1_100;
+      const lost = finder.find('B', { sku: 'B' }, finder.mark());
+      await flush();
+      expect(fake.calls).toHaveLength(1);
+      await fake.settle(1, [], { A: { id: '1', values: {} }, B: { id: '2', values: {} } });
+      expect([(await waiting)?.id, (await lost)?.id]).toEqual(['1', '2']);
+      expect(fake.calls).toHaveLength(1);
+    });
+
+    it('reads once its wait is over, even on a clock that did not move', async () => {
+      const { fake, time, finder } = setUp();
+      const waiting = finder.find('A', { sku: 'A' }, finder.markSince(900), 1_400);
+      await flush();
+      time.sleeps[0]?.wake();
+      await flush();
+
+      expect(fake.calls).toHaveLength(1);
+      await fake.settle(1, [], { A: { id: '1', values: {} } });
+      await expect(waiting).resolves.toEqual({ id: '1', values: {} });
     });
   });
 
