@@ -17,6 +17,7 @@ import {
   SellerApiClient,
 } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
+import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { ReservedRequest, SellerState } from '../sellers/seller-state.js';
 import { heldKeys } from '../sellers/servable-sellers.js';
 import { CreateClaims } from '../sync/create-claims.js';
@@ -40,6 +41,8 @@ export interface WorkerDeps {
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
+  /** Which seller a key serves: the run's key is found among those this process holds (keyOfSeller). */
+  registry: SellerRegistry;
   /** Where keys are read from: the run names the variable (`--key-env`), never the key. */
   env: NodeJS.ProcessEnv;
   /**
@@ -275,9 +278,10 @@ export class RunContexts {
 async function keyOfSeller(deps: WorkerDeps, run: RunRecord): Promise<string | null | undefined> {
   const named = readKey(deps.env, run.keyEnv, deps.trust);
   // The variable the run names first: one fingerprint, where a worker may hold thousands of keys.
-  if (named && (await deps.sellers.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef) return named;
+  if (named && (await deps.registry.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef)
+    return named;
   const candidates = heldKeys(deps.env, deps.trust).filter((key) => key !== named);
-  const refs = await deps.sellers.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
+  const refs = await deps.registry.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
   const found = candidates.find((_, i) => refs[i] === run.sellerRef);
   if (found) return found;
   return named ? undefined : null;

@@ -4,7 +4,7 @@ import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
-import type { KeyHolder, SellerInfo } from '../sellers/seller-state.js';
+import type { KeyHolder, SellerInfo } from '../sellers/seller-registry.js';
 import type { Runtime } from './runtime.js';
 
 export type KeyPauseResult =
@@ -59,8 +59,8 @@ export async function liftKeyPause(
         throw error;
       }
       const fingerprint = sellerRef(seller.baseUrl, apiKey);
-      if ((await runtime.sellers.resolveRef(fingerprint)) !== seller.ref) {
-        const other = await runtime.sellers.claimKey(fingerprint, seller.ref);
+      if ((await runtime.registry.resolveRef(fingerprint)) !== seller.ref) {
+        const other = await runtime.registry.claimKey(fingerprint, seller.ref);
         if (other !== null) return { kind: 'key-taken', by: other, queuedRuns: await runsInQueue(queue) };
         linked = true;
       }

@@ -2,7 +2,7 @@ import { bullmq } from '../cjs-packages.js';
 import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { SellerApiClient } from '../seller-api/index.js';
-import type { SellerInfo } from '../sellers/seller-state.js';
+import type { SellerInfo } from '../sellers/seller-registry.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';

@@ -140,7 +140,8 @@ async function rejectedKeyLine(
   ended: boolean,
 ): Promise<string> {
   const cancel = `catalog-sync cancel ${id}`;
-  const known = spec.sellerName !== undefined || (await runtime.sellers.productsRecorded(spec.sellerRef)) > 0;
+  const known =
+    spec.sellerName !== undefined || (await runtime.registry.productsRecorded(spec.sellerRef)) > 0;
   if (!known) {
     return (
       `catalog-sync: the API key was rejected (401), and no product was ever recorded under it (mistyped?). ` +

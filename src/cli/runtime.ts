@@ -16,6 +16,7 @@ import { type RedisServerInfo, readServerInfo, unfitForWrites } from '../redis/s
 import { closeRedis, RedisLostError } from '../redis/watch.js';
 import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
+import { SellerRegistry } from '../sellers/seller-registry.js';
 import { SellerState } from '../sellers/seller-state.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';
@@ -35,6 +36,8 @@ export interface Runtime {
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
+  /** Which sellers exist and which keys serve them (seller-registry.ts). */
+  registry: SellerRegistry;
   logger: Logger;
   /** The refused writes (full, read-only) and lost runs met so far (health.ts). */
   health: RedisHealth;
@@ -125,6 +128,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     keys,
     runs,
     sellers,
+    registry: new SellerRegistry(commands, keys),
     logger,
     health,
     // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).

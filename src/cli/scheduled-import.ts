@@ -60,7 +60,7 @@ async function importScheduledJob(
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();
-  const prepared = await prepareRun({ ...io, stdin: input }, source, flags, runtime.sellers);
+  const prepared = await prepareRun({ ...io, stdin: input }, source, flags, runtime.registry);
   try {
     const result = await enqueueRun(
       { ...runtime, prefix: runtime.config.prefix },

@@ -26,6 +26,7 @@ export function startSellerWorkers(
     keys: runtime.keys,
     runs: runtime.runs,
     sellers: runtime.sellers,
+    registry: runtime.registry,
     env,
     trust: readTrustRules(env, trustedBaseUrls),
     limiter: pLimit(concurrency),

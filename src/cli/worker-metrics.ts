@@ -2,7 +2,7 @@ import { startMetricsServer } from '../metrics/metrics-server.js';
 import { QueueRows } from '../metrics/queue-rows.js';
 import { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { RequestEvent } from '../seller-api/index.js';
-import type { SellerInfo } from '../sellers/seller-state.js';
+import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { CliIo } from './program.js';
 import type { Runtime } from './runtime.js';
 

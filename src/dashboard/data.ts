@@ -4,6 +4,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { writeReport } from '../runs/report.js';
 import { RunCountRefused } from '../runs/run-counts.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import type { QueueCounter } from './queue-counts.js';
 import { type RunView, runView, type SellerView, sellerView } from './views.js';
@@ -25,6 +26,7 @@ export interface DashboardDataDeps {
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
+  registry: SellerRegistry;
   queues: QueueCounter;
   now?: () => number;
 }
@@ -42,7 +44,7 @@ export class DashboardData implements DashboardSource {
   }
 
   async sellers(): Promise<SellerView[]> {
-    const infos = await this.deps.sellers.registered();
+    const infos = await this.deps.registry.registered();
     const resets = new Map<string, string>();
     for (const run of await this.recentRuns(RECENT_RUNS_FOR_RESET)) {
       if (!resets.has(run.sellerRef)) resets.set(run.sellerRef, run.dailyReset);

@@ -1,6 +1,7 @@
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts } from '../runs/summary.js';
-import type { SellerInfo, SellerStatus } from '../sellers/seller-state.js';
+import type { SellerInfo } from '../sellers/seller-registry.js';
+import type { SellerStatus } from '../sellers/seller-state.js';
 
 /** A seller queue's jobs by state, as BullMQ counts them. */
 export interface QueueCounts {

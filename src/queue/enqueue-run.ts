@@ -13,6 +13,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
+import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
 import { claimSource, endStoppedRunOfAddress } from './claim-source.js';
@@ -36,6 +37,7 @@ export interface EnqueueDeps {
   keys: RedisKeys;
   runs: RunStore;
   sellers: SellerState;
+  registry: SellerRegistry;
   prefix: string;
   logger: Logger;
   notifier?: RunNotifier;
@@ -73,7 +75,7 @@ export async function enqueueRun(
   hooks: EnqueueHooks = {},
 ): Promise<EnqueueResult> {
   const queueName = deps.keys.sellerQueue(spec.sellerRef);
-  await deps.sellers.register({
+  await deps.registry.register({
     ref: spec.sellerRef,
     baseUrl: spec.baseUrl,
     queueName,

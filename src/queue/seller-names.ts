@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { countOf } from '../count-words.js';
-import type { KeyHolder } from '../sellers/seller-state.js';
+import type { KeyHolder } from '../sellers/seller-registry.js';
 import { UsageError } from '../usage-error.js';
 
 /**

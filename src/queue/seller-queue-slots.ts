@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUE_READS_PER_SECOND, REGISTRY_READ_MS } from '../defaults.js';
-import type { SellerInfo, SellerState } from '../sellers/seller-state.js';
+import type { SellerInfo, SellerRegistry } from '../sellers/seller-registry.js';
 import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
 import type { TrustRules } from '../trust-rules.js';
 import { hasWorkNow, type QueueReadiness, readQueueReadiness } from './queue-readiness.js';
@@ -12,7 +12,7 @@ export interface SellerQueueSlotsDeps {
   /** The tool's own connection: the queues' readiness is read on it. */
   redis: Redis;
   prefix: string;
-  sellers: SellerState;
+  registry: SellerRegistry;
   workers: SellerWorkers;
   /** Where keys are read from (the environment, with `--keys-file`'s keys). */
   env: NodeJS.ProcessEnv;
@@ -106,14 +106,14 @@ export class SellerQueueSlots {
   private async decide(): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    const registeredCount = await deps.sellers.registeredCount();
+    const registeredCount = await deps.registry.registeredCount();
     if (now - this.registryReadAt >= REGISTRY_READ_MS || registeredCount !== this.registeredCount) {
       this.registeredCount = registeredCount;
-      const registered = await deps.sellers.registered();
+      const registered = await deps.registry.registered();
       const keys = heldKeys(deps.env, deps.trust);
       const before = this.servable.length;
       const known = new Set(this.servable.map((seller) => seller.ref));
-      this.servable = await servableSellers(deps.sellers, registered, keys, deps.trust);
+      this.servable = await servableSellers(deps.registry, registered, keys, deps.trust);
       const added = this.servable.filter((seller) => !known.has(seller.ref));
       if (added.length > 0) deps.onServable?.(added);
       this.byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));

@@ -5,7 +5,7 @@ import { DEFAULT_LOCK_MS, MAX_STALLED_COUNT } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
-import type { SellerInfo } from '../sellers/seller-state.js';
+import type { SellerInfo } from '../sellers/seller-registry.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';

@@ -5,7 +5,6 @@ import { RunStateLostError } from '../redis/health.js';
 import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { type LearnedLimit, learnLimit, parseLearned } from '../runs/learned-limit.js';
-import { IdMap } from '../sync/id-map.js';
 import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
 import { LocalPauses } from './local-pauses.js';
@@ -18,22 +17,6 @@ import {
   pauseOfRecord,
   type UnreachableRecord,
 } from './seller-reach.js';
-
-export interface SellerInfo {
-  ref: string;
-  baseUrl: string;
-  queueName: string;
-  /** `--seller NAME`: the seller's name, when it was given one. */
-  name?: string;
-}
-
-/** The seller a key already serves, when it may not serve another. */
-export interface KeyHolder {
-  ref: string;
-  name: string | null;
-  /** The products its id map holds. */
-  products: number;
-}
 
 export type { ReservedRequest };
 
@@ -60,7 +43,8 @@ export interface SellerStatus {
 }
 
 /**
- * A seller's shared state in Redis: registry entry, daily-limit pause, rejected key, requests used today.
+ * A seller's shared state in Redis: daily-limit pause, rejected key, unreachable API, requests used
+ * today (its registry entry and key links: seller-registry.ts).
  * Every process that serves the seller reads the same keys, so a pause holds on every machine and
  * outlives restarts. A local copy of the pause spares a Redis round trip per request; a copy of a
  * mark another process lifted (`resume`) goes at the next chunk's read (local-pauses.ts).
@@ -91,82 +75,6 @@ export class SellerState {
         throw await this.pauseUntil(ref, dayEnd, 'daily-budget', runId);
       },
     });
-  }
-
-  async register(info: SellerInfo): Promise<void> {
-    // Two commands, not a MULTI: on a cluster the registry and the seller's hash live in different
-    // slots. The hash first: a process stopped between the two leaves a hash no worker looks at
-    // (registered() lists the set), and the next import of the seller registers it again.
-    await this.redis.hset(this.keys.seller(info.ref), {
-      baseUrl: info.baseUrl,
-      queueName: info.queueName,
-      ...(info.name ? { name: info.name } : {}),
-    });
-    await this.redis.sadd(this.keys.sellers, info.ref);
-  }
-
-  /** How many sellers are registered (one command): a worker reads the registry again when it changes. */
-  async registeredCount(): Promise<number> {
-    return this.redis.scard(this.keys.sellers);
-  }
-
-  /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */
-  async registered(): Promise<SellerInfo[]> {
-    const refs = (await this.redis.smembers(this.keys.sellers)).sort();
-    // Sent together, not one round trip after another: a worker reads this every few seconds, with
-    // thousands of sellers registered (issue 13).
-    const hashes = await Promise.all(
-      refs.map((ref) => this.redis.hmget(this.keys.seller(ref), 'baseUrl', 'queueName', 'name')),
-    );
-    const infos: SellerInfo[] = [];
-    refs.forEach((ref, i) => {
-      const [baseUrl, queueName, name] = hashes[i] ?? [];
-      if (baseUrl && queueName) infos.push({ ref, baseUrl, queueName, ...(name ? { name } : {}) });
-    });
-    return infos;
-  }
-
-  /** The sellers that keys belong to, by fingerprint (resolveRef for many in one round trip). */
-  async resolveRefs(keyFingerprints: readonly string[]): Promise<string[]> {
-    if (keyFingerprints.length === 0) return [];
-    const linked = await this.redis.hmget(this.keys.sellerAliases, ...keyFingerprints);
-    return keyFingerprints.map((fingerprint, i) => linked[i] ?? fingerprint);
-  }
-
-  /** The seller a key belongs to: its own fingerprint, unless `resume` linked it to an earlier seller. */
-  async resolveRef(keyFingerprint: string): Promise<string> {
-    return (await this.redis.hget(this.keys.sellerAliases, keyFingerprint)) ?? keyFingerprint;
-  }
-
-  /** Links a new key (by fingerprint) to an existing seller; nothing reversible is stored. */
-  async linkKey(keyFingerprint: string, ref: string): Promise<void> {
-    await this.redis.hset(this.keys.sellerAliases, keyFingerprint, ref);
-  }
-
-  /** The seller's name (`--seller`), or null for a seller known by its key's fingerprint only. */
-  async nameOf(ref: string): Promise<string | null> {
-    return (await this.redis.hget(this.keys.seller(ref), 'name')) || null;
-  }
-
-  /** How many products the seller's id map holds: what a run of it would find again by key. */
-  async productsRecorded(ref: string): Promise<number> {
-    return new IdMap(this.redis, this.keys, ref).size();
-  }
-
-  /**
-   * Makes a key (by fingerprint) serve the seller `ref` (a named seller's, or a paused one's on
-   * `resume`), so that workers holding it find the seller. A key is one seller's account: when it
-   * already serves another seller that is named or has products recorded, nothing is linked and that
-   * seller is returned (moving the key would leave its id map behind, and a SKU-less catalog would be
-   * created again); null once the key serves `ref`.
-   */
-  async claimKey(keyFingerprint: string, ref: string): Promise<KeyHolder | null> {
-    const current = await this.resolveRef(keyFingerprint);
-    if (current === ref) return null;
-    const [name, products] = await Promise.all([this.nameOf(current), this.productsRecorded(current)]);
-    if (name || products > 0) return { ref: current, name, products };
-    await this.linkKey(keyFingerprint, ref);
-    return null;
   }
 
   /** Throws SellerPausedError when this process already knows the seller is paused; costs nothing. */

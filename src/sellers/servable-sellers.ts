@@ -1,6 +1,6 @@
 import { baseUrlRefusal, isKeyEnvAllowed, type TrustRules } from '../trust-rules.js';
 import { sellerRef } from './seller-ref.js';
-import type { SellerInfo, SellerState } from './seller-state.js';
+import type { SellerInfo, SellerRegistry } from './seller-registry.js';
 
 /**
  * The keys this process holds: the values of every key variable the trust rules allow (SELLER_API_KEY,
@@ -22,7 +22,7 @@ export function heldKeys(env: NodeJS.ProcessEnv, trust: Pick<TrustRules, 'keyEnv
  * fingerprints are compared.
  */
 export async function servableSellers(
-  sellers: Pick<SellerState, 'resolveRefs'>,
+  registry: Pick<SellerRegistry, 'resolveRefs'>,
   registered: readonly SellerInfo[],
   keys: readonly string[],
   trust: TrustRules,
@@ -34,7 +34,7 @@ export async function servableSellers(
   const refsByBase = new Map<string, Set<string>>();
   for (const baseUrl of baseUrls) {
     const fingerprints = keys.map((key) => sellerRef(baseUrl, key));
-    refsByBase.set(baseUrl, new Set(await sellers.resolveRefs(fingerprints)));
+    refsByBase.set(baseUrl, new Set(await registry.resolveRefs(fingerprints)));
   }
   return registered.filter((seller) => refsByBase.get(seller.baseUrl)?.has(seller.ref) === true);
 }

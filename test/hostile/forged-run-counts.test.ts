@@ -12,6 +12,7 @@ const MAX_RUN_ROWS = 50_000_000;
 import { RedisKeys } from '../../src/runs/keys.js';
 import { unpackBlock } from '../../src/runs/packed-outcomes.js';
 import { RunStore } from '../../src/runs/run-store.js';
+import type { SellerRegistry } from '../../src/sellers/seller-registry.js';
 import type { SellerState } from '../../src/sellers/seller-state.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../integration/support/redis-prefix.js';
 import { runSpec } from '../support/run-record.js';
@@ -121,6 +122,7 @@ describe('a row count forged in a run record', () => {
       keys,
       runs: new RunStore(redis, keys),
       sellers: {} as SellerState,
+      registry: {} as SellerRegistry,
       queues: {} as QueueCounter,
     });
     const server = await startDashboard({ source: data, port: 0 });

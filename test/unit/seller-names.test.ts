@@ -52,7 +52,7 @@ describe("a named seller's ref", () => {
 });
 
 /**
- * SellerState's lookups over plain maps: aliases (key fingerprint → ref), names (ref → name) and
+ * SellerRegistry's lookups over plain maps: aliases (key fingerprint → ref), names (ref → name) and
  * products recorded (ref → count).
  */
 function lookup(

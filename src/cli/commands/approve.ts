@@ -144,7 +144,7 @@ async function checkKeyFor(
   if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
   const key = readKey(io.env, keyEnv, rules);
   if (!key) throw new UsageError(`$${keyEnv} is not set; run ${run.id} needs the key it holds`);
-  if ((await runtime.sellers.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
+  if ((await runtime.registry.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
     throw new UsageError(`$${keyEnv} holds another seller's key than run ${run.id}'s`);
 }
 

@@ -41,6 +41,7 @@ export function registerDashboard(
           keys: runtime.keys,
           runs: runtime.runs,
           sellers: runtime.sellers,
+          registry: runtime.registry,
           queues,
         });
         try {

@@ -25,7 +25,7 @@ export function registerImport(program: Command, io: CliIo): void {
       allowPrivateSource: flags.allowPrivateSource,
     };
     await withRuntime(io, runtimeOptions, async (runtime) => {
-      const prepared = await prepareRun(io, source, flags, runtime.sellers);
+      const prepared = await prepareRun(io, source, flags, runtime.registry);
       let lastBackpressureLog = 0;
       let lastPause: string | null = null;
       let runId: string | null = null;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
-import type { KeyHolder } from '../../sellers/seller-state.js';
+import type { KeyHolder } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
@@ -42,7 +42,7 @@ export function registerResume(program: Command, io: CliIo): void {
       const rules = readTrustRules(io.env, commandLineBaseUrls(flags));
       checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const sellers = (await runtime.sellers.registered()).filter(
+        const sellers = (await runtime.registry.registered()).filter(
           (s) => !flags.seller || s.ref === flags.seller || s.name === flags.seller,
         );
         if (flags.seller && sellers.length === 0)

@@ -49,7 +49,7 @@ async function revertCommand(
 ): Promise<number> {
   const run = await revertableRun(runtime, runId);
   const api = readApiConfig(io.env, flags);
-  const keyRef = await runtime.sellers.resolveRef(sellerRef(api.baseUrl, api.apiKey));
+  const keyRef = await runtime.registry.resolveRef(sellerRef(api.baseUrl, api.apiKey));
   if (keyRef !== run.sellerRef) {
     throw new UsageError(
       `run ${runId} is seller ${run.sellerRef}'s; the key in ${api.keyEnv} for ${api.baseUrl} is seller ${keyRef}'s: nothing was read or sent`,

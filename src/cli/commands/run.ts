@@ -10,7 +10,7 @@ import { sellerLabel } from '../../queue/seller-names.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
-import type { SellerInfo } from '../../sellers/seller-state.js';
+import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
@@ -66,7 +66,7 @@ export async function syncOnce(
   source: string,
   flags: RunFlags,
 ): Promise<number> {
-  const prepared = await prepareRun(io, source, flags, runtime.sellers);
+  const prepared = await prepareRun(io, source, flags, runtime.registry);
   try {
     // Before the first request (the key check below may send one).
     await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);

@@ -10,7 +10,7 @@ import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { keepMarkedServed, markServed } from '../../queue/served-marks.js';
-import type { SellerInfo } from '../../sellers/seller-state.js';
+import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
@@ -125,7 +125,7 @@ export function registerWorker(
           const slots = new SellerQueueSlots({
             redis: runtime.commands,
             prefix: runtime.config.prefix,
-            sellers: runtime.sellers,
+            registry: runtime.registry,
             workers,
             env: io.env,
             trust: readTrustRules(io.env),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import type { RunSpec } from '../../../src/runs/run-store.js';
 import { sellerQueueName, sellerRef } from '../../../src/sellers/seller-ref.js';
+import { SellerRegistry } from '../../../src/sellers/seller-registry.js';
 import { SellerState } from '../../../src/sellers/seller-state.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
@@ -139,9 +140,13 @@ describe('keys go only where the operator said', () => {
     const hostile = pipeline.sandbox.baseUrl.replace('127.0.0.1', 'localhost');
     const ref = sellerRef(hostile, MAIN_KEY);
     await withRedis(async (redis) => {
-      const sellers = new SellerState(redis, new RedisKeys(pipeline.prefix));
-      await sellers.register({ ref, baseUrl: hostile, queueName: sellerQueueName(ref) });
-      await sellers.markAuthRejected(ref);
+      const keys = new RedisKeys(pipeline.prefix);
+      await new SellerRegistry(redis, keys).register({
+        ref,
+        baseUrl: hostile,
+        queueName: sellerQueueName(ref),
+      });
+      await new SellerState(redis, keys).markAuthRejected(ref);
     });
 
     const refused = await pipeline.cli(['resume', '--seller', ref]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedSellerRef } from '../../../src/queue/seller-names.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { SellerState } from '../../../src/sellers/seller-state.js';
+import { SellerRegistry } from '../../../src/sellers/seller-registry.js';
 import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import {
   type FailureRig,
@@ -27,7 +27,7 @@ type NamedStatus = RunStatus & { sellerName: string | null; requests: number };
 
 async function registered(rig: FailureRig): Promise<Array<{ ref: string; name?: string }>> {
   return withRedis(async (redis) => {
-    const sellers = await new SellerState(redis, new RedisKeys(rig.prefix)).registered();
+    const sellers = await new SellerRegistry(redis, new RedisKeys(rig.prefix)).registered();
     return sellers.map(({ ref, name }) => ({ ref, ...(name ? { name } : {}) }));
   });
 }

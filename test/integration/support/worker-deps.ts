@@ -5,6 +5,7 @@ import { readTrustRules } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
+import { SellerRegistry } from '../../../src/sellers/seller-registry.js';
 import { SellerState } from '../../../src/sellers/seller-state.js';
 
 /**
@@ -17,6 +18,7 @@ export function testWorkerDeps(redis: Redis, keys: RedisKeys, env: NodeJS.Proces
     keys,
     runs: new RunStore(redis, keys),
     sellers: new SellerState(redis, keys),
+    registry: new SellerRegistry(redis, keys),
     env,
     trust: readTrustRules(env),
     limiter: pLimit(4),

@@ -14,6 +14,7 @@ import { queueOptions } from '../../../../src/queue/queue-options.js';
 import type { ChunkJobData } from '../../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../../src/runs/keys.js';
 import { type RunSpec, RunStore } from '../../../../src/runs/run-store.js';
+import { SellerRegistry } from '../../../../src/sellers/seller-registry.js';
 import { SellerState } from '../../../../src/sellers/seller-state.js';
 import { runSpec } from '../../../support/run-record.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../../support/redis-prefix.js';
@@ -109,6 +110,7 @@ export function enqueueDeps(rig: ProducerRig, extra: Partial<EnqueueDeps> = {}):
     keys: rig.keys,
     runs: rig.runs,
     sellers: new SellerState(rig.redis, rig.keys),
+    registry: new SellerRegistry(rig.redis, rig.keys),
     prefix: rig.prefix,
     logger: silentLogger,
     ...extra,
