@@ -3,11 +3,14 @@
  * same fresh sync (a new sandbox process, so every row is a create) runs several times in this one
  * process, as the goals bench runs `run` in its child: the first run is a CLI process's (cold code),
  * the later ones show what a row costs once the code is warm. Per run: CPU (`process.cpuUsage()`,
- * this process's compiler and collector threads included), wall time, and when the first request
- * and the first write went out after `run` began. Private Redis on port 6557.
+ * this process's compiler and collector threads included), how much of it the main thread used and
+ * how much the other threads (V8's optimising compiler and collector helpers; /proc, Linux only),
+ * wall time, and when the first request and the first write went out after `run` began. Private
+ * Redis on port 6557.
  *
  *   npm run build && node dist/bench/first-write.js [latency ms, 20] [rows, 2000] [runs, 3]
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
@@ -35,6 +38,19 @@ function noteRequests(): void {
   syncBuiltinESMExports();
 }
 
+/** CPU ms used so far by this process's main thread and by all its other threads, from /proc. */
+function cpuByThread(): { main: number; others: number } {
+  const ticks = (task: string) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  let others = 0;
+  for (const task of readdirSync('/proc/self/task')) if (Number(task) !== process.pid) others += ticks(task);
+  return { main: ticks(String(process.pid)), others };
+}
+
 async function main(latencyMs: number, rows: number, runs: number): Promise<void> {
   noteRequests();
   const dir = await mkdtemp(join(tmpdir(), 'bench-first-write-'));
@@ -51,6 +67,7 @@ async function main(latencyMs: number, rows: number, runs: number): Promise<void
       try {
         sent.length = 0;
         const cpu = process.cpuUsage();
+        const threads = cpuByThread();
         const result = await runCli(['run', path, '--concurrency', '16'], {
           SELLER_API_BASE_URL: sandbox.baseUrl,
           SELLER_API_KEY: BENCH_KEY,
@@ -60,6 +77,7 @@ async function main(latencyMs: number, rows: number, runs: number): Promise<void
           PATH: process.env.PATH,
         });
         const used = cpuMs(process.cpuUsage(cpu));
+        const { main: mainThread, others } = cpuByThread();
         if (result.exitCode !== 0) throw new Error(`run exited ${result.exitCode}: ${result.stderr}`);
         const began = performance.now() - result.ms;
         const after = (method?: string) =>
@@ -67,6 +85,7 @@ async function main(latencyMs: number, rows: number, runs: number): Promise<void
           began;
         console.log(
           `run ${run}: ${used.toFixed(0)} ms of CPU (${(used / rows).toFixed(3)} ms a row), ` +
+            `main thread ${mainThread - threads.main} ms, other threads ${others - threads.others} ms, ` +
             `${(result.ms / 1000).toFixed(3)} s; first request ${after().toFixed(0)} ms, ` +
             `first write ${after('POST').toFixed(0)} ms after it began`,
         );
