@@ -63,19 +63,44 @@ export interface WooDoubleSeams {
   busy?: number;
   busyStatus?: 429 | 503;
   retryAfter?: number;
+  /**
+   * Called before a list is answered, with the request and the store's products as they are then:
+   * a test changes the store while a read is under way (deletes a product, adds one) by editing them.
+   */
+  beforeList?: (request: WooListRequest, products: WooProduct[]) => void;
+}
+
+/** A list request as the double saw it: `/products`, `/products/<id>/variations` or `/products/categories`. */
+export interface WooListRequest {
+  collection: 'products' | 'variations' | 'categories';
+  /** Variations: the id of their product. */
+  product?: number;
+  params: URLSearchParams;
 }
 
 export interface WooDouble extends RunningDouble {
   /** `woocommerce+http://127.0.0.1:PORT/shop`. */
   source: string;
   seams: WooDoubleSeams;
-  requests: Array<{ path: string; page: string | null; authorized: boolean }>;
+  /** The store's products, served as they are at each request: edit them to change the store. */
+  products: WooProduct[];
+  /** Each request: its path, its `page` and `offset`, its whole query (`?…`), whether its keys were right. */
+  requests: Array<{
+    path: string;
+    page: string | null;
+    offset: string | null;
+    query: string;
+    authorized: boolean;
+  }>;
 }
 
 /**
  * A WooCommerce site's REST API v3 on loopback, after WooCommerce's documentation: `GET
  * /wp-json/wc/v3/products`, `/products/<id>/variations` and `/products/categories`, paged by
- * `per_page` and `page` with `X-WP-Total`, `X-WP-TotalPages` and a `Link` header; HTTP Basic with
+ * `per_page` and `page` (or `offset`, which wins over `page` as in WordPress) with `X-WP-Total`,
+ * `X-WP-TotalPages` and a `Link` header; `orderby=id` with `order` (products and variations default
+ * to `desc`, categories to `asc`; without `orderby`, the store's own order: the array's), `type` on
+ * products, and WordPress' `_fields`; HTTP Basic with
  * the consumer key and secret; 401 with WordPress' error body otherwise. The site lives under `/shop`
  * (a WordPress in a folder), as `woocommerce://HOST/path` allows.
  */
@@ -90,7 +115,14 @@ export async function startWooDouble(
     const path = request.url.pathname;
     const authorized =
       request.headers.authorization === basic(double.seams.consumerKey, double.seams.consumerSecret);
-    requests.push({ path, page: request.url.searchParams.get('page'), authorized });
+    const params = request.url.searchParams;
+    const logged = {
+      path,
+      page: params.get('page'),
+      offset: params.get('offset'),
+      query: request.url.search,
+    };
+    requests.push({ ...logged, authorized });
     if ((double.seams.busy ?? 0) > 0) {
       double.seams.busy = (double.seams.busy ?? 0) - 1;
       const status = double.seams.busyStatus ?? 429;
@@ -105,32 +137,61 @@ export async function startWooDouble(
       return wooError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
     if (!authorized)
       return wooError(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.');
-    let items: unknown[];
+    const collection = route[1] ? 'categories' : route[2] ? 'variations' : 'products';
+    double.seams.beforeList?.(
+      { collection, ...(route[2] ? { product: Number(route[2]) } : {}), params },
+      products,
+    );
+    let items: Array<{ id: number }>;
     if (route[1]) items = categories;
     else if (route[2]) {
       const product = products.find((item) => item.id === Number(route[2]));
       if (!product) return wooError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
       items = product.variations ?? [];
     } else
-      items = products.map(({ variations, ...product }) => ({
-        ...product,
-        variations: (variations ?? []).map((v) => v.id),
-      }));
-    return paged(request.url, items, double.seams);
+      items = products
+        .filter((product) => !params.has('type') || product.type === params.get('type'))
+        .map(({ variations, ...product }) => ({
+          ...product,
+          variations: (variations ?? []).map((v) => v.id),
+        }));
+    return paged(
+      request.url,
+      ordered(items, params, collection === 'categories' ? 'asc' : 'desc'),
+      double.seams,
+    );
   };
   const running = await serveDouble((request) => handle(request), options);
   const double: WooDouble = {
     ...running,
     source: `woocommerce+${running.origin}/shop`,
     seams,
+    products,
     requests,
   };
   return double;
 }
 
-function paged(url: URL, items: unknown[], seams: WooDoubleSeams): DoubleAnswer {
+/** `orderby=id` sorts by id (`order`: asc or desc, else `fallback`); any other order is the array's. */
+function ordered<T extends { id: number }>(
+  items: T[],
+  params: URLSearchParams,
+  fallback: 'asc' | 'desc',
+): T[] {
+  if (params.get('orderby') !== 'id') return items;
+  const sign = (params.get('order') ?? fallback) === 'asc' ? 1 : -1;
+  return [...items].sort((a, b) => sign * (a.id - b.id));
+}
+
+function paged(url: URL, all: Array<{ id: number }>, seams: WooDoubleSeams): DoubleAnswer {
   const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 10) || 10, seams.pageSize ?? 100, 100);
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+  // WordPress: an offset wins over the page number.
+  const offset = url.searchParams.has('offset')
+    ? Math.max(0, Number(url.searchParams.get('offset')) || 0)
+    : (page - 1) * perPage;
+  const fields = url.searchParams.get('_fields')?.split(',');
+  const items = fields ? all.map((item) => pick(item, fields)) : all;
   const pages = Math.ceil(items.length / perPage);
   const headers: Record<string, string> = {};
   if ((seams.paging ?? 'total-pages') === 'total-pages') {
@@ -147,7 +208,12 @@ function paged(url: URL, items: unknown[], seams: WooDoubleSeams): DoubleAnswer 
     ...(page < pages ? [link(page + 1, 'next')] : []),
   ];
   if (links.length > 0) headers.link = links.join(', ');
-  return { status: 200, headers, body: JSON.stringify(items.slice((page - 1) * perPage, page * perPage)) };
+  return { status: 200, headers, body: JSON.stringify(items.slice(offset, offset + perPage)) };
+}
+
+/** WordPress' `_fields`: only the top-level fields named. */
+function pick(item: object, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([key]) => fields.includes(key)));
 }
 
 function basic(key: string, secret: string): string {
