@@ -432,6 +432,13 @@ export const SHOPIFY_POLL_MAX_MS = 10_000;
 /** WooCommerce: pages read of one collection at most (100 items each): ten million products. */
 export const WOO_MAX_PAGES = 100_000;
 
+/**
+ * WooCommerce: times one read of a collection steps back (one request each) because items before it
+ * were deleted meanwhile (read-by-id.ts). A few per read are usual; a store changing more than this
+ * under one read (a bulk import running) ends the run with one line, to be read again later.
+ */
+export const WOO_MAX_STEPS_BACK = 1000;
+
 /** WooCommerce: categories held to build their paths (`Clothing > Tshirts`) at most; a store has far fewer. */
 export const WOO_MAX_CATEGORIES = 100_000;
 

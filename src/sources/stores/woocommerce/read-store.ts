@@ -5,12 +5,19 @@ import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { categoryPaths, productRow, variationRow, WOO_EXPORT_COLUMNS } from './export-rows.js';
-import { WooRestApi } from './rest-api.js';
+import { readById } from './read-by-id.js';
+import { type WooPage, WooRestApi } from './rest-api.js';
+
+/** The order every product and variation read is in: ascending id (read-by-id.ts says why). */
+const BY_ID = { orderby: 'id', order: 'asc' } as const;
 
 /**
  * A WooCommerce store's catalog through the REST API v3: the categories first (for their paths),
  * then the products page by page, each variable product followed by its variations, as the rows of
- * the store's CSV export. The first page is read here, so a wrong key ends the run before any row.
+ * the store's CSV export. The products and each product's variations are read in ascending id with
+ * pages that overlap by one (read-by-id.ts), so a product deleted or added during the read moves
+ * no other out of it nor into it twice. The first page is read here, so a wrong key ends the run
+ * before any row.
  */
 export async function readWooStore(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
   if (options.apiVersion !== undefined)
@@ -19,21 +26,26 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
     );
   const credentials = readWooKeys(options.env, options.credentials, store.display);
   const api = new WooRestApi(store, credentials, options);
-  const categories: Array<Record<string, unknown>> = [];
-  for await (const category of api.all('/products/categories')) {
-    if (categories.length >= WOO_MAX_CATEGORIES) break;
-    categories.push({ id: category.id, name: category.name, parent: category.parent });
-  }
+  const categories = (await api.list('/products/categories', WOO_MAX_CATEGORIES)).map((category) => ({
+    id: category.id,
+    name: category.name,
+    parent: category.parent,
+  }));
   const paths = categoryPaths(categories);
   const now = () => (options.now ?? Date.now)();
-  const first = await api.page('/products', 1);
+  const label = store.display;
+  const products = (query: Record<string, string>) => (offset: number) =>
+    api.page('/products', { ...BY_ID, ...query, offset: String(offset) });
+  const first = (await products({})(0)) as WooPage;
 
   async function* rows(): AsyncGenerator<Record<string, string>> {
-    for await (const product of api.all('/products', first)) {
+    for await (const product of readById(products({}), label, '/products', first)) {
       yield productRow(product, paths, now());
       if (product.type !== 'variable') continue;
       const id = String(product.id);
-      for await (const variation of api.all(`/products/${encodeURIComponent(id)}/variations`)) {
+      const path = `/products/${encodeURIComponent(id)}/variations`;
+      const variations = (offset: number) => api.page(path, { ...BY_ID, offset: String(offset) });
+      for await (const variation of readById(variations, label, path)) {
         yield variationRow(variation, id, now());
       }
     }

@@ -36,12 +36,17 @@ export class WooRestApi {
     this.sleep = options.sleep ?? defaultSleep;
   }
 
-  /** `path` under `/wp-json/wc/v3`, e.g. `/products`. */
-  async page(path: string, page: number): Promise<WooPage> {
+  /**
+   * One page of `path` under `/wp-json/wc/v3` (e.g. `/products`), 100 items at most, with `query`
+   * (`page` or `offset`, `orderby`…). Null for a `/products/<id>/variations` whose product is gone
+   * (deleted since it was listed): it has no variations to read any more.
+   */
+  async page(path: string, query: Record<string, string>): Promise<WooPage | null> {
     const label = this.store.display;
     const url = new URL(`${this.store.base.href.replace(/\/$/, '')}/wp-json/wc/v3${path}`);
     url.searchParams.set('per_page', '100');
-    url.searchParams.set('page', String(page));
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    const which = query.offset !== undefined ? `offset ${query.offset}` : `page ${query.page ?? '1'}`;
     for (let tries = 0; ; tries++) {
       const answer = await callStore(
         url,
@@ -62,6 +67,8 @@ export class WooRestApi {
           label,
           `the REST API keys in ${this.credentials.variables} may not read products (403): give the key Read access`,
         );
+      if (answer.status === 404 && /\/variations$/.test(path) && wooCode(answer.body) === PRODUCT_GONE)
+        return null;
       if (answer.status === 404)
         throw sourceError(
           label,
@@ -75,9 +82,9 @@ export class WooRestApi {
         continue;
       }
       if (answer.status < 200 || answer.status > 299)
-        throw sourceError(label, `the REST API answered ${answer.status} on ${url.pathname} page ${page}`);
-      const items = parseJson(answer.body, label, `page ${page} of ${path}`);
-      if (!Array.isArray(items)) throw sourceError(label, `page ${page} of ${path} is not a list`);
+        throw sourceError(label, `the REST API answered ${answer.status} on ${url.pathname} ${which}`);
+      const items = parseJson(answer.body, label, `${which} of ${path}`);
+      if (!Array.isArray(items)) throw sourceError(label, `${which} of ${path} is not a list`);
       return {
         items: items as Array<Record<string, unknown>>,
         totalPages: count(answer.headers['x-wp-totalpages']),
@@ -88,17 +95,39 @@ export class WooRestApi {
   }
 
   /**
-   * Every item of a collection, page after page, by X-WP-TotalPages or else the Link header;
-   * `first` is its first page when it was read already.
+   * A whole collection that has no `offset` (the categories, `max` items at most), page after page
+   * in ascending id (an item added meanwhile comes last), by X-WP-TotalPages or else the Link
+   * header. A deletion meanwhile would move an item onto a page already read: when X-WP-Total
+   * moved during the read, the collection is read again (twice at most).
    */
-  async *all(path: string, first?: WooPage): AsyncGenerator<Record<string, unknown>> {
-    for (let page = 1; page <= WOO_MAX_PAGES; page++) {
-      const answer = page === 1 && first ? first : await this.page(path, page);
-      yield* answer.items;
-      const more = answer.totalPages !== null ? page < answer.totalPages : answer.next !== null;
-      if (!more || answer.items.length === 0) return;
+  async list(path: string, max: number): Promise<Array<Record<string, unknown>>> {
+    for (let attempt = 1; ; attempt++) {
+      const items: Array<Record<string, unknown>> = [];
+      const totals = new Set<number | null>();
+      for (let page = 1; items.length < max; page++) {
+        if (page > WOO_MAX_PAGES)
+          throw sourceError(this.store.display, `${path} has more than ${WOO_MAX_PAGES} pages`);
+        const answer = await this.page(path, { page: String(page), orderby: 'id', order: 'asc' });
+        if (!answer) break;
+        totals.add(answer.total);
+        items.push(...answer.items.slice(0, max - items.length));
+        const more = answer.totalPages !== null ? page < answer.totalPages : answer.next !== null;
+        if (!more || answer.items.length === 0) break;
+      }
+      if (totals.size <= 1 || attempt === 3) return items;
     }
-    throw sourceError(this.store.display, `${path} has more than ${WOO_MAX_PAGES} pages`);
+  }
+}
+
+/** WooCommerce's code for a product id it does not know (`/products/<id>/variations` of a deleted one). */
+const PRODUCT_GONE = 'woocommerce_rest_product_invalid_id';
+
+function wooCode(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown };
+    return typeof parsed?.code === 'string' ? parsed.code : null;
+  } catch {
+    return null;
   }
 }
 
