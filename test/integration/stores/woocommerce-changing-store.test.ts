@@ -110,4 +110,18 @@ describe('a WooCommerce store that changes while it is read', () => {
     expect(night.writes.updates).toBe(0);
     expect([...bySku(pipeline.products()).values()].filter((product) => product.quantity === 0)).toEqual([]);
   });
+
+  it("the plan's upper bound counts the variations: 350 products, 35 of them with 3 variations", async () => {
+    store = await startWooDouble(numberedWooStore(350), [], KEYS);
+
+    const first = await run();
+
+    expect(first.result.code).toBe(0);
+    // 455 rows (350 products, 105 variations): 420 creates (a variable product is no product of its
+    // own), plus the read of the seller's products.
+    expect(first.writes.creates).toBe(420);
+    const planned = Number(/plan {6}up to (\d+) requests/.exec(first.result.stdout)?.[1]);
+    expect(planned).toBe(456);
+    expect(first.stats.total).toBeLessThanOrEqual(planned);
+  });
 });

@@ -85,6 +85,9 @@ describe('a WooCommerce store read through its REST API v3', () => {
     // Nine products at four a page, in ascending id, each page from the last product of the one
     // before (an overlap of one): three pages, each asked once, every request authenticated.
     expect(productPages()).toEqual(['0', '3', '6']);
+    expect(
+      store.requests.filter((r) => r.path === '/shop/wp-json/wc/v3/products').map((r) => r.query),
+    ).toContain('?per_page=100&orderby=id&order=asc&type=variable&_fields=id%2Ctype%2Cvariations&offset=0');
     expect(store.requests.every((request) => request.authorized)).toBe(true);
 
     const second = await run();

@@ -1,5 +1,6 @@
 import { WOO_MAX_CATEGORIES } from '../../../defaults.js';
 import { SourceError } from '../../source-error.js';
+import type { RowEstimate } from '../../types.js';
 import { readWooKeys } from '../credentials.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
@@ -54,11 +55,40 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
     preset: 'woocommerce',
     columns: [...WOO_EXPORT_COLUMNS],
     detections: [`store ${store.display} (WooCommerce REST API v3)`],
-    // Products only: a variable product's variations are rows too, and are not counted here.
-    rowEstimate:
-      first.total === null
-        ? null
-        : { rows: first.total, how: "the store's X-WP-Total (products, without variations)" },
+    rowEstimate: await countRows(api, first, label),
     rows: rows(),
+  };
+}
+
+/**
+ * The rows the store gives, counted before the read: a row per product (X-WP-Total) and one per
+ * variation of each variable product (the `variations` ids a product lists), from the first page
+ * when it holds the whole store, else from one read of the variable products alone, with only
+ * those two fields (`_fields`: small pages). An upper bound of the run's rows unless products or
+ * variations are added during the read. Null when the store sends no X-WP-Total.
+ */
+async function countRows(api: WooRestApi, first: WooPage, label: string): Promise<RowEstimate | null> {
+  if (first.total === null) return null;
+  const variable =
+    first.items.length >= first.total
+      ? first.items
+      : readById(
+          (offset) =>
+            api.page('/products', {
+              ...BY_ID,
+              type: 'variable',
+              _fields: 'id,type,variations',
+              offset: String(offset),
+            }),
+          label,
+          '/products?type=variable',
+        );
+  let variations = 0;
+  for await (const product of variable)
+    if (product.type === 'variable' && Array.isArray(product.variations))
+      variations += product.variations.length;
+  return {
+    rows: first.total + variations,
+    how: `counted in the store before the read: ${first.total} products and ${variations} variations`,
   };
 }
