@@ -31,6 +31,7 @@ export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<S
     limit: knownLimit(run.dailyBudget, learned),
     // What the day had used before this run: the run's own reads are in `requests` already.
     usedToday: Math.max(0, seller.requestsToday - run.requests),
+    deactivates: run.missing != null && Object.keys(run.missing).length > 0,
   };
 }
 

@@ -40,6 +40,11 @@ export interface StartPlan {
   limit: KnownLimit | null;
   /** Requests counted for the seller so far in this quota day. */
   usedToday: number;
+  /**
+   * `--missing`: a managed product gone from the source costs a PUT more, not counted in `requests`
+   * (the rows tell no one which products are gone until the source is read to its end).
+   */
+  deactivates?: boolean;
 }
 
 /** The requests left today under the known limit (never below zero). */
@@ -49,10 +54,13 @@ export function leftToday(plan: Pick<StartPlan, 'limit' | 'usedToday'>): number 
 
 /**
  * The line a run says before its first write (issue 14), e.g.
- * `plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days`.
+ * `plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days`. The days count
+ * the rows' requests only: how many products are gone is known once the source is read.
  */
 export function startPlanLine(plan: StartPlan): string {
-  const head = `plan      ${plan.exact ? '' : 'up to '}${countOf(plan.requests, 'request')}`;
+  const head =
+    `plan      ${plan.exact ? '' : 'up to '}${countOf(plan.requests, 'request')}` +
+    (plan.deactivates ? ' and one per product gone from the source (--missing)' : '');
   const left = leftToday(plan);
   if (!plan.limit || left === null)
     return `${head}; the daily limit is not known (--daily-budget N tells it)`;

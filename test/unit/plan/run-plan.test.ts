@@ -66,6 +66,14 @@ describe('startPlanLine', () => {
     expect(line).toBe('plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days');
   });
 
+  it('says that deactivations come on top of the rows with --missing', () => {
+    const line = startPlanLine({ requests: 8, exact: false, limit: null, usedToday: 0, deactivates: true });
+    expect(line).toBe(
+      'plan      up to 8 requests and one per product gone from the source (--missing); ' +
+        'the daily limit is not known (--daily-budget N tells it)',
+    );
+  });
+
   it('says when the limit is not known, and never a negative left', () => {
     expect(startPlanLine({ requests: 1, exact: true, limit: null, usedToday: 3 })).toBe(
       'plan      1 request; the daily limit is not known (--daily-budget N tells it)',
