@@ -97,6 +97,8 @@ export interface MergedRow {
   /** The data row whose product this record was merged into. */
   intoRow: number;
   reason: string;
+  /** With `--missing`: its key is its target row's, which holds it or not (Draft's `sharesKey`). */
+  sharesKey?: true;
 }
 
 /**
@@ -112,6 +114,14 @@ export interface SkippedRow {
   /** The match key, when one could be read. */
   key?: string;
   reason: string;
+  /**
+   * Left out because the source does not sell it (a draft, an archived product), in a run with
+   * `--missing`: the seller took it off sale, so the source no longer offers it, and its product is
+   * missing like one gone from the file (catalog/unsold.ts). Its key is read but not held.
+   */
+  unsold?: true;
+  /** With `--missing`: its key is another row's, which holds it or not (Draft's `sharesKey`). */
+  sharesKey?: true;
 }
 
 export type MappedRow = ProductUpsert | InvalidRow | MergedRow | SkippedRow;

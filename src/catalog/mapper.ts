@@ -46,6 +46,11 @@ export interface MapperOptions {
   openColumns?: boolean;
   /** `--only-published`: rows the source does not sell are skipped, not sent with a status. */
   onlyPublished?: boolean;
+  /**
+   * `--missing` was given: a row skipped because the source does not sell it is a product the source
+   * no longer offers (catalog/unsold.ts).
+   */
+  missing?: boolean;
   /** `--include-external`: a product sold on another site is sent rather than skipped. */
   includeExternal?: boolean;
   /** The first records (peekRecords): a header in the store's language is recognized by them. */
@@ -141,6 +146,7 @@ export function createMapper(options: MapperOptions): Mapper {
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
+  if (options.missing) rules.missing = true;
   if (options.includeExternal) rules.includeExternal = true;
   const gross = pricesSent(base.prices?.(presetColumns), options, detections);
   if (gross) rules.gross = gross;

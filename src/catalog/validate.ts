@@ -2,6 +2,7 @@ import type {
   Decimal,
   InvalidRow,
   MappedRow,
+  MergedRow,
   ProductFields,
   ProductUpsert,
   SkippedRow,
@@ -24,9 +25,10 @@ import {
 } from './fields.js';
 import { comparableKey } from './key-forms.js';
 import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
-import type { Draft, RawFields, SourceState } from './presets/types.js';
+import type { Draft, RawFields } from './presets/types.js';
 import type { SeenKeys } from './seen-keys.js';
 import type { FieldSpec } from './transforms.js';
+import { leftOutUnsold } from './unsold.js';
 
 export interface RowRules {
   /** The `--match-by` field. */
@@ -40,6 +42,8 @@ export interface RowRules {
   send?: ReadonlySet<string>;
   /** `--only-published`: rows the source does not sell are skipped rather than sent with a status. */
   onlyPublished?: boolean;
+  /** `--missing`: a row skipped because the source does not sell it counts as gone (unsold.ts). */
+  missing?: boolean;
   /** `--include-external`: products sold on another site (affiliate links) are sent, not skipped. */
   includeExternal?: boolean;
   /**
@@ -133,8 +137,9 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
 /** A preset's draft to the row the rest of the pipeline sees: converted, validated, filtered. */
 export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): MappedRow {
   const { record } = draft;
+  // With `--missing`, a row under another row's key leaves that row to say whether it is held.
   if (draft.kind === 'merged') {
-    return {
+    const merged: MergedRow = {
       kind: 'merged',
       row: record.row,
       line: record.line,
@@ -142,9 +147,15 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
       intoRow: draft.intoRow,
       reason: draft.reason,
     };
+    if (rules.missing && draft.sharesKey) merged.sharesKey = true;
+    return merged;
   }
   if (draft.kind === 'invalid') return invalid(record.row, record.line, draft.reason, draft.key);
-  if (draft.kind === 'skipped') return skipped(record.row, record.line, draft.reason, draft.key);
+  if (draft.kind === 'skipped') {
+    const row = skipped(record.row, record.line, draft.reason, draft.key);
+    if (rules.missing && draft.sharesKey) row.sharesKey = true;
+    return row;
+  }
 
   const fields: ProductFields = {};
   const notes = draft.notes;
@@ -178,8 +189,12 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
       key || undefined,
     );
   if (draft.external !== undefined) notes.push(`${draft.external}: sent as asked (--include-external)`);
-  const leftOut = draft.state && notSent(draft.state, rules);
-  if (leftOut) return skipped(record.row, record.line, leftOut, key || undefined);
+  const leftOut = draft.state && leftOutUnsold(draft.state, rules);
+  if (leftOut) {
+    const row = skipped(record.row, record.line, leftOut.reason, key || undefined);
+    if (leftOut.unsold) row.unsold = true;
+    return row;
+  }
   if (draft.state && fields.status === undefined) {
     fields.status = draft.state.status;
     if (draft.state.status !== 'active')
@@ -262,20 +277,6 @@ function notesOfRounding(
     if (sent !== null) notes.push(roundedNote(field, unrounded[field]!, sent, places, rate));
   }
   return notes;
-}
-
-/**
- * `--only-published` (README, Options of `run` and `import`): a row the source does not sell is never
- * created as if live. It goes
- * out with its `status`, unless the run leaves it out (`--only-published`) or does not send
- * `status` at all (`--fields` without it): then the reason it is skipped.
- */
-function notSent(state: SourceState, rules: RowRules): string | undefined {
-  if (state.status === 'active') return undefined;
-  if (rules.onlyPublished) return `not sold in the source (${state.says}): left out (--only-published)`;
-  if (rules.send && !rules.send.has('status'))
-    return `not sold in the source (${state.says}) and status is not among the fields sent (--fields): not sent, so that it does not go live`;
-  return undefined;
 }
 
 /**

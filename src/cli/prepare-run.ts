@@ -111,6 +111,7 @@ export async function prepareRun(
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
       openColumns: opened.openColumns,
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
+      ...(flags.missing ? { missing: true } : {}),
       ...(flags.includeExternal ? { includeExternal: true } : {}),
       ...(flags.priceIncludesTax ? { priceIncludesTax: true } : {}),
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),

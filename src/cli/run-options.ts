@@ -122,7 +122,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--only-published',
-      'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled',
+      'leave out (report skipped) the rows the source platform does not sell: drafts, private, archived, hidden, disabled (with --missing: counted as gone from the source)',
       false,
     )
     .option(

@@ -17,7 +17,9 @@ export async function supersededOutcomes(
   rows: readonly ProductUpsert[],
   plans: ReadonlyMap<number, PlannedWrite>,
 ): Promise<RowOutcome[]> {
-  const later = await laterSourceRuns(deps, run, [...new Set(rows.map((row) => row.key))]);
+  const later = await laterSourceRuns(deps, run, [...new Set(rows.map((row) => row.key))], {
+    unsold: true,
+  });
   return rows.flatMap((row) => {
     const by = later.get(row.key);
     if (by === undefined) return [];

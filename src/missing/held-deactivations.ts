@@ -55,6 +55,7 @@ export async function makeHeldDue(deps: HeldDeps, run: RunRecord, batchSize = 10
     deps,
     run,
     held.map((h) => h.item.key),
+    { unsold: false },
   );
   const args = held.flatMap(({ member, item }) => [member, item.id, item.key]);
   const moved = (await redis.eval(

@@ -70,6 +70,8 @@ interface ReadBatch {
   settled: RowOutcome[];
   settledSources: Map<number, RowSource>;
   sourceKeys: string[];
+  /** Keys of rows left out as not sold, with `--missing` (SkippedRow.unsold): read, not held. */
+  unsoldKeys: string[];
   /** The source header when it changed (a JSON source's grows as keys appear), else null. */
   header: string[] | null;
   last: boolean;
@@ -114,7 +116,18 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let settledHere: RowOutcome[] = [];
   let settledSources = new Map<number, RowSource>();
   let sourceKeys: string[] = [];
+  let unsoldKeys: string[] = [];
   let chunksQueued = 0;
+
+  /**
+   * Where a row's key goes: held by the source, or read but not held (a row left out as not sold,
+   * under `--missing`), or nowhere (a row under another row's key: that row's place decides).
+   */
+  const keysOf = (mapped: MappedRow): string[] | null => {
+    if (mapped.kind === 'skipped' && mapped.unsold) return unsoldKeys;
+    if ((mapped.kind === 'skipped' || mapped.kind === 'merged') && mapped.sharesKey) return null;
+    return sourceKeys;
+  };
 
   const room = new QueueRoom(queue, highWater);
   let keptAt = Number.NEGATIVE_INFINITY;
@@ -153,6 +166,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       settled: settledHere,
       settledSources,
       sourceKeys,
+      unsoldKeys,
       // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
       header: options.sourceRows?.headerChange() ?? null,
       last: upserts.length < chunkSize && settledHere.length < SETTLED_BY_PRODUCER_AT_ONCE,
@@ -168,6 +182,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     settledHere = [];
     settledSources = new Map();
     sourceKeys = [];
+    unsoldKeys = [];
     writesUnderWay++;
     const write = writeBatch(batch, inFlight.at(-1) ?? null).finally(() => {
       writesUnderWay--;
@@ -189,6 +204,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     const step = redis.pipeline().hexists(keys.run(runId), 'spec');
     if (batch.sourceKeys.length > 0) {
       step.sadd(keys.sourceKeys(runId), ...batch.sourceKeys).expire(keys.sourceKeys(runId), RUN_TTL_SECONDS);
+    }
+    if (batch.unsoldKeys.length > 0) {
+      step.sadd(keys.unsoldKeys(runId), ...batch.unsoldKeys).expire(keys.unsoldKeys(runId), RUN_TTL_SECONDS);
     }
     if (ids.length > 0) step.sadd(keys.touched(runId), ...ids).expire(keys.touched(runId), RUN_TTL_SECONDS);
     try {
@@ -238,7 +256,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       options.assertHealthy?.();
       total++;
       if (writesUnderWay > 0 && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
-      if (mapped.key) sourceKeys.push(mapped.key);
+      if (mapped.key) keysOf(mapped)?.push(mapped.key);
       const values = options.sourceRows?.take(mapped.row) ?? null;
       if (mapped.kind === 'upsert') {
         upserts.push(mapped);

@@ -33,7 +33,8 @@ export async function keepOnlyWhatEndedRunsRead(
 /** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */
 async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
   const drop = runningOnlyKeys(keys, run.id);
-  if (!(await sourceKeysStillAsked(redis, keys, run))) drop.push(keys.sourceKeys(run.id));
+  if (!(await sourceKeysStillAsked(redis, keys, run)))
+    drop.push(keys.sourceKeys(run.id), keys.unsoldKeys(run.id));
   await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);
 }
 

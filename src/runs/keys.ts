@@ -127,6 +127,15 @@ export class RedisKeys {
   sourceKeys(runId: string): string {
     return `${this.#run(runId)}:source-keys`;
   }
+  /**
+   * Set of the match keys of rows left out because the source does not sell them, in a run with
+   * `--missing` (catalog/unsold.ts): read in the source but not held by it, so they are not in
+   * sourceKeys and their products are missing. What asks whether a source read a key at all asks
+   * both (id-row-facts.ts, a held row's `approve`); a held deactivation's `approve` asks sourceKeys.
+   */
+  unsoldKeys(runId: string): string {
+    return `${this.#run(runId)}:unsold-keys`;
+  }
   /** Set of the match keys this run created: a row whose outcome a killed worker lost still reads `create`. */
   createdKeys(runId: string): string {
     return `${this.#run(runId)}:created-keys`;

@@ -14,11 +14,15 @@ interface LaterDeps {
  * `approve` writes none of them: a held deactivation (held-deactivations.ts), nor a held row
  * (guards/superseded.ts). The source keys of a run stay while an earlier run may still be approved
  * (ended-run.ts).
+ * `unsold`: a key the later run read in a row it left out as not sold counts too (a held row: that
+ * run decided the product is not to be live). A held deactivation does not ask it: for the later
+ * run too, that product was gone from the source.
  */
 export async function laterSourceRuns(
   deps: LaterDeps,
   run: Pick<RunRecord, 'id' | 'createdAt' | 'sellerRef'>,
   matchKeys: string[],
+  { unsold }: { unsold: boolean },
 ): Promise<Map<string, string>> {
   const back = new Map<string, string>();
   if (matchKeys.length === 0) return back;
@@ -31,9 +35,12 @@ export async function laterSourceRuns(
   for (const laterId of later) {
     const other = await deps.runs.get(laterId);
     if (!other || other.id === run.id || other.sellerRef !== run.sellerRef || other.dryRun) continue;
-    const inSource = await deps.redis.smismember(deps.keys.sourceKeys(laterId), ...matchKeys);
+    const [inSource, leftOut] = await Promise.all([
+      deps.redis.smismember(deps.keys.sourceKeys(laterId), ...matchKeys),
+      unsold ? deps.redis.smismember(deps.keys.unsoldKeys(laterId), ...matchKeys) : [],
+    ]);
     matchKeys.forEach((key, i) => {
-      if (inSource[i] === 1 && !back.has(key)) back.set(key, laterId);
+      if ((inSource[i] === 1 || leftOut[i] === 1) && !back.has(key)) back.set(key, laterId);
     });
   }
   return back;

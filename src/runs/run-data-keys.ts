@@ -8,8 +8,8 @@ import type { RedisKeys } from './keys.js';
 // them. Each key of a run's data is named once here, in one of the two lists.
 
 /**
- * The run's data that only a running run reads. `source-keys` is apart: `approve` of an earlier
- * held run asks later runs' source keys (later-source-runs.ts).
+ * The run's data that only a running run reads. `source-keys` and `unsold-keys` are apart: `approve`
+ * of an earlier held run asks later runs' source keys (later-source-runs.ts).
  */
 export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
   return [
@@ -24,12 +24,16 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
   ];
 }
 
-/** The run's data an ended run keeps for its 7 days (`source-keys` while an earlier held run may ask). */
+/**
+ * The run's data an ended run keeps for its 7 days (`source-keys` and `unsold-keys` while an earlier
+ * held run may ask).
+ */
 export function keptAfterEndKeys(keys: RedisKeys, id: string): string[] {
   return [
     keys.outcomes(id),
     keys.replaced(id),
     keys.sourceKeys(id),
+    keys.unsoldKeys(id),
     keys.missing(id),
     keys.missingUnsorted(id),
     keys.deactivations(id),

@@ -173,17 +173,21 @@ async function keysOfIds(reads: FactReads, ids: string[], fromRecord: boolean): 
   return new Map(ids.flatMap((id, i) => (keys[i] ? [[id, keys[i] as string]] : [])));
 }
 
-/** The rows whose named product's present key the source holds too (in either Unicode form). */
+/**
+ * The rows whose named product's present key the source holds too (in either Unicode form), or reads
+ * in a row left out as not sold (keys.unsoldKeys): that row still names the product by that key.
+ */
 async function sourceHolds(reads: FactReads, asked: { row: number; key: string }[]): Promise<Set<number>> {
   const held = new Set<number>();
   if (asked.length === 0) return held;
   const forms = asked.flatMap(({ row, key }) => [key, ...otherForms(key)].map((form) => ({ row, form })));
-  const member = await reads.redis.smismember(
-    reads.keys.sourceKeys(reads.runId),
-    ...forms.map(({ form }) => form),
-  );
+  const names = forms.map(({ form }) => form);
+  const [inSource, unsold] = await Promise.all([
+    reads.redis.smismember(reads.keys.sourceKeys(reads.runId), ...names),
+    reads.redis.smismember(reads.keys.unsoldKeys(reads.runId), ...names),
+  ]);
   forms.forEach(({ row }, i) => {
-    if (member[i] === 1) held.add(row);
+    if (inSource[i] === 1 || unsold[i] === 1) held.add(row);
   });
   return held;
 }

@@ -174,12 +174,13 @@ function createBigCommerceMapper(c: Columns): RowMapper {
           record: row,
           key: firstKey,
           reason: 'BigCommerce product rule: not a product',
+          sharesKey: true,
         };
       const reason =
         row === product
           ? `BigCommerce product with variants: each variant is its own product; merged into its first variant, row ${first.row}`
           : `BigCommerce ${what || 'continuation'} row of "${read.name(product)}": merged into row ${first.row}`;
-      return { kind: 'merged', record: row, key: firstKey, intoRow: first.row, reason };
+      return { kind: 'merged', record: row, key: firstKey, intoRow: first.row, reason, sharesKey: true };
     });
   }
 

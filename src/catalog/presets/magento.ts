@@ -168,7 +168,7 @@ function createMagentoMapper(c: Columns, run: PresetRun): RowMapper {
           return [{ kind: 'invalid', record, key, reason }];
         }
         const reason = `translation for store view "${storeView}": merged into the default row ${intoRow}`;
-        return [{ kind: 'merged', record, key, intoRow, reason }];
+        return [{ kind: 'merged', record, key, intoRow, reason, sharesKey: true }];
       }
       if (key !== '' && !defaultRows.has(key)) defaultRows.set(key, record.row);
       const fields = productFields(record, key);

@@ -146,6 +146,7 @@ function createShopifyMapper(c: Columns): RowMapper {
         key: firstKey,
         intoRow: first.record.row,
         reason: `Shopify ${what} of handle "${handle}": merged into row ${first.record.row}`,
+        sharesKey: true,
       };
     });
   }

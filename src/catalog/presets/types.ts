@@ -74,10 +74,31 @@ export type Draft =
       inheritsFrom?: SourceRecord[];
       notes: string[];
     }
-  | { kind: 'merged'; record: SourceRecord; key: string; intoRow: number; reason: string }
+  | {
+      kind: 'merged';
+      record: SourceRecord;
+      key: string;
+      intoRow: number;
+      reason: string;
+      /**
+       * Its key is the key of another row of the same product (a Shopify image row, a BigCommerce
+       * continuation row, a Magento store-view row), which comes out as a row of its own under it.
+       * That row alone says whether the source holds the key: with `--missing`, a product left out
+       * as not sold is gone from the source although its image rows name it (catalog/unsold.ts).
+       * A merged container's own key (a variable product's) is not shared: absent.
+       */
+      sharesKey?: true;
+    }
   | { kind: 'invalid'; record: SourceRecord; key?: string; reason: string }
   /** Not a product the platform sells on its own (a grouped product, an affiliate link): left out. */
-  | { kind: 'skipped'; record: SourceRecord; key?: string; reason: string };
+  | {
+      kind: 'skipped';
+      record: SourceRecord;
+      key?: string;
+      reason: string;
+      /** As a merged draft's: a row of another row's product (a BigCommerce rule row). */
+      sharesKey?: true;
+    };
 
 export interface RowMapper {
   /** The drafts now complete: this record's, or those of an earlier group it closes. */

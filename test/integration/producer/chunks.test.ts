@@ -136,6 +136,27 @@ describe('the chunks the producer queues', () => {
       });
       expect((await rig.runs.get(run.id))?.counts).toMatchObject({ 'pair:skipped:ok': 2 });
     });
+
+    it('keeps the key of a row left out as not sold under --missing apart: read, not held by the source', async () => {
+      const run = await rig.runs.create(RUN_SPEC);
+      const unsold = (row: number) => ({ ...skipped(row), key: `GONE-${row}`, unsold: true as const });
+      // An image row of the product of row 3: under its key, which row 3 alone places.
+      const itsImage = (row: number) => ({ ...merged(row, 3), key: 'GONE-3', sharesKey: true as const });
+      const rows = [upsert, skipped, unsold, itsImage];
+
+      await produce(run.id, countingSource(4, (row) => (rows[row - 1] ?? upsert)(row)).rows());
+
+      expect((await rig.redis.smembers(rig.keys.sourceKeys(run.id))).sort()).toEqual([
+        'DRAFT-2',
+        upsert(1).key,
+      ]);
+      expect(await rig.redis.smembers(rig.keys.unsoldKeys(run.id))).toEqual(['GONE-3']);
+      expect(decodeOutcome(3, (await rig.redis.hget(rig.keys.outcomes(run.id), '3')) ?? '')).toMatchObject({
+        action: 'skipped',
+        status: 'ok',
+        key: 'GONE-3',
+      });
+    });
   });
 
   describe('when every row of the source is invalid', () => {

@@ -101,12 +101,14 @@ describe('a run that ends', () => {
     await redis.hset(keys.keyToId(id), 'SKU-1', '1');
     await redis.sadd(keys.touched(id), '1');
     await redis.sadd(keys.sourceKeys(id), 'SKU-1');
+    await redis.sadd(keys.unsoldKeys(id), 'SKU-2');
     await runs.finish(id);
     const left = await redis.exists(
       keys.products(id),
       keys.keyToId(id),
       keys.touched(id),
       keys.sourceKeys(id),
+      keys.unsoldKeys(id),
     );
     expect(left).toBe(0);
     expect(await productsListed(redis, keys, id)).toBe(3);
@@ -125,8 +127,10 @@ describe('a run that ends', () => {
     await redis.zadd(keys.runs, Date.now() + 2000, later);
     await redis.hset(keys.run(later), 'createdAt', Date.now() + 2000);
     await redis.sadd(keys.sourceKeys(later), 'SKU-1');
+    await redis.sadd(keys.unsoldKeys(later), 'SKU-2');
     await runs.finish(later);
     expect(await redis.smembers(keys.sourceKeys(later))).toEqual(['SKU-1']);
+    expect(await redis.smembers(keys.unsoldKeys(later))).toEqual(['SKU-2']);
   });
 
   it('that approve ended (its last held row settled) keeps what a run that ended keeps', async () => {

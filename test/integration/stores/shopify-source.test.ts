@@ -100,6 +100,36 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     ).toEqual(['OL-1', 'WC-1']);
   });
 
+  it('with --only-published and --missing, a product archived in the shop since gets the --missing fields', async () => {
+    const products = sampleShop();
+    shop = await startShopifyDouble(products, { token: TOKEN });
+    const nightly = ['--only-published', '--missing', 'quantity=0', '--max-missing', '2'];
+    expect((await run(...nightly)).result.code).toBe(0);
+    expect(bySku(pipeline.products()).get('LS-S')).toMatchObject({ quantity: 7, status: 'active' });
+
+    const shirt = products.find((product) => product.handle === 'linen-shirt');
+    if (shirt) shirt.status = 'ARCHIVED';
+    const archived = await run(...nightly);
+
+    expect(archived.result.code).toBe(0);
+    expect(archived.writes).toMatchObject({ creates: 0, updates: 1 });
+    expect(bySku(pipeline.products()).get('LS-S')).toMatchObject({ quantity: 0 });
+    expect(
+      archived.report
+        .filter((line) => line.key?.startsWith('LS-'))
+        .map((line) => [line.row === '' ? 'after' : 'row', line.key, line.action, line.note]),
+    ).toEqual([
+      ['row', 'LS-S', 'skipped', ''],
+      ['row', 'LS-M', 'skipped', ''],
+      // In product id order: LS-S was created first. LS-M's stock was 0 already: no request.
+      ['after', 'LS-S', 'deactivate', ''],
+      ['after', 'LS-M', 'deactivate', 'already so'],
+    ]);
+    expect(archived.report.find((line) => line.key === 'LS-S')?.error).toBe(
+      'not sold in the source (Shopify Status archived): left out (--only-published); counted as gone from the source (--missing)',
+    );
+  });
+
   it('waits out THROTTLED answers as the cost extension says, then migrates', async () => {
     shop = await startShopifyDouble(sampleShop(), { token: TOKEN, throttled: 3 });
 

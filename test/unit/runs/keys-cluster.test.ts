@@ -26,6 +26,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.missing(runId),
     keys.missingUnsorted(runId),
     keys.sourceKeys(runId),
+    keys.unsoldKeys(runId),
     keys.createdKeys(runId),
     keys.replaced(runId),
     keys.plan(runId),
