@@ -24,8 +24,9 @@ const until = async (what: string, test: () => boolean | Promise<boolean>, limit
  * imported, three `worker --concurrency 2` processes (the built CLI, default lock and stall check)
  * against a sandbox in this process (20 ms per answer), one SIGKILLed once a third of the rows are
  * written. The figure: from the kill until the last of the chunks it held was put back by a stall
- * check (takeover-watch.ts); the run must then end exact (every row once in the sandbox). Redis
- * private on port 6559.
+ * check (takeover-watch.ts); the run must then end exact (every row once in the sandbox). Also
+ * printed: the reads of the products after the kill (the look-ups of its creates). Redis private
+ * on port 6559.
  */
 export async function measureWorkerTakeover(): Promise<GoalReport> {
   const rows = scaled(3000, 600);
@@ -42,6 +43,7 @@ export async function measureWorkerTakeover(): Promise<GoalReport> {
     const runId = /\b(\d{8}T\d{6}-[0-9a-f]+)\b/.exec(imported.stdout)?.[1];
     await until('third of the rows written', () => sandbox.stats().writesApplied >= rows / 3);
     const killedAt = Date.now();
+    const sentBeforeKill = sandbox.requests().length;
     process.kill(workers[0]?.pid ?? 0, 'SIGKILL');
     const watch = await watchTakeover(bench.redis, PREFIX);
     const killedAtRow = sandbox.stats().writesApplied;
@@ -56,11 +58,19 @@ export async function measureWorkerTakeover(): Promise<GoalReport> {
       throw new Error(`not exact: ${products.length} products of ${rows}, ${takenAt.size} chunks taken back`);
     }
     const seconds = (Math.max(...takenAt.values()) - killedAt) / 1000;
+    // The look-ups of the killed worker's creates: reads of the products (first page: no `page`) and their pages.
+    const lists = sandbox
+      .requests()
+      .slice(sentBeforeKill)
+      .filter((request) => request.method === 'GET' && request.path === '/products');
+    const reads = lists.filter((request) => request.query.page === undefined).length;
     return {
       results: [
         {
           goal: 'worker killed mid-run: its chunks taken back',
-          figure: `${seconds.toFixed(1)} s (${takenAt.size} chunks, killed at ${killedAtRow} of ${rows} rows), exact`,
+          figure:
+            `${seconds.toFixed(1)} s (${takenAt.size} chunks, killed at ${killedAtRow} of ${rows} rows), exact; ` +
+            `after the kill ${reads} read${reads === 1 ? '' : 's'} of the products (${lists.length} pages)`,
           bound: '',
           pass: null,
           measured: { key: 'takeover-s', value: seconds },
