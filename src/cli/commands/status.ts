@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
+import { parseDuration } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
@@ -7,6 +8,7 @@ import type { RunRecord } from '../../runs/run-store.js';
 import { deactivationText, notAppliedLine, rowOutcomes, runCounts } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
+import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
 import { runStateText } from '../run-state-text.js';
 import { withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
@@ -15,14 +17,37 @@ import { waitsForWorker, workerWaitText } from '../worker-wait.js';
 export function registerStatus(program: Command, io: CliIo): void {
   program
     .command('status [run-id]')
-    .description("a run's state and counts (latest run when no id)")
+    .description("a run's state and counts (latest run when no id); --list: the runs of the last day")
     .option('--json', 'print one JSON object instead of text', false)
+    .option(
+      '--seller <name>',
+      'the latest run of this seller (a name, or the ref status prints); with --list, its runs only',
+    )
+    .option('--list', 'one line per run created in the last --since, newest first', false)
+    .option('--since <duration>', 'with --list: how far back (`24h`, `7d`; runs are kept 7 days)', '24h')
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
-    .action(async (runId: string | undefined, flags: { json: boolean; redisUrl?: string }) => {
+    .action(async (runId: string | undefined, flags: StatusFlags, command: Command) => {
+      const since = listSince(runId, flags, command.getOptionValueSource('since') === 'cli');
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const id = runId ?? (await runtime.runs.latestId());
+        const refs = flags.seller === undefined ? null : await sellerRefsOf(runtime, flags.seller);
+        if (refs !== null && refs.length === 0)
+          throw new UsageError(
+            `--seller ${terminalSafe(flags.seller ?? '')}: no such seller has a run or a queue here`,
+          );
+        if (since !== null) {
+          const runs = await listRuns(runtime, Date.now() - since, refs, Date.now());
+          if (flags.json) io.stdout.write(`${jsonTerminalSafe(JSON.stringify(runs))}\n`);
+          else if (runs.length === 0) io.stdout.write(`no run in the last ${flags.since}\n`);
+          else io.stdout.write(terminalSafe(`${runs.map(listedRunLine).join('\n')}\n`));
+          return;
+        }
+        const id = runId ?? (refs ? await latestRunOf(runtime, refs) : await runtime.runs.latestId());
         if (!id)
-          throw new UsageError('no run yet: start one with `catalog-sync run` or `catalog-sync import`');
+          throw new UsageError(
+            refs
+              ? `no run of seller ${terminalSafe(flags.seller ?? '')} in Redis (runs are kept 7 days)`
+              : 'no run yet: start one with `catalog-sync run` or `catalog-sync import`',
+          );
         const run = await runtime.runs.get(id);
         if (!run) throw new UsageError(`no run ${id} in Redis (runs are kept 7 days)`);
         const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
@@ -62,6 +87,29 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+interface StatusFlags {
+  json: boolean;
+  seller?: string;
+  list: boolean;
+  since: string;
+  redisUrl?: string;
+}
+
+/** `--list`'s reach in ms, or null for one run; a combination that asks two things is refused. */
+function listSince(runId: string | undefined, flags: StatusFlags, sinceGiven: boolean): number | null {
+  if (!flags.list) {
+    if (sinceGiven) throw new UsageError('--since goes with --list');
+    if (runId !== undefined && flags.seller !== undefined)
+      throw new UsageError('give a run id or --seller, not both');
+    return null;
+  }
+  if (runId !== undefined) throw new UsageError('--list lists runs: give no run id with it');
+  const since = parseDuration(flags.since);
+  if (since === null)
+    throw new UsageError(`--since ${terminalSafe(flags.since)}: not a duration (e.g. 24h, 7d)`);
+  return since;
 }
 
 /** One `reverted` line per revert of the run, oldest first; a note first when older ones are no longer kept. */
