@@ -3,7 +3,11 @@ import { parseDuration } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
 import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
-import { checkApiVersion, SHOPIFY_API_VERSION } from '../sources/stores/shopify/bulk-query.js';
+import {
+  checkApiVersion,
+  quotedApiVersion,
+  SHOPIFY_API_VERSION,
+} from '../sources/stores/shopify/bulk-query.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -109,7 +113,7 @@ export { SHOPIFY_API_VERSION };
 export function parseShopifyApiVersion(value: string): string {
   if (!checkApiVersion(value))
     throw new UsageError(
-      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION} (YYYY-01, -04, -07 or -10), not "${value.slice(0, 40)}"`,
+      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION} (YYYY-01, -04, -07 or -10), ${quotedApiVersion(value)}`,
     );
   return value;
 }

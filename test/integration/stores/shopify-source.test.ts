@@ -195,6 +195,22 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     ]);
   });
 
+  it('--source-api-version holding what looks like a token is refused without echoing it (exit 2)', async () => {
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+
+    const pasted = await pipeline.cli(['run', shop.source, '--source-api-version', 'shpat_abc123SECRET'], {
+      SHOPIFY_ACCESS_TOKEN: TOKEN,
+    });
+
+    expect(pasted.code).toBe(2);
+    expect(pasted.stderr.trim().split('\n')).toEqual([
+      'catalog-sync: --source-api-version takes a Shopify API version such as 2025-01 (YYYY-01, -04, -07 or -10), ' +
+        'not the value given (18 characters, not shown: it looks like no version, and may be a secret)',
+    ]);
+    expect(`${pasted.stdout}${pasted.stderr}`).not.toMatch(/abc123|SECRET|shpat_/);
+    expect(shop.requests).toEqual([]);
+  });
+
   it('a job file names the store and its credentials by NAME; a job file holding a token is refused', async () => {
     shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
     await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });

@@ -10,6 +10,16 @@ export function checkApiVersion(version: string): boolean {
 }
 
 /**
+ * The wrong `--source-api-version` as a message quotes it: `"latest"`, `"2025-02"`. A value that is
+ * longer, or holds anything but letters, digits, `.` and `-` (`shpat_…`, a consumer key, base64), is
+ * not shown: it may be a token pasted into the wrong option, and the message lands in cron's logs.
+ */
+export function quotedApiVersion(value: string): string {
+  if (/^[A-Za-z0-9.-]{1,12}$/.test(value)) return `not "${value}"`;
+  return `not the value given (${value.length} characters, not shown: it looks like no version, and may be a secret)`;
+}
+
+/**
  * The whole catalog in one bulk operation: each product, then its variants and media images as lines
  * of their own that name it in `__parentId`. Only what the Shopify preset reads is asked for.
  */

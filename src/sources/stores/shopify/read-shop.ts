@@ -5,7 +5,7 @@ import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { ShopifyAdminApi } from './admin-api.js';
 import { runProductsBulkOperation } from './bulk-operation.js';
-import { checkApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
+import { checkApiVersion, quotedApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
 import { exportRows, SHOPIFY_EXPORT_COLUMNS } from './export-rows.js';
 import { readBulkProducts } from './result-file.js';
 
@@ -18,7 +18,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
   const version = options.apiVersion ?? SHOPIFY_API_VERSION;
   if (!checkApiVersion(version))
     throw new SourceError(
-      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION}, not "${version.slice(0, 40)}"`,
+      `--source-api-version takes a Shopify API version such as ${SHOPIFY_API_VERSION}, ${quotedApiVersion(version)}`,
     );
   const credentials = readShopifyToken(options.env, options.credentials, store.display);
   const api = new ShopifyAdminApi(store, credentials, version, options);
