@@ -425,6 +425,13 @@ export const STORE_MAX_WAIT_MS = 5 * 60_000;
 /** Throttled or busy answers in a row before the run gives up (each waited out first). */
 export const STORE_MAX_RETRIES_IN_A_ROW = 20;
 
+/**
+ * A read of a store that failed on the way (a 500, 502 or 504, a connection refused or reset) is
+ * tried again this many times, after STORE_RETRY_FIRST_MS, then twice as long each time (store-tries.ts).
+ */
+export const STORE_RETRIES = 3;
+export const STORE_RETRY_FIRST_MS = 1000;
+
 /** Shopify: the first wait between polls of a bulk operation; it grows to the next (a big shop's file takes minutes). */
 export const SHOPIFY_POLL_FIRST_MS = 1000;
 export const SHOPIFY_POLL_MAX_MS = 10_000;

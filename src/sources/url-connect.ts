@@ -8,7 +8,7 @@ import {
   type NetworkSeams,
   NoAddressError,
 } from '../net/checked-connect.js';
-import { sourceError } from './source-error.js';
+import { SourceError, sourceError } from './source-error.js';
 
 export type { Connector, ConnectTarget, LookupFunction } from '../net/checked-connect.js';
 
@@ -22,6 +22,11 @@ export interface ConnectOptions extends SourceNetwork {
   connectTimeoutMs?: number;
 }
 
+/** No connection within the connect time-out: nothing was sent (another try may connect). */
+export class ConnectTimeoutError extends SourceError {
+  override name = 'ConnectTimeoutError';
+}
+
 /**
  * Resolves the hop's host once, refuses an address the policy does not allow, and connects to
  * exactly that address (the next allowed one when a connection fails), within the connect time-out.
@@ -33,6 +38,8 @@ export async function connectHop(
   options: ConnectOptions,
   /** The redirect's target as messages show it (redactUrl), or null for the URL given. */
   redirectedTo: string | null,
+  /** What the messages say could not be done: a feed's, or a store's `cannot reach the store`. */
+  cannot = 'cannot fetch the feed',
 ): Promise<{ socket: Duplex; kind: AddressKind }> {
   const limit = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const controller = new AbortController();
@@ -45,9 +52,8 @@ export async function connectHop(
       allowPrivate: options.allowPrivateSource === true,
       signal: controller.signal,
       abortError: () =>
-        sourceError(
-          label,
-          `cannot fetch the feed: could not connect to ${url.host} within ${formatDuration(limit)}`,
+        new ConnectTimeoutError(
+          `${label}: ${cannot}: could not connect to ${url.host} within ${formatDuration(limit)}`,
         ),
     });
   } catch (error) {
@@ -58,7 +64,7 @@ export async function connectHop(
         redirectedTo !== null ? `redirect refused to ${redirectedTo}: ${why}` : `refused: ${why}`,
       );
     }
-    if (error instanceof NoAddressError) throw sourceError(label, `cannot fetch the feed: ${error.message}`);
+    if (error instanceof NoAddressError) throw sourceError(label, `${cannot}: ${error.message}`);
     throw error;
   } finally {
     clearTimeout(timer);

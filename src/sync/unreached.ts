@@ -1,15 +1,5 @@
+import { NOT_REACHED } from '../net/failure-words.js';
 import { isCertificateCode, NetworkError, TimeoutError, tlsHandshakeCause } from '../seller-api/index.js';
-
-/** System and undici codes of a request that never reached the server, in a person's words. */
-const NOT_REACHED: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found (DNS)',
-  EAI_AGAIN: 'host name lookup failed (DNS)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  EADDRNOTAVAIL: 'address not available',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-};
 
 /**
  * What kept a request from reaching the API, as one short phrase (`connection refused

@@ -6,6 +6,8 @@ import { closeServer, originOf } from '../../net/http-server.js';
 /** What a store double's handler answers. */
 export interface DoubleAnswer {
   status: number;
+  /** No answer at all: the connection is closed once the request is read (a host that dropped it). */
+  reset?: boolean;
   headers?: Record<string, string>;
   body: string;
 }
@@ -63,6 +65,10 @@ export async function serveDouble(
       body: Buffer.concat(chunks).toString('utf8'),
     };
     const result = await handle(request, origin);
+    if (result.reset) {
+      req.socket.destroy();
+      return;
+    }
     res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
     res.end(result.body);
   }

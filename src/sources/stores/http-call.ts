@@ -2,8 +2,9 @@ import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { formatDuration } from '../../duration.js';
 import type { AddressKind } from '../../net/address-policy.js';
+import { failureWords } from '../../net/failure-words.js';
 import { SourceError, sourceError } from '../source-error.js';
-import { type ConnectOptions, connectHop } from '../url-connect.js';
+import { type ConnectOptions, ConnectTimeoutError, connectHop } from '../url-connect.js';
 import type { StoreReadOptions } from './types.js';
 
 /** What one call to a store's API is given: the address policy and its seams, as a feed's. */
@@ -28,6 +29,21 @@ export function connectionOf(
   };
 }
 
+/**
+ * A call that failed on the way (no connection, a connection broken, an answer broken off), which
+ * another try may get through: `sent` false when the request never left (any call may be tried
+ * again), true when it may have reached the store (only a read may: store-tries.ts).
+ */
+export class StoreCallFailure extends SourceError {
+  override name = 'StoreCallFailure';
+  constructor(
+    message: string,
+    readonly sent: boolean,
+  ) {
+    super(message);
+  }
+}
+
 export interface CallAnswer {
   status: number;
   headers: IncomingHttpHeaders;
@@ -48,7 +64,7 @@ export async function callStore(
   label: string,
   options: CallOptions,
 ): Promise<CallAnswer> {
-  const { socket, kind } = await connectHop(url, options.from, label, options, null);
+  const { socket, kind } = await connectStore(url, label, options);
   try {
     const answer = await send(socket, url, init, label, options.timeoutMs);
     const body = await readBody(answer, label, options);
@@ -66,8 +82,27 @@ export async function openCall(
   label: string,
   options: Omit<CallOptions, 'maxBytes'>,
 ): Promise<IncomingMessage> {
-  const { socket } = await connectHop(url, options.from, label, options, null);
+  const { socket } = await connectStore(url, label, options);
   return send(socket, url, init, label, options.timeoutMs);
+}
+
+/**
+ * The checked connection of one call. Refused by the address policy, or a host with no address:
+ * as connectHop says. Any other failure (refused, unreachable, not connected in time) is one line
+ * naming the store and the cause, never the raw system error (which Node prints with a stack).
+ */
+async function connectStore(
+  url: URL,
+  label: string,
+  options: Pick<CallOptions, keyof ConnectOptions | 'from'>,
+): Promise<Awaited<ReturnType<typeof connectHop>>> {
+  try {
+    return await connectHop(url, options.from, label, options, null, 'cannot reach the store');
+  } catch (error) {
+    if (error instanceof ConnectTimeoutError) throw new StoreCallFailure(error.message, false);
+    if (error instanceof SourceError) throw error;
+    throw new StoreCallFailure(`${label}: cannot reach the store: ${failureWords(error)}`, false);
+  }
 }
 
 function send(
@@ -96,9 +131,12 @@ function send(
       ),
     );
     req.once('response', resolve);
+    // Connected: the request may have reached the store before the connection broke.
     req.once('error', (error) =>
       reject(
-        error instanceof SourceError ? error : sourceError(label, `cannot reach the store: ${codeOf(error)}`),
+        error instanceof SourceError
+          ? error
+          : new StoreCallFailure(`${label}: the store broke the connection: ${failureWords(error)}`, true),
       ),
     );
     req.end(init.body);
@@ -125,14 +163,9 @@ async function readBody(answer: IncomingMessage, label: string, options: CallOpt
   } catch (error) {
     throw error instanceof SourceError
       ? error
-      : sourceError(label, `the store's answer broke off: ${codeOf(error)}`);
+      : new StoreCallFailure(`${label}: the store's answer broke off: ${failureWords(error)}`, true);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function codeOf(error: unknown): string {
-  const code = (error as { code?: string } | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** An answer's JSON, or one line saying the store sent something else. */

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parseCsv } from '../support/catalog.js';
 import type { CliResult } from '../support/cli.js';
 import { runCli } from '../support/cli.js';
@@ -35,7 +37,16 @@ export async function runStore(
     },
   );
   const stats = pipeline.sandbox.stats();
+  // Written also by a run that ended early (exit 2): what it did before its source broke.
   let report: Array<Record<string, string>> = [];
-  if (result.code === 0) report = parseCsv(await pipeline.readText(name));
+  if (existsSync(join(pipeline.dir, name))) report = parseCsv(await pipeline.readText(name));
   return { result, stats, writes: requestCounts(stats), report };
+}
+
+/** A user-facing failure: one line on stderr, never a stack trace; resolves to that line. */
+export function oneLine(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at |triggerUncaughtException/m);
+  return lines[0] ?? '';
 }

@@ -2,7 +2,8 @@ import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, STORE_MAX_WAIT_MS }
 import type { AddressKind } from '../../../net/address-policy.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
-import { callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 
@@ -20,7 +21,9 @@ interface GraphqlAnswer {
 /**
  * The shop's Admin GraphQL endpoint. A THROTTLED answer is waited out as its cost extension says
  * (the points the query needs, less those available, at the restore rate), a 429 or 503 as its
- * Retry-After says; a rejected token is one line naming the variable it came from.
+ * Retry-After says; a rejected token is one line naming the variable it came from. A query that
+ * only reads (a poll) is tried again after a 500, 502 or 504 or a broken connection; the mutation
+ * that starts the bulk operation only when its request never left (store-tries.ts).
  */
 export class ShopifyAdminApi {
   /** The kind of address the API answered from: the result file's URL is judged as a redirect from it. */
@@ -38,22 +41,35 @@ export class ShopifyAdminApi {
     this.sleep = options.sleep ?? defaultSleep;
   }
 
-  async query<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  /** `reads`: the query changes nothing in the shop (not a mutation), so another try costs nothing. */
+  async query<T>(query: string, variables: Record<string, unknown> = {}, reads = true): Promise<T> {
     const label = this.store.display;
-    for (let tries = 0; ; tries++) {
-      const answer = await callStore(
-        this.endpoint,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-shopify-access-token': this.credentials.token },
-          body: JSON.stringify({ query, variables }),
-        },
-        label,
-        {
-          ...connectionOf(this.options),
-          maxBytes: STORE_MAX_ANSWER_BYTES,
-        },
-      );
+    const failures = new StoreTries(reads, this.sleep);
+    // Busy and throttled answers in a row (their own bound, STORE_MAX_RETRIES_IN_A_ROW).
+    let tries = 0;
+    for (;;) {
+      let answer: CallAnswer;
+      try {
+        answer = await callStore(
+          this.endpoint,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-shopify-access-token': this.credentials.token,
+            },
+            body: JSON.stringify({ query, variables }),
+          },
+          label,
+          {
+            ...connectionOf(this.options),
+            maxBytes: STORE_MAX_ANSWER_BYTES,
+          },
+        );
+      } catch (error) {
+        await failures.afterFailure(error);
+        continue;
+      }
       this.kind = answer.kind;
       if (answer.status === 401)
         throw sourceError(
@@ -73,18 +89,22 @@ export class ShopifyAdminApi {
       const busy = answer.status === 429 || answer.status === 503;
       if (busy) {
         await this.wait(
-          tries,
+          tries++,
           retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 2000,
           'busy',
         );
         continue;
       }
-      if (answer.status < 200 || answer.status > 299)
-        throw sourceError(label, `the Admin API answered ${answer.status}`);
+      const failed = `${label}: the Admin API answered ${answer.status}`;
+      if (isPassingStatus(answer.status)) {
+        await failures.afterPassingStatus(failed);
+        continue;
+      }
+      if (answer.status < 200 || answer.status > 299) throw new SourceError(failed);
       const body = parseJson(answer.body, label, "the Admin API's answer") as GraphqlAnswer;
       const throttled = body.errors?.some((error) => error.extensions?.code === 'THROTTLED') === true;
       if (throttled) {
-        await this.wait(tries, throttleWaitMs(body), 'throttled');
+        await this.wait(tries++, throttleWaitMs(body), 'throttled');
         continue;
       }
       if (body.errors && body.errors.length > 0) {

@@ -29,7 +29,7 @@ export async function runProductsBulkOperation(
       bulkOperation?: BulkOperation | null;
       userErrors?: Array<{ message?: string }>;
     };
-  }>(RUN_BULK_MUTATION, { query: PRODUCTS_BULK_QUERY });
+  }>(RUN_BULK_MUTATION, { query: PRODUCTS_BULK_QUERY }, false);
   const run = started?.bulkOperationRunQuery;
   const refused = run?.userErrors?.[0]?.message;
   if (refused) throw sourceError(label, `Shopify did not start the bulk operation: ${refused.slice(0, 200)}`);

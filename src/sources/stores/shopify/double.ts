@@ -45,6 +45,11 @@ export interface ShopifyDoubleSeams {
   expiredResult?: boolean;
   /** Where the result URL says the file is (Shopify: a storage host); the double's own origin when absent. */
   resultOrigin?: string;
+  /**
+   * A flaky host: the next `times` calls of this operation are answered `answer` (a status, or
+   * `reset`: the connection closed with no answer) before the double does anything with them.
+   */
+  failing?: { operation: 'run' | 'poll' | 'result'; answer: number | 'reset'; times: number };
 }
 
 export interface ShopifyDouble extends RunningDouble {
@@ -74,11 +79,21 @@ export async function startShopifyDouble(
   let operations = 0;
   let current: { id: string; polls: number } | null = null;
 
+  const failure = (operation: string): DoubleAnswer | null => {
+    const failing = double.seams.failing;
+    if (!failing || failing.operation !== operation || failing.times <= 0) return null;
+    failing.times--;
+    if (failing.answer === 'reset') return { status: 0, reset: true, body: '' };
+    return { status: failing.answer, body: '{"errors":"Internal Server Error"}' };
+  };
+
   const handle = (request: DoubleRequest, origin: string): DoubleAnswer => {
     const path = request.url.pathname;
     const token = header(request, 'x-shopify-access-token');
     if (request.method === 'GET' && /^\/bulk-results\/\d+\.jsonl$/.test(path)) {
       requests.push({ method: 'GET', path, operation: 'result', token });
+      const failed = failure('result');
+      if (failed) return failed;
       if (double.seams.expiredResult)
         return {
           status: 403,
@@ -97,6 +112,8 @@ export async function startShopifyDouble(
         ? 'poll'
         : 'other';
     requests.push({ method: 'POST', path, operation, token });
+    const failed = failure(operation);
+    if (failed) return failed;
     if (token !== double.seams.token)
       return {
         status: 401,

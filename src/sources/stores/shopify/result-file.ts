@@ -3,7 +3,8 @@ import { sourceError } from '../../source-error.js';
 import { redactUrl } from '../../url-source.js';
 import { connectionOf, openCall } from '../http-call.js';
 import { linesOf } from '../json-lines.js';
-import type { StoreReadOptions } from '../types.js';
+import { isPassingStatus, StoreTries } from '../store-tries.js';
+import { defaultSleep, type StoreReadOptions } from '../types.js';
 
 /** A product of the bulk file with its variants and media images, as the file's lines give them. */
 export interface BulkProduct {
@@ -16,7 +17,9 @@ export interface BulkProduct {
  * Streams the bulk operation's JSONL file and hands each product whole, with its variants and
  * images. The file lists a product before its children, so a product is complete when the next one
  * begins: one product is held at a time, whatever the shop's size. The file's host is judged by the
- * address policy as a redirect from the API's, and gets no token (its URL is signed).
+ * address policy as a redirect from the API's, and gets no token (its URL is signed). Its GET is
+ * tried again (store-tries.ts) until its answer begins; a file that breaks off once it streams ends
+ * the read (the lines it gave are rows already).
  */
 export async function* readBulkProducts(
   url: string,
@@ -32,10 +35,24 @@ export async function* readBulkProducts(
   }
   if (address.protocol !== 'https:' && address.protocol !== 'http:')
     throw sourceError(label, `the bulk operation's result URL is not http(s): ${redactUrl(url)}`);
-  const answer = await openCall(address, { method: 'GET', headers: { accept: '*/*' } }, label, {
-    ...connectionOf(options),
-    ...(from ? { from } : {}),
-  });
+  const failures = new StoreTries(true, options.sleep ?? defaultSleep);
+  let answer: Awaited<ReturnType<typeof openCall>>;
+  for (;;) {
+    try {
+      answer = await openCall(address, { method: 'GET', headers: { accept: '*/*' } }, label, {
+        ...connectionOf(options),
+        ...(from ? { from } : {}),
+      });
+    } catch (error) {
+      await failures.afterFailure(error);
+      continue;
+    }
+    if (!isPassingStatus(answer.statusCode ?? 0)) break;
+    answer.destroy();
+    await failures.afterPassingStatus(
+      `${label}: the bulk operation's result file answered ${answer.statusCode}`,
+    );
+  }
   const status = answer.statusCode ?? 0;
   if (status === 403 || status === 400 || status === 410) {
     answer.destroy();

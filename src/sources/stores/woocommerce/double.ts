@@ -64,6 +64,13 @@ export interface WooDoubleSeams {
   busyStatus?: 429 | 503;
   retryAfter?: number;
   /**
+   * A flaky host: requests of `/products` at this `offset` (the reader's pages overlap by one: with
+   * pages of 100, offsets 0, 99, 198…) are answered `answer` (a status, or `reset`: the connection
+   * closed with no answer), `times` of them (every one when absent); `before` is awaited first (a
+   * test holds the read until the run has written something).
+   */
+  failPage?: { offset: number; answer: number | 'reset'; times?: number; before?: () => Promise<void> };
+  /**
    * Called before a list is answered, with the request and the store's products as they are then:
    * a test changes the store while a read is under way (deletes a product, adds one) by editing them.
    */
@@ -111,7 +118,7 @@ export async function startWooDouble(
   options: { port?: number; host?: string } = {},
 ): Promise<WooDouble> {
   const requests: WooDouble['requests'] = [];
-  const handle = (request: DoubleRequest): DoubleAnswer => {
+  const handle = async (request: DoubleRequest): Promise<DoubleAnswer> => {
     const path = request.url.pathname;
     const authorized =
       request.headers.authorization === basic(double.seams.consumerKey, double.seams.consumerSecret);
@@ -131,6 +138,22 @@ export async function startWooDouble(
         headers: { 'retry-after': String(double.seams.retryAfter ?? 3) },
         body: JSON.stringify({ code: 'too_many_requests', message: 'Too many requests.', data: { status } }),
       };
+    }
+    const failing = double.seams.failPage;
+    if (
+      failing &&
+      path === '/shop/wp-json/wc/v3/products' &&
+      params.get('offset') === String(failing.offset) &&
+      (failing.times ?? 1) > 0
+    ) {
+      await failing.before?.();
+      if (failing.times !== undefined) failing.times--;
+      if (failing.answer === 'reset') return { status: 0, reset: true, body: '' };
+      return wooError(
+        failing.answer,
+        'internal_server_error',
+        'There has been a critical error on this website.',
+      );
     }
     const route = /^\/shop\/wp-json\/wc\/v3\/products(?:\/(categories)|\/(\d+)\/variations)?$/.exec(path);
     if (!route || request.method !== 'GET')

@@ -6,7 +6,8 @@ import {
 } from '../../../defaults.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
-import { callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 
@@ -22,8 +23,9 @@ export interface WooPage {
 
 /**
  * The store's REST API v3 (`/wp-json/wc/v3`), with HTTP Basic authentication (consumer key and
- * secret). 429 and 503 are waited out as their Retry-After says; 401 is one line naming the
- * variables the keys came from.
+ * secret). 429 and 503 are waited out as their Retry-After says; a 500, 502 or 504, or a connection
+ * refused or broken, is tried again a few times (store-tries.ts: every call here is a GET); 401 is
+ * one line naming the variables the keys came from.
  */
 export class WooRestApi {
   private readonly sleep: (ms: number) => Promise<void>;
@@ -47,16 +49,24 @@ export class WooRestApi {
     url.searchParams.set('per_page', '100');
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const which = query.offset !== undefined ? `offset ${query.offset}` : `page ${query.page ?? '1'}`;
-    for (let tries = 0; ; tries++) {
-      const answer = await callStore(
-        url,
-        { method: 'GET', headers: { authorization: this.credentials.authorization } },
-        label,
-        {
-          ...connectionOf(this.options),
-          maxBytes: STORE_MAX_ANSWER_BYTES,
-        },
-      );
+    const failures = new StoreTries(true, this.sleep);
+    let busy = 0;
+    for (;;) {
+      let answer: CallAnswer;
+      try {
+        answer = await callStore(
+          url,
+          { method: 'GET', headers: { authorization: this.credentials.authorization } },
+          label,
+          {
+            ...connectionOf(this.options),
+            maxBytes: STORE_MAX_ANSWER_BYTES,
+          },
+        );
+      } catch (error) {
+        await failures.afterFailure(error);
+        continue;
+      }
       if (answer.status === 401)
         throw sourceError(
           label,
@@ -75,14 +85,19 @@ export class WooRestApi {
           `no WooCommerce REST API here (404 on ${url.pathname}): is the site's address and path right, and are pretty permalinks on?`,
         );
       if (answer.status === 429 || answer.status === 503) {
-        if (tries >= STORE_MAX_RETRIES_IN_A_ROW)
-          throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${tries} waits`);
+        if (busy >= STORE_MAX_RETRIES_IN_A_ROW)
+          throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${busy} waits`);
+        busy++;
         const wait = retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 5000;
         await this.sleep(Math.min(STORE_MAX_WAIT_MS, wait));
         continue;
       }
-      if (answer.status < 200 || answer.status > 299)
-        throw sourceError(label, `the REST API answered ${answer.status} on ${url.pathname} ${which}`);
+      const failed = `${label}: the REST API answered ${answer.status} on ${url.pathname} ${which}`;
+      if (isPassingStatus(answer.status)) {
+        await failures.afterPassingStatus(failed);
+        continue;
+      }
+      if (answer.status < 200 || answer.status > 299) throw new SourceError(failed);
       const items = parseJson(answer.body, label, `${which} of ${path}`);
       if (!Array.isArray(items)) throw sourceError(label, `${which} of ${path} is not a list`);
       return {
