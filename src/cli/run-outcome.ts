@@ -85,21 +85,30 @@ export async function reportOutcome(
       io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
       const beside = waited.run.ownQueue ? await queuedBesideLine(runtime, waited.run) : null;
       if (beside) say(io, `${beside}\n`);
-      if (flags.report) {
-        await writeReportFile(runtime.runs, id, flags.report, {
-          noFollow: flags.reportFromJob === true,
-          ...(flags.reportWithin ? { within: flags.reportWithin } : {}),
-        }).catch((error: unknown) => {
-          // Exit 2 says the report is missing; the summary above still says how the run ended.
-          if (error instanceof OutputFileError)
-            throw new UsageError(`--report: ${error.message} (the run ended as the summary says)`);
-          throw error;
-        });
-        io.stdout.write(`  report    ${flags.report}\n`);
-      }
+      await writeRunReport(io, runtime, flags, id);
       return endedRunExitCode(io, runtime, waited.run);
     }
   }
+}
+
+/** `--report FILE`: the run's report written there, and said (after the summary). */
+export async function writeRunReport(
+  io: CliIo,
+  runtime: Runtime,
+  flags: Pick<RunFlags, 'report' | 'reportFromJob' | 'reportWithin'>,
+  id: string,
+): Promise<void> {
+  if (!flags.report) return;
+  await writeReportFile(runtime.runs, id, flags.report, {
+    noFollow: flags.reportFromJob === true,
+    ...(flags.reportWithin ? { within: flags.reportWithin } : {}),
+  }).catch((error: unknown) => {
+    // Exit 2 says the report is missing; the summary above still says how the run ended.
+    if (error instanceof OutputFileError)
+      throw new UsageError(`--report: ${error.message} (the run ended as the summary says)`);
+    throw error;
+  });
+  io.stdout.write(`  report    ${flags.report}\n`);
 }
 
 /**

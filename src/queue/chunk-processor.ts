@@ -15,6 +15,7 @@ import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot
 import { cancelledOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
+import { unsentReason } from './unsent-rows.js';
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
@@ -58,17 +59,22 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new (bullmq().DelayedError)();
     }
-    const [state, snapshotFailed, recorded, cancelledAt] = await deps.redis.hmget(
+    const [state, snapshotFailed, recorded, cancelledAt, aborted] = await deps.redis.hmget(
       deps.keys.run(runId),
       'state',
       SNAPSHOT_FAILED,
       'createdAt',
       'cancelledAt',
+      'aborted',
     );
     // A run ended early (its source broke half way, or cancelled) leaves chunks behind: they have
     // nothing to do; nor have the chunks of a held run: only `approve` sends its writes (it makes the
     // run running).
     if (!context || state === 'done' || state === 'held' || state === 'cancelled') {
+      // Taken for the first time, a chunk of a run whose source broke sent nothing: its rows are
+      // reported as such, not left out of the report. Taken again (its worker died), it may have.
+      if (context && aborted === '1' && job.attemptsStarted <= 1)
+        await deps.runs.settle(runId, notSyncedOutcomes(rows, unsentReason(context.run.dryRun)), sources);
       contexts.drop(runId);
       return;
     }

@@ -110,8 +110,14 @@ export function formatSummary(
 ): string {
   const c = runCounts(run);
   const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
+  // A run whose source broke half way is `done` too (enqueue-run.ts): it must not read as whole.
+  const state = run.aborted
+    ? `ended early after ${took} (the source was not read to the end)`
+    : run.state === 'done'
+      ? `done in ${took}`
+      : run.state;
   const lines = [
-    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${run.state === 'done' ? `done in ${took}` : run.state}`,
+    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${state}`,
     `  source    ${run.source} (preset ${run.preset})`,
   ];
   for (const detection of detections) lines.push(`            ${detection}`);

@@ -116,7 +116,17 @@ function bodySource(label: string, address: URL, answer: IncomingMessage, watch:
     try {
       for (;;) {
         watch.startWaiting();
-        const next = await reader.next();
+        let next: IteratorResult<unknown>;
+        try {
+          next = await reader.next();
+        } catch (error) {
+          // The connection dropped mid-body (`aborted`, ECONNRESET): one line, as any unreadable source.
+          if (error instanceof SourceError) throw error;
+          throw sourceError(
+            label,
+            `the feed broke off after part of it was read: ${describeError(error, address.href, label)}`,
+          );
+        }
         watch.stopWaiting();
         if (next.done) return;
         const chunk = next.value as Buffer;

@@ -25,6 +25,7 @@ import { reportOutcome, say } from '../run-outcome.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
+import { reportSourceBroke, SourceBroke, sourceBroke } from '../source-broke.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { chunksAtOnceFor, startSellerWorkers } from '../worker-deps.js';
 
@@ -179,6 +180,10 @@ export async function syncOnce(
         stop.abort();
         if (stopped.fault || runtime.health.note(error)) return 'faulted' as const;
         if (error instanceof RunInterruptedError || interrupt.signal.aborted) return 'interrupted' as const;
+        // The source broke half way (a feed dropped, a store's page failed, a fatal line): its run
+        // is ended early, and what it wrote before is reported, not left to a one-line error.
+        const broke = sourceBroke(error, runIdKnown);
+        if (broke) return broke;
         throw asUsageError(error);
       },
     );
@@ -214,6 +219,11 @@ export async function syncOnce(
       );
       return interrupt.exitCode();
     }
+    if (sourceRead instanceof SourceBroke) {
+      // This process's chunks under way settle first: the summary says what they wrote.
+      await Promise.race([workers.close(), closeDeadline(runtime)]);
+      return await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
+    }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
     const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread);
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
@@ -223,13 +233,7 @@ export async function syncOnce(
     stopOnFault();
     interrupt.dispose();
     progress.stop();
-    const deadline = () =>
-      new Promise((resolve) =>
-        setTimeout(
-          resolve,
-          runtime.redis.status === 'ready' ? CLOSE_DEADLINE_MS : CLOSE_DEADLINE_WITHOUT_REDIS_MS,
-        ).unref(),
-      );
+    const deadline = () => closeDeadline(runtime);
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
     await Promise.race([workers.close(), deadline()]);
     // Its own deadline, not chained to the close: a close can outlast its deadline (a chunk's
@@ -237,6 +241,16 @@ export async function syncOnce(
     await Promise.race([closeOwnQueueOf(runtime, deps, spec, runIdKnown), deadline()]);
     await prepared.close();
   }
+}
+
+/** How long the workers may take to close: their chunks under way finish or are handed back. */
+function closeDeadline(runtime: Runtime): Promise<unknown> {
+  return new Promise((resolve) =>
+    setTimeout(
+      resolve,
+      runtime.redis.status === 'ready' ? CLOSE_DEADLINE_MS : CLOSE_DEADLINE_WITHOUT_REDIS_MS,
+    ).unref(),
+  );
 }
 
 /** A dry run's queue, once this process serves it no more (own-queue-end.ts); a failure is logged. */

@@ -90,6 +90,33 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
     expect(await runs.get(runId)).toMatchObject({ state: 'done', settled: 10 });
   });
 
+  it('a chunk of a run whose source broke sends nothing: first taken, its rows are reported not sent; taken again, left as they are', async () => {
+    const rows = upserts(10);
+    const { api, runId } = await chunkOf(rows);
+    // What the producer does when the source breaks half way (enqueue-run.ts).
+    await runs.finish(runId, Date.now(), { aborted: true });
+    const worker = workerProcess(redis, keys);
+    const process = makeChunkProcessor(worker.deps, worker.contexts, queue);
+
+    // Taken again after its worker died: it may have sent some rows, so it says nothing of them.
+    const taken = (attemptsStarted: number, of: ProductUpsert[]) =>
+      ({ attemptsStarted, data: { runId, chunk: 0, rows: of } }) as never;
+    await process(taken(2, rows.slice(0, 5)));
+    expect((await runs.get(runId))?.settled).toBe(0);
+    await process(taken(1, rows.slice(5)));
+
+    expect(api.stats().total).toBe(0);
+    const run = await runs.get(runId);
+    expect(run).toMatchObject({ state: 'done', aborted: true, settled: 5 });
+    const outcomes = [];
+    for await (const outcome of runs.outcomes(runId)) outcomes.push(outcome);
+    expect(
+      outcomes.filter((o) => o.row !== null && o.row > 5).map((o) => [o.action, o.status, o.error]),
+    ).toEqual(
+      Array(5).fill(['skipped', 'failed', 'not sent: the source broke before its turn (run it again)']),
+    );
+  });
+
   it('on a 429 pauses the seller until the reset and puts the job back without spending an attempt', async () => {
     const { api, runId, job } = await chunkOf(upserts(10), { dailyLimit: 4 });
 
