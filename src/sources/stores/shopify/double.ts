@@ -1,4 +1,13 @@
 import { type DoubleAnswer, type DoubleRequest, type RunningDouble, serveDouble } from '../double-server.js';
+import {
+  cancelRefusal,
+  type DoubleOperation,
+  inProgress,
+  type OperationPace,
+  type OperationStatus,
+  operationNode,
+  statusOf,
+} from './double-operations.js';
 
 /** A product as the double's Admin API holds it: the fields the bulk query asks for, in their API shapes. */
 export interface ShopProduct {
@@ -32,15 +41,11 @@ export interface ShopVariant {
 }
 
 /** The double's ways to fail, as Shopify does (tests set them; the sandbox command leaves them off). */
-export interface ShopifyDoubleSeams {
+export interface ShopifyDoubleSeams extends OperationPace {
   /** The token the Admin API takes; any other is answered 401. */
   token: string;
   /** The next this many GraphQL calls are answered THROTTLED (with the cost extension). */
   throttled?: number;
-  /** Polls that find the operation RUNNING before it is done. */
-  pollsBeforeDone?: number;
-  /** The operation ends FAILED (INTERNAL_SERVER_ERROR) or CANCELED instead of COMPLETED. */
-  ending?: 'COMPLETED' | 'FAILED' | 'CANCELED';
   /** The result URL answers 403, as an expired signed URL does. */
   expiredResult?: boolean;
   /** Where the result URL says the file is (Shopify: a storage host); the double's own origin when absent. */
@@ -56,8 +61,13 @@ export interface ShopifyDouble extends RunningDouble {
   /** `shopify+http://127.0.0.1:PORT`. */
   source: string;
   seams: ShopifyDoubleSeams;
-  /** What each request carried (method, path, the token header's presence), in order. */
+  /**
+   * What each request carried (method, path, the token header's presence), in order; `operation`
+   * is run, poll (`node(id:)`), current, cancel, result (the file) or other.
+   */
   requests: Array<{ method: string; path: string; operation: string; token: string | undefined }>;
+  /** The bulk query operations started in the shop, oldest first, with their status now. */
+  operations(): Array<DoubleOperation & { status: OperationStatus }>;
 }
 
 const THROTTLE = { maximumAvailable: 1000, currentlyAvailable: 10, restoreRate: 50 };
@@ -65,10 +75,12 @@ const MUTATION_COST = 10;
 
 /**
  * A shop's Admin GraphQL API on loopback, after Shopify's documentation of bulk operations: the
- * `bulkOperationRunQuery` mutation starts one, `node(id:)` or `currentBulkOperation` polls it
- * (RUNNING, objectCount growing, then COMPLETED with a `url`), and the URL serves the JSONL file:
- * each product, then its variants and media images, each a line naming it in `__parentId`. The
- * double knows the two queries catalog-sync sends, by their operation, not GraphQL at large.
+ * `bulkOperationRunQuery` mutation starts one (and refuses a second while one is in progress),
+ * `node(id:)` or `currentBulkOperation` polls it (RUNNING, objectCount growing, then COMPLETED with
+ * a `url`), `bulkOperationCancel` cancels it (CANCELING, then CANCELED; double-operations.ts), and
+ * the URL serves the JSONL file: each product, then its variants and media images, each a line
+ * naming it in `__parentId`. The double knows the queries catalog-sync sends by their operation,
+ * not GraphQL at large; whatever bulk query is sent, the file holds the products.
  */
 export async function startShopifyDouble(
   products: ShopProduct[],
@@ -76,8 +88,8 @@ export async function startShopifyDouble(
   options: { port?: number; host?: string } = {},
 ): Promise<ShopifyDouble> {
   const requests: ShopifyDouble['requests'] = [];
-  let operations = 0;
-  let current: { id: string; polls: number } | null = null;
+  const operations: DoubleOperation[] = [];
+  const latest = () => operations[operations.length - 1];
 
   const failure = (operation: string): DoubleAnswer | null => {
     const failing = double.seams.failing;
@@ -104,13 +116,11 @@ export async function startShopifyDouble(
     }
     const api = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(path);
     if (!api || request.method !== 'POST') return { status: 404, body: '{"errors":"Not Found"}' };
-    const body = JSON.parse(request.body || '{}') as { query?: string; variables?: { id?: string } };
-    const query = body.query ?? '';
-    const operation = query.includes('bulkOperationRunQuery')
-      ? 'run'
-      : query.includes('node(') || query.includes('currentBulkOperation')
-        ? 'poll'
-        : 'other';
+    const body = JSON.parse(request.body || '{}') as {
+      query?: string;
+      variables?: { id?: string; query?: string };
+    };
+    const operation = operationOf(body.query ?? '');
     requests.push({ method: 'POST', path, operation, token });
     const failed = failure(operation);
     if (failed) return failed;
@@ -123,50 +133,62 @@ export async function startShopifyDouble(
       double.seams.throttled = (double.seams.throttled ?? 0) - 1;
       return graphql(undefined, [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }], 50);
     }
+    const pace = double.seams;
+    const node = (found: DoubleOperation) =>
+      operationNode(found, pace, objectCount(products), (id) => {
+        const n = id.split('/').pop();
+        return `${double.seams.resultOrigin ?? origin}/bulk-results/${n}.jsonl?X-Goog-Signature=double`;
+      });
     if (operation === 'run') {
-      if (current && current.polls <= (double.seams.pollsBeforeDone ?? 0))
+      const running = latest();
+      if (running && inProgress(statusOf(running, pace)))
         return graphql({
           bulkOperationRunQuery: {
             bulkOperation: null,
             userErrors: [
               {
                 field: null,
-                message: 'A bulk query operation for this app and shop is already in progress.',
+                message: `A bulk query operation for this app and shop is already in progress: ${running.id}.`,
+                code: 'OPERATION_IN_PROGRESS',
               },
             ],
           },
         });
-      operations++;
-      current = { id: `gid://shopify/BulkOperation/${operations}`, polls: 0 };
+      const started: DoubleOperation = {
+        id: `gid://shopify/BulkOperation/${operations.length + 1}`,
+        query: body.variables?.query ?? '',
+        createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        looks: 0,
+      };
+      operations.push(started);
       return graphql({
-        bulkOperationRunQuery: { bulkOperation: { id: current.id, status: 'CREATED' }, userErrors: [] },
+        bulkOperationRunQuery: { bulkOperation: { id: started.id, status: 'CREATED' }, userErrors: [] },
       });
     }
+    if (operation === 'cancel') {
+      const found = operations.find((candidate) => candidate.id === body.variables?.id);
+      const refused = cancelRefusal(found, pace);
+      if (refused || !found)
+        return graphql({
+          bulkOperationCancel: {
+            bulkOperation: found ? node(found) : null,
+            userErrors: [{ field: ['id'], message: refused }],
+          },
+        });
+      found.canceledAt = found.looks;
+      return graphql({ bulkOperationCancel: { bulkOperation: node(found), userErrors: [] } });
+    }
+    if (operation === 'current') {
+      const found = latest();
+      if (!found) return graphql({ currentBulkOperation: null });
+      found.looks++;
+      return graphql({ currentBulkOperation: node(found) });
+    }
     if (operation === 'poll') {
-      const asked = body.variables?.id;
-      if (!current || (asked !== undefined && asked !== current.id))
-        return graphql({ node: null, currentBulkOperation: null });
-      current.polls++;
-      const running = current.polls <= (double.seams.pollsBeforeDone ?? 0);
-      const total = objectCount(products);
-      const ending = double.seams.ending ?? 'COMPLETED';
-      const status = running ? 'RUNNING' : ending;
-      const done = status === 'COMPLETED';
-      const node = {
-        id: current.id,
-        status,
-        errorCode: status === 'FAILED' ? 'INTERNAL_SERVER_ERROR' : null,
-        objectCount: String(
-          running ? Math.floor((total * current.polls) / ((double.seams.pollsBeforeDone ?? 0) + 1)) : total,
-        ),
-        // Shopify gives no file for an operation that found nothing.
-        url:
-          done && total > 0
-            ? `${double.seams.resultOrigin ?? origin}/bulk-results/${current.id.split('/').pop()}.jsonl?X-Goog-Signature=double`
-            : null,
-        partialDataUrl: null,
-      };
-      return graphql({ node, currentBulkOperation: node });
+      const found = operations.find((candidate) => candidate.id === body.variables?.id);
+      if (!found) return graphql({ node: null });
+      found.looks++;
+      return graphql({ node: node(found) });
     }
     return graphql(undefined, [{ message: 'this double answers the bulk operation queries only' }]);
   };
@@ -179,8 +201,18 @@ export async function startShopifyDouble(
     source: `shopify+${running.origin}`,
     seams,
     requests,
+    operations: () => operations.map((found) => ({ ...found, status: statusOf(found, double.seams) })),
   };
   return double;
+}
+
+/** Which of the documents catalog-sync (or a test, as another client of the app) sends this is. */
+function operationOf(query: string): string {
+  if (query.includes('bulkOperationRunQuery')) return 'run';
+  if (query.includes('bulkOperationCancel')) return 'cancel';
+  if (query.includes('currentBulkOperation')) return 'current';
+  if (query.includes('node(')) return 'poll';
+  return 'other';
 }
 
 function header(request: DoubleRequest, name: string): string | undefined {
