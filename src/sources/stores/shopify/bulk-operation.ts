@@ -3,39 +3,43 @@ import { thousands } from '../../../thousands.js';
 import { sourceError } from '../../source-error.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 import type { ShopifyAdminApi } from './admin-api.js';
-import { POLL_BULK_QUERY, PRODUCTS_BULK_QUERY, RUN_BULK_MUTATION } from './bulk-query.js';
+import { type BulkOperation, startOrJoin, type WaitedOperation } from './bulk-operation-start.js';
+import { POLL_BULK_QUERY } from './bulk-query.js';
 
-interface BulkOperation {
-  id: string;
-  status: string;
-  errorCode?: string | null;
-  objectCount?: string | number | null;
-  url?: string | null;
+/** The catalog's file, once Shopify has written it; `joined` when another run had begun the operation. */
+export interface BulkResult {
+  url: string | null;
+  objects: number;
+  joined: { begun: string } | null;
 }
 
 /**
- * Starts the catalog's bulk operation and polls it (`node(id:)`) until Shopify has written its
- * file; resolves to the file's URL, or null when the shop holds no product (Shopify gives no file
- * then). FAILED, CANCELED and EXPIRED end the read in one line; `objectCount` is told as it grows.
+ * Starts the catalog's bulk operation, or joins the one of another run (bulk-operation-start.ts),
+ * and polls it (`node(id:)`) until Shopify has written its file; resolves to the file's URL, or
+ * null when the shop holds no product (Shopify gives no file then). FAILED, CANCELED and EXPIRED
+ * end the read in one line; `objectCount` is told as it grows. A joined operation that its run
+ * cancels (that run was stopped) is not this read's end: it starts its own, once.
  */
 export async function runProductsBulkOperation(
   api: ShopifyAdminApi,
   label: string,
   options: Pick<StoreReadOptions, 'sleep' | 'onProgress'>,
-): Promise<{ url: string | null; objects: number }> {
-  const sleep = options.sleep ?? defaultSleep;
-  const started = await api.query<{
-    bulkOperationRunQuery?: {
-      bulkOperation?: BulkOperation | null;
-      userErrors?: Array<{ message?: string }>;
-    };
-  }>(RUN_BULK_MUTATION, { query: PRODUCTS_BULK_QUERY }, false);
-  const run = started?.bulkOperationRunQuery;
-  const refused = run?.userErrors?.[0]?.message;
-  if (refused) throw sourceError(label, `Shopify did not start the bulk operation: ${refused.slice(0, 200)}`);
-  const id = run?.bulkOperation?.id;
-  if (!id) throw sourceError(label, 'Shopify did not start the bulk operation (no id in its answer)');
+): Promise<BulkResult> {
+  for (let restarts = 0; ; restarts++) {
+    const operation = await startOrJoin(api, label, options);
+    const result = await untilWritten(api, label, operation, options);
+    if (result !== 'canceled') return result;
+    if (restarts > 0) throw canceled(label);
+  }
+}
 
+async function untilWritten(
+  api: ShopifyAdminApi,
+  label: string,
+  { id, joined }: WaitedOperation,
+  options: Pick<StoreReadOptions, 'sleep' | 'onProgress'>,
+): Promise<BulkResult | 'canceled'> {
+  const sleep = options.sleep ?? defaultSleep;
   let wait = SHOPIFY_POLL_FIRST_MS;
   let told = -1;
   for (;;) {
@@ -51,7 +55,7 @@ export async function runProductsBulkOperation(
     }
     switch (operation.status) {
       case 'COMPLETED':
-        return { url: operation.url ?? null, objects };
+        return { url: operation.url ?? null, objects, joined };
       case 'FAILED':
         throw sourceError(
           label,
@@ -59,7 +63,8 @@ export async function runProductsBulkOperation(
         );
       case 'CANCELED':
       case 'CANCELING':
-        throw sourceError(label, 'the bulk operation was canceled in the shop: run again; nothing was sent');
+        if (joined) return 'canceled';
+        throw canceled(label);
       case 'EXPIRED':
         throw sourceError(
           label,
@@ -70,4 +75,8 @@ export async function runProductsBulkOperation(
         wait = Math.min(SHOPIFY_POLL_MAX_MS, wait * 2);
     }
   }
+}
+
+function canceled(label: string) {
+  return sourceError(label, 'the bulk operation was canceled in the shop: run again; nothing was sent');
 }

@@ -72,3 +72,20 @@ export const POLL_BULK_QUERY = `query Poll($id: ID!) {
     ... on BulkOperation { id status errorCode objectCount url partialDataUrl }
   }
 }`;
+
+/** The app's most recent bulk query operation, whatever its status, with the query it runs. */
+export const CURRENT_BULK_QUERY = `query Current {
+  currentBulkOperation(type: QUERY) { id status errorCode objectCount url query createdAt }
+}`;
+
+/**
+ * A bulk query's text with its layout dropped (comments, spaces, line breaks), so that an operation
+ * Shopify reports is known as this tool's products query however the text was laid out.
+ */
+export function bulkQueryShape(query: string): string {
+  return query
+    .replace(/#[^\n\r]*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}():,])\s*/g, '$1')
+    .trim();
+}

@@ -22,7 +22,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     );
   const credentials = readShopifyToken(options.env, options.credentials, store.display);
   const api = new ShopifyAdminApi(store, credentials, version, options);
-  const { url, objects } = await runProductsBulkOperation(api, store.display, options);
+  const { url, objects, joined } = await runProductsBulkOperation(api, store.display, options);
   async function* rows(): AsyncGenerator<Record<string, string>> {
     if (url === null) return;
     for await (const product of readBulkProducts(url, api.kind, store.display, options)) {
@@ -33,7 +33,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     preset: 'shopify',
     columns: [...SHOPIFY_EXPORT_COLUMNS],
     detections: [
-      `store ${store.display} (Shopify Admin API ${version}, bulk operation of ${objects} objects)`,
+      `store ${store.display} (Shopify Admin API ${version}, bulk operation of ${objects} objects${joined ? `, begun ${joined.begun} by another run` : ''})`,
     ],
     rowEstimate:
       objects > 0
