@@ -39,6 +39,8 @@ export async function cancelRun(
   runId: string,
   /** Told when the run's source may still be read: finding out may take a few seconds. */
   onCheckingReader?: (upToMs: number) => void,
+  /** The later run of its source that replaces it (supersede.ts), recorded on the run. */
+  supersededBy?: string,
 ): Promise<CancelResult> {
   const run = await deps.runs.get(runId);
   if (!run) return { kind: 'refused', reason: `no run ${runId} in Redis (runs are kept 7 days)` };
@@ -61,7 +63,7 @@ export async function cancelRun(
       reason: `run ${runId} is still reading its source: stop the \`run\` or \`import\` that reads it (Ctrl-C), then cancel`,
     };
   }
-  if (!(await deps.runs.requestCancel(runId))) {
+  if (!(await deps.runs.requestCancel(runId, Date.now(), supersededBy))) {
     return { kind: 'refused', reason: `run ${runId} ended meanwhile: nothing to cancel` };
   }
   const queue = new (bullmq().Queue)<ChunkJobData>(

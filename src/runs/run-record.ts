@@ -114,6 +114,11 @@ export interface RunRecord extends RunSpec {
   /** When `cancel` was asked for (ms): no chunk of the run is synced from then on. */
   cancelledAt?: number;
   /**
+   * The later run of the same source (its file or feed changed) that cancelled this one while
+   * nobody was writing it (queue/supersede.ts): that run sends the source's current values.
+   */
+  supersededBy?: string;
+  /**
    * The run needed more than the day's remaining quota when it started: it plans every row first,
    * then sends its most valuable writes first (`--first`; issue 14). Never holds anything.
    */
@@ -137,6 +142,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)
     fields.approvalUnqueued = true;
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
+  if (hash.supersededBy) fields.supersededBy = hash.supersededBy;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   const { reverts, dropped } = revertsOf(hash);

@@ -179,6 +179,9 @@ export const REQUEST_CANCEL = luaScript(
   1,
   `local state = redis.call('HGET', KEYS[1], 'state')
    if not state or state == 'done' or state == 'cancelled' then return 0 end
+   if ARGV[2] and ARGV[2] ~= '' and redis.call('HEXISTS', KEYS[1], 'cancelledAt') == 0 then
+     redis.call('HSET', KEYS[1], 'supersededBy', ARGV[2])
+   end
    redis.call('HSETNX', KEYS[1], 'cancelledAt', ARGV[1])
    return 1`,
 );

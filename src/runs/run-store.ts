@@ -116,9 +116,10 @@ export class RunStore {
   /**
    * Marks the run cancelled from now on (`cancel`): chunks not yet begun settle their rows
    * `skipped` (cancelled) instead of syncing them. False when the run is gone or already over.
+   * `supersededBy`: the later run of its source that replaces it, kept unless a cancel came first.
    */
-  async requestCancel(id: string, now = Date.now()): Promise<boolean> {
-    const marked = await runScript(this.redis, REQUEST_CANCEL, this.keys.run(id), now);
+  async requestCancel(id: string, now = Date.now(), supersededBy = ''): Promise<boolean> {
+    const marked = await runScript(this.redis, REQUEST_CANCEL, this.keys.run(id), now, supersededBy);
     return marked === 1;
   }
 
