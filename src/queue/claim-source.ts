@@ -3,11 +3,12 @@ import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunStore } from '../runs/run-store.js';
-import { cancelRun, jobsOfRun, WAITING_STATES } from './cancel-run.js';
+import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { releaseSource } from './source-claim.js';
+import { supersedeIfUnwritten } from './supersede.js';
 
 /** What the claims need of the enqueue's deps (enqueue-run.ts). */
 export interface ClaimDeps extends MarkDeps {
@@ -42,10 +43,9 @@ export async function claimSource(
  * A new run of a source whose content changed (another file size or mtime, another feed) is not
  * the earlier run's, but a run of the same address stopped before its source was read to the end
  * can never end by itself all the same: ended here, as a re-run of the same content ends it
- * (claimSource). One read to the end but waiting out the seller's daily limit is superseded: its
- * rows would go first after the reset and spend the new day's requests on values this run's source
- * replaces (cancelled: its rows `skipped`, `cancelled`). One still being read, or being written
- * with the seller not paused, is left to run first.
+ * (claimSource). One read to the end whose rows nobody is writing now is superseded (supersede.ts):
+ * waiting out the seller's daily limit, or queued after it with no worker on it. One still being
+ * read, or being written now, is left to run first; a held one is left to `approve`.
  */
 export async function endStoppedRunOfAddress(
   deps: ClaimDeps,
@@ -59,18 +59,10 @@ export async function endStoppedRunOfAddress(
   const earlier = answers?.[0]?.[1];
   if (typeof earlier !== 'string' || earlier === runId) return;
   if ((await endIfStopped(deps, ref, earlier, runId, signal)) !== 'unfinished') return;
-  if (!(await waitsOutDailyLimit(deps, ref))) return;
-  if ((await cancelRun(deps, earlier)).kind === 'refused') return;
-  deps.logger.warn(
-    { run: earlier },
-    `run ${earlier} of this source was waiting out the daily limit: superseded by run ${runId}, its rows not sent`,
-  );
-}
-
-/** The seller is paused until the API's daily limit resets (not by a run's own --daily-budget). */
-async function waitsOutDailyLimit(deps: ClaimDeps, ref: string): Promise<boolean> {
-  const [until, cause] = await deps.redis.mget(deps.keys.pausedUntil(ref), deps.keys.pauseCause(ref));
-  return until !== null && Number(until) > Date.now() && cause === 'limit';
+  // Unfinished: still being read (left to its reader), or read to the end.
+  const run = await deps.runs.get(earlier);
+  if (run?.produced && (run.state === 'queued' || run.state === 'running'))
+    await supersedeIfUnwritten(deps, run, runId);
 }
 
 /**

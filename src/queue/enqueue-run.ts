@@ -58,6 +58,12 @@ export interface EnqueueHooks {
   sourceRows?: SourceRows;
   /** A worker of this process starts the run: the read waits for its first rows (first-rows.ts). */
   firstRows?: FirstRows;
+  /**
+   * Called once the source's earlier runs are dealt with (attached to, ended, superseded), before
+   * any row is read: `run` serves the seller's queue from then on, not before, or its workers would
+   * take the chunks of an earlier run that this one is about to supersede (supersede.ts).
+   */
+  onEarlierRunsSettled?: () => void;
 }
 
 export type EnqueueResult =
@@ -146,6 +152,7 @@ async function produceRun(
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
     if (!earlier && spec.sourceAddressId)
       await endStoppedRunOfAddress(deps, spec.sellerRef, spec.sourceAddressId, run.id, hooks.signal);
+    hooks.onEarlierRunsSettled?.();
     if (earlier) {
       // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its
       // seller's slot) cannot share a MULTI. Stopped between the two, the run is an unlisted record
@@ -155,6 +162,7 @@ async function produceRun(
       return { kind: 'already-queued', runId: earlier };
     }
   }
+  if (!spec.sourceId) hooks.onEarlierRunsSettled?.();
   hooks.onRunCreated?.(run);
   const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));

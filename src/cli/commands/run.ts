@@ -111,8 +111,11 @@ export async function syncOnce(
     ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   // A dry run's queue is its own, served once the run is created; any other run's is its seller's,
-  // with the rows its other runs left queued (docs/options.md).
-  if (!spec.ownQueue) workers.serve(seller);
+  // with the rows its other runs left queued (docs/options.md): served once the earlier runs of the
+  // source are dealt with, so that none of their chunks is taken that this run supersedes.
+  const serveSeller = () => {
+    if (!spec.ownQueue) workers.serve(seller);
+  };
   // This process serves its seller: `status` elsewhere must not say the run waits for a worker. Not
   // a dry run's: the seller's other runs still wait for one (its own run waits for none: worker-wait.ts).
   const stopMarking = spec.ownQueue
@@ -138,6 +141,7 @@ export async function syncOnce(
     const runId = new Promise<string>((resolve) => {
       announce = (id) => {
         runIdKnown = id;
+        serveSeller();
         if (spec.ownQueue)
           workers.serve({ ...seller, queueName: queueNameOf(runtime.keys, { ...spec, id }) });
         resolve(id);
@@ -160,6 +164,7 @@ export async function syncOnce(
     const enqueue = flags.wait ? enqueueOrAttach : enqueueRun;
     const production = enqueue(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
+      onEarlierRunsSettled: serveSeller,
       sourceRows: prepared.sourceRows,
       firstRows: { chunks: chunksAtOnceFor(flags.concurrency), begun },
       signal: interrupt.signal,

@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { queueOptions } from '../../../src/queue/queue-options.js';
@@ -9,7 +9,8 @@ import { countingSource, enqueueDeps, RUN_SPEC, upsert, useProducerRig } from '.
  * A file or feed whose content changed since its earlier run is a run of its own (another
  * sourceId), but of the same address (sourceAddressId): last night's run left unread on a pause
  * can never end by itself, and tonight's run of that address ends it, as a re-run of the same
- * content does. A run read to the end (queued on the daily limit) is left to run first.
+ * content does. A run read to the end that nobody is writing is superseded by it (cancelled);
+ * one being written, paused by its own budget, or held is left as it is.
  */
 describe('a run of a source whose content changed since its earlier run', () => {
   const rig = useProducerRig();
@@ -58,13 +59,68 @@ describe('a run of a source whose content changed since its earlier run', () => 
     );
   });
 
-  it('leaves an earlier run read to the end queued, ahead of its own', async () => {
+  it('supersedes an earlier run read to the end that no worker is writing: cancelled, its rows skipped', async () => {
     const earlier = await lastNight(true);
 
     const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
 
     expect(tonight.kind).toBe('queued');
+    const tonightId = tonight.kind === 'queued' ? tonight.run.id : '';
+    expect(await rig.runs.get(earlier.id)).toMatchObject({
+      state: 'cancelled',
+      supersededBy: tonightId,
+      counts: { 'action:skipped': 2 },
+    });
+    // Only tonight's chunk is left waiting.
+    expect(await waitingChunks()).toBe(1);
+  });
+
+  it("leaves an earlier run being written (a chunk of it in a live worker's hands) queued, ahead of its own", async () => {
+    const earlier = await lastNight(true);
+    const worker = new Worker<ChunkJobData>(rig.keys.sellerQueue(RUN_SPEC.sellerRef), null, {
+      connection: rig.redis,
+      prefix: rig.prefix,
+      autorun: false,
+    });
+    try {
+      expect((await worker.getNextJob('a-live-worker'))?.data.runId).toBe(earlier.id);
+
+      const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+      expect(tonight.kind).toBe('queued');
+      const left = await rig.runs.get(earlier.id);
+      expect(left).toMatchObject({ state: 'queued', produced: true });
+      expect(left?.supersededBy).toBeUndefined();
+    } finally {
+      await worker.close(true);
+    }
+  });
+
+  it("leaves an earlier run paused by its own --daily-budget: the budget's morning is not spent", async () => {
+    const earlier = await lastNight(true);
+    await rig.redis.set(rig.keys.pausedUntil(RUN_SPEC.sellerRef), Date.now() + 60_000, 'PX', 60_000);
+    await rig.redis.set(rig.keys.pauseCause(RUN_SPEC.sellerRef), `budget ${earlier.id}`, 'PX', 60_000);
+
+    await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
     expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'queued', produced: true });
     expect(await waitingChunks()).toBe(2);
+  });
+
+  it("leaves another seller's run of the same address alone", async () => {
+    const earlier = await lastNight(true);
+
+    await enqueueRun(deps(), { ...TONIGHT, sellerRef: 'another-seller' }, countingSource(30).rows());
+
+    expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'queued', produced: true });
+  });
+
+  it('leaves a held earlier run to `approve`', async () => {
+    const earlier = await lastNight(true);
+    await rig.runs.finish(earlier.id, Date.now(), { held: true });
+
+    await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+    expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'held' });
   });
 });

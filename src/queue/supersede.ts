@@ -1,0 +1,55 @@
+import { bullmq } from '../cjs-packages.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import type { RunRecord } from '../runs/run-store.js';
+import { cancelRun, jobsOfRun } from './cancel-run.js';
+import type { ClaimDeps } from './claim-source.js';
+import { queueOptions } from './queue-options.js';
+import { throttledErrorLog } from './quiet-errors.js';
+import { queueNameOf } from './run-queue.js';
+
+/**
+ * A later read of a source's address with other content (tonight's file or feed) supersedes
+ * `earlier`, a run of that address read to its end whose rows nobody is writing now: its rows would
+ * otherwise go first and spend the day's requests on values tonight's source replaces. Cancelled
+ * (its unsent rows `skipped`, `cancelled`; what it wrote stays written), and marked superseded by
+ * `runId`, so that a process still waiting on it says so (run-outcome.ts).
+ *
+ * Nobody writes it while the seller waits out the API's daily limit, nor, once that pause is over,
+ * while no chunk of it is in a live worker's hands: its `run --no-wait` exited 4 and no `worker`
+ * took it (cron alone), or the only worker is busy elsewhere. Left to run first: a run being written
+ * now (a chunk of it active, the seller not paused: a live `run` or `worker` took it), and one
+ * paused by a run's own --daily-budget (cancelled, its pause would go with it and tonight's run
+ * would spend what the budget kept for the morning). A held run is never here (claim-source.ts).
+ */
+export async function supersedeIfUnwritten(
+  deps: ClaimDeps,
+  earlier: RunRecord,
+  runId: string,
+): Promise<void> {
+  const ref = earlier.sellerRef;
+  const [until, cause] = await deps.redis.mget(deps.keys.pausedUntil(ref), deps.keys.pauseCause(ref));
+  const paused = until !== null && Number(until) > Date.now();
+  if (paused && cause !== 'limit') return;
+  if (!paused && (await beingWritten(deps, earlier))) return;
+  if ((await cancelRun(deps, earlier.id, undefined, runId)).kind === 'refused') return;
+  const why = paused ? 'was waiting out the daily limit' : 'was queued with no worker writing it';
+  deps.logger.warn(
+    { run: earlier.id, supersededBy: runId },
+    `run ${earlier.id} of this source ${why}: superseded by run ${runId}, its rows not yet sent skipped`,
+  );
+}
+
+/**
+ * A chunk of the run is in a worker's hands: a live process is writing it (a killed one's lock runs
+ * out within seconds, and its chunk goes back to waiting).
+ */
+async function beingWritten(deps: ClaimDeps, run: RunRecord): Promise<boolean> {
+  const queueName = queueNameOf(deps.keys, run);
+  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
+  try {
+    return (await jobsOfRun(queue, run.id, ['active'])).length > 0;
+  } finally {
+    await queue.close();
+  }
+}
