@@ -130,8 +130,12 @@ export async function endedRunExitCode(io: CliIo, runtime: Runtime, run: RunReco
   }
   const counts = runCounts(run);
   // Cancelled (by `catalog-sync cancel`) while this run waited: not every row was synced.
-  if (run.state === 'cancelled') return ExitCode.rowsFailed;
-  return counts.invalid + counts.failed + counts.deactivateFailed > 0 ? ExitCode.rowsFailed : ExitCode.ok;
+  if (run.state === 'cancelled' && !run.supersededBy) return ExitCode.rowsFailed;
+  if (counts.invalid + counts.failed + counts.deactivateFailed > 0) return ExitCode.rowsFailed;
+  // Superseded by a newer read of its source (queue/supersede.ts): the rows it left unsent are not
+  // failures, that run (reported by its own process or worker) sends the source's current values.
+  // A cron monitor is not called out for a night the next one took over.
+  return run.supersededBy ? ExitCode.superseded : ExitCode.ok;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { approvalStopped } from '../queue/approval.js';
 import type { RunRecord } from '../runs/run-store.js';
+import { supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 import { pausedMessage } from './progress.js';
 
@@ -8,6 +9,7 @@ export function runStateText(run: RunRecord, seller: SellerStatus, now: number):
   if (run.aborted)
     return 'ended early: the source was not read to the end (interrupted, or the source broke)';
   if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
+  if (run.state === 'cancelled' && run.supersededBy) return `cancelled: ${supersededText(run.supersededBy)}`;
   if (run.state === 'done' || run.state === 'cancelled') return run.state;
   if (run.cancelledAt !== undefined)
     return 'cancelling: the chunks in progress finish, then the run ends cancelled';

@@ -5,7 +5,7 @@ import { runCounts } from '../runs/summary.js';
 /**
  * Without a terminal (cron, a pipe, a log collector), `run` ends with one structured line on stderr
  * besides the printed summary: JSON (unless LOG_FORMAT=pretty) with the run id, state and counts.
- * `outcome` says why `run` stopped waiting (done, paused, unauthorized, unreachable).
+ * `outcome` says why `run` stopped waiting (done, paused, unauthorized, unreachable, superseded).
  */
 export function logRunSummary(
   stderr: NodeJS.WritableStream,
@@ -19,7 +19,9 @@ export function logRunSummary(
     {
       run: run.id,
       state: run.state,
-      outcome,
+      // A run that a newer read of its source superseded (queue/supersede.ts) says which.
+      outcome: run.supersededBy ? 'superseded' : outcome,
+      ...(run.supersededBy ? { supersededBy: run.supersededBy } : {}),
       exitCode,
       rows: run.total,
       ...runCounts(run),

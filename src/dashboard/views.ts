@@ -155,7 +155,10 @@ export function runView(run: RunRecord, seller: SellerStatus | undefined, now: n
   };
 }
 
-/** "approved 2026-05-10 09:12 UTC", "reverted …: 3 reverted, 1 failed", "cancelled …": by time. */
+/**
+ * "approved 2026-05-10 09:12 UTC", "reverted …: 3 reverted, 1 failed", "cancelled …" (": superseded
+ * by run …"): by time.
+ */
 export function runHistory(run: RunRecord): string[] {
   const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const events: Array<[number, string]> = [];
@@ -167,7 +170,11 @@ export function runHistory(run: RunRecord): string[] {
       .map(([what, n]) => `${n} ${what}`);
     events.push([revert.at, `reverted ${at(revert.at)}${counts.length ? `: ${counts.join(', ')}` : ''}`]);
   }
-  if (run.cancelledAt !== undefined) events.push([run.cancelledAt, `cancelled ${at(run.cancelledAt)}`]);
+  if (run.cancelledAt !== undefined) {
+    // Cancelled by a newer read of its source (queue/supersede.ts), not by a person: which one.
+    const by = run.supersededBy ? `: superseded by run ${run.supersededBy}` : '';
+    events.push([run.cancelledAt, `cancelled ${at(run.cancelledAt)}${by}`]);
+  }
   return events.sort(([a], [b]) => a - b).map(([, text]) => text);
 }
 

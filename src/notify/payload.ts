@@ -1,5 +1,5 @@
 import type { RunRecord } from '../runs/run-store.js';
-import { runCounts } from '../runs/summary.js';
+import { runCounts, supersededText } from '../runs/summary.js';
 
 /** What happened to a run that a webhook hears of (README, Webhooks and metrics). */
 export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected' | 'api-unreachable';
@@ -35,6 +35,8 @@ export interface NotifyBody {
   resumesAt?: string;
   /** What tripped the guard; only for `held`. */
   heldReason?: string;
+  /** The later run of the same source that superseded this one; only for `ended`. */
+  supersededBy?: string;
   text: string;
 }
 
@@ -67,6 +69,7 @@ export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number |
   };
   if (event === 'paused' && resumesAt != null) body.resumesAt = new Date(resumesAt).toISOString();
   if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
+  if (event === 'ended' && run.supersededBy) body.supersededBy = run.supersededBy;
   body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerName ?? run.sellerRef})`;
   return body;
 }
@@ -85,6 +88,10 @@ function what(body: NotifyBody, run: RunRecord): string {
       parts.push(`${c.failed} failed`);
       if (c.notApplied) parts.push(`${c.notApplied} accepted but not applied`);
       if (c.deactivated) parts.push(`${c.deactivated} deactivated`);
+      if (run.supersededBy) {
+        if (c.skipped) parts.push(`${c.skipped} skipped`);
+        return `${supersededText(run.supersededBy)}: ${parts.join(', ')}`;
+      }
       return `${run.dryRun ? 'planned (dry run)' : 'done'}: ${parts.join(', ')}`;
     }
     case 'held':

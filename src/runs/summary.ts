@@ -99,6 +99,20 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** How the run ended, after its id: `done in 2.1 s`, `held`, `superseded by run …`. */
+function headline(run: RunRecord, took: string): string {
+  // A run whose source broke half way is `done` too (enqueue-run.ts): it must not read as whole.
+  if (run.aborted) return `ended early after ${took} (the source was not read to the end)`;
+  if (run.state === 'done') return `done in ${took}`;
+  if (run.state === 'cancelled' && run.supersededBy) return supersededText(run.supersededBy);
+  return run.state;
+}
+
+/** A run cancelled by a later read of its source (queue/supersede.ts), as `run` and `status` say it. */
+export function supersededText(by: string): string {
+  return `superseded by run ${by} (a newer read of the same source)`;
+}
+
 /**
  * The summary `run` prints when a run settles: what a person reads the next morning. It quotes the
  * source's name and columns and what Redis holds: control characters are shown escaped.
@@ -110,14 +124,8 @@ export function formatSummary(
 ): string {
   const c = runCounts(run);
   const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
-  // A run whose source broke half way is `done` too (enqueue-run.ts): it must not read as whole.
-  const state = run.aborted
-    ? `ended early after ${took} (the source was not read to the end)`
-    : run.state === 'done'
-      ? `done in ${took}`
-      : run.state;
   const lines = [
-    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${state}`,
+    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${headline(run, took)}`,
     `  source    ${run.source} (preset ${run.preset})`,
   ];
   for (const detection of detections) lines.push(`            ${detection}`);

@@ -1,7 +1,7 @@
 import { utimes } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
-import { runIdOf } from '../support/cli.js';
+import { type CliResult, runIdOf } from '../support/cli.js';
 import { MAIN_SELLER, type Pipeline, usePipeline } from '../support/pipeline.js';
 
 const PRODUCTS = 30;
@@ -78,9 +78,47 @@ describe('cron alone, `run --no-wait` each night: a changed file the day after a
     // Last night's run is over, superseded by tonight's: what it wrote stays written, the rest skipped.
     const earlier = await statusOf(pipeline, lastNightRun);
     expect(earlier).toMatchObject({ state: 'cancelled', supersededBy: tonightRun, settled: PRODUCTS });
+    expect(earlier.stateText).toContain(`superseded by run ${tonightRun}`);
     expect(earlier.counts).toMatchObject({
       updated: writtenLastNight.length,
       skipped: PRODUCTS - writtenLastNight.length,
     });
+  });
+});
+
+describe('a `run` waiting out the daily limit when a changed file of its source is run', () => {
+  // Long days: the pause outlasts the test. 12 requests a day: two days' worth never end night 1.
+  const pipeline = usePipeline({ dailyLimit: 12, dayLengthMs: 120_000, resetHeader: 'x-ratelimit-reset-ms' });
+
+  it('ends saying which run superseded it, exit 0: nothing of it failed, and run B sends the values', {
+    timeout: 60_000,
+  }, async () => {
+    seed(pipeline);
+    const waiting: Promise<CliResult> = pipeline.cli(['run', await nightlyFile(pipeline, 100, 1)]);
+    // Until it waits out the limit (its own `run` process still alive and waiting).
+    let lastNightRun: string | null = null;
+    while (lastNightRun === null) {
+      const status = await pipeline.cli(['status', '--json']);
+      const latest = status.code === 0 ? JSON.parse(status.stdout) : null;
+      if (latest?.seller.pausedUntil) lastNightRun = latest.id as string;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const tonight = await pipeline.cli(['run', await nightlyFile(pipeline, 200, 2), '--no-wait']);
+    const superseded = await waiting;
+
+    expect(tonight.code, tonight.stderr).toBe(4);
+    const tonightRun = runIdOf(tonight.stderr);
+    expect(superseded.code, superseded.stderr).toBe(0);
+    expect(superseded.stdout).toContain(
+      `run ${lastNightRun}: superseded by run ${tonightRun} (a newer read of the same source)`,
+    );
+    // What it wrote before the limit stays written; the rest is skipped, none failed.
+    const rows = /rows {6}30: 0 created, (\d+) updated, 0 unchanged, 0 invalid, 0 failed, (\d+) skipped/.exec(
+      superseded.stdout,
+    );
+    expect(rows, superseded.stdout).not.toBeNull();
+    expect(Number(rows?.[1]) + Number(rows?.[2])).toBe(PRODUCTS);
+    expect(Number(rows?.[1])).toBeGreaterThan(0);
   });
 });

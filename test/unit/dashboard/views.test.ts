@@ -185,4 +185,20 @@ describe('runView of runs that guards, approve, revert and cancel touched', () =
     ]);
     expect(view.durationMs).toBe(60_000);
   });
+
+  it('names the run that superseded a cancelled run (a newer read of its source)', () => {
+    const view = runView(
+      runRecord({
+        state: 'cancelled',
+        createdAt: at,
+        cancelledAt: at + 60_000,
+        supersededBy: '20260303T020000-abcdef',
+      }),
+      undefined,
+      at + 3_600_000,
+    );
+    expect(view.history).toEqual([
+      'cancelled 2026-03-02 02:01 UTC: superseded by run 20260303T020000-abcdef',
+    ]);
+  });
 });
