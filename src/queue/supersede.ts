@@ -17,9 +17,9 @@ import { queueNameOf } from './run-queue.js';
  * Nobody writes it while the seller waits out the API's daily limit, nor, once that pause is over,
  * while no chunk of it is in a live worker's hands: its `run --no-wait` exited 4 and no `worker`
  * took it (cron alone), or the only worker is busy elsewhere. Left to run first: a run being written
- * now (a chunk of it active, the seller not paused: a live `run` or `worker` took it), and one
- * paused by a run's own --daily-budget (cancelled, its pause would go with it and tonight's run
- * would spend what the budget kept for the morning). A held run is never here (claim-source.ts).
+ * now (a chunk of it active, the seller not paused: a live `run` or `worker` took it), and any run
+ * while a --daily-budget pauses the seller (the budget's run cancelled, its pause would go with it
+ * and tonight's run would spend what the budget kept). A held run is never here (claim-source.ts).
  */
 export async function supersedeIfUnwritten(
   deps: ClaimDeps,
