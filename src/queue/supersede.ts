@@ -1,11 +1,16 @@
 import { bullmq } from '../cjs-packages.js';
+import type { Logger } from '../logger.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunRecord } from '../runs/run-store.js';
-import { cancelRun, jobsOfRun } from './cancel-run.js';
-import type { ClaimDeps } from './claim-source.js';
+import { type CancelDeps, cancelRun, jobsOfRun } from './cancel-run.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { queueNameOf } from './run-queue.js';
+
+/** What superseding needs of the claims' deps (claim-source.ts): a cancel, and a log line. */
+export interface SupersedeDeps extends CancelDeps {
+  logger: Logger;
+}
 
 /**
  * A later read of a source's address with other content (tonight's file or feed) supersedes
@@ -22,7 +27,7 @@ import { queueNameOf } from './run-queue.js';
  * and tonight's run would spend what the budget kept). A held run is never here (claim-source.ts).
  */
 export async function supersedeIfUnwritten(
-  deps: ClaimDeps,
+  deps: SupersedeDeps,
   earlier: RunRecord,
   runId: string,
 ): Promise<void> {
@@ -43,7 +48,7 @@ export async function supersedeIfUnwritten(
  * A chunk of the run is in a worker's hands: a live process is writing it (a killed one's lock runs
  * out within seconds, and its chunk goes back to waiting).
  */
-async function beingWritten(deps: ClaimDeps, run: RunRecord): Promise<boolean> {
+async function beingWritten(deps: SupersedeDeps, run: RunRecord): Promise<boolean> {
   const queueName = queueNameOf(deps.keys, run);
   const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
