@@ -16,6 +16,11 @@ export interface NotifyCounts {
   notApplied: number;
   /** `--missing`: managed products gone from the source that got their deactivating PUT. */
   deactivated: number;
+  /**
+   * Rows read from the source that have no outcome (yet): for `ended`, rows the run never tried
+   * (it ended early). Rows past the point where the source broke were never read: not counted.
+   */
+  notTried: number;
 }
 
 /**
@@ -25,6 +30,10 @@ export interface NotifyCounts {
 export interface NotifyBody {
   event: RunEvent;
   runId: string;
+  /**
+   * The run's state (`status`), except `ended-early` for a run ended before its source was read to
+   * the end: its record says `done` with `aborted`, which a hook must not read as a whole run.
+   */
   state: string;
   sellerRef: string;
   /** The seller's name (`--seller`), when it has one. */
@@ -35,7 +44,9 @@ export interface NotifyBody {
   resumesAt?: string;
   /** What tripped the guard; only for `held`. */
   heldReason?: string;
-  /** The later run of the same source that superseded this one; only for `ended`. */
+  /** Why the run ended before its source was read to the end; only for `ended-early`. */
+  endedEarly?: string;
+  /** The newer read of the same source that cancelled this run; only for a superseded run. */
   supersededBy?: string;
   text: string;
 }
@@ -52,15 +63,19 @@ export function notifyCounts(run: RunRecord): NotifyCounts {
     held: run.counts['status:held'] ?? 0,
     notApplied: c.notApplied,
     deactivated: c.deactivated,
+    notTried: Math.max(0, run.total - run.settled),
   };
 }
+
+/** Said when the run's record does not say why it ended early (a run ended by the next import). */
+const NOT_READ_TO_THE_END = 'the source was not read to the end';
 
 export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number | null): NotifyBody {
   const counts = notifyCounts(run);
   const body: NotifyBody = {
     event,
     runId: run.id,
-    state: run.state,
+    state: run.aborted ? 'ended-early' : run.state,
     sellerRef: run.sellerRef,
     ...(run.sellerName ? { sellerName: run.sellerName } : {}),
     source: run.source,
@@ -69,6 +84,7 @@ export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number |
   };
   if (event === 'paused' && resumesAt != null) body.resumesAt = new Date(resumesAt).toISOString();
   if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
+  if (run.aborted) body.endedEarly = run.endedEarly ?? NOT_READ_TO_THE_END;
   if (event === 'ended' && run.supersededBy) body.supersededBy = run.supersededBy;
   body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerName ?? run.sellerRef})`;
   return body;
@@ -86,13 +102,13 @@ function what(body: NotifyBody, run: RunRecord): string {
         : [`${c.created} created`, `${c.updated} updated`];
       if (c.invalid) parts.push(`${c.invalid} invalid`);
       parts.push(`${c.failed} failed`);
+      // Rows a cancel (or --only, --only-published) left out, and rows an early end left untried:
+      // without them a cancelled run reads as a run that had nothing to do.
+      if (c.skipped) parts.push(`${c.skipped} skipped`);
+      if (c.notTried) parts.push(`${c.notTried} not tried`);
       if (c.notApplied) parts.push(`${c.notApplied} accepted but not applied`);
       if (c.deactivated) parts.push(`${c.deactivated} deactivated`);
-      if (run.supersededBy) {
-        if (c.skipped) parts.push(`${c.skipped} skipped`);
-        return `${supersededText(run.supersededBy)}: ${parts.join(', ')}`;
-      }
-      return `${run.dryRun ? 'planned (dry run)' : 'done'}: ${parts.join(', ')}`;
+      return `${endedAs(body, run)}: ${parts.join(', ')}`;
     }
     case 'held':
       return `held: ${run.heldReason ?? 'a guard held the writes back'}; nothing held was sent (catalog-sync approve ${run.id})`;
@@ -103,4 +119,12 @@ function what(body: NotifyBody, run: RunRecord): string {
     case 'api-unreachable':
       return `paused: cannot reach ${run.baseUrl}; its rows stay queued and go on once the API answers`;
   }
+}
+
+/** How an `ended` run ended, as the text line's head: never `done` for a run that did not end whole. */
+function endedAs(body: NotifyBody, run: RunRecord): string {
+  if (body.endedEarly !== undefined) return `ended early (${body.endedEarly})`;
+  if (body.supersededBy !== undefined) return supersededText(body.supersededBy);
+  if (run.state === 'cancelled') return 'cancelled';
+  return run.dryRun ? 'planned (dry run)' : 'done';
 }

@@ -2,6 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullmq } from '../cjs-packages.js';
 import { CANCEL_JOBS_PAGE } from '../defaults.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -17,6 +18,8 @@ export interface CancelDeps extends MarkDeps {
   keys: RedisKeys;
   runs: RunStore;
   prefix: string;
+  /** Tells the run's webhook that it ended (finalise.ts), when the process has one. */
+  notifier?: RunNotifier;
 }
 
 export type CancelResult =

@@ -17,6 +17,7 @@ import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
 import { claimSource, endStoppedRunOfAddress } from './claim-source.js';
+import { endedEarlyReason } from './ended-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
@@ -211,7 +212,7 @@ async function produceRun(
       throw error;
     }
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
-    await deps.runs.finish(run.id, Date.now(), { aborted: true });
+    await deps.runs.finish(run.id, Date.now(), { aborted: true, endedEarly: endedEarlyReason(error) });
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
     await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));

@@ -91,6 +91,8 @@ export interface RunRecord extends RunSpec {
   produced: boolean;
   /** The run was ended before its source was read to the end (interrupted, or the source broke). */
   aborted: boolean;
+  /** With `aborted`: why, in one line (the source's error), when the process that ended it knew. */
+  endedEarly?: string;
   total: number;
   settled: number;
   snapshotReady: boolean;
@@ -143,6 +145,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
     fields.approvalUnqueued = true;
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
   if (hash.supersededBy) fields.supersededBy = hash.supersededBy;
+  if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   const { reverts, dropped } = revertsOf(hash);

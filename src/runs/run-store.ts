@@ -266,10 +266,14 @@ export class RunStore {
   async finish(
     id: string,
     now = Date.now(),
-    how: { aborted?: boolean; held?: boolean; cancelled?: boolean } = {},
+    /** `endedEarly`: with `aborted`, why (one line: the run's webhook and record say it). */
+    how: { aborted?: boolean; endedEarly?: string; held?: boolean; cancelled?: boolean } = {},
   ): Promise<void> {
     const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
-    const fields = { state, finishedAt: now, ...(how.aborted ? { aborted: 1 } : {}) };
+    const early = how.aborted
+      ? { aborted: 1, ...(how.endedEarly ? { endedEarly: how.endedEarly } : {}) }
+      : {};
+    const fields = { state, finishedAt: now, ...early };
     const multi = this.redis.multi();
     // The requests this process counted for the run are in its record when it ends.
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
