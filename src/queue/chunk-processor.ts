@@ -4,6 +4,7 @@ import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
 import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
+import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
@@ -177,7 +178,7 @@ async function pauseSeller(
       'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
     );
     await queue.pause();
-    await deps.notifier?.notifyRunById('key-rejected', runId, (id) => deps.runs.get(id));
+    await tellPauseToWaitingRuns(deps, ref, { event: 'key-rejected' }, runId);
   } else if (pause instanceof ApiUnreachableError) {
     await pauseUnreachable(deps, queue, ref, pause, runId);
   } else {
@@ -191,7 +192,8 @@ async function pauseSeller(
     );
     // Jobs are taken again a little before the reset: they wait out the rest in assertNotPaused.
     await queue.rateLimit(Math.max(1, until - deps.now() - WAKE_LEAD_MS));
-    await deps.notifier?.notifyRunById('paused', runId, (id) => deps.runs.get(id), until);
+    // Every run of the seller waits on it, not only this one.
+    await tellPauseToWaitingRuns(deps, ref, { event: 'paused', resumesAt: until }, runId);
   }
   // Back to waiting without spending an attempt (BullMQ's manual rate limit).
   throw new (bullmq().RateLimitError)();

@@ -5,6 +5,7 @@ import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
+import { tellPauseAtStart } from '../notify/pause-notice.js';
 import { faultOf } from '../redis/health.js';
 import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -165,6 +166,9 @@ async function produceRun(
   }
   if (!spec.sourceId) hooks.onEarlierRunsSettled?.();
   hooks.onRunCreated?.(run);
+  // A seller paused already takes none of this run's chunks, so no chunk would tell its webhook of
+  // the pause it waits on: told now, beside the read (a slow hook does not hold the source back).
+  const pauseTold = tellPauseAtStart(deps, run);
   const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
@@ -215,10 +219,12 @@ async function produceRun(
     await deps.runs.finish(run.id, Date.now(), { aborted: true, endedEarly: endedEarlyReason(error) });
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
+    await pauseTold;
     await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
     await queue.close();
+    await pauseTold;
   }
 }
 

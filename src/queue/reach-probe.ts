@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { RunContext, WorkerDeps } from '../chunks/run-context.js';
 import { UNTIMED_PAUSE_MS } from '../defaults.js';
+import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { formatDuration } from '../runs/summary.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
@@ -44,6 +45,7 @@ export async function pauseUnreachable(
     );
   }
   await queue.rateLimit(wait);
-  // Once per run (the notifier's claim): a webhook told at every probe would be noise.
-  if (fresh) await deps.notifier?.notifyRunById('api-unreachable', runId, (id) => deps.runs.get(id));
+  // Once per run (the notifier's claim): a webhook told at every probe would be noise. Every run of
+  // the seller waits on it, not only this one.
+  if (fresh) await tellPauseToWaitingRuns(deps, ref, { event: 'api-unreachable' }, runId);
 }
