@@ -7,7 +7,7 @@ import { pausedMessage } from './progress.js';
 /** What `status` says of a run's state: why a run that is not over waits, when it does. */
 export function runStateText(run: RunRecord, seller: SellerStatus, now: number): string {
   if (run.aborted)
-    return 'ended early: the source was not read to the end (interrupted, or the source broke)';
+    return `ended early: ${run.endedEarly ?? 'the source was not read to the end (interrupted, or the source broke)'}`;
   if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
   if (run.state === 'cancelled' && run.supersededBy) return `cancelled: ${supersededText(run.supersededBy)}`;
   if (run.state === 'done' || run.state === 'cancelled') return run.state;

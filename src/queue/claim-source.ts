@@ -1,6 +1,7 @@
 import { bullmq } from '../cjs-packages.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunStore } from '../runs/run-store.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
@@ -15,6 +16,8 @@ export interface ClaimDeps extends MarkDeps {
   runs: RunStore;
   prefix: string;
   logger: Logger;
+  /** Tells an ended run's `--notify` webhook (absent in tests that do not need it). */
+  notifier?: RunNotifier;
 }
 
 /** Claims the source for this run; resolves to the id of an unfinished earlier run that holds it. */
@@ -83,13 +86,16 @@ async function endIfStopped(
   const run = await deps.runs.get(earlier);
   if (!run || run.state === 'done' || run.state === 'held') return 'over';
   if (beingRead || run.produced) return 'unfinished';
-  await deps.runs.finish(earlier, Date.now(), { aborted: true });
+  const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
+  await deps.runs.finish(earlier, Date.now(), { aborted: true, endedEarly });
   await deps.redis.del(deps.keys.producing(earlier));
   await dropWaitingChunks(deps, ref, earlier);
   deps.logger.warn(
     { run: earlier },
     `run ${earlier} stopped before its source was read to the end: ended; run ${runId} starts over`,
   );
+  // Its own process, which would have told the webhook, is gone.
+  await deps.notifier?.notifyRunById('ended', earlier, (id) => deps.runs.get(id));
   return 'ended';
 }
 

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
+import type { RunNotifier } from '../../../src/notify/notifier.js';
 import { cancelRun } from '../../../src/queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { gate } from '../../support/gate.js';
@@ -22,10 +23,22 @@ describe('importing a source whose earlier run is not read to the end', () => {
     await rig.redis.set(rig.keys.activeRun(SOURCED.sellerRef, 'feed-1'), dead.id);
     await rig.redis.set(rig.keys.producing(dead.id), '7', 'PX', 60_000);
 
-    const result = await enqueueRun(deps(), SOURCED, countingSource(30).rows());
+    const told: string[] = [];
+    const notifier = {
+      notifyRunById: async (event: string, runId: string) => {
+        told.push(`${event} ${runId}`);
+      },
+    } as unknown as RunNotifier;
+
+    const result = await enqueueRun({ ...deps(), notifier }, SOURCED, countingSource(30).rows());
 
     expect(result.kind).toBe('queued');
     expect(await rig.runs.get(dead.id)).toMatchObject({ state: 'done', aborted: true });
+    // Its own process would have told its webhook, and status why: both now come from the re-run.
+    expect((await rig.runs.get(dead.id))?.endedEarly).toBe(
+      `its process stopped before the source was read to the end; run ${result.kind === 'queued' ? result.run.id : ''} reads it anew`,
+    );
+    expect(told).toEqual([`ended ${dead.id}`]);
     expect(await rig.redis.exists(rig.keys.producing(dead.id))).toBe(0);
     if (result.kind === 'queued')
       expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 30 });
