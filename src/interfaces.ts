@@ -73,6 +73,12 @@ export interface ProductUpsert {
    * rather than `invalid`. An update of an existing product still goes out.
    */
   unpriced?: string;
+  /**
+   * Set when the source does not sell this product (what it says, e.g. `Shopify Status draft`) and
+   * `--fields` does not send `status`: a create, which could only go out live, is then `skipped`; an
+   * update of an existing product goes out with the fields sent, its status there left as it is.
+   */
+  notSold?: string;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */

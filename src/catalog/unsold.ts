@@ -19,8 +19,10 @@ export interface LeftOut {
 
 /**
  * `--only-published` (README, Options of `run` and `import`): a row the source does not sell is never
- * created as if live. It goes out with its `status`, unless the run leaves it out (`--only-published`)
- * or does not send `status` at all (`--fields` without it): then the reason it is skipped.
+ * created as if live. It goes out with its `status`, unless the run leaves it out (`--only-published`):
+ * then the reason it is skipped. One that `--fields` sends without `status` is not left out here: its
+ * product, if the marketplace has it, is updated with the fields sent (its status there untouched),
+ * and only its create is skipped (ProductUpsert.notSold, unsoldNotCreated).
  *
  * Left out, the row would still hold its key: with `--missing`, the product the seller archived or
  * drafted in the store would stay live on the marketplace, as it was, night after night. The seller
@@ -29,13 +31,28 @@ export interface LeftOut {
  * again). Without `--missing` nothing changes: the key is held, and no `missing` line is added.
  */
 export function leftOutUnsold(state: SourceState, rules: UnsoldRules): LeftOut | undefined {
-  if (state.status === 'active') return undefined;
-  const reason = rules.onlyPublished
-    ? `not sold in the source (${state.says}): left out (--only-published)`
-    : rules.send && !rules.send.has('status')
-      ? `not sold in the source (${state.says}) and status is not among the fields sent (--fields): not sent, so that it does not go live`
-      : undefined;
-  if (reason === undefined) return undefined;
+  if (state.status === 'active' || !rules.onlyPublished) return undefined;
+  const reason = `not sold in the source (${state.says}): left out (--only-published)`;
   if (!rules.missing) return { reason, unsold: false };
   return { reason: `${reason}; counted as gone from the source (--missing)`, unsold: true };
+}
+
+/**
+ * A row not sold in the source whose `status` the run does not send (`--fields` without it): what the
+ * source says of it (ProductUpsert.notSold), or undefined for a row sent as any other. Such a row
+ * holds its key: its product is updated, not gone from the source, so `--missing` leaves it alone.
+ */
+export function notSoldWithoutStatus(state: SourceState, rules: UnsoldRules): string | undefined {
+  if (state.status === 'active' || !rules.send || rules.send.has('status')) return undefined;
+  return state.says;
+}
+
+/** The reason a create of such a row is skipped: sent without its status, it could only go out live. */
+export function unsoldNotCreated(says: string): string {
+  return `not sold in the source (${says}) and status is not among the fields sent (--fields): not created, so that it does not go live`;
+}
+
+/** The note of an update (or an unchanged row) of such a row's product: its status is left as it is. */
+export function unsoldStatusKept(says: string): string {
+  return `not sold in the source (${says}): status not sent (--fields), left as the marketplace has it`;
 }

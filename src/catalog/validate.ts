@@ -28,7 +28,7 @@ import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import type { SeenKeys } from './seen-keys.js';
 import type { FieldSpec } from './transforms.js';
-import { leftOutUnsold } from './unsold.js';
+import { leftOutUnsold, notSoldWithoutStatus } from './unsold.js';
 
 export interface RowRules {
   /** The `--match-by` field. */
@@ -195,9 +195,11 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     if (leftOut.unsold) row.unsold = true;
     return row;
   }
+  // Not sold, and `--fields` does not send status: the diff creates no product of it (row-sync).
+  const notSold = draft.state && notSoldWithoutStatus(draft.state, rules);
   if (draft.state && fields.status === undefined) {
     fields.status = draft.state.status;
-    if (draft.state.status !== 'active')
+    if (draft.state.status !== 'active' && notSold === undefined)
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
   let taxed: Taxed | undefined;
@@ -223,6 +225,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
   };
   if (draft.id !== undefined) upsert.id = draft.id;
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
+  if (notSold !== undefined) upsert.notSold = notSold;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { toDecimal } from '../catalog/decimal.js';
+import { unsoldNotCreated, unsoldStatusKept } from '../catalog/unsold.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
 
@@ -72,6 +73,8 @@ export function diffProduct(
   options: DiffOptions = {},
 ): DiffResult {
   if (!remote) {
+    // Not sold in the source and sent without status (`--fields`): created, it could only go live.
+    if (upsert.notSold !== undefined) return { action: 'skipped', reason: unsoldNotCreated(upsert.notSold) };
     // Contract, "What a run does with each row": a row that cannot be sent is reported, not dropped.
     if (upsert.fields.name === undefined)
       return { action: 'invalid', reason: `missing name for a new product${leftOutBy(options, 'name')}` };
@@ -85,7 +88,8 @@ export function diffProduct(
     return { action: 'create', fields: upsert.fields };
   }
   const changed: ProductFields = {};
-  const notes: string[] = [];
+  // Its status on the marketplace is whatever it is there: the row says so, written or not.
+  const notes: string[] = upsert.notSold === undefined ? [] : [unsoldStatusKept(upsert.notSold)];
   const learned: Record<string, string> = {};
   let changes = 0;
   for (const [name, value] of Object.entries(upsert.fields)) {

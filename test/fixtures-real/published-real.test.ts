@@ -29,12 +29,20 @@ describe('published state in the real exports', () => {
     );
   });
 
-  it('shopify legacy template with --fields lacking status: what is not sold is skipped, not sent live', async () => {
+  it('shopify legacy template with --fields lacking status: what is not sold is sent without status, never to be created', async () => {
     const file = await mapRealFile('shopify-template-legacy/product_template.csv', {
       fields: ['sku', 'name', 'price'],
     });
-    expect(file.counts).toEqual({ upsert: 3, invalid: 0, merged: 0, skipped: 2 });
+    expect(file.counts).toEqual({ upsert: 5, invalid: 0, merged: 0, skipped: 0 });
     expect(file.upserts.every((upsert) => upsert.fields.status === undefined)).toBe(true);
+    // The diff creates none of these (a create without status could only go live): it updates one that exists.
+    expect(file.upserts.map((upsert) => upsert.notSold)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'Shopify Status draft',
+      'Shopify Status archived',
+    ]);
   });
 
   it('woocommerce sample: the product hidden from the catalog is sent hidden; the external and grouped ones are skipped', async () => {

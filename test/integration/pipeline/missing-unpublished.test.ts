@@ -137,18 +137,28 @@ describe('--missing with a product the seller archived in the store (left out, n
     expect(lamp()).toMatchObject({ quantity: 2 });
   });
 
-  it('with --fields without status too: the row is not sent, and the product is deactivated', async () => {
+  it('with --fields without status instead: the row updates its product, which is not gone, so not deactivated', async () => {
     const fields = ['--fields', 'sku,name,price,quantity', '--missing', 'quantity=0', '--max-missing', '1'];
     expect((await night('first', 'active', ...fields)).code).toBe(0);
 
-    const archived = await night('archived', 'archived', ...fields);
+    const archived = await night('archived', ['archived', '31.00'], ...fields);
 
     expect(archived.code).toBe(0);
-    expect(archived.puts.map((put) => put.body)).toEqual([{ quantity: 0 }]);
-    expect(archived.lines.find((line) => line.row === '2')?.error).toBe(
-      `not sold in the source (Shopify Status archived) and status is not among the fields sent (--fields): not sent, so that it does not go live${GONE}`,
-    );
-    expect(archived.lines.at(-1)).toMatchObject({ key: 'LAMP-1', action: 'deactivate', status: 'ok' });
+    expect(archived.puts.map((put) => put.body)).toEqual([{ price: 31 }]);
+    expect(archived.lines.find((line) => line.row === '2')).toMatchObject({
+      action: 'update',
+      status: 'ok',
+      error: '',
+      note: 'not sold in the source (Shopify Status archived): status not sent (--fields), left as the marketplace has it',
+    });
+    // The desk was never on the marketplace: not created, and nothing to deactivate.
+    expect(archived.lines.find((line) => line.row === '4')).toMatchObject({
+      action: 'skipped',
+      error:
+        'not sold in the source (Shopify Status draft) and status is not among the fields sent (--fields): not created, so that it does not go live',
+    });
+    expect(archived.lines.filter((line) => line.action === 'deactivate')).toEqual([]);
+    expect(lamp()).toMatchObject({ price: 31, quantity: 2 });
   });
 
   it('without --missing: left out and nothing else, as before', async () => {

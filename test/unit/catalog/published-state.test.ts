@@ -68,7 +68,7 @@ describe('woocommerce published state', () => {
     });
   });
 
-  it('skips what is not sold when status is not among the fields sent, and sends the rest without it', async () => {
+  it('sends what is not sold without status when status is not among the fields sent, marked so the diff creates none of it', async () => {
     const rows = await mapRows(
       WOO,
       [
@@ -79,10 +79,13 @@ describe('woocommerce published state', () => {
     );
     expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { sku: 'P', name: 'Public', price: 5 } });
     expect(rows[0]).not.toHaveProperty('fields.status');
-    expect(rows[1]).toMatchObject({
-      kind: 'skipped',
+    expect(rows[1]).toEqual({
+      kind: 'upsert',
+      row: 2,
+      line: 3,
       key: 'D',
-      reason: expect.stringContaining('status is not among the fields sent (--fields)'),
+      fields: { sku: 'D', name: 'Draft', price: 5 },
+      notSold: 'WooCommerce Published -1 (draft)',
     });
   });
 

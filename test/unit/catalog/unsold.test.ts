@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leftOutUnsold } from '../../../src/catalog/unsold.js';
+import { leftOutUnsold, notSoldWithoutStatus } from '../../../src/catalog/unsold.js';
 import { mapRows } from './map-rows.js';
 
 const ARCHIVED = { status: 'archived', says: 'Shopify Status archived' } as const;
@@ -14,27 +14,33 @@ describe('leftOutUnsold: a row the source does not sell, and --missing', () => {
     expect(leftOutUnsold(ARCHIVED, { send: new Set(['sku', 'status']), missing: true })).toBe(undefined);
   });
 
-  it('without --missing: left out, its key held as before', () => {
-    expect(leftOutUnsold(ARCHIVED, { onlyPublished: true })).toEqual({
-      reason: 'not sold in the source (Shopify Status archived): left out (--only-published)',
-      unsold: false,
-    });
-    expect(leftOutUnsold(ARCHIVED, { send: WITHOUT_STATUS })).toEqual({
-      reason:
-        'not sold in the source (Shopify Status archived) and status is not among the fields sent (--fields): not sent, so that it does not go live',
+  it('does not leave out a row --fields sends without status: its product, if it exists, is updated', () => {
+    expect(leftOutUnsold(ARCHIVED, { send: WITHOUT_STATUS })).toBe(undefined);
+    expect(leftOutUnsold(ARCHIVED, { send: WITHOUT_STATUS, missing: true })).toBe(undefined);
+    expect(notSoldWithoutStatus(ARCHIVED, { send: WITHOUT_STATUS, missing: true })).toBe(
+      'Shopify Status archived',
+    );
+    expect(notSoldWithoutStatus(ARCHIVED, { send: new Set(['sku', 'status']) })).toBe(undefined);
+    expect(notSoldWithoutStatus(ARCHIVED, {})).toBe(undefined);
+    expect(
+      notSoldWithoutStatus({ status: 'active', says: 'Shopify Status active' }, { send: WITHOUT_STATUS }),
+    ).toBe(undefined);
+  });
+
+  it('without --missing: left out by --only-published, its key held as before', () => {
+    const reason = 'not sold in the source (Shopify Status archived): left out (--only-published)';
+    expect(leftOutUnsold(ARCHIVED, { onlyPublished: true })).toEqual({ reason, unsold: false });
+    // --only-published wins over --fields: such rows are left out entirely, as it says.
+    expect(leftOutUnsold(ARCHIVED, { onlyPublished: true, send: WITHOUT_STATUS })).toEqual({
+      reason,
       unsold: false,
     });
   });
 
-  it('with --missing: left out by --only-published or by --fields without status, and gone from the source', () => {
+  it('with --missing: left out by --only-published, and gone from the source', () => {
     expect(leftOutUnsold(ARCHIVED, { onlyPublished: true, missing: true })).toEqual({
       reason:
         'not sold in the source (Shopify Status archived): left out (--only-published); counted as gone from the source (--missing)',
-      unsold: true,
-    });
-    expect(leftOutUnsold(ARCHIVED, { send: WITHOUT_STATUS, missing: true })).toEqual({
-      reason:
-        'not sold in the source (Shopify Status archived) and status is not among the fields sent (--fields): not sent, so that it does not go live; counted as gone from the source (--missing)',
       unsold: true,
     });
   });
@@ -57,6 +63,28 @@ describe('the mapped rows of a run with --missing', () => {
       ['upsert', 'MUG-1', undefined],
       ['skipped', 'LAMP-1', true],
       ['skipped', 'DESK-1', true],
+    ]);
+  });
+
+  it('sends a row --fields sends without status, marked not sold, and never as gone from the source', async () => {
+    const rows = await mapRows(
+      SHOPIFY,
+      [
+        ['mug', 'Mug', 'MUG-1', '12.50', 'active'],
+        ['lamp', 'Lamp', 'LAMP-1', '30.00', 'archived'],
+      ],
+      { preset: 'shopify', fields: ['sku', 'price'], missing: true },
+    );
+    expect(rows).toEqual([
+      { kind: 'upsert', row: 1, line: 2, key: 'MUG-1', fields: { sku: 'MUG-1', price: 12.5 } },
+      {
+        kind: 'upsert',
+        row: 2,
+        line: 3,
+        key: 'LAMP-1',
+        fields: { sku: 'LAMP-1', price: 30 },
+        notSold: 'Shopify Status archived',
+      },
     ]);
   });
 

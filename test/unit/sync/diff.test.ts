@@ -66,6 +66,44 @@ describe('diffProduct', () => {
     });
   });
 
+  describe('a row the source does not sell, sent without status (--fields)', () => {
+    const draft = (fields: ProductFields): ProductUpsert => ({
+      ...upsert(fields),
+      notSold: 'Shopify Status draft',
+    });
+
+    it('creates nothing, with the reason, before any field it lacks is a reason', () => {
+      const reason =
+        'not sold in the source (Shopify Status draft) and status is not among the fields sent (--fields): not created, so that it does not go live';
+      expect(diffProduct(draft({ sku: 'J-30', name: 'Jeans', price: 95 }), undefined)).toEqual({
+        action: 'skipped',
+        reason,
+      });
+      expect(
+        diffProduct(draft({ quantity: 7 }), undefined, undefined, { sent: new Set(['quantity']) }),
+      ).toEqual({ action: 'skipped', reason });
+    });
+
+    it('updates the product that exists with what changed, and says its status is left as it is', () => {
+      const kept =
+        'not sold in the source (Shopify Status draft): status not sent (--fields), left as the marketplace has it';
+      const listed = remote({ sku: 'J-30', price: 95, quantity: 15, status: 'draft' });
+      expect(diffProduct(draft({ price: 95, quantity: 7 }), listed)).toEqual({
+        action: 'update',
+        id: '7',
+        fields: { quantity: 7 },
+        notes: [kept],
+        learned: {},
+      });
+      expect(diffProduct(draft({ price: 95, quantity: 15 }), listed)).toEqual({
+        action: 'unchanged',
+        id: '7',
+        notes: [kept],
+        learned: {},
+      });
+    });
+  });
+
   describe('when the row has no price but the product exists', () => {
     it('updates the fields that changed: an update does not need a price', () => {
       const bundle = { ...upsert({ sku: 'B-1', name: 'Kit v2' }), unpriced: 'bundle priced from its parts' };
