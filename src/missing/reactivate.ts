@@ -26,7 +26,9 @@ export async function withReactivations(
   if (found.size === 0) return { rows, returning };
   const augmented = rows.map((row) => {
     const product = found.get(row.key);
-    if (!product) return row;
+    // Not sold in the source (`--fields` without status): not back on sale, so nothing is restored
+    // (a former `status` would make it live); its record waits for the night it is sold again.
+    if (!product || row.notSold !== undefined) return row;
     returning.set(row.row, { key: row.key, product });
     // An `apply` job carries the row as planned: restored and noted already.
     const notes = row.notes?.includes(REACTIVATED_NOTE)

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
 import { parseCsv } from '../support/catalog.js';
-import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
+import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 
 /**
  * Shopify's own product template (fixtures/real/shopify-template, see SOURCES.md): a shirt sold
@@ -145,5 +145,51 @@ describe('--fields without status, on rows the source does not sell (the real Sh
     expect(line(stock.lines, 'PNT_DEN_305')?.error).toBe('');
     expect(bySku(pipeline.products()).get('PNT_DEN_285')).toMatchObject({ quantity: 20, status: 'draft' });
     expect(jeans()).toMatchObject({ quantity: 7, status: 'draft' });
+  });
+
+  it('a product --missing deactivated comes back not sold: its former status is not put back, it stays off sale', async () => {
+    // Made by hand on the marketplace, live; matched by its SKU and written without status.
+    pipeline.sandbox.seedProducts(MAIN_SELLER, [
+      { sku: 'HAT_GRY_275', name: 'Grey hat', price: 17.99, quantity: 45, status: 'active' },
+    ]);
+    const hatSold = await template('sold', (row, column) => {
+      row('HAT_GRY_275')[column('Status')] = 'active';
+    });
+    expect((await run(hatSold, '--fields', 'sku,name,price,quantity')).code).toBe(0);
+    const hat = () => bySku(pipeline.products()).get('HAT_GRY_275');
+    expect(hat()).toMatchObject({ status: 'active', quantity: 50 });
+    const missing = ['--missing', 'status=archived', '--max-missing', '1'];
+    const gone = await run(await template('gone', undefined, 'HAT_GRY_275'), ...missing);
+    expect(gone.code).toBe(0);
+    expect(line(gone.lines, 'HAT_GRY_275')).toMatchObject({ action: 'deactivate', status: 'ok' });
+    expect(hat()).toMatchObject({ status: 'archived' });
+
+    // Back in the file, archived in the store, its stock changed: the stock goes, the status stays.
+    const back = await run(
+      await template('back', (row, column) => {
+        row('HAT_GRY_275')[column('Variant Inventory Qty')] = '40';
+      }),
+      '--fields',
+      'price,quantity',
+      ...missing,
+    );
+
+    expect(back.code).toBe(0);
+    expect(back.puts.map((put) => put.body)).toEqual([{ quantity: 40 }]);
+    expect(line(back.lines, 'HAT_GRY_275')).toMatchObject({
+      action: 'update',
+      status: 'ok',
+      note: expect.not.stringContaining('reactivated'),
+    });
+    expect(hat()).toMatchObject({ status: 'archived', quantity: 40 });
+
+    // Sold again: back as any product that returns, its deactivation remembered until then.
+    const sold = await run(hatSold, ...missing);
+    expect(sold.code).toBe(0);
+    expect(line(sold.lines, 'HAT_GRY_275')).toMatchObject({
+      action: 'update',
+      note: expect.stringContaining('reactivated'),
+    });
+    expect(hat()).toMatchObject({ status: 'active', quantity: 50 });
   });
 });
