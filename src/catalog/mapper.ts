@@ -3,7 +3,7 @@ import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { asNamedValues } from '../named-values.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
-import { createDecimalReader } from './decimal-reader.js';
+import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
@@ -35,7 +35,7 @@ export interface MapperOptions {
   fields?: string[];
   /** `--match-by`; absent: the mapping file's `matchBy`, else `sku`. */
   matchBy?: string;
-  /** Overrides the preset's and the mapping file's decimal style. */
+  /** Overrides the preset's and the mapping file's decimal style (catalog/decimal-reader.ts). */
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
   delimiter?: string;
@@ -118,14 +118,8 @@ export function createMapper(options: MapperOptions): Mapper {
   const run: PresetRun = { now: options.now ?? Date.now() };
   if (send && !send.has('sale_price')) run.salePriceUnsent = true;
 
-  const style = [options.decimalStyle, mapping?.decimal, base.decimalStyle].find(
-    (s) => s !== undefined && s !== 'auto',
-  );
-  const suggested = !style && options.delimiter === ';' ? 'comma' : undefined;
-  if (style === 'either') detections.push('decimals with a dot or a comma, never a thousands separator');
-  else if (style) detections.push(`decimals with a ${style}`);
-  else if (suggested)
-    detections.push('decimals: a comma unless the file shows otherwise (the file is ;-delimited)');
+  const choice = decimalChoice(options, base.decimalStyle, label);
+  const decimals = createDecimalReader(choice);
 
   const specs: Record<string, FieldSpec> = compiled?.specs ?? {};
   // A field's kind by its name, made once per field rather than once per field of every row.
@@ -141,17 +135,15 @@ export function createMapper(options: MapperOptions): Mapper {
     matchBy,
     // Own keys only: a column named `valueOf` or `constructor` is a field, not Object's method.
     specOf: (field) => (Object.hasOwn(specs, field) ? (specs[field] as FieldSpec) : kindSpec(field)),
-    readDecimal: createDecimalReader(style ?? 'auto', suggested),
+    readDecimal: decimals.read,
     priceDecimals: options.priceDecimals ?? DEFAULT_PRICE_DECIMALS,
   };
   if (send) rules.send = send;
   if (options.onlyPublished) rules.onlyPublished = true;
   if (options.missing) rules.missing = true;
   if (options.includeExternal) rules.includeExternal = true;
-  const gross = pricesSent(base.prices?.(presetColumns), options, detections);
-  if (gross) rules.gross = gross;
   // Before the first row: a style the file shows anywhere in its sample applies to all its rows.
-  if (!style)
+  if (!choice.fixed)
     learnDecimals(
       sample,
       base.create(new Columns(presetColumns, options.openColumns === true), run),
@@ -159,6 +151,10 @@ export function createMapper(options: MapperOptions): Mapper {
       compiled,
       rules,
     );
+  const { line } = decimals.decision();
+  if (line) detections.push(line);
+  const gross = pricesSent(base.prices?.(presetColumns), options, detections);
+  if (gross) rules.gross = gross;
 
   return {
     preset: label,

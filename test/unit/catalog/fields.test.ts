@@ -7,7 +7,7 @@ import { convertField, type RowRules } from '../../../src/catalog/validate.js';
 const rules = (specs: Record<string, FieldSpec> = {}): RowRules => ({
   matchBy: 'sku',
   specOf: (field) => specs[field] ?? { kind: kindOf(field) },
-  readDecimal: createDecimalReader('auto'),
+  readDecimal: createDecimalReader().read,
 });
 
 describe('the field table', () => {

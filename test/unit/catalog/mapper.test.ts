@@ -427,6 +427,74 @@ describe('the decimal style of a source', () => {
     expect(rows.at(-1)).toMatchObject({ kind: 'upsert', fields: { price: 12.5 } });
   });
 
+  // A preset's dot is what its platform's export writes; a spreadsheet re-saving it in a comma
+  // locale writes `;` and decimal commas, and the file's own values win over the preset.
+  const MAGENTO = ['sku', 'product_type', 'name', 'price', 'weight'];
+  const weights = (rows: MappedRow[]) => rows.map((row) => (row.kind === 'upsert' ? row.fields.weight : row));
+
+  it("reads a dot preset's x,yyy as a comma decimal when the file shows comma decimals", async () => {
+    const rows = await mapWithSample(
+      MAGENTO,
+      [
+        ['A', 'simple', 'Strap', '14', '1,23'],
+        ['B', 'simple', 'Strap', '17', '1,125'],
+      ],
+      { preset: 'magento', delimiter: ';' },
+    );
+    // Before: 1125, read as a thousands group by the preset's fixed dot.
+    expect(weights(rows)).toEqual([1.23, 1.125]);
+  });
+
+  it('reads a ;-file of a dot preset that only writes x,yyy as comma-decimal', async () => {
+    const rows = await mapWithSample(MAGENTO, [['B', 'simple', 'Strap', '17', '453,592']], {
+      preset: 'magento',
+      delimiter: ';',
+    });
+    expect(weights(rows)).toEqual([453.592]);
+  });
+
+  it('reads a price of a 3-decimal currency so too', async () => {
+    const rows = await mapWithSample(
+      MAGENTO,
+      [
+        ['A', 'simple', 'Strap', '12,5', ''],
+        ['B', 'simple', 'Strap', '1,299', ''],
+      ],
+      { preset: 'magento', ...threeDecimals },
+    );
+    expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { price: 1.299 } });
+  });
+
+  it("keeps the preset's dot where the file shows nothing else, and says which style and why", async () => {
+    const options = { columns: MAGENTO, preset: 'magento', delimiter: ';' };
+    const rows = await mapWithSample(MAGENTO, [['A', 'simple', 'Strap', '14', '1.250']], options);
+    expect(weights(rows)).toEqual([1.25]);
+    const sample = records(MAGENTO, [['A', 'simple', 'Strap', '14', '1.250']]);
+    expect(createMapper({ ...options, sample }).detections).toContain(
+      "decimals with a dot (the magento preset's: no value of the first rows shows otherwise)",
+    );
+    const comma = records(MAGENTO, [['A', 'simple', 'Strap', '14', '1,23']]);
+    expect(createMapper({ ...options, sample: comma }).detections).toContain(
+      "decimals with a comma (the file shows 1,23, over the magento preset's dot)",
+    );
+  });
+
+  it('refuses a value that reads two ways in a file that shows both styles', async () => {
+    const rows = await mapWithSample(
+      ['sku', 'price'],
+      [
+        ['A', '12,50'],
+        ['B', '1,299.00'],
+        ['C', '1,299'],
+      ],
+    );
+    // Before: 1.299, by the first style seen.
+    expect(rows[2]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^ambiguous price "1,299"/),
+    });
+  });
+
   it('follows an explicit style', async () => {
     const rows = await mapRows(['sku', 'price'], [['A', '1.299']], { decimalStyle: 'comma' });
     expect(rows[0]).toMatchObject({ fields: { price: 1299 } });
