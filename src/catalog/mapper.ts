@@ -120,6 +120,8 @@ export function createMapper(options: MapperOptions): Mapper {
 
   const choice = decimalChoice(options, base.decimalStyle, label);
   const decimals = createDecimalReader(choice);
+  // A preset compares a row's values (Shopify's compare-at and price) as the file's style reads them.
+  run.readDecimal = decimals.read;
 
   const specs: Record<string, FieldSpec> = compiled?.specs ?? {};
   // A field's kind by its name, made once per field rather than once per field of every row.

@@ -1,8 +1,8 @@
 import type { SourceRecord } from '../../interfaces.js';
-import { compareDecimals, parseDecimal, withoutFloatNoise } from '../decimal.js';
+import { compareDecimals, type ParsedDecimal, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
 import { type Columns, put } from './columns.js';
-import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
+import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
 
 const DEFAULT_OPTION = 'Default Title';
 
@@ -45,10 +45,12 @@ export const shopify: Preset = {
     'weight',
     'images',
   ],
-  create: (columns) => createShopifyMapper(columns),
+  create: (columns, run) => createShopifyMapper(columns, run),
 };
 
-function createShopifyMapper(c: Columns): RowMapper {
+function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper {
+  // Compare-at and price compared as they will be sent: in the file's decimal style (decimal-reader.ts).
+  const readDecimal = run?.readDecimal ?? ((text: string) => parseDecimal(text, 'dot'));
   const read = {
     handle: c.reader('handle'),
     title: c.reader('title'),
@@ -121,7 +123,7 @@ function createShopifyMapper(c: Columns): RowMapper {
       put(fields, 'brand', r.vendor(productRow));
       put(fields, 'category', r.category(productRow) || r.type(productRow));
       put(fields, 'tags', splitList(r.tags(productRow)));
-      putPrices(fields, notes, r.price(row), r.compareAt(row));
+      putPrices(fields, notes, r.price(row), r.compareAt(row), readDecimal);
       putQuantity(fields, notes, r.quantity(row), tracked ? r.tracker(row) : 'shopify');
       put(fields, 'barcode', r.barcode(row));
       put(fields, 'weight', r.grams(row));
@@ -168,11 +170,28 @@ function putQuantity(fields: RawFields, notes: string[], quantity: string, track
     notes.push('inventory not tracked in Shopify (Variant Inventory Tracker blank): quantity not sent');
 }
 
-function putPrices(fields: RawFields, notes: string[], price: string, compareAt: string): void {
-  const current = parseDecimal(price, 'dot');
-  const was = parseDecimal(compareAt, 'dot');
-  if (compareAt === '' || !current.ok || !was.ok) {
+function putPrices(
+  fields: RawFields,
+  notes: string[],
+  price: string,
+  compareAt: string,
+  readDecimal: (text: string) => ParsedDecimal,
+): void {
+  if (compareAt === '') {
     put(fields, 'price', price);
+    return;
+  }
+  const current = readDecimal(price);
+  const was = readDecimal(compareAt);
+  if (!current.ok || !was.ok) {
+    put(fields, 'price', price);
+    return;
+  }
+  // Either reads two ways (a file that shows both styles): which is the sale cannot be told. Both
+  // are given, so that validation refuses the row naming the value, rather than guess.
+  if (current.ambiguous || was.ambiguous) {
+    put(fields, 'price', compareAt);
+    put(fields, 'sale_price', price);
     return;
   }
   // Compared as sent: float noise (`20.000000000000004`) does not make a sale of an equal price.

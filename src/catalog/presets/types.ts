@@ -1,5 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
-import type { DecimalStyle } from '../decimal.js';
+import type { DecimalStyle, ParsedDecimal } from '../decimal.js';
 import type { Columns } from './columns.js';
 
 export const PRESET_NAMES = [
@@ -138,6 +138,12 @@ export interface PresetRun {
   now: number;
   /** `--fields` leaves `sale_price` out: its dates need not be read, nor a row refused for them. */
   salePriceUnsent?: boolean;
+  /**
+   * The source's decimal reader (catalog/decimal-reader.ts), for a preset that compares two of a
+   * row's values before they are sent: read in the file's style, not the platform's usual one.
+   * Absent: the preset's own style.
+   */
+  readDecimal?: (text: string) => ParsedDecimal;
 }
 
 export interface Preset {

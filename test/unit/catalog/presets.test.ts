@@ -98,6 +98,34 @@ describe('shopify', () => {
     expect(rows[1]).toMatchObject({ fields: { price: 95, sale_price: 64.95 } });
   });
 
+  it('compares compare-at and price in the style of the file, as they are sent', async () => {
+    // A ;-file with decimal commas (a spreadsheet's re-save), prices of a 3-decimal currency.
+    const rows = await mapRows(
+      SHOPIFY,
+      [
+        ['p', 'Pants', 'Size', '28', '', 'P28', '12,5', '15', ''],
+        ['q', 'Quilt', 'Size', 'L', '', 'Q-L', '1,500', '2', ''],
+      ],
+      { delimiter: ';', priceDecimals: 3 },
+    );
+    expect(rows[0]).toMatchObject({ fields: { price: 15, sale_price: 12.5 } });
+    // Before: 1,500 compared as 1500, "not above the price": the sale was lost and 1.5 sent as the price.
+    expect(rows[1]).toMatchObject({ fields: { price: 2, sale_price: 1.5 } });
+    expect(rows[1]).not.toHaveProperty('notes');
+  });
+
+  it('refuses the row when compare-at or price reads two ways in a file that shows both styles', async () => {
+    const rows = await mapRows(SHOPIFY, [
+      ['p', 'Pants', 'Size', '28', '', 'P28', '12,5', '', ''],
+      ['q', 'Quilt', 'Size', 'L', '', 'Q-L', '12.50', '', ''],
+      ['r', 'Rug', 'Size', 'L', '', 'R-L', '1,500', '2', ''],
+    ]);
+    expect(rows[2]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^ambiguous sale_price "1,500"/),
+    });
+  });
+
   it('reports a row without Handle as invalid', async () => {
     const rows = await mapRows(SHOPIFY, [['', 'X', '', '', '', 'X1', '5', '', '']]);
     expect(rows).toMatchObject([{ kind: 'invalid', reason: 'missing Handle' }]);
