@@ -247,8 +247,9 @@ export const SERVED_RENEW_MS = 10_000;
 export const SERVED_TTL_MS = 30_000;
 
 /**
- * How often the registry of sellers is read whole (a key linked to a seller by `resume`); a seller
- * registered by `import` shows up at the next tick, when the registry's size changed.
+ * How often the registry of sellers is read whole at the least; a seller registered by `import`, a
+ * key linked to a seller (`resume`, `--seller`) or a worker's keys file changed shows up at the next
+ * tick (the registry's size, the links' count, the file's signature: seller-queue-slots.ts).
  */
 export const REGISTRY_READ_MS = 30_000;
 

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { readTrustRules } from './config.js';
 import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
@@ -64,7 +65,19 @@ function unquoted(value: string): string {
 
 /** Reads and checks the file: a regular file that only its owner may read or write (mode 600). */
 export async function readKeysFile(file: string, keyEnvs: readonly string[]): Promise<Map<string, string>> {
+  return (await readKeysFileAt(file, keyEnvs)).entries;
+}
+
+/**
+ * As readKeysFile, with the file's signature as it was read (fileSignature): a worker reads the
+ * file again when it changes (keys-file-reload.ts).
+ */
+export async function readKeysFileAt(
+  file: string,
+  keyEnvs: readonly string[],
+): Promise<{ entries: Map<string, string>; signature: string }> {
   let text: string;
+  let signature: string;
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new UsageError(`--keys-file ${file} is not a regular file`);
@@ -73,13 +86,23 @@ export async function readKeysFile(file: string, keyEnvs: readonly string[]): Pr
       throw new UsageError(
         `--keys-file ${file} may be read or written by others (mode ${(info.mode & 0o777).toString(8)}): run chmod 600 ${file}`,
       );
+    signature = fileSignature(info);
     text = await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new UsageError(`--keys-file ${file} cannot be read (${code})`);
   }
-  return parseKeysFile(text, file, keyEnvs);
+  return { entries: parseKeysFile(text, file, keyEnvs), signature };
+}
+
+/**
+ * What changes when a file is edited, replaced (an editor's save, a config tool's rename) or
+ * chmod-ed: its inode, size, modification and status-change times. Taken before the read: a write
+ * during it changes the signature again, so the next look reads the file once more.
+ */
+export function fileSignature(info: Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
 }
 
 /**
@@ -103,15 +126,30 @@ export function mergeKeys(
   return merged;
 }
 
+/** What a command read from its `--keys-file`: enough for a long-running worker to read it again. */
+export interface LoadedKeysFile {
+  file: string;
+  /** The environment before the file's keys joined it: a key dropped from the file goes back to this. */
+  base: NodeJS.ProcessEnv;
+  /** The names the file set, and its signature (fileSignature) when it was read. */
+  names: readonly string[];
+  signature: string;
+}
+
 /**
  * Gives a command's `io` the key environment of `--keys-file` (when given): every place that reads a
  * key from `io.env` (readKey, the workers) then finds the file's keys too. The process's own
  * environment is left alone, so nothing it starts inherits the keys.
  */
-export async function applyKeysFile(io: { env: NodeJS.ProcessEnv }, file: string | undefined): Promise<void> {
-  if (file === undefined) return;
-  const entries = await readKeysFile(file, readTrustRules(io.env).keyEnvs);
-  io.env = mergeKeys(io.env, entries, file);
+export async function applyKeysFile(
+  io: { env: NodeJS.ProcessEnv },
+  file: string | undefined,
+): Promise<LoadedKeysFile | undefined> {
+  if (file === undefined) return undefined;
+  const base = io.env;
+  const { entries, signature } = await readKeysFileAt(file, readTrustRules(base).keyEnvs);
+  io.env = mergeKeys(base, entries, file);
+  return { file, base, names: [...entries.keys()], signature };
 }
 
 /** The option's help, the same on every command that reads a key. */

@@ -88,7 +88,8 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   for (const register of await registrations(argv)) register(program, io);
   // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
   program.hook('preAction', async (_program, action) => {
-    await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
+    const loaded = await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
+    if (loaded) io.keysFile = loaded;
   });
   return program;
 }

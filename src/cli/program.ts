@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { LoadedKeysFile } from '../keys-file.js';
 import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import type { StoreReadOptions } from '../sources/stores/types.js';
 import type { SourceNetwork } from '../sources/url-connect.js';
@@ -17,6 +18,8 @@ export interface CliIo {
   network?: SourceNetwork;
   /** The caps of the API's answers (answer-caps.ts); ANSWER_CAPS when absent (tests scale them down). */
   answerCaps?: Partial<AnswerCaps>;
+  /** The `--keys-file` whose keys joined `env` (main.ts): `worker` reads it again when it changes. */
+  keysFile?: LoadedKeysFile;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

@@ -16,6 +16,11 @@ export interface SellerQueueSlotsDeps {
   workers: SellerWorkers;
   /** Where keys are read from (the environment, with `--keys-file`'s keys). */
   env: NodeJS.ProcessEnv;
+  /**
+   * Reads `--keys-file` again if it changed (keys-file-reload.ts): true when a key changed. Called
+   * at each read, so that a key added or fixed in the file is served without a restart.
+   */
+  refreshKeys?: () => Promise<boolean>;
   trust: TrustRules;
   logger: Logger;
   now: () => number;
@@ -37,7 +42,8 @@ export class SellerQueueSlots {
   private readonly rotation: SellerRotation;
   private servable: SellerInfo[] = [];
   private registryReadAt = Number.NEGATIVE_INFINITY;
-  private registeredCount = -1;
+  /** The registry's size and its key links' at the last read: either changing means a read now. */
+  private registryShape = '';
   private byQueue = new Map<string, SellerInfo>();
   private servableQueues = new Set<string>();
   private readonly releasing = new Set<Promise<void>>();
@@ -106,9 +112,16 @@ export class SellerQueueSlots {
   private async decide(): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    const registeredCount = await deps.registry.registeredCount();
-    if (now - this.registryReadAt >= REGISTRY_READ_MS || registeredCount !== this.registeredCount) {
-      this.registeredCount = registeredCount;
+    // A seller registered, a key linked to a seller (`resume` with a new key) or a key changed in
+    // the keys file: which sellers this process can serve may have changed.
+    const [registeredCount, linkedCount, keysChanged] = await Promise.all([
+      deps.registry.registeredCount(),
+      deps.registry.linkedCount(),
+      deps.refreshKeys?.() ?? false,
+    ]);
+    const shape = `${registeredCount}:${linkedCount}`;
+    if (now - this.registryReadAt >= REGISTRY_READ_MS || shape !== this.registryShape || keysChanged) {
+      this.registryShape = shape;
       const registered = await deps.registry.registered();
       const keys = heldKeys(deps.env, deps.trust);
       const before = this.servable.length;

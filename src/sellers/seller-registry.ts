@@ -48,6 +48,15 @@ export class SellerRegistry {
     return this.redis.scard(this.keys.sellers);
   }
 
+  /**
+   * How many keys are linked to a seller other than their own fingerprint's (`--seller`, `resume`
+   * with a new key): one command, read with registeredCount, so that a worker holding a key that
+   * was just linked serves its seller at once.
+   */
+  async linkedCount(): Promise<number> {
+    return this.redis.hlen(this.keys.sellerAliases);
+  }
+
   /** Every registered seller, by ref (a set has no order of its own; every listing needs one). */
   async registered(): Promise<SellerInfo[]> {
     const refs = (await this.redis.smembers(this.keys.sellers)).sort();

@@ -5,6 +5,7 @@ import { readTrustRules } from '../../config.js';
 import { SLOTS_TICK_MS } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
+import { KeysFileReload } from '../../keys-file-reload.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
@@ -50,7 +51,7 @@ export function registerWorker(
         .default(DEFAULT_ROTATION.sliceMs, '15s'),
     )
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
-    .option('--keys-file <file>', KEYS_FILE_HELP)
+    .option('--keys-file <file>', `${KEYS_FILE_HELP}; read again when it changes`)
     .option(
       '--jobs <dir>',
       'the folder whose job files scheduled imports read (as given to `schedule --jobs`; never taken from Redis)',
@@ -100,13 +101,13 @@ export function registerWorker(
                   flags.metricsPort,
                   () => servedSellers(),
                 );
-          const workers = startSellerWorkers(
-            runtime,
-            io.env,
-            flags.concurrency,
-            [],
-            metrics ? { onRequestSent: metrics.onRequestSent } : {},
-          );
+          // A key added in --keys-file serves without a restart: the file is read again when it
+          // changed, at each look at the seller queues.
+          const keysFile = io.keysFile ? new KeysFileReload(io.env, io.keysFile, runtime.logger) : null;
+          const refreshKeys = keysFile ? { refreshKeys: () => keysFile.refresh() } : {};
+          const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [], {
+            ...(metrics ? { onRequestSent: metrics.onRequestSent } : {}),
+          });
           const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
           // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
           const scheduled = serveScheduledImports({
@@ -128,6 +129,7 @@ export function registerWorker(
             registry: runtime.registry,
             workers,
             env: io.env,
+            ...refreshKeys,
             trust: readTrustRules(io.env),
             logger: runtime.logger,
             now: Date.now,

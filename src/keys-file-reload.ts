@@ -1,0 +1,100 @@
+import { stat } from 'node:fs/promises';
+import { readTrustRules } from './config.js';
+import { fileSignature, type LoadedKeysFile, mergeKeys, readKeysFileAt } from './keys-file.js';
+import type { Logger } from './logger.js';
+
+/**
+ * A long-running `worker`'s `--keys-file`, read again when it changes: a key fixed in the file (a
+ * mistyped one that the API rejected, a rotated one) serves from the worker's next run context on,
+ * with no restart. The worker's key environment (`env`, the one object its workers and seller
+ * slots read keys from) is changed in place: the file's names get their new keys, a name dropped
+ * from the file goes back to what the environment held, if anything.
+ *
+ * A change that cannot be read (mode no longer 600, a line that is not NAME=KEY, a file removed or
+ * half written) keeps the keys read before and is said once, in one log line naming the file and
+ * the line, never a key: a worker serving other sellers must not stop for one edit.
+ */
+export class KeysFileReload {
+  private loaded: LoadedKeysFile;
+  /** The signature of a change that could not be read, said once. */
+  private failed: string | null = null;
+  private reading: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    loaded: LoadedKeysFile,
+    private readonly logger: Logger,
+  ) {
+    this.loaded = loaded;
+  }
+
+  /**
+   * Reads the file again if it changed since it was last read (one stat otherwise); resolves to true
+   * when a key of the environment changed. Callers at once share one read.
+   */
+  refresh(): Promise<boolean> {
+    this.reading ??= this.readIfChanged().finally(() => {
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  private async readIfChanged(): Promise<boolean> {
+    const { file } = this.loaded;
+    let signature: string;
+    try {
+      signature = fileSignature(await stat(file));
+    } catch (error) {
+      this.sayOnce(`unread:${errorCode(error)}`, `cannot be read (${errorCode(error)})`);
+      return false;
+    }
+    if (signature === this.loaded.signature || signature === this.failed) return false;
+    let entries: Map<string, string>;
+    let read: string;
+    let merged: NodeJS.ProcessEnv;
+    try {
+      ({ entries, signature: read } = await readKeysFileAt(file, readTrustRules(this.loaded.base).keyEnvs));
+      merged = mergeKeys(this.loaded.base, entries, file);
+    } catch (error) {
+      this.sayOnce(signature, error instanceof Error ? error.message : String(error), false);
+      return false;
+    }
+    this.failed = null;
+    const changed = this.apply(entries, merged);
+    this.loaded = { ...this.loaded, names: [...entries.keys()], signature: read };
+    // Names only: which variables changed is what an operator checks; a key is never logged.
+    if (changed.length > 0)
+      this.logger.info(
+        { keysFile: file, changed },
+        `--keys-file ${file} read again: ${changed.join(', ')} changed`,
+      );
+    return changed.length > 0;
+  }
+
+  /** Sets the file's new keys in the environment, in place; resolves to the names whose key changed. */
+  private apply(entries: ReadonlyMap<string, string>, merged: NodeJS.ProcessEnv): string[] {
+    const names = new Set([...this.loaded.names, ...entries.keys()]);
+    const changed: string[] = [];
+    for (const name of [...names].sort()) {
+      const next = entries.has(name) ? merged[name] : this.loaded.base[name];
+      if (this.env[name] === next) continue;
+      changed.push(name);
+      if (next === undefined) delete this.env[name];
+      else this.env[name] = next;
+    }
+    return changed;
+  }
+
+  /** One log line per change that cannot be read; `prefix`: the message does not name the file yet. */
+  private sayOnce(signature: string, reason: string, prefix = true): void {
+    if (this.failed === signature) return;
+    this.failed = signature;
+    const { file } = this.loaded;
+    const line = prefix ? `--keys-file ${file} ${reason}` : reason;
+    this.logger.error({ keysFile: file }, `${line}: this worker keeps the keys it read before`);
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? 'error';
+}
