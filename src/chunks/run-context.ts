@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
-import { readKey } from '../config.js';
 import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
@@ -19,7 +18,6 @@ import {
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { ReservedRequest, SellerState } from '../sellers/seller-state.js';
-import { heldKeys } from '../sellers/servable-sellers.js';
 import { CreateClaims } from '../sync/create-claims.js';
 import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
@@ -31,6 +29,7 @@ import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js'
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+import { keyOfSeller, rejectedKeyLine } from './run-key.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -45,6 +44,11 @@ export interface WorkerDeps {
   registry: SellerRegistry;
   /** Where keys are read from: the run names the variable (`--key-env`), never the key. */
   env: NodeJS.ProcessEnv;
+  /**
+   * `worker --keys-file`: reads the file again if it changed, into `env` (keys-file-reload.ts).
+   * Called before a run context reads its key, so a key fixed in the file serves without a restart.
+   */
+  refreshKeys?: () => Promise<boolean>;
   /**
    * What this process's own environment allows (config.ts readTrustRules): a run read from Redis is
    * served only when its key variable and its base URL's host pass these rules.
@@ -90,6 +94,16 @@ export interface WorkerDeps {
 
 export interface RunContext extends RowSyncContext {
   run: RunRecord;
+  /**
+   * The fingerprint of the key its client sends (sellerRef of the base URL and the key): a context
+   * holding a key listed among the seller's rejected keys is built again.
+   */
+  keyFingerprint: string;
+  /**
+   * The key's fingerprint once the API answered 401 to it, handed out once: what the seller's pause
+   * lists as rejected. Undefined for a pause read from Redis (another process's 401, maybe another key).
+   */
+  takeRejectedKey: () => string | undefined;
   /** Re-reads every page of the seller's products into the index. */
   loadIndex: () => Promise<unknown>;
 }
@@ -97,6 +111,14 @@ export interface RunContext extends RowSyncContext {
 /** The worker cannot serve a run: its key variable is unset or holds another seller's key. */
 export class KeyUnavailableError extends Error {
   override name = 'KeyUnavailableError';
+}
+
+/**
+ * Every key this process holds for the run's seller is one the API rejected (401) and no ping has
+ * found accepted since: nothing is sent with it (rejected-keys.ts). Handled as KeyUnavailableError.
+ */
+export class KeyRejectedError extends KeyUnavailableError {
+  override name = 'KeyRejectedError';
 }
 
 /**
@@ -129,6 +151,19 @@ export class RunContexts {
     this.deps.onRunLeft?.(runId);
   }
 
+  /**
+   * The run's context built again: its key was rejected (401) since it was built, here or in another
+   * process. The key is read afresh (the keys file again if it changed): a fixed key serves, and
+   * with none but a rejected key, KeyRejectedError and nothing is sent.
+   */
+  async renew(runId: string, stale: RunContext): Promise<RunContext | null> {
+    const current = this.cache.get(runId);
+    // Another chunk of the run may have renewed it already: that one is kept.
+    if (current && (await current.catch(() => null)) === stale && this.cache.get(runId) === current)
+      this.cache.delete(runId);
+    return this.get(runId);
+  }
+
   private async build(runId: string): Promise<RunContext | null> {
     const { deps } = this;
     const run = await deps.runs.get(runId);
@@ -136,15 +171,17 @@ export class RunContexts {
     // Redis is not trusted: whoever can write to it must not choose which variable is read, nor where it goes.
     const refusal = keyEnvRefusal(run.keyEnv, deps.trust) ?? baseUrlRefusal(run.baseUrl, deps.trust);
     if (refusal) throw new RunNotAllowedError(`run ${runId} is not served by this worker: ${refusal}`);
-    const apiKey = await keyOfSeller(deps, run);
-    if (apiKey === null) {
-      throw new KeyUnavailableError(`$${run.keyEnv} is not set in this worker; run ${runId} needs it`);
-    }
-    if (apiKey === undefined) {
+    await deps.refreshKeys?.();
+    const found = await keyOfSeller(deps, run);
+    if (found.missing === 'rejected') throw new KeyRejectedError(rejectedKeyLine(deps, run, found.names));
+    if (found.missing !== undefined) {
       throw new KeyUnavailableError(
-        `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
+        found.missing === 'unset'
+          ? `$${run.keyEnv} is not set in this worker; run ${runId} needs it`
+          : `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
       );
     }
+    const apiKey = found.key;
     const ref = run.sellerRef;
     const logger = deps.logger.child({ run: runId, seller: ref });
     // A request whose every try failed without reaching the API pauses the seller, in this process
@@ -155,6 +192,8 @@ export class RunContexts {
       if (pause) deps.sellers.pauseLocally(ref, pause);
       return final;
     };
+    const keyFingerprint = sellerRef(run.baseUrl, apiKey);
+    let keyRejected = false;
     const client = new SellerApiClient({
       baseUrl: run.baseUrl,
       apiKey,
@@ -205,6 +244,7 @@ export class RunContexts {
           }
         }),
       onRequest: (event, slot) => {
+        if (event.status === 401) keyRejected = true;
         // Requests still waiting for the limiter must not go out once one answer says stop.
         const pause = event.error && pauseOf(event.error);
         if (pause) deps.sellers.pauseLocally(ref, pause);
@@ -247,6 +287,12 @@ export class RunContexts {
     );
     return {
       run,
+      keyFingerprint,
+      takeRejectedKey: () => {
+        if (!keyRejected) return undefined;
+        keyRejected = false;
+        return keyFingerprint;
+      },
       runId,
       client,
       index,
@@ -267,22 +313,4 @@ export class RunContexts {
       logger,
     };
   }
-}
-
-/**
- * The key of the run's seller: the one in the variable the run names, else any key this process
- * holds (issue 13: a worker serving many sellers holds each key under a name of its own, e.g. in
- * `--keys-file`) whose fingerprint belongs to the seller. null: none held and the variable unset;
- * undefined: keys held, none the seller's.
- */
-async function keyOfSeller(deps: WorkerDeps, run: RunRecord): Promise<string | null | undefined> {
-  const named = readKey(deps.env, run.keyEnv, deps.trust);
-  // The variable the run names first: one fingerprint, where a worker may hold thousands of keys.
-  if (named && (await deps.registry.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef)
-    return named;
-  const candidates = heldKeys(deps.env, deps.trust).filter((key) => key !== named);
-  const refs = await deps.registry.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
-  const found = candidates.find((_, i) => refs[i] === run.sellerRef);
-  if (found) return found;
-  return named ? undefined : null;
 }

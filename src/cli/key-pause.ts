@@ -2,10 +2,14 @@ import { bullmq } from '../cjs-packages.js';
 import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
+import { sellerLabel } from '../queue/seller-names.js';
+import type { RunRecord } from '../runs/run-store.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { KeyHolder, SellerInfo } from '../sellers/seller-registry.js';
+import { ExitCode } from './exit-codes.js';
 import type { Runtime } from './runtime.js';
+import { UsageError } from './usage-error.js';
 
 export type KeyPauseResult =
   | { kind: 'not-paused' }
@@ -24,7 +28,8 @@ export type KeyPauseResult =
  * (resuming with a key still rejected would only pause again), and a new key (a replaced one) is
  * linked to the seller, so it serves the same queue and id map, unless it already serves another
  * seller: a fixed typo's key belongs to the seller it was first used for, whose id map knows its
- * products. Without a key, resumes unchecked.
+ * products. A key accepted leaves the seller's rejected keys; the others stay there, so that a worker
+ * still holding one sends nothing with it. Without a key, resumes unchecked (no key leaves the list).
  */
 export async function liftKeyPause(
   runtime: Runtime,
@@ -40,9 +45,13 @@ export async function liftKeyPause(
   queue.on('error', () => undefined);
   try {
     const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;
-    if (!rejected && !(await queue.isPaused())) return { kind: 'not-paused' };
+    const fingerprint = apiKey ? sellerRef(seller.baseUrl, apiKey) : null;
+    // A key the API rejected before is checked too, the seller paused or not: no worker sends with
+    // it until a ping finds it accepted again (rejected-keys.ts).
+    const listed = fingerprint !== null && (await runtime.sellers.rejectedKeys.has(seller.ref, fingerprint));
+    if (!rejected && !listed && !(await queue.isPaused())) return { kind: 'not-paused' };
     let linked = false;
-    if (apiKey) {
+    if (apiKey && fingerprint) {
       const refusal = options.baseUrlRefusal?.(seller.baseUrl) ?? null;
       if (refusal) return { kind: 'refused', reason: refusal };
       const client = new SellerApiClient({
@@ -58,12 +67,12 @@ export async function liftKeyPause(
         if (error instanceof SellerApiError) return { kind: 'unreachable', reason: error.message };
         throw error;
       }
-      const fingerprint = sellerRef(seller.baseUrl, apiKey);
       if ((await runtime.registry.resolveRef(fingerprint)) !== seller.ref) {
         const other = await runtime.registry.claimKey(fingerprint, seller.ref);
         if (other !== null) return { kind: 'key-taken', by: other, queuedRuns: await runsInQueue(queue) };
         linked = true;
       }
+      await runtime.sellers.rejectedKeys.accepted(seller.ref, fingerprint);
     }
     await runtime.sellers.clearAuthRejected(seller.ref);
     await queue.resume();
@@ -71,4 +80,38 @@ export async function liftKeyPause(
   } finally {
     await queue.close();
   }
+}
+
+/**
+ * Refuses, in one line (exit 3), a key the API rejected (401) for the run's seller and no ping has
+ * found accepted since (rejected-keys.ts): `approve` and `revert` send nothing with it.
+ */
+export async function refuseRejectedKey(
+  runtime: Runtime,
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl'>,
+  apiKey: string,
+  keyEnv: string,
+): Promise<void> {
+  const line = await rejectedKeyText(runtime, run, apiKey, keyEnv, 'nothing was sent with it');
+  if (line) throw new UsageError(line, ExitCode.unauthorized);
+}
+
+/**
+ * What to say of a key the API rejected (401) for the seller, null for any other: `outcome` (what
+ * became of the command's work), and that `resume` with the key checks it (a ping) once it is fixed
+ * or accepted again.
+ */
+export async function rejectedKeyText(
+  runtime: Runtime,
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl'>,
+  apiKey: string,
+  keyEnv: string,
+  outcome: string,
+): Promise<string | null> {
+  if (!(await runtime.sellers.rejectedKeys.has(run.sellerRef, sellerRef(run.baseUrl, apiKey)))) return null;
+  const label = sellerLabel(run.sellerRef, run.sellerName);
+  return (
+    `the key in ${keyEnv} was rejected (401) for seller ${label}: ${outcome}; once it is fixed, ` +
+    `\`catalog-sync resume --seller ${run.sellerName ?? run.sellerRef} --key-env ${keyEnv}\` checks it`
+  );
 }

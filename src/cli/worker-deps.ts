@@ -17,7 +17,10 @@ export function startSellerWorkers(
   env: NodeJS.ProcessEnv,
   concurrency: number,
   trustedBaseUrls: readonly string[] = [],
-  observe: Pick<WorkerDeps, 'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps'> = {},
+  observe: Pick<
+    WorkerDeps,
+    'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps' | 'refreshKeys'
+  > = {},
 ): SellerWorkers {
   runtime.sellers.quota.blockSize = blockSizeFor(concurrency);
   const deps: WorkerDeps = {

@@ -51,23 +51,22 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
     const sources = sourcesByRow(job.data);
-    let context: Awaited<ReturnType<RunContexts['get']>>;
-    try {
-      context = await contexts.get(runId);
-    } catch (error) {
+    // No key to serve the run with here: said, and the chunk is looked at again in a minute.
+    const keyUnavailable = async (error: unknown): Promise<never> => {
       if (!(error instanceof KeyUnavailableError)) throw error;
       deps.logger.error({ run: runId }, error.message);
       await job.moveToDelayed(deps.now() + KEY_UNAVAILABLE_RETRY_MS, token);
       throw new (bullmq().DelayedError)();
-    }
-    const [state, snapshotFailed, recorded, cancelledAt, aborted] = await deps.redis.hmget(
-      deps.keys.run(runId),
-      'state',
-      SNAPSHOT_FAILED,
-      'createdAt',
-      'cancelledAt',
-      'aborted',
-    );
+    };
+    let context = await contexts.get(runId).catch(keyUnavailable);
+    const [[state, snapshotFailed, recorded, cancelledAt, aborted], keyRejected] = await Promise.all([
+      deps.redis.hmget(deps.keys.run(runId), 'state', SNAPSHOT_FAILED, 'createdAt', 'cancelledAt', 'aborted'),
+      context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
+    ]);
+    // The key this process built the run's context with was rejected (401) since, here or in another
+    // process: never sent again. The context is built anew from the keys as they are now (a keys
+    // file read again), or the chunk waits, unsent, if no other key is held.
+    if (context && keyRejected) context = await contexts.renew(runId, context).catch(keyUnavailable);
     // A run ended early (its source broke half way, or cancelled) leaves chunks behind: they have
     // nothing to do; nor have the chunks of a held run: only `approve` sends its writes (it makes the
     // run running).
@@ -132,7 +131,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       }
     } catch (error) {
       const pause = pauseOf(error);
-      if (pause) await pauseSeller(deps, queue, ref, pause, runId);
+      if (pause) {
+        const rejectedKey = pause.reason === 'unauthorized' ? context.takeRejectedKey() : undefined;
+        await pauseSeller(deps, queue, ref, pause, runId, rejectedKey);
+      }
       throw error;
     } finally {
       // What this chunk counted reaches Redis now: the seller's unused numbers, the run's requests.
@@ -170,9 +172,11 @@ async function pauseSeller(
   ref: string,
   pause: SellerPausedError,
   runId: string,
+  /** The fingerprint of the key the API answered 401 here: listed, so no process sends it again. */
+  keyFingerprint: string | undefined,
 ): Promise<never> {
   if (pause.reason === 'unauthorized') {
-    await deps.sellers.markAuthRejected(ref);
+    await deps.sellers.markAuthRejected(ref, keyFingerprint);
     deps.logger.error(
       { seller: ref },
       'the API key was rejected (401): the seller is paused until `catalog-sync resume`',

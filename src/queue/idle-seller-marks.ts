@@ -9,7 +9,10 @@ export interface IdleMarkDeps {
   redis: Redis;
   keys: RedisKeys;
   prefix: string;
-  sellers: Pick<SellerState, 'status' | 'clearAuthRejected' | 'clearUnreachable' | 'clearBudgetPause'>;
+  sellers: Pick<
+    SellerState,
+    'status' | 'clearAuthRejected' | 'clearUnreachable' | 'clearBudgetPause' | 'rejectedKeys'
+  >;
 }
 
 /** Which of a seller's marks were lifted: none when another run of it is still queued. */
@@ -25,7 +28,7 @@ export interface LiftedMarks {
  * rejected key (401) and an API out of reach are lifted with their queue's pause: they held the
  * cancelled run's rows, and a mistyped key or base URL would otherwise leave a seller shown
  * `key rejected` or `cannot reach` for good. Nothing is sent: the next run with a key or URL that
- * is still wrong meets the same answer and marks the seller again. A daily-limit pause stays (the
+ * is still wrong meets the same answer and marks the seller again (the rejected keys' list goes too). A daily-limit pause stays (the
  * seller's quota is spent whatever was cancelled); a daily budget's pause goes with its own run.
  */
 export async function liftMarksOfIdleSeller(
@@ -48,6 +51,8 @@ export async function liftMarksOfIdleSeller(
     const status = await deps.sellers.status(sellerRef, '00:00');
     if (status.authRejected) {
       lifted.keyRejected = await deps.sellers.clearAuthRejected(sellerRef);
+      // The next run starts afresh: with a key still wrong, it meets the 401 again.
+      await deps.sellers.rejectedKeys.forget(sellerRef);
       // The 401 paused the queue itself (until `resume`): a later run of the seller must not wait on it.
       await queue.resume();
     }

@@ -293,6 +293,14 @@ export class RedisKeys {
   authRejected(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:auth-rejected`;
   }
+  /**
+   * Hash: fingerprint (sellerRef of the base URL and the key, never the key) → ms, of each key the
+   * API rejected (401) for the seller: no process sends with it again until `resume` or `run` finds
+   * it accepted (a ping). Dropped whole when `cancel` lifts the seller's mark.
+   */
+  rejectedKeys(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:rejected-keys`;
+  }
   /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
   requestsUsed(sellerRef: string, dayStart: number): string {
     return `${this.#seller(sellerRef)}:used:${dayStart}`;

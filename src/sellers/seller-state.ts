@@ -9,6 +9,7 @@ import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-paus
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
 import { LocalPauses } from './local-pauses.js';
 import { quotaDayStart } from './quota-day.js';
+import { RejectedKeys } from './rejected-keys.js';
 import { RequestQuota } from './request-quota.js';
 import {
   markUnreachable,
@@ -53,6 +54,8 @@ export class SellerState {
   private readonly localPause: LocalPauses;
   /** The day's request numbers this process holds in advance (request-quota.ts). */
   readonly quota: RequestQuota;
+  /** The keys the API rejected for each seller, by fingerprint: none is sent again (rejected-keys.ts). */
+  readonly rejectedKeys: RejectedKeys;
   /** The API's day and limit as learned from its answers, and one request at a time past it. */
   private readonly gate: LimitGate;
 
@@ -65,6 +68,7 @@ export class SellerState {
   ) {
     this.localPause = new LocalPauses(now);
     this.quota = new RequestQuota(redis);
+    this.rejectedKeys = new RejectedKeys(redis, keys);
     this.gate = new LimitGate({
       quota: this.quota,
       keys,
@@ -196,8 +200,15 @@ export class SellerState {
     return this.remember(ref, pause, true);
   }
 
-  async markAuthRejected(ref: string): Promise<SellerPausedError> {
-    await this.redis.set(this.keys.authRejected(ref), this.now());
+  /**
+   * Pauses the seller for a rejected key (401); `keyFingerprint`: the key's (sellerRef of the base URL
+   * and the key), listed so that no process sends with it again (rejected-keys.ts).
+   */
+  async markAuthRejected(ref: string, keyFingerprint?: string): Promise<SellerPausedError> {
+    // One slot on a cluster: both keys are the seller's.
+    const write = this.redis.multi().set(this.keys.authRejected(ref), this.now());
+    if (keyFingerprint) write.hset(this.keys.rejectedKeys(ref), keyFingerprint, this.now());
+    await write.exec();
     return this.remember(ref, new SellerPausedError('unauthorized', null), true);
   }
 

@@ -9,6 +9,7 @@ import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
+import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
@@ -146,6 +147,7 @@ async function checkKeyFor(
   if (!key) throw new UsageError(`$${keyEnv} is not set; run ${run.id} needs the key it holds`);
   if ((await runtime.registry.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
     throw new UsageError(`$${keyEnv} holds another seller's key than run ${run.id}'s`);
+  await refuseRejectedKey(runtime, run, key, keyEnv);
 }
 
 /** Run ids and refs come back from Redis: shown escaped. */

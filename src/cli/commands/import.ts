@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
+import { rejectedKeyText } from '../key-pause.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
@@ -76,6 +77,18 @@ export function registerImport(program: Command, io: CliIo): void {
         const queued = result.kind === 'already-queued' ? await runtime.runs.get(result.runId) : result.run;
         if (queued && (await noWorkerNoticed(runtime.commands, runtime.keys, queued)))
           io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
+        // A key the API rejected for the seller: no worker sends with it (rejected-keys.ts).
+        const key = io.env[prepared.spec.keyEnv]?.trim();
+        const rejected =
+          key &&
+          (await rejectedKeyText(
+            runtime,
+            prepared.spec,
+            key,
+            prepared.spec.keyEnv,
+            'no worker sends with it',
+          ));
+        if (rejected) io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(rejected)}\n`);
       } finally {
         await prepared.close();
       }

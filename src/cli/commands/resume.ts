@@ -89,8 +89,12 @@ export function registerResume(program: Command, io: CliIo): void {
               }
               if (result.linked)
                 io.stdout.write(`seller ${ref}: the key in ${flags.keyEnv} now serves this seller\n`);
+              // What a worker does next: one holding a rejected key sends nothing with it
+              // (rejected-keys.ts); --keys-file is read again when it changes, an environment is not.
               io.stdout.write(
-                `seller ${ref}: resumed; its queued rows go on with the next \`run\` of their source, or any \`worker\`\n`,
+                `seller ${ref}: resumed; its queued rows go on with the next \`run\` of their source, or any ` +
+                  `\`worker\` holding a key of it not rejected (a worker reads its --keys-file again when ` +
+                  'the file changes; a key in its environment takes a restart)\n',
               );
           }
         }

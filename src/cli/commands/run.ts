@@ -10,6 +10,7 @@ import { sellerLabel } from '../../queue/seller-names.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
+import { sellerRef } from '../../sellers/seller-ref.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
@@ -26,6 +27,7 @@ import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
 import { reportSourceBroke, SourceBroke, sourceBroke } from '../source-broke.js';
+import { UsageError } from '../usage-error.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { chunksAtOnceFor, startSellerWorkers } from '../worker-deps.js';
 
@@ -68,20 +70,20 @@ export async function syncOnce(
   flags: RunFlags,
 ): Promise<number> {
   const prepared = await prepareRun(io, source, flags, runtime.registry);
-  try {
-    // Before the first request (the key check below may send one).
-    await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
-  } catch (error) {
-    await prepared.close();
-    throw error;
-  }
   const spec = inOwnQueueIfDry(prepared.spec);
   const seller = {
     ref: spec.sellerRef,
     baseUrl: spec.baseUrl,
     queueName: runtime.keys.sellerQueue(spec.sellerRef),
   };
-  await resumeIfKeyWorksAgain(io, runtime, spec, seller);
+  try {
+    // Before the first request (the key check below may send one).
+    await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
+    await resumeIfKeyWorksAgain(io, runtime, spec, seller);
+  } catch (error) {
+    await prepared.close();
+    throw error;
+  }
   const answersAgain = await liftReachPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (answersAgain.kind === 'resumed') {
     say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
@@ -286,7 +288,9 @@ async function reportFault(
 
 /**
  * A seller paused by a rejected key (401) whose key works again (fixed for the next night's cron)
- * goes on without a person running `resume`; a key still rejected leaves it paused (exit 3).
+ * goes on without a person running `resume`; a key still rejected leaves it paused (exit 3). A key
+ * the API rejected for a seller resumed since with another (rejected-keys.ts) is checked the same
+ * way: accepted, it serves again; else nothing is queued with it, and the seller is left as it is.
  */
 async function resumeIfKeyWorksAgain(
   io: CliIo,
@@ -294,12 +298,28 @@ async function resumeIfKeyWorksAgain(
   spec: RunSpec,
   seller: SellerInfo,
 ): Promise<void> {
-  if (!(await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected) return;
-  const result = await liftKeyPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
+  const key = io.env[spec.keyEnv]?.trim() || undefined;
+  const marked = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected;
+  const listed =
+    key !== undefined &&
+    (await runtime.sellers.rejectedKeys.has(spec.sellerRef, sellerRef(spec.baseUrl, key)));
+  if (!marked && !listed) return;
+  const result = await liftKeyPause(runtime, seller, key, spec);
+  const label = sellerLabel(spec.sellerRef, spec.sellerName);
   if (result.kind === 'resumed') {
-    say(
-      io,
-      `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${sellerLabel(spec.sellerRef, spec.sellerName)} resumed\n`,
-    );
+    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${label} resumed\n`);
+    return;
   }
+  // The seller is marked: the run is queued and stops on the mark (exit 3), its rows kept for `resume`.
+  if (marked) return;
+  const rejected = `the key in ${spec.keyEnv} was rejected (401) for seller ${label}`;
+  if (result.kind === 'unreachable')
+    throw new UsageError(
+      `${rejected}, and cannot be checked now (${result.reason}): nothing was queued or sent`,
+      ExitCode.apiUnreachable,
+    );
+  throw new UsageError(
+    `${rejected}, and still is: nothing was queued or sent with it; put the seller's working key in ${spec.keyEnv}`,
+    ExitCode.unauthorized,
+  );
 }

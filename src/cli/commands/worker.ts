@@ -101,12 +101,13 @@ export function registerWorker(
                   flags.metricsPort,
                   () => servedSellers(),
                 );
-          // A key added in --keys-file serves without a restart: the file is read again when it
-          // changed, at each look at the seller queues.
+          // A key fixed or added in --keys-file serves without a restart: the file is read again when
+          // it changed, before a run's key is read and at each look at the seller queues.
           const keysFile = io.keysFile ? new KeysFileReload(io.env, io.keysFile, runtime.logger) : null;
           const refreshKeys = keysFile ? { refreshKeys: () => keysFile.refresh() } : {};
           const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [], {
             ...(metrics ? { onRequestSent: metrics.onRequestSent } : {}),
+            ...refreshKeys,
           });
           const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
           // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.

@@ -50,6 +50,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.unreachable(REF),
     keys.learnedLimit(REF),
     keys.authRejected(REF),
+    keys.rejectedKeys(REF),
     keys.requestsUsed(REF, 0),
     keys.fieldsSent(REF),
     keys.seller(REF),

@@ -1,0 +1,72 @@
+import { readKey } from '../config.js';
+import type { RunRecord } from '../runs/run-store.js';
+import type { RejectedKeys } from '../sellers/rejected-keys.js';
+import { sellerRef } from '../sellers/seller-ref.js';
+import type { SellerRegistry } from '../sellers/seller-registry.js';
+import { heldKeys } from '../sellers/servable-sellers.js';
+import { keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+
+/** What finding a run's key reads: the process's keys and trust rules, the seller's links and rejected keys. */
+export interface KeyDeps {
+  env: NodeJS.ProcessEnv;
+  trust: TrustRules;
+  registry: Pick<SellerRegistry, 'resolveRef' | 'resolveRefs'>;
+  sellers: { rejectedKeys: Pick<RejectedKeys, 'of'> };
+  /** Set for a worker that reads its --keys-file again (WorkerDeps.refreshKeys). */
+  refreshKeys?: unknown;
+}
+
+export type KeyLookup =
+  | { key: string; missing?: undefined }
+  /** `names`: the variables that hold the seller's rejected keys (names only, never a key). */
+  | { missing: 'rejected'; names: string[] }
+  | { missing: 'unset' | 'other-seller' };
+
+/**
+ * The key of the run's seller: the one in the variable the run names, else any key this process
+ * holds (issue 13: a worker serving many sellers holds each key under a name of its own, e.g. in
+ * `--keys-file`) whose fingerprint belongs to the seller, leaving out the keys the API rejected for
+ * it. `unset`: none held and the variable unset; `other-seller`: keys held, none the seller's;
+ * `rejected`: only rejected ones.
+ */
+export async function keyOfSeller(deps: KeyDeps, run: RunRecord): Promise<KeyLookup> {
+  const rejected = await deps.sellers.rejectedKeys.of(run.sellerRef);
+  const usable = (key: string) => !rejected.has(sellerRef(run.baseUrl, key));
+  const named = readKey(deps.env, run.keyEnv, deps.trust);
+  const held: string[] = [];
+  // The variable the run names first: one fingerprint, where a worker may hold thousands of keys.
+  if (named && (await deps.registry.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef) {
+    if (usable(named)) return { key: named };
+    held.push(named);
+  }
+  const candidates = heldKeys(deps.env, deps.trust).filter((key) => key !== named);
+  const refs = await deps.registry.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
+  const found = candidates.filter((_, i) => refs[i] === run.sellerRef);
+  const fresh = found.find(usable);
+  if (fresh) return { key: fresh };
+  held.push(...found);
+  if (held.length > 0) return { missing: 'rejected', names: namesHolding(deps, held) };
+  return { missing: named ? 'other-seller' : 'unset' };
+}
+
+/** The allowed key variables of this process that hold one of `keys`, by name. */
+function namesHolding(deps: KeyDeps, keys: readonly string[]): string[] {
+  const wanted = new Set(keys);
+  return Object.keys(deps.env)
+    .filter((name) => keyEnvRefusal(name, deps.trust) === null && wanted.has(deps.env[name]?.trim() ?? ''))
+    .sort();
+}
+
+/** What the worker says, once per chunk, when it holds none but rejected keys for the run's seller. */
+export function rejectedKeyLine(deps: KeyDeps, run: RunRecord, names: readonly string[]): string {
+  const seller = run.sellerName ? `${run.sellerName} (${run.sellerRef})` : run.sellerRef;
+  const where = names.map((name) => `$${name}`).join(', ');
+  const file = deps.refreshKeys
+    ? "this worker's --keys-file (read again when it changes)"
+    : 'its environment, then restart this worker';
+  return (
+    `run ${run.id}: the key in ${where} of this worker was rejected (401) for seller ${seller}: not sent, ` +
+    `its rows stay queued; put the fixed key in ${file}, or, if the marketplace accepts this key again, ` +
+    `check it with \`catalog-sync resume --seller ${run.sellerName ?? run.sellerRef} --key-env ${names[0] ?? run.keyEnv}\``
+  );
+}
