@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
-import { readApiConfig } from '../../config.js';
+import { readApiConfig, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
@@ -12,8 +12,10 @@ import { pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
+import { DEFAULT_KEY_ENV, keyEnvRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
+import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { type Runtime, withRuntime } from '../runtime.js';
@@ -25,7 +27,11 @@ interface RevertFlags extends ConnectionFlags {
 }
 
 export function registerRevert(program: Command, io: CliIo): void {
-  addConnectionOptions(program.command('revert <run-id>'), { redis: true })
+  addConnectionOptions(program.command('revert <run-id>'), {
+    redis: true,
+    keyEnvDefault: null,
+    keyEnvHelp: "the variable that holds the run's key (default: the one the run was made with)",
+  })
     .description(
       "puts back the values that a run's updates replaced; products it created are listed, not deleted (the API has no delete)",
     )
@@ -48,13 +54,14 @@ async function revertCommand(
   flags: RevertFlags,
 ): Promise<number> {
   const run = await revertableRun(runtime, runId);
-  const api = readApiConfig(io.env, flags);
+  const api = readApiConfig(io.env, { ...flags, keyEnv: revertKeyEnv(io.env, run, flags.keyEnv) });
   const keyRef = await runtime.registry.resolveRef(sellerRef(api.baseUrl, api.apiKey));
   if (keyRef !== run.sellerRef) {
     throw new UsageError(
       `run ${runId} is seller ${run.sellerRef}'s; the key in ${api.keyEnv} for ${api.baseUrl} is seller ${keyRef}'s: nothing was read or sent`,
     );
   }
+  await refuseRejectedKey(runtime, { ...run, baseUrl: api.baseUrl }, api.apiKey, api.keyEnv);
   const ref = run.sellerRef;
   const { pausedUntil } = await runtime.sellers.status(ref, run.dailyReset);
   if (pausedUntil !== null && !flags.dryRun) return dailyLimitLine(io, runId, pausedUntil);
@@ -101,6 +108,24 @@ async function revertCommand(
   io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
   if (result.stoppedBy) return stoppedLine(io, runtime, run, api.keyEnv, result.stoppedBy, result);
   return result.products.some((p) => p.result === 'failed') ? ExitCode.rowsFailed : ExitCode.ok;
+}
+
+/**
+ * The variable the run's key is read from: `--key-env`, else the one the run was made with, as
+ * `approve` and the workers read it. That name comes from Redis: it is read only if this
+ * environment allows it (trust-rules.ts), and named in the line that says it is unset.
+ */
+function revertKeyEnv(env: NodeJS.ProcessEnv, run: RunRecord, given: string | undefined): string {
+  if (given !== undefined) return given;
+  const recorded = run.keyEnv || DEFAULT_KEY_ENV;
+  const refusal = keyEnvRefusal(recorded, readTrustRules(env));
+  if (refusal)
+    throw new UsageError(`run ${run.id} cannot be reverted here: ${refusal}; or name one with --key-env`);
+  if (!env[recorded]?.trim())
+    throw new UsageError(
+      `${recorded} is not set: run ${run.id} was made with the key in it (set it, give it in --keys-file, or name another variable with --key-env)`,
+    );
+  return recorded;
 }
 
 /** The run, if `revert` may touch it: one line and exit 2 otherwise. */
