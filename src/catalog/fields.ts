@@ -59,9 +59,12 @@ export function listItems(items: readonly string[]): string[] {
   return items.map((item) => item.trim()).filter((item) => item !== '');
 }
 
-/** A spreadsheet turned a long number into scientific notation (`3.65275E+11`): digits are lost. */
+/**
+ * A spreadsheet turned a long number into scientific notation (`3.65275E+11`, or `3,65275E+11` in a
+ * comma-decimal locale): digits are lost.
+ */
 export function isSpreadsheetMangled(text: string): boolean {
-  return /^\d(?:\.\d+)?E\+\d+$/i.test(text.trim());
+  return /^\d(?:[.,]\d+)?E\+\d+$/i.test(text.trim());
 }
 
 /**

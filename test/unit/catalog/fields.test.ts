@@ -81,6 +81,8 @@ describe('convertField', () => {
 
   it('drops a barcode a spreadsheet mangled, with a note', () => {
     expect(convertField('barcode', '3.65275E+11', rules())).toMatchObject({ ok: 'drop' });
+    // As a spreadsheet in a comma-decimal locale saves it.
+    expect(convertField('barcode', '3,65275E+11', rules())).toMatchObject({ ok: 'drop' });
     expect(convertField('barcode', '0036527500123', rules())).toEqual({ ok: true, value: '0036527500123' });
   });
 

@@ -148,6 +148,11 @@ describe('validation', () => {
     });
   });
 
+  it('makes a key saved in scientific notation by a comma-decimal spreadsheet invalid too', async () => {
+    const rows = await mapRows(['sku', 'price'], [['1,23457E+11', '1']]);
+    expect(rows[0]).toMatchObject({ kind: 'invalid', key: '1,23457E+11' });
+  });
+
   it('makes a row whose key a spreadsheet turned into a number invalid, whatever field is the key', async () => {
     const rows = await mapRows(
       ['sku', 'price'],
