@@ -97,11 +97,12 @@ export function diffProduct(
     if (mine === undefined) continue;
     const theirs = remote.values[name];
     if (theirs !== undefined && compactEquals(mine, theirs)) continue;
+    const sent = memory?.sent[name];
     if (options.createOnly?.has(name)) {
-      if (theirs !== undefined) notes.push(`${name} differs (create-only: not sent in an update)`);
+      if (createOnlyDiffers(mine, theirs, sent, memory?.echo?.[name]))
+        notes.push(`${name} differs (create-only: not sent in an update)`);
       continue;
     }
-    const sent = memory?.sent[name];
     if (sent !== undefined && sentEquals(mine, sent)) {
       const echo = memory?.echo?.[name];
       if (theirs === undefined) continue;
@@ -127,6 +128,23 @@ export function diffProduct(
   return changes === 0
     ? { action: 'unchanged', id: remote.id, notes, learned }
     : { action: 'update', id: remote.id, fields: changed, notes, learned };
+}
+
+/**
+ * A create-only field the source gives otherwise than the API shows it (`theirs`), or, the product
+ * not read (an `--incremental` run from its record), otherwise than this tool last sent it (`sent`).
+ * Nothing is known of it when neither is: no note. The source still saying what was sent, with the
+ * API showing it as that write left it (or showing nothing), is no difference either.
+ */
+function createOnlyDiffers(
+  mine: CompactValue,
+  theirs: CompactValue | undefined,
+  sent: CompactValue | undefined,
+  echo: string | undefined,
+): boolean {
+  const asSent = sent !== undefined && sentEquals(mine, sent);
+  if (theirs === undefined) return sent !== undefined && !asSent;
+  return !(asSent && showsAsWritten(theirs, sent, echo));
 }
 
 /**
@@ -229,22 +247,39 @@ export function memoryAfterWrite(
 }
 
 /**
- * For an unchanged row of an `--incremental` run's full read: the memory with every field the row
- * carries as sent (the API shows it so), or null when the memory already says so. The next
- * incremental run then diffs this row against the record alone.
+ * For a row of an `--incremental` run, against the product as read (`shown`: its listed values): the
+ * memory with each field the API shows as the row says it added as sent, or null when the memory
+ * holds them already. The next incremental run then diffs this row against the record alone. Only
+ * what is on the marketplace is recorded: a field the run leaves out and the API shows otherwise (a
+ * create-only one, or one an update is about to send) is not, else the next run would take the
+ * source's value for sent and never send it. A run that read no product (`shown` empty) adds nothing.
  */
-export function memoryOfUnchanged(
+export function memoryOfShown(
   before: WriteMemory | undefined,
   fields: ProductFields,
+  shown: Record<string, CompactValue>,
 ): WriteMemory | null {
   const sent = { ...before?.sent };
+  const echo = { ...before?.echo };
+  let unapplied = before?.unapplied;
   let added = false;
   for (const [name, value] of Object.entries(fields)) {
     const mine = compactValue(value);
+    const theirs = shown[name];
+    if (mine === undefined || theirs === undefined || !compactEquals(mine, theirs)) continue;
     const known = sent[name];
-    if (mine === undefined || (known !== undefined && sentEquals(mine, known))) continue;
+    if (known !== undefined && sentEquals(mine, known)) continue;
     sent[name] = rememberedForm(mine);
+    // What the API showed of an earlier value, or said of it, is not this value's.
+    delete echo[name];
+    unapplied = unapplied?.filter((field) => field !== name);
     added = true;
   }
-  return added ? { ...before, sent } : null;
+  if (!added) return null;
+  const memory: WriteMemory = { ...before, sent };
+  if (Object.keys(echo).length > 0) memory.echo = echo;
+  else delete memory.echo;
+  if (unapplied && unapplied.length > 0) memory.unapplied = unapplied;
+  else delete memory.unapplied;
+  return memory;
 }

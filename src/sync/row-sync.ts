@@ -3,7 +3,7 @@ import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
-import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfUnchanged } from './diff.js';
+import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfShown } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
@@ -66,7 +66,7 @@ async function syncAgainst(
       }
       if (!ctx.dryRun) {
         const memory = known && withLearned(known, diff.learned);
-        const seen = ctx.recordUnchanged ? memoryOfUnchanged(memory, upsert.fields) : null;
+        const seen = ctx.recordUnchanged ? memoryOfShown(memory, upsert.fields, remote?.values ?? {}) : null;
         if (seen) await remember(ctx, upsert.key, { id: diff.id, ...seen });
         else if (memory && memory !== known) await remember(ctx, upsert.key, memory);
       }
@@ -77,7 +77,10 @@ async function syncAgainst(
       // A guarded run's update, planned so or a create that found the product made meanwhile.
       const heldFor = await ctx.heldUpdate?.(upsert, remote as IndexedProduct, diff.fields);
       if (heldFor) return outcome('update', diff.id, 'held', heldFor, diff.notes);
-      const before = known && withLearned(known, diff.learned);
+      const learned = known && withLearned(known, diff.learned);
+      // An --incremental run records, with the write, the fields the product shows as the source says.
+      const seen = ctx.recordUnchanged ? memoryOfShown(learned, upsert.fields, remote?.values ?? {}) : null;
+      const before = seen ? { id: diff.id, ...seen } : learned;
       const result = await writeUpdate(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
       if (result === 'gone') return create(ctx, upsert, outcome);
       return 'failed' in result

@@ -7,6 +7,7 @@ import {
   type IndexedProduct,
   keepRemoteOf,
   memoryAfterWrite,
+  memoryOfShown,
   notApplied,
   UNKNOWN_ECHO,
 } from '../../../src/sync/diff.js';
@@ -204,5 +205,71 @@ describe('the three-way diff', () => {
       );
       expect(result).toMatchObject({ action: 'update', fields: { name: 'Shawl' } });
     });
+
+    const unread: IndexedProduct = { id: '7', values: {} };
+    const sent = memoryAfterWrite(undefined, { name: 'Scarf', price: 12 }, null);
+
+    it('the product not read, notes that they differ from what this tool last sent', () => {
+      expect(diffProduct(row({ name: 'Scarf', price: 9 }), unread, sent, { createOnly })).toEqual({
+        action: 'unchanged',
+        id: '7',
+        notes: ['price differs (create-only: not sent in an update)'],
+        learned: {},
+      });
+      expect(diffProduct(row({ name: 'Scarf', price: 12 }), unread, sent, { createOnly })).toMatchObject({
+        notes: [],
+      });
+    });
+
+    it('say nothing of a value the source still gives as sent that the API shows in its own form', () => {
+      const memory = memoryAfterWrite(
+        undefined,
+        { name: 'Scarf', price: 12.345 },
+        compactFields({ price: 12.35 }),
+      );
+      const result = diffProduct(
+        row({ name: 'Scarf', price: 12.345 }),
+        listed({ name: 'Scarf', price: 12.35 }),
+        memory,
+        {
+          createOnly,
+        },
+      );
+      expect(result).toMatchObject({ action: 'unchanged', notes: [] });
+    });
+  });
+});
+
+describe('memoryOfShown: what an --incremental run records of a product it read', () => {
+  const before = memoryAfterWrite(undefined, { sku: 'S-1', name: 'Scarf', price: 20 }, null);
+
+  it('records each field the product shows as the source says', () => {
+    const memory = memoryOfShown(
+      before,
+      { sku: 'S-1', name: 'Scarf', price: 20, quantity: 3 },
+      {
+        sku: 'S-1',
+        name: 'Scarf',
+        price: 20,
+        quantity: 3,
+      },
+    );
+    expect(memory?.sent).toMatchObject({ quantity: 3 });
+  });
+
+  it('never records a value the product does not show (a create-only field left out, a change about to be sent)', () => {
+    expect(
+      memoryOfShown(before, { sku: 'S-1', name: 'Scarf', price: 21 }, { name: 'Scarf', price: 20 }),
+    ).toBeNull();
+  });
+
+  it('records nothing of a product it did not read', () => {
+    expect(memoryOfShown(before, { sku: 'S-1', name: 'Shawl', price: 21 }, {})).toBeNull();
+  });
+
+  it('drops what it knew of an earlier value of a field now recorded anew (its echo, not applied)', () => {
+    const kept = memoryAfterWrite(undefined, { name: 'Scarf' }, compactFields({ name: 'SCARF' }));
+    const memory = memoryOfShown({ ...kept, unapplied: ['name'] }, { name: 'Shawl' }, { name: 'Shawl' });
+    expect(memory).toEqual({ sent: { name: 'Shawl' } });
   });
 });
