@@ -34,8 +34,8 @@ export function heldAtWrite(
 ): HeldUpdate | undefined {
   if (!isGuarded(spec) || !spec.maxPriceChange) return undefined;
   const plans = new PlanStore(deps.redis, deps.keys);
-  return async (upsert, remote, fields) => {
-    const write = updateWrite(spec, upsert, remote, fields);
+  return async (upsert, remote, fields, known) => {
+    const write = updateWrite(spec, upsert, remote, fields, known);
     if (!write.heldFor) return null;
     const held = await plans.holdAtWrite(runId, write);
     await runScript(deps.redis, REASON_SCRIPT, deps.keys.run(runId), held, rowGuardReason(spec, held));

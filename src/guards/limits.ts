@@ -66,3 +66,23 @@ export function priceChangeRefusal(oldPrice: unknown, newPrice: unknown, maxPerc
   const moved = change === null ? 'from 0' : `${change > 0 ? '+' : ''}${Math.round(change * 10) / 10}%`;
   return `price ${before} → ${after} (${moved}) exceeds --max-price-change ${limit}%`;
 }
+
+/**
+ * The row guard for a product an `--incremental` run did not read: its price is taken to be the one
+ * this tool last sent it (`lastSent`, from its record), and the reason says so. A product it never
+ * sent a price has none known: held, as the guard cannot tell how far its price moves.
+ */
+export function lastSentPriceRefusal(
+  lastSent: unknown,
+  newPrice: unknown,
+  maxPercent: string,
+): string | null {
+  const before = toDecimal(lastSent);
+  if (before === null) {
+    const after = toDecimal(newPrice);
+    if (after === null) return null;
+    return `price ${after}: not weighed against --max-price-change ${maxPercent}, its price before is unknown (the run read no product, and this tool never sent it a price)`;
+  }
+  const refusal = priceChangeRefusal(before, newPrice, maxPercent);
+  return refusal && `${refusal} (${before}: the price this tool last sent; the run read no product)`;
+}

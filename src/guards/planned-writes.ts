@@ -4,10 +4,11 @@ import type { RunSpec } from '../runs/run-store.js';
 import { type CompactValue, compactEquals, compactValue } from '../sync/compact-value.js';
 import type { IndexedProduct } from '../sync/diff.js';
 import { diffProduct } from '../sync/diff.js';
+import type { KnownProduct } from '../sync/id-map.js';
 import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
-import { priceChangeRefusal } from './limits.js';
+import { lastSentPriceRefusal, priceChangeRefusal } from './limits.js';
 
 type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>;
 
@@ -29,29 +30,37 @@ export function planWrite(
   );
   if (diff.action === 'create') return { upsert, action: 'create', productId: null, fields: diff.fields };
   if (diff.action !== 'update') return null;
-  return updateWrite(spec, upsert, lookup.remote ?? { id: diff.id, values: {} }, diff.fields);
+  return updateWrite(spec, upsert, lookup.remote ?? { id: diff.id, values: {} }, diff.fields, lookup.known);
 }
 
 /**
  * An update of `remote` with `fields`, as planned: held by the row guard when its price moves more
  * than `--max-price-change`, and with the values the product showed in those fields (`before`), so
- * that `approve` tells a product changed meanwhile. A create that finds the product made meanwhile
- * by another run is planned so too, at its write (held-at-write.ts).
+ * that `approve` tells a product changed meanwhile. A product not read (an `--incremental` run from
+ * its record) has no `before`, and its price move is weighed from the price this tool last sent it
+ * (`known`, the id map's record). A create that finds the product made meanwhile by another run is
+ * planned so too, at its write (held-at-write.ts).
  */
 export function updateWrite(
   spec: Pick<RunSpec, 'maxPriceChange'>,
   upsert: ProductUpsert,
   remote: IndexedProduct,
   fields: ProductFields,
+  known?: KnownProduct,
 ): PlannedWrite {
-  const before: Record<string, CompactValue> = {};
-  for (const name of Object.keys(fields)) {
-    const value = remote.values[name];
-    if (value !== undefined) before[name] = value;
+  const write: PlannedWrite = { upsert, action: 'update', productId: remote.id, fields };
+  if (!remote.unread) {
+    const before: Record<string, CompactValue> = {};
+    for (const name of Object.keys(fields)) {
+      const value = remote.values[name];
+      if (value !== undefined) before[name] = value;
+    }
+    write.before = before;
   }
-  const write: PlannedWrite = { upsert, action: 'update', productId: remote.id, fields, before };
   if (spec.maxPriceChange && fields.price !== undefined) {
-    const refusal = priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
+    const refusal = remote.unread
+      ? lastSentPriceRefusal(known?.sent.price, fields.price, spec.maxPriceChange)
+      : priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
     if (refusal) write.heldFor = refusal;
   }
   return write;

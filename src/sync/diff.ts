@@ -8,6 +8,11 @@ import { type CompactValue, compactEquals, compactValue } from './compact-value.
 export interface IndexedProduct {
   id: string;
   values: Record<string, CompactValue>;
+  /**
+   * Not read: an `--incremental` run that relies on its record diffs against the id alone (its
+   * values are then empty, and what this tool last sent stands in for them, see diffProduct).
+   */
+  unread?: true;
 }
 
 /** What this tool remembers of a product it wrote: the three-way diff's third side (see id-map.ts). */

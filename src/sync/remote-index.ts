@@ -153,7 +153,8 @@ export class RemoteIndex {
       const knownProduct = another ? undefined : (ownKnown ?? inOtherForm.get(upsert.row)?.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
-      const recorded = fromRecord && id ? { id, values: {} } : undefined;
+      const recorded: IndexedProduct | undefined =
+        fromRecord && id ? { id, values: {}, unread: true } : undefined;
       const remote = (id ? byId.get(id) : undefined) ?? recorded;
       if (remote) lookup.remote = remote;
       if (knownProduct) lookup.known = knownProduct;

@@ -5,7 +5,7 @@ import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import type { DiffOptions, IndexedProduct } from './diff.js';
-import type { IdMap } from './id-map.js';
+import type { IdMap, KnownProduct } from './id-map.js';
 import type { RemoteIndex } from './remote-index.js';
 
 /** Everything one row's sync needs; one per run per process. */
@@ -56,6 +56,8 @@ export type HeldUpdate = (
   upsert: ProductUpsert,
   remote: IndexedProduct,
   fields: ProductFields,
+  /** What this tool last sent the product: its price stands in for one not read (`remote.unread`). */
+  known: KnownProduct | undefined,
 ) => Promise<string | null>;
 
 /** What a write's last failure becomes once its tries are used up (see `afterTries`). */

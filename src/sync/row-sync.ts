@@ -75,7 +75,7 @@ async function syncAgainst(
     case 'update': {
       if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
       // A guarded run's update, planned so or a create that found the product made meanwhile.
-      const heldFor = await ctx.heldUpdate?.(upsert, remote as IndexedProduct, diff.fields);
+      const heldFor = await ctx.heldUpdate?.(upsert, remote as IndexedProduct, diff.fields, known);
       if (heldFor) return outcome('update', diff.id, 'held', heldFor, diff.notes);
       const learned = known && withLearned(known, diff.learned);
       // An --incremental run records, with the write, the fields the product shows as the source says.
@@ -259,7 +259,7 @@ async function adopt(
   const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
   if (diff.action === 'update') {
     // Not this run's create after all (a claim taken over from another run): guarded as any update.
-    const heldFor = await ctx.heldUpdate?.(upsert, found, diff.fields);
+    const heldFor = await ctx.heldUpdate?.(upsert, found, diff.fields, { id: found.id, ...memory });
     if (heldFor) return outcome('update', found.id, 'held', heldFor);
     const result = await writeUpdate(ctx, upsert, found, diff.fields, { id: found.id, ...memory });
     if (typeof result === 'object' && 'failed' in result)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   exceeds,
+  lastSentPriceRefusal,
   parseCountOrPercent,
   parsePercent,
   priceChangeRefusal,
@@ -58,6 +59,24 @@ describe('the price check', () => {
   it('holds any move from 0, and leaves a value that is no price to the validation', () => {
     expect(priceChangeRefusal(0, 1, '1000%')).toBe('price 0 → 1 (from 0) exceeds --max-price-change 1000%');
     expect(priceChangeRefusal(undefined, 1, '50%')).toBeNull();
+  });
+});
+
+describe('the price check of a product an --incremental run did not read', () => {
+  it('weighs the move from the price this tool last sent, and says where that price comes from', () => {
+    expect(lastSentPriceRefusal(20, 0.2, '50%')).toBe(
+      'price 20 → 0.2 (-99%) exceeds --max-price-change 50% (20: the price this tool last sent; the run read no product)',
+    );
+    expect(lastSentPriceRefusal('20.00', 21, '50%')).toBeNull();
+  });
+
+  it('holds a price it cannot weigh: this tool never sent the product one', () => {
+    expect(lastSentPriceRefusal(undefined, 21, '50%')).toBe(
+      'price 21: not weighed against --max-price-change 50%, its price before is unknown (the run read no product, and this tool never sent it a price)',
+    );
+    // A digest is no price (a long string the record keeps as a fingerprint).
+    expect(lastSentPriceRefusal('#~abcdefghij', 21, '50%')).toMatch(/^price 21: not weighed/);
+    expect(lastSentPriceRefusal(undefined, 'free', '50%')).toBeNull();
   });
 });
 

@@ -206,7 +206,7 @@ describe('the three-way diff', () => {
       expect(result).toMatchObject({ action: 'update', fields: { name: 'Shawl' } });
     });
 
-    const unread: IndexedProduct = { id: '7', values: {} };
+    const unread: IndexedProduct = { id: '7', values: {}, unread: true };
     const sent = memoryAfterWrite(undefined, { name: 'Scarf', price: 12 }, null);
 
     it('the product not read, notes that they differ from what this tool last sent', () => {
