@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { UNTIMED_PAUSE_MS } from '../defaults.js';
+import { indexLoadOf, readApprovedProducts } from '../guards/approval-read.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
@@ -265,7 +266,20 @@ export class RunContexts {
     // Field names the tool does not know are accepted only when a listed product shows them.
     const toConfirm = (run.unknownFields ?? []).length > 0;
     const loadIndex = async () => {
-      if (!toConfirm && (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now()))) {
+      const load = await indexLoadOf(deps.redis, deps.keys, runId);
+      if (load === 'approval-unread') {
+        const read = await readApprovedProducts(
+          deps,
+          run,
+          client,
+          (pages) => index.load(pages),
+          () => idMap.size(),
+        );
+        const how = read.byId ? 'by id' : 'from the list';
+        return logger.info(`approve: the ${read.ids} held products read again ${how}`);
+      }
+      // An approval re-checks against the products as they are then: never against the record alone.
+      if (load === 'run' && !toConfirm && (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now()))) {
         logger.info('incremental: the record of the seller is complete and fresh; no product is read');
         return markListSkipped(deps.redis, deps.keys, runId);
       }

@@ -13,6 +13,7 @@ import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { APPROVAL_READ } from '../sync/incremental.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
 import { endAfterDeactivations } from './finalise.js';
@@ -33,7 +34,8 @@ export interface Approved {
 
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
 // seller's products is dropped, so that the approved rows are diffed against the products as they
-// are now: a product changed meanwhile is re-planned, not blindly written. What is approved (the
+// are now: a product changed meanwhile is re-planned, not blindly written (an --incremental run that
+// read no product reads the held ones then, guards/approval-read.ts). What is approved (the
 // rows, '' for all) is kept until the round's writes are all queued (APPROVAL_QUEUED): an approve
 // stopped in between (killed, Redis gone) is finished by the next one. A held reason that counts the
 // held rows (ARGV[5], '' for none) says, from now on, those left held.
@@ -41,7 +43,7 @@ const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'heldReason', ARGV[5]) end
-redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued')
+redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
 `;

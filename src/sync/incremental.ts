@@ -15,6 +15,11 @@ import type { RunRecord } from '../runs/run-store.js';
 /** Run record fields: the list read was skipped; when the full read of an incremental run began. */
 export const LIST_SKIPPED = 'listSkipped';
 const FULL_READ_AT = 'fullReadAt';
+/**
+ * Run record field: the approval under way read the held products again (guards/approval-read.ts),
+ * so its rows diff against them, not against the record, though the run's list read was skipped.
+ */
+export const APPROVAL_READ = 'approvalRead';
 
 /** True when the run may diff against the tool's record alone (decided once, under the snapshot lock). */
 export async function mayRelyOnRecord(
@@ -26,6 +31,10 @@ export async function mayRelyOnRecord(
   if (!run.incremental || run.fullReadAfterMs === undefined) return false;
   const at = await redis.get(keys.fullRead(run.sellerRef));
   return at !== null && now - Number(at) <= run.fullReadAfterMs;
+}
+
+export async function markApprovalRead(redis: Redis, keys: RedisKeys, runId: string): Promise<void> {
+  await redis.hset(keys.run(runId), APPROVAL_READ, 1);
 }
 
 export async function markListSkipped(redis: Redis, keys: RedisKeys, runId: string): Promise<void> {

@@ -13,7 +13,7 @@ import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
-import { LIST_SKIPPED } from './incremental.js';
+import { APPROVAL_READ, LIST_SKIPPED } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
 import { forEachReadingAhead } from './read-ahead.js';
 import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
@@ -42,7 +42,7 @@ export interface RowLookup {
  * run from `GET /products`, then every chunk diffs against it with two round trips.
  */
 export class RemoteIndex {
-  private listSkipped: boolean | null = null;
+  private listRead = false;
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -197,10 +197,16 @@ export class RemoteIndex {
     return knownByRow;
   }
 
-  /** True when this run's list read was skipped (`--incremental`); final once the snapshot step is done. */
+  /**
+   * True when this run's list read was skipped (`--incremental`) and no approval has read the held
+   * products since. A run that read the list is known so for good; one that did not is asked again
+   * at each chunk, as an approval (a later snapshot step, maybe in another process) may read them.
+   */
   private async relyingOnRecord(): Promise<boolean> {
-    this.listSkipped ??= (await this.redis.hget(this.keys.run(this.runId), LIST_SKIPPED)) === '1';
-    return this.listSkipped;
+    if (this.listRead) return false;
+    const [skipped, reread] = await this.redis.hmget(this.keys.run(this.runId), LIST_SKIPPED, APPROVAL_READ);
+    if (skipped !== '1') this.listRead = true;
+    return skipped === '1' && reread !== '1';
   }
 
   /** The index entry of a product found under a key (after a lost answer to a create). */
