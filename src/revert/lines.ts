@@ -45,13 +45,19 @@ function whatBecame(product: RevertedProduct, dryRun: boolean): string {
     .map(([field, value]) => `${field} ${shown(value)}`)
     .join(', ');
   if (values) {
-    if (product.result === 'put') parts.push(`put back ${values}`);
-    else if (product.result === 'failed') parts.push(`not put back (${product.error}): ${values}`);
-    else parts.push(`${dryRun ? 'would put back' : 'not put back yet'} ${values}`);
+    const from = product.fromRecord ? ` (${lastSent(Object.keys(product.put).length)})` : '';
+    if (product.result === 'put') parts.push(`put back ${values}${from}`);
+    else if (product.result === 'failed') parts.push(`not put back (${product.error}): ${values}${from}`);
+    else parts.push(`${dryRun ? 'would put back' : 'not put back yet'} ${values}${from}`);
   }
   for (const kept of product.kept) parts.push(kept.reason);
   if (parts.length === 0) return 'nothing to put back (as before the run)';
   return parts.join('; ');
+}
+
+/** Where the values put back come from when the run read no product. */
+function lastSent(fields: number): string {
+  return `as this tool last sent ${fields === 1 ? 'it' : 'them'}: the run read no product`;
 }
 
 function name(id: string, key: string): string {

@@ -1,6 +1,6 @@
 import type { ProductFields } from '../interfaces.js';
-import { compactEquals, compactValue, isDigest } from '../sync/compact-value.js';
-import { rememberedForm, showsAsWritten } from '../sync/diff.js';
+import { type CompactValue, compactEquals, compactValue, isDigest } from '../sync/compact-value.js';
+import { keptAsSent, rememberedForm, showsAsWritten } from '../sync/diff.js';
 import type { KnownProduct } from '../sync/id-map.js';
 import type { ReplacedValues } from '../sync/replaced-values.js';
 
@@ -21,6 +21,11 @@ export interface ProductRevertPlan {
   kept: FieldKept[];
   /** The product is not among the seller's products any more. */
   gone: boolean;
+  /**
+   * The run read no product (`--incremental` from its record): the values put back are the ones
+   * this tool had last sent it before the run, the best it knows of what the product showed then.
+   */
+  fromRecord?: true;
 }
 
 /**
@@ -40,7 +45,8 @@ export function planProductRevert(
     const kept = (why: string) => plan.kept.push({ field: name, reason: `${name} ${why}: kept` });
     const shown = current[name];
     const theirs = compactValue(shown);
-    const { before } = field;
+    // Unread, the value before the run is taken to be the one this tool had last sent.
+    const before = field.before ?? (replaced.unread ? sentBeforeRun(field) : null);
     if (theirs === undefined) kept('is not shown by the API');
     else if (before !== null && compactEquals(theirs, before)) plan.alreadyBack.push(name);
     else if (!showsAsWritten(theirs, field.sent, field.echo)) kept('changed since the run');
@@ -52,7 +58,14 @@ export function planProductRevert(
     else if (typeof shown === 'object' && typeof before === 'string') kept('is a list or an object');
     else plan.put[name] = before;
   }
+  if (replaced.unread && Object.keys(plan.put).length > 0) plan.fromRecord = true;
   return plan;
+}
+
+/** What this tool had last sent in a field before the run, when its record keeps it as it was sent. */
+function sentBeforeRun(field: ReplacedValues['fields'][string]): CompactValue | null {
+  const sent = field.memorySent;
+  return sent === undefined || !keptAsSent(sent) ? null : sent;
 }
 
 /**

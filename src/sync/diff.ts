@@ -173,6 +173,11 @@ export function rememberedForm(value: CompactValue): CompactValue {
   return `${REMEMBERED_MARK}${echoDigest(value)}`;
 }
 
+/** True when the id map keeps this sent value as it was sent, not as a digest (rememberedForm). */
+export function keptAsSent(remembered: CompactValue): boolean {
+  return !(typeof remembered === 'string' && remembered.startsWith(REMEMBERED_MARK));
+}
+
 /** The source value equals what was sent (a record written before sent values were digested too). */
 function sentEquals(mine: CompactValue, sent: CompactValue): boolean {
   return compactEquals(rememberedForm(mine), sent) || compactEquals(mine, sent);

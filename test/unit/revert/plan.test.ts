@@ -113,6 +113,28 @@ describe('planProductRevert: what to put back on one product', () => {
     ]);
   });
 
+  it('an --incremental run that did not read the product: puts back what this tool had last sent it', () => {
+    const earlier = memoryAfterWrite(undefined, { price: 20, name: 'A product, described at length' }, null);
+    const sent = { price: 22, name: 'Another long product name' };
+    const after = memoryAfterWrite(earlier, sent, null);
+    const record = replacedValues('SKU-1', sent, { id: '7', values: {}, unread: true }, earlier, after);
+
+    const plan = planProductRevert('7', record, { price: 22, name: 'Another long product name' });
+
+    expect(plan).toMatchObject({ put: { price: 20 }, fromRecord: true });
+    // A long value the record keeps only as a fingerprint cannot be put back.
+    expect(plan.kept).toEqual([
+      {
+        field: 'name',
+        reason: 'name had its old value unread (an --incremental run reads no product): kept',
+      },
+    ]);
+    expect(planProductRevert('7', record, { price: 20, name: 'Edited' })).toMatchObject({
+      put: {},
+      alreadyBack: ['price'],
+    });
+  });
+
   it('a product gone since the run: nothing to put back', () => {
     const record = recordOf({ price: 20 }, { price: 22 });
     expect(planProductRevert('7', record, null)).toMatchObject({ gone: true, put: {} });
