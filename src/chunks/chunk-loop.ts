@@ -46,6 +46,7 @@ export async function syncChunkRows(
     deps.keys,
     ref,
     await mode.todo(rows),
+    context.space,
   );
   const lookups = await context.index.lookup(todo);
   deps.onRowsBegun?.(runId);
@@ -74,5 +75,5 @@ export async function syncChunkRows(
   }
   // A planned row is not written yet (its `apply` job clears it), nor is a dry run's.
   if (!context.dryRun && modeName !== 'plan')
-    await clearReactivated(deps.redis, deps.keys, runId, ref, returning);
+    await clearReactivated(deps.redis, deps.keys, runId, ref, returning, context.space);
 }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { LimitFunction } from 'p-limit';
 import { UNTIMED_PAUSE_MS } from '../defaults.js';
-import { indexLoadOf, readApprovedProducts } from '../guards/approval-read.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
@@ -24,12 +23,12 @@ import { CreatedProductFinder } from '../sync/created-product-finder.js';
 import { keepRemoteOf } from '../sync/diff.js';
 import { afterTries, pauseOf, readRetry } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
-import { markListSkipped, mayRelyOnRecord, noteFullRead } from '../sync/incremental.js';
 import { indexedFieldsOf } from '../sync/indexed-fields.js';
-import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js';
+import { matchSpaceOf } from '../sync/match-space.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+import { loadRunIndex } from './load-index.js';
 import { keyOfSeller, rejectedKeyLine } from './run-key.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
@@ -105,6 +104,8 @@ export interface RunContext extends RowSyncContext {
    * lists as rejected. Undefined for a pause read from Redis (another process's 401, maybe another key).
    */
   takeRejectedKey: () => string | undefined;
+  /** The space of the run's match field (match-space.ts): its id map, claims, deactivated products. */
+  space: string;
   /** Re-reads every page of the seller's products into the index. */
   loadIndex: () => Promise<unknown>;
 }
@@ -257,41 +258,21 @@ export class RunContexts {
         deps.onRequestSent?.(event);
       },
     });
-    const idMap = new IdMap(deps.redis, deps.keys, ref);
-    const claims = new CreateClaims(deps.redis, deps.keys, ref, deps.now, deps.claimMs, (id) =>
-      deps.keys.run(id),
+    // The id map, claims and deactivated products of the run's match field (match-space.ts).
+    const space = await matchSpaceOf(deps.redis, deps.keys, ref, run.matchBy, runId);
+    const idMap = new IdMap(deps.redis, deps.keys, ref, space);
+    const claims = new CreateClaims(
+      deps.redis,
+      deps.keys,
+      ref,
+      deps.now,
+      deps.claimMs,
+      (id) => deps.keys.run(id),
+      space,
     );
     const { only, leaveOut } = indexedFieldsOf(run);
     const index = new RemoteIndex(deps.redis, deps.keys, runId, run.matchBy, only, idMap, claims, leaveOut);
-    // Field names the tool does not know are accepted only when a listed product shows them.
-    const toConfirm = (run.unknownFields ?? []).length > 0;
-    const loadIndex = async () => {
-      const load = await indexLoadOf(deps.redis, deps.keys, runId);
-      if (load === 'approval-unread') {
-        const read = await readApprovedProducts(
-          deps,
-          run,
-          client,
-          (pages) => index.load(pages),
-          () => idMap.size(),
-        );
-        const how = read.byId ? 'by id' : 'from the list';
-        return logger.info(`approve: the ${read.ids} held products read again ${how}`);
-      }
-      // An approval re-checks against the products as they are then: never against the record alone.
-      if (load === 'run' && !toConfirm && (await mayRelyOnRecord(deps.redis, deps.keys, run, deps.now()))) {
-        logger.info('incremental: the record of the seller is complete and fresh; no product is read');
-        return markListSkipped(deps.redis, deps.keys, runId);
-      }
-      const startedAt = deps.now();
-      const listed = new Set<string>();
-      await index.load(
-        notingFieldNames(client.listProducts(), listed),
-        run.incremental === true && !run.dryRun,
-      );
-      if (run.incremental) await noteFullRead(deps.redis, deps.keys, runId, startedAt);
-      if (toConfirm) await refuseUnlistedNames(deps.redis, deps.keys, run, listed);
-    };
+    const loadIndex = () => loadRunIndex({ ...deps, logger }, run, index, client, () => idMap.size());
     const finder = new CreatedProductFinder(
       () => index.load(client.listProducts()),
       (key) => index.byKey(key),
@@ -308,6 +289,7 @@ export class RunContexts {
         return keyFingerprint;
       },
       runId,
+      space,
       client,
       index,
       idMap,

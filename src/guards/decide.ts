@@ -8,8 +8,8 @@ import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { IdMap } from '../sync/id-map.js';
 import { LIST_SKIPPED } from '../sync/incremental.js';
+import { productsRecordedByField } from '../sync/match-space.js';
 import { isPlanned, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
 /** The run-record fields of the decision: the verdict (once), and that it was carried out. */
@@ -74,7 +74,7 @@ async function storedVerdict(deps: DecideDeps, run: RunRecord): Promise<string> 
  */
 async function productsWeighedAgainst(deps: DecideDeps, run: RunRecord): Promise<number> {
   if ((await deps.redis.hget(deps.keys.run(run.id), LIST_SKIPPED)) === '1') {
-    return new IdMap(deps.redis, deps.keys, run.sellerRef).size();
+    return productsRecordedByField(deps.redis, deps.keys, run);
   }
   return deps.redis.hlen(deps.keys.products(run.id));
 }

@@ -29,7 +29,7 @@ interface DeactivateDeps {
  */
 export async function deactivateChunk(
   deps: DeactivateDeps,
-  context: RowSyncContext & { run: { sellerRef: string } },
+  context: RowSyncContext & { run: { sellerRef: string }; space: string },
   missing: MissingValues,
   items: DeactivateItem[],
   holder: string,
@@ -52,7 +52,7 @@ export async function deactivateChunk(
 
 async function sendClaimed(
   deps: DeactivateDeps,
-  context: RowSyncContext & { run: { sellerRef: string } },
+  context: RowSyncContext & { run: { sellerRef: string }; space: string },
   missing: MissingValues,
   items: DeactivateItem[],
 ): Promise<void> {
@@ -63,7 +63,7 @@ async function sendClaimed(
     redis.hmget(keys.products(runId), ...items.map((item) => item.id)),
     context.idMap.getMany(items.map((item) => item.key)),
   ]);
-  const store = new DeactivatedStore(redis, keys, context.run.sellerRef);
+  const store = new DeactivatedStore(redis, keys, context.run.sellerRef, context.space);
   const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true);
   const results = await Promise.allSettled(
     items.map(async (item, i) => {

@@ -25,6 +25,8 @@ export class DeactivatedStore {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
+    /** The match field's space (match-space.ts): a product returns under a key of the same field. */
+    private readonly space = '',
   ) {}
 
   /**
@@ -32,14 +34,18 @@ export class DeactivatedStore {
    * values before the first deactivation are the ones to give back, not the `--missing` ones.
    */
   async record(matchKey: string, product: DeactivatedProduct): Promise<void> {
-    await this.redis.hsetnx(this.keys.deactivated(this.sellerRef), matchKey, JSON.stringify(product));
+    await this.redis.hsetnx(
+      this.keys.deactivated(this.sellerRef, this.space),
+      matchKey,
+      JSON.stringify(product),
+    );
   }
 
   /** The records of these keys (keys without one are absent); what is not a record is ignored. */
   async getMany(matchKeys: string[]): Promise<Map<string, DeactivatedProduct>> {
     const found = new Map<string, DeactivatedProduct>();
     if (matchKeys.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.deactivated(this.sellerRef), ...matchKeys);
+    const values = await this.redis.hmget(this.keys.deactivated(this.sellerRef, this.space), ...matchKeys);
     values.forEach((value, i) => {
       const product = value ? parseRecord(value) : null;
       if (product) found.set(matchKeys[i] as string, product);
@@ -48,7 +54,7 @@ export class DeactivatedStore {
   }
 
   async clear(matchKey: string, id: string): Promise<void> {
-    await this.redis.eval(CLEAR_SCRIPT, 1, this.keys.deactivated(this.sellerRef), matchKey, id);
+    await this.redis.eval(CLEAR_SCRIPT, 1, this.keys.deactivated(this.sellerRef, this.space), matchKey, id);
   }
 }
 

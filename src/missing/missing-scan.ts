@@ -29,9 +29,11 @@ export async function scanMissing(
   runId: string,
   sellerRef: string,
   deactivate: MissingValues | null,
+  /** The run's match field's space (match-space.ts): the products managed under that field. */
+  space: string,
 ): Promise<MissingFigures> {
   const { redis, keys } = deps;
-  const idMap = new IdMap(redis, keys, sellerRef);
+  const idMap = new IdMap(redis, keys, sellerRef, space);
   const figures: MissingFigures = { managed: 0, due: 0 };
   let cursor = '0';
   do {

@@ -19,10 +19,12 @@ export async function withReactivations(
   keys: RedisKeys,
   sellerRef: string,
   rows: ProductUpsert[],
+  /** The run's match field's space (match-space.ts). */
+  space: string,
 ): Promise<{ rows: ProductUpsert[]; returning: Returning }> {
   const returning: Returning = new Map();
   if (rows.length === 0) return { rows, returning };
-  const found = await new DeactivatedStore(redis, keys, sellerRef).getMany(rows.map((row) => row.key));
+  const found = await new DeactivatedStore(redis, keys, sellerRef, space).getMany(rows.map((row) => row.key));
   if (found.size === 0) return { rows, returning };
   const augmented = rows.map((row) => {
     const product = found.get(row.key);
@@ -46,11 +48,12 @@ export async function clearReactivated(
   runId: string,
   sellerRef: string,
   returning: Returning,
+  space: string,
 ): Promise<void> {
   if (returning.size === 0) return;
   const rows = [...returning.keys()];
   const outcomes = await redis.hmget(keys.outcomes(runId), ...rows.map(String));
-  const store = new DeactivatedStore(redis, keys, sellerRef);
+  const store = new DeactivatedStore(redis, keys, sellerRef, space);
   for (const [i, row] of rows.entries()) {
     const json = outcomes[i];
     const entry = returning.get(row);

@@ -13,6 +13,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { recordFullRead } from '../sync/incremental.js';
+import { matchSpaceOf } from '../sync/match-space.js';
 import { releaseSource } from './source-claim.js';
 
 type FinaliseDeps = {
@@ -84,7 +85,8 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     return false;
   }
   const deactivate = run.missing && partialRead(run, Boolean(listFailed)) === null ? run.missing : null;
-  const figures = await scanMissing(deps, runId, run.sellerRef, deactivate);
+  const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId);
+  const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space);
   if (figures.due > 0) {
     const runHeldFor = Number(heldRows ?? 0) > 0 ? (heldReason ?? 'a guard held rows back') : null;
     const verdict = deactivationVerdict(run, { ...figures, runHeldFor });

@@ -6,6 +6,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
 import { errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
+import { matchSpaceOf } from '../sync/match-space.js';
 import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
@@ -55,7 +56,8 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
     return { ...plan, result: Object.keys(plan.put).length > 0 ? 'not-sent' : 'nothing' };
   });
   if (dryRun) return { products, created, stoppedBy: null };
-  const idMap = new IdMap(deps.redis, deps.keys, run.sellerRef);
+  const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, run.id);
+  const idMap = new IdMap(deps.redis, deps.keys, run.sellerRef, space);
   const stop: { error: unknown } = { error: null };
   await Promise.all(
     products.map(async (product) => {

@@ -211,14 +211,26 @@ export class RedisKeys {
   }
   /**
    * Hash, one of the seller's id map's buckets (id-map-buckets.ts): match key → the entry of a product
-   * this tool created or updated (id-map-entry.ts), for the keys that hash to `bucket`.
+   * this tool created or updated (id-map-entry.ts), for the keys that hash to `bucket`. `space`: the
+   * match field's (match-space.ts), '' for the seller's first field, whose keys keep their old names.
    */
-  idMapBucket(sellerRef: string, bucket: number): string {
-    return `${this.#seller(sellerRef)}:ids:${bucket}`;
+  idMapBucket(sellerRef: string, bucket: number, space = ''): string {
+    return `${this.#seller(sellerRef)}:ids${space}:${bucket}`;
   }
   /** Hash, a bucket of the reverse of the id map: remote id → match key, for the ids that hash to `bucket`. */
-  idMapReverseBucket(sellerRef: string, bucket: number): string {
-    return `${this.#seller(sellerRef)}:ids-reverse:${bucket}`;
+  idMapReverseBucket(sellerRef: string, bucket: number, space = ''): string {
+    return `${this.#seller(sellerRef)}:ids-reverse${space}:${bucket}`;
+  }
+  /**
+   * String: the match field whose keys the seller's id map holds under the old names (space '';
+   * match-space.ts). Another field's are kept apart: a name equal to another product's SKU is not it.
+   */
+  idMapHome(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:ids-home`;
+  }
+  /** Set: the match fields other than idMapHome's that have a space of their own (match-space.ts). */
+  idMapFields(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:ids-fields`;
   }
   /**
    * Hash: match key → JSON { id, sent, echo }, the id map's form before buckets (issue 12); read only
@@ -239,12 +251,13 @@ export class RedisKeys {
    * Hash: match key → `run|token|expiresAt`, the claim a create holds from before its POST until its
    * product is recorded (create-claims.ts): one product per key, whatever runs overlap.
    */
-  pendingCreates(sellerRef: string): string {
-    return `${this.#seller(sellerRef)}:pending-creates`;
+  pendingCreates(sellerRef: string, space = ''): string {
+    return `${this.#seller(sellerRef)}:pending-creates${space}`;
   }
   /**
    * String: when (ms) an `--incremental` run last read every product of the seller and recorded each
-   * in the id map. Gone with the id map (a flushed Redis), so a missing record is never trusted.
+   * in the id map, and by which match field (incremental.ts). Gone with the id map (a flushed Redis),
+   * so a missing record is never trusted.
    */
   fullRead(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:full-read-at`;
@@ -253,8 +266,8 @@ export class RedisKeys {
    * Hash: match key → { id, former } for the products `--missing` deactivated: the values its fields
    * showed before, given back when the product returns to the source (missing/deactivated-store.ts).
    */
-  deactivated(sellerRef: string): string {
-    return `${this.#seller(sellerRef)}:deactivated`;
+  deactivated(sellerRef: string, space = ''): string {
+    return `${this.#seller(sellerRef)}:deactivated${space}`;
   }
   /** String with a TTL: the instant (ms) until which the seller's daily limit holds us. */
   pausedUntil(sellerRef: string): string {

@@ -127,6 +127,8 @@ export interface RunRecord extends RunSpec {
   planFirst?: boolean;
   /** The run was refused before any write: a field name it was given no listed product shows. */
   fieldsRefused?: string;
+  /** `--incremental`: whether the run read the seller's products, and why (sync/incremental.ts). */
+  incrementalRead?: string;
 }
 
 export function newRunId(now = Date.now(), suffix = ''): string {
@@ -148,6 +150,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
+  if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   const { reverts, dropped } = revertsOf(hash);
   const latest = reverts.at(-1);
   if (latest) Object.assign(fields, { reverts, revertedAt: latest.at, revertCounts: latest.counts });

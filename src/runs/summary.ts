@@ -82,6 +82,11 @@ export function deactivationText(c: ReturnType<typeof runCounts>): string {
     .join(', ');
 }
 
+/** `  incremental …`: whether an `--incremental` run read the products, and why; null for other runs. */
+export function incrementalLine(run: Pick<RunRecord, 'incrementalRead'>): string | null {
+  return run.incrementalRead ? `  incremental ${run.incrementalRead}` : null;
+}
+
 /** `  not applied …` of the summary and `status`, or null when every accepted write was applied. */
 export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
   if (c.notApplied === 0) return null;
@@ -138,6 +143,8 @@ export function formatSummary(
   if (notApplied) lines.push(notApplied);
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);
+  const incremental = incrementalLine(run);
+  if (incremental) lines.push(incremental);
   const deactivations = deactivationText(c);
   if (deactivations)
     lines.push(`  deactivate ${deactivations} (--missing: managed products gone from the source)`);

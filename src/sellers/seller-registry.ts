@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
-import { IdMap } from '../sync/id-map.js';
+import { productsRecorded } from '../sync/match-space.js';
 
 export interface SellerInfo {
   ref: string;
@@ -95,9 +95,9 @@ export class SellerRegistry {
     return (await this.redis.hget(this.keys.seller(ref), 'name')) || null;
   }
 
-  /** How many products the seller's id map holds: what a run of it would find again by key. */
+  /** How many products the seller's id maps hold (every match field's): what its runs would find again by key. */
   async productsRecorded(ref: string): Promise<number> {
-    return new IdMap(this.redis, this.keys, ref).size();
+    return productsRecorded(this.redis, this.keys, ref);
   }
 
   /**

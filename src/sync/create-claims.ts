@@ -47,6 +47,8 @@ export class CreateClaims {
     readonly claimMs: number = CLAIM_MS,
     /** The record of a run, checked with each claim (workers); absent: not checked. */
     private readonly runKeyOf: ((runId: string) => string) | null = null,
+    /** The match field's space (match-space.ts): a claim and the id map it checks are the field's. */
+    private readonly space = '',
   ) {
     this.batch = new TurnBatch((ops) => applyClaimOps(redis, this.claimsKey, ops));
   }
@@ -64,7 +66,7 @@ export class CreateClaims {
     const { kind, value } = (await this.batch.add({
       op: 'claim',
       key,
-      bucketKey: idMapKeyOf(this.keys, this.sellerRef, key),
+      bucketKey: idMapKeyOf(this.keys, this.sellerRef, key, this.space),
       runKey: this.runKeyOf?.(runId) ?? '',
       value: this.value(runId, token, this.now() + this.claimMs),
       now: this.now(),
@@ -115,6 +117,6 @@ export class CreateClaims {
   }
 
   private get claimsKey(): string {
-    return this.keys.pendingCreates(this.sellerRef);
+    return this.keys.pendingCreates(this.sellerRef, this.space);
   }
 }

@@ -27,14 +27,14 @@ export function bucketOf(text: string): number {
   return ((hash ^ (hash >>> 16)) >>> 0) % ID_MAP_BUCKETS;
 }
 
-/** The bucket of the id map that holds `matchKey`. */
-export function idMapKeyOf(keys: RedisKeys, sellerRef: string, matchKey: string): string {
-  return keys.idMapBucket(sellerRef, bucketOf(matchKey));
+/** The bucket of the id map that holds `matchKey`, in the match field's space (match-space.ts). */
+export function idMapKeyOf(keys: RedisKeys, sellerRef: string, matchKey: string, space = ''): string {
+  return keys.idMapBucket(sellerRef, bucketOf(matchKey), space);
 }
 
-/** The bucket of the reverse map that holds `id`. */
-export function reverseKeyOf(keys: RedisKeys, sellerRef: string, id: string): string {
-  return keys.idMapReverseBucket(sellerRef, bucketOf(id));
+/** The bucket of the reverse map that holds `id`, in the match field's space. */
+export function reverseKeyOf(keys: RedisKeys, sellerRef: string, id: string, space = ''): string {
+  return keys.idMapReverseBucket(sellerRef, bucketOf(id), space);
 }
 
 // KEYS: the bucket of each field; ARGV: the fields, in the same order. One command for a chunk's

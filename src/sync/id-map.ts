@@ -18,7 +18,8 @@ export interface Remembered {
 /**
  * The seller's match key → product id map, kept across runs (docs/architecture.md, decision 4): later
  * runs find the products this tool created even when the API does not echo the match field back.
- * Kept in buckets of compact entries (id-map-buckets.ts, id-map-entry.ts; issue 12). Every reading
+ * Kept in buckets of compact entries (id-map-buckets.ts, id-map-entry.ts; issue 12), one map per
+ * match field (`space`, match-space.ts): a name is never looked up among SKUs. Every reading
  * method first waits for an id map of the old form to be moved into them (id-map-migration.ts); the
  * queued writes come after a read of the same process (a chunk's look-up, a page's reverse look-up).
  */
@@ -27,6 +28,8 @@ export class IdMap {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
+    /** The match field's space (match-space.ts): '' for the seller's first field. */
+    private readonly space = '',
   ) {}
 
   /** Resolves once the seller's id map is in buckets only (moved there by the first process). */
@@ -63,7 +66,7 @@ export class IdMap {
     await this.ready();
     const lengths = this.redis.pipeline();
     for (let bucket = 0; bucket < ID_MAP_BUCKETS; bucket++) {
-      lengths.hlen(this.keys.idMapBucket(this.sellerRef, bucket));
+      lengths.hlen(this.keys.idMapBucket(this.sellerRef, bucket, this.space));
     }
     let total = 0;
     for (const [error, length] of (await lengths.exec()) ?? []) {
@@ -105,7 +108,7 @@ export class IdMap {
       if (claim !== '') claims.push(matchKey, claim);
     }
     for (const [bucket, values] of buckets) writes.hset(bucket, values);
-    writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef), claims);
+    writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef, this.space), claims);
   }
 
   /**
@@ -128,10 +131,10 @@ export class IdMap {
   }
 
   private bucketOf(matchKey: string): string {
-    return idMapKeyOf(this.keys, this.sellerRef, matchKey);
+    return idMapKeyOf(this.keys, this.sellerRef, matchKey, this.space);
   }
 
   private reverseBucketOf(id: string): string {
-    return reverseKeyOf(this.keys, this.sellerRef, id);
+    return reverseKeyOf(this.keys, this.sellerRef, id, this.space);
   }
 }

@@ -5,7 +5,13 @@ import { webhookOrigin } from '../../notify/webhook-url.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import type { RunRecord } from '../../runs/run-store.js';
-import { deactivationText, notAppliedLine, rowOutcomes, runCounts } from '../../runs/summary.js';
+import {
+  deactivationText,
+  incrementalLine,
+  notAppliedLine,
+  rowOutcomes,
+  runCounts,
+} from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
@@ -75,7 +81,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
-              ...[notAppliedLine(counts)].filter((line) => line !== null),
+              ...[notAppliedLine(counts), incrementalLine(run)].filter((line) => line !== null),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${sellerLabel(run.sellerRef, run.sellerName)}`,

@@ -247,6 +247,17 @@ describe('formatSummary', () => {
     expect(text).not.toContain('catalog-sync report');
   });
 
+  it('says whether an --incremental run read the products, and why', () => {
+    const text = formatSummary(
+      runRecord({ incrementalRead: 'products read: the last full read matched by sku, this run by name' }),
+    );
+
+    expect(text).toContain(
+      '  incremental products read: the last full read matched by sku, this run by name\n',
+    );
+    expect(formatSummary(runRecord())).not.toMatch(/incremental/);
+  });
+
   it('puts each count in the number it takes: one row, one write, one product', () => {
     const one = runRecord({ total: 3, requests: 2, writes: 1, counts: counted([['missing', 'ok', 1]]) });
     one.counts['notes:rows'] = 1;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterInfo, parseServerInfo } from '../../../src/redis/server-info.js';
 import { RedisKeys, tagRunId } from '../../../src/runs/keys.js';
 import { newRunId } from '../../../src/runs/run-record.js';
+import { spaceOfField } from '../../../src/sync/match-space.js';
 
 const REF = '0123456789abcdef';
 const RUN = '20260101T000000-a1b2c3';
@@ -40,6 +41,14 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.activeRun(REF, 'source'),
     keys.idMapBucket(REF, 3),
     keys.idMapReverseBucket(REF, 3),
+    keys.idMapBucket(REF, 3, '~name'),
+    keys.idMapReverseBucket(REF, 3, '~name'),
+    keys.idMapHome(REF),
+    keys.idMapFields(REF),
+    keys.pendingCreates(REF, '~name'),
+    keys.deactivated(REF, '~name'),
+    // A field's name is the user's: braces in it must not make a hash tag of their own.
+    keys.idMapBucket(REF, 3, spaceOfField('{odd} field')),
     keys.oldIdMap(REF),
     keys.oldIdMapReverse(REF),
     keys.idMapMigration(REF),

@@ -1,0 +1,57 @@
+import type { Redis } from 'ioredis';
+import { indexLoadOf, readApprovedProducts } from '../guards/approval-read.js';
+import type { Logger } from '../logger.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { SellerApiClient } from '../seller-api/index.js';
+import { mayRelyOnRecord, noteFullRead, noteVerdict, voidRecordOfOtherField } from '../sync/incremental.js';
+import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js';
+import type { RemoteIndex } from '../sync/remote-index.js';
+
+interface LoadDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+  now: () => number;
+  logger: Logger;
+}
+
+/**
+ * The run's one look at the seller's products, before its first write (snapshot.ts calls it once,
+ * under the run's lock): every page into the run's index, or, for an `--incremental` run whose
+ * record is complete and fresh for its match field, none (incremental.ts). Its verdict is kept on
+ * the run (the summary's `incremental` line). An approval re-checks against the products as they
+ * are then, never against the record alone: of a run that read none, only its held products
+ * (guards/approval-read.ts).
+ */
+export async function loadRunIndex(
+  deps: LoadDeps,
+  run: RunRecord,
+  index: RemoteIndex,
+  client: SellerApiClient,
+  /** The products recorded for the run's match field: whether reading by id costs less. */
+  recordSize: () => Promise<number>,
+): Promise<void> {
+  const { redis, keys } = deps;
+  const load = await indexLoadOf(redis, keys, run.id);
+  if (load === 'approval-unread') {
+    const read = await readApprovedProducts(deps, run, client, (pages) => index.load(pages), recordSize);
+    const how = read.byId ? 'by id' : 'from the list';
+    return deps.logger.info(`approve: the ${read.ids} held products read again ${how}`);
+  }
+  // Field names the tool does not know are accepted only when a listed product shows them.
+  const toConfirm = (run.unknownFields ?? []).length > 0;
+  // The run's own rows may rely on the record; an approval reads every product (its verdict stays the run's).
+  if (load === 'run') {
+    const verdict = await mayRelyOnRecord(redis, keys, run, deps.now(), toConfirm);
+    await noteVerdict(redis, keys, run.id, verdict);
+    if (verdict.line !== null) deps.logger.info(`incremental: ${verdict.line}`);
+    if (verdict.rely) return;
+  }
+  await voidRecordOfOtherField(redis, keys, run, deps.now());
+  const startedAt = deps.now();
+  const listed = new Set<string>();
+  await index.load(notingFieldNames(client.listProducts(), listed), run.incremental === true && !run.dryRun);
+  if (run.incremental) await noteFullRead(redis, keys, run.id, startedAt);
+  if (toConfirm) await refuseUnlistedNames(redis, keys, run, listed);
+}
