@@ -5,18 +5,25 @@ import type { RunRecord } from '../runs/run-store.js';
 /** `--max-missing` when not given: a feed that drops more than a fifth of the catalog looks truncated. */
 export const DEFAULT_MAX_MISSING = '20%';
 
+/** Run record field: why `--missing` was given and not applied (partialRead), said in the summary. */
+export const MISSING_NOT_APPLIED = 'missingNotApplied';
+
 /**
  * Why this run may not deactivate anything although `--missing` was given, or null when it may: a
- * run that read only part of its source cannot tell a product gone from one it did not read.
+ * run that read only part of its source cannot tell a product gone from one it did not read, nor
+ * one that read no product (`--incremental` relying on its record) a product gone from the source.
  */
 export function partialRead(
   run: Pick<RunRecord, 'aborted' | 'only' | 'state'>,
   listFailed: boolean,
+  listSkipped = false,
 ): string | null {
   if (run.aborted) return 'the source was not read to the end';
   if (run.state === 'cancelled') return 'the run was cancelled';
   if (run.only) return `--only ${run.only} leaves rows out`;
   if (listFailed) return "the seller's products could not be read";
+  if (listSkipped)
+    return 'no product list read (--incremental relied on its record): the next full read applies it (a run without --incremental, or once the record is older than --full-read-after)';
   return null;
 }
 

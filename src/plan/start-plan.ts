@@ -4,6 +4,7 @@ import { readLearnedLimit } from '../runs/learned-limit.js';
 import { knownLimit, type StartPlan } from '../runs/run-plan.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import type { SellerState } from '../sellers/seller-state.js';
+import { LIST_SKIPPED } from '../sync/incremental.js';
 
 interface StartPlanDeps {
   redis: Redis;
@@ -21,9 +22,10 @@ interface StartPlanDeps {
 export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<StartPlan | null> {
   const run = await deps.runs.get(runId);
   if (!run) return null;
-  const [learned, seller] = await Promise.all([
+  const [learned, seller, listSkipped] = await Promise.all([
     readLearnedLimit(deps.redis, deps.keys, run.sellerRef),
     deps.sellers.status(run.sellerRef, run.dailyReset),
+    deps.redis.hget(deps.keys.run(runId), LIST_SKIPPED),
   ]);
   return {
     requests: run.requests + rowsOf(run),
@@ -31,8 +33,16 @@ export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<S
     limit: knownLimit(run.dailyBudget, learned),
     // What the day had used before this run: the run's own reads are in `requests` already.
     usedToday: Math.max(0, seller.requestsToday - run.requests),
-    deactivates: run.missing != null && Object.keys(run.missing).length > 0,
+    deactivates: mayDeactivate(run, listSkipped === '1'),
   };
+}
+
+/**
+ * `--missing` given, and the run can see a product gone from the source: it reads the products and
+ * all the rows (not `--only`; missing/verdict.ts says why the others deactivate nothing).
+ */
+function mayDeactivate(run: RunRecord, listSkipped: boolean): boolean {
+  return run.missing != null && Object.keys(run.missing).length > 0 && !run.only && !listSkipped;
 }
 
 /** The run's rows: final once the source is read, else at least the source's estimate. */

@@ -4,7 +4,7 @@ import { decideGuardsIfPlanned } from '../guards/decide.js';
 import type { Logger } from '../logger.js';
 import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { scanMissing } from '../missing/missing-scan.js';
-import { deactivationVerdict, partialRead } from '../missing/verdict.js';
+import { deactivationVerdict, MISSING_NOT_APPLIED, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -12,7 +12,7 @@ import type { LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
-import { recordFullRead } from '../sync/incremental.js';
+import { LIST_SKIPPED, recordFullRead } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { releaseSource } from './source-claim.js';
 
@@ -71,12 +71,13 @@ const DEACTIVATIONS_SCANNED = 'deactivationsScanned';
 async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJobData>): Promise<boolean> {
   const run = await deps.runs.get(runId);
   if (!run) return true;
-  const [listFailed, heldRows, heldReason, scanned] = await deps.redis.hmget(
+  const [listFailed, heldRows, heldReason, scanned, listSkipped] = await deps.redis.hmget(
     deps.keys.run(runId),
     'snapshotFailed',
     'status:held',
     'heldReason',
     DEACTIVATIONS_SCANNED,
+    LIST_SKIPPED,
   );
   if (scanned && queue) {
     // A caller stopped while it queued them: some may be sent already, so they are not scanned
@@ -84,7 +85,10 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     await enqueueDeactivations(deps, runId, queue);
     return false;
   }
-  const deactivate = run.missing && partialRead(run, Boolean(listFailed)) === null ? run.missing : null;
+  const notApplied = run.missing ? partialRead(run, Boolean(listFailed), listSkipped === '1') : null;
+  // Said in the summary: `--missing` given and nothing deactivated is never silent.
+  if (notApplied !== null) await deps.redis.hset(deps.keys.run(runId), MISSING_NOT_APPLIED, notApplied);
+  const deactivate = run.missing && notApplied === null ? run.missing : null;
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId);
   const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space);
   if (figures.due > 0) {

@@ -129,6 +129,8 @@ export interface RunRecord extends RunSpec {
   fieldsRefused?: string;
   /** `--incremental`: whether the run read the seller's products, and why (sync/incremental.ts). */
   incrementalRead?: string;
+  /** `--missing` was given and not applied: why (missing/verdict.ts, partialRead). */
+  missingNotApplied?: string;
 }
 
 export function newRunId(now = Date.now(), suffix = ''): string {
@@ -151,6 +153,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
+  if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
   const { reverts, dropped } = revertsOf(hash);
   const latest = reverts.at(-1);
   if (latest) Object.assign(fields, { reverts, revertedAt: latest.at, revertCounts: latest.counts });

@@ -87,6 +87,11 @@ export function incrementalLine(run: Pick<RunRecord, 'incrementalRead'>): string
   return run.incrementalRead ? `  incremental ${run.incrementalRead}` : null;
 }
 
+/** `  deactivate none: …`: `--missing` was given and not applied, and why; null when it was not. */
+export function missingNotAppliedLine(run: Pick<RunRecord, 'missingNotApplied'>): string | null {
+  return run.missingNotApplied ? `  deactivate none: --missing not applied, ${run.missingNotApplied}` : null;
+}
+
 /** `  not applied …` of the summary and `status`, or null when every accepted write was applied. */
 export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
   if (c.notApplied === 0) return null;
@@ -148,6 +153,8 @@ export function formatSummary(
   const deactivations = deactivationText(c);
   if (deactivations)
     lines.push(`  deactivate ${deactivations} (--missing: managed products gone from the source)`);
+  const notDeactivated = missingNotAppliedLine(run);
+  if (notDeactivated) lines.push(notDeactivated);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);

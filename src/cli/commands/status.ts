@@ -8,6 +8,7 @@ import type { RunRecord } from '../../runs/run-store.js';
 import {
   deactivationText,
   incrementalLine,
+  missingNotAppliedLine,
   notAppliedLine,
   rowOutcomes,
   runCounts,
@@ -83,6 +84,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
               ...[notAppliedLine(counts), incrementalLine(run)].filter((line) => line !== null),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
+              ...[missingNotAppliedLine(run)].filter((line) => line !== null),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
               `  requests  ${run.requests} by this run; ${seller.requestsToday} today for seller ${sellerLabel(run.sellerRef, run.sellerName)}`,
               ...revertLines(run),

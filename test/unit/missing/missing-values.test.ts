@@ -73,6 +73,9 @@ describe('the run-level decisions', () => {
     expect(partialRead({ ...run, only: 'update' }, false)).toMatch(/--only update/);
     expect(partialRead({ ...run, state: 'cancelled' }, false)).toMatch(/cancelled/);
     expect(partialRead(run, true)).toMatch(/could not be read/);
+    expect(partialRead(run, false, true)).toBe(
+      'no product list read (--incremental relied on its record): the next full read applies it (a run without --incremental, or once the record is older than --full-read-after)',
+    );
   });
 
   it('plans in a dry run, holds past --max-missing (default 20% of the managed), else sends', () => {

@@ -247,15 +247,21 @@ describe('formatSummary', () => {
     expect(text).not.toContain('catalog-sync report');
   });
 
-  it('says whether an --incremental run read the products, and why', () => {
+  it('says whether an --incremental run read the products, and why --missing was not applied', () => {
     const text = formatSummary(
-      runRecord({ incrementalRead: 'products read: the last full read matched by sku, this run by name' }),
+      runRecord({
+        counts: counted([['missing', 'ok', 1]]),
+        incrementalRead: 'products read: the last full read matched by sku, this run by name',
+        missingNotApplied: '--only update leaves rows out',
+      }),
     );
 
     expect(text).toContain(
-      '  incremental products read: the last full read matched by sku, this run by name\n',
+      '  incremental products read: the last full read matched by sku, this run by name\n' +
+        '  deactivate none: --missing not applied, --only update leaves rows out\n' +
+        '  missing   1 remote product is not in the source',
     );
-    expect(formatSummary(runRecord())).not.toMatch(/incremental/);
+    expect(formatSummary(runRecord())).not.toMatch(/incremental|deactivate/);
   });
 
   it('puts each count in the number it takes: one row, one write, one product', () => {
