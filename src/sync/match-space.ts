@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import { IdMap } from './id-map.js';
+import { ID_MAP_BUCKETS } from './id-map-buckets.js';
 import { fieldOf } from './record-writers.js';
 
 /*
@@ -71,7 +72,10 @@ async function fieldOfUnspacedMap(
   sellerRef: string,
   runId: string | undefined,
 ): Promise<string | null> {
-  if ((await new IdMap(redis, keys, sellerRef).size()) === 0) return null;
+  await new IdMap(redis, keys, sellerRef).ready();
+  // One EXISTS over every bucket (one slot on a cluster: the seller's tag), not an HLEN each.
+  const buckets = Array.from({ length: ID_MAP_BUCKETS }, (_, bucket) => keys.idMapBucket(sellerRef, bucket));
+  if ((await redis.exists(...buckets)) === 0) return null;
   const latest = await redis.zrevrange(keys.sellerRuns(sellerRef), 0, RUNS_ASKED - 1);
   // The runs before the one asking (a run queued since has written nothing yet).
   const ids =
