@@ -68,6 +68,13 @@ export interface ProductUpsert {
   /** Non-fatal notes about this row, e.g. "key derived from handle and options". */
   notes?: string[];
   /**
+   * The key this row's product had before the row had a SKU: the preset's lasting platform key
+   * (`woocommerce:id:69`, `shopify:<handle>:<options>`), when matching by `sku`. A product this tool
+   * created or matched under it is this row's (sync/former-keys.ts): it is given the SKU, not made
+   * again. Absent for most rows.
+   */
+  formerKey?: string;
+  /**
    * Set when the source platform sells this product without a price of its own (a Magento bundle
    * priced from its parts): a create, which needs a price, is then `skipped` with this reason
    * rather than `invalid`. An update of an existing product still goes out.
@@ -89,6 +96,8 @@ export interface InvalidRow {
   /** The match key, when one could be read. */
   key?: string;
   reason: string;
+  /** As an upsert's: with `--missing`, the source holds the product under it too. */
+  formerKey?: string;
 }
 
 /**
@@ -120,6 +129,8 @@ export interface SkippedRow {
   /** The match key, when one could be read. */
   key?: string;
   reason: string;
+  /** As an upsert's (ProductUpsert.formerKey). */
+  formerKey?: string;
   /**
    * Left out because the source does not sell it (a draft, an archived product), in a run with
    * `--missing`: the seller took it off sale, so the source no longer offers it, and its product is

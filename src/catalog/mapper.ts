@@ -17,8 +17,8 @@ import { Columns } from './presets/columns.js';
 import type { Draft, PresetName, PresetRun, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenIds } from './seen-ids.js';
-import { SeenKeys } from './seen-keys.js';
 import { mayShowField, shownFields } from './shown-fields.js';
+import { SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { finishDraft, type RowRules } from './validate.js';
 
@@ -166,7 +166,7 @@ export function createMapper(options: MapperOptions): Mapper {
     sourceFields: available,
     async *map(records, parents) {
       const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true), run);
-      const seen = new SeenKeys();
+      const seen = new SourceKeys();
       const seenIds = new SeenIds();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
       // name the source's own columns).

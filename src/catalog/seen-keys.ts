@@ -62,8 +62,18 @@ export class SeenKeys {
    * undefined.
    */
   firstRow(key: string, row: number): number | undefined {
+    return this.find(key, row);
+  }
+
+  /** The row that had `key` first, or undefined: nothing is recorded. */
+  rowOf(key: string): number | undefined {
+    return this.find(key, null);
+  }
+
+  /** The row that had `key` first; a new key is recorded with `row` unless it is null. */
+  private find(key: string, row: number | null): number | undefined {
     const most = key.length * 3;
-    if (most > PAGE_BYTES) return this.firstRowOfHuge(key, row);
+    if (most > PAGE_BYTES) return row === null ? this.huge.get(key) : this.firstRowOfHuge(key, row);
     let start = this.used;
     // The rest of a page too short for the key (at most a key's worth) is left unused.
     if ((start & (PAGE_BYTES - 1)) + most > PAGE_BYTES) start = ((start >>> PAGE_SHIFT) + 1) * PAGE_BYTES;
@@ -77,7 +87,8 @@ export class SeenKeys {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot] as number;
       if (entry === 0) {
-        this.record(slot, start + length, row, hash);
+        // Not recorded: the bytes written past `used` are overwritten by the next key.
+        if (row !== null) this.record(slot, start + length, row, hash);
         return undefined;
       }
       if (this.hashes.get(entry - 1) === hash && this.sameBytes(entry - 1, page, at, length)) {

@@ -16,17 +16,10 @@ import {
   toDecimal,
   withoutFloatNoise,
 } from './decimal.js';
-import {
-  isSpreadsheetMangled,
-  mangledKeyReason,
-  NON_NEGATIVE_FIELDS,
-  parseBoolean,
-  splitList,
-} from './fields.js';
-import { comparableKey } from './key-forms.js';
+import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
-import type { SeenKeys } from './seen-keys.js';
+import { keyOfRow, type SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { leftOutUnsold, notSoldWithoutStatus } from './unsold.js';
 
@@ -135,7 +128,7 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
 }
 
 /** A preset's draft to the row the rest of the pipeline sees: converted, validated, filtered. */
-export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): MappedRow {
+export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): MappedRow {
   const { record } = draft;
   // With `--missing`, a row under another row's key leaves that row to say whether it is held.
   if (draft.kind === 'merged') {
@@ -175,23 +168,22 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     } else if (converted.ok === 'drop') notes.push(converted.note);
     else errors.push(converted.reason);
   }
-  const keyValue = fields[rules.matchBy];
-  let key = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue) : '';
-  // A key the preset derived (no SKU in the file) matches the row, kept in the id map, but is not
-  // the seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`.
-  if (key === '' && rules.matchBy === 'sku' && draft.derivedKey !== undefined) key = draft.derivedKey;
+  const rowKey = keyOfRow(draft, fields, rules.matchBy);
+  const { key } = rowKey;
   // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
+  // With `--missing`, its former key goes where its key goes (what the source holds, or not).
   if (draft.external !== undefined && !rules.includeExternal)
-    return skipped(
-      record.row,
-      record.line,
-      `${draft.external} (--include-external sends it)`,
-      key || undefined,
+    return withFormer(
+      skipped(record.row, record.line, `${draft.external} (--include-external sends it)`, key || undefined),
+      rules.missing && rowKey.former,
     );
   if (draft.external !== undefined) notes.push(`${draft.external}: sent as asked (--include-external)`);
   const leftOut = draft.state && leftOutUnsold(draft.state, rules);
   if (leftOut) {
-    const row = skipped(record.row, record.line, leftOut.reason, key || undefined);
+    const row = withFormer(
+      skipped(record.row, record.line, leftOut.reason, key || undefined),
+      rules.missing && rowKey.former,
+    );
     if (leftOut.unsold) row.unsold = true;
     return row;
   }
@@ -208,13 +200,12 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     if (typeof taxed === 'string') errors.push(taxed);
   }
   if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
-  if (key === '') errors.unshift(`missing ${rules.matchBy}`);
-  else if (isSpreadsheetMangled(key)) errors.unshift(mangledKeyReason(rules.matchBy, key));
-  else {
-    const first = seen.firstRow(comparableKey(key), record.row);
-    if (first !== undefined) errors.push(`duplicate ${rules.matchBy} "${key}": first seen in row ${first}`);
-  }
-  if (errors.length > 0) return invalid(record.row, record.line, errors.join('; '), key || undefined);
+  const former = seen.claim(record.row, rowKey, rules.matchBy, errors, notes);
+  if (errors.length > 0)
+    return withFormer(
+      invalid(record.row, record.line, errors.join('; '), key || undefined),
+      rules.missing && former,
+    );
 
   const upsert: ProductUpsert = {
     kind: 'upsert',
@@ -224,6 +215,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SeenKeys): Mapp
     fields: pick(fields, rules),
   };
   if (draft.id !== undefined) upsert.id = draft.id;
+  if (former !== undefined) upsert.formerKey = former;
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notSold !== undefined) upsert.notSold = notSold;
   if (notes.length > 0) upsert.notes = notes;
@@ -308,4 +300,10 @@ function invalid(row: number, line: number, reason: string, key?: string): Inval
   const result: InvalidRow = { kind: 'invalid', row, line, reason };
   if (key !== undefined && key !== '') result.key = key;
   return result;
+}
+
+/** A row not sent keeps its former key for `--missing` alone (what the source holds, producer.ts). */
+function withFormer<Row extends InvalidRow | SkippedRow>(row: Row, former: string | false | undefined): Row {
+  if (former) row.formerKey = former;
+  return row;
 }

@@ -143,16 +143,22 @@ function createBigCommerceMapper(c: Columns): RowMapper {
       if (gallery.length > 0) fields.images = [...new Set([...asList(fields.images), ...gallery])];
       const sku = read.sku(row);
       const id = read.id(row) || read.id(product);
+      const ownId = read.id(row) !== '';
+      const idKey = id
+        ? `bigcommerce:id:${id}${row !== product && !ownId && values.length ? `:${values.join('/')}` : ''}`
+        : '';
       const derived = sku
         ? ''
-        : id
-          ? `bigcommerce:id:${id}${row !== product && !read.id(row) && values.length ? `:${values.join('/')}` : ''}`
-          : slug(read.name(product))
+        : idKey ||
+          (slug(read.name(product))
             ? `bigcommerce:${slug(read.name(product))}${values.length ? `:${values.join('/')}` : ''}`
-            : '';
+            : '');
       const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
       const from = [product, ...imageRows].filter((giver) => giver !== row);
       if (from.length > 0) draft.inheritsFrom = from;
+      // The row's own ID, or its product's with its option values, names it for good: its former
+      // key once it has a SKU. A variant without ID nor values shares its product's: not so.
+      if (idKey && (ownId || values.length > 0)) draft.platformKey = idKey;
       if (derived) {
         draft.derivedKey = derived;
         notes.push(`key derived (no SKU): ${derived}, not sent as sku`);

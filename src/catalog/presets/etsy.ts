@@ -1,6 +1,6 @@
 import { splitList } from '../fields.js';
 import { put, slug } from './columns.js';
-import type { Preset, RawFields } from './types.js';
+import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
 /**
@@ -61,9 +61,11 @@ export const etsy: Preset = {
         'images',
         read.images.map((image) => image(record)).filter((url) => url !== ''),
       );
-      return derivedKey !== ''
-        ? { kind: 'product', record, fields, derivedKey, notes }
-        : { kind: 'product', record, fields, notes };
+      const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
+      if (derivedKey !== '') draft.derivedKey = derivedKey;
+      const listingId = read.listingId(record);
+      if (listingId !== '') draft.platformKey = `etsy:${listingId}`;
+      return draft;
     });
   },
 };

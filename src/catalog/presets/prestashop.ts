@@ -122,6 +122,7 @@ export const prestashop: Preset = {
       put(fields, 'weight', read.weight(record));
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
       if (derivedKey !== '') draft.derivedKey = derivedKey;
+      if (id !== '') draft.platformKey = `prestashop:id:${id}`;
       draft.tax = gross !== '' ? { basis: 'gross' } : { basis: 'net' };
       const state = stateOf(read.active(record), read.visibility(record), read.availableForOrder(record));
       if (state) draft.state = state;

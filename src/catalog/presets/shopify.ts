@@ -12,9 +12,10 @@ const DEFAULT_OPTION = 'Default Title';
  * SKU and price, and image-only rows (Handle + Image Src) add to the gallery. The Seller API has no
  * variants, so each variant becomes its own product; image-only rows are merged into the handle's
  * first row. A variant without SKU gets the key `shopify:<handle>[:<opt1>/<opt2>…]`, to match it
- * by; that derived key is not sent as the product's sku. The product's `Status` (active, draft,
- * archived; `unlisted` is hidden) is its state, for every variant; an export without `Status`
- * (before 2021) says it with `Published` FALSE.
+ * by; that derived key is not sent as the product's sku. A variant with a SKU carries that key as
+ * its former key: the product made for it before it had one is still its own. The product's
+ * `Status` (active, draft, archived; `unlisted` is hidden) is its state, for every variant; an
+ * export without `Status` (before 2021) says it with `Published` FALSE.
  */
 export const shopify: Preset = {
   name: 'shopify',
@@ -106,14 +107,26 @@ function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper 
     const givers = rows.filter((row) => row === productRow || r.imageSrc(row) !== '');
     const several = variants.length > 1;
 
-    const products = new Map<SourceRecord, { draft: Draft & { kind: 'product' }; key: string }>();
-    for (const row of variants) {
+    const derivedOf = (row: SourceRecord) => {
       const options = r.options.map((option) => option(row)).filter((value) => value !== '');
       const named = options.length > 0 && !(options.length === 1 && options[0] === DEFAULT_OPTION);
+      return { options, named, derived: `shopify:${handle}${named ? `:${options.join('/')}` : ''}` };
+    };
+    // Shopify gives each variant of a handle its own option values: a derived key two variants of
+    // this file share (options left blank) names neither for good, so neither carries it as former.
+    const sharing = new Map<string, number>();
+    for (const row of variants) {
+      const { derived } = derivedOf(row);
+      sharing.set(derived, (sharing.get(derived) ?? 0) + 1);
+    }
+
+    const products = new Map<SourceRecord, { draft: Draft & { kind: 'product' }; key: string }>();
+    for (const row of variants) {
+      const { options, named, derived } = derivedOf(row);
       const fields: RawFields = {};
       const notes: string[] = [];
       const sku = r.sku(row);
-      const key = sku || `shopify:${handle}${named ? `:${options.join('/')}` : ''}`;
+      const key = sku || derived;
       if (sku === '')
         notes.push(`key derived from handle and options (no Variant SKU): ${key}, not sent as sku`);
       put(fields, 'sku', sku);
@@ -132,6 +145,7 @@ function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper 
       const state = stateOf(r.status(productRow), r.published(productRow));
       if (state) draft.state = state;
       if (sku === '') draft.derivedKey = key;
+      if (sharing.get(derived) === 1) draft.platformKey = derived;
       const from = givers.filter((giver) => giver !== row);
       if (from.length > 0) draft.inheritsFrom = from;
       products.set(row, { draft, key });

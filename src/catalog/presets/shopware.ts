@@ -111,6 +111,7 @@ function createShopwareMapper(c: Columns): RowMapper {
     put(fields, 'category', read.categories(record));
     put(fields, 'images', splitList(read.cover(record)));
     const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
+    if (id !== '') draft.platformKey = `shopware:id:${id}`;
     if (number === '' && key !== '') {
       draft.derivedKey = key;
       notes.push(`key derived (no product_number): ${key}, not sent as sku`);

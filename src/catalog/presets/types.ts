@@ -50,6 +50,14 @@ export type Draft =
        */
       derivedKey?: string;
       /**
+       * The key the preset derives from the platform's own lasting identity of the product (a
+       * WooCommerce or PrestaShop ID, a Shopify handle with its option values), whether or not the
+       * row has a SKU; never one made of a name, which another product may have later. A row
+       * without SKU is matched by it (`derivedKey`); a row with one carries it as its former key
+       * (ProductUpsert.formerKey), so that the product made before the SKU was given stays its own.
+       */
+      platformKey?: string;
+      /**
        * The product's published state as the source says it, where the export carries one: sent as
        * `status`, or the row is skipped (see finishDraft). Absent: the source does not say.
        */

@@ -17,6 +17,7 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as cons
  * is sent as a product of its own with `--include-external`). Without SKU the
  * key is `woocommerce:id:<ID>`, else `woocommerce:<parent>:<attribute values>` for a variation,
  * else `woocommerce:<name slug>`: a derived key only matches the product, it is not sent as its sku.
+ * A row with SKU and ID carries `woocommerce:id:<ID>` as its former key (Draft's `platformKey`).
  * A sale price is sent while its sale runs (`Date sale price starts`/`ends`, sale-dates.ts).
  *
  * Published state: `Published` 1 is published, 0 private (a disabled variation), -1 draft (the
@@ -212,6 +213,10 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
       if (parentRecord) draft.inheritsFrom = [parentRecord];
       if (sku === '' && key !== '') draft.derivedKey = key;
+      // A product's ID is its own for good (WooCommerce never gives it to another): the key of a
+      // row without SKU, and the former key of a row that has one now. A name is not so.
+      const id = read.id(record);
+      if (id !== '') draft.platformKey = `woocommerce:id:${id}`;
       if (external) draft.external = external;
       // A variation is sold when it is and its parent is: the first that is not says why.
       const effective =

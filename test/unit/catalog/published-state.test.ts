@@ -85,6 +85,7 @@ describe('woocommerce published state', () => {
       line: 3,
       key: 'D',
       fields: { sku: 'D', name: 'Draft', price: 5 },
+      formerKey: 'woocommerce:id:2',
       notSold: 'WooCommerce Published -1 (draft)',
     });
   });

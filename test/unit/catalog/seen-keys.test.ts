@@ -11,6 +11,19 @@ describe('the duplicate-key check (SeenKeys)', () => {
     expect(seen.size).toBe(2);
   });
 
+  it('rowOf finds a key seen before and records nothing, whatever was asked before', () => {
+    const seen = new SeenKeys();
+    expect(seen.firstRow('SKU-1', 1)).toBeUndefined();
+    expect(seen.rowOf('SKU-1')).toBe(1);
+    expect(seen.rowOf('SKU-2')).toBeUndefined();
+    expect(seen.rowOf('x'.repeat(400_000))).toBeUndefined();
+    expect(seen.size).toBe(1);
+    // A key asked only is still new; the key written after it is kept whole.
+    expect(seen.firstRow('SKU-2', 2)).toBeUndefined();
+    expect(seen.firstRow('SKU-3', 3)).toBeUndefined();
+    expect([seen.rowOf('SKU-2'), seen.rowOf('SKU-3'), seen.size]).toEqual([2, 3, 3]);
+  });
+
   it('tells apart keys that differ only in bytes of non-ASCII text, length or case', () => {
     const seen = new SeenKeys();
     const keys = ['Crème', 'Creme', 'crème', 'Crème ', '抹茶', '抹', '🍫', '', 'a', 'A', 'aa'];

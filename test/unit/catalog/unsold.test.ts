@@ -76,13 +76,21 @@ describe('the mapped rows of a run with --missing', () => {
       { preset: 'shopify', fields: ['sku', 'price'], missing: true },
     );
     expect(rows).toEqual([
-      { kind: 'upsert', row: 1, line: 2, key: 'MUG-1', fields: { sku: 'MUG-1', price: 12.5 } },
+      {
+        kind: 'upsert',
+        row: 1,
+        line: 2,
+        key: 'MUG-1',
+        fields: { sku: 'MUG-1', price: 12.5 },
+        formerKey: 'shopify:mug',
+      },
       {
         kind: 'upsert',
         row: 2,
         line: 3,
         key: 'LAMP-1',
         fields: { sku: 'LAMP-1', price: 30 },
+        formerKey: 'shopify:lamp',
         notSold: 'Shopify Status archived',
       },
     ]);

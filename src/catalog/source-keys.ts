@@ -1,0 +1,94 @@
+import type { ProductFields } from '../interfaces.js';
+import { isSpreadsheetMangled, mangledKeyReason } from './fields.js';
+import { comparableKey } from './key-forms.js';
+import type { Draft } from './presets/types.js';
+import { SeenKeys } from './seen-keys.js';
+
+/** How a row came by its match key (validate.ts). */
+export interface RowKey {
+  key: string;
+  /** The key is one the preset derived (the row has no SKU), not the row's own field. */
+  derived: boolean;
+  /**
+   * For a row keyed by its SKU: the product's lasting platform key (Draft's `platformKey`), the key
+   * it had before it had a SKU. Checked here before the row may carry it (ProductUpsert.formerKey).
+   */
+  former?: string;
+}
+
+/**
+ * The row's match key: its own field, else (matching by `sku`) the key the preset derived. A key
+ * the preset derived (no SKU in the file) matches the row, kept in the id map, but is not the
+ * seller's SKU: it stays out of `fields`, so the marketplace never gets it as `sku`. A row keyed by
+ * its SKU may have had the preset's lasting platform key before (its former key, source-keys.ts).
+ */
+export function keyOfRow(
+  draft: Extract<Draft, { kind: 'product' }>,
+  fields: ProductFields,
+  matchBy: string,
+): RowKey {
+  const value = fields[matchBy];
+  const own = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  if (matchBy !== 'sku') return { key: own, derived: false };
+  if (own === '') return { key: draft.derivedKey ?? '', derived: draft.derivedKey !== undefined };
+  const former = draft.platformKey;
+  return former === undefined || comparableKey(former) === comparableKey(own)
+    ? { key: own, derived: false }
+    : { key: own, derived: false, former };
+}
+
+/**
+ * The keys one source has given so far: the duplicate-key check, and the former keys its rows carry
+ * (docs/sources.md, "A SKU given later"). A platform key names one product of the platform (an ID,
+ * a handle with its option values), so within one source it is one row's, whether that row is keyed
+ * by it (no SKU) or carries it as its former key: the second row naming it would write the product
+ * the first one writes. The former keys are kept apart (only rows with both keys cost anything), so
+ * that a row keyed by one is told from a row carrying it.
+ */
+export class SourceKeys {
+  private readonly keys = new SeenKeys();
+  /** Made at the first former key: a source without them holds no table for them. */
+  private formers: SeenKeys | null = null;
+
+  /**
+   * Claims the row's key (its errors and notes go into the row's lists); resolves to the former key
+   * the row may carry, if any. Two rows with the same former key and each its own SKU (two stores'
+   * exports in one file?) are not refused: the second carries none, and says so.
+   */
+  claim(row: number, rowKey: RowKey, matchBy: string, errors: string[], notes: string[]): string | undefined {
+    const { key, former } = rowKey;
+    if (key === '') {
+      errors.unshift(`missing ${matchBy}`);
+      return undefined;
+    }
+    if (isSpreadsheetMangled(key)) {
+      errors.unshift(mangledKeyReason(matchBy, key));
+      return undefined;
+    }
+    const first = this.keys.firstRow(comparableKey(key), row);
+    if (first !== undefined) {
+      errors.push(`duplicate ${matchBy} "${key}": first seen in row ${first}`);
+      return undefined;
+    }
+    if (rowKey.derived) {
+      const carrier = this.formers?.rowOf(comparableKey(key));
+      if (carrier !== undefined)
+        errors.push(
+          `duplicate ${matchBy} "${key}": row ${carrier} is the same product, with a ${matchBy} (its former key)`,
+        );
+      return undefined;
+    }
+    if (former === undefined) return undefined;
+    const form = comparableKey(former);
+    const keyed = this.keys.rowOf(form);
+    if (keyed !== undefined) {
+      errors.push(`its former key ${former} is row ${keyed}'s key: two rows may not write one product`);
+      return undefined;
+    }
+    this.formers ??= new SeenKeys();
+    const carried = this.formers.firstRow(form, row);
+    if (carried === undefined) return former;
+    notes.push(`former key ${former} is row ${carried}'s too: not used to find the product`);
+    return undefined;
+  }
+}
