@@ -34,6 +34,14 @@ export class WriteList {
     this.add('deleteWherePrefixed', key, pairs);
   }
 
+  /**
+   * HDEL of each field whose value's first `|`-separated item is still the given one (field/item
+   * pairs): an id-map entry while it still names the given product (id-map-entry.ts).
+   */
+  deleteWhereFirstItem(key: string, pairs: readonly string[]): void {
+    this.add('deleteWhereFirstItem', key, pairs);
+  }
+
   get empty(): boolean {
     return this.args.length === 0;
   }
@@ -67,6 +75,19 @@ local function deleteWherePrefixed(key, pairs)
   if #gone > 0 then sliced('HDEL', key, gone) end
 end
 
+local function deleteWhereFirstItem(key, pairs)
+  local fields = {}
+  for i = 1, #pairs, 2 do fields[#fields + 1] = pairs[i] end
+  local held = sliced('HMGET', key, fields)
+  local gone = {}
+  for i = 1, #fields do
+    local item = pairs[2 * i]
+    local value = held[i]
+    if value and (value == item or string.sub(value, 1, #item + 1) == item .. '|') then gone[#gone + 1] = fields[i] end
+  end
+  if #gone > 0 then sliced('HDEL', key, gone) end
+end
+
 local function applyWrites(keyBase, first, last)
   local at = first
   while at <= last do
@@ -77,6 +98,7 @@ local function applyWrites(keyBase, first, last)
     elseif kind == 'sadd' then sliced('SADD', key, values)
     elseif kind == 'setAbsent' then setAbsent(key, values)
     elseif kind == 'deleteWherePrefixed' then deleteWherePrefixed(key, values)
+    elseif kind == 'deleteWhereFirstItem' then deleteWhereFirstItem(key, values)
     else error('unknown write ' .. kind) end
     at = at + 3 + count
   end

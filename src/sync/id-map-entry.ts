@@ -83,6 +83,11 @@ function sentItem(name: string, value: CompactValue, matchKey: string): string {
   return `s${field(name)}${escaped(value)}`;
 }
 
+/** The first item of every stored entry of the product `id` (encodeKnown): its id, escaped. */
+export function entryHead(id: string): string {
+  return escaped(id);
+}
+
 /** The stored form of the entry of `matchKey`. */
 export function encodeKnown(matchKey: string, product: KnownProduct): string {
   const items = [escaped(product.id)];

@@ -3,7 +3,7 @@ import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { GatheredWrite } from '../runs/settle-batch.js';
 import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
-import { decodeKnown, encodeKnown, type KnownProduct } from './id-map-entry.js';
+import { decodeKnown, encodeKnown, entryHead, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 export type { KnownProduct } from './id-map-entry.js';
@@ -13,6 +13,12 @@ export interface Remembered {
   matchKey: string;
   product: KnownProduct;
   claim: string;
+  /**
+   * The row's former key and the product the map holds under it (sync/former-keys.ts): that entry
+   * is removed in the same step, while it still names that product. The product is known by its
+   * SKU from now on: its derived key leads nowhere.
+   */
+  former?: { key: string; id: string };
 }
 
 /**
@@ -77,10 +83,15 @@ export class IdMap {
   }
 
   /** Records a product; `claim` (a create's claim token) is released in the same step. */
-  async remember(matchKey: string, product: KnownProduct, claim = ''): Promise<void> {
+  async remember(
+    matchKey: string,
+    product: KnownProduct,
+    claim = '',
+    former?: Remembered['former'],
+  ): Promise<void> {
     await this.ready();
     const writes = new WriteList();
-    this.writeRemembered(writes, [{ matchKey, product, claim }]);
+    this.writeRemembered(writes, [{ matchKey, product, claim, ...(former ? { former } : {}) }]);
     await runWrites(this.redis, writes);
   }
 
@@ -102,12 +113,15 @@ export class IdMap {
       else buckets.set(bucket, [field, value]);
     };
     const claims: string[] = [];
-    for (const { matchKey, product, claim } of items) {
+    const formers: NonNullable<Remembered['former']>[] = [];
+    for (const { matchKey, product, claim, former } of items) {
       add(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, product));
       add(this.reverseBucketOf(product.id), product.id, matchKey);
       if (claim !== '') claims.push(matchKey, claim);
+      if (former && former.key !== matchKey) formers.push(former);
     }
     for (const [bucket, values] of buckets) writes.hset(bucket, values);
+    for (const { key, id } of formers) writes.deleteWhereFirstItem(this.bucketOf(key), [key, entryHead(id)]);
     writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef, this.space), claims);
   }
 

@@ -73,4 +73,42 @@ describe('IdMap: the records of a settle', () => {
     const reverse = await idMap.keysOfIds(['1', '2', '3', '4', '5']);
     expect(Object.fromEntries(reverse)).toEqual({ 1: 'A', 2: 'B', 3: 'C', 4: same1, 5: same2 });
   });
+
+  it("a product recorded under its SKU drops its former key's entry, only while that entry still names it", async () => {
+    const idMap = new IdMap(redis, keys, REF);
+    await idMap.remember('woocommerce:id:69', { id: '7', sent: { name: 'Chair' } });
+    await idMap.remember('woocommerce:id:70', { id: '70', sent: {} });
+    // `7` is a prefix of `70`: the entry of product 70 is not product 7's.
+    await idMap.remember('woocommerce:id:71', { id: '70', sent: {} });
+    const writes = new WriteList();
+    idMap.remembered.write(writes, [
+      {
+        matchKey: 'CHAIR-01',
+        product: { id: '7', sent: { name: 'Chair' } },
+        claim: '',
+        former: { key: 'woocommerce:id:69', id: '7' },
+      },
+      {
+        matchKey: 'STOOL-1',
+        product: { id: '8', sent: {} },
+        claim: '',
+        former: { key: 'woocommerce:id:70', id: '7' },
+      },
+    ]);
+    await runWrites(redis, writes);
+    // The call outside a settle does the same.
+    await idMap.remember('TABLE-1', { id: '70', sent: {} }, '', { key: 'woocommerce:id:71', id: '70' });
+
+    const known = await idMap.getMany([
+      'CHAIR-01',
+      'woocommerce:id:69',
+      'woocommerce:id:70',
+      'woocommerce:id:71',
+    ]);
+    expect(Object.fromEntries([...known].map(([key, product]) => [key, product.id]))).toEqual({
+      'CHAIR-01': '7',
+      'woocommerce:id:70': '70',
+    });
+    expect(Object.fromEntries(await idMap.keysOfIds(['7', '70']))).toEqual({ 7: 'CHAIR-01', 70: 'TABLE-1' });
+  });
 });
