@@ -24,14 +24,18 @@ export async function withReactivations(
 ): Promise<{ rows: ProductUpsert[]; returning: Returning }> {
   const returning: Returning = new Map();
   if (rows.length === 0) return { rows, returning };
-  const found = await new DeactivatedStore(redis, keys, sellerRef, space).getMany(rows.map((row) => row.key));
+  // A row's former key too (sync/former-keys.ts): its product may have been deactivated under it.
+  const formers = rows.flatMap((row) => (row.formerKey === undefined ? [] : [row.formerKey]));
+  const asked = [...rows.map((row) => row.key), ...formers];
+  const found = await new DeactivatedStore(redis, keys, sellerRef, space).getMany(asked);
   if (found.size === 0) return { rows, returning };
   const augmented = rows.map((row) => {
-    const product = found.get(row.key);
+    const key = found.has(row.key) || row.formerKey === undefined ? row.key : row.formerKey;
+    const product = found.get(key);
     // Not sold in the source (`--fields` without status): not back on sale, so nothing is restored
     // (a former `status` would make it live); its record waits for the night it is sold again.
     if (!product || row.notSold !== undefined) return row;
-    returning.set(row.row, { key: row.key, product });
+    returning.set(row.row, { key, product });
     // An `apply` job carries the row as planned: restored and noted already.
     const notes = row.notes?.includes(REACTIVATED_NOTE)
       ? row.notes

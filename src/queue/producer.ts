@@ -257,6 +257,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       total++;
       if (writesUnderWay > 0 && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
       if (mapped.key) keysOf(mapped)?.push(mapped.key);
+      // The product the row had before its SKU is still held by the source (with `--missing`):
+      // a write that fails, or a row refused, leaves it be rather than deactivated.
+      if (mapped.kind !== 'merged' && mapped.formerKey) keysOf(mapped)?.push(mapped.formerKey);
       const values = options.sourceRows?.take(mapped.row) ?? null;
       if (mapped.kind === 'upsert') {
         upserts.push(mapped);

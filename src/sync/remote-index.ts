@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { otherForms } from '../catalog/key-forms.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
@@ -11,10 +10,12 @@ import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
+import { type FormerMatch, formerIdsOf, formerKeysOf, matchFormerKeys } from './former-keys.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
 import { APPROVAL_READ, LIST_SKIPPED } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
+import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
 import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
 
@@ -35,6 +36,8 @@ export interface RowLookup {
   knownAs?: string;
   /** Why the row must not be written (row-refusals.ts): it is invalid, and nothing is sent. */
   refused?: string;
+  /** The product the row's former key names (former-keys.ts); its record under that key goes. */
+  former?: FormerMatch;
 }
 
 /**
@@ -120,17 +123,23 @@ export class RemoteIndex {
     const result = new Map<number, RowLookup>();
     if (upserts.length === 0) return result;
     const keys = upserts.map((u) => u.key);
+    // A row's former key (former-keys.ts) is asked in the same commands as the keys: a row without
+    // one adds nothing to them.
+    const ask = formerKeysOf(upserts);
+    const asked = ask.keys.length > 0 ? [...keys, ...ask.keys] : keys;
     // `created` and `claimedBy` are evidence that this run created a product already: it recorded
     // it, or its create still holds the key's claim (a worker killed before the recording ended).
-    const [known, idsByKey, created, claimedBy] = await Promise.all([
-      this.idMap.getMany(keys),
-      this.redis.hmget(this.keys.keyToId(this.runId), ...keys),
+    const [known, idsByAsked, created, claimedBy] = await Promise.all([
+      this.idMap.getMany(asked),
+      this.redis.hmget(this.keys.keyToId(this.runId), ...asked),
       this.redis.smismember(this.keys.createdKeys(this.runId), ...keys),
       this.claims.holders(keys),
     ]);
+    const idsByKey = idsByAsked.slice(0, keys.length);
+    const formerIds = formerIdsOf(ask, idsByAsked.slice(keys.length), known);
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
-    const inOtherForm = await this.lookUpOtherForms(upserts, ids);
-    const wanted = ids.filter((id): id is string => id !== null);
+    const inOtherForm = await lookUpOtherForms(this.factReads, upserts, ids);
+    const wanted = [...ids, ...formerIds].filter((id): id is string => id !== null);
     const products =
       wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
     const byId = new Map<string, IndexedProduct>();
@@ -139,17 +148,30 @@ export class RemoteIndex {
       if (json) byId.set(id, decodeEntry(id, json));
     });
     const fromRecord = await this.relyingOnRecord();
+    const formers = matchFormerKeys(upserts, ids, {
+      ask,
+      formerIds,
+      byId,
+      fromRecord,
+      matchBy: this.matchBy,
+    });
     const createdHere = upserts.map((_, i) => created[i] === 1 || claimedBy[i] === this.runId);
     const rows = lookedUpRows(upserts, { ids, idsByKey, known, byId, createdHere }, this.matchBy);
     const refused = await chunkRefusals(this.factReads, rows, fromRecord);
+    for (const [row, reason] of formers.refused) refused.set(row, reason);
     upserts.forEach((upsert, i) => {
       const id = ids[i];
       const lookup: RowLookup = {};
       const reason = refused.get(upsert.row);
+      const former = formers.matches.get(i);
       if (reason !== undefined) lookup.refused = reason;
-      // The id map's record under the key is another product's when the id column names this one.
-      const ownKnown = known.get(upsert.key);
-      const another = upsert.id !== undefined && ownKnown?.id !== upsert.id;
+      else if (former) lookup.former = former;
+      // The id map's record under the key is another product's when the id column names this one;
+      // a row found by its former key has its product's record under that key.
+      const adopted = lookup.former?.adopted === true;
+      const ownKnown = known.get(adopted ? (upsert.formerKey as string) : upsert.key);
+      const named = upsert.id ?? (adopted ? id : undefined);
+      const another = named !== undefined && ownKnown?.id !== named;
       const knownProduct = another ? undefined : (ownKnown ?? inOtherForm.get(upsert.row)?.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
@@ -164,37 +186,6 @@ export class RemoteIndex {
       result.set(upsert.row, lookup);
     });
     return result;
-  }
-
-  /**
-   * For rows that found no product under their key as written, the product listed or recorded under
-   * the same key in another Unicode form (catalog/key-forms.ts): its id goes into `ids`, what the id
-   * map knows of it, and under which form, is returned by row. Rows whose key is plain ASCII cost
-   * nothing here.
-   */
-  private async lookUpOtherForms(
-    upserts: ProductUpsert[],
-    ids: (string | null)[],
-  ): Promise<Map<number, { form: string; product: KnownProduct }>> {
-    const knownByRow = new Map<number, { form: string; product: KnownProduct }>();
-    const asked = upserts.flatMap((upsert, i) =>
-      ids[i] === null ? otherForms(upsert.key).map((form) => ({ i, form })) : [],
-    );
-    if (asked.length === 0) return knownByRow;
-    const forms = asked.map(({ form }) => form);
-    const [known, idsByForm] = await Promise.all([
-      this.idMap.getMany(forms),
-      this.redis.hmget(this.keys.keyToId(this.runId), ...forms),
-    ]);
-    asked.forEach(({ i, form }, at) => {
-      if (ids[i] !== null) return;
-      const product = known.get(form);
-      const id = idsByForm[at] ?? product?.id ?? null;
-      if (id === null) return;
-      ids[i] = id;
-      if (product) knownByRow.set((upserts[i] as ProductUpsert).row, { form, product });
-    });
-    return knownByRow;
   }
 
   /**

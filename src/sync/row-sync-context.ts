@@ -5,7 +5,7 @@ import type { RetryPolicy, SellerApiClient } from '../seller-api/index.js';
 import type { CreateClaims } from './create-claims.js';
 import type { CreatedProductFinder } from './created-product-finder.js';
 import type { DiffOptions, IndexedProduct } from './diff.js';
-import type { IdMap, KnownProduct } from './id-map.js';
+import type { IdMap, KnownProduct, Remembered } from './id-map.js';
 import type { RemoteIndex } from './remote-index.js';
 
 /** Everything one row's sync needs; one per run per process. */
@@ -49,6 +49,11 @@ export interface RowSyncContext {
    * a create that became one included (its product made meanwhile by another run).
    */
   heldUpdate?: HeldUpdate;
+  /**
+   * Set for one row (syncRow): its former key and the product the id map holds under it
+   * (RowLookup.former). Recording the row's product under its key removes that entry.
+   */
+  former?: Remembered['former'];
 }
 
 /** The reason an update of `remote` is held (nothing sent, the row settles `held`), or null to send it. */

@@ -5,6 +5,7 @@ import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfShown } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
+import { formerKeyNote } from './former-keys.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
@@ -31,8 +32,14 @@ export async function syncRow(
   upsert: ProductUpsert,
   lookup: RowLookup,
 ): Promise<RowOutcome> {
+  const adopted = lookup.former?.adopted ? lookup.former.key : undefined;
   const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
-    const note = [...notesOfOutcome(upsert.notes ?? [], action, status), ...notes].join('; ');
+    const own = notesOfOutcome(upsert.notes ?? [], action, status);
+    // Found by its former key: said, with the SKU once the write that gives it went out.
+    const former = adopted
+      ? [formerKeyNote(adopted, action === 'update' && status === 'ok' && sendsKey(ctx, upsert))]
+      : [];
+    const note = [...own, ...former, ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
   // Another product has the key its id column would give the product, or another row writes it.
@@ -40,7 +47,15 @@ export async function syncRow(
   // Found in the id map under the key's other Unicode form: recorded under that form again, so the
   // map keeps one entry per product (the report still names the row's key, `outcome` above).
   const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
-  return syncAgainst(ctx, recorded, lookup.remote, lookup.known, lookup.createdByThisRun === true, outcome);
+  // A row with a former key: what it records of its product removes the entry under that key.
+  const rowCtx = lookup.former ? { ...ctx, former: { key: lookup.former.key, id: lookup.former.id } } : ctx;
+  const created = lookup.createdByThisRun === true;
+  return syncAgainst(rowCtx, recorded, lookup.remote, lookup.known, created, outcome, adopted !== undefined);
+}
+
+/** The row's write sends its match key (`sku`): not when `--create-only-fields` keeps it from a PUT. */
+function sendsKey(ctx: RowSyncContext, upsert: ProductUpsert): boolean {
+  return upsert.fields.sku !== undefined && !ctx.createOnly.has('sku');
 }
 
 async function syncAgainst(
@@ -50,6 +65,8 @@ async function syncAgainst(
   known: KnownProduct | undefined,
   createdByThisRun: boolean,
   outcome: Outcome,
+  /** Found by its former key: recorded under its key even when nothing is written. */
+  adopted = false,
 ): Promise<RowOutcome> {
   const diff = onlyFilter(diffProduct(upsert, remote, known, diffOptionsOf(ctx)), ctx.only);
   switch (diff.action) {
@@ -68,7 +85,8 @@ async function syncAgainst(
         const memory = known && withLearned(known, diff.learned);
         const seen = ctx.recordUnchanged ? memoryOfShown(memory, upsert.fields, remote?.values ?? {}) : null;
         if (seen) await remember(ctx, upsert.key, { id: diff.id, ...seen });
-        else if (memory && memory !== known) await remember(ctx, upsert.key, memory);
+        else if (memory && (memory !== known || adopted)) await remember(ctx, upsert.key, memory);
+        else if (adopted) await remember(ctx, upsert.key, { id: diff.id, sent: {} });
       }
       return outcome('unchanged', diff.id, 'ok', '', diff.notes);
     }

@@ -2,7 +2,7 @@ import type { ProductUpsert } from '../interfaces.js';
 import { rowWrite } from '../runs/settle-batch.js';
 import { type CompactValue, compactFields } from './compact-value.js';
 import type { IndexedProduct } from './diff.js';
-import type { KnownProduct } from './id-map.js';
+import type { KnownProduct, Remembered } from './id-map.js';
 import type { ReplacedValues } from './replaced-values.js';
 import type { RowSyncContext } from './row-sync-context.js';
 
@@ -24,19 +24,18 @@ export async function recordCreated(
   if (ctx.rowWrites) {
     ctx.rowWrites.push(
       rowWrite(ctx.index.recorded, { created: true, key: upsert.key, product: entry }),
-      rowWrite(ctx.idMap.remembered, { matchKey: upsert.key, product, claim: token }),
+      rowWrite(ctx.idMap.remembered, remembered(ctx, upsert.key, product, token)),
     );
     return;
   }
   await ctx.index.put(upsert.key, entry);
-  await ctx.idMap.remember(upsert.key, product, token);
+  await ctx.idMap.remember(upsert.key, product, token, ctx.former);
 }
 
 /** What the id map learned of an unchanged product: with the row's settle when it is held for it. */
 export async function remember(ctx: RowSyncContext, key: string, product: KnownProduct): Promise<void> {
-  if (ctx.rowWrites)
-    ctx.rowWrites.push(rowWrite(ctx.idMap.remembered, { matchKey: key, product, claim: '' }));
-  else await ctx.idMap.remember(key, product);
+  if (ctx.rowWrites) ctx.rowWrites.push(rowWrite(ctx.idMap.remembered, remembered(ctx, key, product, '')));
+  else await ctx.idMap.remember(key, product, '', ctx.former);
 }
 
 /** What a PUT changed: the id map's memory, and the run's index entry (with what it replaced). */
@@ -52,10 +51,15 @@ export async function recordUpdated(
       ? { created: false as const, product: entry, replaced }
       : { created: false as const, product: entry };
     ctx.rowWrites.push(
-      rowWrite(ctx.idMap.remembered, { matchKey: key, product: known, claim: '' }),
+      rowWrite(ctx.idMap.remembered, remembered(ctx, key, known, '')),
       rowWrite(ctx.index.recorded, record),
     );
     return;
   }
-  await Promise.all([ctx.idMap.remember(key, known), ctx.index.refresh(entry, replaced)]);
+  await Promise.all([ctx.idMap.remember(key, known, '', ctx.former), ctx.index.refresh(entry, replaced)]);
+}
+
+/** A row's record in the id map; a row with a former key's product removes that key's entry (id-map.ts). */
+function remembered(ctx: RowSyncContext, matchKey: string, product: KnownProduct, claim: string): Remembered {
+  return ctx.former ? { matchKey, product, claim, former: ctx.former } : { matchKey, product, claim };
 }
