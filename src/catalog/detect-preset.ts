@@ -55,12 +55,27 @@ function matchSignature(preset: Preset, columns: Columns): Fit {
  */
 function fitOf(preset: Preset, columns: readonly string[], sample: readonly SourceRecord[]): Fit {
   const plain = matchSignature(preset, new Columns(columns));
-  if (plain.missing.length === 0 || !preset.localize) return plain;
-  const localized = preset.localize(columns, sample);
+  const translated = plain.missing.length > 0 ? preset.localize?.(columns, sample) : undefined;
+  const localized = withBlanksNamed(preset, translated, columns, sample);
   if (!localized) return plain;
   const fit = matchSignature(preset, new Columns(localized.columns));
   const original = (name: string) => columns[localized.columns.indexOf(name)] ?? name;
   return { ...fit, matched: fit.matched.map(original), localized };
+}
+
+/**
+ * The header as `localize` read it (or as written), with the blank cells the preset can name by
+ * their place named too; undefined when neither changed a name.
+ */
+function withBlanksNamed(
+  preset: Preset,
+  localized: LocalizedHeader | undefined,
+  columns: readonly string[],
+  sample: readonly SourceRecord[],
+): LocalizedHeader | undefined {
+  const named = preset.nameBlankColumns?.(localized?.columns ?? columns, sample);
+  if (!named) return localized;
+  return { columns: named.columns, says: localized ? `${localized.says}; ${named.says}` : named.says };
 }
 
 function fits(f: Fit): boolean {

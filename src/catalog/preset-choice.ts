@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../interfaces.js';
 import { namedValues } from '../named-values.js';
+import { blankColumnLines } from './blank-columns.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import type { MappingSpec } from './mapping-file.js';
 import { foldedHeader } from './presets/generic-header.js';
@@ -73,6 +74,17 @@ export function choosePreset(
     localized = foldedHeader(columns);
     if (localized) detections.push(localized.says);
   }
+  // A CSV's blank header cells: which the preset named by their place, which hold data no one reads.
+  if (options.openColumns !== true)
+    detections.push(
+      ...blankColumnLines({
+        columns,
+        presetColumns: localized?.columns ?? columns,
+        sample,
+        ...(mapping ? { mapping } : {}),
+        generic: label === 'generic',
+      }),
+    );
   // The preset reads a localized header by its own names: records are renamed on the way in.
   if (!localized) return { base, label, detections, presetColumns: columns };
   return {

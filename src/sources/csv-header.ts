@@ -26,7 +26,7 @@ export function headerAsWritten(cells: readonly string[]): string[] {
  * name cannot both be kept: that is an error naming them. Returns the names or the error's detail.
  */
 export function columnNames(cells: readonly string[]): { names: string[] } | { error: string } {
-  const names = headerAsWritten(cells).map((cell, i) => cell.trim() || `column_${i + 1}`);
+  const names = headerAsWritten(cells).map((cell, i) => cell.trim() || blankColumnName(i));
   const seen = new Map<string, number>();
   const duplicates: string[] = [];
   names.forEach((name, i) => {
@@ -36,6 +36,16 @@ export function columnNames(cells: readonly string[]): { names: string[] } | { e
   });
   if (duplicates.length > 0) return { error: `the header repeats column names: ${duplicates.join(', ')}` };
   return { names };
+}
+
+/** The name a blank header cell at `index` (0-based) is read by: `column_5` for the fifth. */
+export function blankColumnName(index: number): string {
+  return `column_${index + 1}`;
+}
+
+/** Whether the column at `index` of a CSV header is one whose header cell was blank. */
+export function isBlankColumn(name: string, index: number): boolean {
+  return name === blankColumnName(index);
 }
 
 /**

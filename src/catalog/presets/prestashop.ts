@@ -1,6 +1,7 @@
 import { splitList } from '../fields.js';
 import { Columns, put, slug } from './columns.js';
 import { localizePrestashopHeader } from './prestashop-header.js';
+import { nameBlankPrestashopColumns } from './prestashop-layout.js';
 import type { Draft, Preset, RawFields, SourceState } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -18,7 +19,8 @@ const EITHER = 'price tax excluded or price tax included';
  * `prestashop:id:<Product ID>`, the tool's own key, not sent as sku; with neither, by the name
  * (`prestashop:<name slug>`).
  *
- * The field names follow the back office's language: see prestashop-header.ts.
+ * The field names follow the back office's language: see prestashop-header.ts. Header cells left
+ * blank (the import reads columns by their place) are named by their place: prestashop-layout.ts.
  *
  * Published state: `Active (0/1)` 0 is disabled (draft); `Visibility` none is hidden; `Available
  * for order` 0 means the shop shows it but does not sell it: hidden.
@@ -48,6 +50,7 @@ export const prestashop: Preset = {
   // and shops in comma locales write their weights so too.
   decimalStyle: 'either',
   localize: localizePrestashopHeader,
+  nameBlankColumns: nameBlankPrestashopColumns,
   fields: () => [
     'sku',
     'name',

@@ -169,6 +169,12 @@ export interface Preset {
    * preset's names, from the columns and the first records; undefined when it is not such a header.
    */
   localize?(columns: readonly string[], sample: readonly SourceRecord[]): LocalizedHeader | undefined;
+  /**
+   * For a platform whose import reads columns by their place, not their header: the header (as
+   * `localize` left it) with its blank cells named by their place, where that place is certain;
+   * undefined when none is (prestashop-layout.ts).
+   */
+  nameBlankColumns?(columns: readonly string[], sample: readonly SourceRecord[]): LocalizedHeader | undefined;
   /** What the file's prices are, where the platform's export says (net of tax, gross). */
   prices?(columns: readonly string[]): PriceBasis | undefined;
 }

@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
+import { bySku, usePipeline } from '../support/pipeline.js';
+
+/**
+ * The real exports a tester ran into the sandbox, and what landed: the products as the sandbox
+ * keeps them after `catalog-sync run` over HTTP.
+ */
+describe('real exports where a preset read too little or too much', () => {
+  const pipeline = usePipeline();
+  const run = (file: string) =>
+    pipeline.cli(['run', join(REAL_FIXTURES_DIR, file), '--report', join(pipeline.dir, 'r.csv')]);
+
+  it('prestashop 1.6: iPod touch, Visibility none in a blank-headed column, lands hidden; the summary names the blank columns', async () => {
+    const result = await run('prestashop/Exemples-Import CSV - 1.6-Products-US-Mono.csv');
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'columns with a blank header, named by their place: 20 Width, 21 Height, 22 Depth, 25 Minimal quantity, 26 Visibility,',
+    );
+    const products = bySku(pipeline.products());
+    expect(products.get('RP-demo_5')).toMatchObject({ name: 'iPod touch', status: 'hidden' });
+    expect(products.get('RP-demo_2')).toMatchObject({ name: 'iPod shuffle', status: 'active' });
+    expect(await pipeline.readText('r.csv')).toContain(
+      '5,RP-demo_5,create,5,ok,,sent with status hidden: PrestaShop Visibility none',
+    );
+  });
+});
