@@ -251,10 +251,10 @@ describe('other presets', () => {
     });
   });
 
-  it('google merchant: an empty <g:price/> sends no price; a bare 0 is a price of 0', async () => {
+  it('google merchant: an empty <g:price/> sends no price; a bare 0 is no price (invalid, preset-gaps-real)', async () => {
     const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
     expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.price).toBeUndefined();
-    expect(file.upserts.some((u) => u.fields.price === 0)).toBe(true);
+    expect(file.upserts.some((u) => u.fields.price === 0)).toBe(false);
   });
 
   it('google merchant XML with a mapping file: a column the first item lacks is read, not refused', async () => {
@@ -272,11 +272,20 @@ describe('other presets', () => {
   });
 
   it('google merchant XML: an element the first item lacks is read in the items that have it', async () => {
-    // The first <item> has no <description>; the six after it each have one.
-    const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
-    expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.description).toBeUndefined();
-    expect(file.byKey('179566f2ff9c9d1d5ef874b1b9595d4d').fields.description).toBe('poetry book.');
-    expect(file.upserts.filter((u) => u.fields.description !== undefined)).toHaveLength(6);
+    // The first <item> has no <description>; the six after it each have one. Their price of 0 is
+    // made one (a price of 0 makes an item invalid, which would hide what is read).
+    const dir = await mkdtemp(join(tmpdir(), 'feed-'));
+    try {
+      const priced = join(dir, 'feed.xml');
+      const text = await readFile(join(realDir, 'google-merchant/google-merchant-feed.xml'), 'utf8');
+      await writeFile(priced, text.replaceAll('<g:price>0</g:price>', '<g:price>5.00 GBP</g:price>'));
+      const file = await mapRealFile(priced);
+      expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.description).toBeUndefined();
+      expect(file.byKey('179566f2ff9c9d1d5ef874b1b9595d4d').fields.description).toBe('poetry book.');
+      expect(file.upserts.filter((u) => u.fields.description !== undefined)).toHaveLength(6);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

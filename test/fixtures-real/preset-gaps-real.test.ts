@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InvalidRow } from '../../src/interfaces.js';
 import { REAL_FIXTURES_DIR } from '../support/real-fixtures-dir.js';
 import { mapRealFile } from './map-real-file.js';
 
@@ -65,5 +66,33 @@ describe('prestashop 1.6 sample: the columns its header leaves blank', () => {
       'columns with a blank header, named by their place: 20 Width, 21 Height, 22 Depth',
     );
     expect(file.detections).toContain('columns with a blank header, not read: 25 (e.g. "both")');
+  });
+});
+
+describe('google merchant: a price of 0', () => {
+  it('the poetry feed: the six items priced 0 are invalid, each with one line; none is sent at 0', async () => {
+    const file = await mapRealFile('google-merchant/google-merchant-feed.xml');
+    expect(file.counts).toEqual({ upsert: 1, invalid: 6, merged: 0, skipped: 0 });
+    const invalid = file.rows.filter((row): row is InvalidRow => row.kind === 'invalid');
+    expect(invalid.map((row) => row.row)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(invalid[0]).toMatchObject({
+      key: '179566f2ff9c9d1d5ef874b1b9595d4d',
+      reason:
+        'price "0" is no price in a Merchant Center feed (Google disapproves an item priced 0): give the item its price',
+    });
+    // The empty <g:price/> sends no price (a new product is then refused for it, an update keeps its own).
+    expect(file.byKey('fb678cd296d616b7155f6c3fce811f02').fields.price).toBeUndefined();
+  });
+
+  it('0.00 with a currency is no price either; 0.01 is one', async () => {
+    const path = await editedCopy('google-merchant/google-merchant-feed.tsv', 'zero.tsv', (text) =>
+      text.replace('\t4.50 USD\t', '\t0.00 USD\t').replace('\t4.00 USD\t', '\t0.01 USD\t'),
+    );
+    const file = await mapRealFile(path);
+    expect(file.rows[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/^price "0.00 USD" is no price/),
+    });
+    expect(file.byKey('TG-PLATE-200').fields).toMatchObject({ price: 0.01, currency: 'USD' });
   });
 });

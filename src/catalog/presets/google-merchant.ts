@@ -4,11 +4,23 @@ import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
 const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
+/** A price of nothing: `0`, `0.00`, `.0` (a blank one is no price at all, not this). */
+const ZERO = /^(?:0+(?:\.0*)?|\.0+)$/;
+
+/**
+ * Merchant Center disapproves an item priced 0 (its price is required, a number above zero): a feed
+ * that says 0 did not mean to sell it free, its price was left unset (a site generator's default).
+ * Sent, it would be a live product at 0; the row is invalid instead, and says so.
+ */
+function zeroPrice(written: string): string {
+  return `price "${written}" is no price in a Merchant Center feed (Google disapproves an item priced 0): give the item its price`;
+}
 
 /**
  * Google Merchant Center feeds (RSS 2.0 with `g:` elements, or the TSV form). The `g:` prefix is
  * ignored and plain RSS `title`/`link` stand in for `g:title`/`g:link`. `price` like `12.50 EUR`
- * gives the price and the `currency`; the offer `id` is the SKU (not the remote product id).
+ * gives the price and the `currency`; the offer `id` is the SKU (not the remote product id). A
+ * price of 0 makes the row invalid (see zeroPrice).
  *
  * Published state, where the feed says so: `availability` out_of_stock is, in Merchant Center's
  * words, "not accepting orders for this product", and `pause` (ads) stops showing it: both hidden.
@@ -75,7 +87,10 @@ export const googleMerchant: Preset = {
       put(fields, 'name', read.title(record));
       put(fields, 'description', read.description(record));
       const price = TRAILING_CURRENCY.exec(read.price(record));
-      put(fields, 'price', price ? (price[1] ?? '') : read.price(record));
+      const amount = price ? (price[1] ?? '') : read.price(record);
+      if (ZERO.test(amount))
+        return { kind: 'invalid', record, key: read.id(record), reason: zeroPrice(read.price(record)) };
+      put(fields, 'price', amount);
       put(fields, 'currency', price?.[2] ?? '');
       if (read.price(record) !== '' && !price) notes.push('price without a currency');
       put(fields, 'sale_price', read.sale(record));

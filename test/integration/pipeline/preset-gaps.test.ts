@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REAL_FIXTURES_DIR } from '../../support/real-fixtures-dir.js';
-import { bySku, usePipeline } from '../support/pipeline.js';
+import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
 
 /**
  * The real exports a tester ran into the sandbox, and what landed: the products as the sandbox
@@ -24,6 +24,17 @@ describe('real exports where a preset read too little or too much', () => {
     expect(products.get('RP-demo_2')).toMatchObject({ name: 'iPod shuffle', status: 'active' });
     expect(await pipeline.readText('r.csv')).toContain(
       '5,RP-demo_5,create,5,ok,,sent with status hidden: PrestaShop Visibility none',
+    );
+  });
+
+  it('google merchant: no product lands at price 0; each item priced 0 is invalid with one line, and the run exits 1', async () => {
+    const result = await run('google-merchant/google-merchant-feed.xml');
+
+    expect(result.code).toBe(1);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    expect(pipeline.products()).toEqual([]);
+    expect(await pipeline.readText('r.csv')).toContain(
+      '2,179566f2ff9c9d1d5ef874b1b9595d4d,invalid,,failed,"price ""0"" is no price in a Merchant Center feed (Google disapproves an item priced 0): give the item its price",',
     );
   });
 });
