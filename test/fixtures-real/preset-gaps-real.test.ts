@@ -96,3 +96,25 @@ describe('google merchant: a price of 0', () => {
     expect(file.byKey('TG-PLATE-200').fields).toMatchObject({ price: 0.01, currency: 'USD' });
   });
 });
+
+describe('woocommerce sample: a variation without a weight', () => {
+  it("takes its parent's, as WooCommerce does (V-neck .5, hoodie 1.5)", async () => {
+    const file = await mapRealFile('woocommerce/sample_products.csv');
+    for (const key of ['woo-vneck-tee-red', 'woo-vneck-tee-green', 'woo-vneck-tee-blue'])
+      expect(file.byKey(key).fields.weight).toBe(0.5);
+    for (const key of ['woo-hoodie-red', 'woo-hoodie-green', 'woo-hoodie-blue', 'woo-hoodie-blue-logo'])
+      expect(file.byKey(key).fields.weight).toBe(1.5);
+  });
+
+  it('a variation weight of 0 is empty() in WooCommerce: the parent’s too; its own weight stays its own', async () => {
+    const path = await editedCopy('woocommerce/sample_products.csv', 'weights.csv', (text) =>
+      text
+        // The cell after Sold individually? is Weight (lbs), blank in both rows.
+        .replace(/^(76,variation,woo-vneck-tee-red,.*",,,taxable,,1,,0,0,)/m, '$10')
+        .replace(/^(77,variation,woo-vneck-tee-green,.*",,,taxable,,1,,0,0,)/m, '$1.7'),
+    );
+    const file = await mapRealFile(path);
+    expect(file.byKey('woo-vneck-tee-red').fields.weight).toBe(0.5);
+    expect(file.byKey('woo-vneck-tee-green').fields.weight).toBe(0.7);
+  });
+});

@@ -6,7 +6,12 @@ import { timedSale, twoDates, WOO_WRITES, wooSaleDate } from './sale-dates.js';
 import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
 import { localizeWooHeader } from './woocommerce-header.js';
 
-const INHERITED = ['description', 'category', 'images', 'brand', 'tags'] as const;
+/**
+ * What a variation leaves blank and takes from its parent. Weight too: WooCommerce's admin says
+ * "Enter a weight for this variation or leave blank to use the parent product weight", and
+ * WC_Product_Variation::get_weight() returns the parent's when the variation's is empty().
+ */
+const INHERITED = ['description', 'category', 'images', 'brand', 'tags', 'weight'] as const;
 
 /**
  * WooCommerce product CSV (exporter and importer format). `price` is the regular price and
@@ -204,6 +209,8 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
             const values = attributeValues(record);
             fields.name = values.length > 0 ? `${parentName} - ${values.join(', ')}` : parentName;
           }
+          // PHP's empty() holds "0" empty too: a variation's weight 0 is its parent's in WooCommerce.
+          if (fields.weight === '0' && claimed.parent.fields.weight !== undefined) delete fields.weight;
           inherit(fields, claimed.parent.fields, INHERITED);
           parentRecord = claimed.parent.record;
         } else {

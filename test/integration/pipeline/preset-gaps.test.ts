@@ -37,4 +37,14 @@ describe('real exports where a preset read too little or too much', () => {
       '2,179566f2ff9c9d1d5ef874b1b9595d4d,invalid,,failed,"price ""0"" is no price in a Merchant Center feed (Google disapproves an item priced 0): give the item its price",',
     );
   });
+
+  it("woocommerce: the V-neck's variations land with their parent's weight", async () => {
+    const result = await run('woocommerce/sample_products.csv');
+
+    expect(result.code).toBe(0);
+    const products = bySku(pipeline.products());
+    for (const sku of ['woo-vneck-tee-red', 'woo-vneck-tee-green', 'woo-vneck-tee-blue'])
+      expect(products.get(sku)?.weight).toBe(0.5);
+    expect(products.get('woo-hoodie-blue-logo')?.weight).toBe(1.5);
+  });
 });
