@@ -118,3 +118,27 @@ describe('woocommerce sample: a variation without a weight', () => {
     expect(file.byKey('woo-vneck-tee-green').fields.weight).toBe(0.7);
   });
 });
+
+describe('ebay: the currency of a price', () => {
+  it('the Seller Hub sheet names none: no currency is sent, and each "$" price says so', async () => {
+    const file = await mapRealFile('ebay-seller-hub-upload/ebay_upload.csv');
+    const row = file.byKey('MUN-GARNACHO-199-PSA10');
+    expect(row.fields).toMatchObject({ price: 479.99 });
+    expect(row.fields.currency).toBeUndefined();
+    expect(row.notes).toEqual([
+      'price "$479.99": no currency sent: the sheet does not name its eBay site\'s currency (eBay\'s template does, in its Action header: Currency=USD)',
+    ]);
+  });
+
+  it("eBay's template header names it (Action(…|Currency=USD|…)): sent as currency, no note", async () => {
+    const file = await mapRealFile('ebay-seller-hub-upload/ebay_upload.csv', {
+      header: (columns) =>
+        columns.map((column) =>
+          column === 'Action' ? 'Action(SiteID=US|Country=US|Currency=USD|Version=1193)' : column,
+        ),
+    });
+    const row = file.byKey('MUN-GARNACHO-199-PSA10');
+    expect(row.fields).toMatchObject({ price: 479.99, currency: 'USD' });
+    expect(row.notes).toBeUndefined();
+  });
+});

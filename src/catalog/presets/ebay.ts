@@ -6,10 +6,28 @@ import { oneToOne } from './types.js';
 const SENDS = new Set(['add', 'revise', 'relist', 'verifyadd', 'addfixedpriceitem', '']);
 
 /**
+ * eBay's templates name the listing site's currency in their Action header,
+ * `*Action(SiteID=US|Country=US|Currency=USD|Version=1193)`: every price of the sheet is in it.
+ */
+function headerCurrency(columns: readonly string[]): string | undefined {
+  for (const column of columns) {
+    const found = /^\*?action\s*\([^)]*\bcurrency=([a-z]{3})\b/i.exec(column.trim());
+    if (found) return found[1]!.toUpperCase();
+  }
+  return undefined;
+}
+
+/** A price written with a symbol or code beside its number (`$269.99`, `US $5`, `12 EUR`). */
+const MARKED = /[^\d.,\s-]/;
+
+/**
  * eBay bulk listing sheets: Seller Hub "Reports > Upload" (`Action`, `Custom label (SKU)`,
  * `Buy It Now price`) and the legacy File Exchange (`*Action(SiteID=US|…)`, `CustomLabel`,
  * `*StartPrice`). Add, Revise and Relist rows become upserts; End or Delete rows are invalid (the
- * Seller API has no delete). Prices like `$269.99 ` are read as decimals (currency and spaces dropped).
+ * Seller API has no delete). Prices like `$269.99 ` are read as decimals (symbol and spaces
+ * dropped). The currency is the one the Action header names (`Currency=USD`), sent as `currency`;
+ * a sheet without it (Seller Hub's upload sheet) does not say which `$` it means (eBay US, Canada
+ * and Australia all write `$`): no currency is sent, and a price written with a symbol says so.
  */
 export const ebay: Preset = {
   name: 'ebay',
@@ -30,8 +48,19 @@ export const ebay: Preset = {
     ],
   },
   decimalStyle: 'dot',
-  fields: () => ['sku', 'name', 'description', 'price', 'quantity', 'images', 'condition', 'category'],
+  fields: (columns) => [
+    'sku',
+    'name',
+    'description',
+    'price',
+    ...(headerCurrency(columns) ? ['currency'] : []),
+    'quantity',
+    'images',
+    'condition',
+    'category',
+  ],
   create(c) {
+    const currency = headerCurrency(c.all);
     const read = {
       action: c.reader('action'),
       sku: c.reader('custom label (sku)', 'customlabel', 'sku'),
@@ -57,12 +86,19 @@ export const ebay: Preset = {
       put(fields, 'sku', key);
       put(fields, 'name', read.title(record));
       put(fields, 'description', read.description(record));
-      put(fields, 'price', read.buyItNow(record) || read.start(record));
+      const price = read.buyItNow(record) || read.start(record);
+      const notes: string[] = [];
+      put(fields, 'price', price);
+      if (currency && price !== '') put(fields, 'currency', currency);
+      else if (MARKED.test(price))
+        notes.push(
+          `price "${price}": no currency sent: the sheet does not name its eBay site's currency (eBay's template does, in its Action header: Currency=USD)`,
+        );
       put(fields, 'quantity', read.quantity(record));
       put(fields, 'images', splitList(read.images(record), '|'));
       put(fields, 'condition', read.condition(record));
       put(fields, 'category', read.category(record));
-      return { kind: 'product', record, fields, notes: [] };
+      return { kind: 'product', record, fields, notes };
     });
   },
 };

@@ -47,4 +47,16 @@ describe('real exports where a preset read too little or too much', () => {
       expect(products.get(sku)?.weight).toBe(0.5);
     expect(products.get('woo-hoodie-blue-logo')?.weight).toBe(1.5);
   });
+
+  it('ebay: a "$" price lands without a currency, and its row says why', async () => {
+    const result = await run('ebay-seller-hub-upload/ebay_upload.csv');
+
+    expect(result.code).toBe(0);
+    const product = bySku(pipeline.products()).get('MUN-GARNACHO-199-PSA10');
+    expect(product).toMatchObject({ price: 479.99 });
+    expect(product).not.toHaveProperty('currency');
+    expect(await pipeline.readText('r.csv')).toContain(
+      `"price ""$479.99"": no currency sent: the sheet does not name its eBay site's currency (eBay's template does, in its Action header: Currency=USD)"`,
+    );
+  });
 });
