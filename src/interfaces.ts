@@ -86,6 +86,11 @@ export interface ProductUpsert {
    * update of an existing product goes out with the fields sent, its status there left as it is.
    */
   notSold?: string;
+  /**
+   * Set when the row has no name because its file has no column for one (`the file has no
+   * item_name column`): a create, which needs a name, says so after "missing name".
+   */
+  unnamed?: string;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */

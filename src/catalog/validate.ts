@@ -218,6 +218,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   if (former !== undefined) upsert.formerKey = former;
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notSold !== undefined) upsert.notSold = notSold;
+  if (draft.unnamed !== undefined && fields.name === undefined) upsert.unnamed = draft.unnamed;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
 }

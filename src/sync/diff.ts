@@ -82,7 +82,10 @@ export function diffProduct(
     if (upsert.notSold !== undefined) return { action: 'skipped', reason: unsoldNotCreated(upsert.notSold) };
     // Contract, "What a run does with each row": a row that cannot be sent is reported, not dropped.
     if (upsert.fields.name === undefined)
-      return { action: 'invalid', reason: `missing name for a new product${leftOutBy(options, 'name')}` };
+      return {
+        action: 'invalid',
+        reason: `missing name for a new product${upsert.unnamed ? ` (${upsert.unnamed})` : ''}${leftOutBy(options, 'name')}`,
+      };
     // A new product with no price is never sent. Only a create needs one: an update
     // that does not touch price still goes out. Where the platform sells it so, it is skipped.
     if (upsert.fields.price === undefined) {

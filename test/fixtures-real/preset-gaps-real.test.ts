@@ -142,3 +142,16 @@ describe('ebay: the currency of a price', () => {
     expect(row.notes).toBeUndefined();
   });
 });
+
+describe('amazon: a file without a name column', () => {
+  it('each row without a name says which column would hold it; with item_name, nothing to say', async () => {
+    const file = await mapRealFile('amazon-flat-file-synthetic/sample-variation-flat-file.tsv');
+    expect(file.byKey('SKU-RED-001').unnamed).toBe('the file has no item_name column');
+
+    const named = await mapRealFile('amazon-flat-file-synthetic/sample-variation-flat-file.tsv', {
+      header: (columns) => columns.map((column) => (column === 'style_name' ? 'item_name' : column)),
+    });
+    expect(named.byKey('SKU-RED-001').fields.name).toBe('Classic');
+    expect(named.byKey('SKU-RED-001')).not.toHaveProperty('unnamed');
+  });
+});

@@ -10,6 +10,8 @@ export function isAmazonTemplatePreamble(columns: readonly string[]): boolean {
 }
 
 const SKU = ['item_sku', 'sku', 'seller-sku', 'seller_sku'];
+/** The product name's column, Amazon's own name first. */
+const NAME = ['item_name', 'product_name', 'title'];
 const IMAGES = ['main_image_url', ...Array.from({ length: 8 }, (_, i) => `other_image_url${i + 1}`)];
 const INHERITED = ['description', 'brand', 'images'] as const;
 
@@ -96,11 +98,14 @@ function afterTemplateRows(preamble: readonly string[]): RowMapper {
 }
 
 function createAmazonMapper(c: Columns): RowMapper {
+  // A file with no name column (a price and quantity file, or one cut down): a new product cannot
+  // be made from it, and the error says which column would hold the name.
+  const unnamed = c.find(...NAME) === undefined ? `the file has no ${NAME[0]} column` : undefined;
   const read = {
     sku: c.reader(...SKU),
     parentage: c.reader('parent_child', 'parentage'),
     parentSku: c.reader('parent_sku'),
-    name: c.reader('item_name', 'product_name', 'title'),
+    name: c.reader(...NAME),
     description: c.reader('product_description'),
     price: c.reader('standard_price', 'price', 'your_price'),
     sale: c.reader('sale_price'),
@@ -161,6 +166,7 @@ function createAmazonMapper(c: Columns): RowMapper {
           draft.inheritsFrom = [claimed.parent.record];
         }
       }
+      if (unnamed && fields.name === undefined) draft.unnamed = unnamed;
       drafts.push(draft);
       return drafts;
     },

@@ -69,6 +69,8 @@ export type Draft =
       external?: string;
       /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
       unpriced?: string;
+      /** Why the row has no name where the file has no column for one (see ProductUpsert.unnamed). */
+      unnamed?: string;
       /**
        * What `price` and `sale_price` are, where the file says: `gross` (tax included) or `net`
        * with the row's tax rate in percent when the file gives one (`--price-includes-tax`).

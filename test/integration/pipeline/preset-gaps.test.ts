@@ -48,6 +48,15 @@ describe('real exports where a preset read too little or too much', () => {
     expect(products.get('woo-hoodie-blue-logo')?.weight).toBe(1.5);
   });
 
+  it('amazon: a child without a name says which column the file lacks', async () => {
+    const result = await run('amazon-flat-file-synthetic/sample-variation-flat-file.tsv');
+
+    expect(result.code).toBe(1);
+    expect(await pipeline.readText('r.csv')).toContain(
+      '2,SKU-RED-001,invalid,,failed,missing name for a new product (the file has no item_name column),',
+    );
+  });
+
   it('ebay: a "$" price lands without a currency, and its row says why', async () => {
     const result = await run('ebay-seller-hub-upload/ebay_upload.csv');
 

@@ -50,6 +50,19 @@ describe('diffProduct', () => {
       ).toMatchObject({ reason: 'missing price for a new product (--fields leaves price out)' });
     });
 
+    it('names the column the file lacks when that is why the row has no name (an Amazon file without item_name)', () => {
+      const row = { ...upsert({ sku: 'SKU-1', price: 12.5 }), unnamed: 'the file has no item_name column' };
+      expect(diffProduct(row, undefined)).toEqual({
+        action: 'invalid',
+        reason: 'missing name for a new product (the file has no item_name column)',
+      });
+      // An existing product needs no name: the update goes out.
+      expect(diffProduct(row, remote({ sku: 'SKU-1', name: 'Tee', price: 10 }))).toMatchObject({
+        action: 'update',
+        fields: { price: 12.5 },
+      });
+    });
+
     it('reports a row without a price as invalid rather than sending it', () => {
       expect(diffProduct(upsert({ sku: 'SKU-1', name: 'Scarf' }), undefined)).toEqual({
         action: 'invalid',
