@@ -15,6 +15,7 @@ import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
 import { checkApiVersion } from '../sources/stores/shopify/bulk-query.js';
 import { isLocalPath, localPath } from './job-paths.js';
+import { cliOrigins, jobOrigin } from './option-origins.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -266,11 +267,14 @@ export function applyJob(
     missing: job.missing === undefined ? undefined : missingValuesOfMap(job.missing),
     maxMissing: job.maxMissing === undefined ? undefined : parseCountOrPercent(String(job.maxMissing), ''),
   };
+  const origins: Record<string, string> = { ...cliOrigins(command) };
   for (const [name, value] of Object.entries(fromJob)) {
     if (value === undefined) continue;
     if (fromCli(name)) continue;
     merged[name] = value;
+    origins[name] = jobOrigin(jobPath);
   }
+  merged.origins = origins;
   // Written without following a symbolic link (checkJobPaths refused one already).
   if (job.report !== undefined && !fromCli('report')) merged.reportFromJob = true;
   return {

@@ -15,6 +15,9 @@ import type { Sandbox } from '../sandbox/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import { isStoreSource, parseStoreSource } from '../sources/stores/store-url.js';
+import { terminalSafeLine } from '../terminal-safe.js';
+import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
+import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
@@ -51,6 +54,9 @@ export async function prepareRun(
       throw new UsageError(
         '--max-missing guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)',
       );
+    // Options that would do nothing in this run are refused before anything is opened or asked.
+    const names = new OptionNames(flags, flags.origins);
+    const dryRunLines = checkOptionsAlone(source, flags, names);
     // Before the sandbox writes its key into the variable: a variable that may not hold a key is left alone.
     checkKeyEnv(flags.keyEnv, readTrustRules(io.env));
     if (flags.sandbox) {
@@ -117,6 +123,13 @@ export async function prepareRun(
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
       ...(flags.priceDecimals !== undefined ? { priceDecimals: flags.priceDecimals } : {}),
     });
+    checkSentFields(flags, names, {
+      fields: mapper.fields,
+      given: mapper.sourceFields,
+      closed: flags.fields !== undefined || !opened.openColumns,
+      preset: mapper.preset,
+      format: opened.format,
+    });
     // A field name neither the tool nor this source knows may still be the marketplace's own: the
     // run's read of the seller's products decides, before any write (listed-fields.ts).
     const unknownFields = unknownNames(namedFields(flags), [...TOOL_FIELDS, ...mapper.sourceFields]);
@@ -162,6 +175,8 @@ export async function prepareRun(
       first: flags.first ?? [...DEFAULT_FIRST],
       ...(unknownFields.length > 0 ? { unknownFields } : {}),
     };
+    // Said once the run is sure to go on: a refused run says only why it was refused.
+    for (const line of dryRunLines) io.stderr.write(`catalog-sync: ${terminalSafeLine(line)}\n`);
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
     return {

@@ -1,5 +1,11 @@
 import type { MissingValues } from '../missing/missing-values.js';
 /**
+ * Where each option of a run came from: `cli` (the command line) or the job file's name
+ * (`nightly.yml`). An option absent from it was not given: it has its default, or no value.
+ */
+export type OptionOrigins = Readonly<Record<string, string>>;
+
+/**
  * The options of `run` and `import` (README, Options of `run` and `import`), as parsed.
  * Its own module: run-options.ts parses them and job-file.ts fills them from a job file.
  */
@@ -79,4 +85,9 @@ export interface RunFlags {
   missing?: MissingValues;
   /** `--max-missing N|P%` (guard, with `--missing`). */
   maxMissing?: string;
+  /**
+   * Where each option the user gave came from (the command line, or the job file): a refusal of an
+   * option that would do nothing names it where the user wrote it (option-conflicts.ts).
+   */
+  origins?: OptionOrigins;
 }

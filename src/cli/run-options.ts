@@ -13,6 +13,7 @@ import { parseSellerName } from '../queue/seller-names.js';
 import { addConnectionOptions } from './connection-options.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE, reportFolders } from './job-paths.js';
+import { cliOrigins, refuseRepeats } from './option-origins.js';
 import {
   checkDailyReset,
   parseConcurrency,
@@ -62,7 +63,7 @@ const RUN_ONLY: ReadonlyArray<{ flag: string; name: keyof RunFlags; of?: string;
 export function addRunOptions(command: Command, forCommand: 'run' | 'import'): Command {
   addSharedOptions(command);
   if (forCommand === 'run') {
-    return command
+    command
       .option(
         '--concurrency <n>',
         'requests in flight to the Seller API at once, per process',
@@ -72,6 +73,7 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
       .option('--report <file>', 'also write the per-row result file there when the run settles')
       .option('--no-wait', 'on a daily-limit pause, exit 4 at once (rows stay queued)')
       .option('--sandbox', 'use an in-process sandbox Seller API instead of a real one', false);
+    return refuseRepeats(command);
   }
   // Known to the parser (so that the refusal is ours, in one line), never shown in --help.
   command
@@ -79,7 +81,7 @@ export function addRunOptions(command: Command, forCommand: 'run' | 'import'): C
     .addOption(new (commander().Option)('--report <file>').hideHelp())
     .addOption(new (commander().Option)('--no-wait').hideHelp())
     .addOption(new (commander().Option)('--sandbox').hideHelp().default(false));
-  return command.hook('preAction', (_program, action) => {
+  return refuseRepeats(command).hook('preAction', (_program, action) => {
     for (const option of RUN_ONLY) {
       if (action.getOptionValueSource(option.name) === 'cli') {
         throw new UsageError(`${option.flag} is an option of ${option.of ?? '`run` only'}: ${option.why}`);
@@ -301,7 +303,7 @@ export async function resolveRunInput(
   }
   if (!source)
     throw new UsageError(`${command.name()} needs a <source> (a file, - or an http(s) URL) or --job NAME`);
-  return { source, flags };
+  return { source, flags: { ...flags, origins: cliOrigins(command) } };
 }
 
 function parseDelimiter(value: string): string {

@@ -42,11 +42,11 @@ describe('--job NAME (a job file in jobs/)', () => {
 
   it('takes first from the file; without it a run puts price and quantity first (issue 14)', async () => {
     await pipeline.csv('catalog.csv', catalogRows(3));
-    const path = await job('nightly', 'source: catalog.csv\nfirst: name, description\n');
+    const path = await job('nightly', 'source: catalog.csv\nfirst: name, price\n');
 
     expect((await pipeline.cli(['run', '--job', path])).code).toBe(0);
     const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
-    expect(status).toMatchObject({ first: ['name', 'description'] });
+    expect(status).toMatchObject({ first: ['name', 'price'] });
 
     expect((await pipeline.cli(['run', await pipeline.csv('other.csv', catalogRows(2))])).code).toBe(0);
     const plain = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);

@@ -60,7 +60,7 @@ describe('guards and --only on the command line', () => {
     ]);
     await mkdir(join(pipeline.dir, 'jobs'), { recursive: true });
     const job = join(pipeline.dir, 'jobs', 'nightly.yml');
-    await writeFile(job, 'source: catalog.csv\nonly: create\nmaxPriceChange: 50%\nmaxUpdates: 10\n', 'utf8');
+    await writeFile(job, 'source: catalog.csv\nonly: create\nmaxInvalid: 10\n', 'utf8');
 
     const result = await pipeline.cli(['run', '--job', job]);
 
@@ -72,7 +72,7 @@ describe('guards and --only on the command line', () => {
       error: 'already on the marketplace (--only create)',
     });
     const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
-    expect(status).toMatchObject({ only: 'create', maxPriceChange: '50%', maxUpdates: '10' });
+    expect(status).toMatchObject({ only: 'create', maxInvalid: '10' });
   });
 
   it('a job file with a bad guard or only: one line naming the key, exit 2', async () => {

@@ -67,14 +67,18 @@ describe("README's night after night: a product gone from the feed stops selling
   });
 
   it.each([
-    [['--first', 'price,stock'], '--first: stock: no product has it; the stock field is quantity'],
+    // Fields that act on what is sent: a name the run does not send is refused before any request.
+    [
+      ['--first', 'price,stock'],
+      '--first: stock: this run does not send it (the source gives sku, name, price, quantity); the stock field is quantity',
+    ],
     [
       ['--create-only-fields', 'barcod'],
-      '--create-only-fields: barcod: no product has it; the nearest field is barcode',
+      '--create-only-fields: barcod: this run does not send it (the source gives sku, name, price, quantity); the nearest field is barcode',
     ],
     [
       ['--keep-remote-edits', 'nme'],
-      '--keep-remote-edits: nme: no product has it; the nearest field is name',
+      '--keep-remote-edits: nme: this run does not send it (the source gives sku, name, price, quantity); the nearest field is name',
     ],
     [
       ['--fields', 'sku,prise'],
@@ -135,13 +139,13 @@ describe("README's night after night: a product gone from the feed stops selling
     expect((await pipeline.cli(['run', source, '--incremental'])).code).toBe(0);
     expect(lists()).toBe(0);
 
-    const typo = await pipeline.cli(['run', source, '--incremental', '--keep-remote-edits', 'visibel']);
+    const typo = await pipeline.cli(['run', source, '--incremental', '--missing', 'visibel=no']);
     expect(typo.code).toBe(2);
     expect(typo.stderr.trim()).toBe(
-      'catalog-sync: --keep-remote-edits: visibel: no product has it; the nearest field is visible',
+      'catalog-sync: --missing: visibel: no product has it; the nearest field is visible',
     );
     pipeline.sandbox.resetStats();
-    const shown = await pipeline.cli(['run', source, '--incremental', '--keep-remote-edits', 'visible']);
+    const shown = await pipeline.cli(['run', source, '--incremental', '--missing', 'visible=no']);
     expect(shown.code).toBe(0);
     expect(lists()).toBeGreaterThan(0);
   });

@@ -1,0 +1,210 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { applyJob, parseJob } from '../../../src/cli/job-file.js';
+import { checkOptionsAlone, checkSentFields, type SentFields } from '../../../src/cli/option-conflicts.js';
+import { cliOrigins, OptionNames } from '../../../src/cli/option-origins.js';
+import type { RunFlags } from '../../../src/cli/run-flags.js';
+import { addRunOptions } from '../../../src/cli/run-options.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
+
+const JOB = '/srv/jobs/nightly.yml';
+const CSV: SentFields = {
+  fields: ['sku', 'name', 'price', 'quantity'],
+  given: ['sku', 'name', 'price', 'quantity'],
+  closed: true,
+  preset: 'generic',
+  format: 'csv',
+};
+
+function command(): Command {
+  return addRunOptions(new Command('run').argument('[source]').exitOverride(), 'run');
+}
+
+/** The flags `run` would have: from the command line, then from a job file when given. */
+function flagsOf(args: string[], job?: string): RunFlags {
+  const parsed = command();
+  parsed.parse(args, { from: 'user' });
+  const flags = parsed.opts<RunFlags>();
+  if (job === undefined) return { ...flags, origins: cliOrigins(parsed) };
+  return applyJob(parsed, flags, parseJob(`source: a.csv\n${job}`, JOB), JOB, {}).flags;
+}
+
+/** The one line a run with these options is refused with, or null when it is let go. */
+function refusal(
+  args: string[],
+  options: { job?: string; source?: string; sent?: Partial<SentFields> } = {},
+) {
+  const flags = flagsOf(args, options.job);
+  const names = new OptionNames(flags, flags.origins);
+  try {
+    checkOptionsAlone(options.source ?? 'a.csv', flags, names);
+    const fields = flags.fields ?? options.sent?.fields ?? CSV.fields;
+    checkSentFields(flags, names, { ...CSV, ...options.sent, fields });
+    return null;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
+describe('options that would do nothing are refused in one line naming them', () => {
+  it.each([
+    [['--full-read-after', '1d'], /^--full-read-after: .* not --incremental/],
+    [
+      ['--keep-remote-edits', 'name', '--fields', 'price'],
+      /^--keep-remote-edits: name: this run does not send it \(--fields price\)$/,
+    ],
+    [
+      ['--create-only-fields', 'name', '--fields', 'sku,price'],
+      /^--create-only-fields: name: this run does not send it \(--fields sku,price\)$/,
+    ],
+    [['--first', 'quantity', '--fields', 'sku,price'], /^--first: quantity: this run does not send it/],
+    [
+      ['--max-price-change', '10%', '--fields', 'name'],
+      /^--max-price-change: this run sends no price \(--fields name\)/,
+    ],
+    [['--max-updates', '1', '--only', 'create'], /^--max-updates: --only create updates nothing/],
+    [['--max-price-change', '10%', '--only', 'create'], /^--max-price-change: --only create updates nothing/],
+    [
+      ['--keep-remote-edits', 'all', '--only', 'create'],
+      /^--keep-remote-edits: --only create updates nothing/,
+    ],
+    [['--first', 'price', '--only', 'create'], /^--first: --only create sends creates only/],
+    [
+      ['--create-only-fields', 'price', '--only', 'update'],
+      /^--create-only-fields: --only update creates nothing/,
+    ],
+    [['--missing', 'quantity=0', '--only', 'update'], /^--missing: a run with --only update leaves rows out/],
+    [
+      ['--tax-rate', '5%', '--fields', 'name'],
+      /^--tax-rate: this run sends no price or sale_price \(--fields name\)/,
+    ],
+    [['--price-includes-tax', '--fields', 'name'], /^--price-includes-tax: this run sends no price/],
+    [['--price-decimals', '3', '--fields', 'sku,name'], /^--price-decimals: this run sends no price/],
+    [
+      ['--create-only-fields', 'price', '--keep-remote-edits', 'price'],
+      /^--keep-remote-edits: price is create-only \(--create-only-fields price\)/,
+    ],
+    [['--create-only-fields', 'price', '--first', 'price'], /^--first: price is create-only/],
+    [
+      ['--create-only-fields', 'price', '--max-price-change', '5%'],
+      /^--max-price-change: price is create-only/,
+    ],
+    [
+      ['--create-only-fields', 'quantity', '--missing', 'quantity=0'],
+      /^--missing: quantity is create-only .*: the deactivating PUT cannot set it$/,
+    ],
+    [['--include-external'], /^--include-external: only the woocommerce preset .* the generic preset/],
+    [['--source-timeout', '5s'], /^--source-timeout: .* this source is a file/],
+    [['--data-dir', '/srv/data'], /^--data-dir: .* no --job/],
+    [['--sandbox', '--base-url', 'http://127.0.0.1:9/api/v1'], /^--base-url: --sandbox runs against/],
+  ])('%j', (args, line) => {
+    expect(refusal(args)).toMatch(line);
+  });
+
+  it('a name the source does not give at all gets the nearest field', () => {
+    expect(refusal(['--keep-remote-edits', 'nme'])).toBe(
+      '--keep-remote-edits: nme: this run does not send it (the source gives sku, name, price, quantity); the nearest field is name',
+    );
+    expect(refusal(['--first', 'price,stock'])).toMatch(/; the stock field is quantity$/);
+  });
+
+  it('what a store source makes idle', () => {
+    expect(refusal(['--delimiter', ';'], { source: 'shopify://shop.myshopify.com' })).toMatch(
+      /^--delimiter: a store source is read through its API/,
+    );
+    expect(refusal(['--source-api-version', '2025-01'], { source: 'woocommerce://shop.example' })).toMatch(
+      /^--source-api-version: .* WooCommerce store/,
+    );
+    expect(refusal(['--delimiter', ';'], { sent: { format: 'json' } })).toMatch(
+      /^--delimiter: this source is json/,
+    );
+  });
+
+  it('lets the options go when they can act', () => {
+    for (const args of [
+      ['--full-read-after', '1d', '--incremental'],
+      ['--keep-remote-edits', 'name', '--fields', 'name,price'],
+      ['--keep-remote-edits', 'all', '--only', 'update'],
+      ['--create-only-fields', 'price', '--only', 'create'],
+      ['--max-price-change', '10%', '--tax-rate', '20%'],
+      ['--max-updates', '1', '--only', 'update'],
+    ]) {
+      expect(refusal(args)).toBeNull();
+    }
+    expect(refusal(['--include-external'], { sent: { preset: 'woocommerce' } })).toBeNull();
+    expect(refusal(['--source-timeout', '5s'], { source: 'https://erp.example/feed.csv' })).toBeNull();
+  });
+
+  it('a JSON source whose later records may bring a field: a name not in the first is not judged here', () => {
+    expect(refusal(['--keep-remote-edits', 'color'], { sent: { closed: false, format: 'json' } })).toBeNull();
+  });
+});
+
+describe('a job file and the command line', () => {
+  it("names each option where it was written: the job file's key, or the flag", () => {
+    expect(refusal(['--max-price-change', '10%'], { job: 'fields: [name]\n' })).toBe(
+      '--max-price-change: this run sends no price (fields: name in nightly.yml): the guard would never act',
+    );
+    expect(refusal([], { job: 'only: create\nmaxUpdates: 5\n' })).toBe(
+      'maxUpdates in nightly.yml: only: create in nightly.yml updates nothing: the guard would never act',
+    );
+    expect(refusal(['--only', 'create'], { job: 'maxUpdates: 5\n' })).toMatch(
+      /^maxUpdates in nightly\.yml: --only create updates nothing/,
+    );
+    expect(refusal([], { job: 'fullReadAfter: 1d\n' })).toMatch(/^fullReadAfter in nightly\.yml: /);
+  });
+
+  it('a flag that overrides the same option of the job file is no repeat, and may make the combination fit', () => {
+    expect(
+      refusal(['--fields', 'sku,price', '--max-price-change', '10%'], { job: 'fields: [name]\n' }),
+    ).toBeNull();
+    expect(refusal(['--only', 'update'], { job: 'only: create\nmaxUpdates: 5\n' })).toBeNull();
+  });
+});
+
+describe('an option given twice on the command line', () => {
+  it.each([
+    [
+      ['--fields', 'name', '--fields', 'price'],
+      '--fields is given twice: give it once (a list takes commas: --fields a,b); the last would silently replace the first',
+    ],
+    [
+      ['--only', 'create', '--only', 'update'],
+      '--only is given twice: give it once; the last would silently replace the first',
+    ],
+    [
+      ['--match-by', 'sku', '--match-by', 'name'],
+      '--match-by is given twice: give it once; the last would silently replace the first',
+    ],
+    [
+      ['--only', 'create', '--only', 'create'],
+      '--only is given twice: give it once; the last would silently replace the first',
+    ],
+    // A value that may hold a secret is never quoted back.
+    [
+      ['--notify', 'https://hooks.example/T/SECRET', '--notify', 'https://hooks.example/T/B'],
+      '--notify is given twice: give it once; the last would silently replace the first',
+    ],
+  ])('%j is refused', (args, line) => {
+    expect(() => flagsOf(args)).toThrow(new UsageError(line));
+  });
+
+  it('a flag without a value said twice says the same thing: let go', () => {
+    expect(flagsOf(['--dry-run', '--dry-run']).dryRun).toBe(true);
+  });
+});
+
+describe('--dry-run: what it does not apply is said, not refused', () => {
+  it('names the guards and --first, where each was written', () => {
+    const flags = flagsOf(['--dry-run', '--max-updates', '5'], 'maxPriceChange: 50%\nfirst: price\n');
+    expect(checkOptionsAlone('a.csv', flags, new OptionNames(flags, flags.origins))).toEqual([
+      '--dry-run: --max-updates, maxPriceChange in nightly.yml, first in nightly.yml act on writes and are not applied: a dry run writes nothing and holds nothing',
+    ]);
+  });
+
+  it('says nothing of a dry run without them', () => {
+    const flags = flagsOf(['--dry-run']);
+    expect(checkOptionsAlone('a.csv', flags, new OptionNames(flags, flags.origins))).toEqual([]);
+  });
+});
