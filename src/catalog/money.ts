@@ -57,3 +57,21 @@ export function roundedNote(
   const tax = taxRate === undefined ? '' : ` + ${taxRate}% tax`;
   return `${field} ${given}${tax} → ${asMoney(sent, places)} (rounded half up to ${places} decimal${places === 1 ? '' : 's'})`;
 }
+
+/**
+ * Why a money value must not be sent: the source gives it above 0 and rounding (to `places`
+ * decimals, after any tax) made it 0. A product the source prices would go on sale for nothing; a
+ * free product is one whose source says 0. Null when it may be sent.
+ */
+export function roundedToZero(
+  field: string,
+  given: Decimal,
+  sent: Decimal,
+  places: number,
+  taxRate?: Decimal,
+): string | null {
+  if (sent !== '0' || given === '0' || given.startsWith('-')) return null;
+  const tax = taxRate === undefined ? '' : ` + ${taxRate}% tax`;
+  const smallest = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
+  return `${field} ${given}${tax} rounds to ${asMoney('0' as Decimal, places)} (${places} decimal${places === 1 ? '' : 's'}): a price above 0 is never sent as 0; give at least ${smallest}, or 0 for a free product`;
+}

@@ -17,7 +17,7 @@ import {
   withoutFloatNoise,
 } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
-import { decimalsOf, MONEY_FIELDS, roundedNote, roundHalfUp } from './money.js';
+import { decimalsOf, MONEY_FIELDS, roundedNote, roundedToZero, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import { keyOfRow, type SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
@@ -194,11 +194,14 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     if (draft.state.status !== 'active' && notSold === undefined)
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
+  // The money values as the source gave them, before rounding and tax: a positive one sent as 0 is refused.
+  const given = moneyGiven(fields, unrounded);
   let taxed: Taxed | undefined;
   if (rules.gross) {
     taxed = withTax(fields, draft.tax, rules.gross.rate, unrounded, rules.priceDecimals);
     if (typeof taxed === 'string') errors.push(taxed);
   }
+  errors.push(...zeroedMoney(fields, given, rules, taxed));
   if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
   const former = seen.claim(record.row, rowKey, rules.matchBy, errors, notes);
   if (errors.length > 0)
@@ -257,6 +260,37 @@ function withTax(
     if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate, places));
   }
   return { rate };
+}
+
+/** The money fields of a row as the file gave them (before rounding and tax). */
+function moneyGiven(
+  fields: ProductFields,
+  unrounded: Record<string, Decimal> | undefined,
+): Array<[field: string, given: Decimal]> {
+  const given: Array<[string, Decimal]> = [];
+  for (const field of TAXED) {
+    const value = unrounded?.[field] ?? toDecimal(fields[field]);
+    if (value !== null && value !== undefined) given.push([field, value]);
+  }
+  return given;
+}
+
+/** A sent money value that rounding (and tax) brought from above 0 to 0: the row is invalid. */
+function zeroedMoney(
+  fields: ProductFields,
+  given: Array<[field: string, given: Decimal]>,
+  rules: RowRules,
+  taxed: Taxed,
+): string[] {
+  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
+  const reasons: string[] = [];
+  for (const [field, value] of given) {
+    if (rules.send && !rules.send.has(field)) continue;
+    const sent = toDecimal(fields[field]);
+    const reason = sent === null ? null : roundedToZero(field, value, sent, rules.priceDecimals ?? 2, rate);
+    if (reason) reasons.push(reason);
+  }
+  return reasons;
 }
 
 /** The row's notes for its money values sent with fewer decimals than the file gave them. */

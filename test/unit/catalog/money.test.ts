@@ -173,3 +173,45 @@ describe('a price with more decimals than money has, as the mapper sends it', ()
     expect(upsert(rows[0]).fields.price).toBe(149);
   });
 });
+
+describe('a price above 0 that rounding makes 0 is never sent', () => {
+  const columns = ['sku', 'name', 'price', 'sale_price'];
+  const reason = (row: MappedRow | undefined) =>
+    row?.kind === 'invalid' ? row.reason : `not invalid: ${row?.kind}`;
+
+  it.each([
+    // The tester's row: 0.004 + 7.7% = 0.004308 → 0.00.
+    [{ taxRate: '7.7' }, '0.004', 'price 0.004 + 7.7% tax rounds to 0.00 (2 decimals)'],
+    [{}, '0.004', 'price 0.004 rounds to 0.00 (2 decimals)'],
+    // A currency with no minor unit.
+    [{ priceDecimals: 0 }, '0.4', 'price 0.4 rounds to 0 (0 decimals)'],
+    [{ priceDecimals: 3 }, '0.0004', 'price 0.0004 rounds to 0.000 (3 decimals)'],
+  ])('%j: %s is invalid, with its value in the reason', async (options, price, start) => {
+    const [row] = await mapRows(columns, [['Z', 'Zero', price, '']], options);
+    expect(reason(row)).toBe(
+      `${start}: a price above 0 is never sent as 0; give at least ${'priceDecimals' in options ? (options.priceDecimals === 0 ? '1' : '0.001') : '0.01'}, or 0 for a free product`,
+    );
+  });
+
+  it('a sale price too: each money field is named', async () => {
+    const [row] = await mapRows(columns, [['Z', 'Zero', '5', '0.001']], { taxRate: '7.7' });
+    expect(reason(row)).toMatch(/^sale_price 0\.001 \+ 7\.7% tax rounds to 0\.00 \(2 decimals\): /);
+  });
+
+  it('a 0 in the source is a free product, sent as 0; a price that rounds up to the smallest unit is sent', async () => {
+    const rows = await mapRows(
+      columns,
+      [
+        ['F', 'Free', '0', ''],
+        ['H', 'Half', '0.005', ''],
+      ],
+      { taxRate: '7.7' },
+    );
+    expect(rows.map((row) => (row.kind === 'upsert' ? row.fields.price : row.kind))).toEqual([0, 0.01]);
+  });
+
+  it('a price --fields does not send is not judged', async () => {
+    const [row] = await mapRows(columns, [['Z', 'Zero', '0.004', '']], { fields: ['sku', 'name'] });
+    expect(row?.kind).toBe('upsert');
+  });
+});
