@@ -1,6 +1,6 @@
 import type { RowOutcome } from '../interfaces.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
-import { clearReactivated, withReactivations } from '../missing/reactivate.js';
+import { clearReactivated, noteStillOff, withReactivations } from '../missing/reactivate.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import type { ChunkMode, ChunkRows } from './chunk-rows.js';
@@ -41,14 +41,16 @@ export async function syncChunkRows(
   }
   const { runId, rows } = data;
   const ref = context.run.sellerRef;
-  const { rows: todo, returning } = await withReactivations(
+  const reactivated = await withReactivations(
     deps.redis,
     deps.keys,
     ref,
     await mode.todo(rows),
     context.space,
   );
-  const lookups = await context.index.lookup(todo);
+  const { returning } = reactivated;
+  const lookups = await context.index.lookup(reactivated.rows);
+  const todo = noteStillOff(reactivated.rows, returning, lookups);
   deps.onRowsBegun?.(runId);
   // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
   // a worker killed mid-chunk leaves no row whose write happened but whose outcome is lost

@@ -11,7 +11,13 @@ import { writeUpdate } from '../sync/write-update.js';
 import { DeactivatedStore } from './deactivated-store.js';
 import { DeactivationClaims } from './deactivation-claims.js';
 import { deactivateLine } from './deactivations.js';
-import { alreadySo, formerValues, type MissingValues } from './missing-values.js';
+import {
+  alreadySo,
+  formerValues,
+  type MissingValues,
+  notGivenBackNote,
+  setValues,
+} from './missing-values.js';
 
 interface DeactivateDeps {
   redis: Redis;
@@ -71,13 +77,19 @@ async function sendClaimed(
       const remote: IndexedProduct = json ? decodeEntry(item.id, json) : { id: item.id, values: {} };
       // A job tried again after its PUT went through: the index shows what the PUT left.
       if (alreadySo(remote.values, missing)) return settle(deactivateLine(item, 'ok', '', 'already so'));
-      await store.record(item.key, { id: item.id, former: formerValues(remote.values, missing) });
+      const recorded = await store.record(item.key, {
+        id: item.id,
+        former: formerValues(remote.values, missing),
+        at: new Date().toISOString().slice(0, 10),
+        set: setValues(missing),
+      });
+      const lost = notGivenBackNote(recorded);
       const upsert: ProductUpsert = { kind: 'upsert', row: 0, line: 0, key: item.key, fields: missing };
       try {
         const result = await writeUpdate(context, upsert, remote, missing, known.get(item.key), true);
         if (result === 'gone') return settle(deactivateLine(item, 'failed', 'the product is gone (404)'));
         if ('failed' in result) return settle(deactivateLine(item, 'failed', result.failed));
-        return settle(deactivateLine(item, 'ok', '', result.notes.join('; ')));
+        return settle(deactivateLine(item, 'ok', '', [...result.notes, ...lost].join('; ')));
       } catch (error) {
         if (pauseOf(error) !== null || !failsForGood(error)) throw error;
         return settle(deactivateLine(item, 'failed', reasonOf(error)));

@@ -78,19 +78,56 @@ export function formerValues(
   return former;
 }
 
+/** The `--missing` values as a record keeps them (deactivated-store.ts). */
+export function setValues(missing: MissingValues): Record<string, CompactValue> {
+  const set: Record<string, CompactValue> = {};
+  for (const [field, value] of Object.entries(missing)) {
+    const compact = compactValue(value);
+    if (compact !== undefined) set[field] = compact;
+  }
+  return set;
+}
+
+/** A former value that cannot be sent back: the product showed none, or it was kept as a digest. */
+export function cannotGiveBack(value: CompactValue | null | undefined): boolean {
+  return value === null || value === undefined || isDigest(value);
+}
+
 /**
  * The fields a returning product gets back: each former value the source does not give itself. A
- * value kept only as a digest (a long text) cannot be sent back; nor can a field it never showed.
+ * value kept only as a digest (a long text) cannot be sent back; nor can a field it never showed:
+ * those are `unrestored` (the source gives no value for them either), and the row's note says so.
  */
 export function fieldsToRestore(
   sourceFields: Readonly<ProductFields>,
   former: Readonly<Record<string, CompactValue | null>>,
-): ProductFields {
+): { restore: ProductFields; unrestored: string[] } {
   const restore: ProductFields = {};
+  const unrestored: string[] = [];
   for (const [field, value] of Object.entries(former)) {
-    if (field in sourceFields || value === null) continue;
-    if (isDigest(value)) continue;
-    restore[field] = value;
+    if (field in sourceFields) continue;
+    if (value === null || isDigest(value)) unrestored.push(field);
+    else restore[field] = value;
   }
-  return restore;
+  return { restore, unrestored };
+}
+
+/**
+ * The deactivate line's note for the fields it cannot give back when the product returns, or
+ * nothing: `quantity had no value before: not given back by itself if the product returns`.
+ */
+export function notGivenBackNote(record: {
+  former: Readonly<Record<string, CompactValue | null>>;
+}): string[] {
+  const lost = Object.entries(record.former).filter(([, value]) => cannotGiveBack(value));
+  if (lost.length === 0) return [];
+  const none = lost.filter(([, value]) => value === null).map(([field]) => field);
+  const long = lost.filter(([, value]) => value !== null).map(([field]) => field);
+  const why = [
+    none.length > 0 ? `${none.join(', ')} had no value before` : '',
+    long.length > 0 ? `${long.join(', ')} had a value too long to keep` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return [`${why}: cannot be given back automatically if the product returns (give it in the source then)`];
 }

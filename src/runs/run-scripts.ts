@@ -5,6 +5,12 @@ import { LUA_WRITES } from '../redis/write-list.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
+/**
+ * The words of a row's note when its product came back into the source while a `--missing` value
+ * stays on it (missing/still-off.ts): counted as `notes:still-off`.
+ */
+export const STILL_OFF_MARK = 'set by --missing';
+
 // Settles each row once: a row whose outcome is there already (a retried chunk, after a 429, a crash)
 // is not counted again, nor a row twice in one call (the first one counts). In the same step: what
 // the rows' writes record (row-writes.ts, the writes of write-list.ts), the requests counted since the
@@ -44,6 +50,7 @@ for n = 1, #rows do
     count('pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
     if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows', 1) end
     if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied', 1) end
+    if string.find(ARGV[i + 1], '${STILL_OFF_MARK}', 1, true) then count('notes:still-off', 1) end
     if ARGV[i + 5] ~= '' then
       failed[#failed + 1] = row
       failed[#failed + 1] = ARGV[i + 5]

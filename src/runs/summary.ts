@@ -36,6 +36,8 @@ export function runCounts(run: RunRecord) {
     noted: count('notes:rows'),
     /** Rows with a write the API accepted but did not apply (now or on an earlier run). */
     notApplied: count('notes:not-applied'),
+    /** Rows back in the source whose product keeps a `--missing` value it had none before (missing/still-off.ts). */
+    stillOff: count('notes:still-off'),
   };
 }
 
@@ -98,6 +100,12 @@ export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
   return `  not applied ${countOf(c.notApplied, 'row')}: the API accepted the write but still shows the old value (see the note column)`;
 }
 
+/** `  still off …` of the summary and `status`, or null when no returning product keeps a `--missing` value. */
+export function stillOffLine(c: ReturnType<typeof runCounts>): string | null {
+  if (c.stillOff === 0) return null;
+  return `  still off ${countOf(c.stillOff, 'product')} back in the source ${c.stillOff === 1 ? 'keeps' : 'keep'} a value --missing set, having none before to give back: see the note column`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   // Round once, at the precision shown, then split: 59,960 ms is "1 min 0 s", never "60.0 s".
@@ -146,6 +154,8 @@ export function formatSummary(
     );
   const notApplied = notAppliedLine(c);
   if (notApplied) lines.push(notApplied);
+  const stillOff = stillOffLine(c);
+  if (stillOff) lines.push(stillOff);
   const absent = absentFieldsLine(run.absentFields);
   if (absent) lines.push(absent);
   const incremental = incrementalLine(run);

@@ -9,7 +9,7 @@ import type { RunRecord } from '../runs/run-record.js';
 const STAMPED_BY_API = ['created_at', 'updated_at'];
 
 export interface IndexedFields {
-  /** `--fields`: only these (and the match key) are kept; null keeps every field but `leaveOut`. */
+  /** `--fields`: only these (and the match key, and the `--missing` fields) are kept; null keeps every field but `leaveOut`. */
   only: ReadonlySet<string> | null;
   leaveOut: ReadonlySet<string>;
 }
@@ -17,7 +17,10 @@ export interface IndexedFields {
 export function indexedFieldsOf(
   run: Pick<RunRecord, 'fields' | 'matchBy' | 'sentFields' | 'missing'>,
 ): IndexedFields {
-  const only = run.fields ? new Set([...run.fields, run.matchBy]) : null;
+  // The `--missing` fields too: the deactivation compares them ("already so") and records what they
+  // showed before, to give it back when the product returns; left out, every night would send the
+  // PUT again and a product's former stock would be lost (`--fields sku,name,price --missing quantity=0`).
+  const only = run.fields ? new Set([...run.fields, run.matchBy, ...Object.keys(run.missing ?? {})]) : null;
   // A run record from before sentFields was kept says nothing of what the source sends: keep all.
   if (!run.sentFields) return { only, leaveOut: new Set() };
   const read = new Set([...run.sentFields, run.matchBy, ...Object.keys(run.missing ?? {})]);

@@ -12,6 +12,7 @@ import {
   notAppliedLine,
   rowOutcomes,
   runCounts,
+  stillOffLine,
 } from '../../runs/summary.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
@@ -82,7 +83,9 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
-              ...[notAppliedLine(counts), incrementalLine(run)].filter((line) => line !== null),
+              ...[notAppliedLine(counts), stillOffLine(counts), incrementalLine(run)].filter(
+                (line) => line !== null,
+              ),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...[missingNotAppliedLine(run)].filter((line) => line !== null),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),

@@ -4,8 +4,10 @@ import {
   fieldsToRestore,
   formerValues,
   missingValuesOfMap,
+  notGivenBackNote,
   parseMissingValues,
 } from '../../../src/missing/missing-values.js';
+import { stillOffNotes } from '../../../src/missing/still-off.js';
 import { deactivationVerdict, partialRead } from '../../../src/missing/verdict.js';
 import { UsageError } from '../../../src/usage-error.js';
 
@@ -60,7 +62,11 @@ describe('what a deactivation writes and gives back', () => {
 
   it('gives back only what the source does not give, and nothing it cannot send', () => {
     const former = { stock: '7', status: 'active', note: null, description: '#sha1:abc' };
-    expect(fieldsToRestore({ sku: 'A', stock: '9' }, former)).toEqual({ status: 'active' });
+    expect(fieldsToRestore({ sku: 'A', stock: '9' }, former)).toEqual({
+      restore: { status: 'active' },
+      // No value before, or one too long to keep: the source must give them (the row's note says so).
+      unrestored: ['note', 'description'],
+    });
   });
 });
 
@@ -100,5 +106,42 @@ describe('the run-level decisions', () => {
       own: false,
       reason: 'held with the run: price moves',
     });
+  });
+});
+
+describe('what cannot be given back is said', () => {
+  const product = {
+    id: '7',
+    former: { quantity: null, status: 'active' },
+    at: '2026-11-27',
+    set: { quantity: 0, status: 'inactive' },
+  };
+
+  it('on the deactivate line: the fields with no value before, or one too long to keep', () => {
+    expect(notGivenBackNote(product)).toEqual([
+      'quantity had no value before: cannot be given back automatically if the product returns (give it in the source then)',
+    ]);
+    expect(notGivenBackNote({ former: { quantity: 3 } })).toEqual([]);
+    expect(notGivenBackNote({ former: { quantity: null, description: '#sha1:abc' } })).toEqual([
+      'quantity had no value before; description had a value too long to keep: cannot be given back automatically if the product returns (give it in the source then)',
+    ]);
+  });
+
+  it('on the returning row, while the product still shows what --missing set (or shows nothing known)', () => {
+    const note =
+      'quantity stays 0 (set by --missing on 2026-11-27; it had no value before): give it a value in the source';
+    expect(stillOffNotes(product, ['quantity'], { quantity: 0 })).toEqual({
+      fields: ['quantity'],
+      notes: [note],
+    });
+    expect(stillOffNotes(product, ['quantity'], {}).notes).toEqual([note]);
+    // Set by hand since: not off any more.
+    expect(stillOffNotes(product, ['quantity'], { quantity: 5 })).toEqual({ fields: [], notes: [] });
+    // A record from before the day and the values were kept.
+    expect(
+      stillOffNotes({ id: '7', former: { quantity: null } }, ['quantity'], { quantity: 0 }).notes,
+    ).toEqual([
+      'quantity stays as --missing set it (set by --missing; it had no value before): give it a value in the source',
+    ]);
   });
 });

@@ -47,6 +47,7 @@ describe('runCounts', () => {
     });
     run.counts['notes:rows'] = 2;
     run.counts['notes:not-applied'] = 1;
+    run.counts['notes:still-off'] = 1;
     // Of the 6 deactivate lines ok, 2 were already so and 1 back in the source: 3 were written.
     run.counts['notes:already-so'] = 2;
     run.counts['notes:back-in-source'] = 1;
@@ -70,6 +71,7 @@ describe('runCounts', () => {
       toUpdate: 0,
       noted: 2,
       notApplied: 1,
+      stillOff: 1,
     });
   });
 
@@ -114,7 +116,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(19).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(20).fill(0));
   });
 });
 
