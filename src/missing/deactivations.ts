@@ -7,6 +7,9 @@ import type { ChunkJobData, DeactivateItem } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import { decodeEntry } from '../sync/index-entry.js';
+import { DeactivatedStore } from './deactivated-store.js';
+import { alreadySo, formerValues, type MissingValues, notGivenBackNote } from './missing-values.js';
 
 interface DueDeps {
   redis: Redis;
@@ -33,7 +36,12 @@ async function* dueBatches(deps: DueDeps, runId: string): AsyncGenerator<Deactiv
 }
 
 /** A `deactivate` report line. */
-export function deactivateLine(item: DeactivateItem, status: RowStatus, error = '', note = ''): RowOutcome {
+export function deactivateLine(
+  item: DeactivateItem,
+  status: RowStatus,
+  error = '',
+  note: string | undefined = '',
+): RowOutcome {
   return {
     row: null,
     key: item.key,
@@ -45,20 +53,50 @@ export function deactivateLine(item: DeactivateItem, status: RowStatus, error = 
   };
 }
 
-/** Settles every due deactivation without a request: `planned` (dry run) or `held` with the reason. */
+/**
+ * Settles every due deactivation without a request: `planned` (dry run) or `held` with the reason.
+ * With `preview` (the run's `--missing` values), each line says what its PUT would say of a field it
+ * could not give back (deactivate-chunk.ts).
+ */
 export async function settleDueAs(
   deps: DueDeps,
   runId: string,
   status: RowStatus,
   error = '',
+  preview?: { missing: MissingValues; sellerRef: string },
 ): Promise<void> {
   for await (const items of dueBatches(deps, runId)) {
+    const notes = preview ? await previewNotes(deps, runId, preview, items) : new Map<string, string>();
     await deps.runs.addMissing(
       runId,
-      items.map((item) => deactivateLine(item, status, error)),
+      items.map((item) => deactivateLine(item, status, error, notes.get(item.id))),
       true,
     );
   }
+}
+
+/** The note each deactivation would get when sent: the fields it could not give back, by product id. */
+async function previewNotes(
+  deps: DueDeps,
+  runId: string,
+  preview: { missing: MissingValues; sellerRef: string },
+  items: DeactivateItem[],
+): Promise<Map<string, string>> {
+  const [listed, records] = await Promise.all([
+    deps.redis.hmget(deps.keys.products(runId), ...items.map((item) => item.id)),
+    new DeactivatedStore(deps.redis, deps.keys, preview.sellerRef).getMany(items.map((item) => item.key)),
+  ]);
+  const notes = new Map<string, string>();
+  items.forEach((item, i) => {
+    const json = listed[i];
+    const values = json ? decodeEntry(item.id, json).values : {};
+    if (alreadySo(values, preview.missing)) return;
+    const kept = records.get(item.key);
+    const former = kept?.id === item.id ? kept.former : formerValues(values, preview.missing);
+    const [note] = notGivenBackNote({ former });
+    if (note) notes.set(item.id, note);
+  });
+  return notes;
 }
 
 /**

@@ -101,8 +101,10 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     }
     if (verdict.kind === 'held' && verdict.own)
       await deps.redis.hset(deps.keys.run(runId), 'heldReason', verdict.reason);
-    if (verdict.kind === 'held') await settleDueAs(deps, runId, 'held', verdict.reason);
-    else if (verdict.kind === 'planned') await settleDueAs(deps, runId, 'planned');
+    // Said now what the write would say of a field it cannot give back.
+    const preview = deactivate ? { missing: deactivate, sellerRef: run.sellerRef } : undefined;
+    if (verdict.kind === 'held') await settleDueAs(deps, runId, 'held', verdict.reason, preview);
+    else if (verdict.kind === 'planned') await settleDueAs(deps, runId, 'planned', '', preview);
     else await settleDueAs(deps, runId, 'failed', 'not sent: no queue to send it through');
     return endRun(deps, runId, verdict.kind === 'held');
   }
