@@ -37,18 +37,24 @@ describe('--missing that a run cannot apply is said, never silent', () => {
     expect(pipeline.products().find((product) => product.sku === 'C3')?.quantity).toBe(0);
   });
 
-  it('--only update says --missing was not applied, beside the product it reports missing', async () => {
+  it('--only update with --missing is refused before any request: the run could deactivate nothing (docs/options.md)', async () => {
     await run(S1);
+    pipeline.sandbox.resetStats();
 
-    const stdout = await run(WITHOUT_C3, '--only', 'update', '--missing', 'quantity=0');
+    const result = await pipeline.cli([
+      'run',
+      await pipeline.csv('catalog.csv', WITHOUT_C3),
+      '--only',
+      'update',
+      '--missing',
+      'quantity=0',
+    ]);
 
-    expect(stdout).not.toContain('one per product gone from the source');
-    expect(stdout).toContain('  deactivate none: --missing not applied, --only update leaves rows out');
-    expect(stdout).toContain('  missing   1 remote product is not in the source');
-    expect(pipeline.products().find((product) => product.sku === 'C3')?.quantity).toBe(7);
-    const status = await pipeline.cli(['status']);
-    expect(status.stdout).toContain(
-      '  deactivate none: --missing not applied, --only update leaves rows out',
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'catalog-sync: --missing: a run with --only update leaves rows out, so it can tell no product gone from the source and deactivates nothing: drop one of them\n',
     );
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    expect(pipeline.products().find((product) => product.sku === 'C3')?.quantity).toBe(7);
   });
 });
