@@ -7,18 +7,11 @@ import type {
   ProductUpsert,
   SkippedRow,
 } from '../interfaces.js';
-import {
-  addPercent,
-  decimalToNumber,
-  isExactAsNumber,
-  type ParsedDecimal,
-  parseDecimal,
-  toDecimal,
-  withoutFloatNoise,
-} from './decimal.js';
+import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
-import { decimalsOf, MONEY_FIELDS, roundedNote, roundedToZero, roundHalfUp } from './money.js';
+import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
+import { moneyAsSent } from './sent-money.js';
 import { keyOfRow, type SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { leftOutUnsold, notSoldWithoutStatus } from './unsold.js';
@@ -194,15 +187,9 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     if (draft.state.status !== 'active' && notSold === undefined)
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
-  // The money values as the source gave them, before rounding and tax: a positive one sent as 0 is refused.
-  const given = moneyGiven(fields, unrounded);
-  let taxed: Taxed | undefined;
-  if (rules.gross) {
-    taxed = withTax(fields, draft.tax, rules.gross.rate, unrounded, rules.priceDecimals);
-    if (typeof taxed === 'string') errors.push(taxed);
-  }
-  errors.push(...zeroedMoney(fields, given, rules, taxed));
-  if (unrounded) notes.push(...notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed));
+  const money = moneyAsSent(fields, draft.tax, rules, unrounded);
+  errors.push(...money.errors);
+  notes.push(...money.notes);
   const former = seen.claim(record.row, rowKey, rules.matchBy, errors, notes);
   if (errors.length > 0)
     return withFormer(
@@ -224,89 +211,6 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   if (draft.unnamed !== undefined && fields.name === undefined) upsert.unnamed = draft.unnamed;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
-}
-
-const TAXED = ['price', 'sale_price'] as const;
-
-/** What withTax did: the reason it could not, the rate it added, or nothing (undefined). */
-type Taxed = string | { rate: Decimal } | undefined;
-
-/**
- * `--price-includes-tax` (README, Options of `run` and `import`): the row's prices made gross, unless
- * the file says they are.
- * The row's own rate wins over `--tax-rate`: a file's rates may differ by product (a reduced rate).
- * The gross is computed from the net the file gave (`unrounded` where the sent value was rounded),
- * then rounded to `places` decimals (cents unless told).
- */
-function withTax(
-  fields: ProductFields,
-  tax: Extract<Draft, { kind: 'product' }>['tax'],
-  fallback: Decimal | undefined,
-  unrounded: Record<string, Decimal> | undefined,
-  places: number | undefined,
-): Taxed {
-  if (tax?.basis === 'gross') return undefined;
-  if (!TAXED.some((field) => typeof fields[field] === 'number')) return undefined;
-  const own =
-    tax?.basis === 'net' && tax.rate !== undefined
-      ? parseDecimal(tax.rate.replace('%', ''), 'auto')
-      : undefined;
-  if (own && !own.ok) return `invalid tax rate "${tax?.basis === 'net' ? tax.rate : ''}"`;
-  const rate = own?.ok ? own.value : fallback;
-  if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
-  for (const field of TAXED) {
-    const value = fields[field];
-    const net = unrounded?.[field] ?? (typeof value === 'number' ? toDecimal(value) : null);
-    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate, places));
-  }
-  return { rate };
-}
-
-/** The money fields of a row as the file gave them (before rounding and tax). */
-function moneyGiven(
-  fields: ProductFields,
-  unrounded: Record<string, Decimal> | undefined,
-): Array<[field: string, given: Decimal]> {
-  const given: Array<[string, Decimal]> = [];
-  for (const field of TAXED) {
-    const value = unrounded?.[field] ?? toDecimal(fields[field]);
-    if (value !== null && value !== undefined) given.push([field, value]);
-  }
-  return given;
-}
-
-/** A sent money value that rounding (and tax) brought from above 0 to 0: the row is invalid. */
-function zeroedMoney(
-  fields: ProductFields,
-  given: Array<[field: string, given: Decimal]>,
-  rules: RowRules,
-  taxed: Taxed,
-): string[] {
-  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
-  const reasons: string[] = [];
-  for (const [field, value] of given) {
-    if (rules.send && !rules.send.has(field)) continue;
-    const sent = toDecimal(fields[field]);
-    const reason = sent === null ? null : roundedToZero(field, value, sent, rules.priceDecimals ?? 2, rate);
-    if (reason) reasons.push(reason);
-  }
-  return reasons;
-}
-
-/** The row's notes for its money values sent with fewer decimals than the file gave them. */
-function notesOfRounding(
-  fields: ProductFields,
-  unrounded: Record<string, Decimal>,
-  places: number,
-  taxed: Taxed,
-): string[] {
-  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
-  const notes: string[] = [];
-  for (const field in unrounded) {
-    const sent = toDecimal(fields[field]);
-    if (sent !== null) notes.push(roundedNote(field, unrounded[field]!, sent, places, rate));
-  }
-  return notes;
 }
 
 /**
