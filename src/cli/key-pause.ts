@@ -3,11 +3,13 @@ import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { sellerLabel } from '../queue/seller-names.js';
-import type { RunRecord } from '../runs/run-store.js';
+import type { RunRecord, RunSpec } from '../runs/run-store.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { KeyHolder, SellerInfo } from '../sellers/seller-registry.js';
 import { ExitCode } from './exit-codes.js';
+import type { CliIo } from './program.js';
+import { say } from './run-outcome.js';
 import type { Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
 
@@ -113,5 +115,43 @@ export async function rejectedKeyText(
   return (
     `the key in ${keyEnv} was rejected (401) for seller ${label}: ${outcome}; once it is fixed, ` +
     `\`catalog-sync resume --seller ${run.sellerName ?? run.sellerRef} --key-env ${keyEnv}\` checks it`
+  );
+}
+
+/**
+ * A seller paused by a rejected key (401) whose key works again (fixed for the next night's cron)
+ * goes on without a person running `resume`; a key still rejected leaves it paused (exit 3). A key
+ * the API rejected for a seller resumed since with another (rejected-keys.ts) is checked the same
+ * way: accepted, it serves again; else nothing is queued with it, and the seller is left as it is.
+ */
+export async function resumeIfKeyWorksAgain(
+  io: CliIo,
+  runtime: Runtime,
+  spec: RunSpec,
+  seller: SellerInfo,
+): Promise<void> {
+  const key = io.env[spec.keyEnv]?.trim() || undefined;
+  const marked = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected;
+  const listed =
+    key !== undefined &&
+    (await runtime.sellers.rejectedKeys.has(spec.sellerRef, sellerRef(spec.baseUrl, key)));
+  if (!marked && !listed) return;
+  const result = await liftKeyPause(runtime, seller, key, spec);
+  const label = sellerLabel(spec.sellerRef, spec.sellerName);
+  if (result.kind === 'resumed') {
+    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${label} resumed\n`);
+    return;
+  }
+  // The seller is marked: the run is queued and stops on the mark (exit 3), its rows kept for `resume`.
+  if (marked) return;
+  const rejected = `the key in ${spec.keyEnv} was rejected (401) for seller ${label}`;
+  if (result.kind === 'unreachable')
+    throw new UsageError(
+      `${rejected}, and cannot be checked now (${result.reason}): nothing was queued or sent`,
+      ExitCode.apiUnreachable,
+    );
+  throw new UsageError(
+    `${rejected}, and still is: nothing was queued or sent with it; put the seller's working key in ${spec.keyEnv}`,
+    ExitCode.unauthorized,
   );
 }

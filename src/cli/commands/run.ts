@@ -6,15 +6,12 @@ import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { closeOwnQueue } from '../../queue/own-queue-end.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
 import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
-import { sellerLabel } from '../../queue/seller-names.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunSpec } from '../../runs/run-store.js';
-import { sellerRef } from '../../sellers/seller-ref.js';
-import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
-import { liftKeyPause } from '../key-pause.js';
+import { resumeIfKeyWorksAgain } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView } from '../progress.js';
@@ -27,7 +24,6 @@ import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
 import { reportSourceBroke, SourceBroke, sourceBroke } from '../source-broke.js';
-import { UsageError } from '../usage-error.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { chunksAtOnceFor, startSellerWorkers } from '../worker-deps.js';
 
@@ -284,42 +280,4 @@ async function reportFault(
   const need = fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
   io.stderr.write(`catalog-sync: ${await redisFaultLine(runtime, fault, need)}\n`);
   return ExitCode.usage;
-}
-
-/**
- * A seller paused by a rejected key (401) whose key works again (fixed for the next night's cron)
- * goes on without a person running `resume`; a key still rejected leaves it paused (exit 3). A key
- * the API rejected for a seller resumed since with another (rejected-keys.ts) is checked the same
- * way: accepted, it serves again; else nothing is queued with it, and the seller is left as it is.
- */
-async function resumeIfKeyWorksAgain(
-  io: CliIo,
-  runtime: Runtime,
-  spec: RunSpec,
-  seller: SellerInfo,
-): Promise<void> {
-  const key = io.env[spec.keyEnv]?.trim() || undefined;
-  const marked = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected;
-  const listed =
-    key !== undefined &&
-    (await runtime.sellers.rejectedKeys.has(spec.sellerRef, sellerRef(spec.baseUrl, key)));
-  if (!marked && !listed) return;
-  const result = await liftKeyPause(runtime, seller, key, spec);
-  const label = sellerLabel(spec.sellerRef, spec.sellerName);
-  if (result.kind === 'resumed') {
-    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${label} resumed\n`);
-    return;
-  }
-  // The seller is marked: the run is queued and stops on the mark (exit 3), its rows kept for `resume`.
-  if (marked) return;
-  const rejected = `the key in ${spec.keyEnv} was rejected (401) for seller ${label}`;
-  if (result.kind === 'unreachable')
-    throw new UsageError(
-      `${rejected}, and cannot be checked now (${result.reason}): nothing was queued or sent`,
-      ExitCode.apiUnreachable,
-    );
-  throw new UsageError(
-    `${rejected}, and still is: nothing was queued or sent with it; put the seller's working key in ${spec.keyEnv}`,
-    ExitCode.unauthorized,
-  );
 }
