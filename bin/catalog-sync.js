@@ -2,6 +2,7 @@
 // Thin launcher: the CLI is compiled to dist/ by `npm ci` (the `prepare` script).
 // First, before anything allocates: how far the heap may grow between collections (peak memory).
 import '../dist/src/cli/heap-growth.js';
+import { exitAfterFlush } from '../dist/src/cli/exit-after-flush.js';
 import { main } from '../dist/src/cli/main.js';
 
 // `catalog-sync report <id> | head`: a reader that stops early is not an error.
@@ -14,5 +15,5 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const code = await main(process.argv);
 // Every command has closed what it opened by now; a handle left behind (a Redis reconnect timer
-// after Redis went away) must not keep a cron job hanging.
-process.exit(code);
+// after Redis went away) must not keep a cron job hanging. What it printed leaves first.
+await exitAfterFlush(code);
