@@ -6,6 +6,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { rowOutcomes, runCounts } from '../runs/summary.js';
 import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
+import { terminalSafeLine } from '../terminal-safe.js';
 import { runStateText } from './run-state-text.js';
 
 export interface RunListDeps {
@@ -99,13 +100,16 @@ export async function latestRunOf(deps: RunListDeps, refs: readonly string[]): P
 
 /** `20261127T020001-ab12cd  done  seller nightly (3f2a…)  feed.csv  12 created, …`: one line a run. */
 export function listedRunLine(run: ListedRun): string {
+  // One line a run whatever Redis holds: a newline in a source's name must not make a second run.
   return [
     run.id,
     `${run.stateText}${run.dryRun ? ' (dry run)' : ''}`,
     `seller ${sellerLabel(run.sellerRef, run.sellerName)}`,
     run.source,
     run.outcome,
-  ].join('  ');
+  ]
+    .map(terminalSafeLine)
+    .join('  ');
 }
 
 async function readable(runs: RunStore, id: string): Promise<RunRecord | null> {
