@@ -18,6 +18,9 @@ export interface KeyHolder {
   products: number;
 }
 
+/** Fingerprints asked in one HMGET: far below what a call's argument list holds. */
+const RESOLVE_BATCH = 10_000;
+
 /**
  * Which sellers exist and which keys serve them, in Redis: the registry (a set of refs, and a hash per
  * seller of its base URL, queue and name) that workers read to find the queues they can serve, and
@@ -73,11 +76,18 @@ export class SellerRegistry {
     return infos;
   }
 
-  /** The sellers that keys belong to, by fingerprint (resolveRef for many in one round trip). */
+  /**
+   * The sellers that keys belong to, by fingerprint (resolveRef for many in one round trip per
+   * RESOLVE_BATCH: a keys file of 150,000 keys overflowed the call stack as one argument list).
+   */
   async resolveRefs(keyFingerprints: readonly string[]): Promise<string[]> {
-    if (keyFingerprints.length === 0) return [];
-    const linked = await this.redis.hmget(this.keys.sellerAliases, ...keyFingerprints);
-    return keyFingerprints.map((fingerprint, i) => linked[i] ?? fingerprint);
+    const refs: string[] = [];
+    for (let start = 0; start < keyFingerprints.length; start += RESOLVE_BATCH) {
+      const batch = keyFingerprints.slice(start, start + RESOLVE_BATCH);
+      const linked = await this.redis.hmget(this.keys.sellerAliases, ...batch);
+      refs.push(...batch.map((fingerprint, i) => linked[i] ?? fingerprint));
+    }
+    return refs;
   }
 
   /** The seller a key belongs to: its own fingerprint, unless `resume` linked it to an earlier seller. */
