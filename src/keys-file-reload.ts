@@ -11,8 +11,10 @@ import type { Logger } from './logger.js';
  * from the file goes back to what the environment held, if anything.
  *
  * A change that cannot be read (mode no longer 600, a line that is not NAME=KEY, a file removed or
- * half written) keeps the keys read before and is said once, in one log line naming the file and
- * the line, never a key: a worker serving other sellers must not stop for one edit.
+ * emptied) keeps the keys read before and is said once, in one log line naming the file and the
+ * line, never a key: a worker serving other sellers must not stop for one edit. A file caught half
+ * written whose lines all read is taken as it is (its last key cut short serves no seller): write
+ * the new file beside it and rename it into place (docs/operations.md, Keys file).
  */
 export class KeysFileReload {
   private loaded: LoadedKeysFile;
@@ -59,6 +61,12 @@ export class KeysFileReload {
       this.sayOnce(signature, error instanceof Error ? error.message : String(error), false);
       return false;
     }
+    // Emptied while a worker serves from it: more likely being written than meant (an editor or a
+    // shell truncates before it writes); a worker with no key at all would serve nobody.
+    if (entries.size === 0 && this.loaded.names.length > 0) {
+      this.sayOnce(signature, 'holds no key now (write it whole beside it, then rename it into place)');
+      return false;
+    }
     this.failed = null;
     const changed = this.apply(entries, merged);
     this.loaded = { ...this.loaded, names: [...entries.keys()], signature: read };
@@ -66,7 +74,7 @@ export class KeysFileReload {
     if (changed.length > 0)
       this.logger.info(
         { keysFile: file, changed },
-        `--keys-file ${file} read again: ${changed.join(', ')} changed`,
+        `--keys-file ${file} read again: ${namesText(changed)} changed`,
       );
     return changed.length > 0;
   }
@@ -97,4 +105,10 @@ export class KeysFileReload {
 
 function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? 'error';
+}
+
+/** The names of the keys that changed, the first 20 of them: a log line stays a line. */
+function namesText(names: readonly string[]): string {
+  const shown = names.slice(0, 20).join(', ');
+  return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
 }

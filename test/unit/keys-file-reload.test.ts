@@ -69,6 +69,8 @@ describe("a worker's keys file, read again when it changes", () => {
   it.each([
     ['a mode others may read', `SELLER_API_KEY_B=${NEW}\n`, 0o644, /chmod 600/],
     ['a line that is not NAME=KEY', `SELLER_API_KEY_B=${NEW}\n${NEW}\n`, 0o600, /line 2 is not NAME=KEY/],
+    // Truncated by an editor or a shell before it writes: more likely being written than meant.
+    ['no key left (emptied)', '', 0o600, /holds no key now/],
   ])('an edit with %s keeps the keys read before, said once in one line', async (_case, text, mode, said) => {
     await write(`SELLER_API_KEY_B=${OLD}\n`);
     const { env, reload } = await loaded({});
