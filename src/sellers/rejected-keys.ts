@@ -23,6 +23,11 @@ export class RejectedKeys {
     return new Set(await this.redis.hkeys(this.keys.rejectedKeys(ref)));
   }
 
+  /** How many of the seller's keys were rejected (`status` says why a run waits). */
+  async count(ref: string): Promise<number> {
+    return this.redis.hlen(this.keys.rejectedKeys(ref));
+  }
+
   /** Whether the key of this fingerprint was rejected for the seller. */
   async has(ref: string, fingerprint: string): Promise<boolean> {
     return (await this.redis.hexists(this.keys.rejectedKeys(ref), fingerprint)) === 1;

@@ -64,12 +64,14 @@ export function registerStatus(program: Command, io: CliIo): void {
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
         const state = runStateText(run, seller, Date.now());
         const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
+        // A worker holding a key the API rejected (401) sends nothing with it: the run waits, unsaid otherwise.
+        const rejectedKeys = await runtime.sellers.rejectedKeys.count(run.sellerRef);
         if (flags.json) {
           const { id: _id, ...rest } = run;
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, waitingForWorker, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -82,6 +84,9 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
+              ...(rejectedKeys > 0 && run.state !== 'done' && run.state !== 'cancelled'
+                ? [`  keys      ${rejectedKeysText(run, rejectedKeys)}`]
+                : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
               ...[notAppliedLine(counts), stillOffLine(counts), incrementalLine(run)].filter(
                 (line) => line !== null,
@@ -121,6 +126,15 @@ function listSince(runId: string | undefined, flags: StatusFlags, sinceGiven: bo
   if (since === null)
     throw new UsageError(`--since ${terminalSafe(flags.since)}: not a duration (e.g. 24h, 7d)`);
   return since;
+}
+
+/** What a run of a seller with keys the API rejected waits for, and the command that lifts it. */
+function rejectedKeysText(run: RunRecord, count: number): string {
+  const seller = run.sellerName ?? run.sellerRef;
+  return (
+    `${countOf(count, 'key')} of this seller rejected by the API (401): a worker holding one sends nothing. ` +
+    `Put the working key in $${run.keyEnv}, then \`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\``
+  );
 }
 
 /** One `reverted` line per revert of the run, oldest first; a note first when older ones are no longer kept. */

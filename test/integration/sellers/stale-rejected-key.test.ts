@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
 import { expectExactCatalog } from '../failures/support/exact-catalog.js';
 import { eventually, type FailureRig, runDone, useFailureRig } from '../failures/support/rig.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 const KEY_B = 'sk_bbb_right';
 const WRONG_B = 'sk_bbb_WRONG';
@@ -89,5 +91,28 @@ describe('a key the API rejected, held where it was not fixed', () => {
     const fixed = await rig.cli(['run', source, ...SELLER], envWithKeyB(rig, KEY_B));
     expect(fixed.code, fixed.stderr).toBe(0);
     expectExactCatalog(rig.sandbox.products(SELLER_B), rows);
+  });
+
+  it('status says why a run of a seller with a rejected key waits, and the command that lifts it', async () => {
+    rig.sandbox.addKey(KEY_B, SELLER_B);
+    const imported = await rig.cli(
+      ['import', await rig.csv('b.csv', catalogRows(3)), ...SELLER],
+      envWithKeyB(rig, KEY_B),
+    );
+    const runId = runIdOf(imported.stdout);
+    const { sellerRef } = (await rig.status(runId)) as unknown as { sellerRef: string };
+    // What a worker's 401 leaves (a fingerprint only), here written as a forged record would be.
+    await withRedis((redis) =>
+      redis.hset(new RedisKeys(rig.prefix).rejectedKeys(sellerRef), 'fp-of-a-key', 1),
+    );
+
+    const shown = await rig.cli(['status', runId]);
+    const json = JSON.parse((await rig.cli(['status', runId, '--json'])).stdout) as { rejectedKeys: number };
+
+    expect(shown.stdout).toContain(
+      '  keys      1 key of this seller rejected by the API (401): a worker holding one sends nothing. ' +
+        'Put the working key in $SELLER_API_KEY_B, then `catalog-sync resume --seller s12-b --key-env SELLER_API_KEY_B`',
+    );
+    expect(json.rejectedKeys).toBe(1);
   });
 });
