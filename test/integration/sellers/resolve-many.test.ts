@@ -1,24 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { SellerRegistry } from '../../../src/sellers/seller-registry.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
 
 describe('SellerRegistry.resolveRefs with a keys file of many keys', () => {
-  let redis: Redis;
-  let prefix: string;
-
-  beforeEach(() => {
-    prefix = uniquePrefix();
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  });
-  afterEach(async () => {
-    await redis.quit();
-    await removePrefix(prefix);
-  });
+  const rig = usePrefixedRedis();
 
   it('resolves 150,000 fingerprints (linked ones to their seller) without overflowing a call', async () => {
-    const registry = new SellerRegistry(redis, new RedisKeys(prefix));
+    const registry = new SellerRegistry(rig.redis, new RedisKeys(rig.prefix));
     const fingerprints = Array.from({ length: 150_000 }, (_, i) => `fp-${i}`);
     await registry.linkKey('fp-7', 'seller-a');
     await registry.linkKey('fp-149999', 'seller-b');
