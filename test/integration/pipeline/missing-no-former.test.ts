@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CatalogRow, parseCsv } from '../support/catalog.js';
-import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+import type { CatalogRow } from '../support/catalog.js';
+import { bySku, MAIN_SELLER, runReported, usePipeline } from '../support/pipeline.js';
 
 /**
  * docs/running.md, Night after night: a product back in the source gets its former values back. One
@@ -20,23 +19,9 @@ describe('--missing: a product that comes back with no former value to give back
     /^quantity stays 0 \(set by --missing on \d{4}-\d{2}-\d{2}; it had no value before\): give it a value in the source$/;
 
   async function run(rows: CatalogRow[], ...args: string[]) {
-    pipeline.sandbox.resetStats();
-    const report = join(pipeline.dir, 'report.csv');
-    const result = await pipeline.cli([
-      'run',
-      await pipeline.csv('feed.csv', rows),
-      '--report',
-      report,
-      ...args,
-    ]);
+    const { result, lines, writes } = await runReported(pipeline, rows, args);
     expect(result.stderr).toBe('');
-    const lines = parseCsv(await pipeline.readText('report.csv'));
-    return {
-      ...result,
-      lines,
-      line: (sku: string) => lines.find((line) => line.key === sku),
-      writes: requestCounts(pipeline.sandbox.stats()),
-    };
+    return { ...result, lines, line: (sku: string) => lines.find((line) => line.key === sku), writes };
   }
 
   it.each([

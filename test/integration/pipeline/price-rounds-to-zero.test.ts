@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CatalogRow, parseCsv } from '../support/catalog.js';
-import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
+import type { CatalogRow } from '../support/catalog.js';
+import { bySku, MAIN_SELLER, runReported, usePipeline } from '../support/pipeline.js';
 
 /**
  * A price the source gives above 0 that rounding (to `--price-decimals`, after `--tax-rate`) makes 0
@@ -11,22 +10,7 @@ import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipel
 describe('a positive price that rounds to 0 is never sent as 0', () => {
   const pipeline = usePipeline();
 
-  async function run(rows: CatalogRow[], ...args: string[]) {
-    pipeline.sandbox.resetStats();
-    const report = join(pipeline.dir, 'report.csv');
-    const result = await pipeline.cli([
-      'run',
-      await pipeline.csv('feed.csv', rows),
-      '--report',
-      report,
-      ...args,
-    ]);
-    return {
-      result,
-      writes: requestCounts(pipeline.sandbox.stats()),
-      lines: parseCsv(await pipeline.readText('report.csv')),
-    };
-  }
+  const run = (rows: CatalogRow[], ...args: string[]) => runReported(pipeline, rows, args);
 
   it('--tax-rate 7.7%: 0.004 is invalid (exit 1), no product is created at 0; 0 and 0.005 go out', async () => {
     const { result, writes, lines } = await run(

@@ -8,7 +8,7 @@ import {
   type SandboxStats,
   startSandbox,
 } from '../../../src/sandbox/index.js';
-import { type CatalogRow, writeCsv } from './catalog.js';
+import { type CatalogRow, parseCsv, writeCsv } from './catalog.js';
 import { type CliChild, CliProcesses, type CliResult, runCli } from './cli.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from './redis-prefix.js';
 
@@ -80,6 +80,18 @@ export function usePipeline(sandboxOptions: SandboxOptions = {}): Pipeline {
     await rm(pipeline.dir, { recursive: true, force: true });
   });
   return pipeline;
+}
+
+/**
+ * `catalog-sync run <rows as feed.csv> --report report.csv …args`, the sandbox's stats zeroed first:
+ * the result, the report's lines (none when the run wrote no report) and the requests by kind.
+ */
+export async function runReported(pipeline: Pipeline, rows: CatalogRow[], args: string[] = []) {
+  pipeline.sandbox.resetStats();
+  const source = await pipeline.csv('feed.csv', rows);
+  const result = await pipeline.cli(['run', source, '--report', join(pipeline.dir, 'report.csv'), ...args]);
+  const report = await pipeline.readText('report.csv').catch(() => '');
+  return { result, lines: parseCsv(report), writes: requestCounts(pipeline.sandbox.stats()) };
 }
 
 /** Requests by kind, from the sandbox's stats. */
