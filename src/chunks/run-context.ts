@@ -28,6 +28,7 @@ import { matchSpaceOf } from '../sync/match-space.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+import { KeyRejectedError, KeyUnavailableError, RunNotAllowedError } from './key-errors.js';
 import { loadRunIndex } from './load-index.js';
 import { keyOfSeller, rejectedKeyLine } from './run-key.js';
 
@@ -108,27 +109,6 @@ export interface RunContext extends RowSyncContext {
   space: string;
   /** Re-reads every page of the seller's products into the index. */
   loadIndex: () => Promise<unknown>;
-}
-
-/** The worker cannot serve a run: its key variable is unset or holds another seller's key. */
-export class KeyUnavailableError extends Error {
-  override name = 'KeyUnavailableError';
-}
-
-/**
- * Every key this process holds for the run's seller is one the API rejected (401) and no ping has
- * found accepted since: nothing is sent with it (rejected-keys.ts). Handled as KeyUnavailableError.
- */
-export class KeyRejectedError extends KeyUnavailableError {
-  override name = 'KeyRejectedError';
-}
-
-/**
- * The worker will not serve a run: the key variable or the base URL recorded in Redis is one this
- * worker's environment does not allow. Handled as KeyUnavailableError: logged, not served, nothing sent.
- */
-export class RunNotAllowedError extends KeyUnavailableError {
-  override name = 'RunNotAllowedError';
 }
 
 /** Builds the per-run context once per process and run; the key is read from the environment here. */

@@ -1,7 +1,8 @@
 import type { Job, Queue } from 'bullmq';
 import { notSyncedOutcomes, syncChunkRows } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
-import { KeyUnavailableError, type RunContexts, type WorkerDeps } from '../chunks/run-context.js';
+import { KeyUnavailableError } from '../chunks/key-errors.js';
+import type { RunContexts, WorkerDeps } from '../chunks/run-context.js';
 import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
 import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
