@@ -265,6 +265,9 @@ async function sourceIdentity(
     ...(flags.priceDecimals !== undefined && flags.priceDecimals !== DEFAULT_PRICE_DECIMALS
       ? [`price-decimals ${flags.priceDecimals}`]
       : []),
+    // A plain run reads the seller's products; taken for a queued --incremental run of the same
+    // file (which may rely on the tool's record) it would skip the read it was run for.
+    ...(flags.incremental ? [`incremental ${flags.fullReadAfter}`] : []),
   ].join('|');
   const digest = (identity: string) =>
     createHash('sha256').update(`${identity}|${options}`).digest('hex').slice(0, 16);

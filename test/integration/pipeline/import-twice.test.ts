@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sellerQueueName } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
-import { usePipeline } from '../support/pipeline.js';
+import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 
 describe('`import` of a source whose run is still queued (no worker running)', () => {
@@ -72,5 +72,25 @@ describe('`import` of a source whose run is still queued (no worker running)', (
     expect(run.stdout).toContain('rows      120: 120 created');
     expect(pipeline.products()).toHaveLength(120);
     expect((await queued(runId)).runs).toEqual([runId]);
+  });
+
+  it('lets a plain `run` read the products rather than finish a queued `--incremental` run', async () => {
+    // Nightly --incremental, weekly a plain run to catch edits made on the marketplace: the weekly
+    // run must not be taken for the nightly one still queued (it would rely on the record).
+    const source = await pipeline.csv('catalog.csv', catalogRows(5));
+    expect((await pipeline.cli(['run', source, '--incremental'])).code).toBe(0);
+    const [edited] = pipeline.products();
+    pipeline.sandbox.editProduct(MAIN_SELLER, String(edited!.id), { name: 'Edited by hand' });
+    const queuedRun = runIdOf((await pipeline.cli(['import', source, '--incremental'])).stdout);
+
+    const run = await pipeline.cli(['run', source]);
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(runIdOf(run.stdout)).not.toBe(queuedRun);
+    expect(run.stdout).toContain('1 updated');
+    expect(pipeline.products().find((product) => product.id === edited!.id)?.name).not.toBe('Edited by hand');
+    // The queued run is not left behind: served too (it sends nothing the record does not call for).
+    const queuedState = JSON.parse((await pipeline.cli(['status', queuedRun, '--json'])).stdout).state;
+    expect(['done', 'cancelled']).toContain(queuedState);
   });
 });
