@@ -88,5 +88,14 @@ async function findJobFile(job: string, jobsDir: string): Promise<string> {
       return path;
     } catch {}
   }
-  throw new UsageError(`no job file ${job}.yml, .yaml or .json in ${jobsDir} any more`);
+  // A folder that is not there was never the one `schedule` read (a worker's --jobs elsewhere).
+  const folderThere = await access(jobsDir).then(
+    () => true,
+    () => false,
+  );
+  throw new UsageError(
+    folderThere
+      ? `no job file ${job}.yml, .yaml or .json in ${jobsDir} any more`
+      : `no folder ${jobsDir}: this worker's --jobs must name the folder \`catalog-sync schedule\` registered ${job} from`,
+  );
 }

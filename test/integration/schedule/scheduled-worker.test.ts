@@ -156,4 +156,19 @@ describe('a `worker` serving scheduled imports', () => {
     worker.process.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
   });
+
+  it('says its --jobs folder is not there, rather than that the job file is gone, when it names no folder', async () => {
+    await pipeline.csv('catalog.csv', catalogRows(3));
+    await job('nightly', `source: catalog.csv\nschedule: "${EVERY_SECOND}"\n`);
+    expect((await schedule()).code).toBe(0);
+    const typo = join(pipeline.dir, 'jbos');
+    const worker = pipeline.spawn(['worker', '--jobs', typo], { LOG_LEVEL: 'info' });
+
+    await worker.waitForStderr(/no folder \S+jbos: this worker's --jobs must name the folder/);
+
+    expect(worker.stderr()).not.toContain('any more');
+    expect(pipeline.sandbox.stats().total).toBe(0);
+    worker.process.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  });
 });
