@@ -41,6 +41,8 @@ export async function liftKeyPause(
     allowInsecure: boolean;
     /** Why the key may not be sent to this (untrusted) base URL, or null; unset: the URL is trusted. */
     baseUrlRefusal?: (baseUrl: string) => string | null;
+    /** `resume --seller`: this seller was named, so a new key is linked to it though it is not paused. */
+    sellerNamed?: boolean;
   },
 ): Promise<KeyPauseResult> {
   const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
@@ -51,7 +53,16 @@ export async function liftKeyPause(
     // A key the API rejected before is checked too, the seller paused or not: no worker sends with
     // it until a ping finds it accepted again (rejected-keys.ts).
     const listed = fingerprint !== null && (await runtime.sellers.rejectedKeys.has(seller.ref, fingerprint));
-    if (!rejected && !listed && !(await queue.isPaused())) return { kind: 'not-paused' };
+    // A dry run's 401 lists its key and pauses no seller (own-queue-401.ts): its exit-3 line names
+    // `resume --seller` to link the new key of a revoked one, never a sweep of every seller.
+    const replacing =
+      options.sellerNamed === true &&
+      fingerprint !== null &&
+      !rejected &&
+      !listed &&
+      (await runtime.sellers.rejectedKeys.count(seller.ref)) > 0 &&
+      (await runtime.registry.resolveRef(fingerprint)) !== seller.ref;
+    if (!rejected && !listed && !replacing && !(await queue.isPaused())) return { kind: 'not-paused' };
     let linked = false;
     if (apiKey && fingerprint) {
       const refusal = options.baseUrlRefusal?.(seller.baseUrl) ?? null;
@@ -139,7 +150,10 @@ export async function resumeIfKeyWorksAgain(
   const result = await liftKeyPause(runtime, seller, key, spec);
   const label = sellerLabel(spec.sellerRef, spec.sellerName);
   if (result.kind === 'resumed') {
-    say(io, `catalog-sync: the key in ${spec.keyEnv} is accepted again: seller ${label} resumed\n`);
+    // Not listed: the 401 that paused the seller was another key's (a mistyped one), which stays listed.
+    const accepted = listed ? 'is accepted again' : 'is accepted';
+    const other = listed ? '' : ' (it was paused for another key, still listed as rejected)';
+    say(io, `catalog-sync: the key in ${spec.keyEnv} ${accepted}: seller ${label} resumed${other}\n`);
     return;
   }
   // The seller is marked: the run is queued and stops on the mark (exit 3), its rows kept for `resume`.

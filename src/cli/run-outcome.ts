@@ -164,11 +164,20 @@ async function rejectedKeyLine(
     );
   }
   const resume = `catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}`;
-  return ended
-    ? `catalog-sync: the API key was rejected (401). Dry run ${id} is ended (nothing was written); fix the key in ` +
-        `${spec.keyEnv} (a revoked one: put the new key there), then: ${resume}, and run it again`
-    : `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
-        `(a revoked one: put the new key there), then: ${resume} (or drop the run: ${cancel})`;
+  if (ended) {
+    const dry = `catalog-sync: the API key was rejected (401). Dry run ${id} is ended (nothing was written); fix the key in ${spec.keyEnv}`;
+    // Its 401 paused no seller (own-queue-401.ts), unless another process's paused it: `resume` then.
+    if ((await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected)
+      return `${dry} (a revoked one: put the new key there), then: ${resume}, and run it again`;
+    // A named seller takes a new key with `--seller NAME`; one known by its key only, with `resume`.
+    return spec.sellerName !== undefined
+      ? `${dry} (a revoked one: put the new key there), and run it again`
+      : `${dry} (a revoked one: put the new key there, and link it to the seller once: ${resume}), and run it again`;
+  }
+  return (
+    `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
+    `(a revoked one: put the new key there), then: ${resume} (or drop the run: ${cancel})`
+  );
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */

@@ -45,7 +45,8 @@ export async function waitForRun(
       return run.state === 'held' ? { kind: 'held', run } : { kind: 'done', run };
     }
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
-    if (seller.authRejected) return { kind: 'unauthorized', run };
+    // A run in a queue of its own (a dry run) is stopped by its key's 401 without pausing its seller.
+    if (seller.authRejected || run.keyRejectedAt !== undefined) return { kind: 'unauthorized', run };
     if (seller.unreachable) return { kind: 'unreachable', run, failure: seller.unreachable.cause };
     if (seller.pausedUntil !== null) {
       if (!options.wait) return { kind: 'paused', run, until: seller.pausedUntil };

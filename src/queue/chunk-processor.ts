@@ -16,13 +16,15 @@ import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-paus
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
+import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { unsentReason } from './unsent-rows.js';
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
  * through the shared limiter, settle outcomes, then end the run if it was the last.
- * A 429 or 401 pauses the seller's queue and puts the job back without spending an attempt.
+ * A 429 or 401 pauses the seller's queue and puts the job back without spending an attempt (a 401
+ * in a run's own queue stops that run only: own-queue-401.ts).
  * An API failure settles the rows it concerns as failed instead of failing the job: the request
  * had its tries in its own retry layer, and another attempt of the job would only send it again.
  */
@@ -134,6 +136,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       const pause = pauseOf(error);
       if (pause) {
         const rejectedKey = pause.reason === 'unauthorized' ? context.takeRejectedKey() : undefined;
+        if (pause.reason === 'unauthorized' && context.run.ownQueue) {
+          await stopOwnQueueRun(deps, queue, { id: runId, sellerRef: ref }, rejectedKey);
+          throw new (bullmq().RateLimitError)();
+        }
         await pauseSeller(deps, queue, ref, pause, runId, rejectedKey);
       }
       throw error;

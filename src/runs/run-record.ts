@@ -131,6 +131,8 @@ export interface RunRecord extends RunSpec {
   incrementalRead?: string;
   /** `--missing` was given and not applied: why (missing/verdict.ts, partialRead). */
   missingNotApplied?: string;
+  /** When the API rejected (401) the key of a run in a queue of its own (queue/own-queue-401.ts). */
+  keyRejectedAt?: number;
 }
 
 export function newRunId(now = Date.now(), suffix = ''): string {
@@ -154,6 +156,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
+  if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);
   const { reverts, dropped } = revertsOf(hash);
   const latest = reverts.at(-1);
   if (latest) Object.assign(fields, { reverts, revertedAt: latest.at, revertCounts: latest.counts });

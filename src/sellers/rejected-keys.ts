@@ -7,7 +7,8 @@ import type { RedisKeys } from '../runs/keys.js';
  * a worker that read a mistyped key at its start, still holding it after the key was fixed elsewhere
  * and `resume` lifted the pause, would spend a request on a second 401 and pause the seller again.
  *
- * Written with the seller's rejected mark (SellerState.markAuthRejected). A key leaves the list when a
+ * Written with the seller's rejected mark (SellerState.markAuthRejected), or alone by a dry run's 401
+ * (`add`: its queue is its own, so no seller is paused for it). A key leaves the list when a
  * ping with it is accepted (`resume`, or `run` checking its key): the marketplace took it back. The
  * list goes whole when `cancel` lifts the mark of a seller with nothing queued (idle-seller-marks.ts):
  * the next run starts afresh, as a run with a key still wrong meets the 401 again.
@@ -31,6 +32,11 @@ export class RejectedKeys {
   /** Whether the key of this fingerprint was rejected for the seller. */
   async has(ref: string, fingerprint: string): Promise<boolean> {
     return (await this.redis.hexists(this.keys.rejectedKeys(ref), fingerprint)) === 1;
+  }
+
+  /** Lists a key the API rejected, pausing no seller (a dry run's own queue: own-queue-401.ts). */
+  async add(ref: string, fingerprint: string, at: number): Promise<void> {
+    await this.redis.hset(this.keys.rejectedKeys(ref), fingerprint, at);
   }
 
   /** A ping with the key was accepted: it serves again. True when it had been rejected. */

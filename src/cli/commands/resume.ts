@@ -56,6 +56,7 @@ export function registerResume(program: Command, io: CliIo): void {
           const result = await liftKeyPause(runtime, seller, apiKey, {
             ...flags,
             baseUrlRefusal: (url) => baseUrlRefusal(url, rules),
+            sellerNamed: flags.seller !== undefined,
           });
           switch (result.kind) {
             case 'not-paused':
