@@ -5,6 +5,7 @@ import { commander } from '../cjs-packages.js';
 import { applyKeysFile } from '../keys-file.js';
 import { projectRoot } from '../project-root.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
+import { refuseEmptyValues } from './empty-values.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo, RegisterCommand } from './program.js';
 import { UsageError } from './usage-error.js';
@@ -86,6 +87,8 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
     });
 
   for (const register of await registrations(argv)) register(program, io);
+  // `--report ""` (a cron line's unset variable) is refused, never read as the option left out.
+  refuseEmptyValues(program);
   // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
   program.hook('preAction', async (_program, action) => {
     const loaded = await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
