@@ -206,16 +206,22 @@ export function readKey(env: NodeJS.ProcessEnv, keyEnv: string, rules: TrustRule
   return env[keyEnv]?.trim() || undefined;
 }
 
-/** The Seller API endpoint and key; the key is read from the variable `--key-env` names. */
+/**
+ * The Seller API endpoint and key; the key is read from the variable `--key-env` names.
+ * `sandboxOffered`: the command takes `--sandbox` (`run` alone), so the missing base URL's line names it.
+ */
 export function readApiConfig(
   env: NodeJS.ProcessEnv,
   flags: { baseUrl?: string; keyEnv?: string; allowInsecure?: boolean },
+  sandboxOffered = false,
 ): ApiConfig {
   const keyEnv = flags.keyEnv ?? DEFAULT_KEY_ENV;
   checkKeyEnv(keyEnv, readTrustRules(env));
   const rawBaseUrl = flags.baseUrl ?? env.SELLER_API_BASE_URL;
   if (!rawBaseUrl) {
-    throw new UsageError('SELLER_API_BASE_URL is not set (or use --base-url, or --sandbox for a rehearsal)');
+    throw new UsageError(
+      `SELLER_API_BASE_URL is not set (or use --base-url${sandboxOffered ? ', or --sandbox for a rehearsal' : ''})`,
+    );
   }
   const allowInsecure = flags.allowInsecure ?? false;
   let baseUrl: string;

@@ -39,12 +39,14 @@ export interface PreparedRun {
 /**
  * From the command line to a run: the API endpoint (or an in-process sandbox), the opened source,
  * the preset or mapping, and the run's spec. Every user mistake becomes a one-line UsageError.
+ * `command`: `run` takes `--sandbox`, and its missing base URL's line says so; `import`'s does not.
  */
 export async function prepareRun(
   io: CliIo,
   source: string,
   flags: RunFlags,
   sellers: SellerLookup,
+  command: 'run' | 'import' = 'import',
 ): Promise<PreparedRun> {
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
@@ -66,11 +68,15 @@ export async function prepareRun(
       // The sandbox key lives only in this process's environment, where this process's workers read it.
       io.env[flags.keyEnv] = sandbox.defaultKey.key;
     }
-    const api = readApiConfig(io.env, {
-      ...(sandbox ? { baseUrl: sandbox.baseUrl } : flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-      keyEnv: flags.keyEnv,
-      allowInsecure: flags.allowInsecure,
-    });
+    const api = readApiConfig(
+      io.env,
+      {
+        ...(sandbox ? { baseUrl: sandbox.baseUrl } : flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+        keyEnv: flags.keyEnv,
+        allowInsecure: flags.allowInsecure,
+      },
+      command === 'run',
+    );
     // A store option on a file or feed would be silently unused: the user meant another source.
     if (!isStoreSource(source) && (flags.sourceCredentials || flags.sourceApiVersion))
       throw new UsageError(

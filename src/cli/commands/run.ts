@@ -65,7 +65,7 @@ export async function syncOnce(
   source: string,
   flags: RunFlags,
 ): Promise<number> {
-  const prepared = await prepareRun(io, source, flags, runtime.registry);
+  const prepared = await prepareRun(io, source, flags, runtime.registry, 'run');
   const spec = inOwnQueueIfDry(prepared.spec);
   const seller = {
     ref: spec.sellerRef,
