@@ -29,16 +29,38 @@ export async function checkOutputFile(path: string, option: string, source?: str
     throw new UsageError(`${shown} is the source being read: the report would overwrite it`);
   const existing = await statOrNull(path, shown);
   if (existing?.isDirectory()) throw new UsageError(`${shown} is a directory: give a file name`);
-  if (existing) return writable(path, shown);
+  // A device or a pipe is not opened: a pipe with no reader would wait for one (or refuse at once).
+  if (existing && !existing.isFile()) return writable(path, shown);
   // Not there yet: its folder is made now (it would be at the end), so that it is known to be
   // writable before any work.
-  const folder = dirname(resolve(path));
-  try {
-    await makeFolders(folder);
-  } catch (error) {
-    throw new UsageError(`${shown}: its folder cannot be made (${(error as NodeJS.ErrnoException).code})`);
+  if (!existing) {
+    try {
+      await makeFolders(dirname(resolve(path)));
+    } catch (error) {
+      throw new UsageError(`${shown}: its folder cannot be made (${(error as NodeJS.ErrnoException).code})`);
+    }
   }
-  await writable(folder, shown);
+  await openable(path, shown, existing === null);
+}
+
+/**
+ * Opens the file for writing, as the command will at its end, and closes it: access(W_OK) says yes
+ * to root for any path (/proc/nope.csv), and the run sent its writes before the report failed. A
+ * file that is there is not emptied (no O_TRUNC); one made by this check only is removed.
+ */
+async function openable(path: string, shown: string, create: boolean): Promise<void> {
+  const flags = constants.O_WRONLY | (create ? constants.O_CREAT | constants.O_EXCL : 0);
+  let file: FileHandle;
+  try {
+    file = await open(path, flags, 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Made meanwhile by someone else: that file is the one to write, and is not removed.
+    if (create && code === 'EEXIST') return openable(path, shown, false);
+    throw new UsageError(`${shown}: cannot be written (${code})`);
+  }
+  await file.close();
+  if (create) await unlink(path).catch(() => undefined);
 }
 
 /**

@@ -53,6 +53,26 @@ describe('checkOutputFile', () => {
     await expect(checkOutputFile(deep, '--out')).resolves.toBeUndefined();
   });
 
+  it('opens a file that is there without emptying it, and leaves no file where there was none', async () => {
+    const there = join(dir, 'r.csv');
+    await writeFile(there, 'row,key\n1,A\n');
+    await checkOutputFile(there, '--report');
+    expect(await readFile(there, 'utf8')).toBe('row,key\n1,A\n');
+
+    await checkOutputFile(join(dir, 'new.csv'), '--report');
+    expect(await readdir(dir)).toEqual(['r.csv']);
+  });
+
+  // access(W_OK) says yes to root for any path: only opening the file tells, for root too.
+  it.runIf(existsSync('/proc/self'))(
+    'says in one line that a file cannot be made in /proc, whoever runs it',
+    async () => {
+      await expect(checkOutputFile('/proc/catalog-sync-none.csv', '--report')).rejects.toThrow(
+        /^--report \/proc\/catalog-sync-none\.csv: cannot be written \((ENOENT|EACCES)\)$/,
+      );
+    },
+  );
+
   it.runIf(existsSync('/proc/self'))(
     'says in one line that a folder under /proc cannot be made',
     async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -169,5 +170,22 @@ describe('`run` exit codes', () => {
       expect(pipeline.sandbox.stats().total).toBe(0);
       expect(await readFile(source, 'utf8')).toBe(before);
     });
+
+    // access(W_OK) says yes to root for any path: the check opens the file, so it holds for root too.
+    it.runIf(existsSync('/proc/self'))(
+      'exits 2 with one line before any request when --report is a file no one can make (/proc)',
+      async () => {
+        const source = await pipeline.csv('ok.csv', catalogRows(3));
+
+        const result = await pipeline.cli(['run', source, '--report', '/proc/catalog-sync-none.csv']);
+
+        expect(result.code).toBe(2);
+        expectOneLineError(
+          result.stderr,
+          /^catalog-sync: --report \/proc\/catalog-sync-none\.csv: cannot be written \((ENOENT|EACCES)\)$/,
+        );
+        expect(pipeline.sandbox.stats().total).toBe(0);
+      },
+    );
   });
 });
