@@ -81,6 +81,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: string } = {}): CommonConfig {
   // An empty variable (`REDIS_URL=` in a crontab) means unset, as in most tools.
   const redisUrl = flags.redisUrl ?? (env.REDIS_URL || undefined);
+  // Told here, where it is known whether the flag or the variable gave it (never quoted: it may hold
+  // a password); at the connection it read as "Redis is not reachable at (invalid REDIS_URL)".
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl))
+    throw new UsageError(
+      `${flags.redisUrl !== undefined ? '--redis-url' : 'REDIS_URL'} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)`,
+    );
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
@@ -204,6 +210,15 @@ export function checkBaseUrlHost(url: string, rules: TrustRules, origin: string)
 export function readKey(env: NodeJS.ProcessEnv, keyEnv: string, rules: TrustRules): string | undefined {
   if (keyEnvRefusal(keyEnv, rules) !== null) return undefined;
   return env[keyEnv]?.trim() || undefined;
+}
+
+/** A URL that connect.ts can connect to: redis:// or rediss://. */
+function isRedisUrl(url: string): boolean {
+  try {
+    return /^rediss?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -38,3 +38,27 @@ describe('the connection options: one set, taken by every command that talks to 
     }
   });
 });
+
+describe('a Redis URL that is not one', () => {
+  const line = (origin: string) =>
+    `catalog-sync: ${origin} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)\n`;
+
+  it.each([['status'], ['run', 'catalog.csv'], ['worker']])(
+    '%s --redis-url: one line naming --redis-url, exit 2',
+    async (...words) => {
+      for (const url of ['redis://127.0.0.1:notaport', 'http://127.0.0.1:6379']) {
+        const result = await runCli([...words, '--redis-url', url], { REDIS_URL: 'redis://127.0.0.1:1' });
+
+        expect(result.code, url).toBe(2);
+        expect(result.stderr, url).toBe(line('--redis-url'));
+      }
+    },
+  );
+
+  it('REDIS_URL: one line naming REDIS_URL, exit 2', async () => {
+    const result = await runCli(['status'], { REDIS_URL: 'redis://127.0.0.1:notaport' });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(line('REDIS_URL'));
+  });
+});
