@@ -27,7 +27,7 @@ export interface MapperOptions {
   columns: string[];
   /** `--preset`; detected from the columns when absent (and no mapping file is given). */
   preset?: PresetName | string;
-  /** Where `preset` comes from, for the user, when not `--preset` (a store's own platform). */
+  /** Where `preset` comes from, for the user: `--preset` when absent, `preset in nightly.yml`, a store's own platform. */
   presetOrigin?: string;
   /** `--mapping`: its fields replace or add to the preset's; without a preset, they are all there is. */
   mapping?: MappingSpec;

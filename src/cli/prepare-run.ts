@@ -117,7 +117,8 @@ export async function prepareRun(
       sample: peeked.sample,
       ...(flags.matchBy ? { matchBy: flags.matchBy } : {}),
       ...(preset ? { preset: preset as never } : {}),
-      ...(opened.preset ? { presetOrigin: "the store's platform" } : {}),
+      // Where the preset was named, for the summary: `--preset`, or `preset in nightly.yml`.
+      presetOrigin: opened.preset ? "the store's platform" : names.name('preset'),
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),

@@ -29,6 +29,18 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(pipeline.sandbox.stats().writesApplied).toBe(0);
   });
 
+  it("the summary says a preset came from the file, and a flag's from the flag", async () => {
+    await pipeline.csv('catalog.csv', catalogRows(2));
+    const path = await job('nightly', 'source: catalog.csv\npreset: generic\ndryRun: true\n');
+
+    const fromJob = await pipeline.cli(['run', '--job', path]);
+    const fromFlag = await pipeline.cli(['run', '--job', path, '--preset', 'generic']);
+
+    expect(fromJob.code, fromJob.stderr).toBe(0);
+    expect(fromJob.stdout).toContain('            preset generic (preset in nightly.yml)\n');
+    expect(fromFlag.stdout).toContain('            preset generic (--preset)\n');
+  });
+
   it('a flag given on the command line wins over the file', async () => {
     await pipeline.csv('catalog.csv', catalogRows(5));
     const path = await job('nightly', 'source: catalog.csv\ndryRun: true\n');
