@@ -50,6 +50,8 @@ export interface WorkerDeps {
    * Called before a run context reads its key, so a key fixed in the file serves without a restart.
    */
   refreshKeys?: () => Promise<boolean>;
+  /** The command these workers serve in-process (`run`, `approve`); absent: a `worker`. Its messages name it. */
+  command?: 'run' | 'approve';
   /**
    * What this process's own environment allows (config.ts readTrustRules): a run read from Redis is
    * served only when its key variable and its base URL's host pass these rules.

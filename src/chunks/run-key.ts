@@ -14,6 +14,8 @@ export interface KeyDeps {
   sellers: { rejectedKeys: Pick<RejectedKeys, 'of'> };
   /** Set for a worker that reads its --keys-file again (WorkerDeps.refreshKeys). */
   refreshKeys?: unknown;
+  /** WorkerDeps.command: the command whose workers these are; absent: a `worker`. */
+  command?: 'run' | 'approve';
 }
 
 export type KeyLookup =
@@ -57,10 +59,16 @@ function namesHolding(deps: KeyDeps, keys: readonly string[]): string[] {
     .sort();
 }
 
-/** What the worker says, once per chunk, when it holds none but rejected keys for the run's seller. */
+/**
+ * What the worker says, once per chunk, when it holds none but rejected keys for the run's seller.
+ * The workers of a `run` or an `approve` are that command's own: no worker to restart, and the
+ * command's own line (exit 3) says what to do.
+ */
 export function rejectedKeyLine(deps: KeyDeps, run: RunRecord, names: readonly string[]): string {
   const seller = run.sellerName ? `${run.sellerName} (${run.sellerRef})` : run.sellerRef;
   const where = names.map((name) => `$${name}`).join(', ');
+  if (deps.command)
+    return `run ${run.id}: the key in ${where} was rejected (401) for seller ${seller}: this \`${deps.command}\` sends nothing with it`;
   const file = deps.refreshKeys
     ? "this worker's --keys-file (read again when it changes)"
     : 'its environment, then restart this worker';

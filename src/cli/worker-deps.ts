@@ -19,7 +19,7 @@ export function startSellerWorkers(
   trustedBaseUrls: readonly string[] = [],
   observe: Pick<
     WorkerDeps,
-    'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps' | 'refreshKeys'
+    'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps' | 'refreshKeys' | 'command'
   > = {},
 ): SellerWorkers {
   runtime.sellers.quota.blockSize = blockSizeFor(concurrency);

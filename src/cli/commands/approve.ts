@@ -75,7 +75,7 @@ async function approve(
       `catalog-sync: an earlier approve of run ${run.id} stopped before it had queued its writes: finishing it\n`,
     );
   }
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, vouched);
+  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, vouched, { command: 'approve' });
   workers.serve({
     ref: run.sellerRef,
     baseUrl: run.baseUrl,

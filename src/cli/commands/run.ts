@@ -103,6 +103,7 @@ export async function syncOnce(
     if (started === runIdKnown) rowsBegun();
   };
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], {
+    command: 'run',
     onRunPlan,
     onRunLeft,
     onRowsBegun,
