@@ -48,19 +48,27 @@ export async function checkOutputFile(path: string, option: string, source?: str
  * to root for any path (/proc/nope.csv), and the run sent its writes before the report failed. A
  * file that is there is not emptied (no O_TRUNC); one made by this check only is removed.
  */
-async function openable(path: string, shown: string, create: boolean): Promise<void> {
-  const flags = constants.O_WRONLY | (create ? constants.O_CREAT | constants.O_EXCL : 0);
+async function openable(path: string, shown: string, create: boolean, throughLink = false): Promise<void> {
+  // O_EXCL: a file made meanwhile by someone else is not taken for this check's own, nor removed.
+  const exclusive = throughLink ? 0 : constants.O_EXCL;
+  const flags = constants.O_WRONLY | (create ? constants.O_CREAT | exclusive : 0);
   let file: FileHandle;
   try {
     file = await open(path, flags, 0o644);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // Made meanwhile by someone else: that file is the one to write, and is not removed.
-    if (create && code === 'EEXIST') return openable(path, shown, false);
+    // A link to a file not made yet is written through, as the command will; else made meanwhile.
+    if (create && code === 'EEXIST') return openable(path, shown, await isDanglingLink(path), true);
     throw new UsageError(`${shown}: cannot be written (${code})`);
   }
+  const made = create ? await realpath(path).catch(() => null) : null;
   await file.close();
-  if (create) await unlink(path).catch(() => undefined);
+  if (made) await unlink(made).catch(() => undefined);
+}
+
+async function isDanglingLink(path: string): Promise<boolean> {
+  const link = await lstat(path).catch(() => null);
+  return link?.isSymbolicLink() === true && (await stat(path).catch(() => null)) === null;
 }
 
 /**

@@ -63,6 +63,14 @@ describe('checkOutputFile', () => {
     expect(await readdir(dir)).toEqual(['r.csv']);
   });
 
+  it('passes a link to a file not made yet (written through it at the end), and makes no file', async () => {
+    await symlink(join(dir, 'target.csv'), join(dir, 'latest.csv'));
+
+    await checkOutputFile(join(dir, 'latest.csv'), '--report');
+
+    expect((await readdir(dir)).sort()).toEqual(['latest.csv']);
+  });
+
   // access(W_OK) says yes to root for any path: only opening the file tells, for root too.
   it.runIf(existsSync('/proc/self'))(
     'says in one line that a file cannot be made in /proc, whoever runs it',
