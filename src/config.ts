@@ -6,6 +6,7 @@ import {
   DEFAULT_RETRY_BASE_MS,
 } from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
+import { checkRedisUrl } from './redis/redis-url.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
   type AllowedHost,
@@ -81,12 +82,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: string } = {}): CommonConfig {
   // An empty variable (`REDIS_URL=` in a crontab) means unset, as in most tools.
   const redisUrl = flags.redisUrl ?? (env.REDIS_URL || undefined);
-  // Told here, where it is known whether the flag or the variable gave it (never quoted: it may hold
-  // a password); at the connection it read as "Redis is not reachable at (invalid REDIS_URL)".
-  if (redisUrl !== undefined && !isRedisUrl(redisUrl))
-    throw new UsageError(
-      `${flags.redisUrl !== undefined ? '--redis-url' : 'REDIS_URL'} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)`,
-    );
+  // Here, where it is known whether the flag or the variable gave it.
+  if (redisUrl !== undefined)
+    checkRedisUrl(redisUrl, flags.redisUrl !== undefined ? '--redis-url' : 'REDIS_URL');
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
@@ -210,15 +208,6 @@ export function checkBaseUrlHost(url: string, rules: TrustRules, origin: string)
 export function readKey(env: NodeJS.ProcessEnv, keyEnv: string, rules: TrustRules): string | undefined {
   if (keyEnvRefusal(keyEnv, rules) !== null) return undefined;
   return env[keyEnv]?.trim() || undefined;
-}
-
-/** A URL that connect.ts can connect to: redis:// or rediss://. */
-function isRedisUrl(url: string): boolean {
-  try {
-    return /^rediss?:$/.test(new URL(url).protocol);
-  } catch {
-    return false;
-  }
 }
 
 /**
