@@ -1,19 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { z as Z } from 'zod';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../config.js';
-import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
-import { builtOnce, yaml, zod } from '../lazy-modules.js';
+import { yaml } from '../lazy-modules.js';
 import { missingValuesOfMap } from '../missing/missing-values.js';
-import { checkJobNotifyAddress, checkJobNotifyHost, parseNotifyUrl } from '../notify/webhook-url.js';
-import { isSellerName } from '../queue/seller-names.js';
+import { checkJobNotifyAddress, checkJobNotifyHost } from '../notify/webhook-url.js';
 import { parseByteSize } from '../sources/limits.js';
-import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
-import { checkApiVersion } from '../sources/stores/shopify/bulk-query.js';
+import { type JobFile, jobFile } from './job-file-schema.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { cliOrigins, jobOrigin } from './option-origins.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
@@ -24,134 +20,6 @@ import { UsageError } from './usage-error.js';
  * A declarative import (`jobs/NAME.yml`): the source and the options of `run`/`import`, so a cron
  * line reads `catalog-sync run --job nightly`. Flags given on the command line win over the file.
  */
-/** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
-function countOrPercent(z: typeof Z, option: string) {
-  return z
-    .union([z.string(), z.number()])
-    .refine(
-      (value) => parses(() => parseCountOrPercent(String(value), option)),
-      'must be a row count (e.g. 5) or a percentage up to 100% (e.g. 10%)',
-    )
-    .optional();
-}
-
-function parses(parse: () => unknown): boolean {
-  try {
-    parse();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The schema, built when the first job file is read (zod is loaded then: lazy-modules.ts). */
-const jobFile = builtOnce(() => {
-  const { z } = zod();
-  return z
-    .object({
-      source: z.string().min(1),
-      preset: z.string().optional(),
-      mapping: z.string().optional(),
-      fields: z.union([z.string(), z.array(z.string())]).optional(),
-      createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
-      first: z.union([z.string(), z.array(z.string())]).optional(),
-      keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
-      onlyPublished: z.boolean().optional(),
-      includeExternal: z.boolean().optional(),
-      priceIncludesTax: z.boolean().optional(),
-      taxRate: z
-        .union([z.string(), z.number()])
-        .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
-        .optional(),
-      /** `--price-decimals N`. */
-      priceDecimals: z
-        .union([z.number(), z.string()])
-        .refine(
-          (value) => parses(() => parsePriceDecimals(String(value))),
-          'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)',
-        )
-        .optional(),
-      incremental: z.boolean().optional(),
-      fullReadAfter: z
-        .string()
-        .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
-        .optional(),
-      matchBy: z.string().optional(),
-      concurrency: z.number().int().min(1).max(256).optional(),
-      dryRun: z.boolean().optional(),
-      report: z.string().optional(),
-      dailyReset: z
-        .string()
-        .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
-        .optional(),
-      dailyBudget: z.number().int().min(1).optional(),
-      keyEnv: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-        .optional(),
-      baseUrl: z.string().optional(),
-      /** `--seller NAME`. */
-      seller: z
-        .string()
-        .refine(
-          (text) => isSellerName(text),
-          'must be a seller name of lower-case letters, digits, . _ - (starting with a letter or digit, at most 63)',
-        )
-        .optional(),
-      format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
-      delimiter: z.string().optional(),
-      encoding: z.string().optional(),
-      /** `--source-credentials NAME`: names the store's credential variables, never holds one. */
-      sourceCredentials: z
-        .string()
-        .regex(
-          CREDENTIALS_NAME,
-          'must be a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>), never a token or key',
-        )
-        .optional(),
-      sourceApiVersion: z
-        .string()
-        .refine(checkApiVersion, 'must be a Shopify API version such as 2025-01')
-        .optional(),
-      sourceTimeout: z
-        .string()
-        .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
-        .optional(),
-      maxRecordBytes: z
-        .union([z.number().int(), z.string()])
-        .refine((value) => {
-          const bytes = typeof value === 'number' ? value : parseByteSize(value);
-          return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
-        }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
-        .optional(),
-      maxInvalid: countOrPercent(z, '--max-invalid'),
-      maxUpdates: countOrPercent(z, '--max-updates'),
-      maxPriceChange: z
-        .union([z.string(), z.number()])
-        .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
-        .optional(),
-      only: z.enum(['create', 'update']).optional(),
-      /** `--missing`: a map, e.g. `missing: {quantity: 0}`. */
-      missing: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-        .refine(
-          (map) => parses(() => missingValuesOfMap(map)),
-          'must be a map of fields such as {quantity: 0}',
-        )
-        .optional(),
-      maxMissing: countOrPercent(z, '--max-missing'),
-      /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
-      notify: z
-        .string()
-        .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
-        .optional(),
-      /** Read by `schedule` (cron syntax); ignored by run and import. */
-      schedule: z.string().optional(),
-    })
-    .strict();
-});
-
-export type JobFile = Z.infer<ReturnType<typeof jobFile>>;
 
 /** `--job nightly` → jobs/nightly.yml (or .yaml, .json) under the current folder; a path works too. */
 export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path: string; job: JobFile }> {
@@ -307,22 +175,4 @@ export async function checkJobNotify(
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
-}
-
-function isNotifyUrl(text: string): boolean {
-  try {
-    parseNotifyUrl(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isTaxRate(text: string): boolean {
-  try {
-    parseTaxRate(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -78,3 +78,14 @@ describe('the source options of run and import', () => {
     expect(() => parseJob(`source: a.csv\n${line}\n`, '/srv/jobs/nightly.yml')).toThrow(message);
   });
 });
+
+describe('a job file value left empty', () => {
+  it.each(['preset', 'mapping', 'matchBy', 'report', 'baseUrl', 'delimiter', 'encoding', 'schedule'])(
+    '%s: "" is refused in one line naming it, not run as if it were left out',
+    (name) => {
+      const run = () => parseJob(`source: a.csv\n${name}: ''\n`, '/srv/jobs/nightly.yml');
+      expect(run).toThrow(UsageError);
+      expect(run).toThrow(`nightly.yml: ${name}: is empty: give a value, or leave the line out`);
+    },
+  );
+});

@@ -1,0 +1,171 @@
+import type { z as Z } from 'zod';
+import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
+import { parseDuration } from '../duration.js';
+import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
+import { builtOnce, zod } from '../lazy-modules.js';
+import { missingValuesOfMap } from '../missing/missing-values.js';
+import { parseNotifyUrl } from '../notify/webhook-url.js';
+import { isSellerName } from '../queue/seller-names.js';
+import { parseByteSize } from '../sources/limits.js';
+import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
+import { checkApiVersion } from '../sources/stores/shopify/bulk-query.js';
+import { parsePriceDecimals, parseTaxRate } from './option-values.js';
+
+/**
+ * What a job file (`jobs/NAME.yml`) may hold: the source and the options of `run`/`import`, each
+ * checked as its flag is. Reading and applying it: job-file.ts.
+ */
+/** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
+function countOrPercent(z: typeof Z, option: string) {
+  return z
+    .union([z.string(), z.number()])
+    .refine(
+      (value) => parses(() => parseCountOrPercent(String(value), option)),
+      'must be a row count (e.g. 5) or a percentage up to 100% (e.g. 10%)',
+    )
+    .optional();
+}
+
+function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A value given as text, never empty: `report: ''` (a template's blank, an unset variable written
+ * out) would otherwise run without a report and say nothing, as an empty flag would (empty-values.ts).
+ */
+function text(z: typeof Z) {
+  return z.string().min(1, 'is empty: give a value, or leave the line out');
+}
+
+/** The schema, built when the first job file is read (zod is loaded then: lazy-modules.ts). */
+export const jobFile = builtOnce(() => {
+  const { z } = zod();
+  return z
+    .object({
+      source: z.string().min(1),
+      preset: text(z).optional(),
+      mapping: text(z).optional(),
+      fields: z.union([z.string(), z.array(z.string())]).optional(),
+      createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
+      first: z.union([z.string(), z.array(z.string())]).optional(),
+      keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
+      onlyPublished: z.boolean().optional(),
+      includeExternal: z.boolean().optional(),
+      priceIncludesTax: z.boolean().optional(),
+      taxRate: z
+        .union([z.string(), z.number()])
+        .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
+        .optional(),
+      /** `--price-decimals N`. */
+      priceDecimals: z
+        .union([z.number(), z.string()])
+        .refine(
+          (value) => parses(() => parsePriceDecimals(String(value))),
+          'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)',
+        )
+        .optional(),
+      incremental: z.boolean().optional(),
+      fullReadAfter: z
+        .string()
+        .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
+        .optional(),
+      matchBy: text(z).optional(),
+      concurrency: z.number().int().min(1).max(256).optional(),
+      dryRun: z.boolean().optional(),
+      report: text(z).optional(),
+      dailyReset: z
+        .string()
+        .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+        .optional(),
+      dailyBudget: z.number().int().min(1).optional(),
+      keyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+        .optional(),
+      baseUrl: text(z).optional(),
+      /** `--seller NAME`. */
+      seller: z
+        .string()
+        .refine(
+          (text) => isSellerName(text),
+          'must be a seller name of lower-case letters, digits, . _ - (starting with a letter or digit, at most 63)',
+        )
+        .optional(),
+      format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
+      delimiter: text(z).optional(),
+      encoding: text(z).optional(),
+      /** `--source-credentials NAME`: names the store's credential variables, never holds one. */
+      sourceCredentials: z
+        .string()
+        .regex(
+          CREDENTIALS_NAME,
+          'must be a NAME of capitals, digits and _, at most 32 (SHOPIFY_ACCESS_TOKEN_<NAME>), never a token or key',
+        )
+        .optional(),
+      sourceApiVersion: z
+        .string()
+        .refine(checkApiVersion, 'must be a Shopify API version such as 2025-01')
+        .optional(),
+      sourceTimeout: z
+        .string()
+        .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
+        .optional(),
+      maxRecordBytes: z
+        .union([z.number().int(), z.string()])
+        .refine((value) => {
+          const bytes = typeof value === 'number' ? value : parseByteSize(value);
+          return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
+        }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
+        .optional(),
+      maxInvalid: countOrPercent(z, '--max-invalid'),
+      maxUpdates: countOrPercent(z, '--max-updates'),
+      maxPriceChange: z
+        .union([z.string(), z.number()])
+        .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
+        .optional(),
+      only: z.enum(['create', 'update']).optional(),
+      /** `--missing`: a map, e.g. `missing: {quantity: 0}`. */
+      missing: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .refine(
+          (map) => parses(() => missingValuesOfMap(map)),
+          'must be a map of fields such as {quantity: 0}',
+        )
+        .optional(),
+      maxMissing: countOrPercent(z, '--max-missing'),
+      /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
+      notify: z
+        .string()
+        .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
+        .optional(),
+      /** Read by `schedule` (cron syntax); ignored by run and import. */
+      schedule: text(z).optional(),
+    })
+    .strict();
+});
+
+export type JobFile = Z.infer<ReturnType<typeof jobFile>>;
+
+function isNotifyUrl(text: string): boolean {
+  try {
+    parseNotifyUrl(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isTaxRate(text: string): boolean {
+  try {
+    parseTaxRate(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
