@@ -82,6 +82,9 @@ export function chunkRows(
   };
   const noFlush = async () => undefined;
   const resettle = async (outcomes: RowOutcome[]) => {
+    // The requests that decided these rows are in the record first: the last one ends the round,
+    // and the summary `approve` prints then counts them (as a settle adds them, request-counts.ts).
+    await deps.runs.flushRequestCounts(runId);
     await held.resettle(runId, outcomes, await sourcesOf(outcomes));
   };
   switch (mode) {

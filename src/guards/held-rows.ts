@@ -5,16 +5,28 @@ import { luaScript } from '../redis/scripts.js';
 import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { StoredSources } from '../runs/parent-sources.js';
+import { STILL_OFF_MARK } from '../runs/run-scripts.js';
 import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
-// approve job) is left alone, so counts move once per row. The last approved row ends the round:
+// approve job) is left alone, so counts move once per row. The note counters move with it, as
+// run-scripts.ts SETTLE_SCRIPT counts them (a held row's note, if any, gives way to the new one's):
+// the summary's `notes` line counts the notes of approved rows. The last approved row ends the round:
 // the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`.
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
   5,
   `
+local function countNotes(encoded, by)
+  if #cjson.decode(encoded) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', by) end
+  if string.find(encoded, 'accepted but not applied', 1, true) then
+    redis.call('HINCRBY', KEYS[2], 'notes:not-applied', by)
+  end
+  if string.find(encoded, '${STILL_OFF_MARK}', 1, true) then
+    redis.call('HINCRBY', KEYS[2], 'notes:still-off', by)
+  end
+end
 local replaced = 0
 for i = 1, #ARGV, 6 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
@@ -29,6 +41,8 @@ for i = 1, #ARGV, 6 do
       redis.call('HINCRBY', KEYS[2], 'action:' .. ARGV[i + 2], 1)
       redis.call('HINCRBY', KEYS[2], 'status:' .. ARGV[i + 3], 1)
       redis.call('HINCRBY', KEYS[2], 'pair:' .. ARGV[i + 2] .. ':' .. ARGV[i + 3], 1)
+      countNotes(current, -1)
+      countNotes(ARGV[i + 1], 1)
       if ARGV[i + 4] ~= '' then redis.call('SADD', KEYS[3], ARGV[i + 4]) end
       if ARGV[i + 5] ~= '' then
         redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 5])

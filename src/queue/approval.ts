@@ -4,6 +4,7 @@ import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
+import { settleSuperseded } from '../guards/superseded.js';
 import { rowGuardReason } from '../guards/verdict.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
@@ -26,10 +27,14 @@ interface ApprovalDeps {
   prefix: string;
 }
 
-/** What `approve` queued: held rows, and (approving the whole run) held deactivations. */
+/**
+ * What `approve` queued: held rows, and (approving the whole run) held deactivations; and the held
+ * rows it settled unwritten, by the later run whose source has them (guards/superseded.ts).
+ */
 export interface Approved {
   rows: number;
   deactivations: number;
+  superseded: ReadonlyMap<string, number>;
 }
 
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
@@ -84,8 +89,14 @@ export async function queueApproval(
 ): Promise<Approved & { resumed: boolean }> {
   const approval =
     (await unfinishedApproval(deps, run, rows, now)) ?? (await startApproval(deps, run, rows, now));
-  const deactivations = await queueApprovedWrites(deps, run, approval);
-  return { rows: approval.count, deactivations, resumed: approval.resumed };
+  const { deactivations, superseded } = await queueApprovedWrites(deps, run, approval);
+  const unwritten = [...superseded.values()].reduce((sum, n) => sum + n, 0);
+  return {
+    rows: Math.max(0, approval.count - unwritten),
+    deactivations,
+    superseded,
+    resumed: approval.resumed,
+  };
 }
 
 /**
@@ -138,13 +149,19 @@ export async function startApproval(
 /**
  * The held reason once `approve --rows` has sent all but `left` of the `held` rows, when the
  * reason counts them (the row guard's alone: `5 rows held: their prices move…`). Null for any
- * other reason, which says what tripped, not how many rows are held; and when no row is left (the
- * run ends, or keeps only the deactivations held with it, under the reason they were held with).
+ * other reason, which says what tripped, not how many rows are held; and when no row is left and
+ * the run ends. With no row left and deactivations held with the run (`--missing`), the row
+ * guard's count gives way to theirs: their own report lines keep the reason they were held with.
  * Each round that leaves rows held writes it anew: the stored reason counts the rows held then.
  */
 function reasonLeftHeld(run: RunRecord, held: number, left: number): string | null {
-  if (left <= 0 || run.heldReason === undefined) return null;
-  if (run.maxPriceChange && run.heldReason === rowGuardReason(run, held)) return rowGuardReason(run, left);
+  if (run.heldReason === undefined) return null;
+  const rowGuard = Boolean(run.maxPriceChange) && run.heldReason === rowGuardReason(run, held);
+  const deactivations = heldDeactivations(run);
+  if (left <= 0 && rowGuard && deactivations > 0)
+    return `no row held; ${countOf(deactivations, 'deactivation')} held with the run (--missing): \`approve\` without --rows sends ${deactivations === 1 ? 'it' : 'them'}`;
+  if (left <= 0) return null;
+  if (rowGuard) return rowGuardReason(run, left);
   // A whole run's hold (--max-invalid, --max-updates) said `nothing was sent`: no longer true.
   const whole = WHOLE_HOLD_END.exec(run.heldReason);
   if (!whole) return null;
@@ -201,13 +218,15 @@ async function unfinishedApproval(
 /**
  * Queues an approval round's writes, then notes the round queued. Safe to do again for the same
  * round: job ids are the round's and the chunk's, a row settles once, and a deactivation leaves the
- * due list once sent. Resolves to the held deactivations queued.
+ * due list once sent. The rows a later run superseded settle first, unwritten and unqueued: a round
+ * left with nothing to write reads no product. Resolves to the held deactivations queued, and the
+ * superseded rows by the run that superseded them.
  */
 async function queueApprovedWrites(
   deps: ApprovalDeps,
   run: RunRecord,
   approval: ApprovalRound,
-): Promise<number> {
+): Promise<{ deactivations: number; superseded: ReadonlyMap<string, number> }> {
   const { round, rows, count } = approval;
   // Due again before any approved row is queued: the round's last row then sees deactivations to
   // come and leaves ending the run to them (held-rows.ts, finalise.ts endAfterDeactivations).
@@ -219,9 +238,13 @@ async function queueApprovedWrites(
     deps.keys.sellerQueue(run.sellerRef),
     queueOptions(deps.redis, deps.prefix),
   );
+  let superseded: Awaited<ReturnType<typeof settleSuperseded>> = { rows: new Set(), byRun: new Map() };
   try {
     const held = new HeldRows(deps.redis, deps.keys);
-    if (count > 0) await enqueue(deps, run, rows ?? held.all(run.id, run.total), round, queue);
+    // After the deactivations are due: a round whose last row settles here leaves ending the run to them.
+    if (count > 0) superseded = await settleSuperseded(deps, run, rows ?? held.all(run.id, run.total));
+    const left = rows ? rows.filter((row) => !superseded.rows.has(row)) : held.all(run.id, run.total);
+    if (count > superseded.rows.size) await enqueue(deps, run, left, round, queue);
     if (deactivations > 0) await enqueueDeactivations(deps, run.id, queue, round);
     // Every held deactivation came back into the source meanwhile: nothing to send, the run ends.
     else if (count === 0) await endAfterDeactivations(deps, run.id);
@@ -229,7 +252,7 @@ async function queueApprovedWrites(
     await queue.close();
   }
   await deps.redis.hset(deps.keys.run(run.id), APPROVAL_QUEUED, round);
-  return deactivations;
+  return { deactivations, superseded: superseded.byRun };
 }
 
 async function enqueue(

@@ -109,7 +109,7 @@ async function approve(
         return ExitCode.apiUnreachable;
       case 'held':
       case 'done': {
-        io.stdout.write(`approved ${approvedText(approved)} of run ${run.id}\n`);
+        io.stdout.write(`${terminalSafe(approvedLine(approved, run.id))}\n`);
         io.stdout.write(formatSummary(waited.run));
         // As `run` would end on the same state: rows invalid or failed, earlier or now, are exit 1.
         return endedRunExitCode(io, runtime, waited.run);
@@ -120,11 +120,25 @@ async function approve(
   }
 }
 
-function approvedText(approved: Approved): string {
+/** `1 held row and 2 held deactivations of run <id>`, then the rows a later run superseded, if any. */
+function approvedLine(approved: Approved, runId: string): string {
   const rows = countOf(approved.rows, 'held row');
-  return approved.deactivations > 0
-    ? `${rows} and ${countOf(approved.deactivations, 'held deactivation')}`
-    : rows;
+  const what =
+    approved.deactivations > 0 ? `${rows} and ${countOf(approved.deactivations, 'held deactivation')}` : rows;
+  return `approved ${what} of run ${runId}${supersededText(approved.superseded)}`;
+}
+
+/**
+ * `; 2 superseded by run <id>, whose source has them: not written` (as each row's note says it), ''
+ * when none was.
+ */
+function supersededText(byRun: ReadonlyMap<string, number>): string {
+  const total = [...byRun.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return '';
+  const [only] = byRun.keys();
+  if (byRun.size === 1 && only !== undefined)
+    return `; ${total} superseded by run ${only}, whose source has ${total === 1 ? 'it' : 'them'}: not written`;
+  return `; ${total} superseded by ${byRun.size} later runs, whose sources have them: not written (the report's note names each)`;
 }
 
 /**
