@@ -173,9 +173,10 @@ export function formatSummary(
     lines.push(
       `  missing   ${countOf(c.missing, 'remote product is', 'remote products are')} not in the source (listed in the report)`,
     );
+  // A planned `--missing` deactivation is a PUT of the real run's too.
   lines.push(
     run.dryRun
-      ? planLine(run, c.toCreate + c.toUpdate, learned)
+      ? planLine(run, c.toCreate + c.toUpdate + c.toDeactivate, learned)
       : `  requests  ${run.requests} (${countOf(run.writes, 'write')})`,
   );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);

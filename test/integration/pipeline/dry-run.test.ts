@@ -91,6 +91,24 @@ describe('a run with --dry-run', () => {
     expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(0);
   });
 
+  it('counts the --missing deactivations it plans among the writes it needs, as the real run sends them', async () => {
+    const rows = catalogRows(20).map((row) => ({ ...row, quantity: '5' }));
+    expect((await pipeline.cli(['run', await pipeline.csv('all.csv', rows)])).code).toBe(0);
+    // Two products gone from the feed: two PUTs of quantity 0.
+    const source = await pipeline.csv('fewer.csv', rows.slice(2));
+    const missing = ['--missing', 'quantity=0'];
+
+    const planned = await pipeline.cli(['run', source, ...missing, '--dry-run', '--daily-budget', '30']);
+
+    expect(planned.stdout).toContain('deactivate 2 to deactivate');
+    expect(planned.stdout).toContain(
+      'requests  3 needed (1 read, 2 writes), 30 a day (--daily-budget): 1 day',
+    );
+    const real = await pipeline.cli(['run', source, ...missing]);
+    expect(real.stdout).toContain('deactivate 2 deactivated');
+    expect(real.stdout).toContain('requests  3 (2 writes)');
+  });
+
   it('leaves the next real run to do the whole work', async () => {
     await planAgainstSeededSeller();
     pipeline.sandbox.resetStats();
