@@ -1,4 +1,4 @@
-import type { SourceState } from './presets/types.js';
+import type { SourceState, SourceStatus } from './presets/types.js';
 
 /** What of the run decides whether a row not sold in the source is sent (a subset of RowRules). */
 export interface UnsoldRules {
@@ -8,6 +8,23 @@ export interface UnsoldRules {
   send?: ReadonlySet<string>;
   /** `--missing` was given: a row left out here is a product the source no longer offers. */
   missing?: boolean;
+}
+
+const NOT_SOLD: ReadonlySet<string> = new Set<SourceStatus>(['draft', 'private', 'archived', 'hidden']);
+
+/**
+ * The published state of a row whose preset reads none (a generic file, a mapping file alone, or a
+ * mapping's `status` field beside a preset with no state of its own): its own `status`, which is
+ * what the API reads. `active` (in any case) is sold; any other value is not, and the row is treated
+ * as a preset's unpublished row (`--only-published` leaves it out, `--fields` without `status`
+ * never creates it). Blank: the row does not say, and is sent as any other.
+ */
+export function stateOfOwnStatus(raw: string | string[] | undefined): SourceState | undefined {
+  const text = (Array.isArray(raw) ? raw.join(', ') : raw)?.trim();
+  if (!text || text.toLowerCase() === 'active') return undefined;
+  const word = text.toLowerCase();
+  // The status sent is the row's own text (finishDraft keeps it): this one only says "not sold".
+  return { status: NOT_SOLD.has(word) ? (word as SourceStatus) : 'hidden', says: `status ${text}` };
 }
 
 /** Why a row is left out, and whether its product counts as gone from the source. */

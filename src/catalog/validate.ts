@@ -14,7 +14,7 @@ import type { Draft, RawFields } from './presets/types.js';
 import { moneyAsSent } from './sent-money.js';
 import { keyOfRow, type SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
-import { leftOutUnsold, notSoldWithoutStatus } from './unsold.js';
+import { leftOutUnsold, notSoldWithoutStatus, stateOfOwnStatus } from './unsold.js';
 
 export interface RowRules {
   /** The `--match-by` field. */
@@ -171,7 +171,9 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
       rules.missing && rowKey.former,
     );
   if (draft.external !== undefined) notes.push(`${draft.external}: sent as asked (--include-external)`);
-  const leftOut = draft.state && leftOutUnsold(draft.state, rules);
+  // A preset's published state, else the row's own `status` field (a generic file's column).
+  const state = draft.state ?? stateOfOwnStatus(raws.status);
+  const leftOut = state && leftOutUnsold(state, rules);
   if (leftOut) {
     const row = withFormer(
       skipped(record.row, record.line, leftOut.reason, key || undefined),
@@ -181,7 +183,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     return row;
   }
   // Not sold, and `--fields` does not send status: the diff creates no product of it (row-sync).
-  const notSold = draft.state && notSoldWithoutStatus(draft.state, rules);
+  const notSold = state && notSoldWithoutStatus(state, rules);
   if (draft.state && fields.status === undefined) {
     fields.status = draft.state.status;
     if (draft.state.status !== 'active' && notSold === undefined)

@@ -1,5 +1,6 @@
 import { nearestField, TOOL_FIELDS } from '../catalog/field-names.js';
 import { MONEY_FIELDS } from '../catalog/money.js';
+import { PUBLISHED_STATE_PRESETS } from '../catalog/presets/index.js';
 import { mayShowField, shownFields } from '../catalog/shown-fields.js';
 import { isStoreSource } from '../sources/stores/store-url.js';
 import type { OptionNames } from './option-origins.js';
@@ -150,8 +151,11 @@ export function checkSentFields(flags: RunFlags, names: OptionNames, sent: SentF
 }
 
 function sentFieldLine(flags: RunFlags, names: OptionNames, sent: SentFields): string | null {
+  const mappingAlone = sent.preset.startsWith('mapping ');
   if (flags.includeExternal && sent.preset !== 'woocommerce')
-    return `${names.name('includeExternal')}: only the woocommerce preset reads products sold on another site, and this source is read with ${sent.preset.startsWith('mapping ') ? 'a mapping file alone' : `the ${sent.preset} preset`}: drop it`;
+    return `${names.name('includeExternal')}: only the woocommerce preset reads products sold on another site, and this source is read with ${mappingAlone ? 'a mapping file alone' : `the ${sent.preset} preset`}: drop it`;
+  const unpublished = onlyPublishedLine(flags, names, sent, mappingAlone);
+  if (unpublished) return unpublished;
   if (names.given('delimiter') && sent.format !== undefined && sent.format !== 'csv')
     return `${names.name('delimiter')}: this source is ${sent.format}, not CSV: drop it`;
   if (!sent.closed) return null;
@@ -168,6 +172,26 @@ function sentFieldLine(flags: RunFlags, names: OptionNames, sent: SentFields): s
     return `${names.name(option)}: ${shown}: this run does not send it (${what})${hint}`;
   }
   return priceLine(flags, names, sends, what);
+}
+
+/**
+ * `--only-published` where no row can say it is not sold: a preset whose export has no published
+ * state, and no `status` field given (the row's own, which such a row is judged by). A JSON record
+ * after the first may bring one: an open source is not judged here.
+ */
+function onlyPublishedLine(
+  flags: RunFlags,
+  names: OptionNames,
+  sent: SentFields,
+  mappingAlone: boolean,
+): string | null {
+  if (!flags.onlyPublished || PUBLISHED_STATE_PRESETS.has(sent.preset)) return null;
+  if (sent.given.includes('status') || !sent.closed) return null;
+  const reads =
+    sent.preset === 'generic' || mappingAlone
+      ? `${mappingAlone ? 'a mapping file alone' : 'the generic preset'} reads that from a status field, and this source gives none`
+      : `the ${sent.preset} preset reads no published state, and this source gives no status field`;
+  return `${names.name('onlyPublished')}: no row of this source can say it is not sold (${reads}): drop it`;
 }
 
 /** The options that act on prices, in a run that sends none. */

@@ -25,6 +25,21 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   bigcommerce,
 };
 
+/**
+ * The presets whose exports say whether a product is sold (Draft.state). With the others, a row says
+ * it only by a `status` field of its own (unsold.ts stateOfOwnStatus): without one, `--only-published`
+ * would leave nothing out (cli/option-conflicts.ts).
+ */
+export const PUBLISHED_STATE_PRESETS: ReadonlySet<string> = new Set<PresetName>([
+  'shopify',
+  'woocommerce',
+  'magento',
+  'google-merchant',
+  'prestashop',
+  'shopware',
+  'bigcommerce',
+]);
+
 export { isAmazonTemplatePreamble } from './amazon.js';
 export type {
   Draft,

@@ -110,12 +110,63 @@ describe('the mapped rows of a run with --missing', () => {
     });
   });
 
-  it('leaves a generic file’s own status column alone: it is a product field, sent as it is', async () => {
+  it('reads a generic file’s own status column as its rows’ published state: only active is sold', async () => {
+    const rows = await mapRows(
+      ['sku', 'name', 'price', 'status'],
+      [
+        ['LAMP-1', 'Lamp', '30', 'archived'],
+        ['MUG-1', 'Mug', '12', ' Active '],
+        ['DESK-1', 'Desk', '80', ''],
+        ['VASE-1', 'Vase', '20', 'inactive'],
+      ],
+      { onlyPublished: true, missing: true },
+    );
+    expect(
+      rows.map((row) => [
+        row.kind,
+        row.key,
+        row.kind === 'skipped' ? row.reason : row.kind === 'upsert' ? row.fields.status : undefined,
+      ]),
+    ).toEqual([
+      [
+        'skipped',
+        'LAMP-1',
+        'not sold in the source (status archived): left out (--only-published); counted as gone from the source (--missing)',
+      ],
+      // Sent as the row has it: the API reads it.
+      ['upsert', 'MUG-1', 'Active'],
+      // A blank status says nothing: sent as any other row.
+      ['upsert', 'DESK-1', undefined],
+      [
+        'skipped',
+        'VASE-1',
+        'not sold in the source (status inactive): left out (--only-published); counted as gone from the source (--missing)',
+      ],
+    ]);
+  });
+
+  it('a generic row not sold, --fields without status: marked so that it is never created live', async () => {
+    const [row] = await mapRows(['sku', 'name', 'price', 'status'], [['LAMP-1', 'Lamp', '30', 'draft']], {
+      fields: ['sku', 'price'],
+    });
+    expect(row).toMatchObject({
+      kind: 'upsert',
+      fields: { sku: 'LAMP-1', price: 30 },
+      notSold: 'status draft',
+    });
+  });
+
+  it('without --only-published or --fields, a generic row goes with its own status, as it always did', async () => {
     const [row] = await mapRows(['sku', 'name', 'price', 'status'], [['LAMP-1', 'Lamp', '30', 'archived']], {
-      onlyPublished: true,
       missing: true,
     });
-    expect(row).toMatchObject({ kind: 'upsert', key: 'LAMP-1', fields: { status: 'archived' } });
+    expect(row).toEqual({
+      kind: 'upsert',
+      row: 1,
+      line: 2,
+      key: 'LAMP-1',
+      fields: { sku: 'LAMP-1', name: 'Lamp', price: 30, status: 'archived' },
+    });
   });
 });
 

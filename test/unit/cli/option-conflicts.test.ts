@@ -102,6 +102,41 @@ describe('options that would do nothing are refused in one line naming them', ()
     expect(refusal(args)).toMatch(line);
   });
 
+  it('--only-published where no row can say it is not sold: a preset with no published state, no status field', () => {
+    expect(refusal(['--only-published'])).toBe(
+      '--only-published: no row of this source can say it is not sold (the generic preset reads that from a status field, and this source gives none): drop it',
+    );
+    for (const preset of ['amazon', 'ebay', 'etsy']) {
+      expect(refusal(['--only-published'], { sent: { preset } })).toBe(
+        `--only-published: no row of this source can say it is not sold (the ${preset} preset reads no published state, and this source gives no status field): drop it`,
+      );
+    }
+    expect(refusal([], { job: 'onlyPublished: true', sent: { preset: 'etsy' } })).toMatch(
+      /^onlyPublished in nightly\.yml: no row of this source can say/,
+    );
+    expect(refusal(['--only-published'], { sent: { preset: 'mapping m.yml' } })).toMatch(
+      /\(a mapping file alone reads that from a status field, and this source gives none\)/,
+    );
+    // A status field (the source's own, or a mapping file's) is the row's published state.
+    const withStatus = { given: [...CSV.given, 'status'] };
+    expect(refusal(['--only-published'], { sent: withStatus })).toBeNull();
+    expect(refusal(['--only-published'], { sent: { ...withStatus, preset: 'amazon' } })).toBeNull();
+    // --fields leaves status unsent: the rows still say it (given), and are left out by it.
+    expect(refusal(['--only-published', '--fields', 'sku,price'], { sent: withStatus })).toBeNull();
+    for (const preset of [
+      'shopify',
+      'woocommerce',
+      'magento',
+      'prestashop',
+      'shopware',
+      'bigcommerce',
+      'google-merchant',
+    ])
+      expect(refusal(['--only-published'], { sent: { preset } })).toBeNull();
+    // A JSON record after the first may bring a status field.
+    expect(refusal(['--only-published'], { sent: { closed: false, format: 'json' } })).toBeNull();
+  });
+
   it('a name the source does not give at all gets the nearest field', () => {
     expect(refusal(['--keep-remote-edits', 'nme'])).toBe(
       '--keep-remote-edits: nme: this run does not send it (the source gives sku, name, price, quantity); the nearest field is name',
