@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { bullmq } from '../cjs-packages.js';
 import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
@@ -48,21 +49,17 @@ export async function liftKeyPause(
   const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
   queue.on('error', () => undefined);
   try {
-    const rejected = (await runtime.sellers.status(seller.ref, '00:00')).authRejected;
     const fingerprint = apiKey ? sellerRef(seller.baseUrl, apiKey) : null;
-    // A key the API rejected before is checked too, the seller paused or not: no worker sends with
-    // it until a ping finds it accepted again (rejected-keys.ts).
-    const listed = fingerprint !== null && (await runtime.sellers.rejectedKeys.has(seller.ref, fingerprint));
+    const paused = await isKeyPaused(runtime, seller, fingerprint, queue);
     // A dry run's 401 lists its key and pauses no seller (own-queue-401.ts): its exit-3 line names
     // `resume --seller` to link the new key of a revoked one, never a sweep of every seller.
     const replacing =
+      !paused &&
       options.sellerNamed === true &&
       fingerprint !== null &&
-      !rejected &&
-      !listed &&
       (await runtime.sellers.rejectedKeys.count(seller.ref)) > 0 &&
       (await runtime.registry.resolveRef(fingerprint)) !== seller.ref;
-    if (!rejected && !listed && !replacing && !(await queue.isPaused())) return { kind: 'not-paused' };
+    if (!paused && !replacing) return { kind: 'not-paused' };
     let linked = false;
     if (apiKey && fingerprint) {
       const refusal = options.baseUrlRefusal?.(seller.baseUrl) ?? null;
@@ -93,6 +90,22 @@ export async function liftKeyPause(
   } finally {
     await queue.close();
   }
+}
+
+/**
+ * Whether `resume` has anything to lift for the seller: its rejected-key mark (401), its queue
+ * paused, or (`fingerprint`, the key given) that key among its rejected keys: no worker sends with
+ * it, the seller paused or not, until a ping finds it accepted again (rejected-keys.ts).
+ */
+export async function isKeyPaused(
+  runtime: Runtime,
+  seller: SellerInfo,
+  fingerprint: string | null,
+  queue: Pick<Queue, 'isPaused'>,
+): Promise<boolean> {
+  if ((await runtime.sellers.status(seller.ref, '00:00')).authRejected) return true;
+  if (fingerprint !== null && (await runtime.sellers.rejectedKeys.has(seller.ref, fingerprint))) return true;
+  return queue.isPaused();
 }
 
 /**

@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
-import type { KeyHolder } from '../../sellers/seller-registry.js';
+import type { KeyHolder, SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import type { CliIo } from '../program.js';
-import { withRuntime } from '../runtime.js';
+import { pausedSellersOfKey } from '../resume-target.js';
+import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
 interface ResumeFlags extends ConnectionFlags {
@@ -24,7 +25,7 @@ export function registerResume(program: Command, io: CliIo): void {
     .description('lifts a pause left by a rejected key (401), once the key is fixed')
     .option(
       '--seller <name|ref>',
-      'the seller (its name, or the ref printed when the key was rejected; default: every paused seller)',
+      'the seller (its name, or the ref printed when the key was rejected; default: the paused seller the key serves, else the one whose queued runs read --key-env; without a key, every paused seller)',
     )
     .addHelpText(
       'after',
@@ -35,6 +36,9 @@ export function registerResume(program: Command, io: CliIo): void {
         'no seller). A key that already serves another seller (named, or with products recorded) is never',
         'linked: the seller stays paused, and one line names its queued run to cancel (a mistyped key',
         'is fixed by cancelling that run and running the import again with the right key).',
+        'Without --seller, a key goes to no paused seller but its own: the one it already serves, else the',
+        'one paused seller with a queued run made with --key-env; several such, or none: one line asks',
+        'for --seller (exit 2), and nothing is linked or resumed.',
       ].join('\n'),
     )
     .action(async (flags: ResumeFlags) => {
@@ -43,12 +47,9 @@ export function registerResume(program: Command, io: CliIo): void {
       const rules = readTrustRules(io.env, commandLineBaseUrls(flags));
       checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        const sellers = (await runtime.registry.registered()).filter(
-          (s) => !flags.seller || s.ref === flags.seller || s.name === flags.seller,
-        );
-        if (flags.seller && sellers.length === 0)
-          throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
+        const registered = await runtime.registry.registered();
         const apiKey = readKey(io.env, flags.keyEnv, rules);
+        const sellers = await sellersToResume(runtime, registered, flags, apiKey);
         let resumed = 0;
         for (const seller of sellers) {
           // Seller refs are read from Redis: shown, never obeyed by the terminal.
@@ -103,6 +104,24 @@ export function registerResume(program: Command, io: CliIo): void {
         if (resumed === 0 && io.exitCode === ExitCode.ok) io.stdout.write('no seller was paused\n');
       });
     });
+}
+
+/**
+ * `--seller`'s seller; else, given a key, the paused sellers it is for (resume-target.ts: never
+ * another's); without a key, every seller (each resumed unchecked if paused: nothing is linked).
+ */
+async function sellersToResume(
+  runtime: Runtime,
+  registered: SellerInfo[],
+  flags: ResumeFlags,
+  apiKey: string | undefined,
+): Promise<SellerInfo[]> {
+  if (flags.seller !== undefined) {
+    const chosen = registered.filter((s) => s.ref === flags.seller || s.name === flags.seller);
+    if (chosen.length === 0) throw new UsageError(`no seller ${flags.seller} is known to this Redis`);
+    return chosen;
+  }
+  return apiKey === undefined ? registered : pausedSellersOfKey(runtime, registered, apiKey, flags.keyEnv);
 }
 
 /**
