@@ -86,6 +86,9 @@ export async function liftKeyPause(
     }
     await runtime.sellers.clearAuthRejected(seller.ref);
     await queue.resume();
+    // Chunks a worker put off for want of a usable key go on now, not at the end of their minute
+    // (delayed-chunks.ts).
+    await queue.promoteJobs();
     return { kind: 'resumed', linked, checked: apiKey !== undefined };
   } finally {
     await queue.close();

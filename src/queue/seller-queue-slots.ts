@@ -4,6 +4,7 @@ import { QUEUE_READS_PER_SECOND, REGISTRY_READ_MS } from '../defaults.js';
 import type { SellerInfo, SellerRegistry } from '../sellers/seller-registry.js';
 import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
 import type { TrustRules } from '../trust-rules.js';
+import { promoteDelayedChunks } from './delayed-chunks.js';
 import { hasWorkNow, type QueueReadiness, readQueueReadiness } from './queue-readiness.js';
 import { DEFAULT_ROTATION, type RotationOptions, SellerRotation } from './seller-rotation.js';
 import type { SellerWorkers } from './seller-workers.js';
@@ -149,7 +150,24 @@ export class SellerQueueSlots {
       this.lastRead.set(seller.queueName, queue);
       if (hasWorkNow(queue, now)) this.withWork.add(seller.queueName);
     });
+    if (keysChanged) await this.promoteDelayed(now);
     this.apply();
+  }
+
+  /**
+   * A key changed in the keys file: the chunks a worker put off for a minute, holding no usable key
+   * for their run (a rejected one), are waiting now, so that the fixed key serves them at once
+   * (delayed-chunks.ts); they have work at the next read.
+   */
+  private async promoteDelayed(now: number): Promise<void> {
+    const { deps } = this;
+    const delayed = this.servable.filter((seller) => {
+      const due = this.lastRead.get(seller.queueName)?.nextDelayedAt;
+      return due !== null && due !== undefined && due > now;
+    });
+    await Promise.all(
+      delayed.map((seller) => promoteDelayedChunks(deps.redis, deps.prefix, seller.queueName)),
+    );
   }
 
   /** Attaches and lets go as the rotation decides, from the last read and what happened since. */

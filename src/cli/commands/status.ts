@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
 import { parseDuration } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
+import { delayedChunksOf } from '../../queue/delayed-chunks.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -18,7 +19,7 @@ import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
 import { runStateText } from '../run-state-text.js';
-import { withRuntime } from '../runtime.js';
+import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 import { waitsForWorker, workerWaitText } from '../worker-wait.js';
 
@@ -66,6 +67,7 @@ export function registerStatus(program: Command, io: CliIo): void {
         const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
         // A worker holding a key the API rejected (401) sends nothing with it: the run waits, unsaid otherwise.
         const rejectedKeys = await runtime.sellers.rejectedKeys.count(run.sellerRef);
+        const keysLine = await rejectedKeysLine(runtime, run, seller.authRejected, rejectedKeys);
         if (flags.json) {
           const { id: _id, ...rest } = run;
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
@@ -84,9 +86,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
-              ...(rejectedKeys > 0 && run.state !== 'done' && run.state !== 'cancelled'
-                ? [`  keys      ${rejectedKeysText(run, rejectedKeys)}`]
-                : []),
+              ...(keysLine ? [`  keys      ${keysLine}`] : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
               ...[notAppliedLine(counts), stillOffLine(counts), incrementalLine(run)].filter(
                 (line) => line !== null,
@@ -128,12 +128,35 @@ function listSince(runId: string | undefined, flags: StatusFlags, sinceGiven: bo
   return since;
 }
 
-/** What a run of a seller with keys the API rejected waits for, and the command that lifts it. */
-function rejectedKeysText(run: RunRecord, count: number): string {
-  const seller = run.sellerName ?? run.sellerRef;
+/**
+ * What a run of a seller with keys the API rejected (401) waits for, or null when it waits for none.
+ * Paused by the 401: the working key, then `resume`. Resumed since (with another key, or the
+ * rejected key met again and not sent): the rejected keys are listed still, so that no worker sends
+ * with one, but the run waits only if a worker holding one put its chunks off (for a minute, or
+ * until that worker's keys file changes): `resume` again would change nothing.
+ */
+async function rejectedKeysLine(
+  runtime: Runtime,
+  run: RunRecord,
+  paused: boolean,
+  count: number,
+): Promise<string | null> {
+  if (count === 0 || run.state === 'done' || run.state === 'cancelled') return null;
+  const keys = `${countOf(count, 'key')} of this seller rejected by the API (401)`;
+  if (paused) {
+    const seller = run.sellerName ?? run.sellerRef;
+    return (
+      `${keys}: a worker holding one sends nothing. Put the working key in $${run.keyEnv}, then ` +
+      `\`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\``
+    );
+  }
+  const queue = runtime.keys.sellerQueue(run.sellerRef);
+  const putOff = await delayedChunksOf(runtime.commands, runtime.config.prefix, queue, run.id);
+  if (!putOff) return null;
   return (
-    `${countOf(count, 'key')} of this seller rejected by the API (401): a worker holding one sends nothing. ` +
-    `Put the working key in $${run.keyEnv}, then \`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\``
+    `${keys}, not sent by a worker holding it: ${countOf(putOff.count, 'chunk')} of this run put off ` +
+    `until ${new Date(putOff.firstDueAt).toISOString()}, or until that worker's --keys-file changes ` +
+    '(a key in its environment takes a restart); the seller is not paused'
   );
 }
 

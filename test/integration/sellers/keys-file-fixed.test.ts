@@ -133,4 +133,34 @@ describe('a running worker whose keys file held a wrong key', () => {
     expect(rejections(rig), 'requests answered 401').toBe(rejected);
     expect((await rig.status(runB, envWithoutKeys(rig.env()))).seller.authRejected).toBe(false);
   });
+
+  it('resumed from elsewhere while the worker held the rejected key: `status` does not ask for `resume` again, and the fixed keys file lets the same worker go on at once', {
+    timeout: 60_000,
+  }, async () => {
+    const file = await writeKeys(join(rig.dir, 'keys.env'), WRONG_B);
+    const rowsB = catalogRows(30);
+    const { runB, worker } = await twoSellersOneKeyWrong(rig, file, rowsB);
+    const fixed = await writeKeys(join(rig.dir, 'fixed.env'), KEY_B);
+    const env = envWithoutKeys(rig.env());
+    const logged = worker.stderr().length;
+    const resumed = await rig.cli(
+      ['resume', '--seller', 's12-b', '--keys-file', fixed, '--key-env', 'SELLER_API_KEY_B'],
+      env,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    await eventually('the worker to put the chunk off', () =>
+      worker.stderr().slice(logged).includes('not sent') ? true : undefined,
+    );
+
+    const status = await rig.cli(['status', runB], env);
+    const keys = status.stdout.split('\n').find((line) => line.startsWith('  keys'));
+    expect(keys).toMatch(
+      /^ {2}keys {6}1 key of this seller rejected by the API \(401\), not sent by a worker holding it: 1 chunk of this run put off until \S+Z, or until that worker's --keys-file changes \(a key in its environment takes a restart\); the seller is not paused$/,
+    );
+
+    await writeKeys(file, KEY_B);
+    const done = await runDone(rig, runB, 20_000);
+    expect(done.counts).toMatchObject({ created: rowsB.length, failed: 0 });
+    expectExactCatalog(rig.sandbox.products(SELLER_B), rowsB);
+  });
 });

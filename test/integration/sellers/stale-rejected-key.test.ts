@@ -93,7 +93,7 @@ describe('a key the API rejected, held where it was not fixed', () => {
     expectExactCatalog(rig.sandbox.products(SELLER_B), rows);
   });
 
-  it('status says why a run of a seller with a rejected key waits, and the command that lifts it', async () => {
+  it('status says why a run of a seller paused by a rejected key waits, and the command that lifts it; not paused, with nothing put off, nothing', async () => {
     rig.sandbox.addKey(KEY_B, SELLER_B);
     const imported = await rig.cli(
       ['import', await rig.csv('b.csv', catalogRows(3)), ...SELLER],
@@ -106,9 +106,15 @@ describe('a key the API rejected, held where it was not fixed', () => {
       redis.hset(new RedisKeys(rig.prefix).rejectedKeys(sellerRef), 'fp-of-a-key', 1),
     );
 
-    const shown = await rig.cli(['status', runId]);
     const json = JSON.parse((await rig.cli(['status', runId, '--json'])).stdout) as { rejectedKeys: number };
+    // Listed, but the seller not paused and no chunk put off by a worker holding it: the run does not
+    // wait on it, and `resume` would change nothing.
+    const listed = await rig.cli(['status', runId]);
+    // ... and the seller paused by the 401 that listed it.
+    await withRedis((redis) => redis.set(new RedisKeys(rig.prefix).authRejected(sellerRef), Date.now()));
+    const shown = await rig.cli(['status', runId]);
 
+    expect(listed.stdout).not.toContain('  keys');
     expect(shown.stdout).toContain(
       '  keys      1 key of this seller rejected by the API (401): a worker holding one sends nothing. ' +
         'Put the working key in $SELLER_API_KEY_B, then `catalog-sync resume --seller s12-b --key-env SELLER_API_KEY_B`',
