@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMapper } from '../../../src/catalog/index.js';
 import { exportRecords } from '../../../src/exports/export-file.js';
 import { PRODUCTS_CSV, productCell, productCells, productColumns } from '../../../src/exports/product-csv.js';
@@ -113,8 +113,9 @@ describe('an export whose file fails part way (a full disk)', () => {
           exportRecords(pages(), PRODUCTS_CSV, { format: 'csv', out: file, terminal: false }),
         ),
       ).rejects.toThrow('cannot write /dev/full: ENOSPC');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await readdir(scratchRoot)).toEqual([]);
+      // The file's error may reach the caller before the export's own `finally` has removed its
+      // scratch folder: wait for that, as long as a loaded machine needs (not a fixed 50 ms).
+      await vi.waitFor(async () => expect(await readdir(scratchRoot)).toEqual([]), { timeout: 10_000 });
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmp;
