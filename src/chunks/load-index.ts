@@ -52,6 +52,7 @@ export async function loadRunIndex(
   const startedAt = deps.now();
   const listed = new Set<string>();
   await index.load(notingFieldNames(client.listProducts(), listed), run.incremental === true && !run.dryRun);
-  if (run.incremental) await noteFullRead(redis, keys, run.id, startedAt);
+  // Any run's: an --incremental run's read becomes the record, another's tells which record it is newer than.
+  await noteFullRead(redis, keys, run.id, startedAt);
   if (toConfirm) await refuseUnlistedNames(redis, keys, run, listed);
 }

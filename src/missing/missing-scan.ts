@@ -3,6 +3,7 @@ import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { IdMap } from '../sync/id-map.js';
+import { noteUnrecorded } from '../sync/incremental.js';
 import { decodeEntry } from '../sync/index-entry.js';
 import { alreadySo, type MissingValues } from './missing-values.js';
 
@@ -59,10 +60,14 @@ export async function scanMissing(
     const matchKeys = await redis.hmget(keys.idToKey(runId), ...openIds);
     const keyed = matchKeys.map((key, i) => key ?? managedKeys.get(openIds[i] as string) ?? '');
     const placeholders = keyed.map((key) => key || '\u0000');
-    const [inSource, owners] = await Promise.all([
+    const [inSource, owners, recorded] = await Promise.all([
       redis.smismember(keys.sourceKeys(runId), ...placeholders),
       redis.hmget(keys.keyToId(runId), ...placeholders),
+      idMap.getMany(keyed.filter((key) => key !== '')),
     ]);
+    // Listed under a key the id map lacks (made on the marketplace): the record an --incremental
+    // run relies on does not hold it, and that run would create it (incremental.ts).
+    if (keyed.some((key) => key !== '' && !recorded.has(key))) await noteUnrecorded(redis, keys, runId);
     const lines: RowOutcome[] = [];
     const due: string[] = [];
     open.forEach(({ id, listed: entry }, i) => {

@@ -12,7 +12,7 @@ import type { LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
-import { LIST_SKIPPED, recordFullRead } from '../sync/incremental.js';
+import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { releaseSource } from './source-claim.js';
 
@@ -133,6 +133,9 @@ async function endRun(deps: FinaliseDeps, runId: string, heldDeactivations: bool
   const run = await deps.runs.get(runId);
   // A cancelled run did not send every row: the seller's record is not as complete as a full read.
   if (run && !cancelled) await recordFullRead(redis, keys, run);
+  // A read that found products the record lacks, and did not become the record: the next
+  // --incremental run reads them rather than creating them again.
+  if (run) await voidRecordLacking(redis, keys, run);
   if (run) {
     // The one line a worker's log holds per run end: what became of its rows.
     deps.logger?.info(

@@ -8,16 +8,19 @@ import { otherFieldRunSince } from './record-writers.js';
  * without reading the seller's products, so an unchanged catalog costs no request and k changed rows
  * cost k. It relies on the tool's record only while that record is complete and fresh: an earlier
  * incremental run read every product, recorded each one in the id map of its match field, and ended
- * (not early) less than `--full-read-after` ago, and no run matching by another field wrote since
- * (its creates are in its own field's id map only). Otherwise the run reads the products as any run
- * does, and records them for the next; its summary says why. What it cannot see: a product changed
- * on the marketplace since the last full read (drift), and products missing from the source; the
- * next full read repairs and reports them.
+ * (not early) less than `--full-read-after` ago, no run matching by another field wrote since
+ * (its creates are in its own field's id map only), and no run whose read is not recorded (one
+ * without `--incremental`) found a product since under a key the id map lacks. Otherwise the run
+ * reads the products as any run does, and records them for the next; its summary says why. What it
+ * cannot see: a product changed on the marketplace since the last full read (drift), and products
+ * missing from the source; the next full read repairs and reports them.
  */
 
-/** Run record fields: the list read was skipped; when the full read of an incremental run began. */
+/** Run record fields: the list read was skipped; when the run's list read began. */
 export const LIST_SKIPPED = 'listSkipped';
 const FULL_READ_AT = 'fullReadAt';
+/** Run record field: the run's list read found a product under a key the seller's id map lacks. */
+const LISTED_UNRECORDED = 'listedUnrecorded';
 /**
  * Run record field: the approval under way read the held products again (guards/approval-read.ts),
  * so its rows diff against them, not against the record, though the run's list read was skipped.
@@ -27,10 +30,15 @@ export const APPROVAL_READ = 'approvalRead';
 export const INCREMENTAL_READ = 'incrementalRead';
 
 /**
- * The record (keys.fullRead), as JSON: a full read by a match field, or the mark of a run matching by
- * another field that wrote since. A bare number is a record from before match fields were kept apart.
+ * The record (keys.fullRead), as JSON: a full read by a match field, the mark of a run matching by
+ * another field that wrote since, or the mark of a run without `--incremental` whose list read found
+ * a product the record lacks (made on the marketplace since: an `--incremental` run relying on the
+ * record would create it again). A bare number is a record from before match fields were kept apart.
  */
-type StoredRecord = { at: number; matchBy: string } | { at: number; voidedBy: string };
+type StoredRecord =
+  | { at: number; matchBy: string }
+  | { at: number; voidedBy: string }
+  | { at: number; lacking: true };
 
 /** Whether a run may diff against the tool's record alone, and its summary line (null: not incremental). */
 export interface RecordVerdict {
@@ -45,6 +53,7 @@ function parseRecord(stored: string): StoredRecord | 'legacy' | null {
     if (typeof value.at !== 'number') return null;
     if (typeof value.matchBy === 'string') return { at: value.at, matchBy: value.matchBy };
     if (typeof value.voidedBy === 'string') return { at: value.at, voidedBy: value.voidedBy };
+    if (value.lacking === true) return { at: value.at, lacking: true };
   } catch {}
   return null;
 }
@@ -87,6 +96,10 @@ export function recordVerdict(
   if ('voidedBy' in record)
     return read(
       `a run matching by ${record.voidedBy} wrote since the last full read (${instant(record.at)})`,
+    );
+  if ('lacking' in record)
+    return read(
+      `a run without --incremental (${instant(record.at)}) found products this tool's record lacks`,
     );
   if (record.matchBy !== run.matchBy)
     return read(`the last full read matched by ${record.matchBy}, this run by ${run.matchBy}`);
@@ -140,7 +153,10 @@ export async function voidRecordOfOtherField(redis: Redis, keys: RedisKeys, run:
   });
 }
 
-/** Notes that an incremental run read every product, from `startedAt` on; it counts once the run ends. */
+/**
+ * Notes that the run read every product, from `startedAt` on: an incremental run's read counts as the
+ * record once the run ends; any other run's tells which record its read is newer than.
+ */
 export async function noteFullRead(redis: Redis, keys: RedisKeys, runId: string, startedAt: number) {
   await redis.hset(keys.run(runId), FULL_READ_AT, startedAt);
 }
@@ -159,6 +175,34 @@ export async function recordFullRead(redis: Redis, keys: RedisKeys, run: RunReco
   const other = await otherFieldRunSince(redis, keys, run, Number(at));
   if (other !== null)
     await setIfUnchanged(redis, keys.fullRead(run.sellerRef), record, { at: Number(at), voidedBy: other });
+}
+
+/**
+ * Notes that the run's list read found a product under a key the seller's id map lacks (a row's key,
+ * or a product no row touched): the record an `--incremental` run relies on does not hold it.
+ */
+export async function noteUnrecorded(redis: Redis, keys: RedisKeys, runId: string): Promise<void> {
+  await redis.hset(keys.run(runId), LISTED_UNRECORDED, 1);
+}
+
+/**
+ * Called when a run ends: a read that found products the record lacks, and is not itself recorded (a
+ * run without `--incremental`, or one that did not settle every row), marks the record of its match
+ * field as lacking, so the next `--incremental` run reads the products (and records them) rather
+ * than creating them again. A record made by a full read begun after this read holds them already.
+ */
+export async function voidRecordLacking(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
+  const [at, unrecorded] = await redis.hmget(keys.run(run.id), FULL_READ_AT, LISTED_UNRECORDED);
+  if (at === null || unrecorded === null) return;
+  const stored = await redis.get(keys.fullRead(run.sellerRef));
+  const record = stored === null ? null : parseRecord(stored);
+  if (record === null || record === 'legacy' || !('matchBy' in record) || record.matchBy !== run.matchBy)
+    return;
+  if (record.at >= Number(at)) return;
+  await setIfUnchanged(redis, keys.fullRead(run.sellerRef), stored as string, {
+    at: Number(at),
+    lacking: true,
+  });
 }
 
 // Only over the value read: a newer record (another run's full read) is not voided by an older look.

@@ -13,7 +13,7 @@ import type { IndexedProduct } from './diff.js';
 import { type FormerMatch, formerIdsOf, formerKeysOf, matchFormerKeys } from './former-keys.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
-import { APPROVAL_READ, LIST_SKIPPED } from './incremental.js';
+import { APPROVAL_READ, LIST_SKIPPED, noteUnrecorded } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
 import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
@@ -148,6 +148,10 @@ export class RemoteIndex {
       if (json) byId.set(id, decodeEntry(id, json));
     });
     const fromRecord = await this.relyingOnRecord();
+    // Listed under a row's key, unknown to the id map: an --incremental run relying on the record
+    // would create it again (incremental.ts). Rows the map knows, nearly all, cost nothing here.
+    if (!fromRecord && upserts.some((u, i) => idsByKey[i] != null && !known.has(u.key)))
+      await noteUnrecorded(this.redis, this.keys, this.runId);
     const formers = matchFormerKeys(upserts, ids, {
       ask,
       formerIds,

@@ -26,6 +26,9 @@ describe('recordVerdict: whether an --incremental run may rely on its record, an
     expect(line(record({ at: AT, voidedBy: 'name' }))).toBe(
       'products read: a run matching by name wrote since the last full read (2026-11-20 02:00 UTC)',
     );
+    expect(line(record({ at: AT, lacking: true }))).toBe(
+      "products read: a run without --incremental (2026-11-20 02:00 UTC) found products this tool's record lacks",
+    );
     expect(line(String(AT))).toBe(
       'products read: the record of the last full read does not say its match field (an earlier version made it)',
     );
