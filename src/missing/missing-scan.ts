@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { SAME_KEY_NOTE } from '../runs/run-scripts.js';
 import type { RunStore } from '../runs/run-store.js';
 import { IdMap } from '../sync/id-map.js';
 import { noteUnrecorded } from '../sync/incremental.js';
@@ -32,6 +33,8 @@ export async function scanMissing(
   deactivate: MissingValues | null,
   /** The run's match field's space (match-space.ts): the products managed under that field. */
   space: string,
+  /** The run's match field, as a note names it (`sku`). */
+  matchBy: string,
 ): Promise<MissingFigures> {
   const { redis, keys } = deps;
   const idMap = new IdMap(redis, keys, sellerRef, space);
@@ -72,10 +75,16 @@ export async function scanMissing(
     const due: string[] = [];
     open.forEach(({ id, listed: entry }, i) => {
       const managedKey = managedKeys.get(id);
-      // A key the source holds covers one product only: a second remote product under it is missing.
-      if (inSource[i] === 1 && owners[i] === id) return;
+      const owner = owners[i] ?? null;
+      if (inSource[i] === 1 && owner === id) return;
       const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
-      if (!deactivate || !managedKey) {
+      // A key the source holds covers one product only, its row's: a second one listed under it is
+      // said, never deactivated (the key is not gone from the source), whoever made it.
+      if (inSource[i] === 1 && owner !== null) {
+        const which = recorded.get(line.key)?.id === owner ? 'the one it recorded' : 'listed first';
+        const note = `${SAME_KEY_NOTE} ${matchBy} ${line.key}: this tool writes product ${owner} (${which}), not this one`;
+        lines.push({ ...line, action: 'missing', note });
+      } else if (!deactivate || !managedKey) {
         lines.push({ ...line, action: 'missing' });
       } else if (alreadySo(decodeEntry(id, entry).values, deactivate)) {
         lines.push({ ...line, key: managedKey, action: 'deactivate', note: 'already so' });

@@ -90,7 +90,7 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
   if (notApplied !== null) await deps.redis.hset(deps.keys.run(runId), MISSING_NOT_APPLIED, notApplied);
   const deactivate = run.missing && notApplied === null ? run.missing : null;
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId);
-  const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space);
+  const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space, run.matchBy);
   if (figures.due > 0) {
     const runHeldFor = Number(heldRows ?? 0) > 0 ? (heldReason ?? 'a guard held rows back') : null;
     const verdict = deactivationVerdict(run, { ...figures, runHeldFor });

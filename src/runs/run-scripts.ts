@@ -163,10 +163,18 @@ return {added, redis.call('HLEN', KEYS[3])}
 `;
 
 /**
+ * How the note of a `missing` line begins when the source holds its key, and another product under
+ * that key is the one its row writes (missing/missing-scan.ts): not gone from the source.
+ */
+export const SAME_KEY_NOTE = 'the marketplace has more than one product with';
+
+/**
  * A `deactivate` line settled ok without a write (its note says `already so`, or `back in the source`
  * under `approve`: README, The report): counted apart, so that `deactivated` counts the products written.
+ * A `missing` line of a second product under a key the source holds: counted apart from those gone.
  */
 export function unwrittenCounter(outcome: RowOutcome): string {
+  if (outcome.action === 'missing' && outcome.note?.startsWith(SAME_KEY_NOTE)) return 'notes:same-key';
   if (outcome.action !== 'deactivate' || outcome.status !== 'ok' || !outcome.note) return '';
   if (outcome.note === 'already so') return 'notes:already-so';
   if (outcome.note.startsWith('back in the source')) return 'notes:back-in-source';

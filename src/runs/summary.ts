@@ -17,6 +17,8 @@ export function runCounts(run: RunRecord) {
     /** Rows left out on purpose (status ok); a row skipped because it could not be synced is failed. */
     skipped: count('pair:skipped:ok'),
     missing: count('action:missing'),
+    /** Of the `missing` lines: a second product under a key the source holds (another is its row's). */
+    sameKey: count('notes:same-key'),
     /** `--missing`: managed products gone from the source, by the status of their `deactivate` line. */
     deactivated: count('pair:deactivate:ok') - count('notes:already-so') - count('notes:back-in-source'),
     /** Gone from the source and already showing the `--missing` values: no write. */
@@ -169,9 +171,14 @@ export function formatSummary(
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
   }
-  if (c.missing > 0)
+  const gone = c.missing - c.sameKey;
+  if (gone > 0)
     lines.push(
-      `  missing   ${countOf(c.missing, 'remote product is', 'remote products are')} not in the source (listed in the report)`,
+      `  missing   ${countOf(gone, 'remote product is', 'remote products are')} not in the source (listed in the report)`,
+    );
+  if (c.sameKey > 0)
+    lines.push(
+      `  same key  ${countOf(c.sameKey, 'remote product has', 'remote products have')} the key of a source row that writes another product: not written (the report's note names it)`,
     );
   // A planned `--missing` deactivation is a PUT of the real run's too.
   lines.push(

@@ -1,8 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
-import { queueSetAbsent, SLICE_SCRIPTS } from '../redis/lua-slices.js';
-import { defineScripts } from '../redis/scripts.js';
 import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { GatheredWrite } from '../runs/settle-batch.js';
@@ -15,6 +12,7 @@ import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
 import { APPROVAL_READ, LIST_SKIPPED, noteUnrecorded } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
+import { writePage } from './list-pages.js';
 import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
 import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
@@ -68,54 +66,16 @@ export class RemoteIndex {
   /**
    * Writes every page into the index; resolves to the products no key could be found for.
    * `recordListed`: also add every keyed product to the seller's id map (an `--incremental` full read).
-   * The next page is fetched while one is written (issue 12): the read takes about as long as
+   * A key listed twice is the product's the id map records under it, else the first listed's
+   * (list-pages.ts). The next page is fetched while one is written (issue 12): the read takes about as long as
    * fetching the pages alone (less, when the client asks for numbered pages two at a time), and
    * holds three pages at most: the one written, the next, and the one asked for early.
    */
   async load(pages: AsyncIterable<RemoteProduct[]>, recordListed = false): Promise<UnkeyedProduct[]> {
     const unkeyed: UnkeyedProduct[] = [];
-    await forEachReadingAhead(pages, (page) => this.writePage(page, recordListed, unkeyed));
+    const target = { ...this.factReads, indexed: (product: RemoteProduct) => this.indexed(product) };
+    await forEachReadingAhead(pages, (page) => writePage(target, page, recordListed, unkeyed));
     return unkeyed;
-  }
-
-  /** One page in one round trip, in a handful of commands: an HSET of many pairs per hash. */
-  private async writePage(page: RemoteProduct[], recordListed: boolean, unkeyed: UnkeyedProduct[]) {
-    if (page.length === 0) return;
-    const keysOfHidden = await this.idMap.keysOfIds(
-      page.filter((product) => this.matchKeyOf(product) === null).map((product) => product.id),
-    );
-    defineScripts(this.redis, ...SLICE_SCRIPTS);
-    const multi = this.redis.multi();
-    const entries: string[] = [];
-    const keyOfId: string[] = [];
-    const idOfKey: string[] = [];
-    for (const product of page) {
-      const indexed = this.indexed(product);
-      entries.push(product.id, encodeEntry(indexed));
-      const key = this.matchKeyOf(product) ?? keysOfHidden.get(product.id) ?? null;
-      if (key === null) {
-        unkeyed.push(indexed);
-        continue;
-      }
-      idOfKey.push(key, product.id);
-      keyOfId.push(product.id, key);
-      if (recordListed) this.idMap.addListed(multi, key, product.id);
-    }
-    multi.hset(this.keys.products(this.runId), ...entries);
-    if (keyOfId.length > 0) {
-      // The first product listed under a key wins; a second one is reported as `missing`.
-      queueSetAbsent(multi, this.keys.keyToId(this.runId), idOfKey);
-      multi.hset(this.keys.idToKey(this.runId), ...keyOfId);
-    }
-    // The run's lifetime from the first page on, not only once the list is read: a read killed
-    // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
-    for (const key of this.listKeys()) multi.expire(key, RUN_TTL_SECONDS);
-    await multi.exec();
-  }
-
-  /** The keys a list read writes. */
-  private listKeys(): string[] {
-    return [this.keys.products(this.runId), this.keys.keyToId(this.runId), this.keys.idToKey(this.runId)];
   }
 
   /** The remote product (and what we know of it) for each row, by the row's id column or its key. */
@@ -286,12 +246,5 @@ export class RemoteIndex {
       if (isKept(name, this.fields, this.notKept)) values[name] = value;
     }
     return { id: product.id, values };
-  }
-
-  private matchKeyOf(product: RemoteProduct): string | null {
-    const value = product.fields[this.matchBy];
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-    return null;
   }
 }

@@ -51,6 +51,8 @@ describe('runCounts', () => {
     // Of the 6 deactivate lines ok, 2 were already so and 1 back in the source: 3 were written.
     run.counts['notes:already-so'] = 2;
     run.counts['notes:back-in-source'] = 1;
+    // Of the 7 missing lines, 1 is a second product under a key the source holds.
+    run.counts['notes:same-key'] = 1;
     expect(runCounts(run)).toEqual({
       created: 5,
       updated: 3,
@@ -59,6 +61,7 @@ describe('runCounts', () => {
       merged: 6,
       skipped: 8,
       missing: 7,
+      sameKey: 1,
       deactivated: 3,
       alreadySo: 2,
       backInSource: 1,
@@ -116,7 +119,7 @@ describe('runCounts', () => {
   });
 
   it('fills in zeros for a run with no rows', () => {
-    expect(Object.values(runCounts(runRecord()))).toEqual(Array(20).fill(0));
+    expect(Object.values(runCounts(runRecord()))).toEqual(Array(21).fill(0));
   });
 });
 
@@ -247,6 +250,16 @@ describe('formatSummary', () => {
     const text = formatSummary(runRecord({ counts: counted([['missing', 'ok', 4]]) }));
     expect(text).toContain('  missing   4 remote products are not in the source (listed in the report)\n');
     expect(text).not.toContain('catalog-sync report');
+  });
+
+  it('counts apart a second product under a key the source holds: it is not gone from the source', () => {
+    const run = runRecord({ counts: counted([['missing', 'ok', 3]]) });
+    run.counts['notes:same-key'] = 2;
+    const text = formatSummary(run);
+    expect(text).toContain('  missing   1 remote product is not in the source (listed in the report)\n');
+    expect(text).toContain(
+      "  same key  2 remote products have the key of a source row that writes another product: not written (the report's note names it)\n",
+    );
   });
 
   it('says whether an --incremental run read the products, and why --missing was not applied', () => {
