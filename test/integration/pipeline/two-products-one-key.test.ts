@@ -65,4 +65,31 @@ describe('two products on the marketplace under one key', () => {
     expect(product(handId as string)).toMatchObject({ name: 'By hand', price: 5 });
     expect(product(handId as string)?.stock).toBeUndefined();
   });
+
+  it('a SKU given by hand to another managed product: each row keeps its own product, and gets its SKU back; nothing deactivated', async () => {
+    await run(FEED);
+    const [first, second] = FEED as CatalogRow[] as [CatalogRow, CatalogRow];
+    const idOf = (sku: string) => String(pipeline.products().find((p) => p.sku === sku)?.id);
+    const [firstId, secondId] = [idOf(first.sku), idOf(second.sku)];
+    pipeline.sandbox.editProduct(MAIN_SELLER, firstId, { sku: second.sku });
+
+    const night = await runReported(pipeline, FEED, MISSING);
+
+    expect(night.result.code, night.result.stderr).toBe(0);
+    expect(
+      night.lines.map(({ row, action, product_id, status }) => [row, action, product_id, status]),
+    ).toEqual([
+      ['1', 'update', firstId, 'ok'],
+      ['2', 'unchanged', secondId, 'ok'],
+      ['3', 'unchanged', idOf(FEED[2]?.sku as string), 'ok'],
+    ]);
+    expect(night.writes).toMatchObject({ creates: 0, updates: 1 });
+    expect(pipeline.sandbox.requests().filter((r) => r.method === 'PUT')).toMatchObject([
+      { query: { id: firstId }, body: { sku: first.sku } },
+    ]);
+    for (const row of FEED) expect(product(idOf(row.sku))).toMatchObject({ sku: row.sku, stock: '4' });
+
+    const after = await runReported(pipeline, FEED, MISSING);
+    expect(after.writes.creates + after.writes.updates).toBe(0);
+  });
 });
