@@ -22,7 +22,8 @@ export interface MissingFigures {
 
 /**
  * Goes through the run's snapshot of the seller's products once: a product no source row touched is
- * `missing`, unless `deactivate` is given and this tool manages it (the seller's id map holds it):
+ * `missing`, unless `deactivate` is given and this tool manages it (the seller's id map holds it, not
+ * as listed only: managedOnly):
  * then it is due for deactivation (keys.deactivations), or, already showing the `--missing` values,
  * settles `deactivate` with note `already so` and costs no request.
  */
@@ -52,16 +53,17 @@ export async function scanMissing(
     if (ids.length === 0) continue;
     // Most listed products were touched by a row (all of them, in a run that created them): only the
     // others are looked up further, so a page of touched products costs one command, not five.
-    const [touched, managedKeys] = await Promise.all([
+    const [touched, recordedKeys] = await Promise.all([
       redis.smismember(keys.touched(runId), ...ids),
       deactivate ? idMap.keysOfIds(ids) : new Map<string, string>(),
     ]);
+    const managedKeys = await managedOnly(idMap, recordedKeys);
     for (const id of ids) if (managedKeys.has(id)) figures.managed++;
     const open = ids.flatMap((id, i) => (touched[i] === 1 ? [] : [{ id, listed: listed[i] as string }]));
     if (open.length === 0) continue;
     const openIds = open.map((product) => product.id);
     const matchKeys = await redis.hmget(keys.idToKey(runId), ...openIds);
-    const keyed = matchKeys.map((key, i) => key ?? managedKeys.get(openIds[i] as string) ?? '');
+    const keyed = matchKeys.map((key, i) => key ?? recordedKeys.get(openIds[i] as string) ?? '');
     const placeholders = keyed.map((key) => key || '\u0000');
     const [inSource, owners, recorded] = await Promise.all([
       redis.smismember(keys.sourceKeys(runId), ...placeholders),
@@ -101,4 +103,20 @@ export async function scanMissing(
   // HSCAN may return an entry twice: the hash itself says how many are due.
   if (figures.due > 0) figures.due = await redis.hlen(keys.deactivations(runId));
   return figures;
+}
+
+/**
+ * Of the products the id map holds (id → key), those this tool manages: an entry recorded by a list
+ * read only (an `--incremental` full read records every listed product, hand-made ones too, so that
+ * a later run does not create them again) is not. One read of the entries, only where any is held.
+ */
+async function managedOnly(idMap: IdMap, recordedKeys: Map<string, string>): Promise<Map<string, string>> {
+  if (recordedKeys.size === 0) return recordedKeys;
+  const entries = await idMap.getMany([...new Set(recordedKeys.values())]);
+  const managed = new Map<string, string>();
+  for (const [id, key] of recordedKeys) {
+    const entry = entries.get(key);
+    if (!(entry?.listed && entry.id === id)) managed.set(id, key);
+  }
+  return managed;
 }

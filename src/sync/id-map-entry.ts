@@ -13,6 +13,12 @@ export interface KnownProduct {
   echo?: Record<string, string>;
   /** Sent fields the API accepted but did not apply (WriteMemory in diff.ts). */
   unapplied?: string[];
+  /**
+   * Recorded from a list read only (an `--incremental` full read, IdMap.addListed): found by key on
+   * the marketplace, neither created nor matched from a source row, so not managed (`--missing`
+   * leaves it alone). Any record of a row's product drops it: encodeKnown never writes it.
+   */
+  listed?: true;
 }
 
 /*
@@ -28,6 +34,7 @@ export interface KnownProduct {
  *   field  one letter for a field of FIELD_CODES, else `.` + the name (`=` escaped too) + `=`
  * Items keep the order of `sent`, then `echo`, then `unapplied`: decoding gives back the same
  * entry (an empty `echo` or `unapplied` means what an absent one means, and is left out).
+ * A product recorded from a list read only is `id|l` (encodeListed): the one item of no field.
  */
 
 const SEPARATOR = '|';
@@ -98,6 +105,13 @@ export function encodeKnown(matchKey: string, product: KnownProduct): string {
   return items.join(SEPARATOR);
 }
 
+const LISTED_ITEM = 'l';
+
+/** The stored form of a product listed under its key, recorded by a list read only (`listed`). */
+export function encodeListed(id: string): string {
+  return escaped(id) + SEPARATOR + LISTED_ITEM;
+}
+
 /** Splits at each `|` not escaped, leaving the escapes in (a spelled field name still needs them). */
 function rawItems(stored: string): string[] {
   const items: string[] = [];
@@ -130,6 +144,10 @@ export function decodeKnown(matchKey: string, stored: string): KnownProduct {
   const [id = '', ...items] = rawItems(stored);
   const product: KnownProduct = { id: unescaped(id), sent: {} };
   for (const item of items) {
+    if (item === LISTED_ITEM) {
+      product.listed = true;
+      continue;
+    }
     const [name, raw] = nameAndPayload(item);
     const payload = unescaped(raw);
     switch (item[0]) {

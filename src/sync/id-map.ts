@@ -3,7 +3,7 @@ import { runWrites, WriteList } from '../redis/write-list.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { GatheredWrite } from '../runs/settle-batch.js';
 import { ID_MAP_BUCKETS, idMapKeyOf, readBuckets, reverseKeyOf } from './id-map-buckets.js';
-import { decodeKnown, encodeKnown, entryHead, type KnownProduct } from './id-map-entry.js';
+import { decodeKnown, encodeKnown, encodeListed, entryHead, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 export type { KnownProduct } from './id-map-entry.js';
@@ -128,9 +128,11 @@ export class IdMap {
   /**
    * Adds, to a transaction, a product listed under `matchKey` that the map does not hold yet: a later
    * `--incremental` run then updates it rather than creating it again (no record is ever a create).
+   * Marked listed only: a product made by hand is not one this tool manages (`--missing`), until a
+   * source row's write or match records it.
    */
   addListed(multi: ChainableCommander, matchKey: string, id: string): void {
-    multi.hsetnx(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, { id, sent: {} }));
+    multi.hsetnx(this.bucketOf(matchKey), matchKey, encodeListed(id));
     multi.hsetnx(this.reverseBucketOf(id), id, matchKey);
   }
 
