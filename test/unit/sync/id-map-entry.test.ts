@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf, ID_MAP_BUCKETS } from '../../../src/sync/id-map-buckets.js';
-import { decodeKnown, encodeKnown, type KnownProduct } from '../../../src/sync/id-map-entry.js';
+import { decodeKnown, encodeKnown, encodeListed, type KnownProduct } from '../../../src/sync/id-map-entry.js';
 
 const roundTrip = (key: string, product: KnownProduct) => decodeKnown(key, encodeKnown(key, product));
 
@@ -47,6 +47,14 @@ describe('id-map entry', () => {
   it('leaves an empty memory as an id alone', () => {
     expect(encodeKnown('k', { id: '5', sent: {} })).toBe('5');
     expect(decodeKnown('k', '5')).toEqual({ id: '5', sent: {} });
+  });
+
+  it('marks a product recorded by a list read only, and leaves the mark out of any later record', () => {
+    expect(encodeListed('5|6')).toBe('5\\|6|l');
+    const listed = decodeKnown('k', encodeListed('5|6'));
+    expect(listed).toEqual({ id: '5|6', sent: {}, listed: true });
+    // A row's record of it (its memory spread from the listed one) makes it managed.
+    expect(encodeKnown('k', { ...listed, sent: { price: 3 } })).toBe('5\\|6|nD3');
   });
 
   it('refuses what it did not write', () => {
