@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { readerStopped } from '../queue/producing-mark.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { RunCountRefused } from '../runs/run-counts.js';
@@ -23,6 +24,8 @@ export interface ListedRun {
   createdAt: number;
   state: RunRecord['state'];
   stateText: string;
+  /** Its source left unread by a process that stopped: it never ends by itself (run-state-text.ts). */
+  readerStopped: boolean;
   sellerRef: string;
   sellerName: string | null;
   source: string;
@@ -71,11 +74,13 @@ export async function listRuns(
       statuses.set(run.sellerRef, status);
     }
     const counts = runCounts(run);
+    const stopped = await readerStopped(deps, run);
     listed.push({
       id,
       createdAt,
       state: run.state,
-      stateText: runStateText(run, status, now),
+      stateText: runStateText(run, status, now, stopped),
+      readerStopped: stopped,
       sellerRef: run.sellerRef,
       sellerName: run.sellerName ?? null,
       source: run.source,

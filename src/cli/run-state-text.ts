@@ -4,8 +4,16 @@ import { supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 import { pausedMessage } from './progress.js';
 
-/** What `status` says of a run's state: why a run that is not over waits, when it does. */
-export function runStateText(run: RunRecord, seller: SellerStatus, now: number): string {
+/**
+ * What `status` says of a run's state: why a run that is not over waits, when it does.
+ * `readerStopped`: its source was left unread by a process that stopped (producing-mark.ts).
+ */
+export function runStateText(
+  run: RunRecord,
+  seller: SellerStatus,
+  now: number,
+  readerStopped = false,
+): string {
   if (run.aborted)
     return `ended early: ${run.endedEarly ?? 'the source was not read to the end (interrupted, or the source broke)'}`;
   if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
@@ -13,6 +21,26 @@ export function runStateText(run: RunRecord, seller: SellerStatus, now: number):
   if (run.state === 'done' || run.state === 'cancelled') return run.state;
   if (run.cancelledAt !== undefined)
     return 'cancelling: the chunks in progress finish, then the run ends cancelled';
+  // Before a pause: the pause lifts by itself, but nothing reads the rest of this run's source.
+  const stopped = readerStopped ? `${run.state}: ${leftUnreadText(run)}` : null;
+  const pause = pauseText(run, seller, now);
+  if (stopped) return pause ? `${stopped}; meanwhile ${pause}` : stopped;
+  return pause ?? run.state;
+}
+
+/** Why the run can never end by itself, and the two ways to end it. */
+function leftUnreadText(run: RunRecord): string {
+  const cancel = `\`catalog-sync cancel ${run.id}\``;
+  // Standard input is never taken for an earlier run's source: only a cancel ends it.
+  const ways =
+    run.sourceId === null
+      ? `${cancel} ends it`
+      : `run the same source again (that ends this run and reads the source anew), or ${cancel}`;
+  return `its source was left unread: the process reading it stopped before the end; ${ways}`;
+}
+
+/** What holds a run that is not over back, when something does; null when nothing does. */
+function pauseText(run: RunRecord, seller: SellerStatus, now: number): string | null {
   if (seller.authRejected) return 'paused: API key rejected (401)';
   if (seller.unreachable) {
     const { baseUrl, cause, retryAt } = seller.unreachable;
@@ -25,5 +53,5 @@ export function runStateText(run: RunRecord, seller: SellerStatus, now: number):
   if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);
   if (approvalStopped(run, now))
     return `running: an approve stopped before it had queued its writes; \`catalog-sync approve ${run.id}\` finishes it`;
-  return run.state;
+  return null;
 }

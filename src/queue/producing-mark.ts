@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { BEATS_BEFORE_DEAD, PRODUCING_BEAT_MS, PRODUCING_BEATS_KEPT } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord } from '../runs/run-store.js';
 
 /**
  * A run's `producing` mark: its producer (the process reading its source) renews it every beat with
@@ -57,4 +58,19 @@ export async function producerLives(
     if (now !== first) return true;
   }
   return false;
+}
+
+/**
+ * Whether the run was left with its source unread by a process that stopped reading it (a kill -9,
+ * Redis out of reach, an exit on a pause): not read to the end, not over, and its mark gone (it
+ * expires six beats after a dead producer's last). Such a run never ends by itself; `status` says so.
+ * One look, no watch: a mark present, even a dead producer's, is taken as a reader still at work.
+ */
+export async function readerStopped(
+  deps: Pick<MarkDeps, 'redis' | 'keys'>,
+  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'cancelledAt'>,
+): Promise<boolean> {
+  if (run.produced || run.aborted || run.cancelledAt !== undefined) return false;
+  if (run.state !== 'queued' && run.state !== 'running') return false;
+  return (await deps.redis.exists(deps.keys.producing(run.id))) === 0;
 }

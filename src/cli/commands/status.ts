@@ -3,6 +3,7 @@ import { countOf } from '../../count-words.js';
 import { parseDuration } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { delayedChunksOf } from '../../queue/delayed-chunks.js';
+import { readerStopped } from '../../queue/producing-mark.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -63,7 +64,9 @@ export function registerStatus(program: Command, io: CliIo): void {
         const counts = runCounts(run);
         const info = await runtime.serverInfo();
         const redis = info && { usedMemory: info.usedMemory, maxmemory: info.maxmemory, policy: info.policy };
-        const state = runStateText(run, seller, Date.now());
+        // Its source left unread by a process that stopped: a run that never ends by itself.
+        const stopped = await readerStopped(runtime, run);
+        const state = runStateText(run, seller, Date.now(), stopped);
         const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
         // A worker holding a key the API rejected (401) sends nothing with it: the run waits, unsaid otherwise.
         const rejectedKeys = await runtime.sellers.rejectedKeys.count(run.sellerRef);
@@ -73,7 +76,7 @@ export function registerStatus(program: Command, io: CliIo): void {
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, readerStopped: stopped, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
           );
           return;
         }

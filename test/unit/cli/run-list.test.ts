@@ -6,6 +6,7 @@ const listed = (over: Partial<ListedRun>): ListedRun => ({
   createdAt: 0,
   state: 'done',
   stateText: 'done',
+  readerStopped: false,
   sellerRef: '52f579d4eef6075c',
   sellerName: 'shop-a',
   source: 'nightly.csv',

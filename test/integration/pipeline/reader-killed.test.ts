@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { catalogRows } from '../support/catalog.js';
+import { CliProcesses } from '../support/cli.js';
+import { usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
+
+/** Polls until `check` holds; only a guard against a test that would otherwise hang. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A `run` killed (kill -9) while it reads its source leaves its run `running` with the rest of the
+ * source unread: nothing would ever end it. Once the reader's mark has expired, `status` says so and
+ * what to do, instead of `running` for ever.
+ */
+describe('status of a run whose reader was killed half way through its source', () => {
+  const pipeline = usePipeline({ latencyMs: 5 });
+  const processes = new CliProcesses();
+  let feed: Server | undefined;
+  afterEach(async () => {
+    await processes.stopAll();
+    feed?.closeAllConnections();
+    await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
+    feed = undefined;
+  });
+
+  it('says the source was left unread and how to end the run, in text, JSON and --list', {
+    timeout: 60_000,
+  }, async () => {
+    // A feed that sends more than the sniffed 64 KiB, then stalls: the run is mid-read.
+    feed = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/csv' });
+      response.write('sku,name,price\n');
+      for (const row of catalogRows(3000))
+        response.write(`${row.sku},"${row.name} with a longer name",${row.price}\n`);
+    });
+    await new Promise<void>((resolve) => feed?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.csv`;
+    const run = processes.spawn(['run', url], pipeline.env);
+    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 5);
+
+    run.process.kill('SIGKILL');
+    await run.exited;
+    const { id } = JSON.parse((await pipeline.cli(['status', '--json'])).stdout) as { id: string };
+    // Its mark outlives it by a minute (six beats of 10 s): taken away, as it expires by then.
+    await withRedis((redis) => redis.del(new RedisKeys(pipeline.prefix).producing(id)));
+
+    const text = await pipeline.cli(['status', id]);
+    const json = JSON.parse((await pipeline.cli(['status', id, '--json'])).stdout) as Record<string, unknown>;
+    const list = await pipeline.cli(['status', '--list']);
+    const listed = JSON.parse((await pipeline.cli(['status', '--list', '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+
+    const said =
+      'running: its source was left unread: the process reading it stopped before the end; ' +
+      `run the same source again (that ends this run and reads the source anew), or \`catalog-sync cancel ${id}\``;
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe(`run ${id}: ${said}`);
+    expect(json).toMatchObject({ state: 'running', produced: false, readerStopped: true, stateText: said });
+    expect(list.stdout).toContain(`${id}  ${said}  seller`);
+    expect(listed[0]).toMatchObject({ id, state: 'running', readerStopped: true, stateText: said });
+  });
+});
