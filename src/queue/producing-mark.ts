@@ -68,9 +68,12 @@ export async function producerLives(
  */
 export async function readerStopped(
   deps: Pick<MarkDeps, 'redis' | 'keys'>,
-  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'cancelledAt'>,
+  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'cancelledAt' | 'createdAt'>,
+  now = Date.now(),
 ): Promise<boolean> {
   if (run.produced || run.aborted || run.cancelledAt !== undefined) return false;
+  // A run is created a round trip before its first mark: one younger than a beat is being read.
+  if (now - run.createdAt < beatEvery(deps)) return false;
   if (run.state !== 'queued' && run.state !== 'running') return false;
   return (await deps.redis.exists(deps.keys.producing(run.id))) === 0;
 }

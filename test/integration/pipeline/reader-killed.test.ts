@@ -50,8 +50,13 @@ describe('status of a run whose reader was killed half way through its source', 
     run.process.kill('SIGKILL');
     await run.exited;
     const { id } = JSON.parse((await pipeline.cli(['status', '--json'])).stdout) as { id: string };
-    // Its mark outlives it by a minute (six beats of 10 s): taken away, as it expires by then.
-    await withRedis((redis) => redis.del(new RedisKeys(pipeline.prefix).producing(id)));
+    // Its mark outlives it by a minute (six beats of 10 s): taken away, as it expires by then, and
+    // the run made a minute older (a run younger than a beat may not have its first mark yet).
+    await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      await redis.del(keys.producing(id));
+      await redis.hset(keys.run(id), 'createdAt', String(Date.now() - 60_000));
+    });
 
     const text = await pipeline.cli(['status', id]);
     const json = JSON.parse((await pipeline.cli(['status', id, '--json'])).stdout) as Record<string, unknown>;
