@@ -1,4 +1,5 @@
 import { approvalStopped } from '../queue/approval.js';
+import { leftUnreadText } from '../queue/producing-mark.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
@@ -26,17 +27,6 @@ export function runStateText(
   const pause = pauseText(run, seller, now);
   if (stopped) return pause ? `${stopped}; meanwhile ${pause}` : stopped;
   return pause ?? run.state;
-}
-
-/** Why the run can never end by itself, and the two ways to end it. */
-function leftUnreadText(run: RunRecord): string {
-  const cancel = `\`catalog-sync cancel ${run.id}\``;
-  // Standard input is never taken for an earlier run's source: only a cancel ends it.
-  const ways =
-    run.sourceId === null
-      ? `${cancel} ends it`
-      : `run the same source again (that ends this run and reads the source anew), or ${cancel}`;
-  return `its source was left unread: the process reading it stopped before the end; ${ways}`;
 }
 
 /** What holds a run that is not over back, when something does; null when nothing does. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RECENT_RUNS_FOR_RESET } from '../defaults.js';
+import { readerStopped } from '../queue/producing-mark.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { writeReport } from '../runs/report.js';
 import { RunCountRefused } from '../runs/run-counts.js';
@@ -70,7 +71,11 @@ export class DashboardData implements DashboardSource {
         statuses.set(run.sellerRef, await this.deps.sellers.status(run.sellerRef, run.dailyReset));
     }
     const now = this.now();
-    return runs.map((run) => runView(run, statuses.get(run.sellerRef), now));
+    return Promise.all(
+      runs.map(async (run) =>
+        runView(run, statuses.get(run.sellerRef), now, await readerStopped(this.deps, run, now)),
+      ),
+    );
   }
 
   async run(id: string): Promise<RunView | null> {
@@ -78,7 +83,8 @@ export class DashboardData implements DashboardSource {
     if (!run) return null;
     const status =
       run.state === 'done' ? undefined : await this.deps.sellers.status(run.sellerRef, run.dailyReset);
-    return runView(run, status, this.now());
+    const now = this.now();
+    return runView(run, status, now, await readerStopped(this.deps, run, now));
   }
 
   async hasRun(id: string): Promise<boolean> {

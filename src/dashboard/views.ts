@@ -1,3 +1,4 @@
+import { leftUnreadText } from '../queue/producing-mark.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts } from '../runs/summary.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
@@ -112,21 +113,29 @@ export function sellerView(
 }
 
 /** `seller` is the run's seller's status, when known: a run that is not done may be held by its pause. */
-export function runView(run: RunRecord, seller: SellerStatus | undefined, now: number): RunView {
+export function runView(
+  run: RunRecord,
+  seller: SellerStatus | undefined,
+  now: number,
+  /** Its source left unread by a process that stopped (producing-mark.ts readerStopped). */
+  readerStopped = false,
+): RunView {
   const held = run.state !== 'done' && seller !== undefined;
   const stateText = run.aborted
     ? ENDED_EARLY_TEXT
-    : run.state === 'held'
-      ? `held: ${run.heldReason ?? 'a guard held the writes back'}`
-      : run.state === 'cancelled'
-        ? 'cancelled'
-        : held && seller.authRejected
-          ? 'paused: API key rejected (401)'
-          : held && seller.unreachable
-            ? `paused: ${unreachableText(seller.unreachable)}`
-            : held && seller.pausedUntil !== null
-              ? pausedText(seller.pausedUntil, now)
-              : run.state;
+    : readerStopped
+      ? `${run.state}: ${leftUnreadText(run)}`
+      : run.state === 'held'
+        ? `held: ${run.heldReason ?? 'a guard held the writes back'}`
+        : run.state === 'cancelled'
+          ? 'cancelled'
+          : held && seller.authRejected
+            ? 'paused: API key rejected (401)'
+            : held && seller.unreachable
+              ? `paused: ${unreachableText(seller.unreachable)}`
+              : held && seller.pausedUntil !== null
+                ? pausedText(seller.pausedUntil, now)
+                : run.state;
   // A cancelled run stopped when it was cancelled, not now.
   const durationMs = Math.max(0, (run.finishedAt ?? run.cancelledAt ?? now) - run.createdAt);
   return {

@@ -77,3 +77,14 @@ export async function readerStopped(
   if (run.state !== 'queued' && run.state !== 'running') return false;
   return (await deps.redis.exists(deps.keys.producing(run.id))) === 0;
 }
+
+/** Why the run can never end by itself, and the two ways to end it. */
+export function leftUnreadText(run: Pick<RunRecord, 'id' | 'sourceId'>): string {
+  const cancel = `\`catalog-sync cancel ${run.id}\``;
+  // Standard input is never taken for an earlier run's source: only a cancel ends it.
+  const ways =
+    run.sourceId === null
+      ? `${cancel} ends it`
+      : `run the same source again (that ends this run and reads the source anew), or ${cancel}`;
+  return `its source was left unread: the process reading it stopped before the end; ${ways}`;
+}

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunView } from '../../../src/dashboard/views.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { useDashboards } from '../dashboard/support.js';
 import { catalogRows } from '../support/catalog.js';
 import { CliProcesses } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
@@ -24,6 +26,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 describe('status of a run whose reader was killed half way through its source', () => {
   const pipeline = usePipeline({ latencyMs: 5 });
   const processes = new CliProcesses();
+  const openDashboard = useDashboards();
   let feed: Server | undefined;
   afterEach(async () => {
     await processes.stopAll();
@@ -32,7 +35,7 @@ describe('status of a run whose reader was killed half way through its source', 
     feed = undefined;
   });
 
-  it('says the source was left unread and how to end the run, in text, JSON and --list', {
+  it('says the source was left unread and how to end the run, in text, JSON, --list and the dashboard', {
     timeout: 60_000,
   }, async () => {
     // A feed that sends more than the sniffed 64 KiB, then stalls: the run is mid-read.
@@ -73,5 +76,8 @@ describe('status of a run whose reader was killed half way through its source', 
     expect(json).toMatchObject({ state: 'running', produced: false, readerStopped: true, stateText: said });
     expect(list.stdout).toContain(`${id}  ${said}  seller`);
     expect(listed[0]).toMatchObject({ id, state: 'running', readerStopped: true, stateText: said });
+    const dashboard = await openDashboard(pipeline.env);
+    const shown = (await (await fetch(`${dashboard.url}api/runs/${id}`)).json()) as RunView;
+    expect(shown).toMatchObject({ id, state: 'running', stateText: said });
   });
 });
