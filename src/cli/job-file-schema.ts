@@ -145,7 +145,7 @@ export const jobFile = builtOnce(() => {
         .refine((text) => isNotifyUrl(text), 'must be an http(s) URL')
         .optional(),
       /** Read by `schedule` (cron syntax); ignored by run and import. */
-      schedule: text(z).optional(),
+      schedule: z.string().optional(),
     })
     .strict();
 });

@@ -73,7 +73,15 @@ describe('the report of a run', () => {
 
     expect(parseCsv(await pipeline.readText('report.csv'))).toEqual([
       { row: '1', key: 'TWICE', action: 'unchanged', product_id: firstId, status: 'ok', error: '', note: '' },
-      { row: '', key: 'TWICE', action: 'missing', product_id: secondId, status: 'ok', error: '', note: '' },
+      {
+        row: '',
+        key: 'TWICE',
+        action: 'missing',
+        product_id: secondId,
+        status: 'ok',
+        error: '',
+        note: `the marketplace has more than one product with sku TWICE: this tool writes product ${firstId} (listed first), not this one`,
+      },
     ]);
   });
 
