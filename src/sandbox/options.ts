@@ -74,6 +74,18 @@ export interface SandboxOptions {
   now?: () => number;
   /** In [0, 1); decides the injected faults. Default Math.random. */
   random?: () => number;
+  /**
+   * In-process only, for tests: milliseconds an API request waits before it is served, on top of
+   * `latencyMs`, decided from the request (one run's writes made slower than another's, say).
+   */
+  delayOf?: (request: DelayedRequest) => number;
+}
+
+/** What `delayOf` is asked about: the request as it came (its path below /api/v1, its raw body). */
+export interface DelayedRequest {
+  method: string;
+  path: string;
+  body: string | null;
 }
 
 /** The faults that can change while the sandbox runs (`setFaults`, `POST /__sandbox/faults`). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ActiveFaults } from './faults.js';
 import {
   DAY_MS,
+  type DelayedRequest,
   faultsProblem,
   isLoopbackHost,
   LIST_SHAPES,
@@ -37,6 +38,7 @@ export interface ResolvedOptions {
   ordersPerSeller: number;
   now: () => number;
   random: () => number;
+  delayOf: ((request: DelayedRequest) => number) | null;
 }
 
 /** Everything a running sandbox holds: keys, store, quota usage, faults, stats and the request log. */
@@ -140,6 +142,7 @@ export function resolveOptions(options: SandboxOptions): {
       ordersPerSeller,
       now: options.now ?? Date.now,
       random: options.random ?? Math.random,
+      delayOf: options.delayOf ?? null,
     },
     faults,
   };
