@@ -32,7 +32,7 @@ function loadedOnce<T>(load: () => T): () => T {
 /** What the tool uses of bullmq. */
 type BullMQUsed = Pick<
   typeof BullMQ,
-  'Queue' | 'Worker' | 'DelayedError' | 'RateLimitError' | 'getNextMillis'
+  'Queue' | 'Worker' | 'Job' | 'DelayedError' | 'RateLimitError' | 'getNextMillis'
 >;
 
 /**
@@ -45,9 +45,10 @@ export const bullmq = loadedOnce<BullMQUsed>(() => {
   const cjs = 'bullmq/dist/cjs/classes';
   const { Queue } = require(`${cjs}/queue.js`) as Pick<typeof BullMQ, 'Queue'>;
   const { Worker } = require(`${cjs}/worker.js`) as Pick<typeof BullMQ, 'Worker'>;
+  const { Job } = require(`${cjs}/job.js`) as Pick<typeof BullMQ, 'Job'>;
   const { DelayedError, RateLimitError } = require(`${cjs}/errors/index.js`) as typeof BullMQ;
   const { getNextMillis } = require(`${cjs}/job-scheduler.js`) as Pick<typeof BullMQ, 'getNextMillis'>;
-  return { Queue, Worker, DelayedError, RateLimitError, getNextMillis };
+  return { Queue, Worker, Job, DelayedError, RateLimitError, getNextMillis };
 });
 
 export const ioredis = loadedOnce(() => require('ioredis') as typeof IORedis);

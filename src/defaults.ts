@@ -208,6 +208,13 @@ export const CANCEL_JOBS_PAGE = 500;
 export const KEY_UNAVAILABLE_RETRY_MS = 60_000;
 
 /**
+ * How long a chunk put back behind an earlier run of its seller waits at most (queue/run-order.ts):
+ * the end of that run moves it back at once; this is for an end nobody saw (a process killed in
+ * between). Long, so that a seller's chunks waiting on a slow run are not taken again and again.
+ */
+export const RUN_ORDER_RECHECK_MS = 60_000;
+
+/**
  * A pause whose end no answer tells (a daily limit without a reset time, a request that never
  * reached the API): the seller is looked at again after this.
  */

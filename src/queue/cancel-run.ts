@@ -11,6 +11,7 @@ import { cancelledOutcomes } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
+import { wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 
 export interface CancelDeps extends MarkDeps {
@@ -82,6 +83,8 @@ export async function cancelRun(
       }
     }
     const inFlight = (await jobsOfRun(queue, runId, ['active'])).length;
+    // Its chunks gone, a later run of the seller that waited for them goes on (run-order.ts).
+    if (!run.ownQueue) await wakeNextRun({ ...deps, now: Date.now }, run.sellerRef, queue);
     if (inFlight > 0) return { kind: 'ending', inFlight };
   } finally {
     await queue.close();

@@ -18,6 +18,7 @@ import { cancelledOutcomes } from './chunk-failure.js';
 import { advanceRun, endAfterDeactivations } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
+import { RunOrder } from './run-order.js';
 import { unsentReason } from './unsent-rows.js';
 
 /**
@@ -28,8 +29,14 @@ import { unsentReason } from './unsent-rows.js';
  * An API failure settles the rows it concerns as failed instead of failing the job: the request
  * had its tries in its own retry layer, and another attempt of the job would only send it again.
  */
-export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
-  const processChunk = makeChunkSync(deps, contexts, queue);
+export function makeChunkProcessor(
+  deps: WorkerDeps,
+  contexts: RunContexts,
+  queue: Queue,
+  /** The process's runs in turn (SellerWorkers shares one); a processor of its own when absent. */
+  order: RunOrder = new RunOrder(deps),
+) {
+  const processChunk = makeChunkSync(deps, contexts, queue, order);
   /**
    * A chunk that met a Redis fault: Redis refused a write (full, read-only) and the job goes back to
    * waiting without spending an attempt (BullMQ's manual rate limit; when even that cannot be
@@ -50,7 +57,7 @@ export function makeChunkProcessor(deps: WorkerDeps, contexts: RunContexts, queu
   };
 }
 
-function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
+function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, order: RunOrder) {
   return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
     const { runId, rows } = job.data;
     const sources = sourcesByRow(job.data);
@@ -97,6 +104,9 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue) {
       return;
     }
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
+    // Not before an earlier run of the seller has ended: its writes would otherwise race this run's,
+    // and this run's list read would miss them (run-order.ts). Put back, this throws.
+    await order.awaitTurn(queue, job, token, { ...context.run, id: runId });
     const ref = context.run.sellerRef;
     // The seller's block of request numbers stays while a chunk of it is under way here.
     deps.sellers.quota.hold(ref);

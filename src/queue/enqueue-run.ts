@@ -22,9 +22,10 @@ import { endedEarlyReason } from './ended-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks, SourceLeftUnreadError } from './producer.js';
-import { beatEvery, producerLives, producingBeat } from './producing-mark.js';
+import { beatEvery, producerLives, producingBeat, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
+import { wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
 
@@ -96,9 +97,27 @@ export async function enqueueRun(
   }
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
-  const beat = producingBeat(deps, run.id);
+  const beat = producingBeat(deps, run.id, spec.sellerRef);
   await beat();
-  return renewWhile(beat, beatEvery(deps), () => produceRun(deps, spec, run, rows, hooks));
+  try {
+    return await renewWhile(beat, beatEvery(deps), () => produceRun(deps, spec, run, rows, hooks));
+  } finally {
+    await endReading(deps, run).catch(() => undefined);
+  }
+}
+
+/**
+ * The run's source is read no more: later runs of the seller wait for it no longer, and one whose
+ * chunks waited only for this read (its chunks all written already) goes on (run-order.ts).
+ */
+async function endReading(deps: EnqueueDeps, run: RunRecord): Promise<void> {
+  await readingEnded(deps, run.id, run.sellerRef);
+  const queueName = deps.keys.sellerQueue(run.sellerRef);
+  await wakeNextRun({ ...deps, redis: deps.commands ?? deps.redis, now: Date.now }, run.sellerRef, () => {
+    const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
+    queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
+    return queue;
+  });
 }
 
 /**

@@ -19,11 +19,31 @@ export function beatEvery(deps: MarkDeps): number {
   return deps.producingBeatMs ?? PRODUCING_BEAT_MS;
 }
 
-/** The producer's beat: each writes a new value, by which a live producer is told from a dead one. */
-export function producingBeat(deps: MarkDeps, runId: string): () => Promise<unknown> {
+/**
+ * The producer's beat: each writes a new value, by which a live producer is told from a dead one.
+ * It also lists the run among its seller's runs being read until the mark would expire: a later
+ * run's chunks wait for a run still read (run-order.ts), and for a killed producer's only that long.
+ */
+export function producingBeat(deps: MarkDeps, runId: string, sellerRef: string): () => Promise<unknown> {
   const mark = deps.keys.producing(runId);
+  const reading = deps.keys.sellerReading(sellerRef);
   let beats = 0;
-  return () => deps.redis.set(mark, String(++beats), 'PX', beatEvery(deps) * PRODUCING_BEATS_KEPT);
+  return () => {
+    const lifetime = beatEvery(deps) * PRODUCING_BEATS_KEPT;
+    return Promise.all([
+      deps.redis.set(mark, String(++beats), 'PX', lifetime),
+      deps.redis.zadd(reading, Date.now() + lifetime, runId),
+    ]);
+  };
+}
+
+/**
+ * The run's source is read no more (read to its end, left unread, or failed): it leaves its seller's
+ * runs being read. Called once its beat has stopped (the beats and this go on one connection, in
+ * order), so that no late beat lists it again.
+ */
+export async function readingEnded(deps: MarkDeps, runId: string, sellerRef: string): Promise<void> {
+  await deps.redis.zrem(deps.keys.sellerReading(sellerRef), runId);
 }
 
 /**

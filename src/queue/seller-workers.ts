@@ -11,6 +11,7 @@ import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
 import { LIMITER_MAX } from './queue-readiness.js';
 import { throttledErrorLog } from './quiet-errors.js';
+import { RunOrder, wakeNextRun } from './run-order.js';
 
 export interface SellerWorkersOptions {
   prefix: string;
@@ -47,6 +48,9 @@ export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDuration
 export class SellerWorkers {
   private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();
   private readonly contexts: RunContexts;
+  private readonly order: RunOrder;
+  /** Wakes of the next run under way (wakeNextRun): waited for before a queue closes. */
+  private readonly waking = new Set<Promise<void>>();
   private paused = false;
   /** Told when a served queue has no job left to take (BullMQ's `drained`): its slot may serve another. */
   onDrained: ((queueName: string) => void) | null = null;
@@ -56,6 +60,7 @@ export class SellerWorkers {
     private readonly options: SellerWorkersOptions,
   ) {
     this.contexts = new RunContexts(deps);
+    this.order = new RunOrder(deps);
   }
 
   serve(seller: SellerInfo): void {
@@ -67,7 +72,7 @@ export class SellerWorkers {
     );
     const worker = new (bullmq().Worker)<ChunkJobData>(
       seller.queueName,
-      makeChunkProcessor(this.deps, this.contexts, queue),
+      makeChunkProcessor(this.deps, this.contexts, queue, this.order),
       {
         connection,
         prefix: this.options.prefix,
@@ -79,6 +84,21 @@ export class SellerWorkers {
         limiter: { max: LIMITER_MAX, duration: 1000 },
       },
     );
+    // A chunk of the seller's queue left it: the next run's chunks waiting for an earlier run may go.
+    // Kept until done: a `run` closes as soon as its run ended, and its last chunk's wake must land.
+    const wake = () => {
+      if (seller.queueName !== this.deps.keys.sellerQueue(seller.ref)) return;
+      const waking = wakeNextRun(this.deps, seller.ref, queue)
+        .catch((error: unknown) =>
+          this.deps.logger.debug(
+            { queue: seller.queueName, err: String(error) },
+            'could not wake the next run',
+          ),
+        )
+        .finally(() => this.waking.delete(waking));
+      this.waking.add(waking);
+    };
+    worker.on('completed', wake);
     worker.on('failed', (job, error) => {
       if (!job) return;
       if (!isFinalAttempt(job)) {
@@ -88,9 +108,11 @@ export class SellerWorkers {
         );
         return;
       }
-      settleFailedChunk(this.deps, job, error, queue).catch((settleError: unknown) =>
-        this.deps.logger.error({ job: job.id, err: String(settleError) }, 'could not mark a failed chunk'),
-      );
+      settleFailedChunk(this.deps, job, error, queue)
+        .catch((settleError: unknown) =>
+          this.deps.logger.error({ job: job.id, err: String(settleError) }, 'could not mark a failed chunk'),
+        )
+        .finally(wake);
     });
     const throttled = throttledErrorLog(this.deps.logger, `queue ${seller.queueName}`);
     // While Redis refuses writes (full, read-only), BullMQ's own failures to move or lock jobs are
@@ -154,12 +176,14 @@ export class SellerWorkers {
     if (!entry) return;
     this.workers.delete(queueName);
     await entry.worker.close();
+    await Promise.all(this.waking);
     await entry.queue.close();
   }
 
   /** Lets the jobs in progress finish, then stops; nothing is lost (unfinished jobs return to waiting). */
   async close(): Promise<void> {
     await Promise.all([...this.workers.values()].map(({ worker }) => worker.close()));
+    await Promise.all(this.waking);
     await Promise.all([...this.workers.values()].map(({ queue }) => queue.close()));
     this.workers.clear();
   }

@@ -330,6 +330,21 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:runs`;
   }
   /**
+   * Sorted set: run id → when its producer last renewed its `producing` mark, for the seller's runs
+   * whose source is being read (producing-mark.ts): a later run's chunks wait for them (run-order.ts).
+   * A member the producer stopped renewing (killed) is stale after the mark's lifetime.
+   */
+  sellerReading(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:reading`;
+  }
+  /**
+   * Sorted set: job id → when it was put back, the chunks of the seller's queue that wait for an
+   * earlier run of the seller (run-order.ts): the end of that run takes them out again.
+   */
+  behindEarlierRuns(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:behind-earlier-runs`;
+  }
+  /**
    * String with a short TTL, renewed by every process that can serve the seller (one holding its
    * key): `status` and `import` say when a run waits for a worker that holds the seller's key.
    */

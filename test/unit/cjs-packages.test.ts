@@ -80,6 +80,7 @@ describe('the CommonJS packages, required (src/cjs-packages.ts)', () => {
     ]);
     expect(bullmq().Queue).toBe(imported.Queue);
     expect(bullmq().Worker).toBe(imported.Worker);
+    expect(bullmq().Job).toBe(imported.Job);
     expect(bullmq().DelayedError).toBe(imported.DelayedError);
     expect(bullmq().RateLimitError).toBe(imported.RateLimitError);
     expect(bullmq().getNextMillis).toBe(imported.getNextMillis);

@@ -63,6 +63,9 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.requestsUsed(REF, 0),
     keys.fieldsSent(REF),
     keys.seller(REF),
+    keys.sellerRuns(REF),
+    keys.sellerReading(REF),
+    keys.behindEarlierRuns(REF),
     // BullMQ's keys of the seller's queue: `prefix:QUEUE:…`.
     `${keys.prefix}:${keys.sellerQueue(REF)}:wait`,
   ];
