@@ -75,14 +75,14 @@ export interface SandboxOptions {
   /** In [0, 1); decides the injected faults. Default Math.random. */
   random?: () => number;
   /**
-   * In-process only, for tests: milliseconds an API request waits before it is served, on top of
-   * `latencyMs`, decided from the request (one run's writes made slower than another's, say).
+   * In-process only, for tests: an API request for which it returns a promise waits for it (after
+   * `latencyMs`) before it is served. One run's writes held until another's have happened, say.
    */
-  delayOf?: (request: DelayedRequest) => number;
+  hold?: (request: HeldRequest) => Promise<unknown> | undefined;
 }
 
-/** What `delayOf` is asked about: the request as it came (its path below /api/v1, its raw body). */
-export interface DelayedRequest {
+/** What `hold` is asked about: the request as it came (its path below /api/v1, its raw body). */
+export interface HeldRequest {
   method: string;
   path: string;
   body: string | null;

@@ -67,8 +67,7 @@ async function serve(
     state.requests.record({ method, path, query, body, status, at, ...(seller ? { seller } : {}) });
   };
   if (state.faults.latencyMs > 0) await sleep(state.faults.latencyMs);
-  const delay = state.options.delayOf?.({ method, path, body }) ?? 0;
-  if (delay > 0) await sleep(delay);
+  await state.options.hold?.({ method, path, body });
   if (body === null) {
     observe(400, undefined);
     writeAnswer(res, errorAnswer(400, 'body_too_large', 'the request body is too large'));

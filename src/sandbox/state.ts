@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ActiveFaults } from './faults.js';
 import {
   DAY_MS,
-  type DelayedRequest,
+  type HeldRequest,
   faultsProblem,
   isLoopbackHost,
   LIST_SHAPES,
@@ -38,7 +38,7 @@ export interface ResolvedOptions {
   ordersPerSeller: number;
   now: () => number;
   random: () => number;
-  delayOf: ((request: DelayedRequest) => number) | null;
+  hold: ((request: HeldRequest) => Promise<unknown> | undefined) | null;
 }
 
 /** Everything a running sandbox holds: keys, store, quota usage, faults, stats and the request log. */
@@ -142,7 +142,7 @@ export function resolveOptions(options: SandboxOptions): {
       ordersPerSeller,
       now: options.now ?? Date.now,
       random: options.random ?? Math.random,
-      delayOf: options.delayOf ?? null,
+      hold: options.hold ?? null,
     },
     faults,
   };
