@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ActiveFaults } from './faults.js';
 import {
   DAY_MS,
-  type HeldRequest,
   faultsProblem,
+  type HeldRequest,
   isLoopbackHost,
   LIST_SHAPES,
   type ListShape,
