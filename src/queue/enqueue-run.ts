@@ -25,7 +25,7 @@ import { produceChunks, SourceLeftUnreadError } from './producer.js';
 import { beatEvery, producerLives, producingBeat, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import { wakeNextRun } from './run-order.js';
+import { type RunOrderDeps, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
 
@@ -113,7 +113,7 @@ export async function enqueueRun(
 async function endReading(deps: EnqueueDeps, run: RunRecord): Promise<void> {
   await readingEnded(deps, run.id, run.sellerRef);
   const queueName = deps.keys.sellerQueue(run.sellerRef);
-  await wakeNextRun({ ...deps, redis: deps.commands ?? deps.redis, now: Date.now }, run.sellerRef, () => {
+  await wakeNextRun(orderDeps(deps), run.sellerRef, () => {
     const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
     queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
     return queue;
@@ -206,6 +206,8 @@ async function produceRun(
       ...(hooks.sourceRows ? { sourceRows: hooks.sourceRows } : {}),
       ...(hooks.firstRows ? { firstRows: hooks.firstRows } : {}),
       sellerPause: async () => pauseReason(await deps.sellers.status(spec.sellerRef, spec.dailyReset)),
+      // The later runs' chunks put back behind this one wait for its read to end: not counted.
+      ...(run.ownQueue ? {} : { waitingAhead: () => waitingAhead(orderDeps(deps), run.sellerRef, run.id) }),
     });
     // A run whose rows needed no request still needs a worker to read the seller's products, so
     // that its report lists the `missing` ones: one empty chunk does that.
@@ -245,6 +247,11 @@ async function produceRun(
     await queue.close();
     await pauseTold;
   }
+}
+
+/** What the seller's run order (run-order.ts) asks of the enqueue's deps. */
+function orderDeps(deps: EnqueueDeps): RunOrderDeps {
+  return { redis: deps.commands ?? deps.redis, keys: deps.keys, now: Date.now };
 }
 
 /** Why the seller's workers send nothing now, in words for the user; null when they may. */

@@ -61,6 +61,8 @@ export interface ProduceOptions {
   sourceRows?: SourceRows;
   /** A worker of this process starts the run: the read waits for its first rows (first-rows.ts). */
   firstRows?: FirstRows;
+  /** The waiting jobs the mark counts (queue-room.ts); every waiting job of `queue` when absent. */
+  waitingAhead?: () => Promise<number>;
 }
 
 /** The rows one flush lets go, and what they leave to record, written while the next are read. */
@@ -129,7 +131,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     return sourceKeys;
   };
 
-  const room = new QueueRoom(queue, highWater);
+  const room = new QueueRoom(queue, highWater, options.waitingAhead);
   let keptAt = Number.NEGATIVE_INFINITY;
 
   /**

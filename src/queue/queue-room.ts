@@ -10,14 +10,20 @@ export class QueueRoom {
   private bound = Number.POSITIVE_INFINITY;
 
   constructor(
-    private readonly queue: Queue<ChunkJobData>,
+    queue: Queue<ChunkJobData>,
     readonly highWater: number,
+    /**
+     * The jobs that count, when not all of the queue's waiting ones do: in a seller's queue, those
+     * that go before this run's chunks (run-order.ts `waitingAhead`).
+     */
+    private readonly count: () => Promise<number> = () =>
+      queue.getJobCountByTypes('wait', 'prioritized', 'delayed'),
   ) {}
 
   /** Jobs waiting, or null when they are surely fewer than the mark. */
   async waiting(): Promise<number | null> {
     if (this.bound < this.highWater) return null;
-    const waiting = await this.queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+    const waiting = await this.count();
     this.bound = waiting;
     return waiting;
   }

@@ -127,6 +127,26 @@ return wake
 `,
 );
 
+// ARGV: the run. The seller queue's jobs waiting (wait, prioritized, delayed), less the chunks of
+// later runs put back behind this one: they go after its own chunks, so its producer does not wait
+// for them to drain (it would wait for ever: they wait for its source to be read to its end).
+const WAITING_AHEAD = luaScript(
+  'chunksWaitingAhead',
+  QUEUE_KEYS,
+  `${COMMON}
+local mine = ARGV[1]
+local count = redis.call('LLEN', KEYS[2]) + redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[4])
+if scoreOf(mine) == false then return count end
+for _, id in ipairs(redis.call('ZRANGE', KEYS[7], 0, -1)) do
+  local run = runOf(id)
+  if run and run ~= mine and before(mine, run) and redis.call('ZSCORE', KEYS[3], id) then
+    count = count - 1
+  end
+end
+return count
+`,
+);
+
 export interface RunOrderDeps {
   /** The tool's own connection: the scripts run on it. */
   redis: Redis;
@@ -134,8 +154,13 @@ export interface RunOrderDeps {
   now: () => number;
 }
 
+/** What BullMQ's keys of the seller's queue start with (`prefix:QUEUE:`), a job's hash among them. */
+function queueKeyPrefix(keys: RedisKeys, sellerRef: string): string {
+  return `${keys.prefix}:${keys.sellerQueue(sellerRef)}:`;
+}
+
 function orderKeys(keys: RedisKeys, sellerRef: string): string[] {
-  const queue = `${keys.prefix}:${keys.sellerQueue(sellerRef)}:`;
+  const queue = queueKeyPrefix(keys, sellerRef);
   return [
     ...['active', 'wait', 'delayed', 'prioritized'].map((name) => queue + name),
     keys.sellerRuns(sellerRef),
@@ -159,16 +184,23 @@ export async function earlierRunOf(
   runId: string,
   jobId: string,
 ): Promise<string | null> {
-  const keys = orderKeys(deps.keys, sellerRef);
-  const jobKey = `${keys[0]!.slice(0, -'active'.length)}${jobId}`;
-  const earlier = await runScript(deps.redis, EARLIER_RUN, ...keys, jobKey, runId, jobId, deps.now());
+  const keys = [...orderKeys(deps.keys, sellerRef), queueKeyPrefix(deps.keys, sellerRef) + jobId];
+  const earlier = await runScript(deps.redis, EARLIER_RUN, ...keys, runId, jobId, deps.now());
   return typeof earlier === 'string' ? earlier : null;
 }
 
 /**
+ * The jobs waiting in the seller's queue that go before the chunks `runId` queues now: the
+ * producer's backpressure (queue-room.ts) counts these, not the later runs' chunks put back behind it.
+ */
+export async function waitingAhead(deps: RunOrderDeps, sellerRef: string, runId: string): Promise<number> {
+  return Number(await runScript(deps.redis, WAITING_AHEAD, ...orderKeys(deps.keys, sellerRef), runId));
+}
+
+/**
  * Moves the waiting chunks of the seller's next run back to its queue, once no earlier run holds
- * them back. Called when a chunk of the seller's queue ends (or is removed); `queue` is the seller's,
- * made only when a chunk is to be promoted when absent.
+ * them back. Called when a chunk of the seller's queue ends or is removed, and when a source is read
+ * no more. `queue`: the seller's, or a maker of it, called only when there is a chunk to promote.
  */
 export async function wakeNextRun(
   deps: RunOrderDeps,

@@ -3,8 +3,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_HIGH_WATER } from '../../../src/defaults.js';
 import { type Gate, gate } from '../../support/gate.js';
-import { type CatalogRow, parseCsv, writeCsv } from '../support/catalog.js';
+import { type CatalogRow, catalogRows, parseCsv, writeCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { eventually, type FailureRig, KEY_A, runDone, SELLER_A, useFailureRig } from './support/rig.js';
 
@@ -173,6 +174,46 @@ describe('runs of one seller, written in the order they were queued', () => {
     await runDone(rig, olderRun);
     await runDone(rig, newer);
     expectPrices(rig, pricedRows('22', FEED_ROWS));
+  });
+
+  it('lets a run still reading its feed queue its rest, though a later run’s chunks fill the queue', {
+    timeout: 120_000,
+  }, async () => {
+    // Two dry runs (they plan, and write nothing), in the seller's queue all the same: the earlier
+    // one's feed sends 200 rows, then more than the queue holds once told; the later one reads up to
+    // the queue's mark meanwhile, its chunks put back behind the feed's run.
+    const mark = DEFAULT_HIGH_WATER * DEFAULT_CHUNK_SIZE;
+    const feedRows = pricedRows('11', mark + 700).map((row, i) => ({
+      ...row,
+      description: i < 200 ? LONG.description : '',
+    }));
+    rig.spawn(['worker']);
+    const body = await readFile(await writeCsv(rig.dir, 'feed.csv', feedRows), 'utf8');
+    const rest = gate();
+    const olderFeed = await feed(body, 200, rest, (res) => res.end(olderFeed.rest));
+    const importingOlder = rig.cli(['import', olderFeed.url, '--dry-run']);
+    const older = await eventually('the feed’s first rows planned', async () => {
+      const status = await rig.status();
+      return status.settled >= 100 ? status.id : undefined;
+    });
+    const importingNewer = rig.cli([
+      'import',
+      await rig.csv('big.csv', catalogRows(mark + 500)),
+      '--dry-run',
+    ]);
+    const newer = await eventually('the later run read up to the mark', async () => {
+      const status = await rig.status();
+      return status.id !== older && status.total >= mark - DEFAULT_CHUNK_SIZE ? status.id : undefined;
+    });
+
+    rest.open();
+
+    // The feed's run queues its rest (it does not wait for the later run's chunks to drain), ends,
+    // then the later run goes on.
+    expect((await importingOlder).code).toBe(0);
+    expect((await runDone(rig, older, 90_000)).total).toBe(feedRows.length);
+    expect((await importingNewer).code).toBe(0);
+    expect((await runDone(rig, newer, 90_000)).total).toBe(mark + 500);
   });
 
   it('reports every row of a newer run put back behind an older one, whose feed broke meanwhile', {
