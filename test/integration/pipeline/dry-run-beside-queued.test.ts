@@ -3,15 +3,7 @@ import { catalogRows } from '../support/catalog.js';
 import { CliProcesses, runIdOf, waitUntilDone } from '../support/cli.js';
 import { requestCounts, usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
-
-/** Polls until `check` holds; only a guard against a test that would otherwise hang. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { until } from '../support/until.js';
 
 /** The keys of runs' own queues (a `run --dry-run`'s) left under the prefix. */
 async function ownQueueKeys(prefix: string): Promise<string[]> {
@@ -33,7 +25,7 @@ describe('a `run --dry-run` while another run of the seller is still queued', ()
   async function stoppedRun(source: string): Promise<string> {
     // Two chunks at once: most of its five chunks are still waiting when it stops.
     const run = processes.spawn(['run', source, '--concurrency', '2'], pipeline.env);
-    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 20);
+    await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 20, 30_000);
     run.process.kill('SIGINT');
     expect(await run.exited).toEqual({ code: 130, signal: null });
     expect(run.stderr()).toMatch(/interrupted \(SIGINT\): run .* rows stay queued/);

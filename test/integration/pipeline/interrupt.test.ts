@@ -4,15 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { CliProcesses, runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
-
-/** Polls until `check` holds; only a guard against a test that would otherwise hang. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { until } from '../support/until.js';
 
 describe('when `run` is interrupted (SIGINT or SIGTERM)', () => {
   const pipeline = usePipeline({ latencyMs: 30 });

@@ -8,15 +8,7 @@ import { catalogRows } from '../support/catalog.js';
 import { CliProcesses } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
-
-/** Polls until `check` holds; only a guard against a test that would otherwise hang. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { until } from '../support/until.js';
 
 /**
  * A `run` killed (kill -9) while it reads its source leaves its run `running` with the rest of the
