@@ -1,20 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogRows } from '../support/catalog.js';
 import { CliProcesses, runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
+import { useStallingFeed } from '../support/stalling-feed.js';
 import { until } from '../support/until.js';
 
 describe('when `run` is interrupted (SIGINT or SIGTERM)', () => {
   const pipeline = usePipeline({ latencyMs: 30 });
   const processes = new CliProcesses();
-  let feed: Server | undefined;
+  const stallingFeed = useStallingFeed();
   afterEach(async () => {
     await processes.stopAll();
-    feed?.closeAllConnections();
-    await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
-    feed = undefined;
   });
 
   it('after the source is read: exits 130, and a worker ends the run exact', {
@@ -44,14 +40,7 @@ describe('when `run` is interrupted (SIGINT or SIGTERM)', () => {
     timeout: 60_000,
   }, async () => {
     // A feed that sends more than the sniffed 64 KiB, then stalls: the run is mid-read.
-    feed = createServer((_request, response) => {
-      response.writeHead(200, { 'Content-Type': 'text/csv' });
-      response.write('sku,name,price\n');
-      for (const row of catalogRows(3000))
-        response.write(`${row.sku},"${row.name} with a longer name",${row.price}\n`);
-    });
-    await new Promise<void>((resolve) => feed?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.csv`;
+    const url = await stallingFeed();
     const run = processes.spawn(['run', url], pipeline.env);
     await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 5);
 

@@ -1,13 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunView } from '../../../src/dashboard/views.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { useDashboards } from '../dashboard/support.js';
-import { catalogRows } from '../support/catalog.js';
 import { CliProcesses } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
+import { useStallingFeed } from '../support/stalling-feed.js';
 import { until } from '../support/until.js';
 
 /**
@@ -19,26 +17,16 @@ describe('status of a run whose reader was killed half way through its source', 
   const pipeline = usePipeline({ latencyMs: 5 });
   const processes = new CliProcesses();
   const openDashboard = useDashboards();
-  let feed: Server | undefined;
+  const stallingFeed = useStallingFeed();
   afterEach(async () => {
     await processes.stopAll();
-    feed?.closeAllConnections();
-    await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
-    feed = undefined;
   });
 
   it('says the source was left unread and how to end the run, in text, JSON, --list and the dashboard', {
     timeout: 60_000,
   }, async () => {
     // A feed that sends more than the sniffed 64 KiB, then stalls: the run is mid-read.
-    feed = createServer((_request, response) => {
-      response.writeHead(200, { 'Content-Type': 'text/csv' });
-      response.write('sku,name,price\n');
-      for (const row of catalogRows(3000))
-        response.write(`${row.sku},"${row.name} with a longer name",${row.price}\n`);
-    });
-    await new Promise<void>((resolve) => feed?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.csv`;
+    const url = await stallingFeed();
     const run = processes.spawn(['run', url], pipeline.env);
     await until('some writes', () => pipeline.sandbox.stats().writesApplied >= 5);
 
