@@ -58,8 +58,8 @@ local function before(a, b)
 end
 -- Calls visit(run, job id) for each run being read (job id nil) and each chunk in the queue.
 local function eachPresent(now, visit)
-  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
-  for _, run in ipairs(redis.call('ZRANGE', KEYS[6], 0, -1)) do
+  if PRUNE then redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now) end
+  for _, run in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '(' .. now, '+inf')) do
     if visit(run, nil) then return true end
   end
   local lists = {
@@ -82,7 +82,8 @@ end
 const EARLIER_RUN = luaScript(
   'earlierRunOfChunk',
   QUEUE_KEYS + 1,
-  `${COMMON}
+  `local PRUNE = true
+${COMMON}
 local mine, job, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
 if scoreOf(mine) == false then return false end
 local earlier = false
@@ -103,7 +104,8 @@ return earlier
 const NEXT_RUN_CHUNKS = luaScript(
   'chunksOfNextRun',
   QUEUE_KEYS,
-  `${COMMON}
+  `local PRUNE = true
+${COMMON}
 if redis.call('ZCARD', KEYS[7]) == 0 then return {} end
 local earliest = nil
 eachPresent(tonumber(ARGV[1]), function(run)
@@ -133,7 +135,8 @@ return wake
 const WAITING_AHEAD = luaScript(
   'chunksWaitingAhead',
   QUEUE_KEYS,
-  `${COMMON}
+  `local PRUNE = true
+${COMMON}
 local mine = ARGV[1]
 local count = redis.call('LLEN', KEYS[2]) + redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[4])
 if scoreOf(mine) == false then return count end
@@ -186,6 +189,40 @@ export async function earlierRunOf(
 ): Promise<string | null> {
   const keys = [...orderKeys(deps.keys, sellerRef), queueKeyPrefix(deps.keys, sellerRef) + jobId];
   const earlier = await runScript(deps.redis, EARLIER_RUN, ...keys, runId, jobId, deps.now());
+  return typeof earlier === 'string' ? earlier : null;
+}
+
+// ARGV: the run, now (ms). The earlier run of the seller still present that the run's chunks wait
+// for, or nil; read only (`status`): nothing is listed or pruned.
+const RUN_WAITED_FOR = luaScript(
+  'runWaitedFor',
+  QUEUE_KEYS,
+  `local PRUNE = false
+${COMMON}
+local mine, now = ARGV[1], tonumber(ARGV[2])
+if scoreOf(mine) == false then return false end
+local earlier = false
+eachPresent(now, function(run)
+  if run ~= mine and before(run, mine) then earlier = run return true end
+  return false
+end)
+return earlier
+`,
+);
+
+/** The earlier run of the seller that `runId`'s chunks wait for (runs are written in order), or null. */
+export async function runWaitedFor(
+  deps: RunOrderDeps,
+  sellerRef: string,
+  runId: string,
+): Promise<string | null> {
+  const earlier = await runScript(
+    deps.redis,
+    RUN_WAITED_FOR,
+    ...orderKeys(deps.keys, sellerRef),
+    runId,
+    deps.now(),
+  );
   return typeof earlier === 'string' ? earlier : null;
 }
 

@@ -4,6 +4,7 @@ import { parseDuration } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { delayedChunksOf } from '../../queue/delayed-chunks.js';
 import { readerStopped } from '../../queue/producing-mark.js';
+import { runWaitedFor } from '../../queue/run-order.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -68,6 +69,11 @@ export function registerStatus(program: Command, io: CliIo): void {
         const stopped = await readerStopped(runtime, run);
         const state = runStateText(run, seller, Date.now(), stopped);
         const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
+        // A seller's runs are written in the order they were created (run-order.ts).
+        const waitsForRun =
+          run.state === 'queued' || run.state === 'running'
+            ? await runWaitedFor({ ...runtime, now: Date.now }, run.sellerRef, run.id)
+            : null;
         // A worker holding a key the API rejected (401) sends nothing with it: the run waits, unsaid otherwise.
         const rejectedKeys = await runtime.sellers.rejectedKeys.count(run.sellerRef);
         const keysLine = await rejectedKeysLine(runtime, run, seller.authRejected, rejectedKeys);
@@ -76,7 +82,7 @@ export function registerStatus(program: Command, io: CliIo): void {
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, readerStopped: stopped, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, readerStopped: stopped, waitsForRun, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -88,6 +94,11 @@ export function registerStatus(program: Command, io: CliIo): void {
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
               `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
+              ...(waitsForRun
+                ? [
+                    `  order     waits for run ${waitsForRun} of this seller to end: a seller's runs are written in the order they were created`,
+                  ]
+                : []),
               ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
               ...(keysLine ? [`  keys      ${keysLine}`] : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,

@@ -93,4 +93,22 @@ describe('`import` of a source whose run is still queued (no worker running)', (
     const queuedState = JSON.parse((await pipeline.cli(['status', queuedRun, '--json'])).stdout).state;
     expect(['done', 'cancelled']).toContain(queuedState);
   });
+
+  it('says a later run of the seller waits for the earlier one (runs are written in order)', async () => {
+    const first = runIdOf(
+      (await pipeline.cli(['import', await pipeline.csv('a.csv', catalogRows(5))])).stdout,
+    );
+    const later = runIdOf(
+      (await pipeline.cli(['import', await pipeline.csv('b.csv', catalogRows(5, 100))])).stdout,
+    );
+
+    const text = await pipeline.cli(['status', later]);
+    const json = JSON.parse((await pipeline.cli(['status', later, '--json'])).stdout);
+    const firstJson = JSON.parse((await pipeline.cli(['status', first, '--json'])).stdout);
+
+    expect(text.stdout).toContain(`  order     waits for run ${first} of this seller to end`);
+    expect(json.waitsForRun).toBe(first);
+    expect(firstJson.waitsForRun).toBeNull();
+    expect((await pipeline.cli(['status', first])).stdout).not.toContain('  order ');
+  });
 });
