@@ -198,7 +198,9 @@ describe('notify: in a job file', () => {
 });
 
 describe('--notify: a run paused on the daily limit', () => {
-  const rig = useFailureRig(() => ({ dailyLimit: 5, dayLengthMs: 60_000 }));
+  // An hour's day: with a minute's, a test that ran across its end (one in a few dozen) read the
+  // next day's pause from `status`. Nothing here waits for the reset.
+  const rig = useFailureRig(() => ({ dailyLimit: 5, dayLengthMs: 3_600_000 }));
   const hook = useWebhookReceiver();
 
   it('POSTs one `paused` event with the time the pause lifts', async () => {
