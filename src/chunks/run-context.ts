@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RedisHealth } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { isAnsweredWrite } from '../runs/request-counts.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import {
@@ -236,7 +237,7 @@ export class RunContexts {
         // The answer's rate headers are read against the number its request was given.
         if (slot && event.status !== null && !pause)
           deps.sellers.noteAnswer(ref, slot as ReservedRequest, remainingRequests(event.headers));
-        deps.runs.countRequest(runId, event.method !== 'GET').catch(() => undefined);
+        deps.runs.countRequest(runId, isAnsweredWrite(event.method, event.status)).catch(() => undefined);
         deps.onRequestSent?.(event);
       },
     });

@@ -12,6 +12,16 @@ interface Counts {
 }
 
 /**
+ * A request the run counts as a write: a POST or PUT the API answered 2xx, so applied for sure. A
+ * write answered 429 or another 4xx was refused; one answered 5xx, or whose answer was lost (a
+ * timeout, a reset), may have been applied or not (its outcome is unknown, as the client treats it):
+ * each is a request only, and its row's outcome says what became of the product (docs/report.md).
+ */
+export function isAnsweredWrite(method: string, status: number | null): boolean {
+  return method !== 'GET' && status !== null && status >= 200 && status < 300;
+}
+
+/**
  * A run's requests and writes sent by this process and not yet added to its record (issue 12):
  * counted in memory, then added in the round trip that settles the run's next rows (run-store.ts),
  * at the end of each chunk and when the process closes. A row settles only after the requests that
@@ -22,6 +32,7 @@ interface Counts {
 export class RequestCounts {
   private readonly pending = new Map<string, Counts>();
 
+  /** `isWrite`: the request is a write the API applied (`isAnsweredWrite`). */
   add(runId: string, isWrite: boolean): void {
     const counts = this.pending.get(runId) ?? { requests: 0, writes: 0 };
     counts.requests++;
