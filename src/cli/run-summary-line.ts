@@ -27,6 +27,8 @@ export function logRunSummary(
       ...runCounts(run),
       requests: run.requests,
       writes: run.writes,
+      // Lower bounds: a process serving the run died before it had added its counts.
+      ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
     },
     'run summary',
   );

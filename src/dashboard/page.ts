@@ -183,7 +183,9 @@ function runRow(tr, run) {
   }
   progressCell(tr, run);
   outcomeCell(tr, run);
-  count(tr, run.requests);
+  // A lower bound after a process serving the run died mid-chunk (its last requests were not counted).
+  if (run.requestsAtLeast) cell(tr, '≥ ' + run.requests, 'num').title = 'at least: a process serving the run died mid-chunk';
+  else count(tr, run.requests);
   // The year goes: it is in the run id, and the row must fit a laptop's width.
   cell(tr, utc(run.startedAt).slice(5), 'mono').title = utc(run.startedAt) + ' UTC';
   cell(tr, finished(run), 'mono');

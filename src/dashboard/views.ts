@@ -54,6 +54,8 @@ export interface RunView {
   history: string[];
   requests: number;
   writes: number;
+  /** `requests` and `writes` are lower bounds: a process serving the run died mid-chunk. */
+  requestsAtLeast: boolean;
   startedAt: number;
   finishedAt: number | null;
   /** Until the run finished, or until now while it goes on. */
@@ -156,6 +158,7 @@ export function runView(
     history: runHistory(run),
     requests: run.requests,
     writes: run.writes,
+    requestsAtLeast: run.requestsAtLeast === true,
     startedAt: run.createdAt,
     finishedAt: run.finishedAt,
     durationMs,

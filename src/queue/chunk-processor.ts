@@ -9,6 +9,7 @@ import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
+import { markRequestsAtLeast } from '../runs/request-counts.js';
 import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { pauseOf } from '../sync/error-policy.js';
@@ -73,6 +74,9 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       deps.redis.hmget(deps.keys.run(runId), 'state', SNAPSHOT_FAILED, 'createdAt', 'cancelledAt', 'aborted'),
       context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
     ]);
+    // Taken back after its process stopped holding it (killed, or cut off from Redis past its lock):
+    // the requests that process had not yet added to the run are lost, so its counts are lower bounds.
+    if (job.stalledCounter > 0 && recorded) await markRequestsAtLeast(deps.redis, deps.keys.run(runId));
     // The key this process built the run's context with was rejected (401) since, here or in another
     // process: never sent again. The context is built anew from the keys as they are now (a keys
     // file read again), or the chunk waits, unsent, if no other key is held.

@@ -147,6 +147,8 @@ async function endRun(deps: FinaliseDeps, runId: string, heldDeactivations: bool
         ...runCounts(run),
         requests: run.requests,
         writes: run.writes,
+        // Lower bounds: a process serving the run died before it had added its counts.
+        ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
       },
       `run ${runId} ${run.state}`,
     );

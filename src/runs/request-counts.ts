@@ -1,4 +1,4 @@
-import type { ChainableCommander } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 /** Counts queued on a pipeline: its first `commands` commands, and how to keep them if those fail. */
 export interface QueuedCounts {
@@ -26,8 +26,7 @@ export function isAnsweredWrite(method: string, status: number | null): boolean 
  * counted in memory, then added in the round trip that settles the run's next rows (run-store.ts),
  * at the end of each chunk and when the process closes. A row settles only after the requests that
  * decided it are counted, so once every row is settled the run's `requests` equals the requests
- * sent (a process killed in between loses the counts it had not added, as a killed process lost
- * the request it was counting before).
+ * sent (a process killed in between loses the counts it had not added: REQUESTS_AT_LEAST).
  */
 export class RequestCounts {
   private readonly pending = new Map<string, Counts>();
@@ -72,6 +71,24 @@ export class RequestCounts {
   runs(): string[] {
     return [...this.pending.keys()];
   }
+}
+
+/**
+ * The run record's field that says its `requests` and `writes` are at least what they say: a chunk
+ * of the run was taken back after its process stopped holding it (killed, or out of touch with
+ * Redis past its job lock), and that process's counts not yet added died with it. How many: the
+ * requests it had in flight and those answered since its last settle (each settle adds what the
+ * process counted, and a row settles within 10 ms), about twice `--concurrency`; killed during the
+ * run's list read, the pages read so far too (added once the read is whole). No cheaper record is
+ * exact: a request in flight at a kill is counted by nobody but the API, unless a Redis write went
+ * before every request. The seller's quota numbers (request-quota.ts) are reserved before their
+ * requests, but in blocks and per seller: they bound the seller's day from above, not a run's count.
+ */
+export const REQUESTS_AT_LEAST = 'requestsAtLeast';
+
+/** Marks the run's counts as lower bounds (REQUESTS_AT_LEAST): only on the path of a chunk taken back. */
+export async function markRequestsAtLeast(redis: Redis, runKey: string): Promise<void> {
+  await redis.hset(runKey, REQUESTS_AT_LEAST, 1);
 }
 
 /**

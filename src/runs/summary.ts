@@ -43,6 +43,22 @@ export function runCounts(run: RunRecord) {
   };
 }
 
+/** Why a run's requests are a lower bound (RunRecord.requestsAtLeast), as the summary and `status` say it. */
+export const REQUESTS_AT_LEAST_WHY =
+  'a process serving the run died mid-chunk: the last requests it sent were not counted';
+
+/** `12`, or `at least 12` when a process died before it had added its counts (requestsAtLeast). */
+export function requestCount(run: Pick<RunRecord, 'requestsAtLeast'>, count: number): string {
+  return run.requestsAtLeast ? `at least ${count}` : String(count);
+}
+
+/** `12 (9 writes)`; `at least 12 (at least 9 writes): why` after a process died mid-chunk. */
+function requestsLine(run: RunRecord): string {
+  const writes = countOf(run.writes, 'write', 'writes', requestCount(run, run.writes));
+  const why = run.requestsAtLeast ? `: ${REQUESTS_AT_LEAST_WHY}` : '';
+  return `${requestCount(run, run.requests)} (${writes})${why}`;
+}
+
 /**
  * A dry run's plan against the daily limit (issue 14): the requests the run needs (the reads it
  * made, plus one per write), and, where the limit is known (`--daily-budget`, else the one the
@@ -184,7 +200,7 @@ export function formatSummary(
   lines.push(
     run.dryRun
       ? planLine(run, c.toCreate + c.toUpdate + c.toDeactivate, learned)
-      : `  requests  ${run.requests} (${countOf(run.writes, 'write')})`,
+      : `  requests  ${requestsLine(run)}`,
   );
   if (c.invalid + c.failed > 0) lines.push(`  see       catalog-sync report ${run.id}`);
   return `${terminalSafe(lines.join('\n'))}\n`;

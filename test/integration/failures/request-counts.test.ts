@@ -4,10 +4,17 @@ import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { expectExactCatalog } from './support/exact-catalog.js';
 import { mulberry32 } from './support/prng.js';
-import { type FailureRig, type RunStatus, SELLER_A, useFailureRig } from './support/rig.js';
+import {
+  type FailureRig,
+  killAfterWrites,
+  type RunStatus,
+  runDone,
+  SELLER_A,
+  useFailureRig,
+} from './support/rig.js';
 
 /** What `status --json` says of a run's requests, besides what the rig's RunStatus reads. */
-type CountedStatus = RunStatus & { requests: number; writes: number };
+type CountedStatus = RunStatus & { requests: number; writes: number; requestsAtLeast?: boolean };
 
 /** The writes the sandbox applied and answered: POSTs and PUTs it answered 2xx. */
 function answeredWrites(requests: LoggedRequest[]): number {
@@ -48,6 +55,9 @@ describe("a run's requests and writes are what the API served", () => {
       expect(status.requests).toBe(served.length);
       // The summary a seller reads says the same.
       expect(result.stdout).toContain(`requests  ${served.length} (${answeredWrites(served)} writes)`);
+      // No worker died: the counts are exact, and said so.
+      expect(status.requestsAtLeast).toBeUndefined();
+      expect((await rig.cli(['status', status.id])).stdout).not.toContain('at least');
     });
   });
 
@@ -69,6 +79,33 @@ describe("a run's requests and writes are what the API served", () => {
       expect(failedWrites.length, 'writes answered 500 or not at all').toBeGreaterThan(0);
       expect(status.writes).toBe(answeredWrites(served));
       expect(status.requests).toBe(served.length);
+    });
+  });
+
+  describe('when a worker is killed (SIGKILL) mid-run', () => {
+    // 20 ms per answer: the kill lands with requests in flight and answers not yet added.
+    const rig = useFailureRig(() => ({ latencyMs: 20 }));
+
+    it('the counts say "at least": what the killed worker had not added is missing, never more', {
+      timeout: 60_000,
+    }, async () => {
+      const rows = catalogRows(300);
+      // A killed worker's chunks come back once their 2-second lock runs out.
+      const env = rig.env(undefined, { CATALOG_SYNC_LOCK_MS: '2000', CATALOG_SYNC_STALL_CHECK_MS: '300' });
+      const imported = await rig.cli(['import', await rig.csv('catalog.csv', rows)], env);
+      expect(imported.code).toBe(0);
+      const runId = runIdOf(imported.stdout);
+      await killAfterWrites(rig, rig.spawn(['worker', '--concurrency', '4'], env), 60);
+      rig.spawn(['worker', '--concurrency', '4'], env);
+      const status = (await runDone(rig, runId)) as CountedStatus;
+
+      expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
+      const served = rig.sandbox.requests();
+      expect(status.requests).toBeLessThanOrEqual(served.length);
+      expect(status.writes).toBeLessThanOrEqual(answeredWrites(served));
+      expect(status.requestsAtLeast).toBe(true);
+      const text = (await rig.cli(['status', runId], env)).stdout;
+      expect(text).toContain(`requests  at least ${status.requests} by this run`);
     });
   });
 });

@@ -121,6 +121,13 @@ describe('runView', () => {
     });
   });
 
+  it('says when the requests are a lower bound (a process serving the run died mid-chunk)', () => {
+    expect(runView(run, undefined, NOW)).toMatchObject({ requests: 5, writes: 4, requestsAtLeast: false });
+    expect(runView({ ...run, requestsAtLeast: true }, undefined, NOW)).toMatchObject({
+      requestsAtLeast: true,
+    });
+  });
+
   it("shows a named seller's name beside its ref, and null for an unnamed one", () => {
     expect(runView({ ...run, sellerName: 'acme' }, undefined, NOW)).toMatchObject({
       sellerRef: run.sellerRef,

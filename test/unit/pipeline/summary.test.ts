@@ -181,6 +181,13 @@ describe('formatSummary', () => {
       expect(text).toContain('  requests  12 (9 writes)\n');
     });
 
+    it('says the counts are lower bounds after a process serving the run died mid-chunk', () => {
+      const atLeast = formatSummary(runRecord({ total: 20, requests: 12, writes: 1, requestsAtLeast: true }));
+      expect(atLeast).toContain(
+        '  requests  at least 12 (at least 1 write): a process serving the run died mid-chunk: the last requests it sent were not counted\n',
+      );
+    });
+
     it('neither sends the reader to the report nor lists missing products', () => {
       expect(text).not.toContain('catalog-sync report');
       expect(text).not.toContain('missing');
