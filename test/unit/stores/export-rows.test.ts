@@ -6,8 +6,6 @@ import {
   variationRow,
 } from '../../../src/sources/stores/woocommerce/export-rows.js';
 
-const NOW = Date.parse('2026-06-01T12:00:00Z');
-
 describe("a Shopify product as its export's rows", () => {
   const product = (weight: { unit: string; value: number }) =>
     exportRows({
@@ -44,25 +42,36 @@ describe("a Shopify product as its export's rows", () => {
 });
 
 describe("a WooCommerce product as its export's row", () => {
-  it('a sale not yet begun, or ended, is no sale; one running is', () => {
-    const item = (from: string | null, to: string | null) =>
+  it('the sale price with its dates, as the export writes them (the preset judges the sale, as for the export)', () => {
+    const item = (from: string | null, to: string | null, sale = '8') =>
       productRow(
         {
           id: 1,
           type: 'simple',
           status: 'publish',
           regular_price: '10',
-          sale_price: '8',
+          sale_price: sale,
           date_on_sale_from_gmt: from,
           date_on_sale_to_gmt: to,
         },
         new Map(),
-        NOW,
-      )['Sale price'];
-    expect(item(null, null)).toBe('8');
-    expect(item('2026-05-01T00:00:00', '2026-07-01T00:00:00')).toBe('8');
-    expect(item('2026-07-01T00:00:00', null)).toBe('');
-    expect(item(null, '2026-05-31T23:59:59')).toBe('');
+      );
+    expect(item(null, null)).toMatchObject({
+      'Sale price': '8',
+      'Date sale price starts': '',
+      'Date sale price ends': '',
+    });
+    // An ended sale keeps its price in the row: the preset leaves it out with its note, and ends it.
+    expect(item('2026-05-01T00:00:00', '2026-05-31T23:59:59')).toMatchObject({
+      'Sale price': '8',
+      'Date sale price starts': '2026-05-01 00:00:00',
+      'Date sale price ends': '2026-05-31 23:59:59',
+    });
+    expect(item('2026-07-01T00:00:00+02:00', 'not a date', '')).toMatchObject({
+      'Sale price': '',
+      'Date sale price starts': '2026-06-30 22:00:00',
+      'Date sale price ends': '',
+    });
   });
 
   it('Published is 1, 0 or -1 as the exporter writes it; the stock only where it is managed', () => {
@@ -77,7 +86,6 @@ describe("a WooCommerce product as its export's row", () => {
           attributes: [{ name: 'Size', option: 'M' }],
         },
         '4',
-        NOW,
       );
     expect(row('publish', true)).toMatchObject({
       Published: '1',

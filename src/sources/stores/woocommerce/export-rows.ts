@@ -1,9 +1,10 @@
 import { namedValues } from '../../../named-values.js';
-import { saleWindowState } from '../../../sale-window.js';
 /**
  * The columns of WooCommerce's product CSV export that the `woocommerce` preset reads: a product
  * read through the REST API becomes the row its export would hold (a variable product, then a row
- * per variation naming it in Parent), so the preset gives it the meaning it gives the export.
+ * per variation naming it in Parent), so the preset gives it the meaning it gives the export: a
+ * sale included, judged by its dates at the run's start, with the note the export's row gets, and
+ * a blank Sale price (no sale) ending one the marketplace still shows (sale-dates.ts).
  */
 export const WOO_EXPORT_COLUMNS = [
   'ID',
@@ -15,6 +16,8 @@ export const WOO_EXPORT_COLUMNS = [
   'Visibility in catalog',
   'Short description',
   'Description',
+  'Date sale price starts',
+  'Date sale price ends',
   'Sale price',
   'Regular price',
   'In stock?',
@@ -52,11 +55,7 @@ export function categoryPaths(categories: Array<Record<string, unknown>>): Map<n
   return paths;
 }
 
-export function productRow(
-  product: Record<string, unknown>,
-  paths: CategoryPaths,
-  now: number,
-): Record<string, string> {
+export function productRow(product: Record<string, unknown>, paths: CategoryPaths): Record<string, string> {
   const row = blankRow();
   row.ID = text(product.id);
   row.Type = text(product.type);
@@ -64,7 +63,7 @@ export function productRow(
   row['Visibility in catalog'] = text(product.catalog_visibility);
   row['Short description'] = text(product.short_description);
   row.Description = text(product.description);
-  putCommon(row, product, now);
+  putCommon(row, product);
   row.Categories = list(product.categories)
     .map((category) => paths.get(Number(category.id)) ?? text(category.name))
     .join(', ');
@@ -92,11 +91,7 @@ export function productRow(
   return row;
 }
 
-export function variationRow(
-  variation: Record<string, unknown>,
-  parentId: string,
-  now: number,
-): Record<string, string> {
+export function variationRow(variation: Record<string, unknown>, parentId: string): Record<string, string> {
   const row = blankRow();
   row.ID = text(variation.id);
   row.Type = 'variation';
@@ -104,7 +99,7 @@ export function variationRow(
   row['Visibility in catalog'] = 'visible';
   row.Description = text(variation.description);
   row.Parent = `id:${parentId}`;
-  putCommon(row, variation, now);
+  putCommon(row, variation);
   const image = variation.image as { src?: unknown } | null | undefined;
   row.Images = text(image?.src);
   list(variation.attributes)
@@ -116,13 +111,17 @@ export function variationRow(
   return row;
 }
 
-/** What products and variations share: SKU, state, prices, stock, weight, GTIN. */
-function putCommon(row: Record<string, string>, item: Record<string, unknown>, now: number): void {
+/** What products and variations share: SKU, state, prices and sale dates, stock, weight, GTIN. */
+function putCommon(row: Record<string, string>, item: Record<string, unknown>): void {
   row.SKU = text(item.sku);
   row['GTIN, UPC, EAN, or ISBN'] = text(item.global_unique_id);
   row.Published = PUBLISHED[text(item.status)] ?? '-1';
   row['Regular price'] = text(item.regular_price);
-  row['Sale price'] = saleRunning(item, now) ? text(item.sale_price) : '';
+  // The sale price with its dates, as the export writes them: the preset judges whether the sale
+  // runs (one instant for the whole run) and says so in the row's note, as it does for the export.
+  row['Sale price'] = text(item.sale_price);
+  row['Date sale price starts'] = gmtText(item.date_on_sale_from_gmt);
+  row['Date sale price ends'] = gmtText(item.date_on_sale_to_gmt);
   // The stock counts where the store manages it (a variation may use its parent's: `parent`).
   if (item.manage_stock === true || item.manage_stock === 'parent') row.Stock = text(item.stock_quantity);
   row['In stock?'] =
@@ -131,19 +130,13 @@ function putCommon(row: Record<string, string>, item: Record<string, unknown>, n
 }
 
 /**
- * A scheduled sale counts only between its dates (sale-window.ts, the rule the `woocommerce` preset
- * applies to the export's sale-date columns): the API gives the dates in GMT.
+ * A sale date of the API (`date_on_sale_*_gmt`, GMT) as the export's cell: `2030-12-24 10:00:00`,
+ * which the preset reads as UTC (sale-dates.ts). One the API gives in no form read is blank.
  */
-function saleRunning(item: Record<string, unknown>, now: number): boolean {
-  if (text(item.sale_price) === '') return false;
-  const from = gmt(item.date_on_sale_from_gmt);
-  return saleWindowState(from, gmt(item.date_on_sale_to_gmt), now) === 'running';
-}
-
-function gmt(value: unknown): number | null {
-  if (typeof value !== 'string' || value === '') return null;
+function gmtText(value: unknown): string {
+  if (typeof value !== 'string' || value === '') return '';
   const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
-  return Number.isNaN(at) ? null : at;
+  return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 function blankRow(): Record<string, string> {

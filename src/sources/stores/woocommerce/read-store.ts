@@ -33,7 +33,6 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
     parent: category.parent,
   }));
   const paths = categoryPaths(categories);
-  const now = () => (options.now ?? Date.now)();
   const label = store.display;
   const products = (query: Record<string, string>) => (offset: number) =>
     api.page('/products', { ...BY_ID, ...query, offset: String(offset) });
@@ -41,13 +40,13 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
 
   async function* rows(): AsyncGenerator<Record<string, string>> {
     for await (const product of readById(products({}), label, '/products', first)) {
-      yield productRow(product, paths, now());
+      yield productRow(product, paths);
       if (product.type !== 'variable') continue;
       const id = String(product.id);
       const path = `/products/${encodeURIComponent(id)}/variations`;
       const variations = (offset: number) => api.page(path, { ...BY_ID, offset: String(offset) });
       for await (const variation of readById(variations, label, path)) {
-        yield variationRow(variation, id, now());
+        yield variationRow(variation, id);
       }
     }
   }
