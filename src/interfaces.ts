@@ -91,6 +91,13 @@ export interface ProductUpsert {
    * item_name column`): a create, which needs a name, says so after "missing name".
    */
   unnamed?: string;
+  /**
+   * Set when the source says the product is on no sale now (a blank sale price in an export that
+   * always writes one, a sale ended or not begun) and the run sends `sale_price`: a sale price the
+   * marketplace still shows below the price is ended by sending the price as the sale price, as
+   * the API cannot clear a field (sync/sale-end.ts). Never sent itself.
+   */
+  noSale?: true;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */

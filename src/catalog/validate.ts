@@ -211,6 +211,9 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notSold !== undefined) upsert.notSold = notSold;
   if (draft.unnamed !== undefined && fields.name === undefined) upsert.unnamed = draft.unnamed;
+  // A sale ended in the source ends on the marketplace only where the run sends sale prices.
+  if (draft.noSale && upsert.fields.sale_price === undefined && rules.send?.has('sale_price') !== false)
+    upsert.noSale = true;
   if (notes.length > 0) upsert.notes = notes;
   return upsert;
 }

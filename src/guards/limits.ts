@@ -55,6 +55,22 @@ export function shareText(count: number, base: number): string {
  * the limit (or either side is not a price). From a price of 0, any move is more than any limit.
  */
 export function priceChangeRefusal(oldPrice: unknown, newPrice: unknown, maxPercent: string): string | null {
+  const move = moveBeyond(oldPrice, newPrice, maxPercent);
+  return move && `price ${move}`;
+}
+
+/**
+ * The row guard of `--max-price-change` for a sale that ends (sync/sale-end.ts): the buyer paid the
+ * sale price and now pays the price, a move weighed as any price move. Null within the limit, or
+ * when the sale price before is not known (nothing to weigh against).
+ */
+export function saleEndRefusal(oldSale: unknown, newPrice: unknown, maxPercent: string): string | null {
+  const move = moveBeyond(oldSale, newPrice, maxPercent);
+  return move && `sale ended: the price the buyer pays ${move}`;
+}
+
+/** `12 → 15 (+25%) exceeds --max-price-change 10%`, or null when the move is within the limit. */
+function moveBeyond(oldPrice: unknown, newPrice: unknown, maxPercent: string): string | null {
   const before = toDecimal(oldPrice);
   const after = toDecimal(newPrice);
   if (before === null || after === null || before === after) return null;
@@ -64,7 +80,7 @@ export function priceChangeRefusal(oldPrice: unknown, newPrice: unknown, maxPerc
   const change = from === 0 ? null : ((to - from) / Math.abs(from)) * 100;
   if (change !== null && Math.abs(change) <= limit) return null;
   const moved = change === null ? 'from 0' : `${change > 0 ? '+' : ''}${Math.round(change * 10) / 10}%`;
-  return `price ${before} → ${after} (${moved}) exceeds --max-price-change ${limit}%`;
+  return `${before} → ${after} (${moved}) exceeds --max-price-change ${limit}%`;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { KnownProduct } from '../sync/id-map.js';
 import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
-import { lastSentPriceRefusal, priceChangeRefusal } from './limits.js';
+import { endsSale } from '../sync/sale-end.js';
+import { lastSentPriceRefusal, priceChangeRefusal, saleEndRefusal } from './limits.js';
 
 type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>;
 
@@ -35,7 +36,7 @@ export function planWrite(
 
 /**
  * An update of `remote` with `fields`, as planned: held by the row guard when its price moves more
- * than `--max-price-change`, and with the values the product showed in those fields (`before`), so
+ * than `--max-price-change` (or the price the buyer pays does, from a sale price that ends), and with the values the product showed in those fields (`before`), so
  * that `approve` tells a product changed meanwhile. A product not read (an `--incremental` run from
  * its record) has no `before`, and its price move is weighed from the price this tool last sent it
  * (`known`, the id map's record). A create that finds the product made meanwhile by another run is
@@ -61,6 +62,14 @@ export function updateWrite(
     const refusal = remote.unread
       ? lastSentPriceRefusal(known?.sent.price, fields.price, spec.maxPriceChange)
       : priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
+    if (refusal) write.heldFor = refusal;
+  }
+  // A sale ended is a change of the price the buyer pays, from the sale price to the price: weighed so.
+  if (spec.maxPriceChange && write.heldFor === undefined && endsSale(upsert, fields)) {
+    const before = remote.unread
+      ? known?.sent.sale_price
+      : (remote.values.sale_price ?? known?.sent.sale_price);
+    const refusal = saleEndRefusal(before, fields.sale_price, spec.maxPriceChange);
     if (refusal) write.heldFor = refusal;
   }
   return write;

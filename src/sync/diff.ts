@@ -3,6 +3,7 @@ import { toDecimal } from '../catalog/decimal.js';
 import { unsoldNotCreated, unsoldStatusKept } from '../catalog/unsold.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
+import { saleToEnd } from './sale-end.js';
 
 /** A remote product as the run's index keeps it: its id and the compact values of the run's fields. */
 export interface IndexedProduct {
@@ -131,6 +132,14 @@ export function diffProduct(
       notes.push(`${name} changed on the marketplace: sent again`);
     }
     changed[name] = value;
+    changes++;
+  }
+  // The source has no sale now: a sale price the marketplace still shows below the price ends.
+  const sale = saleToEnd(upsert, remote.values, memory?.sent, changed, options);
+  if (sale && 'kept' in sale) notes.push(sale.kept);
+  else if (sale) {
+    changed.sale_price = sale.value;
+    notes.push(sale.note);
     changes++;
   }
   return changes === 0

@@ -4,7 +4,8 @@ import type { Draft, PresetRun } from './types.js';
 /**
  * A scheduled sale in an export: its sale price is sent only while the sale runs, at the run's
  * start (sale-window.ts, the rule a store read through its API follows). The price of a sale that
- * has not begun or has ended is left out, with a note; a date the platform would not write makes
+ * has not begun or has ended is left out, with a note, and the row ends a sale the marketplace
+ * still shows (Draft's `noSale`, sync/sale-end.ts); a date the platform would not write makes
  * the row invalid rather than guessed at. Dates without an offset are read as UTC (an export does
  * not say the store's time zone), a date without a time as the whole day, as the platforms do:
  * a sale ending 2030-12-31 runs through that day.
@@ -43,10 +44,12 @@ export function timedSale(
   const state = saleWindowState(from?.at ?? null, to?.at ?? null, run.now);
   if (state === 'running') return draft;
   delete draft.fields.sale_price;
+  // The store sells at the regular price now: a sale price the marketplace still shows is ended.
+  draft.noSale = true;
   const runs = from && to ? ` (it runs ${from.day} to ${to.day})` : '';
   draft.notes.push(
     state === 'ended'
-      ? `${label} ${price} not sent: its sale ended ${to?.day}${from ? ` (it ran from ${from.day})` : ''}; a sale price the marketplace already has stays, as a blank cell never clears a field`
+      ? `${label} ${price} not sent: its sale ended ${to?.day}${from ? ` (it ran from ${from.day})` : ''}`
       : `${label} ${price} not sent: its sale has not started${runs || ` (it starts ${from?.day})`}`,
   );
   return draft;

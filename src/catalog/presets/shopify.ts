@@ -74,6 +74,12 @@ function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper 
     imageSrc: c.reader('image src'),
   };
   type Read = typeof read;
+  /**
+   * Shopify's export writes Variant Compare At Price for every variant, blank where none is set: a
+   * variant without a compare-at above its price is on no sale, which ends a sale the marketplace
+   * still shows (Draft's `noSale`). A file without the column says nothing of sales.
+   */
+  const saysSale = c.has('variant compare at price');
   /** An export without the tracker column says nothing of tracking: its quantities are sent. */
   const tracked = c.has('variant inventory tracker');
   let group: SourceRecord[] = [];
@@ -144,6 +150,7 @@ function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper 
       const draft: Draft & { kind: 'product' } = { kind: 'product', record: row, fields, notes };
       const state = stateOf(r.status(productRow), r.published(productRow));
       if (state) draft.state = state;
+      if (saysSale && fields.sale_price === undefined) draft.noSale = true;
       if (sku === '') draft.derivedKey = key;
       if (sharing.get(derived) === 1) draft.platformKey = derived;
       const from = givers.filter((giver) => giver !== row);

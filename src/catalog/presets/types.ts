@@ -69,6 +69,12 @@ export type Draft =
       external?: string;
       /** The platform sells it without a price of its own (see ProductUpsert.unpriced). */
       unpriced?: string;
+      /**
+       * The export says the product is on no sale now: its sale-price column is blank, or its sale
+       * has ended or not begun (sale-dates.ts). A sale price the marketplace still shows below the
+       * price is then ended (see ProductUpsert.noSale). Absent where the file has no such column.
+       */
+      noSale?: true;
       /** Why the row has no name where the file has no column for one (see ProductUpsert.unnamed). */
       unnamed?: string;
       /**

@@ -23,7 +23,8 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags', 'weight
  * key is `woocommerce:id:<ID>`, else `woocommerce:<parent>:<attribute values>` for a variation,
  * else `woocommerce:<name slug>`: a derived key only matches the product, it is not sent as its sku.
  * A row with SKU and ID carries `woocommerce:id:<ID>` as its former key (Draft's `platformKey`).
- * A sale price is sent while its sale runs (`Date sale price starts`/`ends`, sale-dates.ts).
+ * A sale price is sent while its sale runs (`Date sale price starts`/`ends`, sale-dates.ts); a
+ * blank one, or one whose sale does not run, ends a sale the marketplace still shows (`noSale`).
  *
  * Published state: `Published` 1 is published, 0 private (a disabled variation), -1 draft (the
  * exporter writes `'-1`: its escaping of a cell that begins with `=`, `+`, `-` or `@` is undone for
@@ -105,6 +106,9 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
     externalUrl: reader('external url'),
     attributes: [1, 2, 3, 4, 5].map((n) => reader(`attribute ${n} value(s)`)),
   };
+  // The exporter writes Sale price for every product, blank where none is set: a blank one is no
+  // sale, which ends one the marketplace still shows (Draft's `noSale`). A file without the column says nothing.
+  const saysSale = c.find('sale price') !== undefined;
   const parents = new Parents();
   /** The state of each held parent, for its variations: a private parent's variations are not sold. */
   const parentStates = new Map<string, SourceState>();
@@ -233,6 +237,7 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
             ? { status: parentState.status, says: `its parent "${parentRef}": ${parentState.says}` }
             : state;
       if (effective) draft.state = effective;
+      if (saysSale && fields.sale_price === undefined) draft.noSale = true;
       drafts.push(timedSale(draft, 'Sale price', () => saleDates(record), run));
       return drafts;
     },

@@ -64,7 +64,7 @@ describe('woocommerce: Date sale price starts / ends', () => {
     expect(rows.map(saleOf)).toEqual([
       { note: 'Sale price 12 not sent: its sale has not started (it runs 2030-12-24 to 2030-12-31)' },
       {
-        note: 'Sale price 12 not sent: its sale ended 2025-06-14 (it ran from 2025-01-01); a sale price the marketplace already has stays, as a blank cell never clears a field',
+        note: 'Sale price 12 not sent: its sale ended 2025-06-14 (it ran from 2025-01-01)',
       },
       12,
       12,
@@ -153,7 +153,7 @@ describe('magento: special_price_from_date / special_price_to_date', () => {
     expect(rows.slice(0, 3).map(saleOf)).toEqual([
       { note: 'special_price 10 not sent: its sale has not started (it runs 2030-01-01 to 2030-01-31)' },
       {
-        note: 'special_price 12 not sent: its sale ended 2020-01-31 (it ran from 2020-01-01); a sale price the marketplace already has stays, as a blank cell never clears a field',
+        note: 'special_price 12 not sent: its sale ended 2020-01-31 (it ran from 2020-01-01)',
       },
       15,
     ]);
@@ -186,7 +186,7 @@ describe('magento: special_price_from_date / special_price_to_date', () => {
     expect(rows.map(saleOf)).toEqual([
       15,
       {
-        note: 'special_price 15 not sent: its sale ended 2025-06-14; a sale price the marketplace already has stays, as a blank cell never clears a field',
+        note: 'special_price 15 not sent: its sale ended 2025-06-14',
       },
       { note: 'special_price 15 not sent: its sale has not started (it starts 2025-07-01)' },
       {
@@ -216,7 +216,7 @@ describe('google-merchant: sale_price_effective_date', () => {
       expect(rows.map(saleOf)).toEqual([
         { note: 'sale_price 12 not sent: its sale has not started (it runs 2030-12-24 to 2030-12-31)' },
         {
-          note: 'sale_price 12 not sent: its sale ended 2020-01-31 (it ran from 2020-01-01); a sale price the marketplace already has stays, as a blank cell never clears a field',
+          note: 'sale_price 12 not sent: its sale ended 2020-01-31 (it ran from 2020-01-01)',
         },
         12,
         12,
