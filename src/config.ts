@@ -7,6 +7,7 @@ import {
 } from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
 import { checkRedisUrl } from './redis/redis-url.js';
+import { secretTextRefusal } from './secret-text.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
   type AllowedHost,
@@ -237,6 +238,9 @@ export function readApiConfig(
   }
   const apiKey = env[keyEnv]?.trim();
   if (!apiKey) throw new UsageError(`${keyEnv} is not set: it must hold the seller's API key`);
+  // Sent, it would be a header Node refuses: every request failed and retried as a network error.
+  const refusal = secretTextRefusal(keyEnv, apiKey, 'API key');
+  if (refusal) throw new UsageError(refusal);
   return { baseUrl, keyEnv, apiKey, allowInsecure };
 }
 

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { readTrustRules } from './config.js';
+import { secretTextRefusal } from './secret-text.js';
 import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
@@ -46,6 +47,8 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
       throw new UsageError(
         `${at}: ${name} has a quote in its key, which no API key has: quote the whole key (NAME="KEY") or none of it`,
       );
+    const refusal = secretTextRefusal(name, key, 'API key');
+    if (refusal) throw new UsageError(`${at}: ${refusal}`);
     if (entries.has(name)) throw new UsageError(`${at}: ${name} is given twice in the file`);
     entries.set(name, key);
   }

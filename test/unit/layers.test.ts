@@ -41,6 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'project-root.ts',
     'sale-window.ts',
     'scratch-folder.ts',
+    'secret-text.ts',
     'thousands.ts',
   ],
 ];

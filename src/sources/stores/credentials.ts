@@ -1,3 +1,4 @@
+import { secretTextRefusal } from '../../secret-text.js';
 import { SourceError } from '../source-error.js';
 
 /**
@@ -39,6 +40,9 @@ function readVariable(env: NodeJS.ProcessEnv, variable: string, what: string): s
     throw new SourceError(
       `${what}: ${variable} is not set (the store's credentials come from the environment)`,
     );
+  // A pasted smart quote or line break: refused here, by name, rather than as a header Node refuses.
+  const refusal = secretTextRefusal(variable, value, 'token or key');
+  if (refusal) throw new SourceError(`${what}: ${refusal}`);
   return value;
 }
 

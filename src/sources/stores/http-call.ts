@@ -113,18 +113,26 @@ function send(
   timeoutMs: number,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request({
-      method: init.method,
-      path: `${url.pathname}${url.search}`,
-      headers: {
-        host: url.host,
-        'user-agent': 'catalog-sync',
-        accept: 'application/json',
-        ...init.headers,
-        ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
-      },
-      createConnection: () => socket as never,
-    });
+    let req: ReturnType<typeof request>;
+    try {
+      req = request({
+        method: init.method,
+        path: `${url.pathname}${url.search}`,
+        headers: {
+          host: url.host,
+          'user-agent': 'catalog-sync',
+          accept: 'application/json',
+          ...init.headers,
+          ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+        },
+        createConnection: () => socket as never,
+      });
+    } catch (error) {
+      // A header value Node refuses (ERR_INVALID_CHAR: a credential with a line break): nothing was
+      // sent, and no try sends it; one line naming the header, never its value.
+      reject(sourceError(label, refusedHeader(error)));
+      return;
+    }
     req.setTimeout(timeoutMs, () =>
       req.destroy(
         sourceError(label, `the store did not answer within ${formatDuration(timeoutMs)} (--source-timeout)`),
@@ -141,6 +149,14 @@ function send(
     );
     req.end(init.body);
   });
+}
+
+function refusedHeader(error: unknown): string {
+  const header = /\["([^"]+)"\]/.exec(error instanceof Error ? error.message : '')?.[1];
+  const code = (error as { code?: unknown }).code;
+  return header
+    ? `the header ${header} holds a character no HTTP header may carry (${String(code)}): check its variable`
+    : `the request could not be made: ${failureWords(error)}`;
 }
 
 async function readBody(answer: IncomingMessage, label: string, options: CallOptions): Promise<string> {
