@@ -1,3 +1,5 @@
+import { isTlsCode, tlsHandshakeCause } from './tls-words.js';
+
 /** System and undici codes of a request that never reached the server, in a person's words. */
 export const NOT_REACHED: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
@@ -17,12 +19,15 @@ const BROKEN: Readonly<Record<string, string>> = {
 };
 
 /**
- * A network failure as one short phrase with its code (`connection refused (ECONNREFUSED)`), or its
- * code alone when there are no words for it; the message only when there is no code.
+ * A network failure as one short phrase with its code (`connection refused (ECONNREFUSED)`, a failed
+ * TLS handshake as tls-words.ts says it), or its code alone when there are no words for it; the
+ * message only when there is no code.
  */
 export function failureWords(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && code !== '') {
+    // `ERR_SSL_WRONG_VERSION_NUMBER` alone does not tell that https:// was typed for an http:// port.
+    if (isTlsCode(code)) return tlsHandshakeCause(code, error instanceof Error ? error.message : '');
     const words = NOT_REACHED[code] ?? BROKEN[code];
     return words ? `${words} (${code})` : code;
   }

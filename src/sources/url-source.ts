@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { DEFAULT_SOURCE_TIMEOUT_MS, MAX_REDIRECTS, STALL_MIN_BYTES } from '../defaults.js';
 import { formatDuration } from '../duration.js';
 import type { AddressKind } from '../net/address-policy.js';
+import { failureWords } from '../net/failure-words.js';
 import type { ByteSource } from './byte-source.js';
 import { inflate } from './decompress.js';
 import { extensionOf } from './detect-format.js';
@@ -232,10 +233,13 @@ function basicAuth(url: URL): string | undefined {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }
 
-/** The cause's code where there is one (ECONNREFUSED, ENOTFOUND); messages may repeat the URL, so no URL. */
+/**
+ * The cause in words with its code where there is one (`connection refused (ECONNREFUSED)`, a TLS
+ * handshake's cause: failure-words.ts, as a store's); messages may repeat the URL, so no URL.
+ */
 function describeError(error: unknown, url: string, label: string): string {
   const code = (error as { code?: string } | undefined)?.code;
-  if (code) return code;
+  if (code) return failureWords(error);
   const message = error instanceof Error ? error.message : String(error);
   return message.replaceAll(url, label);
 }

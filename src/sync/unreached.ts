@@ -1,5 +1,6 @@
 import { NOT_REACHED } from '../net/failure-words.js';
-import { isCertificateCode, NetworkError, TimeoutError, tlsHandshakeCause } from '../seller-api/index.js';
+import { isTlsMisfit as isMisfitCode } from '../net/tls-words.js';
+import { NetworkError, TimeoutError, tlsHandshakeCause } from '../seller-api/index.js';
 
 /**
  * What kept a request from reaching the API, as one short phrase (`connection refused
@@ -25,7 +26,7 @@ export function unreachedCause(error: unknown): string | null {
  */
 export function isTlsMisfit(error: unknown): boolean {
   if (!(error instanceof NetworkError) || !error.tlsHandshake) return false;
-  return isCertificateCode(error.code) || /wrong version number/i.test(error.reason);
+  return isMisfitCode(error.code, error.reason);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { formatDuration } from '../../duration.js';
 import type { AddressKind } from '../../net/address-policy.js';
 import { failureWords } from '../../net/failure-words.js';
+import { isTlsMisfit } from '../../net/tls-words.js';
 import { SourceError, sourceError } from '../source-error.js';
 import { type ConnectOptions, ConnectTimeoutError, connectHop } from '../url-connect.js';
 import type { StoreReadOptions } from './types.js';
@@ -89,7 +90,8 @@ export async function openCall(
 /**
  * The checked connection of one call. Refused by the address policy, or a host with no address:
  * as connectHop says. Any other failure (refused, unreachable, not connected in time) is one line
- * naming the store and the cause, never the raw system error (which Node prints with a stack).
+ * naming the store and the cause, never the raw system error (which Node prints with a stack); a
+ * TLS handshake that fails on what the server presents is not tried again (store-tries.ts).
  */
 async function connectStore(
   url: URL,
@@ -101,7 +103,12 @@ async function connectStore(
   } catch (error) {
     if (error instanceof ConnectTimeoutError) throw new StoreCallFailure(error.message, false);
     if (error instanceof SourceError) throw error;
-    throw new StoreCallFailure(`${label}: cannot reach the store: ${failureWords(error)}`, false);
+    const line = `${label}: cannot reach the store: ${failureWords(error)}`;
+    // Plain HTTP behind https://, a certificate not trusted: no other try gets through.
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (isTlsMisfit(typeof code === 'string' ? code : null, String(message ?? '')))
+      throw new SourceError(line);
+    throw new StoreCallFailure(line, false);
   }
 }
 

@@ -101,7 +101,7 @@ describe('a source that breaks half way through its read', () => {
       result,
       parseCsv(await pipeline.readText('report.csv')),
       created,
-      `catalog-sync: ${url}: the feed broke off after part of it was read: ECONNRESET`,
+      `catalog-sync: ${url}: the feed broke off after part of it was read: connection reset (ECONNRESET)`,
     );
   });
 });

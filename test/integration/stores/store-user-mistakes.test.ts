@@ -81,4 +81,24 @@ describe('a store source given wrong', () => {
     expect(woo.requests).toHaveLength(0);
     expect(refused.stats.total).toBe(0);
   });
+
+  it.each([
+    ['woocommerce', (port: number) => `woocommerce://127.0.0.1:${port}/shop`, WOO_ENV],
+    ['shopify', (port: number) => `shopify://127.0.0.1:${port}`, { SHOPIFY_ACCESS_TOKEN: TOKEN }],
+  ] as const)(
+    '%s: https:// to a store on plain HTTP is said so at once, not tried again',
+    async (_name, source, env) => {
+      woo = await startWooDouble(sampleWooStore(), sampleCategories(), { ...KEYS });
+      const address = source(woo.port);
+
+      const refused = await runStore(pipeline, address, ['--allow-private-source'], env, waits);
+
+      expect(refused.result.code).toBe(2);
+      expect(oneLine(refused.result.stderr)).toBe(
+        `catalog-sync: ${address}: cannot reach the store: TLS handshake failed: the server answered in plain HTTP, not TLS (https:// to an http:// port) (ERR_SSL_WRONG_VERSION_NUMBER)`,
+      );
+      // What the server presents is the same on every try: none is made.
+      expect(waits.asked).toEqual([]);
+    },
+  );
 });

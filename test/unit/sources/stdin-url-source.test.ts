@@ -104,7 +104,16 @@ describe('a feed URL', () => {
         probe.close(() => found(`http://127.0.0.1:${port}/feed.csv`));
       });
     });
-    await expect(openSource(refused)).rejects.toThrow(`${refused}: cannot fetch the feed: ECONNREFUSED`);
+    await expect(openSource(refused)).rejects.toThrow(
+      `${refused}: cannot fetch the feed: connection refused (ECONNREFUSED)`,
+    );
+  });
+
+  it('says that https:// was typed for a plain HTTP server, in words rather than OpenSSL`s code', async () => {
+    const https = `${base.replace(/^http:/, 'https:')}/feed.csv`;
+    await expect(openSource(https)).rejects.toThrow(
+      `${https}: cannot fetch the feed: TLS handshake failed: the server answered in plain HTTP, not TLS (https:// to an http:// port) (ERR_SSL_WRONG_VERSION_NUMBER)`,
+    );
   });
 
   it('resolves and connects through the injected resolver and connector', async () => {
