@@ -1,18 +1,18 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { formatDuration } from '../../duration.js';
 import type { AddressKind } from '../../net/address-policy.js';
 import { failureWords } from '../../net/failure-words.js';
 import { isTlsMisfit } from '../../net/tls-words.js';
 import { SourceError, sourceError } from '../source-error.js';
 import { type ConnectOptions, ConnectTimeoutError, connectHop } from '../url-connect.js';
+import { StoreStall } from './store-stall.js';
 import type { StoreReadOptions } from './types.js';
 
 /** What one call to a store's API is given: the address policy and its seams, as a feed's. */
 export interface CallOptions extends ConnectOptions {
   /** The most bytes an answer may hold (an API page, a poll): more is the store misbehaving. */
   maxBytes: number;
-  /** No byte for this long ends the call (`--source-timeout`). */
+  /** Less than 1 KiB in any window this long ends the call (`--source-timeout`: store-stall.ts). */
   timeoutMs: number;
   /** The kind of the address that gave this URL (the API, for a result URL); undefined for the store. */
   from?: AddressKind;
@@ -66,17 +66,22 @@ export async function callStore(
   options: CallOptions,
 ): Promise<CallAnswer> {
   const { socket, kind } = await connectStore(url, label, options);
+  const stall = new StoreStall(label, options.timeoutMs, 'the store');
   try {
-    const answer = await send(socket, url, init, label, options.timeoutMs);
-    const body = await readBody(answer, label, options);
+    const answer = await send(socket, url, init, label, stall);
+    const body = await readBody(answer, label, options, stall);
     return { status: answer.statusCode ?? 0, headers: answer.headers, body, kind };
   } finally {
+    stall.dispose();
     // One connection per call: the next call is checked by the address policy again.
     socket.destroy();
   }
 }
 
-/** Sends the request on the checked socket and resolves with the answer's head. */
+/**
+ * Sends the request on the checked socket and resolves with the answer's head, for the caller to
+ * stream (json-lines.ts watches the body's stalls itself).
+ */
 export async function openCall(
   url: URL,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
@@ -84,7 +89,12 @@ export async function openCall(
   options: Omit<CallOptions, 'maxBytes'>,
 ): Promise<IncomingMessage> {
   const { socket } = await connectStore(url, label, options);
-  return send(socket, url, init, label, options.timeoutMs);
+  const stall = new StoreStall(label, options.timeoutMs, 'the store');
+  try {
+    return await send(socket, url, init, label, stall);
+  } finally {
+    stall.dispose();
+  }
 }
 
 /**
@@ -117,7 +127,7 @@ function send(
   url: URL,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
   label: string,
-  timeoutMs: number,
+  stall: StoreStall,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     let req: ReturnType<typeof request>;
@@ -140,20 +150,21 @@ function send(
       reject(sourceError(label, refusedHeader(error)));
       return;
     }
-    req.setTimeout(timeoutMs, () =>
-      req.destroy(
-        sourceError(label, `the store did not answer within ${formatDuration(timeoutMs)} (--source-timeout)`),
-      ),
-    );
-    req.once('response', resolve);
+    stall.watching(req, false);
+    req.once('response', (answer) => {
+      stall.watch.stopWaiting();
+      resolve(answer);
+    });
     // Connected: the request may have reached the store before the connection broke.
-    req.once('error', (error) =>
+    req.once('error', (error) => {
+      stall.watch.stopWaiting();
       reject(
         error instanceof SourceError
           ? error
           : new StoreCallFailure(`${label}: the store broke the connection: ${failureWords(error)}`, true),
-      ),
-    );
+      );
+    });
+    stall.watch.startWaiting();
     req.end(init.body);
   });
 }
@@ -166,22 +177,22 @@ function refusedHeader(error: unknown): string {
     : `the request could not be made: ${failureWords(error)}`;
 }
 
-async function readBody(answer: IncomingMessage, label: string, options: CallOptions): Promise<string> {
+async function readBody(
+  answer: IncomingMessage,
+  label: string,
+  options: CallOptions,
+  stall: StoreStall,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  answer.setTimeout(options.timeoutMs, () =>
-    answer.destroy(
-      sourceError(label, `the store stalled for ${formatDuration(options.timeoutMs)} (--source-timeout)`),
-    ),
-  );
   try {
-    for await (const chunk of answer) {
-      size += (chunk as Buffer).length;
+    for await (const chunk of stall.chunksOf(answer)) {
+      size += chunk.length;
       if (size > options.maxBytes) {
         answer.destroy();
         throw sourceError(label, `an answer of the store is longer than ${options.maxBytes} bytes`);
       }
-      chunks.push(chunk as Buffer);
+      chunks.push(chunk);
     }
   } catch (error) {
     throw error instanceof SourceError

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { formatDuration } from '../../duration.js';
 import { SourceError, sourceError } from '../source-error.js';
+import { StoreStall } from './store-stall.js';
 
 /**
  * The lines of a streamed answer, each at most `maxLineBytes` (`--max-record-bytes`): only the line
- * being read is held. No byte for `timeoutMs` ends the read.
+ * being read is held. Less than 1 KiB in any window of `timeoutMs` ends the read (store-stall.ts).
  */
 export async function* linesOf(
   answer: IncomingMessage,
@@ -12,16 +12,12 @@ export async function* linesOf(
   maxLineBytes: number,
   timeoutMs: number,
 ): AsyncGenerator<string> {
-  answer.setTimeout(timeoutMs, () =>
-    answer.destroy(
-      sourceError(label, `the result file stalled for ${formatDuration(timeoutMs)} (--source-timeout)`),
-    ),
-  );
+  const stall = new StoreStall(label, timeoutMs, 'the result file');
   const decoder = new TextDecoder('utf-8');
   let pending = '';
   try {
-    for await (const chunk of answer) {
-      pending += decoder.decode(chunk as Buffer, { stream: true });
+    for await (const chunk of stall.chunksOf(answer)) {
+      pending += decoder.decode(chunk, { stream: true });
       let end = pending.indexOf('\n');
       while (end >= 0) {
         const line = pending.slice(0, end);
@@ -43,6 +39,7 @@ export async function* linesOf(
           `the result file broke off: ${String((error as { code?: string }).code ?? error)}`,
         );
   } finally {
+    stall.dispose();
     answer.destroy();
   }
   pending += decoder.decode();

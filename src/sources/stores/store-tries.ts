@@ -15,9 +15,10 @@ export function isPassingStatus(status: number): boolean {
  * (1 s, 2 s, 4 s) and tried again, STORE_RETRIES times at most, then the run ends with the last
  * failure's line. A read (a page, a poll, the result file) is tried again whatever happened: asking
  * twice changes nothing in the store. Any other call (Shopify's mutation that starts the bulk
- * operation) only when its request never left. Not tried again: a call that got no byte for
- * `--source-timeout` (the user's bound on silence), and 429/503, which are waited out as the store
- * says (their own count, STORE_MAX_RETRIES_IN_A_ROW).
+ * operation) only when its request never left. Not tried again: a call that got less than 1 KiB in
+ * a window of `--source-timeout` (the user's bound: store-stall.ts), a TLS handshake that fails on
+ * what the server presents (http-call.ts), and 429/503, which are waited out as the store says
+ * (their own count, STORE_MAX_RETRIES_IN_A_ROW).
  */
 export class StoreTries {
   private retried = 0;

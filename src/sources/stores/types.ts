@@ -13,7 +13,7 @@ export interface StoreReadOptions {
   /** `--allow-private-source`. */
   allowPrivateSource: boolean;
   network?: SourceNetwork;
-  /** `--source-timeout`: no byte for this long ends a call. */
+  /** `--source-timeout`: less than 1 KiB in any window this long ends a call (store-stall.ts). */
   timeoutMs: number;
   connectTimeoutMs?: number;
   /** `--max-record-bytes`: one JSONL line, one product. */
