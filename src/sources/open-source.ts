@@ -16,7 +16,7 @@ import { contentFingerprint } from './fingerprint.js';
 import { readNdjson } from './ndjson-records.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
-import { isStoreSource } from './stores/store-url.js';
+import { isStoreSource, storeAddressMisfit } from './stores/store-url.js';
 import type { OpenedSource, OpenSourceOptions, ReaderOptions, RowEstimate, SourceFormat } from './types.js';
 import { openUrl } from './url-source.js';
 
@@ -33,6 +33,8 @@ const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xml'];
 export async function openSource(source: string, options: OpenSourceOptions = {}): Promise<OpenedSource> {
   checkOptions(options);
   if (isStoreSource(source)) return openStoreSource(source, options);
+  const misfit = storeAddressMisfit(source);
+  if (misfit !== null) throw new SourceError(misfit);
   let bytes = await openBytes(source, options);
   try {
     const inflated = await gunzipIfCompressed(bytes);

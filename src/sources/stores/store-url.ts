@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { SourceError } from '../source-error.js';
 
@@ -17,6 +18,22 @@ const STORE_SCHEME = /^(shopify|woocommerce)(\+http)?:\/\//i;
 /** `shopify://…`, `woocommerce://…` and their `+http` forms (a double on loopback). */
 export function isStoreSource(source: string): boolean {
   return STORE_SCHEME.test(source);
+}
+
+/** A platform's name before `:` or `//`: `woocommerce+https://`, `shopify:/host`, `shopify//host`. */
+const STORE_LIKE = /^(shopify|woocommerce)(\+[a-z]*)?(:|\/\/)/i;
+
+/**
+ * The line for a source that reads as a store address a user mistyped, which isStoreSource does not
+ * take (so it would be read as a file, and be `no such file`); null for any other source, and for a
+ * file that does bear such a name.
+ */
+export function storeAddressMisfit(source: string): string | null {
+  if (isStoreSource(source) || !STORE_LIKE.test(source) || existsSync(source)) return null;
+  return (
+    `${safeShown(source)}: looks like a store address, but no store source is written so: ` +
+    'shopify://SHOP or woocommerce://HOST[/path] (https), shopify+http:// or woocommerce+http:// (plain HTTP, for a double on loopback)'
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openSource } from '../../../src/sources/index.js';
 import { SourceError } from '../../../src/sources/source-error.js';
 import { isStoreSource, parseStoreSource } from '../../../src/sources/stores/store-url.js';
 
@@ -38,5 +39,24 @@ describe('a store source', () => {
 
   it('--allow-insecure lets +http reach a host that is not loopback', () => {
     expect(parseStoreSource('woocommerce+http://shop.example.com', true).base.protocol).toBe('http:');
+  });
+
+  it.each([
+    'woocommerce+https://shop.example.com',
+    'shopify:/shop.myshopify.com',
+    'Shopify:shop.myshopify.com',
+    'woocommerce//shop.example.com',
+  ])('%s, no file of that name: said to look like a store address, with the forms read', async (source) => {
+    await expect(openSource(source)).rejects.toThrow(
+      new SourceError(
+        `${source}: looks like a store address, but no store source is written so: shopify://SHOP or woocommerce://HOST[/path] (https), shopify+http:// or woocommerce+http:// (plain HTTP, for a double on loopback)`,
+      ),
+    );
+  });
+
+  it('a misfit store address shows no credentials or query', async () => {
+    await expect(openSource('woocommerce+https://ck_1:cs_2@example.com/?k=v')).rejects.toThrow(
+      /^woocommerce\+https:\/\/example\.com\/: looks like a store address/,
+    );
   });
 });
