@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { readTrustRules } from './config.js';
 import { secretTextRefusal } from './secret-text.js';
+import { isStoreCredentialVariable } from './sources/stores/credentials.js';
 import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,6 +31,12 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
     // A name that is no variable name is not shown: it may be part of a key.
     if (!isEnvName(name) || name.length > 120)
       throw new UsageError(`${at}: the text before = is not a variable name (NAME=KEY)`);
+    // A store's token or keys are not read from here (docs/stores.md): say where they go.
+    if (isStoreCredentialVariable(name) && !isKeyEnvAllowed(name, keyEnvs))
+      throw new UsageError(
+        `${at}: ${name} is a store's credential, which a keys file does not take (it holds Seller API keys): ` +
+          "a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (docs/running.md, Cron)",
+      );
     // Nor is one that may not hold a key: a pasted base64 key ends in `=` and reads as a name.
     if (NOT_KEYS.has(name) || !isKeyEnvAllowed(name, keyEnvs))
       throw new UsageError(

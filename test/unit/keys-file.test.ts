@@ -94,6 +94,20 @@ describe('the keys file syntax', () => {
     expect(error.exitCode).toBe(2);
   });
 
+  it.each(['WOO_CONSUMER_KEY', 'WOO_CONSUMER_SECRET_EU', 'SHOPIFY_ACCESS_TOKEN'])(
+    'a store credential (%s): one line saying where a store`s secrets go instead',
+    async (name) => {
+      const error = await refusalOf(() =>
+        parseKeysFile(`SELLER_API_KEY=k\n${name}=${SECRET}\n`, 'keys.env', []),
+      );
+      expect(error.message).toBe(
+        `--keys-file keys.env: line 2: ${name} is a store's credential, which a keys file does not take (it holds Seller API keys): ` +
+          "a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (docs/running.md, Cron)",
+      );
+      expect(error.message).not.toContain(SECRET);
+    },
+  );
+
   it('allows a name listed in CATALOG_SYNC_KEY_ENVS only when listed', async () => {
     expect(parseKeysFile('SHOP_KEY=k\n', 'f', ['SHOP_KEY']).get('SHOP_KEY')).toBe('k');
     expect((await refusalOf(() => parseKeysFile('SHOP_KEY=k\n', 'f', []))).message).toMatch(

@@ -29,6 +29,15 @@ export function checkCredentialsName(name: string): string {
   return name;
 }
 
+/** True for a variable that holds a store's credential: one of the three, or its `_<NAME>` form. */
+export function isStoreCredentialVariable(variable: string): boolean {
+  return [SHOPIFY_TOKEN_VARIABLE, WOO_KEY_VARIABLE, WOO_SECRET_VARIABLE].some(
+    (base) =>
+      variable === base ||
+      (variable.startsWith(`${base}_`) && CREDENTIALS_NAME.test(variable.slice(base.length + 1))),
+  );
+}
+
 /** The variable that holds a credential, in its `_<NAME>` form when a NAME is given. */
 export function credentialVariable(base: string, name: string | undefined): string {
   return name === undefined ? base : `${base}_${checkCredentialsName(name)}`;
