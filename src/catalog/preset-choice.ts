@@ -59,6 +59,13 @@ export function choosePreset(
     detections.push(
       `preset ${name} (${options.preset !== undefined ? (options.presetOrigin ?? '--preset') : `from ${mapping?.origin}`}${how})`,
     );
+    // A mapping file's fields replace or add to the named preset's: said, or the summary reads as if
+    // the preset alone had read the source (a store's platform names the preset, --mapping its fields).
+    const mapped = Object.keys(mapping?.fields ?? {});
+    if (options.preset !== undefined && mapping && mapped.length > 0)
+      detections.push(
+        `fields from the mapping file ${mapping.origin} over the ${name} preset's: ${mapped.join(', ')}`,
+      );
   } else if (mapping) {
     base = mappingOnly;
     label = `mapping ${mapping.origin}`;

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ShopifyDouble, startShopifyDouble } from '../../../src/sources/stores/shopify/double.js';
 import { sampleShop } from '../../../src/sources/stores/shopify/sample-shop.js';
@@ -101,4 +103,20 @@ describe('a store source given wrong', () => {
       expect(waits.asked).toEqual([]);
     },
   );
+
+  it('--mapping over a store`s preset: the summary names the mapping file it applied', async () => {
+    woo = await startWooDouble(sampleWooStore(), sampleCategories(), { ...KEYS });
+    const mapping = join(pipeline.dir, 'map2.yml');
+    await writeFile(mapping, 'fields:\n  sku: SKU\n  name: Type\n  price: Regular price\n');
+
+    const mapped = await runStore(pipeline, woo.source, ['--dry-run', '--mapping', mapping], WOO_ENV, waits);
+
+    expect(mapped.result.code).toBe(0);
+    expect(mapped.result.stdout).toContain("            preset woocommerce (the store's platform)\n");
+    expect(mapped.result.stdout).toContain(
+      "            fields from the mapping file map2.yml over the woocommerce preset's: sku, name, price\n",
+    );
+    // Applied: the name is the product's type, as the mapping says.
+    expect(mapped.report.find((line) => line.key === 'VASE-1')).toMatchObject({ action: 'create' });
+  });
 });
