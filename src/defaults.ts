@@ -444,6 +444,13 @@ export const STORE_RETRY_FIRST_MS = 1000;
 export const SHOPIFY_POLL_FIRST_MS = 1000;
 export const SHOPIFY_POLL_MAX_MS = 10_000;
 
+/**
+ * Shopify: the most of a bulk result file that is not grouped by product (`groupObjects` not
+ * honoured: product-groups.ts) held to join each product's variants and images to it, in bytes of
+ * its JSON lines: a shop of some 30,000 products. A larger file ends the read in one line.
+ */
+export const SHOPIFY_UNGROUPED_MAX_BYTES = 128 * 1024 * 1024;
+
 /** WooCommerce: pages read of one collection at most (100 items each): ten million products. */
 export const WOO_MAX_PAGES = 100_000;
 

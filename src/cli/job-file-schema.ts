@@ -8,7 +8,7 @@ import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
-import { checkApiVersion } from '../sources/stores/shopify/bulk-query.js';
+import { checkApiVersion, SHOPIFY_API_VERSION } from '../sources/stores/shopify/bulk-query.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
 
 /**
@@ -110,7 +110,7 @@ export const jobFile = builtOnce(() => {
         .optional(),
       sourceApiVersion: z
         .string()
-        .refine(checkApiVersion, 'must be a Shopify API version such as 2025-01')
+        .refine(checkApiVersion, `must be a Shopify API version such as ${SHOPIFY_API_VERSION}`)
         .optional(),
       sourceTimeout: z
         .string()

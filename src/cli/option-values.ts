@@ -109,7 +109,7 @@ export function parseSourceCredentials(value: string): string {
 /** The Admin API version of a `shopify://` source when `--source-api-version` does not say. */
 export { SHOPIFY_API_VERSION };
 
-/** `--source-api-version`: a Shopify Admin API version (`2025-01`, `unstable`). */
+/** `--source-api-version`: a Shopify Admin API version (`2026-10`, `unstable`). */
 export function parseShopifyApiVersion(value: string): string {
   if (!checkApiVersion(value))
     throw new UsageError(

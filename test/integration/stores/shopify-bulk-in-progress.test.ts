@@ -12,7 +12,7 @@ const ORDERS_QUERY = '{ orders { edges { node { id name createdAt } } } }';
 
 /** A GraphQL call to the double as another client of the app makes it. */
 async function graphql(shop: ShopifyDouble, query: string, variables: Record<string, unknown>) {
-  const answer = await fetch(`${shop.origin}/admin/api/2025-01/graphql.json`, {
+  const answer = await fetch(`${shop.origin}/admin/api/2026-10/graphql.json`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-shopify-access-token': TOKEN },
     body: JSON.stringify({ query, variables }),
@@ -79,7 +79,7 @@ describe('a Shopify bulk query already in progress in the shop (one per app and 
       expect(next.result.stderr).toBe('');
       expect(next.result.code).toBe(0);
       expect(next.result.stdout).toContain(
-        `store ${shop.source} (Shopify Admin API 2025-01, bulk operation of 12 objects, begun ${left!.createdAt} by another run)`,
+        `store ${shop.source} (Shopify Admin API 2026-10, bulk operation of 12 objects, begun ${left!.createdAt} by another run)`,
       );
       expect(pipeline.products()).toHaveLength(5);
       expect(bySku(pipeline.products()).get('LS-S')).toMatchObject({ price: 50, sale_price: 40 });
@@ -154,7 +154,7 @@ describe('a Shopify bulk query already in progress in the shop (one per app and 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      `store ${shop.source} (Shopify Admin API 2025-01, bulk operation of 12 objects)`,
+      `store ${shop.source} (Shopify Admin API 2026-10, bulk operation of 12 objects)`,
     );
     expect(pipeline.products()).toHaveLength(5);
     expect(shop.operations().map((operation) => operation.status)).toEqual(['CANCELED', 'COMPLETED']);

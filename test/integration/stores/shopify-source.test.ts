@@ -33,7 +33,7 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     expect(first.result.code).toBe(0);
     expect(first.result.stdout).toContain("preset shopify (the store's platform)");
     expect(first.result.stdout).toContain(
-      `store ${shop.source} (Shopify Admin API 2025-01, bulk operation of 12 objects)`,
+      `store ${shop.source} (Shopify Admin API 2026-10, bulk operation of 12 objects)`,
     );
     const products = bySku(pipeline.products());
     expect(products.get('LS-S')).toMatchObject({
@@ -184,7 +184,7 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toEqual([
-      'catalog-sync: --source-api-version takes a Shopify API version such as 2025-01 (YYYY-01, -04, -07 or -10), not "latest"',
+      'catalog-sync: --source-api-version takes a Shopify API version such as 2026-10 (YYYY-01, -04, -07 or -10), not "latest"',
     ]);
 
     const file = await pipeline.csv('catalog.csv', [{ sku: 'A', name: 'A', price: '1' }]);
@@ -204,7 +204,7 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
 
     expect(pasted.code).toBe(2);
     expect(pasted.stderr.trim().split('\n')).toEqual([
-      'catalog-sync: --source-api-version takes a Shopify API version such as 2025-01 (YYYY-01, -04, -07 or -10), ' +
+      'catalog-sync: --source-api-version takes a Shopify API version such as 2026-10 (YYYY-01, -04, -07 or -10), ' +
         'not the value given (18 characters, not shown: it looks like no version, and may be a secret)',
     ]);
     expect(`${pasted.stdout}${pasted.stderr}`).not.toMatch(/abc123|SECRET|shpat_/);
@@ -287,7 +287,7 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     expect(named.code).toBe(0);
     expect(pipeline.products()).toHaveLength(5);
     expect(shop.requests.filter((request) => request.path.startsWith('/admin/api/'))[0]?.path).toBe(
-      '/admin/api/2025-01/graphql.json',
+      '/admin/api/2026-10/graphql.json',
     );
   });
 });

@@ -20,6 +20,8 @@ export interface DoubleOperation {
   looks: number;
   /** `looks` when bulkOperationCancel reached it. */
   canceledAt?: number;
+  /** Whether its file is grouped (`groupObjects` and the API version: double-result-file.ts). */
+  grouped: boolean;
 }
 
 /** What moves an operation on: the double's seams, read live (a test may change them meanwhile). */
@@ -51,7 +53,7 @@ export function operationNode(
   operation: DoubleOperation,
   pace: OperationPace,
   total: number,
-  resultUrl: (id: string) => string,
+  resultUrl: (id: string) => string | null,
 ): Record<string, unknown> {
   const status = statusOf(operation, pace);
   const running = status === 'CREATED' || status === 'RUNNING';

@@ -8,6 +8,7 @@ import {
   operationNode,
   statusOf,
 } from './double-operations.js';
+import { groupingOf, groupObjectsOf, resultFile } from './double-result-file.js';
 
 /** A product as the double's Admin API holds it: the fields the bulk query asks for, in their API shapes. */
 export interface ShopProduct {
@@ -55,6 +56,14 @@ export interface ShopifyDoubleSeams extends OperationPace {
    * `reset`: the connection closed with no answer) before the double does anything with them.
    */
   failing?: { operation: 'run' | 'poll' | 'result'; answer: number | 'reset'; times: number };
+  /** The oldest API version the shop serves (an older one is served as it); double-result-file.ts. */
+  oldestSupported?: string;
+  /** The file is ungrouped whatever `groupObjects` said (a shop, or an operation, that ignored it). */
+  ungrouped?: boolean;
+  /** This line of the result file (1-based) is not JSON. */
+  brokenLine?: number;
+  /** A COMPLETED operation gives no `url` though it counted objects (never an empty shop's). */
+  noResultUrl?: boolean;
 }
 
 export interface ShopifyDouble extends RunningDouble {
@@ -78,9 +87,10 @@ const MUTATION_COST = 10;
  * `bulkOperationRunQuery` mutation starts one (and refuses a second while one is in progress),
  * `node(id:)` or `currentBulkOperation` polls it (RUNNING, objectCount growing, then COMPLETED with
  * a `url`), `bulkOperationCancel` cancels it (CANCELING, then CANCELED; double-operations.ts), and
- * the URL serves the JSONL file: each product, then its variants and media images, each a line
- * naming it in `__parentId`. The double knows the queries catalog-sync sends by their operation,
- * not GraphQL at large; whatever bulk query is sent, the file holds the products.
+ * the URL serves the JSONL file: each product, and its variants and media images, each a line
+ * naming it in `__parentId`, grouped under it or not as `groupObjects` and the API version say
+ * (double-result-file.ts). The double knows the queries catalog-sync sends by their operation, not
+ * GraphQL at large; whatever bulk query is sent, the file holds the products.
  */
 export async function startShopifyDouble(
   products: ShopProduct[],
@@ -102,7 +112,8 @@ export async function startShopifyDouble(
   const handle = (request: DoubleRequest, origin: string): DoubleAnswer => {
     const path = request.url.pathname;
     const token = header(request, 'x-shopify-access-token');
-    if (request.method === 'GET' && /^\/bulk-results\/\d+\.jsonl$/.test(path)) {
+    const file = /^\/bulk-results\/(\d+)\.jsonl$/.exec(path);
+    if (request.method === 'GET' && file) {
       requests.push({ method: 'GET', path, operation: 'result', token });
       const failed = failure('result');
       if (failed) return failed;
@@ -112,13 +123,18 @@ export async function startShopifyDouble(
           headers: { 'content-type': 'application/xml' },
           body: '<?xml version="1.0"?><Error><Code>ExpiredToken</Code><Message>The provided token has expired.</Message></Error>',
         };
-      return { status: 200, headers: { 'content-type': 'application/jsonl' }, body: resultFile(products) };
+      const grouped = operations[Number(file[1]) - 1]?.grouped !== false && !double.seams.ungrouped;
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/jsonl' },
+        body: resultFile(products, grouped, double.seams.brokenLine),
+      };
     }
     const api = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(path);
     if (!api || request.method !== 'POST') return { status: 404, body: '{"errors":"Not Found"}' };
     const body = JSON.parse(request.body || '{}') as {
       query?: string;
-      variables?: { id?: string; query?: string };
+      variables?: { id?: string; query?: string } & Record<string, unknown>;
     };
     const operation = operationOf(body.query ?? '');
     requests.push({ method: 'POST', path, operation, token });
@@ -136,10 +152,17 @@ export async function startShopifyDouble(
     const pace = double.seams;
     const node = (found: DoubleOperation) =>
       operationNode(found, pace, objectCount(products), (id) => {
+        if (double.seams.noResultUrl) return null;
         const n = id.split('/').pop();
         return `${double.seams.resultOrigin ?? origin}/bulk-results/${n}.jsonl?X-Goog-Signature=double`;
       });
     if (operation === 'run') {
+      const grouping = groupingOf(
+        api[1] ?? '',
+        groupObjectsOf(body.query ?? '', body.variables ?? {}),
+        double.seams.oldestSupported,
+      );
+      if ('refused' in grouping) return graphql(undefined, [{ message: grouping.refused }]);
       const running = latest();
       if (running && inProgress(statusOf(running, pace)))
         return graphql({
@@ -159,6 +182,7 @@ export async function startShopifyDouble(
         query: body.variables?.query ?? '',
         createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         looks: 0,
+        grouped: grouping.grouped,
       };
       operations.push(started);
       return graphql({
@@ -245,15 +269,4 @@ function objectCount(products: ShopProduct[]): number {
     (sum, product) => sum + 1 + product.variants.length + (product.media?.length ?? 0),
     0,
   );
-}
-
-/** The JSONL file: each product without its connections, then its variants, then its media. */
-export function resultFile(products: ShopProduct[]): string {
-  const lines: string[] = [];
-  for (const { variants, media, ...product } of products) {
-    lines.push(JSON.stringify(product));
-    for (const variant of variants) lines.push(JSON.stringify({ ...variant, __parentId: product.id }));
-    for (const item of media ?? []) lines.push(JSON.stringify({ ...item, __parentId: product.id }));
-  }
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -5,18 +5,13 @@ import { connectionOf, openCall } from '../http-call.js';
 import { linesOf } from '../json-lines.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { type BulkLine, type BulkProduct, productsOf } from './product-groups.js';
 
-/** A product of the bulk file with its variants and media images, as the file's lines give them. */
-export interface BulkProduct {
-  product: Record<string, unknown>;
-  variants: Array<Record<string, unknown>>;
-  images: Array<Record<string, unknown>>;
-}
+export type { BulkProduct } from './product-groups.js';
 
 /**
  * Streams the bulk operation's JSONL file and hands each product whole, with its variants and
- * images. The file lists a product before its children, so a product is complete when the next one
- * begins: one product is held at a time, whatever the shop's size. The file's host is judged by the
+ * images (product-groups.ts: one product held at a time, the file being grouped). The file's host is judged by the
  * address policy as a redirect from the API's, and gets no token (its URL is signed). Its GET is
  * tried again (store-tries.ts) until its answer begins; a file that breaks off once it streams ends
  * the read (the lines it gave are rows already).
@@ -65,7 +60,15 @@ export async function* readBulkProducts(
     answer.destroy();
     throw sourceError(label, `the bulk operation's result file answered ${status}`);
   }
-  let current: BulkProduct | null = null;
+  yield* productsOf(objectsOf(answer, label, options), label);
+}
+
+/** The file's lines as objects, with their line numbers; a line that is not JSON ends the read. */
+async function* objectsOf(
+  answer: Parameters<typeof linesOf>[0],
+  label: string,
+  options: StoreReadOptions,
+): AsyncGenerator<BulkLine> {
   let line = 0;
   for await (const text of linesOf(answer, label, options.maxRecordBytes, options.timeoutMs)) {
     line++;
@@ -75,21 +78,6 @@ export async function* readBulkProducts(
     } catch {
       throw sourceError(label, `line ${line} of the bulk result is not JSON`);
     }
-    const parent = object.__parentId;
-    if (typeof parent !== 'string') {
-      if (current) yield current;
-      current = { product: object, variants: [], images: [] };
-      continue;
-    }
-    if (!current || current.product.id !== parent)
-      throw sourceError(
-        label,
-        `line ${line} of the bulk result names a product that is not the one being read`,
-      );
-    const id = typeof object.id === 'string' ? object.id : '';
-    if (id.includes('/ProductVariant/')) current.variants.push(object);
-    else if (id.includes('/MediaImage/')) current.images.push(object);
-    // Other media (video, 3D model) are not images: left out, as the CSV export leaves them.
+    yield { line, object, bytes: text.length };
   }
-  if (current) yield current;
 }

@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ShopifyDouble,
+  type ShopProduct,
+  startShopifyDouble,
+} from '../../../src/sources/stores/shopify/double.js';
+import { sampleShop } from '../../../src/sources/stores/shopify/sample-shop.js';
+import { runIdOf } from '../support/cli.js';
+import { bySku, usePipeline } from '../support/pipeline.js';
+import { oneLine, runStore, type Waits } from './store-cli.js';
+
+const TOKEN = 'shpat_result_file_token_0123';
+
+/** `n` products of two variants each: three lines apiece in a grouped file. */
+function twoSizeShop(n: number): ShopProduct[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `gid://shopify/Product/${i + 1}`,
+    handle: `shirt-${i + 1}`,
+    title: `Shirt ${i + 1}`,
+    status: 'ACTIVE' as const,
+    options: [{ name: 'Size', position: 1 }],
+    variants: ['S', 'L'].map((size, k) => ({
+      id: `gid://shopify/ProductVariant/${(i + 1) * 10 + k}`,
+      sku: `SH-${i + 1}-${size}`,
+      price: '3.00',
+      inventoryQuantity: 2,
+      selectedOptions: [{ name: 'Size', value: size }],
+      inventoryItem: { tracked: true },
+    })),
+  }));
+}
+
+describe("a Shopify bulk operation's result file", () => {
+  const pipeline = usePipeline();
+  let shop: ShopifyDouble | undefined;
+  afterEach(async () => {
+    await shop?.close();
+    shop = undefined;
+  });
+  let waits: Waits = { asked: [] };
+  beforeEach(() => {
+    waits = { asked: [] };
+  });
+  const run = (...args: string[]) =>
+    runStore(pipeline, shop!.source, args, { SHOPIFY_ACCESS_TOKEN: TOKEN }, waits);
+
+  it('is asked grouped (groupObjects: true), with a supported API version by default and with an old one asked for', async () => {
+    // Shopify from API 2026-01 (and so for any unsupported version): ungrouped unless asked.
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+
+    const first = await run('--dry-run');
+    const old = await run('--dry-run', '--source-api-version', '2024-10');
+
+    expect([first.result.code, old.result.code]).toEqual([0, 0]);
+    expect(shop.operations().map((operation) => operation.grouped)).toEqual([true, true]);
+    expect(
+      shop.requests.filter((request) => request.operation === 'run').map((request) => request.path),
+    ).toEqual(['/admin/api/2026-10/graphql.json', '/admin/api/2024-10/graphql.json']);
+  });
+
+  it('not grouped all the same (a shop that ignored groupObjects): each product is joined to its variants and images', async () => {
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+    const grouped = await run('--dry-run');
+    shop.seams.ungrouped = true;
+
+    const ungrouped = await run();
+
+    expect(ungrouped.result.stderr).toBe('');
+    expect(ungrouped.result.code).toBe(0);
+    // The same rows as the grouped file gave.
+    expect(ungrouped.report.map((line) => [line.key, line.action])).toEqual(
+      grouped.report.map((line) => [line.key, 'create']),
+    );
+    expect(pipeline.products()).toHaveLength(5);
+    expect(bySku(pipeline.products()).get('LS-M')).toMatchObject({
+      name: 'Linen shirt - M',
+      images: [
+        'https://cdn.shopify.example/files/linen-shirt-back.jpg',
+        'https://cdn.shopify.example/files/linen-shirt-front.jpg',
+      ],
+    });
+  });
+
+  it('an API version that knows no groupObjects, served as itself, is one line naming the argument, before any write', async () => {
+    // Before 2026: 2024-10 was still supported, and the argument came with 2025-07.
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN, oldestSupported: '2024-07' });
+
+    const refused = await run('--source-api-version', '2024-10');
+
+    expect(refused.result.code).toBe(2);
+    expect(oneLine(refused.result.stderr)).toBe(
+      `catalog-sync: ${shop.source}: the Admin API refused the query: Field 'bulkOperationRunQuery' doesn't accept argument 'groupObjects'`,
+    );
+    expect(refused.stats.total).toBe(0);
+  });
+});
