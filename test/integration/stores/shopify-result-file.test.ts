@@ -93,4 +93,20 @@ describe("a Shopify bulk operation's result file", () => {
     );
     expect(refused.stats.total).toBe(0);
   });
+
+  it('COMPLETED with objects counted but no file is one line, exit 2: not an empty shop, nothing deactivated', async () => {
+    shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
+    expect((await run()).result.code).toBe(0);
+    const before = pipeline.products().map((product) => product.status);
+    shop.seams.noResultUrl = true;
+
+    const none = await run('--missing', 'status=inactive');
+
+    expect(none.result.code).toBe(2);
+    expect(oneLine(none.result.stderr)).toBe(
+      `catalog-sync: ${shop.source}: Shopify's bulk operation completed with 12 objects but gave no file to read them from: run again; nothing was sent`,
+    );
+    expect(none.stats.total).toBe(0);
+    expect(pipeline.products().map((product) => product.status)).toEqual(before);
+  });
 });

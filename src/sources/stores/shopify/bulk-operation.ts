@@ -16,7 +16,7 @@ export interface BulkResult {
 /**
  * Starts the catalog's bulk operation, or joins the one of another run (bulk-operation-start.ts),
  * and polls it (`node(id:)`) until Shopify has written its file; resolves to the file's URL, or
- * null when the shop holds no product (Shopify gives no file then). FAILED, CANCELED and EXPIRED
+ * null when the shop holds no product (Shopify gives no file then, and counts no object). FAILED, CANCELED and EXPIRED
  * end the read in one line; `objectCount` is told as it grows. A joined operation that its run
  * cancels (that run was stopped) is not this read's end: it starts its own, once.
  */
@@ -55,6 +55,14 @@ async function untilWritten(
     }
     switch (operation.status) {
       case 'COMPLETED':
+        // Shopify gives no `url` when the operation found no object (an empty shop). One that counted
+        // objects and gives none is no empty shop: read as one, `--missing` would take every product
+        // for gone. (`partialDataUrl` comes with a FAILED operation only: a part is never read.)
+        if (!operation.url && objects > 0)
+          throw sourceError(
+            label,
+            `Shopify's bulk operation completed with ${thousands(objects)} objects but gave no file to read them from: run again; nothing was sent`,
+          );
         return { url: operation.url ?? null, objects, joined };
       case 'FAILED':
         throw sourceError(
