@@ -28,6 +28,7 @@ import { throttledErrorLog } from './quiet-errors.js';
 import { type RunOrderDeps, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
+import { unsentReason } from './unsent-rows.js';
 
 export interface EnqueueDeps {
   /** BullMQ's connection: the seller's queue is built on it. */
@@ -199,6 +200,7 @@ async function produceRun(
       runId: run.id,
       rows,
       chunkSize: chunkSizeOf(spec),
+      unsentReason: unsentReason(run.dryRun),
       ...(hooks.onBackpressure ? { onBackpressure: hooks.onBackpressure } : {}),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.leaveUnread ? { leaveUnread: hooks.leaveUnread } : {}),

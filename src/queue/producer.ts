@@ -20,6 +20,7 @@ import { highWaterOf } from './chunking.js';
 import { type FirstRows, untilFirstRows } from './first-rows.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
+import { unsentOutcome, watchSource } from './source-failure.js';
 
 export interface ProduceOptions {
   redis: Redis;
@@ -63,6 +64,11 @@ export interface ProduceOptions {
   firstRows?: FirstRows;
   /** The waiting jobs the mark counts (queue-room.ts); every waiting job of `queue` when absent. */
   waitingAhead?: () => Promise<number>;
+  /**
+   * When the source breaks, the rows read since the last chunk are settled with this (not sent),
+   * so that the run's total and its report hold every row read; without it they are not recorded.
+   */
+  unsentReason?: string;
 }
 
 /** The rows one flush lets go, and what they leave to record, written while the next are read. */
@@ -252,8 +258,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     }
   };
 
+  const source = watchSource(options.rows);
   try {
-    for await (const mapped of options.rows) {
+    for await (const mapped of source.rows) {
       if (options.signal?.aborted) throw new RunInterruptedError();
       options.assertHealthy?.();
       total++;
@@ -283,6 +290,20 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   } catch (error) {
     // The chunks still being written end first; a failure of theirs came first, so it is the one thrown.
     await finishWriting();
+    if (source.failed() && options.unsentReason !== undefined) {
+      // The rows read since the last chunk are rows read all the same: recorded, none sent.
+      for (const [i, upsert] of upserts.entries()) {
+        settledHere.push(unsentOutcome(upsert, options.unsentReason));
+        const values = upsertSources[i];
+        if (values) settledSources.set(upsert.row, values);
+      }
+      upserts = [];
+      upsertSources = [];
+      // The source's error is the one thrown, whatever becomes of this last record.
+      await flush()
+        .then(finishWriting)
+        .catch(() => undefined);
+    }
     throw error;
   }
   return { total, chunks };

@@ -94,6 +94,28 @@ describe("a Shopify bulk operation's result file", () => {
     expect(refused.stats.total).toBe(0);
   });
 
+  it('broken at line 41: the run ends early after the rows of the products read before it, each in the report', async () => {
+    shop = await startShopifyDouble(twoSizeShop(30), { token: TOKEN, brokenLine: 41 });
+
+    const broken = await run('--dry-run');
+
+    // 13 products were read whole before line 41 (product 14's first variant); the preset holds a
+    // product's rows until the next product's begin (an export's product spans rows), so the 13th,
+    // held when the file broke, is not among the rows read: 12 products of 2 variants.
+
+    expect(broken.result.code).toBe(2);
+    const id = runIdOf(broken.result.stdout);
+    expect(oneLine(broken.result.stderr)).toBe(
+      `catalog-sync: ${shop.source}: line 41 of the bulk result is not JSON. ` +
+        `Dry run ${id} ended early after 24 rows (nothing was written): run it again once the source reads to its end`,
+    );
+    expect(broken.report).toHaveLength(24);
+    expect(broken.report.map((line) => line.key).slice(0, 2)).toEqual(['SH-1-S', 'SH-1-L']);
+    expect(new Set(broken.report.map((line) => `${line.action} ${line.status}: ${line.error}`))).toEqual(
+      new Set(['skipped failed: not planned: the source broke before its turn (run it again)']),
+    );
+  });
+
   it('COMPLETED with objects counted but no file is one line, exit 2: not an empty shop, nothing deactivated', async () => {
     shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
     expect((await run()).result.code).toBe(0);

@@ -55,7 +55,8 @@ describe('a store that fails half way through the read, after the run wrote', ()
     woo = await startWooDouble(products, sampleCategories(), { ...KEYS });
     expect((await runWoo()).result.code).toBe(0);
     // A price changed in the store, on page 1; page 3 (offset 198: pages overlap by one) fails once the
-    // run has written it. Its first 100 rows were queued as a chunk; the next 99, read, were not yet.
+    // run has written it. Its first 100 rows were queued as a chunk; the next 99, read, were not yet:
+    // they are rows read all the same, counted and reported, not sent.
     products[5]!.regular_price = '12.00';
     woo.seams.failPage = { offset: 198, answer: 500, before: untilPut };
 
@@ -65,19 +66,19 @@ describe('a store that fails half way through the read, after the run wrote', ()
     const id = runIdOf(broken.result.stdout);
     expect(broken.result.stdout).toContain(`run ${id}: ended early after`);
     expect(broken.result.stdout).toMatch(
-      /rows {6}100: 0 created, 1 updated, \d+ unchanged, 0 invalid, \d+ failed/,
+      /rows {6}199: 0 created, 1 updated, \d+ unchanged, 0 invalid, \d+ failed/,
     );
     expect(broken.result.stdout).toMatch(/ {2}report {4}\S+\.csv/);
     expect(oneLine(broken.result.stderr)).toBe(
       `catalog-sync: ${woo.source}: the REST API answered 500 on /shop/wp-json/wc/v3/products offset 198 (tried 4 times). ` +
-        `Run ${id} ended early after 100 rows of the source: what it wrote stays written (0 created, 1 updated); ` +
+        `Run ${id} ended early after 199 rows of the source: what it wrote stays written (0 created, 1 updated); ` +
         `the rest of the source was not synced. Each row read: catalog-sync report ${id}. ` +
         'Run it again once the source reads to its end',
     );
     // The write happened, once, and the report says so; every row read has its line.
     expect(broken.writes).toMatchObject({ creates: 0, updates: 1 });
     expect(pipeline.products().find((product) => product.sku === 'P-6')?.price).toBe(12);
-    expect(broken.report).toHaveLength(100);
+    expect(broken.report).toHaveLength(199);
     expect(broken.report.find((line) => line.key === 'P-6')).toMatchObject({
       action: 'update',
       status: 'ok',
@@ -112,10 +113,10 @@ describe('a store that fails half way through the read, after the run wrote', ()
     const id = runIdOf(broken.result.stdout);
     expect(
       oneLine(broken.result.stderr).startsWith(
-        `catalog-sync: ${woo.source}: the store broke the connection: connection reset (ECONNRESET) (tried 4 times). Run ${id} ended early after 100 rows`,
+        `catalog-sync: ${woo.source}: the store broke the connection: connection reset (ECONNRESET) (tried 4 times). Run ${id} ended early after 199 rows`,
       ),
     ).toBe(true);
     expect(broken.writes).toMatchObject({ updates: 1 });
-    expect(broken.report).toHaveLength(100);
+    expect(broken.report).toHaveLength(199);
   });
 });
