@@ -1,5 +1,3 @@
-import type { ShopProduct } from './double.js';
-
 /**
  * The oldest Admin API version the double's shop still serves. Shopify supports each stable version
  * for 12 months and serves a request to an unsupported one with the oldest supported version
@@ -45,6 +43,13 @@ export function groupObjectsOf(query: string, variables: Record<string, unknown>
   return argument[1] === 'true';
 }
 
+/** A product of the double's shop (double.ts), as far as its file is concerned. */
+interface FileProduct {
+  id: string;
+  variants: object[];
+  media?: object[] | undefined;
+}
+
 /**
  * The JSONL file (shopify.dev, "Perform bulk operations with the GraphQL Admin API"): each product
  * without its connections, and each of its variants and media as a line naming it in `__parentId`.
@@ -52,7 +57,7 @@ export function groupObjectsOf(query: string, variables: Record<string, unknown>
  * placed directly under their parent"): here, every product first, then every child. `brokenLine`:
  * that line (1-based) is not JSON, as in a file damaged on the way.
  */
-export function resultFile(products: ShopProduct[], grouped: boolean, brokenLine?: number): string {
+export function resultFile(products: FileProduct[], grouped: boolean, brokenLine?: number): string {
   const parents: string[] = [];
   const children: string[] = [];
   const lines: string[] = [];
