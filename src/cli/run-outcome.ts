@@ -1,6 +1,6 @@
 import { countOf } from '../count-words.js';
 import { OutputFileError } from '../output-file.js';
-import type { SourceLeftUnreadError } from '../queue/producer.js';
+import type { SourceLeftUnreadError } from '../queue/producer-stops.js';
 import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
 import type { RunRecord } from '../runs/run-store.js';

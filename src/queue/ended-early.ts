@@ -1,7 +1,7 @@
 import { CatalogConfigError } from '../catalog/errors.js';
 import { SourceError } from '../sources/index.js';
 import { quoteForMessage } from '../terminal-safe.js';
-import { RunInterruptedError } from './producer.js';
+import { RunInterruptedError } from './producer-stops.js';
 
 /** Long enough for any source message the tool writes; a quoted value past it is cut. */
 const MAX_REASON = 300;

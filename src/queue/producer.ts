@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { countOf } from '../count-words.js';
 import {
   CHUNK_WRITES_AT_ONCE,
   DEFAULT_CHUNK_SIZE,
@@ -18,11 +17,13 @@ import type { RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
 import { highWaterOf } from './chunking.js';
 import { type FirstRows, untilFirstRows } from './first-rows.js';
+import { type ReadStops, RunInterruptedError, waitForRoom } from './producer-stops.js';
 import { QueueRoom } from './queue-room.js';
 import { settledAtOnce } from './settled-at-once.js';
 import { unsentOutcome, watchSource } from './source-failure.js';
 
-export interface ProduceOptions {
+/** What a producer reads, where it queues it, and what stops it (ReadStops). */
+export interface ProduceOptions extends ReadStops {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;
@@ -40,24 +41,6 @@ export interface ProduceOptions {
    */
   highWater?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Called while the producer waits for workers to drain the queue, with why they do not (or null). */
-  onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
-  /**
-   * Why the seller's workers send nothing now (daily limit, rejected key, API out of reach), or null.
-   * The mark holds then too (issue 12): queueing the whole source would cost Redis and this process
-   * memory in proportion to its size; the reason is only said to the user while the producer waits.
-   */
-  sellerPause?: () => Promise<string | null>;
-  /** Stops reading the source (SIGINT/SIGTERM): produceChunks rejects with RunInterruptedError. */
-  signal?: AbortSignal;
-  /**
-   * Once aborted, the producer stops when the queue is full instead of waiting (`run` that exits on a
-   * pause): it rejects with SourceLeftUnreadError and leaves the run as it is. A source that fits
-   * below the mark is still read to the end.
-   */
-  leaveUnread?: AbortSignal;
-  /** Throws once Redis refused a write (full, read-only): the producer stops with that error. */
-  assertHealthy?: () => void;
   /** The rows' raw values: carried in the chunk jobs, kept by rows that fail (`report --failed-only`). */
   sourceRows?: SourceRows;
   /** A worker of this process starts the run: the read waits for its first rows (first-rows.ts). */
@@ -84,25 +67,6 @@ interface ReadBatch {
   header: string[] | null;
   last: boolean;
   totalNow: number;
-}
-
-/** The producer was told to stop before the source was read to the end. */
-export class RunInterruptedError extends Error {
-  override name = 'RunInterruptedError';
-  constructor() {
-    super('interrupted before the source was read to the end');
-  }
-}
-
-/**
- * The producer was told to leave the rest of the source unread (the seller paused with the queue
- * full): the rows queued so far stay queued; the next import of the source ends the run and reads anew.
- */
-export class SourceLeftUnreadError extends Error {
-  override name = 'SourceLeftUnreadError';
-  constructor(readonly rowsQueued: number) {
-    super(`the source was left unread after ${countOf(rowsQueued, 'row')}`);
-  }
 }
 
 /**
@@ -307,22 +271,4 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     throw error;
   }
   return { total, chunks };
-}
-
-async function waitForRoom(
-  room: QueueRoom,
-  sleep: (ms: number) => Promise<void>,
-  hooks: Pick<ProduceOptions, 'onBackpressure' | 'sellerPause' | 'signal' | 'leaveUnread' | 'assertHealthy'>,
-  recorded: number,
-): Promise<void> {
-  for (;;) {
-    if (hooks.signal?.aborted) throw new RunInterruptedError();
-    hooks.assertHealthy?.();
-    const waiting = await room.waiting();
-    if (waiting === null || waiting < room.highWater) return;
-    if (hooks.leaveUnread?.aborted) throw new SourceLeftUnreadError(recorded);
-    // Asked only when someone listens: the reason costs a Redis round trip per look.
-    if (hooks.onBackpressure) hooks.onBackpressure(waiting, (await hooks.sellerPause?.()) ?? null);
-    await sleep(250);
-  }
 }

@@ -4,7 +4,7 @@ import { CLOSE_DEADLINE_MS, CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../../defaul
 import type { CancelDeps } from '../../queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { closeOwnQueue } from '../../queue/own-queue-end.js';
-import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer.js';
+import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer-stops.js';
 import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CatalogConfigError } from '../../../src/catalog/errors.js';
 import { notifyBody } from '../../../src/notify/payload.js';
 import { endedEarlyReason } from '../../../src/queue/ended-early.js';
-import { RunInterruptedError } from '../../../src/queue/producer.js';
+import { RunInterruptedError } from '../../../src/queue/producer-stops.js';
 import { SourceError } from '../../../src/sources/index.js';
 import { runRecord } from '../../support/run-record.js';
 
