@@ -71,6 +71,11 @@ export interface WooDoubleSeams {
    */
   failPage?: { offset: number; answer: number | 'reset'; times?: number; before?: () => Promise<void> };
   /**
+   * Not WooCommerce's own behaviour: a cache or plugin before the store that answers `/products` as
+   * if no `offset` were asked (the first page, whatever the offset), X-WP-Total unchanged.
+   */
+  ignoreOffset?: boolean;
+  /**
    * Called before a list is answered, with the request and the store's products as they are then:
    * a test changes the store while a read is under way (deletes a product, adds one) by editing them.
    */
@@ -178,11 +183,9 @@ export async function startWooDouble(
           ...product,
           variations: (variations ?? []).map((v) => v.id),
         }));
-    return paged(
-      request.url,
-      ordered(items, params, collection === 'categories' ? 'asc' : 'desc'),
-      double.seams,
-    );
+    const url = new URL(request.url.href);
+    if (double.seams.ignoreOffset && collection === 'products') url.searchParams.delete('offset');
+    return paged(url, ordered(items, params, collection === 'categories' ? 'asc' : 'desc'), double.seams);
   };
   const running = await serveDouble((request) => handle(request), options);
   const double: WooDouble = {

@@ -22,6 +22,15 @@ export type PageAt = (offset: number) => Promise<WooPage | null>;
  * it, once or not at all. A store that keeps changing under the read past `WOO_MAX_STEPS_BACK`
  * steps back, or that does not order by id, ends the read with one line (a broken source: the run
  * deactivates nothing).
+ *
+ * Positions alone cannot tell a store that moved items on (some restored from the trash, with their
+ * old id, before the read position) from one whose pages are not where `offset` says (a cache or
+ * plugin that ignores `offset` answers the first page again and again; one that hides items still
+ * counted). So a page that starts further back than the overlap asked (its `shift`) must be matched
+ * by X-WP-Total rising as much: a page that gives only items read before with no such rise, or a
+ * read that ends with fewer items than X-WP-Total less its rises, ends the read with one line rather
+ * than look complete (a restore together with a deletion in the same gap between two pages looks the
+ * same: that read too stops, and the next one, run when the store is quiet, reads it whole).
  */
 export async function* readById(
   pageAt: PageAt,
@@ -31,11 +40,16 @@ export async function* readById(
   maxStepsBack = WOO_MAX_STEPS_BACK,
 ): AsyncGenerator<Record<string, unknown>> {
   let lastId = Number.NEGATIVE_INFINITY;
-  // Where the last item read sits in the store (as last seen): the next page starts there.
-  let anchor = 0;
+  // The items up to the last one read, as the store placed them (as last seen): the next page starts
+  // on that last one, an overlap of one.
+  let reached = 0;
   let offset = 0;
   let back = 0;
   let stepsBack = 0;
+  let handed = 0;
+  // X-WP-Total of the last page that joined, and how much it rose over the read (items added).
+  let total: number | null = null;
+  let rises = 0;
   let pending = first;
   for (let requests = 0; requests < WOO_MAX_PAGES; requests++) {
     const page = pending ?? (await pageAt(offset));
@@ -52,23 +66,37 @@ export async function* readById(
       // Deleted items moved the last one read back: step back, further each time.
       if (++stepsBack > maxStepsBack) throw changing(label, path, stepsBack - 1);
       back = back === 0 ? 1 : back * 2;
-      offset = Math.max(0, anchor - back);
+      offset = Math.max(0, reached - 1 - back);
       continue;
     }
     back = 0;
     const fresh = page.items.filter((_, i) => (ids[i] as number) > lastId);
+    // Items read before that this page holds beyond the overlap asked: items put before the read
+    // position since the last page (restored ones), which X-WP-Total rose by, or a page not at `offset`.
+    const shift = offset + ids.length - fresh.length - reached;
+    const rose = page.total !== null && total !== null ? Math.max(0, page.total - total) : 0;
+    if (fresh.length === 0 && shift > rose) throw sameAgain(label, path, offset, ids.length);
+    if (page.total !== null) {
+      rises += rose;
+      total = page.total;
+    }
     yield* fresh;
+    handed += fresh.length;
     if (fresh.length > 0) lastId = ids[ids.length - 1] as number;
     // X-WP-Total, from the same answer: this page reaches the last item. Without it (a proxy may drop
     // it), a page of one item already read: nothing follows the last one (one page more).
     const end =
       page.total !== null ? offset + ids.length >= page.total : fresh.length === 0 && ids.length < 2;
-    if (ids.length === 0 || end) return;
+    if (ids.length === 0 || end) {
+      if (page.total !== null && handed < page.total - rises)
+        throw fewer(label, path, handed, page.total, rises);
+      return;
+    }
     // A page of one item that brought nothing new would be asked again and again.
     if (fresh.length === 0 && ids.length < 2)
       throw sourceError(label, `${path} came one item a page: its pages cannot be checked to join`);
-    anchor = offset + ids.length - 1;
-    offset = anchor;
+    reached = offset + ids.length;
+    offset = reached - 1;
   }
   throw sourceError(label, `${path} took more than ${WOO_MAX_PAGES} pages to read`);
 }
@@ -84,5 +112,22 @@ function changing(label: string, path: string, steps: number) {
     label,
     `${path} kept changing while it was read (${steps} pages read again after deletions): the read ` +
       'stopped, part read only (--missing deactivates nothing); run again once the store is quiet',
+  );
+}
+
+function sameAgain(label: string, path: string, offset: number, items: number) {
+  return sourceError(
+    label,
+    `${path} at offset ${offset} gave only items read before (${items} of them): the store, or a cache ` +
+      'or plugin before it, may ignore offset; the read stopped, part read only (--missing deactivates nothing)',
+  );
+}
+
+function fewer(label: string, path: string, handed: number, total: number, rises: number) {
+  const added = rises === 0 ? 'with none added meanwhile' : `${rises} of them added meanwhile`;
+  return sourceError(
+    label,
+    `${path} gave ${handed} items of the ${total} the store counts (X-WP-Total) ${added}: a cache or ` +
+      'plugin may change its pages; the read stopped, part read only (--missing deactivates nothing)',
   );
 }
