@@ -12,8 +12,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Set by a command's action: the process exit code. */
   exitCode: number;
-  /** A store source's waits and progress; real ones when absent (tests pass a sleep that returns at once). */
-  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress'>;
+  /**
+   * A store source's waits, progress and longest answer; real ones when absent (tests pass a sleep
+   * that returns at once, and scale the answers down).
+   */
+  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress' | 'maxAnswerBytes'>;
   /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
   network?: SourceNetwork;
   /** The caps of the API's answers (answer-caps.ts); ANSWER_CAPS when absent (tests scale them down). */

@@ -26,7 +26,7 @@ export interface OpenSourceOptions {
   /** Store sources (`shopify://`, `woocommerce://`): credentials' choice, API version, seams. */
   store?: Pick<
     StoreReadOptions,
-    'env' | 'credentials' | 'apiVersion' | 'allowInsecure' | 'sleep' | 'now' | 'onProgress'
+    'env' | 'credentials' | 'apiVersion' | 'allowInsecure' | 'sleep' | 'now' | 'onProgress' | 'maxAnswerBytes'
   >;
 }
 

@@ -45,6 +45,11 @@ export class StoreCallFailure extends SourceError {
   }
 }
 
+/** An answer longer than the call's `maxBytes`: a reader that can ask for less (smaller pages) does. */
+export class StoreAnswerTooLong extends SourceError {
+  override name = 'StoreAnswerTooLong';
+}
+
 export interface CallAnswer {
   status: number;
   headers: IncomingHttpHeaders;
@@ -190,7 +195,9 @@ async function readBody(
       size += chunk.length;
       if (size > options.maxBytes) {
         answer.destroy();
-        throw sourceError(label, `an answer of the store is longer than ${options.maxBytes} bytes`);
+        throw new StoreAnswerTooLong(
+          `${label}: an answer of the store is longer than ${options.maxBytes} bytes`,
+        );
       }
       chunks.push(chunk);
     }

@@ -18,6 +18,8 @@ export interface StoreReadOptions {
   connectTimeoutMs?: number;
   /** `--max-record-bytes`: one JSONL line, one product. */
   maxRecordBytes: number;
+  /** The longest answer of a store's API (STORE_MAX_ANSWER_BYTES when absent); tests scale it down. */
+  maxAnswerBytes?: number;
   /** Waits (throttling, Retry-After, polling); tests pass one that does not sleep. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;

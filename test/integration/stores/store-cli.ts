@@ -21,6 +21,8 @@ export async function runStore(
   args: string[],
   extraEnv: NodeJS.ProcessEnv,
   waits: Waits = { asked: [] },
+  /** The longest answer the store's API may give (STORE_MAX_ANSWER_BYTES when absent). */
+  maxAnswerBytes?: number,
 ) {
   pipeline.sandbox.resetStats();
   const name = `report-${waits.asked.length}-${Date.now()}-${Math.random().toString(36).slice(2)}.csv`;
@@ -33,6 +35,7 @@ export async function runStore(
         sleep: async (ms) => {
           waits.asked.push(ms);
         },
+        ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
       },
     },
   );

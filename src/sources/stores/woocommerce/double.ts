@@ -183,6 +183,10 @@ export async function startWooDouble(
           ...product,
           variations: (variations ?? []).map((v) => v.id),
         }));
+    // `include`: "Limit result set to specific ids" (WooCommerce REST API docs, List all products /
+    // List all product variations), a comma-separated list as WordPress reads an array.
+    const include = params.get('include')?.split(',').map(Number);
+    if (include) items = items.filter((item) => include.includes(item.id));
     const url = new URL(request.url.href);
     if (double.seams.ignoreOffset && collection === 'products') url.searchParams.delete('offset');
     return paged(url, ordered(items, params, collection === 'categories' ? 'asc' : 'desc'), double.seams);

@@ -6,10 +6,18 @@ import {
 } from '../../../defaults.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
-import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import {
+  type CallAnswer,
+  callStore,
+  connectionOf,
+  parseJson,
+  retryAfterMs,
+  StoreAnswerTooLong,
+} from '../http-call.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { pageInParts } from './page-in-parts.js';
 
 export interface WooPage {
   items: Array<Record<string, unknown>>;
@@ -29,6 +37,8 @@ export interface WooPage {
  */
 export class WooRestApi {
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The longest answer read: a page, or one product, which `--max-record-bytes` may allow longer. */
+  private readonly maxBytes: number;
 
   constructor(
     private readonly store: StoreAddress,
@@ -36,14 +46,31 @@ export class WooRestApi {
     private readonly options: StoreReadOptions,
   ) {
     this.sleep = options.sleep ?? defaultSleep;
+    this.maxBytes = Math.max(options.maxAnswerBytes ?? STORE_MAX_ANSWER_BYTES, options.maxRecordBytes);
   }
 
   /**
    * One page of `path` under `/wp-json/wc/v3` (e.g. `/products`), 100 items at most, with `query`
    * (`page` or `offset`, `orderby`…). Null for a `/products/<id>/variations` whose product is gone
-   * (deleted since it was listed): it has no variations to read any more.
+   * (deleted since it was listed): it has no variations to read any more. A page too long to be
+   * one answer is read in parts (page-in-parts.ts).
    */
   async page(path: string, query: Record<string, string>): Promise<WooPage | null> {
+    try {
+      return await this.pageOnce(path, query);
+    } catch (error) {
+      // A page of ids, or of items by id, is split by pageInParts itself.
+      if (
+        !(error instanceof StoreAnswerTooLong) ||
+        query._fields !== undefined ||
+        query.include !== undefined
+      )
+        throw error;
+      return pageInParts((p, q) => this.page(p, q), path, query, this.store.display, this.maxBytes);
+    }
+  }
+
+  private async pageOnce(path: string, query: Record<string, string>): Promise<WooPage | null> {
     const label = this.store.display;
     const url = new URL(`${this.store.base.href.replace(/\/$/, '')}/wp-json/wc/v3${path}`);
     url.searchParams.set('per_page', '100');
@@ -60,7 +87,7 @@ export class WooRestApi {
           label,
           {
             ...connectionOf(this.options),
-            maxBytes: STORE_MAX_ANSWER_BYTES,
+            maxBytes: this.maxBytes,
           },
         );
       } catch (error) {
