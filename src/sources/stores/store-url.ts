@@ -53,6 +53,8 @@ export function parseStoreSource(source: string, allowInsecure: boolean): StoreA
   } catch {
     throw new SourceError(`${safeShown(source)}: not a store address (${platform}://HOST)`);
   }
+  // The REST API's own path, as WooCommerce's documentation writes its URLs: the site is before it.
+  if (platform === 'woocommerce') url.pathname = url.pathname.replace(/\/wp-json(?:\/.*)?$/i, '');
   const shown = `${platform}${plain ? '+http' : ''}://${url.host}${url.pathname.replace(/\/+$/, '')}`;
   if (url.username || url.password)
     throw new SourceError(

@@ -16,6 +16,22 @@ describe('a store source', () => {
     expect(isStoreSource('https://x')).toBe(false);
   });
 
+  it('a WooCommerce address given with the REST API path (as its docs write URLs) is the site without it', () => {
+    for (const source of [
+      'woocommerce://example.com/shop/wp-json/wc/v3',
+      'woocommerce://example.com/shop/wp-json/wc/v3/',
+      'woocommerce://example.com/shop/wp-json/wc/v3/products',
+      'woocommerce://example.com/shop/wp-json',
+    ]) {
+      const woo = parseStoreSource(source, false);
+      expect(woo.base.href).toBe('https://example.com/shop');
+      expect(woo.display).toBe('woocommerce://example.com/shop');
+    }
+    expect(parseStoreSource('woocommerce://example.com/wp-json/wc/v3', false).display).toBe(
+      'woocommerce://example.com',
+    );
+  });
+
   it.each([
     [
       'shopify+http://shop.example.com',

@@ -17,6 +17,7 @@ import {
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { isHtmlPage, redirectLine, WOO_API_PATH, withStoreMessage } from './answer-lines.js';
 import { pageInParts } from './page-in-parts.js';
 
 export interface WooPage {
@@ -72,7 +73,7 @@ export class WooRestApi {
 
   private async pageOnce(path: string, query: Record<string, string>): Promise<WooPage | null> {
     const label = this.store.display;
-    const url = new URL(`${this.store.base.href.replace(/\/$/, '')}/wp-json/wc/v3${path}`);
+    const url = new URL(`${this.store.base.href.replace(/\/$/, '')}${WOO_API_PATH}${path}`);
     url.searchParams.set('per_page', '100');
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const which = query.offset !== undefined ? `offset ${query.offset}` : `page ${query.page ?? '1'}`;
@@ -124,7 +125,15 @@ export class WooRestApi {
         await failures.afterPassingStatus(failed);
         continue;
       }
-      if (answer.status < 200 || answer.status > 299) throw new SourceError(failed);
+      if (answer.status >= 300 && answer.status <= 399)
+        throw new SourceError(redirectLine(failed, url, answer.headers.location, path));
+      if (answer.status < 200 || answer.status > 299)
+        throw new SourceError(withStoreMessage(failed, answer.body));
+      if (isHtmlPage(answer) && !isJson(answer.body))
+        throw sourceError(
+          label,
+          `no WooCommerce REST API here (an HTML page on ${url.pathname}, not JSON): is the site's address and path right, are pretty permalinks on, is the site behind a login or maintenance page?`,
+        );
       const items = parseJson(answer.body, label, `${which} of ${path}`);
       if (!Array.isArray(items)) throw sourceError(label, `${which} of ${path} is not a list`);
       return {
@@ -170,6 +179,15 @@ function wooCode(body: string): string | null {
     return typeof parsed?.code === 'string' ? parsed.code : null;
   } catch {
     return null;
+  }
+}
+
+function isJson(body: string): boolean {
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
   }
 }
 
