@@ -1,7 +1,7 @@
 import { formatBytes } from '../../limits.js';
 import { sourceError } from '../../source-error.js';
 import { StoreAnswerTooLong } from '../http-call.js';
-import type { WooPage } from './rest-api.js';
+import type { WooPage } from './woo-page.js';
 
 /** One page of a collection under `/wp-json/wc/v3` with `query` (`per_page` 100 unless it says). */
 export type PageOf = (path: string, query: Record<string, string>) => Promise<WooPage | null>;

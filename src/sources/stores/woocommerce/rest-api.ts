@@ -19,16 +19,9 @@ import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
 import { isHtmlPage, redirectLine, WOO_API_PATH, withStoreMessage } from './answer-lines.js';
 import { pageInParts } from './page-in-parts.js';
+import type { WooPage } from './woo-page.js';
 
-export interface WooPage {
-  items: Array<Record<string, unknown>>;
-  /** `X-WP-TotalPages`, when the store sends it. */
-  totalPages: number | null;
-  /** `X-WP-Total`: the items of the whole collection, when the store sends it. */
-  total: number | null;
-  /** The `Link` header's `rel="next"`, when the store sends it. */
-  next: string | null;
-}
+export type { WooPage } from './woo-page.js';
 
 /**
  * The store's REST API v3 (`/wp-json/wc/v3`), with HTTP Basic authentication (consumer key and
