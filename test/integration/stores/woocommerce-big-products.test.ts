@@ -38,7 +38,6 @@ describe('a WooCommerce store whose products are large (images pasted into their
   afterEach(async () => {
     await store?.close();
   });
-  const run = (...args: string[]) => runStore(pipeline, store!.source, args, ENV);
   const productQueries = () =>
     store!.requests.filter((r) => r.path === '/shop/wp-json/wc/v3/products').map((r) => r.query);
 
