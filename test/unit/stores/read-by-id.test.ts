@@ -145,6 +145,22 @@ describe('readById: a collection read by offset in ascending id while it changes
       'shop.example: /products gave 29 items of the 30 the store counts (X-WP-Total) with none added meanwhile: ' +
         'a cache or plugin may change its pages; the read stopped, part read only (--missing deactivates nothing)',
     );
+    // Not for the estimate's read (it deactivates nothing): its count is not checked.
+    const estimate = readById(hiding, 'shop.example', '/products?type=variable', undefined, undefined, false);
+    expect(await idsRead(estimate)).toHaveLength(29);
+  });
+
+  it('a store whose X-WP-Total counts too few (a cache keeps an old one) is read to its end all the same', async () => {
+    // 250 items, pages of 100, X-WP-Total 120 on every page.
+    const ids = Array.from({ length: 250 }, (_, i) => 1000 + i);
+    const lowTotal = async (offset: number): Promise<WooPage> => ({
+      items: ids.slice(offset, offset + 100).map((id) => ({ id })),
+      total: 120,
+      totalPages: 2,
+      next: null,
+    });
+
+    expect(await idsRead(readById(lowTotal, 'shop.example', '/products'))).toEqual(ids);
   });
 
   it('a product gone before its variations are read has none (no page at all)', async () => {

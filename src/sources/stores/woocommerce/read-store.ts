@@ -81,6 +81,9 @@ async function countRows(api: WooRestApi, first: WooPage, label: string): Promis
             }),
           label,
           '/products?type=variable',
+          undefined,
+          undefined,
+          false,
         );
   let variations = 0;
   for await (const product of variable)
