@@ -281,6 +281,21 @@ export const KEEP_FIRED_JOBS = 50;
 export const QUOTA_BLOCK_MAX = 64;
 export const QUOTA_BLOCK_MIN = 16;
 
+/**
+ * How long a block reserved against a seller's known limit is used without a look at Redis (one
+ * reservation a second at most): long enough that a block serves many requests, short enough that
+ * a process that only uses its block learns of another's 429 or of a new window within it.
+ */
+export const LIMITED_BLOCK_FRESH_MS = 1000;
+
+/**
+ * Past a seller's known limit, a request goes only once every request of the window is answered, in
+ * every process (request-quota.ts): how often a process looks again while others are in flight, and
+ * how long it waits at most (a process killed with requests in flight never reports them).
+ */
+export const LIMIT_PROBE_POLL_MS = 20;
+export const LIMIT_PROBE_WAIT_MAX_MS = 10_000;
+
 /** A quota day's request counter is kept two days, then goes: no day's count is needed after its end. */
 export const QUOTA_COUNTER_TTL_SECONDS = 2 * 24 * 3600;
 

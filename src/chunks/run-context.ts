@@ -216,13 +216,13 @@ export class RunContexts {
             // The request's reserved number comes back with its answer's event (onRequest below).
             return await task(reserved);
           } catch (error) {
-            // The seller's daily limit, as its API shows it: the requests counted in its window before this one.
-            if (error instanceof DailyLimitError)
-              await deps.sellers
-                .learnLimit(ref, reserved.windowStart, reserved.window)
-                .catch((fault: unknown) => {
-                  deps.health?.note(fault);
-                });
+            // The seller's daily limit, as its API shows it: the requests it accepted in the window.
+            if (error instanceof DailyLimitError) {
+              reserved.refused?.();
+              await deps.sellers.learnLimit(ref, reserved.windowStart).catch((fault: unknown) => {
+                deps.health?.note(fault);
+              });
+            }
             throw error;
           } finally {
             reserved.answered();

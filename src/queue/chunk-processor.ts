@@ -158,8 +158,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       }
       throw error;
     } finally {
-      // What this chunk counted reaches Redis now: the seller's unused numbers, the run's requests.
-      await Promise.all([deps.sellers.quota.release(ref), deps.runs.flushRequestCounts(runId)]).catch(
+      // What this chunk counted reaches Redis now: the seller's unused numbers and accepted requests, the run's requests.
+      await Promise.all([deps.sellers.chunkEnded(ref), deps.runs.flushRequestCounts(runId)]).catch(
         (error: unknown) => deps.health?.note(error),
       );
     }

@@ -289,11 +289,18 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:unreachable`;
   }
   /**
-   * String (JSON, runs/learned-limit.ts): the seller's daily limit learned from the first 429 of a
-   * quota day (the requests counted that day before it); no expiry, a later day's 429 replaces it.
+   * String (JSON, runs/learned-limit.ts): the seller's daily limit learned from a 429: the requests
+   * the API accepted in the 429's limit window; no expiry, a later window's 429 replaces it.
    */
   learnedLimit(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:learned-limit`;
+  }
+  /**
+   * Hash with a TTL: limit window start (ms) → the seller's requests the API accepted in that
+   * window, as every process reports them (runs/learned-limit.ts); the learned limit is its count.
+   */
+  acceptedRequests(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:accepted`;
   }
   /**
    * String with a TTL: the latest instant (ms) a 429 said the seller's daily limit resets; the API
@@ -317,6 +324,14 @@ export class RedisKeys {
   /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
   requestsUsed(sellerRef: string, dayStart: number): string {
     return `${this.#seller(sellerRef)}:used:${dayStart}`;
+  }
+  /**
+   * Counter of the seller's requests of the limit window that starts at `windowStart` (ms) that were
+   * answered (or failed), as the processes report them: while it is below the window's count
+   * (requestsUsed), a request is in flight somewhere, and no request past the limit may go.
+   */
+  requestsAnswered(sellerRef: string, windowStart: number): string {
+    return `${this.#seller(sellerRef)}:answered:${windowStart}`;
   }
   /** Set: the product fields this tool has sent for the seller (managed-fields.ts). */
   fieldsSent(sellerRef: string): string {

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LIMIT_PROBE_POLL_MS, LIMIT_PROBE_WAIT_MAX_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { LimitProbes } from './limit-probe.js';
 import { LimitWindows } from './limit-window.js';
 import { quotaDayStart } from './quota-day.js';
-import type { Counters, Refusal, RequestQuota, Taken } from './request-quota.js';
+import type { Counters, Refusal, RequestQuota, Taken, WindowLimit } from './request-quota.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -10,6 +12,11 @@ const DAY_MS = 24 * 3600 * 1000;
 export interface ReservedRequest extends Taken {
   windowStart: number;
   answered: () => void;
+  /**
+   * The API answered it 429 (call before `answered`): it is not reported answered, so no other
+   * process sends past the limit before the pause it brings is in Redis (one 429 per crossing).
+   */
+  refused?: () => void;
 }
 
 /** What the gate needs of the seller's state (seller-state.ts). */
@@ -26,6 +33,10 @@ export interface GateSeller {
  * Hands out the seller's request numbers against its learned limit (issue 31): within it, as
  * before; past it, one request at a time (limit-probe.ts), no number held while a request waits,
  * so that a crossing costs one 429 and a budget is never used up by numbers that were not sent.
+ * Across processes the reservation script keeps blocks within the limit, hands out a number past
+ * it only once every request of the window is answered in every process (one in flight across
+ * them), and none once another process's 429 paused the seller: a crossing costs one 429 while the
+ * window is the API's day (request-quota-scripts.ts).
  */
 export class LimitGate {
   readonly windows = new LimitWindows();
@@ -40,7 +51,11 @@ export class LimitGate {
     const windowStart = this.windows.start(ref, now, dailyReset);
     const day = this.seller.keys.requestsUsed(ref, dayStart);
     const window = windowStart === dayStart ? day : this.seller.keys.requestsUsed(ref, windowStart);
-    return { counters: { day, window }, windowStart, dayStart };
+    // Answers are reported once the seller has a limit (else: no command for them).
+    const answered = this.windows.knowsLimit(ref)
+      ? this.seller.keys.requestsAnswered(ref, windowStart)
+      : undefined;
+    return { counters: { day, window, ...(answered ? { answered } : {}) }, windowStart, dayStart };
   }
 
   async reserve(
@@ -50,6 +65,8 @@ export class LimitGate {
     run: { id: string; key: string } | undefined,
     gated: boolean,
   ): Promise<ReservedRequest> {
+    // Since when this request waits for the requests of the window in flight in other processes.
+    let waitingSince: number | null = null;
     for (;;) {
       if (gated) await this.probes.whileProbing(ref);
       this.seller.assertNotPausedLocally(ref);
@@ -64,20 +81,37 @@ export class LimitGate {
       try {
         // The requests the probe waited for may have met the 429 meanwhile.
         this.seller.assertNotPausedLocally(ref);
-        taken = await this.seller.quota.takeNumbers(ref, counters, budget, run?.key ?? '');
+        taken = await this.seller.quota.takeNumbers(
+          ref,
+          counters,
+          budget,
+          run?.key ?? '',
+          limit === null ? undefined : this.windowLimit(ref, windowStart, waitingSince),
+        );
       } catch (error) {
         probe?.();
         throw error;
       }
       if (!('day' in taken)) {
         probe?.();
+        // The window this process counted in is over (another process saw its reset pass): anew.
+        if (taken.refused === 'moved') {
+          this.windows.noteReset(ref, taken.reset);
+          continue;
+        }
+        // Past the limit, a request of the window is in flight in another process: it goes first.
+        if (taken.refused === 'wait') {
+          waitingSince ??= this.seller.now();
+          await sleep(LIMIT_PROBE_POLL_MS);
+          continue;
+        }
         // Numbers that requests waiting for a probe give back: the budget is not used up yet.
         if (taken.refused === 'budget' && this.probes.busy(ref)) continue;
         return this.seller.refuse(ref, taken, dayStart + DAY_MS, run?.id ?? '');
       }
-      if (probe) return { ...taken, windowStart, answered: probe };
+      if (probe) return this.reported(taken, windowStart, counters, probe);
       if (limit === null || taken.window <= limit) {
-        return { ...taken, windowStart, answered: this.probes.sending(ref) };
+        return this.reported(taken, windowStart, counters, this.probes.sending(ref));
       }
       // Taken past the limit (a block reserved anew, or the limit learned meanwhile): as a probe.
       const late = await this.probes.probe(ref);
@@ -88,9 +122,48 @@ export class LimitGate {
         await this.seller.quota.giveBackOne(counters);
         throw pause;
       }
-      if (late) return { ...taken, windowStart, answered: late };
+      if (late) return this.reported(taken, windowStart, counters, late);
       await this.seller.quota.giveBackOne(counters);
     }
+  }
+
+  /** What the reservation script holds a block back by (request-quota.ts): the limit, and where to look past it. */
+  private windowLimit(ref: string, windowStart: number, waitingSince: number | null): WindowLimit {
+    const { keys } = this.seller;
+    const now = this.seller.now();
+    return {
+      // The script holds back by the limit Redis holds, this process's when it holds none.
+      last: this.windows.openLimit(ref, windowStart) ?? -1,
+      cap: this.windows.capOf(ref, windowStart),
+      learnedKey: keys.learnedLimit(ref),
+      windowStart,
+      now,
+      // A process killed with requests in flight never reports them: past a while, go anyway.
+      force: waitingSince !== null && now - waitingSince > LIMIT_PROBE_WAIT_MAX_MS,
+      unopened: this.windows.unopened(ref, windowStart),
+      pausedKey: keys.pausedUntil(ref),
+      causeKey: keys.pauseCause(ref),
+      resetKey: keys.limitReset(ref),
+    };
+  }
+
+  /** The request, whose answer calls `done` and counts it answered in its window (unless refused). */
+  private reported(taken: Taken, windowStart: number, counters: Counters, done: () => void): ReservedRequest {
+    let refused = false;
+    let once = false;
+    return {
+      ...taken,
+      windowStart,
+      refused: () => {
+        refused = true;
+      },
+      answered: () => {
+        if (once) return;
+        once = true;
+        if (!refused) this.seller.quota.noteAnswered(counters);
+        done();
+      },
+    };
   }
 
   /**

@@ -23,6 +23,16 @@ export class LimitWindows {
     if (at > (this.announced.get(ref) ?? Number.NEGATIVE_INFINITY)) this.announced.set(ref, at);
   }
 
+  /** The latest reset a 429 announced (ms), or null: a window that began before it was ended by that 429. */
+  lastAnnounced(ref: string): number | null {
+    return this.announced.get(ref) ?? null;
+  }
+
+  /** True once the seller met a 429 or has a learned limit: its windows' accepted requests matter. */
+  knowsLimit(ref: string): boolean {
+    return this.limits.has(ref) || this.announced.has(ref);
+  }
+
   /** The learned limit (requests a window allows), or null while none is known. */
   noteLimit(ref: string, limit: number | null): void {
     if (limit !== null && limit > 0) this.limits.set(ref, limit);
@@ -48,13 +58,32 @@ export class LimitWindows {
    * The last request number the window allows: none until the API answered one when the window
    * began at an announced reset (the first request after a reset goes alone: should the reset not
    * have come yet, a clock apart or a Retry-After rounded down, one 429 says so, not one per request
-   * in flight); then as the API's headers say, else the learned limit.
+   * in flight); then as the API's headers say, within the learned limit, else the learned limit.
    */
   limitOf(ref: string, windowStart: number): number | null {
-    if (windowStart === this.passed.get(ref) && this.opened.get(ref) !== windowStart) return 0;
+    return this.unopened(ref, windowStart) ? 0 : this.openLimit(ref, windowStart);
+  }
+
+  /** True while the window began at an announced reset and the API answered none of its requests here. */
+  unopened(ref: string, windowStart: number): boolean {
+    return windowStart === this.passed.get(ref) && this.opened.get(ref) !== windowStart;
+  }
+
+  /** The window's limit once it is open (limitOf without the first request alone). */
+  openLimit(ref: string, windowStart: number): number | null {
     const cap = this.caps.get(ref);
-    if (cap && cap.windowStart === windowStart) return cap.last;
-    return this.limits.get(ref) ?? null;
+    const learned = this.limits.get(ref);
+    // Never above the learned limit: with several processes a request's number is not its place in
+    // the API's count (numbers go out in blocks), so number + remaining may overshoot.
+    if (cap && cap.windowStart === windowStart)
+      return learned === undefined ? cap.last : Math.min(cap.last, learned);
+    return learned ?? null;
+  }
+
+  /** The last number the API's headers allow in the window (number + remaining), or null when unsaid. */
+  capOf(ref: string, windowStart: number): number | null {
+    const cap = this.caps.get(ref);
+    return cap && cap.windowStart === windowStart ? cap.last : null;
   }
 
   /** Where the window `now` falls in began (ms): the later of the quota day's start and the last reset passed. */

@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
-import { QUOTA_BLOCK_MAX, QUOTA_BLOCK_MIN, QUOTA_COUNTER_TTL_SECONDS } from '../defaults.js';
-import { luaScript, runScript } from '../redis/scripts.js';
+import {
+  LIMITED_BLOCK_FRESH_MS,
+  QUOTA_BLOCK_MAX,
+  QUOTA_BLOCK_MIN,
+  QUOTA_COUNTER_TTL_SECONDS,
+} from '../defaults.js';
+import { runScript } from '../redis/scripts.js';
+import { GIVE_BACK, RESERVE_BLOCK } from './request-quota-scripts.js';
+import { WindowAnswers } from './window-answers.js';
 
 /**
  * The seller's requests of a quota day, counted in blocks (issue 12): a process reserves a block of
@@ -14,55 +21,46 @@ import { luaScript, runScript } from '../redis/scripts.js';
  * turns. With a daily budget, a block never reaches past it (the script clamps it), so no process
  * sends more than the budget; another live process's unused block may make a pause come that many
  * requests early, until it is given back.
+ *
+ * With a known limit (limit-gate.ts), the requests answered are reported too, by window, with the
+ * reservations and give-backs there are anyway: past the limit a number goes out only once the
+ * window's requests are all answered, in every process (request-quota-scripts.ts).
  */
-
-// KEYS: the day's counter, the run's record ('' when none), the limit window's counter (the day's
-// again when the window is the day). ARGV: block size, budget (-1: none), TTL s.
-// Returns {first number - 1, numbers reserved, first number in the window - 1}; {-1, 0, 0} when the
-// run's record is gone.
-const RESERVE_BLOCK = luaScript(
-  'reserveRequests',
-  3,
-  `
-if KEYS[2] ~= '' and redis.call('HEXISTS', KEYS[2], 'spec') == 0 then return {-1, 0, 0} end
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local size = tonumber(ARGV[1])
-local budget = tonumber(ARGV[2])
-if budget >= 0 then size = math.min(size, budget - used) end
-if size <= 0 then return {used, 0, 0} end
-redis.call('INCRBY', KEYS[1], size)
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-local windowUsed = used
-if KEYS[3] ~= KEYS[1] then
-  windowUsed = tonumber(redis.call('GET', KEYS[3]) or '0')
-  redis.call('INCRBY', KEYS[3], size)
-  redis.call('EXPIRE', KEYS[3], ARGV[3])
-end
-return {used, size, windowUsed}
-`,
-);
-
-// KEYS: the day's counter, the window's (the day's again when the same). ARGV: unused numbers. A
-// counter gone meanwhile (FLUSHALL) stays gone.
-const GIVE_BACK = luaScript(
-  'giveBackRequests',
-  2,
-  `
-local left = 0
-for i, key in ipairs(KEYS) do
-  if (i == 1 or key ~= KEYS[1]) and redis.call('EXISTS', key) == 1 then left = redis.call('DECRBY', key, ARGV[1]) end
-end
-return left
-`,
-);
 
 /** A block sized to keep `concurrency` requests going for two rounds: 16 to 64. */
 export function blockSizeFor(concurrency: number): number {
   return Math.min(QUOTA_BLOCK_MAX, Math.max(QUOTA_BLOCK_MIN, 2 * concurrency));
 }
 
-/** Why no number was handed out: the run's record is gone, or the budget is used up. */
-export type Refusal = { refused: 'lost' } | { refused: 'budget'; used: number };
+/**
+ * Why no number was handed out: the run's record is gone, the budget is used up, a 429 paused the
+ * seller (another process's), or the limit window is over (a later reset has passed).
+ */
+export type Refusal =
+  | { refused: 'lost' }
+  | { refused: 'budget'; used: number }
+  | { refused: 'paused'; until: number; cause: string }
+  | { refused: 'moved'; reset: number }
+  | { refused: 'wait' };
+
+/** The seller's limit in the window (limit-gate.ts), told with a reservation that is held back by it. */
+export interface WindowLimit {
+  /** The last window number it allows. */
+  last: number;
+  windowStart: number;
+  now: number;
+  /** The seller's pause, its cause and its announced reset (keys), read with each block. */
+  pausedKey: string;
+  causeKey: string;
+  resetKey: string;
+  /** Past the limit, a number even while a request of the window is in flight somewhere. */
+  force: boolean;
+  /** No request of the window answered here yet: one at a time until one is, anywhere. */
+  unopened: boolean;
+  /** The last number the API's headers allow in the window, or null (the script reads the learned limit). */
+  cap: number | null;
+  learnedKey: string;
+}
 
 /**
  * The numbers of one request: in the quota day (`--daily-reset`, what the budget counts), and in
@@ -77,6 +75,8 @@ export interface Taken {
 export interface Counters {
   day: string;
   window: string;
+  /** The window's answered requests (RedisKeys.requestsAnswered); none: nothing is reported. */
+  answered?: string;
 }
 
 interface Block {
@@ -85,6 +85,12 @@ interface Block {
   last: number;
   /** The window's number of a request minus its day's number. */
   windowOffset: number;
+  /**
+   * Reserved against a limit: until when (ms) its numbers may go without a look at Redis. Another
+   * process's 429 pauses the seller and a reset begins another window unseen by a process that
+   * only uses a block it holds; an older block goes back and the next number is reserved anew.
+   */
+  freshUntil?: number;
 }
 
 const sameCounters = (a: Counters, b: Counters) => a.day === b.day && a.window === b.window;
@@ -93,11 +99,15 @@ export class RequestQuota {
   private readonly blocks = new Map<string, Block>();
   private readonly reserving = new Map<string, Promise<unknown>>();
   private readonly active = new Map<string, number>();
+  /** Requests answered here not yet reported, by the window's answered count. */
+  private readonly answers: WindowAnswers;
 
   constructor(
     private readonly redis: Redis,
     public blockSize = QUOTA_BLOCK_MIN,
-  ) {}
+  ) {
+    this.answers = new WindowAnswers(redis);
+  }
 
   /**
    * The number of the request about to be sent, in the seller's quota day (`counterKey`), or why
@@ -119,10 +129,12 @@ export class RequestQuota {
     counters: Counters,
     budget: number | null,
     runKey: string,
+    limit?: WindowLimit,
   ): Promise<Taken | Refusal> {
     for (;;) {
       const block = this.blocks.get(ref);
-      if (block && !sameCounters(block.counters, counters)) await this.returnUnused(ref);
+      const stale = block?.freshUntil !== undefined && limit !== undefined && limit.now > block.freshUntil;
+      if (block && (stale || !sameCounters(block.counters, counters))) await this.returnUnused(ref);
       else if (block && block.next <= block.last) {
         const day = block.next++;
         return { day, window: day + block.windowOffset };
@@ -132,7 +144,7 @@ export class RequestQuota {
         await pending;
         continue;
       }
-      const reserve = this.reserve(ref, counters, budget, runKey);
+      const reserve = this.reserve(ref, counters, budget, runKey, limit);
       this.reserving.set(ref, reserve);
       try {
         const refusal = await reserve;
@@ -148,20 +160,53 @@ export class RequestQuota {
     counters: Counters,
     budget: number | null,
     runKey: string,
+    limit: WindowLimit | undefined,
   ): Promise<Refusal | null> {
-    const [used, size, windowUsed] = (await runScript(
-      this.redis,
-      RESERVE_BLOCK,
-      counters.day,
-      runKey,
-      counters.window,
-      this.blockSize,
-      budget ?? -1,
-      QUOTA_COUNTER_TTL_SECONDS,
-    )) as [number, number, number];
-    if (used < 0) return { refused: 'lost' };
+    // Reported only with a limit: the script counts them only then.
+    const answered = limit ? this.takeAnswers(counters) : 0;
+    let reply: [number, number, number, number, number, string?];
+    try {
+      reply = (await runScript(
+        this.redis,
+        RESERVE_BLOCK,
+        counters.day,
+        runKey || counters.day,
+        counters.window,
+        // Read only with a limit; else the day's counter again, in the seller's slot on a cluster.
+        limit?.pausedKey ?? counters.day,
+        limit?.causeKey ?? counters.day,
+        limit?.resetKey ?? counters.day,
+        counters.answered ?? counters.day,
+        limit?.learnedKey ?? counters.day,
+        this.blockSize,
+        budget ?? -1,
+        QUOTA_COUNTER_TTL_SECONDS,
+        limit ? 0 : -1,
+        limit?.windowStart ?? 0,
+        limit?.now ?? 0,
+        answered,
+        limit?.force ? 1 : 0,
+        limit?.unopened ? 1 : 0,
+        limit?.last ?? -1,
+        limit?.cap ?? -1,
+      )) as [number, number, number, number, number, string?];
+    } catch (error) {
+      this.noteAnswered(counters, answered);
+      throw error;
+    }
+    const [used, size, windowUsed, none, instant, cause] = reply;
+    if (none === 1) return { refused: 'lost' };
+    if (none === 2) return { refused: 'paused', until: instant, cause: cause ?? '' };
+    if (none === 3) return { refused: 'moved', reset: instant };
+    if (none === 4) return { refused: 'wait' };
     if (size === 0) return { refused: 'budget', used };
-    this.blocks.set(ref, { counters, next: used + 1, last: used + size, windowOffset: windowUsed - used });
+    this.blocks.set(ref, {
+      counters,
+      next: used + 1,
+      last: used + size,
+      windowOffset: windowUsed - used,
+      ...(limit ? { freshUntil: limit.now + LIMITED_BLOCK_FRESH_MS } : {}),
+    });
     return null;
   }
 
@@ -176,7 +221,35 @@ export class RequestQuota {
 
   /** A number taken but not sent (the seller paused meanwhile) goes back to the counts. */
   async giveBackOne(counters: Counters): Promise<void> {
-    await runScript(this.redis, GIVE_BACK, counters.day, counters.window, 1);
+    await this.giveBack(counters, 1);
+  }
+
+  /**
+   * A request of the window (`counters`) taken against a known limit was answered, or failed: it
+   * is reported with this process's next reservation or give-back (`count`: more than one).
+   */
+  noteAnswered(counters: Counters, count = 1): void {
+    if (counters.answered) this.answers.note(counters.answered, count);
+  }
+
+  private takeAnswers(counters: Counters): number {
+    return this.answers.take(counters.answered);
+  }
+
+  private async giveBack(counters: Counters, unused: number): Promise<void> {
+    const answered = this.takeAnswers(counters);
+    if (unused <= 0 && answered <= 0) return;
+    const { day, window } = counters;
+    await runScript(
+      this.redis,
+      GIVE_BACK,
+      day,
+      window,
+      counters.answered ?? day,
+      unused,
+      answered,
+      QUOTA_COUNTER_TTL_SECONDS,
+    );
   }
 
   /** A chunk of the seller starts in this process: its block stays until the last one ends. */
@@ -198,6 +271,7 @@ export class RequestQuota {
   /** Gives back every seller's unused numbers (the process closes). */
   async giveBackAll(): Promise<void> {
     await Promise.all([...this.blocks.keys()].map((ref) => this.returnUnused(ref)));
+    await this.answers.report();
   }
 
   /** Gives the seller's unused numbers back now (the plan reads the day's count); the next take reserves anew. */
@@ -205,7 +279,6 @@ export class RequestQuota {
     const block = this.blocks.get(ref);
     if (!block) return;
     this.blocks.delete(ref);
-    const unused = block.last - block.next + 1;
-    if (unused > 0) await runScript(this.redis, GIVE_BACK, block.counters.day, block.counters.window, unused);
+    await this.giveBack(block.counters, block.last - block.next + 1);
   }
 }

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { DEFAULT_PROBE_BACKOFF, QUOTA_COUNTER_TTL_SECONDS, WAKE_LEAD_MS } from '../defaults.js';
+import { DEFAULT_PROBE_BACKOFF, WAKE_LEAD_MS } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
-import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { type LearnedLimit, learnLimit, parseLearned } from '../runs/learned-limit.js';
-import { type ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
+import { parseLearned } from '../runs/learned-limit.js';
+import { type ApiUnreachableError, SellerPausedError, storedDailyPause } from '../sync/seller-pause.js';
+import { AcceptedAnswers } from './accepted-answers.js';
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
+import { noteLimitReset } from './limit-reset.js';
 import { LocalPauses } from './local-pauses.js';
 import { quotaDayStart } from './quota-day.js';
 import { RejectedKeys } from './rejected-keys.js';
@@ -18,30 +19,9 @@ import {
   pauseOfRecord,
   type UnreachableRecord,
 } from './seller-reach.js';
+import { readSellerStatus, type SellerStatus } from './seller-status.js';
 
-export type { ReservedRequest };
-
-// KEYS: the seller's announced reset. ARGV: the instant (ms), TTL s. A later one is never replaced.
-const NOTE_RESET = luaScript(
-  'noteLimitReset',
-  1,
-  `
-local stored = tonumber(redis.call('GET', KEYS[1]) or '')
-if stored and stored >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return 1
-`,
-);
-
-export interface SellerStatus {
-  pausedUntil: number | null;
-  /** The run whose --daily-budget paused the seller (pausedUntil), when a budget did. */
-  pausedByBudgetOf?: string;
-  authRejected: boolean;
-  requestsToday: number;
-  /** Set while the seller's API cannot be reached (refused, DNS, timeouts): `run` exits 6. */
-  unreachable?: UnreachableRecord | null;
-}
+export type { ReservedRequest, SellerStatus };
 
 /**
  * A seller's shared state in Redis: daily-limit pause, rejected key, unreachable API, requests used
@@ -58,6 +38,8 @@ export class SellerState {
   readonly rejectedKeys: RejectedKeys;
   /** The API's day and limit as learned from its answers, and one request at a time past it. */
   private readonly gate: LimitGate;
+  /** The requests the API accepted, by window: what the learned limit counts. */
+  private readonly accepted: AcceptedAnswers;
 
   constructor(
     private readonly redis: Redis,
@@ -69,6 +51,9 @@ export class SellerState {
     this.localPause = new LocalPauses(now);
     this.quota = new RequestQuota(redis);
     this.rejectedKeys = new RejectedKeys(redis, keys);
+    this.accepted = new AcceptedAnswers(redis, keys, now, (ref, limit) =>
+      this.gate.windows.noteLimit(ref, limit),
+    );
     this.gate = new LimitGate({
       quota: this.quota,
       keys,
@@ -76,6 +61,13 @@ export class SellerState {
       assertNotPausedLocally: (ref) => this.assertNotPausedLocally(ref),
       refuse: async (ref, refusal, dayEnd, runId) => {
         if (refusal.refused === 'lost') throw new RunStateLostError(runId);
+        // Another process met the 429 (or a budget): this request is not sent (one 429 per crossing).
+        if (refusal.refused === 'paused') {
+          const pause = storedDailyPause(refusal.until, refusal.cause);
+          if (pause.reason === 'daily-limit') this.gate.windows.noteReset(ref, refusal.until);
+          await this.accepted.countBefore(ref, this.gate.windows.lastAnnounced(ref) ?? refusal.until);
+          throw this.remember(ref, pause, true);
+        }
         throw await this.pauseUntil(ref, dayEnd, 'daily-budget', runId);
       },
     });
@@ -106,7 +98,11 @@ export class SellerState {
     );
     // What other processes learned of the API's day: where it began, how many requests it allows.
     if (reset && Number.isSafeInteger(Number(reset))) this.gate.windows.noteReset(ref, Number(reset));
-    this.gate.windows.noteLimit(ref, parseLearned(learned ?? null)?.limit ?? null);
+    const record = parseLearned(learned ?? null);
+    this.gate.windows.noteLimit(ref, record?.limit ?? null);
+    // Requests this process had sent in the window another process's 429 taught: they count too.
+    if (record && this.accepted.pending(ref, record.dayStart) > 0)
+      await this.accepted.count(ref, record.dayStart, false);
     if (copy) {
       this.localPause.dropLifted(ref, copy, {
         rejected: rejected !== null,
@@ -119,12 +115,7 @@ export class SellerState {
     const reach = parseUnreachable(unreachable);
     if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach), true);
     if (until && Number(until) > this.now()) {
-      const budgetOf = cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
-      const pause = new SellerPausedError(
-        budgetOf === undefined ? 'daily-limit' : 'daily-budget',
-        Number(until),
-      );
-      if (budgetOf !== undefined) pause.budgetOf = budgetOf;
+      const pause = storedDailyPause(Number(until), cause ?? null);
       if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause, true);
     }
     return { probeDue: reach !== null };
@@ -193,7 +184,7 @@ export class SellerState {
     // The API's day begins anew at the reset its 429 announced: every process counts from there.
     if (reason === 'daily-limit') {
       this.gate.windows.noteReset(ref, until);
-      await runScript(this.redis, NOTE_RESET, this.keys.limitReset(ref), until, QUOTA_COUNTER_TTL_SECONDS);
+      await noteLimitReset(this.redis, this.keys.limitReset(ref), until);
     }
     const pause = new SellerPausedError(reason, until);
     if (reason === 'daily-budget') pause.budgetOf = runId;
@@ -260,40 +251,38 @@ export class SellerState {
 
   /** The API answered `request` other than with a 429; `remaining`: what its headers said is left. */
   noteAnswer(ref: string, request: ReservedRequest, remaining: number | null): void {
+    this.accepted.note(ref, request.windowStart);
     this.gate.noteAnswer(ref, request, remaining);
+    // An answer that comes after a 429 ended its window (a request in flight then): counted at
+    // once, it raises the limit learned from that 429. Only at a crossing: a few requests.
+    const ended = this.gate.windows.lastAnnounced(ref);
+    if (ended !== null && request.windowStart < ended)
+      this.accepted.countBefore(ref, ended).catch(() => undefined);
   }
 
   /**
-   * A 429 answered the request counted `used` in the quota day of `dayStart`: the requests before it
-   * are the seller's daily limit, unless an earlier 429 of that day taught it already (issue 14).
+   * A chunk of the seller ended here: with none left under way, its unused numbers go back; and,
+   * once a limit is known for the seller, the requests the API accepted are counted in Redis, so
+   * that the 429 that ends their window counts them (another process may meet it). Nothing more
+   * while no limit is known: a seller that never met a 429 costs no command for it.
    */
-  async learnLimit(ref: string, dayStart: number, used: number): Promise<void> {
-    // A window's first request refused says the window began before the API's day did, not a limit.
-    if (used <= 1) return;
-    const learned: LearnedLimit = { dayStart, limit: Math.max(0, used - 1), at: this.now() };
-    if (await learnLimit(this.redis, this.keys, ref, learned))
-      this.gate.windows.noteLimit(ref, learned.limit);
+  async chunkEnded(ref: string): Promise<void> {
+    await this.quota.release(ref);
+    if (this.gate.windows.knowsLimit(ref)) await this.accepted.countBefore(ref, Number.POSITIVE_INFINITY);
   }
 
-  async status(ref: string, dailyReset: string): Promise<SellerStatus> {
-    const dayStart = quotaDayStart(this.now(), dailyReset);
-    const [until, rejected, used, unreachable, cause] = await this.redis.mget(
-      this.keys.pausedUntil(ref),
-      this.keys.authRejected(ref),
-      this.keys.requestsUsed(ref, dayStart),
-      this.keys.unreachable(ref),
-      this.keys.pauseCause(ref),
-    );
-    const pausedUntil = until && Number(until) > this.now() ? Number(until) : null;
-    const budgetOf =
-      pausedUntil !== null && cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
-    return {
-      pausedUntil,
-      ...(budgetOf ? { pausedByBudgetOf: budgetOf } : {}),
-      authRejected: rejected !== null,
-      requestsToday: Number(used ?? 0),
-      unreachable: parseUnreachable(unreachable),
-    };
+  /**
+   * A 429 answered a request of the limit window that began at `windowStart`: the requests the API
+   * accepted in that window, in every process, are the seller's daily limit (issue 14). Those of
+   * other processes still in flight or not yet reported raise it when they are (assertNotPaused).
+   * A window's first request refused teaches nothing: the window began before the API's day did.
+   */
+  async learnLimit(ref: string, windowStart: number): Promise<void> {
+    await this.accepted.count(ref, windowStart, true);
+  }
+
+  status(ref: string, dailyReset: string): Promise<SellerStatus> {
+    return readSellerStatus(this.redis, this.keys, ref, quotaDayStart(this.now(), dailyReset), this.now());
   }
 
   /** `shared`: Redis holds the pause too (written or read here), not only this process. */

@@ -23,6 +23,17 @@ export class SellerPausedError extends Error {
 }
 
 /**
+ * The daily pause Redis holds (paused-until and its cause, `budget RUN` or `limit`): a run's
+ * --daily-budget, else the seller's daily limit.
+ */
+export function storedDailyPause(until: number, cause: string | null): SellerPausedError {
+  const budgetOf = cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
+  const pause = new SellerPausedError(budgetOf === undefined ? 'daily-limit' : 'daily-budget', until);
+  if (budgetOf !== undefined) pause.budgetOf = budgetOf;
+  return pause;
+}
+
+/**
  * No request reaches the API (connection refused, DNS, every try timed out): not a data error.
  * The seller pauses and is probed again later; the rows stay queued (`run` exits 6).
  */

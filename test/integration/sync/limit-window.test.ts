@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
+import { learnLimit } from '../../../src/runs/learned-limit.js';
 import { SellerState } from '../../../src/sellers/seller-state.js';
 import { SellerPausedError } from '../../../src/sync/seller-pause.js';
 import { removePrefix, uniquePrefix, withRedis } from '../support/redis-prefix.js';
@@ -47,8 +48,11 @@ describe("a seller's daily-limit window, shared by its processes (issue 31)", ()
 
   it('holds a second request past the learned limit until the first is answered, and sends neither past a 429', async () => {
     await withRedis(async (redis) => {
-      const { one } = sellers(redis);
-      await one.learnLimit(REF, RESET - 3_600_000, 3);
+      const { keys, one } = sellers(redis);
+      // A 429 of an earlier window, after 2 requests accepted in it: the limit is 2.
+      const earlier = { windowStart: RESET - 3_600_000, accepted: 2, refused: true, at: RESET };
+      expect(await learnLimit(redis, keys, REF, earlier)).toBe(2);
+      await one.assertNotPaused(REF);
       const numbers: number[] = [];
       for (let i = 0; i < 2; i++) {
         const reserved = await one.reserveWithinLimit(REF, '00:00', null);

@@ -32,12 +32,13 @@ describe('knownLimit', () => {
   });
 });
 
-describe('keepLearned: the first 429 of a day wins, a later day replaces it', () => {
+describe('keepLearned: in one window the count only grows, a later window replaces it', () => {
   const first = { dayStart: day1, limit: 50, at: day1 + 1000 };
 
-  it('keeps the first of the same day, higher or lower', () => {
+  it('keeps the higher of the same window: more accepted requests reported, never fewer', () => {
     expect(keepLearned(first, { ...first, limit: 49, at: day1 + 2000 })).toBe(first);
-    expect(keepLearned(first, { ...first, limit: 53, at: day1 + 2000 })).toBe(first);
+    const more = { ...first, limit: 53, at: day1 + 2000 };
+    expect(keepLearned(first, more)).toBe(more);
   });
 
   it('takes a later day, ignores an earlier one, and takes any when none is stored', () => {

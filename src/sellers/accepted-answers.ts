@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../runs/keys.js';
+import { learnLimit } from '../runs/learned-limit.js';
+
+/** Windows kept per seller: one no 429 ended while two later ones began teaches nothing any more. */
+const KEPT_WINDOWS = 3;
+
+/**
+ * The seller's requests this process sent that the API accepted (answered other than with a 429),
+ * by limit window, and their count in Redis: the learned limit is the window's accepted requests
+ * across processes (runs/learned-limit.ts), not a refused request's number, which with several
+ * processes is not its place in the API's count (numbers go out in blocks). Counted in memory and
+ * sent to Redis only once the seller has a limit (a chunk's end, a 429, a pause another process
+ * set): a seller that never met a 429 costs no command for it.
+ */
+export class AcceptedAnswers {
+  private readonly counts = new Map<string, Map<number, number>>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly now: () => number,
+    /** The limit Redis keeps after a count: what this process holds back by (limit-window.ts). */
+    private readonly learned: (ref: string, limit: number) => void,
+  ) {}
+
+  /** The API accepted a request of the window that began at `windowStart`. */
+  note(ref: string, windowStart: number): void {
+    const windows = this.counts.get(ref) ?? new Map<number, number>();
+    windows.set(windowStart, (windows.get(windowStart) ?? 0) + 1);
+    this.counts.set(ref, windows);
+    if (windows.size > KEPT_WINDOWS) windows.delete(Math.min(...windows.keys()));
+  }
+
+  /** The count not yet sent to Redis of the window that began at `windowStart`. */
+  pending(ref: string, windowStart: number): number {
+    return this.counts.get(ref)?.get(windowStart) ?? 0;
+  }
+
+  /**
+   * Sends the window's count to Redis and learns the limit it gives: `refused`, a 429 of the window
+   * came here (it teaches the limit; else only a limit that window taught already is raised).
+   * The counts of earlier windows go: a later window's limit holds.
+   */
+  async count(ref: string, windowStart: number, refused: boolean): Promise<void> {
+    const windows = this.counts.get(ref);
+    const accepted = windows?.get(windowStart) ?? 0;
+    for (const start of windows?.keys() ?? []) if (start <= windowStart) windows?.delete(start);
+    if (windows?.size === 0) this.counts.delete(ref);
+    const window = { windowStart, accepted, refused, at: this.now() };
+    const limit = await learnLimit(this.redis, this.keys, ref, window);
+    if (limit !== null) this.learned(ref, limit);
+  }
+
+  /** Sends the counts of the windows that began before `instant` (a 429 ended them). */
+  async countBefore(ref: string, instant: number): Promise<void> {
+    const starts = [...(this.counts.get(ref)?.keys() ?? [])].filter((start) => start < instant);
+    for (const start of starts.sort((a, b) => a - b)) await this.count(ref, start, false);
+  }
+}
