@@ -149,3 +149,32 @@ end)
 return earlier
 `,
 );
+
+// ARGV: the run to revert, now (ms), the mark's lifetime (ms). `revert` writes to the seller's
+// products like a run (revert-turn.ts): the first run of the seller it would race, as {run, where},
+// where being 'read' (its source, or a revert under way), 'active' or 'queued' (a job of any kind,
+// an approval's too); else none, and the reverted run is listed among the runs being read, which
+// makes a later run's chunks wait for it (EARLIER_RUN) until the revert takes it off.
+export const REVERT_TURN = luaScript(
+  'revertTurn',
+  QUEUE_KEYS,
+  `local now = tonumber(ARGV[2])
+local function runOfAny(id)
+  local base = string.match(id, '^(.+)%-%d+$')
+  if not base then return id end
+  return string.match(base, '^(.+)%-approve%d+$') or string.match(base, '^(.+)%-deactivate%d+$')
+    or string.match(base, '^(.+)%-apply$') or base
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
+local reading = redis.call('ZRANGEBYSCORE', KEYS[6], '(' .. now, '+inf', 'LIMIT', 0, 1)
+if #reading > 0 then return {reading[1], 'read'} end
+local active = redis.call('LRANGE', KEYS[1], 0, 0)
+if #active > 0 then return {runOfAny(active[1]), 'active'} end
+local queued = redis.call('LRANGE', KEYS[2], -1, -1)
+if #queued == 0 then queued = redis.call('ZRANGE', KEYS[4], 0, 0) end
+if #queued == 0 then queued = redis.call('ZRANGE', KEYS[3], 0, 0) end
+if #queued > 0 then return {runOfAny(queued[1]), 'queued'} end
+redis.call('ZADD', KEYS[6], now + tonumber(ARGV[3]), ARGV[1])
+return false
+`,
+);

@@ -6,7 +6,13 @@ import type { Logger } from '../logger.js';
 import { runScript } from '../redis/scripts.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
-import { EARLIER_RUN, NEXT_RUN_CHUNKS, RUN_WAITED_FOR, WAITING_AHEAD } from './run-order-scripts.js';
+import {
+  EARLIER_RUN,
+  NEXT_RUN_CHUNKS,
+  REVERT_TURN,
+  RUN_WAITED_FOR,
+  WAITING_AHEAD,
+} from './run-order-scripts.js';
 
 /**
  * The runs of one seller are written one after the other, in the order they were created: a chunk
@@ -89,6 +95,36 @@ export async function runWaitedFor(
  */
 export async function waitingAhead(deps: RunOrderDeps, sellerRef: string, runId: string): Promise<number> {
   return Number(await runScript(deps.redis, WAITING_AHEAD, ...orderKeys(deps.keys, sellerRef), runId));
+}
+
+/** A run of the seller that a revert would race, and where it is. */
+export interface RunInTheWay {
+  runId: string;
+  /** `read`: its source is being read (or it is being reverted); `active`: a chunk under way; `queued`: chunks waiting. */
+  where: 'read' | 'active' | 'queued';
+}
+
+/**
+ * A revert's turn (revert-turn.ts): the run of the seller in its way, or null, and then `runId` is
+ * listed as being read until `untilMs` (a later run's chunks wait for it). One step, so that no run
+ * begins between the look and the mark.
+ */
+export async function takeRevertTurn(
+  deps: RunOrderDeps,
+  sellerRef: string,
+  runId: string,
+  lifetimeMs: number,
+): Promise<RunInTheWay | null> {
+  const found = await runScript(
+    deps.redis,
+    REVERT_TURN,
+    ...orderKeys(deps.keys, sellerRef),
+    runId,
+    deps.now(),
+    lifetimeMs,
+  );
+  if (!Array.isArray(found)) return null;
+  return { runId: String(found[0]), where: found[1] as RunInTheWay['where'] };
 }
 
 /**

@@ -3,6 +3,8 @@ import pLimit from 'p-limit';
 import { readApiConfig, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
+import { inRevertTurn } from '../../queue/revert-turn.js';
+import type { RunInTheWay } from '../../queue/run-order.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -98,7 +100,15 @@ async function revertCommand(
   };
   let result: RevertResult;
   try {
-    result = await revertRun(deps, run, flags.dryRun);
+    // A dry run writes nothing: it needs no turn among the seller's runs.
+    if (flags.dryRun) result = await revertRun(deps, run, true);
+    else {
+      const turn = await inRevertTurn({ ...runtime, prefix: runtime.config.prefix }, run, () =>
+        revertRun(deps, run, false),
+      );
+      if ('inTheWay' in turn) throw new UsageError(await inTheWayText(runtime, run.id, turn.inTheWay));
+      result = turn.done;
+    }
   } catch (error) {
     if (!(error instanceof SellerApiError) && !pauseOf(error)) throw error;
     return stoppedLine(io, runtime, run, api.keyEnv, error, null);
@@ -140,6 +150,25 @@ async function revertableRun(runtime: Runtime, runId: string): Promise<RunRecord
   if (state !== 'done' && state !== 'cancelled' && state !== 'held')
     throw new UsageError(`run ${runId} has not ended (${state}): revert it once it has`);
   return run;
+}
+
+/**
+ * Why the revert does not begin: a run of the seller that it would race (revert-turn.ts), and what
+ * to do. Nothing was read or sent.
+ */
+async function inTheWayText(runtime: Runtime, runId: string, found: RunInTheWay): Promise<string> {
+  const other = found.runId;
+  const order = "a seller's runs are written one after the other: nothing was read or sent";
+  if (other === runId)
+    return found.where === 'read'
+      ? `run ${runId} is being reverted already (${order}); wait until that revert has ended`
+      : `run ${runId} still has writes under way (${order}); wait until they have ended`;
+  const state = (await runtime.runs.get(other))?.state;
+  const ended = state === 'done' || state === 'cancelled' || state === 'held';
+  if (found.where === 'read' && ended)
+    return `run ${other} of the same seller is being reverted (${order}); wait until that revert has ended`;
+  const what = { read: 'being read', active: 'being written', queued: 'queued' }[found.where];
+  return `run ${other} of the same seller is ${what} (${order}); wait until it has ended, or \`catalog-sync cancel ${other}\``;
 }
 
 /** A 429, a 401 or an API out of reach stopped the revert: one line, exit 4, 3 or 6. */
