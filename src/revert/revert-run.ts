@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { DeactivatedStore } from '../missing/deactivated-store.js';
 import { productsListed } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { missingSortKey } from '../runs/missing-order.js';
@@ -10,7 +9,6 @@ import { IdMap } from '../sync/id-map.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
-import { endUndoneDeactivation } from './deactivation-undone.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
 
 export interface RevertDeps {
@@ -23,6 +21,12 @@ export interface RevertDeps {
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   now: () => number;
+  /**
+   * Told of each product whose PUT went through, with what the run's PUT replaced, in the run's
+   * match space: `--missing`'s record of a deactivation put back ends there
+   * (missing/deactivation-undone.ts; passed in, as missing/ sits beside revert/ in the layers).
+   */
+  putBackDone?: (space: string) => (product: RevertedProduct, replaced: ReplacedValues) => Promise<void>;
 }
 
 /** One product the run updated, and what became of it. */
@@ -60,14 +64,13 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
   if (dryRun) return { products, created, stoppedBy: null };
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, run.id);
   const idMap = new IdMap(deps.redis, deps.keys, run.sellerRef, space);
-  const deactivated = new DeactivatedStore(deps.redis, deps.keys, run.sellerRef, space);
+  const putBackDone = deps.putBackDone?.(space);
   const stop: { error: unknown } = { error: null };
   await Promise.all(
     products.map(async (product) => {
       if (product.result === 'not-sent') await putBack(deps, product, stop);
       // Its `--missing` values put back: no longer a deactivated product that a later run reactivates.
-      if (product.result === 'put')
-        await endUndoneDeactivation(deactivated, product, replaced.get(product.id) as ReplacedValues);
+      if (product.result === 'put') await putBackDone?.(product, replaced.get(product.id) as ReplacedValues);
       if (product.result === 'put' || product.result === 'nothing') {
         const back = [...Object.keys(product.put), ...product.alreadyBack];
         if (product.result === 'nothing' && back.length === 0) return;

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { readApiConfig, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
+import { deactivationsUndone } from '../../missing/deactivation-undone.js';
 import { inRevertTurn } from '../../queue/revert-turn.js';
 import type { RunInTheWay } from '../../queue/run-order.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
@@ -97,6 +98,7 @@ async function revertCommand(
     sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     now: Date.now,
+    putBackDone: (space: string) => deactivationsUndone(runtime.redis, runtime.keys, ref, space),
   };
   let result: RevertResult;
   try {

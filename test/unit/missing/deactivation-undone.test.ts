@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeactivatedProduct, DeactivatedStore } from '../../../src/missing/deactivated-store.js';
-import { endUndoneDeactivation } from '../../../src/revert/deactivation-undone.js';
+import { endUndoneDeactivation } from '../../../src/missing/deactivation-undone.js';
 import type { ReplacedValues } from '../../../src/sync/replaced-values.js';
 
 /** A store holding `record` under C3, telling what was done to it. */

@@ -1,7 +1,26 @@
-import type { DeactivatedStore } from '../missing/deactivated-store.js';
+import type { Redis } from 'ioredis';
+import type { ProductFields } from '../interfaces.js';
+import type { RedisKeys } from '../runs/keys.js';
 import { compactEquals } from '../sync/compact-value.js';
 import type { ReplacedValues } from '../sync/replaced-values.js';
-import type { ProductRevertPlan } from './plan.js';
+import { DeactivatedStore } from './deactivated-store.js';
+
+/** A product a revert put back (revert/plan.ts): the fields it sent, and those back already. */
+export interface PutBack {
+  id: string;
+  key: string;
+  put: ProductFields;
+  alreadyBack: readonly string[];
+}
+
+/**
+ * `revert`'s end of a deactivation, for the products of the seller in the match field's `space`
+ * (match-space.ts) whose PUT went through (revert/revert-run.ts calls it; the store is this layer's).
+ */
+export function deactivationsUndone(redis: Redis, keys: RedisKeys, sellerRef: string, space: string) {
+  const store = new DeactivatedStore(redis, keys, sellerRef, space);
+  return (product: PutBack, replaced: ReplacedValues) => endUndoneDeactivation(store, product, replaced);
+}
 
 /**
  * A product that `--missing` deactivated, whose deactivating values the revert put back, is off no
@@ -12,8 +31,8 @@ import type { ProductRevertPlan } from './plan.js';
  * A record of another product under the key, or of a deactivation this run did not write, is kept.
  */
 export async function endUndoneDeactivation(
-  store: DeactivatedStore,
-  product: Pick<ProductRevertPlan, 'id' | 'key' | 'put' | 'alreadyBack'>,
+  store: Pick<DeactivatedStore, 'getMany' | 'clear' | 'narrow'>,
+  product: PutBack,
   replaced: ReplacedValues,
 ): Promise<void> {
   const record = (await store.getMany([product.key])).get(product.key);
