@@ -8,18 +8,22 @@ export const DEFAULT_MAX_MISSING = '20%';
 /** Run record field: why `--missing` was given and not applied (partialRead), said in the summary. */
 export const MISSING_NOT_APPLIED = 'missingNotApplied';
 
+/** partialRead's reason for a run whose source was not read to the end (ended early: enqueue-run.ts). */
+export const NOT_READ_TO_END = 'the source was not read to the end';
+
 /**
  * Why this run may not deactivate anything although `--missing` was given, or null when it may: a
  * run that read only part of its source cannot tell a product gone from one it did not read, nor
  * one that read no product (`--incremental` relying on its record) a product gone from the source.
  */
 export function partialRead(
-  run: Pick<RunRecord, 'aborted' | 'only' | 'state'>,
+  run: Pick<RunRecord, 'aborted' | 'only' | 'state' | 'cancelledAt'>,
   listFailed: boolean,
   listSkipped = false,
 ): string | null {
-  if (run.aborted) return 'the source was not read to the end';
-  if (run.state === 'cancelled') return 'the run was cancelled';
+  if (run.aborted) return NOT_READ_TO_END;
+  // Finalised while `cancel` ends it: the state says `cancelled` only once the run has ended.
+  if (run.state === 'cancelled' || run.cancelledAt !== undefined) return 'the run was cancelled';
   if (run.only) return `--only ${run.only} leaves rows out`;
   if (listFailed) return "the seller's products could not be read";
   if (listSkipped)

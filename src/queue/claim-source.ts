@@ -1,6 +1,7 @@
 import { bullmq } from '../cjs-packages.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
+import { NOT_READ_TO_END } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -87,7 +88,11 @@ async function endIfStopped(
   if (!run || run.state === 'done' || run.state === 'held') return 'over';
   if (beingRead || run.produced) return 'unfinished';
   const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
-  await deps.runs.finish(earlier, Date.now(), { aborted: true, endedEarly });
+  await deps.runs.finish(earlier, Date.now(), {
+    aborted: true,
+    endedEarly,
+    ...(run.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
+  });
   await deps.redis.del(deps.keys.producing(earlier));
   await dropWaitingChunks(deps, ref, earlier);
   deps.logger.warn(

@@ -4,6 +4,7 @@ import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { NOT_READ_TO_END } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { tellPauseAtStart } from '../notify/pause-notice.js';
 import { faultOf } from '../redis/health.js';
@@ -240,7 +241,12 @@ async function produceRun(
       throw error;
     }
     // A source that breaks half way leaves a run that can never end: end it now, marked as such.
-    await deps.runs.finish(run.id, Date.now(), { aborted: true, endedEarly: endedEarlyReason(error) });
+    // Its `--missing` deactivates nothing, said in the summary and `status` as finalise.ts says it.
+    await deps.runs.finish(run.id, Date.now(), {
+      aborted: true,
+      endedEarly: endedEarlyReason(error),
+      ...(spec.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
+    });
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
     await pauseTold;

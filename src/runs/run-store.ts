@@ -266,14 +266,25 @@ export class RunStore {
   async finish(
     id: string,
     now = Date.now(),
-    /** `endedEarly`: with `aborted`, why (one line: the run's webhook and record say it). */
-    how: { aborted?: boolean; endedEarly?: string; held?: boolean; cancelled?: boolean } = {},
+    /**
+     * `endedEarly`: with `aborted`, why (one line: the run's webhook and record say it).
+     * `missingNotApplied`: why the run's `--missing` deactivated nothing (missing/verdict.ts), said
+     * by its summary and `status`; given by a caller that ends a run before its finalisation would.
+     */
+    how: {
+      aborted?: boolean;
+      endedEarly?: string;
+      held?: boolean;
+      cancelled?: boolean;
+      missingNotApplied?: string;
+    } = {},
   ): Promise<void> {
     const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
     const early = how.aborted
       ? { aborted: 1, ...(how.endedEarly ? { endedEarly: how.endedEarly } : {}) }
       : {};
-    const fields = { state, finishedAt: now, ...early };
+    const notApplied = how.missingNotApplied ? { missingNotApplied: how.missingNotApplied } : {};
+    const fields = { state, finishedAt: now, ...early, ...notApplied };
     const multi = this.redis.multi();
     // The requests this process counted for the run are in its record when it ends.
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);

@@ -78,6 +78,8 @@ describe('the run-level decisions', () => {
     expect(partialRead({ ...run, aborted: true }, false)).toMatch(/not read to the end/);
     expect(partialRead({ ...run, only: 'update' }, false)).toMatch(/--only update/);
     expect(partialRead({ ...run, state: 'cancelled' }, false)).toMatch(/cancelled/);
+    // Finalised while `cancel` ends it: still `running`, its cancel asked for.
+    expect(partialRead({ ...run, cancelledAt: 1 }, false)).toBe('the run was cancelled');
     expect(partialRead(run, true)).toMatch(/could not be read/);
     expect(partialRead(run, false, true)).toBe(
       'no product list read (--incremental relied on its record): the next full read applies it (a run without --incremental, or once the record is older than --full-read-after)',
