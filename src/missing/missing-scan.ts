@@ -14,7 +14,11 @@ interface ScanDeps {
   runs: RunStore;
 }
 
-/** What the scan found for `--missing`: the managed products listed, and those to deactivate. */
+/**
+ * What the scan found for `--missing`: the managed products the run's read listed (not those it
+ * created: `--max-missing` weighs the products gone against the catalog as it was), and those to
+ * deactivate.
+ */
 export interface MissingFigures {
   managed: number;
   due: number;
@@ -58,7 +62,9 @@ export async function scanMissing(
       deactivate ? idMap.keysOfIds(ids) : new Map<string, string>(),
     ]);
     const managedKeys = await managedOnly(idMap, recordedKeys);
-    for (const id of ids) if (managedKeys.has(id)) figures.managed++;
+    const touchedManaged = ids.filter((id, i) => touched[i] === 1 && managedKeys.has(id));
+    const created = await createdByRun(redis, keys, runId, touchedManaged);
+    for (const id of ids) if (managedKeys.has(id) && !created.has(id)) figures.managed++;
     const open = ids.flatMap((id, i) => (touched[i] === 1 ? [] : [{ id, listed: listed[i] as string }]));
     if (open.length === 0) continue;
     const openIds = open.map((product) => product.id);
@@ -119,4 +125,25 @@ async function managedOnly(idMap: IdMap, recordedKeys: Map<string, string>): Pro
     if (!(entry?.listed && entry.id === id)) managed.set(id, key);
   }
   return managed;
+}
+
+/**
+ * Of `ids` (products a row touched), those this run created: its snapshot holds them beside the
+ * listed ones (remote-index.ts), but the list read did not show them. A created product's key is in
+ * createdKeys, and keyToId names it for that key. Costs nothing on a page with no such product.
+ */
+async function createdByRun(
+  redis: Redis,
+  keys: RedisKeys,
+  runId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const matchKeys = await redis.hmget(keys.idToKey(runId), ...ids);
+  const placeholders = matchKeys.map((key) => key ?? '\u0000');
+  const [isCreated, owners] = await Promise.all([
+    redis.smismember(keys.createdKeys(runId), ...placeholders),
+    redis.hmget(keys.keyToId(runId), ...placeholders),
+  ]);
+  return new Set(ids.filter((id, i) => isCreated[i] === 1 && owners[i] === id));
 }
