@@ -16,12 +16,12 @@ import { parsePriceDecimals, parseTaxRate } from './option-values.js';
  * checked as its flag is. Reading and applying it: job-file.ts.
  */
 /** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
-function countOrPercent(z: typeof Z, option: string) {
+function countOrPercent(z: typeof Z, option: string, counted: 'row' | 'product' = 'row') {
   return z
     .union([z.string(), z.number()])
     .refine(
-      (value) => parses(() => parseCountOrPercent(String(value), option)),
-      'must be a row count (e.g. 5) or a percentage up to 100% (e.g. 10%)',
+      (value) => parses(() => parseCountOrPercent(String(value), option, counted)),
+      `must be a ${counted} count (e.g. 5) or a percentage up to 100% (e.g. 10%)`,
     )
     .optional();
 }
@@ -138,7 +138,7 @@ export const jobFile = builtOnce(() => {
           'must be a map of fields such as {quantity: 0}',
         )
         .optional(),
-      maxMissing: countOrPercent(z, '--max-missing'),
+      maxMissing: countOrPercent(z, '--max-missing', 'product'),
       /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */
       notify: z
         .string()

@@ -10,8 +10,15 @@ export type GuardLimit = { kind: 'count'; count: number } | { kind: 'percent'; p
 const COUNT = /^\s*(\d{1,12})\s*$/;
 const PERCENT = /^\s*(\d{1,3}(?:\.\d+)?)\s*%\s*$/;
 
-/** `N` or `P%` (0 to 100); anything else is the user's mistake: one line naming the option. */
-export function parseCountOrPercent(value: string, option: string): string {
+/**
+ * `N` or `P%` (0 to 100); anything else is the user's mistake: one line naming the option and what
+ * it counts (`--max-missing` counts products, not rows).
+ */
+export function parseCountOrPercent(
+  value: string,
+  option: string,
+  counted: 'row' | 'product' = 'row',
+): string {
   const text = String(value).trim();
   const percent = PERCENT.exec(text);
   if (percent) {
@@ -20,7 +27,9 @@ export function parseCountOrPercent(value: string, option: string): string {
     return `${Number(percent[1])}%`;
   }
   if (COUNT.test(text)) return String(Number(text));
-  throw new UsageError(`${option} takes a row count (e.g. 5) or a percentage (e.g. 10%), not "${value}"`);
+  throw new UsageError(
+    `${option} takes a ${counted} count (e.g. 5) or a percentage (e.g. 10%), not "${value}"`,
+  );
 }
 
 /** `P%` only (any size: a price may double, +100%, or more). */

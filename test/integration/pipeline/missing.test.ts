@@ -28,6 +28,10 @@ describe('--missing: managed products gone from the feed, night after night', ()
       'catalog-sync: --max-missing takes N or P% with P up to 100, not "120%"',
     ],
     [
+      ['--missing', 'stock=0', '--max-missing', '1.5'],
+      'catalog-sync: --max-missing takes a product count (e.g. 5) or a percentage (e.g. 10%), not "1.5"',
+    ],
+    [
       ['--max-missing', '5'],
       'catalog-sync: --max-missing guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)',
     ],
