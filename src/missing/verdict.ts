@@ -51,7 +51,7 @@ export function deactivationVerdict(
     return {
       kind: 'held',
       own: true,
-      reason: `${figures.due} of ${countOf(figures.managed, 'managed product')} would be deactivated (${share}), more than --max-missing ${limit}: nothing was sent`,
+      reason: `${figures.due} of ${countOf(figures.managed, 'managed product')} would be deactivated (${share}), more than --max-missing ${limit}: no deactivation was sent`,
     };
   }
   if (figures.runHeldFor)

@@ -98,7 +98,7 @@ describe('the run-level decisions', () => {
       kind: 'held',
       own: true,
       reason:
-        '21 of 100 managed products would be deactivated (21%), more than --max-missing 20%: nothing was sent',
+        '21 of 100 managed products would be deactivated (21%), more than --max-missing 20%: no deactivation was sent',
     });
     expect(
       deactivationVerdict({ ...spec, maxMissing: '50' }, { due: 50, managed: 60, runHeldFor: null }).kind,
