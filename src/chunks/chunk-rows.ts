@@ -148,8 +148,8 @@ export function chunkRows(
       };
     case 'approve':
       return {
-        // A held row whose product a later run read in its source settles here, unwritten (its note
-        // names that run): what that run wrote is newer than what this one held.
+        // A held row whose product a later run wrote since settles here, unwritten (its note names
+        // that run): what that run wrote is newer than what this one held (guards/superseded.ts).
         todo: async (rows) => {
           const still = await held.heldAmong(
             runId,
@@ -161,9 +161,9 @@ export function chunkRows(
             heldRows.map((row) => row.row),
           );
           const superseded = await supersededOutcomes(deps, spec, heldRows, writes);
-          await resettle(superseded);
-          const unwritten = new Set(superseded.map((outcome) => outcome.row));
-          return heldRows.filter((row) => !unwritten.has(row.row));
+          await resettle(superseded.outcomes);
+          // Less the fields a later run wrote since: what it sent is newer.
+          return superseded.rows;
         },
         handle: async (context, row, lookup) => {
           const [write] = (await plans.get(runId, [row.row])).values();

@@ -56,7 +56,7 @@ export async function readApprovedProducts(
 
 /**
  * The products the approved held updates of this round address: the rows `approve --rows` named, or
- * every row still held; less those a later run read in its source (they are not written at all).
+ * every row still held; less those a later run wrote since (they are not written at all).
  */
 async function approvedProductIds(deps: ApprovalReadDeps, run: RunRecord): Promise<string[]> {
   const [named] = await deps.redis.hmget(deps.keys.run(run.id), 'approvalRows');
@@ -74,7 +74,7 @@ async function approvedProductIds(deps: ApprovalReadDeps, run: RunRecord): Promi
       updates.map((write) => write.upsert),
       writes,
     );
-    const skipped = new Set(superseded.map((outcome) => outcome.row));
+    const skipped = new Set(superseded.outcomes.map((outcome) => outcome.row));
     for (const write of updates)
       if (write.productId !== null && !skipped.has(write.upsert.row)) ids.add(write.productId);
   };

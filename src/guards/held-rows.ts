@@ -8,6 +8,7 @@ import { StoredSources } from '../runs/parent-sources.js';
 import { STILL_OFF_MARK } from '../runs/run-scripts.js';
 import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
+import { recordWrittenKeys } from '../runs/written-keys.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row. The note counters move with it, as
@@ -108,6 +109,8 @@ export class HeldRows {
         stored.json(outcome.status === 'failed' ? sources.get(outcome.row) : undefined),
       );
     }
+    // An approved write makes this run the one that wrote the product last (later-source-runs.ts).
+    await recordWrittenKeys(this.redis, this.keys, runId, outcomes);
     const replaced = (await stored.sendWith(
       this.redis,
       RESETTLE_SCRIPT,

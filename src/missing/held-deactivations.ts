@@ -35,8 +35,8 @@ return moved
 /**
  * `approve` of a whole run: its held deactivations become due again (keys.deactivations), to be sent
  * by `enqueueDeactivations` and re-checked by each job against the products as they are then. A
- * product a later run of the seller read in its source came back meanwhile: it is settled without a
- * write. Resolves to how many are due.
+ * product a later run of the seller read in its source and wrote came back meanwhile: it is settled
+ * without a write. Resolves to how many are due.
  */
 export async function makeHeldDue(deps: HeldDeps, run: RunRecord, batchSize = 1000): Promise<number> {
   const { redis, keys } = deps;
@@ -51,7 +51,9 @@ export async function makeHeldDue(deps: HeldDeps, run: RunRecord, batchSize = 10
     if (members.length < batchSize) break;
   }
   if (held.length === 0) return 0;
-  const backSince = await laterSourceRuns(
+  // Back only when a later run wrote the product (its write gave it back): one that read it and
+  // wrote nothing of it (cancelled, refused, the row invalid) leaves the deactivation due.
+  const { written: backSince } = await laterSourceRuns(
     deps,
     run,
     held.map((h) => h.item.key),

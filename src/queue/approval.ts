@@ -4,7 +4,7 @@ import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
-import { settleSuperseded } from '../guards/superseded.js';
+import { refuseWhileLaterRunsWrite, settleSuperseded } from '../guards/superseded.js';
 import { rowGuardReason } from '../guards/verdict.js';
 import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
@@ -101,8 +101,8 @@ export async function queueApproval(
 
 /**
  * Marks a held run approved (one round more) after checking what is approved; nothing is queued
- * yet (queueApprovedWrites). One line (exit 2) for a run that holds nothing, a row not held, or a
- * run another approve has just started.
+ * yet (queueApprovedWrites). One line (exit 2) for a run that holds nothing, a row not held, a
+ * held product a later run of the seller is still to write, or a run another approve has just started.
  */
 export async function startApproval(
   deps: ApprovalDeps,
@@ -128,6 +128,7 @@ export async function startApproval(
       throw new UsageError(`row ${notHeld} of run ${run.id} is not held (${where})`);
     }
   }
+  await refuseWhileLaterRunsWrite(deps, run, rows);
   const count = rows ? rows.length : heldCount;
   const round = (await deps.redis.eval(
     START_SCRIPT,

@@ -34,7 +34,7 @@ export async function keepOnlyWhatEndedRunsRead(
 async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
   const drop = runningOnlyKeys(keys, run.id);
   if (!(await sourceKeysStillAsked(redis, keys, run)))
-    drop.push(keys.sourceKeys(run.id), keys.unsoldKeys(run.id));
+    drop.push(keys.sourceKeys(run.id), keys.unsoldKeys(run.id), keys.writtenKeys(run.id));
   await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);
 }
 
@@ -46,8 +46,8 @@ export async function productsListed(redis: Redis, keys: RedisKeys, id: string):
 
 /**
  * True while an earlier run of the seller may still be approved (held, or not ended yet and so
- * possibly held): its `approve` asks this run's source keys whether a product came back. A dry
- * run's are never asked.
+ * possibly held): its `approve` asks this run's source and written keys whether a product came back
+ * or was written since. A dry run's are never asked.
  */
 async function sourceKeysStillAsked(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
   if (run.dryRun) return false;

@@ -136,6 +136,15 @@ export class RedisKeys {
   unsoldKeys(runId: string): string {
     return `${this.#run(runId)}:unsold-keys`;
   }
+  /**
+   * Set of the match keys whose row this run settled created, updated or unchanged (`ok`): its
+   * product showed this run's source values after it (runs/written-keys.ts). A later run that wrote
+   * a product supersedes an earlier held run's write of it; one that only read it does not
+   * (later-source-runs.ts).
+   */
+  writtenKeys(runId: string): string {
+    return `${this.#run(runId)}:written-keys`;
+  }
   /** Set of the match keys this run created: a row whose outcome a killed worker lost still reads `create`. */
   createdKeys(runId: string): string {
     return `${this.#run(runId)}:created-keys`;

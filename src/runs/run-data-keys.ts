@@ -8,8 +8,8 @@ import type { RedisKeys } from './keys.js';
 // them. Each key of a run's data is named once here, in one of the two lists.
 
 /**
- * The run's data that only a running run reads. `source-keys` and `unsold-keys` are apart: `approve`
- * of an earlier held run asks later runs' source keys (later-source-runs.ts).
+ * The run's data that only a running run reads. `source-keys`, `unsold-keys` and `written-keys` are
+ * apart: `approve` of an earlier held run asks later runs' (later-source-runs.ts).
  */
 export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
   return [
@@ -25,8 +25,8 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
 }
 
 /**
- * The run's data an ended run keeps for its 7 days (`source-keys` and `unsold-keys` while an earlier
- * held run may ask).
+ * The run's data an ended run keeps for its 7 days (`source-keys`, `unsold-keys` and `written-keys`
+ * while an earlier held run may ask).
  */
 export function keptAfterEndKeys(keys: RedisKeys, id: string): string[] {
   return [
@@ -34,6 +34,7 @@ export function keptAfterEndKeys(keys: RedisKeys, id: string): string[] {
     keys.replaced(id),
     keys.sourceKeys(id),
     keys.unsoldKeys(id),
+    keys.writtenKeys(id),
     keys.missing(id),
     keys.missingUnsorted(id),
     keys.deactivations(id),

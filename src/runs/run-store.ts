@@ -20,6 +20,7 @@ import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } fr
 import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
 import { gatherRowWrites, type RowWrite } from './settle-batch.js';
 import type { RowSource } from './source-rows.js';
+import { queueWrittenKeys } from './written-keys.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -190,13 +191,15 @@ export class RunStore {
     }
     // One round trip and one step: the requests counted so far, what the writes record, then the rows
     // they decided (a write's record and its row's outcome land together or not at all). The parents'
-    // values go first, apart: written once each (HSETNX), whatever happens after.
+    // values go first, apart: written once each (HSETNX), whatever happens after; the keys of the
+    // products written too (written-keys.ts): their writes were answered already.
     const writes = new WriteList();
     gatherRowWrites(writes, records);
     const counts = this.requestCounts.take(id);
     defineScripts(this.redis, SETTLE, ...SLICE_SCRIPTS);
     const pipeline = this.redis.pipeline();
     stored.queue(pipeline);
+    queueWrittenKeys(pipeline, this.keys, id, outcomes);
     const fixedKeys = [
       this.keys.outcomes(id),
       this.keys.run(id),

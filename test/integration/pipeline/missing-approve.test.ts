@@ -101,6 +101,23 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe(cameBack.stock);
   });
 
+  it('a later run that read a product and wrote nothing of it (cancelled before a worker took it) does not bring it back', async () => {
+    const runId = await heldNight();
+    const cameBack = DROPPED[1] as (typeof FEED)[number];
+    const imported = await pipeline.cli(['import', await pipeline.csv('later.csv', [cameBack])]);
+    expect(imported.code).toBe(0);
+    expect((await pipeline.cli(['cancel', runIdOf(imported.stdout)])).code).toBe(0);
+    pipeline.sandbox.resetStats();
+
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(8);
+    const lines = new Map((await reportOf(runId)).map((l) => [l.key, l]));
+    expect(lines.get(cameBack.sku)).toMatchObject({ action: 'deactivate', status: 'ok', note: '' });
+    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe('0');
+  });
+
   it('a run held by another guard: approve sends its rows and its deactivations, and the run ends done', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     const repriced = FEED.slice(0, 18).map((row, i) => (i < 3 ? { ...row, price: '99.00' } : row));
