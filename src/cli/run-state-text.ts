@@ -19,6 +19,8 @@ export function runStateText(
     return `ended early: ${run.endedEarly ?? 'the source was not read to the end (interrupted, or the source broke)'}`;
   if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
   if (run.state === 'cancelled' && run.supersededBy) return `cancelled: ${supersededText(run.supersededBy)}`;
+  // Ended without a write: a field name no listed product shows (listed-fields.ts).
+  if (run.state === 'done' && run.fieldsRefused) return `refused: ${run.fieldsRefused}`;
   if (run.state === 'done' || run.state === 'cancelled') return run.state;
   if (run.cancelledAt !== undefined)
     return 'cancelling: the chunks in progress finish, then the run ends cancelled';

@@ -17,11 +17,13 @@ export const NOT_READ_TO_END = 'the source was not read to the end';
  * one that read no product (`--incremental` relying on its record) a product gone from the source.
  */
 export function partialRead(
-  run: Pick<RunRecord, 'aborted' | 'only' | 'state' | 'cancelledAt'>,
+  run: Pick<RunRecord, 'aborted' | 'only' | 'state' | 'cancelledAt' | 'fieldsRefused'>,
   listFailed: boolean,
   listSkipped = false,
 ): string | null {
   if (run.aborted) return NOT_READ_TO_END;
+  // The list was read: a field name no listed product shows refused the run before any write.
+  if (run.fieldsRefused) return `the run was refused: ${run.fieldsRefused}`;
   // Finalised while `cancel` ends it: the state says `cancelled` only once the run has ended.
   if (run.state === 'cancelled' || run.cancelledAt !== undefined) return 'the run was cancelled';
   if (run.only) return `--only ${run.only} leaves rows out`;

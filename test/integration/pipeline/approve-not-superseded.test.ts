@@ -79,12 +79,20 @@ describe('approve: a later run that did not write the product does not supersede
     expect(bySku(pipeline.products()).get('P5')?.name).toBe('Product Five');
   });
 
-  it('a later run refused with exit 2 (--missing on a field no product has): no write, no supersede', async () => {
+  it('a later run refused with exit 2 (--missing on a field no product has): no write, no supersede, a true record', async () => {
     const heldId = await heldRun();
     const moved = catalog().map((row) => (row.sku === 'P5' ? { ...row, price: '45.00' } : row));
     const refused = await pipeline.cli(['run', await pipeline.csv('h2.csv', moved), '--missing', 'stock=0']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--missing: stock: no product has it');
+    // `status` without an id: the latest run, the refused one.
+    const status = JSON.parse((await pipeline.cli(['status', '--json'])).stdout);
+    expect(status.stateText).toBe(
+      'refused: --missing: stock: no product has it; the stock field is quantity',
+    );
+    expect(status.missingNotApplied).toBe(
+      'the run was refused: --missing: stock: no product has it; the stock field is quantity',
+    );
 
     await approvedWrites(heldId);
   });
