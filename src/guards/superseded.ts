@@ -1,6 +1,6 @@
 import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { type PlannedWrite, PlanStore } from '../plan/plan-store.js';
-import { laterSourceRuns } from '../runs/later-source-runs.js';
+import { laterRunOngoing, laterSourceRuns } from '../runs/later-source-runs.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { UsageError } from '../usage-error.js';
 import { HeldRows } from './held-rows.js';
@@ -146,6 +146,7 @@ export async function refuseWhileLaterRunsWrite(
   run: Pick<RunRecord, 'id' | 'createdAt' | 'sellerRef' | 'total'>,
   rows: readonly number[] | null,
 ): Promise<void> {
+  if (!(await laterRunOngoing(deps, run))) return;
   const held = new HeldRows(deps.redis, deps.keys);
   const plans = new PlanStore(deps.redis, deps.keys);
   let batch: number[] = [];

@@ -100,6 +100,26 @@ export async function laterSourceRuns(
 }
 
 /**
+ * True when a later run of the seller is not ended yet (queued, running): only then may a key be
+ * `pending` (laterSourceRuns). One read of each later run's state, so that the common case (none)
+ * costs no read of the held rows.
+ */
+export async function laterRunOngoing(
+  deps: LaterDeps,
+  run: Pick<RunRecord, 'id' | 'createdAt' | 'sellerRef'>,
+): Promise<boolean> {
+  const later = await deps.redis.zrangebyscore(
+    deps.keys.sellerRuns(run.sellerRef),
+    `(${run.createdAt}`,
+    '+inf',
+  );
+  const states = await Promise.all(
+    later.filter((id) => id !== run.id).map((id) => deps.redis.hget(deps.keys.run(id), 'state')),
+  );
+  return states.some((state) => state === 'queued' || state === 'running');
+}
+
+/**
  * Whether a run's write of a product sent this field (its match field names the product, and is
  * taken as sent): its `--fields` and its source's columns say which it may send. A record without
  * them (an older one) is taken to send them all.
