@@ -237,7 +237,13 @@ describe('runs of one seller, written in the order they were queued', () => {
     released.open();
 
     await runDone(rig, older);
-    const ended = await runDone(rig, newer);
+    await runDone(rig, newer);
+    // A run whose source broke is `done` at once; its chunks put back behind the older run are
+    // settled (not sent) by the worker once they come out: the report is read after that.
+    const ended = await eventually('the newer run’s rows settled', async () => {
+      const status = await rig.status(newer);
+      return status.settled >= status.total ? status : undefined;
+    });
     expectPrices(rig, pricedRows('11'));
     const report = parseCsv((await rig.cli(['report', newer])).stdout);
     expect(report).toHaveLength(ended.total);
