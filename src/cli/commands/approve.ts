@@ -64,12 +64,19 @@ async function approve(
   if (vouched.length > 0 && vouched[0] !== run.baseUrl)
     throw new UsageError(`run ${run.id} was made for ${run.baseUrl}, not for --base-url ${vouched[0]}`);
   await checkKeyFor(io, runtime, run, flags.keyEnv ?? run.keyEnv, vouched);
-  const approved = await queueApproval(
-    { ...runtime, prefix: runtime.config.prefix },
-    run,
-    flags.rows ?? null,
-  );
-  if (approved.resumed) {
+  const queued = approvalQueued(run);
+  if (queued && flags.rows)
+    throw new UsageError(
+      `run ${run.id} is being approved: its writes are queued; \`catalog-sync approve ${run.id}\` (without --rows) sends them`,
+    );
+  // An approve stopped (Ctrl-C, killed) once its writes were queued: this one serves them.
+  const approved = queued
+    ? null
+    : await queueApproval({ ...runtime, prefix: runtime.config.prefix }, run, flags.rows ?? null);
+  if (queued) {
+    say(io, `catalog-sync: the writes of run ${run.id}'s approval are queued already: sending them\n`);
+  }
+  if (approved?.resumed) {
     say(
       io,
       `catalog-sync: an earlier approve of run ${run.id} stopped before it had queued its writes: finishing it\n`,
@@ -109,7 +116,7 @@ async function approve(
         return ExitCode.apiUnreachable;
       case 'held':
       case 'done': {
-        io.stdout.write(`${terminalSafe(approvedLine(approved, run.id))}\n`);
+        if (approved) io.stdout.write(`${terminalSafe(approvedLine(approved, run.id))}\n`);
         io.stdout.write(formatSummary(waited.run));
         // As `run` would end on the same state: rows invalid or failed, earlier or now, are exit 1.
         return endedRunExitCode(io, runtime, waited.run);
@@ -118,6 +125,15 @@ async function approve(
   } finally {
     await workers.close();
   }
+}
+
+/**
+ * True when an approval of the run queued all its writes and the run is still running them: the
+ * approve that queued them may have been stopped (Ctrl-C, killed) before they were sent, leaving them
+ * to a worker; another `approve` serves them as well (a chunk is taken by one process at a time).
+ */
+function approvalQueued(run: RunRecord): boolean {
+  return run.state === 'running' && run.approvedAt !== undefined && run.approvalUnqueued !== true;
 }
 
 /** `1 held row and 2 held deactivations of run <id>`, then the rows a later run superseded, if any. */

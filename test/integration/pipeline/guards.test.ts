@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPROVAL_STOPPED_AFTER_MS } from '../../../src/defaults.js';
-import { startApproval } from '../../../src/queue/approval.js';
+import { queueApproval, startApproval } from '../../../src/queue/approval.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { type CatalogRow, catalogRows, parseCsv } from '../support/catalog.js';
@@ -135,6 +135,34 @@ describe('guards: --max-price-change', () => {
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status.state).toBe('done');
     expect((await pipeline.cli(['approve', runId])).code).toBe(2);
+  });
+
+  it('an approve stopped once its writes were queued (Ctrl-C) is finished by the next, each write sent once', async () => {
+    const { good, broken } = await syncGoodThenBroken();
+    const runId = runIdOf(broken.stdout);
+    // What the first approve did before it was stopped: every held write queued, none sent (no worker).
+    await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      const runs = new RunStore(redis, keys);
+      const run = await runs.get(runId);
+      await queueApproval({ redis, keys, runs, prefix: pipeline.prefix }, run!, null);
+    });
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
+    pipeline.sandbox.resetStats();
+
+    expect((await pipeline.cli(['approve', runId, '--rows', '2'])).stderr).toContain(
+      `\`catalog-sync approve ${runId}\` (without --rows) sends them`,
+    );
+    const finished = await pipeline.cli(['approve', runId]);
+
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toContain(
+      `the writes of run ${runId}'s approval are queued already: sending them`,
+    );
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 6 });
+    const prices = [...bySku(pipeline.products()).values()].map((p) => p.price);
+    expect(prices).toEqual(pricesOver100(good).map((row) => Number(row.price)));
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('done');
   });
 
   it('approve --rows sends only those rows; the others stay held', async () => {
