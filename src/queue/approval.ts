@@ -20,7 +20,8 @@ import { UsageError } from '../usage-error.js';
 import { endAfterDeactivations } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 
-interface ApprovalDeps {
+/** What queueing an approval reads and writes: Redis, its keys and the run store. */
+export interface ApprovalDeps {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPROVAL_STOPPED_AFTER_MS } from '../../../src/defaults.js';
-import { queueApproval, startApproval } from '../../../src/queue/approval.js';
+import { type ApprovalDeps, queueApproval, startApproval } from '../../../src/queue/approval.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { RunStore } from '../../../src/runs/run-store.js';
+import { type RunRecord, RunStore } from '../../../src/runs/run-store.js';
 import { type CatalogRow, catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
@@ -36,6 +36,20 @@ describe('guards: --max-price-change', () => {
       join(pipeline.dir, 'report.csv'),
     ]);
     return { good, before, broken };
+  }
+
+  /** What an earlier `approve` did to the run before it was stopped, done here with its deps. */
+  async function asStoppedApprove(
+    runId: string,
+    step: (deps: ApprovalDeps, run: RunRecord) => Promise<unknown>,
+  ): Promise<void> {
+    await withRedis(async (redis) => {
+      const keys = new RedisKeys(pipeline.prefix);
+      const runs = new RunStore(redis, keys);
+      const run = await runs.get(runId);
+      if (!run) throw new Error(`no run ${runId}`);
+      await step({ redis, keys, runs, prefix: pipeline.prefix }, run);
+    });
   }
 
   it('holds every row whose price moved more, sends none of them, and exits 5', async () => {
@@ -94,13 +108,9 @@ describe('guards: --max-price-change', () => {
     const { good, broken } = await syncGoodThenBroken();
     const runId = runIdOf(broken.stdout);
     // What the first approve did before it was killed: the run marked running for round 1, nothing queued.
-    await withRedis(async (redis) => {
-      const keys = new RedisKeys(pipeline.prefix);
-      const runs = new RunStore(redis, keys);
-      const run = await runs.get(runId);
-      const deps = { redis, keys, runs, prefix: pipeline.prefix };
-      await startApproval(deps, run!, null, Date.now() - APPROVAL_STOPPED_AFTER_MS + 5_000);
-    });
+    await asStoppedApprove(runId, (deps, run) =>
+      startApproval(deps, run, null, Date.now() - APPROVAL_STOPPED_AFTER_MS + 5_000),
+    );
     expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
     pipeline.sandbox.resetStats();
 
@@ -141,12 +151,7 @@ describe('guards: --max-price-change', () => {
     const { good, broken } = await syncGoodThenBroken();
     const runId = runIdOf(broken.stdout);
     // What the first approve did before it was stopped: every held write queued, none sent (no worker).
-    await withRedis(async (redis) => {
-      const keys = new RedisKeys(pipeline.prefix);
-      const runs = new RunStore(redis, keys);
-      const run = await runs.get(runId);
-      await queueApproval({ redis, keys, runs, prefix: pipeline.prefix }, run!, null);
-    });
+    await asStoppedApprove(runId, (deps, run) => queueApproval(deps, run, null));
     expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
     pipeline.sandbox.resetStats();
 
