@@ -17,6 +17,8 @@ export function runStateText(
 ): string {
   if (run.aborted)
     return `ended early: ${run.endedEarly ?? 'the source was not read to the end (interrupted, or the source broke)'}`;
+  if (run.endingEarly !== undefined)
+    return `ending early: ${run.endingEarly}; the rows under way settle, then it ends (its queued rows are not sent)`;
   if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
   if (run.state === 'cancelled' && run.supersededBy) return `cancelled: ${supersededText(run.supersededBy)}`;
   // Ended without a write: a field name no listed product shows (listed-fields.ts).

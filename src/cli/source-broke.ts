@@ -1,4 +1,5 @@
 import { countOf } from '../count-words.js';
+import { finaliseIfSettled } from '../queue/finalise.js';
 import { settleUnsentRows } from '../queue/unsent-rows.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
@@ -29,10 +30,10 @@ export function sourceBroke(error: unknown, runId: string | null): SourceBroke |
 }
 
 /**
- * What `run` says of a run whose source broke half way, once this process's chunks under way have
- * settled: what the rows read became and what was written (the summary), the report file, and one
- * line naming the cause and the run; exit 2 (an unreadable source, README: Exit codes). The chunks
- * still waiting are not sent (the run is over) but reported (settleUnsentRows).
+ * What `run` says of a run whose source broke half way, once it ended (its rows under way settled,
+ * here or in another process): what the rows read became and what was written (the summary), the
+ * report file, and one line naming the cause and the run; exit 2 (an unreadable source, README: Exit
+ * codes). The chunks still waiting are not sent but reported (settleUnsentRows).
  */
 export async function reportSourceBroke(
   io: CliIo,
@@ -44,8 +45,14 @@ export async function reportSourceBroke(
 ): Promise<number> {
   const ended = await runtime.runs.get(id);
   // Only a run its producer ended early is reported so; anything else is the one line it was.
-  if (!ended?.aborted) throw broke.error;
-  await settleUnsentRows({ ...runtime, prefix: runtime.config.prefix }, ended);
+  if (!ended?.aborted && ended?.endingEarly === undefined) throw broke.error;
+  if (!ended.aborted) {
+    // Not ended yet (the wait stopped on a pause): a chunk put back since the producer's look, or
+    // handed back by this process's workers as they closed, is not sent either.
+    const deps = { ...runtime, prefix: runtime.config.prefix };
+    await settleUnsentRows(deps, ended);
+    await finaliseIfSettled(deps, id);
+  }
   const run = (await runtime.runs.get(id)) ?? ended;
   io.stdout.write(formatSummary(run, prepared.detections));
   io.stderr.write(`catalog-sync: ${terminalSafeLine(`${broke.error.message}. ${endedEarlyText(run)}`)}\n`);
@@ -58,6 +65,9 @@ export async function reportSourceBroke(
 export function endedEarlyText(run: RunRecord): string {
   const c = runCounts(run);
   const rows = countOf(run.total, 'row');
+  // A chunk of it is still under way in another process: the run ends when its rows settle.
+  if (!run.aborted)
+    return `Run ${run.id} ends early after ${rows} of the source, once the rows under way elsewhere settle: catalog-sync status ${run.id}. Run it again once the source reads to its end`;
   if (run.dryRun)
     return `Dry run ${run.id} ended early after ${rows} (nothing was written): run it again once the source reads to its end`;
   const wrote =

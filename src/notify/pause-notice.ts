@@ -73,16 +73,16 @@ export async function tellPauseToWaitingRuns(
 
 /**
  * The seller's other runs (its own index: the last week's) that have a webhook and are not over:
- * queued or running, neither cancelled nor ended early. Their states first, then those in full.
+ * queued or running, neither cancelled nor ending early. Their states first, then those in full.
  */
 async function waitingRunsOf(deps: WaitingRunsDeps, sellerRef: string, except: string): Promise<RunRecord[]> {
   const ids = (await deps.redis.zrange(deps.keys.sellerRuns(sellerRef), 0, -1)).filter((id) => id !== except);
   const states = await Promise.all(
-    ids.map((id) => deps.redis.hmget(deps.keys.run(id), 'state', 'cancelledAt', 'aborted')),
+    ids.map((id) => deps.redis.hmget(deps.keys.run(id), 'state', 'cancelledAt', 'aborted', 'endingEarly')),
   );
   const open = ids.filter((_, i) => {
-    const [state, cancelledAt, aborted] = states[i] ?? [];
-    return (state === 'queued' || state === 'running') && !cancelledAt && aborted !== '1';
+    const [state, cancelledAt, aborted, endingEarly] = states[i] ?? [];
+    return (state === 'queued' || state === 'running') && !cancelledAt && aborted !== '1' && !endingEarly;
   });
   const runs = await Promise.all(open.map((id) => deps.runs.get(id)));
   return runs.filter((run): run is RunRecord => Boolean(run?.notify));

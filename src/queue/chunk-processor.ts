@@ -16,11 +16,11 @@ import { pauseOf } from '../sync/error-policy.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { cancelledOutcomes } from './chunk-failure.js';
-import { advanceRun, endAfterDeactivations } from './finalise.js';
+import { unsentReason } from './ending-early.js';
+import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { RunOrder } from './run-order.js';
-import { unsentReason } from './unsent-rows.js';
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
@@ -70,10 +70,19 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       throw new (bullmq().DelayedError)();
     };
     let context = await contexts.get(runId).catch(keyUnavailable);
-    const [[state, snapshotFailed, recorded, cancelledAt, aborted], keyRejected] = await Promise.all([
-      deps.redis.hmget(deps.keys.run(runId), 'state', SNAPSHOT_FAILED, 'createdAt', 'cancelledAt', 'aborted'),
-      context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
-    ]);
+    const [[state, snapshotFailed, recorded, cancelledAt, aborted, endingEarly], keyRejected] =
+      await Promise.all([
+        deps.redis.hmget(
+          deps.keys.run(runId),
+          'state',
+          SNAPSHOT_FAILED,
+          'createdAt',
+          'cancelledAt',
+          'aborted',
+          'endingEarly',
+        ),
+        context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
+      ]);
     // Taken back after its process stopped holding it (killed, or cut off from Redis past its lock):
     // the requests that process had not yet added to the run are lost, so its counts are lower bounds.
     if (job.stalledCounter > 0 && recorded) await markRequestsAtLeast(deps.redis, deps.keys.run(runId));
@@ -85,11 +94,19 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     // nothing to do; nor have the chunks of a held run: only `approve` sends its writes (it makes the
     // run running).
     if (!context || state === 'done' || state === 'held' || state === 'cancelled') {
-      // Taken for the first time, a chunk of a run whose source broke sent nothing: its rows are
-      // reported as such, not left out of the report. Taken again (its worker died), it may have.
-      if (context && aborted === '1' && job.attemptsStarted <= 1)
+      // A run ended early by an earlier version, at once: its chunk's rows are reported not sent.
+      if (context && aborted === '1' && !mayHaveSent(job))
         await deps.runs.settle(runId, notSyncedOutcomes(rows, unsentReason(context.run.dryRun)), sources);
       contexts.drop(runId);
+      return;
+    }
+    // Its source broke half way (ending-early.ts): a chunk that sent nothing yet sends nothing now,
+    // its rows settle not sent, and the last chunk of the run to settle ends it. One taken again
+    // after its worker died, or after a failed attempt, may have sent some: it goes on as it began,
+    // so that each row's outcome is what happened to it.
+    if (endingEarly && !mayHaveSent(job)) {
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, unsentReason(context.run.dryRun)), sources);
+      if (await finaliseIfSettled(deps, runId, queue)) contexts.drop(runId);
       return;
     }
     // The run was read before (this process keeps its context) but its record is gone since.
@@ -165,6 +182,15 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     }
     if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
   };
+}
+
+/**
+ * Whether an earlier attempt at the chunk may have sent some of its rows: a failed attempt, or a
+ * worker that stopped holding it (killed, cut off past its lock). A chunk put back behind an earlier
+ * run or on a pause (BullMQ counts it started, not attempted) sent nothing.
+ */
+function mayHaveSent(job: Job<ChunkJobData>): boolean {
+  return job.attemptsMade > 0 || job.stalledCounter > 0;
 }
 
 /**

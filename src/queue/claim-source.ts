@@ -86,7 +86,8 @@ async function endIfStopped(
   const beingRead = await producerLives(deps, earlier, { signal });
   const run = await deps.runs.get(earlier);
   if (!run || run.state === 'done' || run.state === 'held') return 'over';
-  if (beingRead || run.produced) return 'unfinished';
+  // Ending early (its source broke): it ends by itself once the rows its workers hold settle.
+  if (beingRead || run.produced || run.endingEarly !== undefined) return 'unfinished';
   const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
   await deps.runs.finish(earlier, Date.now(), {
     aborted: true,

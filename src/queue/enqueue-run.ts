@@ -4,7 +4,6 @@ import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
-import { NOT_READ_TO_END } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { tellPauseAtStart } from '../notify/pause-notice.js';
 import { faultOf } from '../redis/health.js';
@@ -20,6 +19,7 @@ import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
 import { claimSource, endStoppedRunOfAddress } from './claim-source.js';
 import { endedEarlyReason } from './ended-early.js';
+import { unsentReason } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks } from './producer.js';
@@ -30,7 +30,7 @@ import { throttledErrorLog } from './quiet-errors.js';
 import { type RunOrderDeps, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
-import { unsentReason } from './unsent-rows.js';
+import { endRunWhoseSourceBroke } from './unsent-rows.js';
 
 export interface EnqueueDeps {
   /** BullMQ's connection: the seller's queue is built on it. */
@@ -151,11 +151,15 @@ export async function enqueueOrAttach(
   }
 }
 
-/** Whether the run's source is read to the end (or the run is over) before its producer dies. */
+/**
+ * Whether the run's source is read to the end (or the run is over, or ending: its source broke)
+ * before its producer dies.
+ */
 async function readToTheEnd(deps: EnqueueDeps, runId: string, signal?: AbortSignal): Promise<boolean> {
   for (;;) {
     const run = await deps.runs.get(runId);
-    if (!run || run.produced || run.state === 'done' || run.state === 'held' || signal?.aborted) return true;
+    if (!run || run.produced || run.endingEarly !== undefined || signal?.aborted) return true;
+    if (run.state === 'done' || run.state === 'held') return true;
     if (!(await producerLives(deps, runId, { signal }))) {
       // Read once more: the producer clears its mark as it marks the run produced.
       const again = await deps.runs.get(runId);
@@ -240,17 +244,14 @@ async function produceRun(
       await deps.redis.del(deps.keys.producing(run.id)).catch(() => undefined);
       throw error;
     }
-    // A source that breaks half way leaves a run that can never end: end it now, marked as such.
-    // Its `--missing` deactivates nothing, said in the summary and `status` as finalise.ts says it.
-    await deps.runs.finish(run.id, Date.now(), {
-      aborted: true,
-      endedEarly: endedEarlyReason(error),
-      ...(spec.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
-    });
+    // A source that breaks half way leaves a run that would never end: it ends early, once the rows
+    // it queued are settled (its chunks still waiting are not sent). Its `--missing` deactivates
+    // nothing, said in the summary and `status` as finalise.ts says it; its webhook hears `ended`
+    // (after the pause it was told of, if any).
+    await pauseTold;
+    await endRunWhoseSourceBroke(deps, run, endedEarlyReason(error));
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
-    await pauseTold;
-    await deps.notifier?.notifyRunById('ended', run.id, (id) => deps.runs.get(id));
     throw error;
   } finally {
     await queue.close();

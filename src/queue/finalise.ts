@@ -14,6 +14,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
+import { settlePlannedAsUnsent } from './ending-early.js';
 import { releaseSource } from './source-claim.js';
 
 type FinaliseDeps = {
@@ -71,6 +72,12 @@ const DEACTIVATIONS_SCANNED = 'deactivationsScanned';
 async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJobData>): Promise<boolean> {
   const run = await deps.runs.get(runId);
   if (!run) return true;
+  // Its source broke half way: nothing is scanned (it cannot tell a product gone from one it did
+  // not read), nothing planned is decided; it ends early once its rows are settled (ending-early.ts).
+  if (run.endingEarly !== undefined) {
+    await settlePlannedAsUnsent(deps, run);
+    return endRun(deps, runId, false, run.endingEarly);
+  }
   const [listFailed, heldRows, heldReason, scanned, listSkipped] = await deps.redis.hmget(
     deps.keys.run(runId),
     'snapshotFailed',
@@ -123,13 +130,22 @@ export async function endAfterDeactivations(deps: FinaliseDeps, runId: string): 
   return endRun(deps, runId, false);
 }
 
-async function endRun(deps: FinaliseDeps, runId: string, heldDeactivations: boolean): Promise<boolean> {
+async function endRun(
+  deps: FinaliseDeps,
+  runId: string,
+  heldDeactivations: boolean,
+  /** Why its source broke half way: it ends `aborted`, and nothing of it is held for `approve`. */
+  endedEarly?: string,
+): Promise<boolean> {
   const { redis, keys } = deps;
   // `cancel` ended it; or a guard held rows back: the run waits for `approve` in state `held`.
   const cancelled = (await deps.runs.get(runId))?.cancelledAt !== undefined;
   const held =
-    !cancelled && (heldDeactivations || Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0);
-  await deps.runs.finish(runId, Date.now(), { held, cancelled });
+    !cancelled &&
+    endedEarly === undefined &&
+    (heldDeactivations || Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0);
+  const early = endedEarly === undefined ? {} : { aborted: true, endedEarly };
+  await deps.runs.finish(runId, Date.now(), { held, cancelled, ...early });
   const run = await deps.runs.get(runId);
   // A cancelled run did not send every row: the seller's record is not as complete as a full read.
   if (run && !cancelled) await recordFullRead(redis, keys, run);

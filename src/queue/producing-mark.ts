@@ -88,10 +88,12 @@ export async function producerLives(
  */
 export async function readerStopped(
   deps: Pick<MarkDeps, 'redis' | 'keys'>,
-  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'cancelledAt' | 'createdAt'>,
+  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'endingEarly' | 'cancelledAt' | 'createdAt'>,
   now = Date.now(),
 ): Promise<boolean> {
-  if (run.produced || run.aborted || run.cancelledAt !== undefined) return false;
+  // A run ending early (its source broke) ends by itself once its rows under way settle.
+  if (run.produced || run.aborted || run.endingEarly !== undefined || run.cancelledAt !== undefined)
+    return false;
   // A run is created a round trip before its first mark: one younger than a beat is being read.
   if (now - run.createdAt < beatEvery(deps)) return false;
   if (run.state !== 'queued' && run.state !== 'running') return false;

@@ -1,32 +1,47 @@
 import type { Redis } from 'ioredis';
 import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
 import { bullmq } from '../cjs-packages.js';
+import { NOT_READ_TO_END } from '../missing/verdict.js';
+import type { RunNotifier } from '../notify/notifier.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
+import { unsentReason } from './ending-early.js';
+import { finaliseIfSettled } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
-
-/** What the rows of a run that ended early, queued but never sent (or planned), are reported with. */
-export function unsentReason(dryRun: boolean): string {
-  return `${dryRun ? 'not planned' : 'not sent'}: the source broke before its turn (run it again)`;
-}
 
 export interface UnsentDeps {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;
   prefix: string;
+  notifier?: RunNotifier;
 }
 
 /**
- * The chunks a run ended early (its source broke half way) left waiting in its queue: no row of them
- * is sent any more, and a worker that takes one settles its rows so (chunk-processor.ts), but `run`
- * writes its report now, with no worker of its own left. They are taken out and their rows settled
- * `skipped`, `failed`, with unsentReason (and their source values, for `report --failed-only`), so that
- * the report lists every row read. A chunk a worker holds (this process's or another's) is left to
- * it. Resolves to the rows settled so.
+ * The producer's end of a run whose source broke half way: the run is marked as ending early (no
+ * worker sends a chunk of it from then on: chunk-processor.ts), its chunks still waiting are taken
+ * out with their rows settled not sent, and it ends now if no chunk of it is under way; else the
+ * worker that settles the last of them ends it (finalise.ts). Never `done` with a row still open.
+ */
+export async function endRunWhoseSourceBroke(
+  deps: UnsentDeps,
+  run: RunRecord,
+  reason: string,
+): Promise<void> {
+  await deps.runs.markEndingEarly(run.id, reason, run.missing ? NOT_READ_TO_END : undefined);
+  await settleUnsentRows(deps, run);
+  await finaliseIfSettled(deps, run.id);
+}
+
+/**
+ * The chunks a run ending early (its source broke half way) left waiting in its queue, put back
+ * behind an earlier run of the seller included (run-order.ts): no row of them is sent any more. They
+ * are taken out and their rows settled `skipped`, `failed`, with unsentReason (and their source
+ * values, for `report --failed-only`), so that the report lists every row read. A chunk a worker
+ * holds (this process's or another's) is left to it. Resolves to the rows settled so.
  */
 export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promise<number> {
   const reason = unsentReason(run.dryRun);
@@ -38,7 +53,7 @@ export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promis
   let settled = 0;
   try {
     for (const job of await jobsOfRun(queue, run.id, WAITING_STATES)) {
-      // 0: a worker took it meanwhile; it finds the run ended and settles its rows itself.
+      // 0: a worker took it meanwhile; it finds the run ending and settles its rows itself.
       if ((await queue.remove(job.id as string)) !== 1) continue;
       await deps.runs.settle(run.id, notSyncedOutcomes(job.data.rows, reason), sourcesByRow(job.data));
       settled += job.data.rows.length;

@@ -94,6 +94,11 @@ export interface RunRecord extends RunSpec {
   aborted: boolean;
   /** With `aborted`: why, in one line (the source's error), when the process that ended it knew. */
   endedEarly?: string;
+  /**
+   * The source broke half way and the run is ending: why, in one line (its `endedEarly` once it
+   * ended). It is not over while rows it queued are still to settle (queue/ending-early.ts).
+   */
+  endingEarly?: string;
   total: number;
   settled: number;
   snapshotReady: boolean;
@@ -158,6 +163,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.cancelledAt) fields.cancelledAt = Number(hash.cancelledAt);
   if (hash.supersededBy) fields.supersededBy = hash.supersededBy;
   if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
+  if (hash.endingEarly) fields.endingEarly = hash.endingEarly;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;

@@ -133,6 +133,17 @@ export class RunStore {
       .exec();
   }
 
+  /**
+   * The source broke half way (queue/ending-early.ts): `total` is final, and the run ends, early,
+   * once its rows are settled. `missingNotApplied`: why its `--missing` deactivates nothing.
+   */
+  async markEndingEarly(id: string, reason: string, missingNotApplied?: string): Promise<void> {
+    await this.redis.hset(this.keys.run(id), {
+      endingEarly: reason,
+      ...(missingNotApplied ? { missingNotApplied } : {}),
+    });
+  }
+
   /** False once the run's record is gone from Redis (expired, or lost with Redis' data). */
   async exists(id: string): Promise<boolean> {
     return (await this.redis.hexists(this.keys.run(id), 'spec')) === 1;
@@ -250,10 +261,15 @@ export class RunStore {
   async claimFinalisation(id: string, lease?: LeaseOptions): Promise<FinaliseClaim | null> {
     const run = await this.get(id);
     if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return null;
-    if (!run.produced || run.settled < run.total) return null;
+    if (run.endingEarly !== undefined) {
+      // Its source broke: no guard decides its planned rows any more, they settle as it ends.
+      const planned = Number((await this.redis.hget(this.keys.run(id), 'planned')) ?? 0);
+      if (run.settled + planned < run.total) return null;
+    } else if (!run.produced || run.settled < run.total) return null;
     // Without the product list there are no `missing` lines to write, but the run must still end
-    // (a cancelled run may end before its list was read).
+    // (a cancelled run may end before its list was read, one whose source broke before any chunk).
     const listRead =
+      run.endingEarly !== undefined ||
       run.snapshotReady ||
       run.cancelledAt !== undefined ||
       (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;

@@ -139,6 +139,8 @@ export function formatDuration(ms: number): string {
 function headline(run: RunRecord, took: string): string {
   // A run whose source broke half way is `done` too (enqueue-run.ts): it must not read as whole.
   if (run.aborted) return `ended early after ${took} (the source was not read to the end)`;
+  if (run.endingEarly !== undefined)
+    return 'ending early (the source was not read to the end): rows under way settle';
   if (run.state === 'done') return `done in ${took}`;
   if (run.state === 'cancelled' && run.supersededBy) return supersededText(run.supersededBy);
   return run.state;

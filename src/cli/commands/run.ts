@@ -179,14 +179,17 @@ export async function syncOnce(
         }
         return 'read' as const;
       },
-      (error: unknown) => {
+      async (error: unknown) => {
         if (error instanceof SourceLeftUnreadError) return error;
+        const broke = sourceBroke(error, runIdKnown);
+        // The source broke half way (a feed dropped, a store's page failed, a fatal line): its run
+        // ends early once the rows under way settle (here or elsewhere), and the wait goes on until
+        // then; what it wrote is reported, not left to a one-line error.
+        if (broke && !stopped.fault && !interrupt.signal.aborted && (await endingEarly(runtime, runIdKnown)))
+          return broke;
         stop.abort();
         if (stopped.fault || runtime.health.note(error)) return 'faulted' as const;
         if (error instanceof RunInterruptedError || interrupt.signal.aborted) return 'interrupted' as const;
-        // The source broke half way (a feed dropped, a store's page failed, a fatal line): its run
-        // is ended early, and what it wrote before is reported, not left to a one-line error.
-        const broke = sourceBroke(error, runIdKnown);
         if (broke) return broke;
         throw asUsageError(error);
       },
@@ -224,7 +227,8 @@ export async function syncOnce(
       return interrupt.exitCode();
     }
     if (sourceRead instanceof SourceBroke) {
-      // This process's chunks under way settle first: the summary says what they wrote.
+      // This process's chunks settle first (the wait ended with the run, or on a pause): the
+      // summary says what they wrote.
       await Promise.race([workers.close(), closeDeadline(runtime)]);
       return await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
     }
@@ -245,6 +249,13 @@ export async function syncOnce(
     await Promise.race([closeOwnQueueOf(runtime, deps, spec, runIdKnown), deadline()]);
     await prepared.close();
   }
+}
+
+/** Whether the run's source broke and it is ending (or ended) early; false when Redis cannot say. */
+async function endingEarly(runtime: Runtime, runId: string | null): Promise<boolean> {
+  if (runId === null) return false;
+  const run = await runtime.runs.get(runId).catch(() => null);
+  return run !== null && (run.endingEarly !== undefined || run.aborted);
 }
 
 /** How long the workers may take to close: their chunks under way finish or are handed back. */

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunContexts, type WorkerDeps } from '../../../src/chunks/run-context.js';
 import type { ProductUpsert } from '../../../src/interfaces.js';
+import { PlanStore } from '../../../src/plan/plan-store.js';
 import { makeChunkProcessor } from '../../../src/queue/chunk-processor.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
@@ -34,6 +35,13 @@ const upserts = (count: number): ProductUpsert[] =>
     key: row.sku,
     fields: { sku: row.sku, name: row.name, price: Number(row.price) },
   }));
+
+/** A chunk taken again after its worker stopped holding it (killed): it may have sent some rows. */
+const stalled = (runId: string, rows: ProductUpsert[]) =>
+  ({ attemptsStarted: 2, attemptsMade: 0, stalledCounter: 1, data: { runId, chunk: 0, rows } }) as never;
+/** A chunk taken again after it was put back behind an earlier run (run-order.ts): it sent nothing. */
+const putBack = (runId: string, rows: ProductUpsert[]) =>
+  ({ attemptsStarted: 2, attemptsMade: 0, stalledCounter: 0, data: { runId, chunk: 1, rows } }) as never;
 
 describe('the chunk processor, against the sandbox over HTTP and a real Redis', () => {
   let sandbox: Sandbox | undefined;
@@ -90,20 +98,19 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
     expect(await runs.get(runId)).toMatchObject({ state: 'done', settled: 10 });
   });
 
-  it('a chunk of a run whose source broke sends nothing: first taken, its rows are reported not sent; taken again, left as they are', async () => {
+  it('a chunk of a run an earlier version ended at once (its source broke) sends nothing: its rows are reported not sent; taken again after its worker died, left as they are', async () => {
     const rows = upserts(10);
     const { api, runId } = await chunkOf(rows);
-    // What the producer does when the source breaks half way (enqueue-run.ts).
+    // What the producer did when the source broke half way, before runs ended once settled.
     await runs.finish(runId, Date.now(), { aborted: true });
     const worker = workerProcess(redis, keys);
     const process = makeChunkProcessor(worker.deps, worker.contexts, queue);
 
     // Taken again after its worker died: it may have sent some rows, so it says nothing of them.
-    const taken = (attemptsStarted: number, of: ProductUpsert[]) =>
-      ({ attemptsStarted, data: { runId, chunk: 0, rows: of } }) as never;
-    await process(taken(2, rows.slice(0, 5)));
+    await process(stalled(runId, rows.slice(0, 5)));
     expect((await runs.get(runId))?.settled).toBe(0);
-    await process(taken(1, rows.slice(5)));
+    // Taken a second time after it was put back behind an earlier run: it had sent nothing.
+    await process(putBack(runId, rows.slice(5)));
 
     expect(api.stats().total).toBe(0);
     const run = await runs.get(runId);
@@ -114,6 +121,59 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
       outcomes.filter((o) => o.row !== null && o.row > 5).map((o) => [o.action, o.status, o.error]),
     ).toEqual(
       Array(5).fill(['skipped', 'failed', 'not sent: the source broke before its turn (run it again)']),
+    );
+  });
+
+  it('a run whose source broke is not over while a chunk of it is under way: a chunk that sent nothing settles its rows not sent, the last one ends it', async () => {
+    const rows = upserts(10);
+    const { api, runId } = await chunkOf(rows);
+    // What the producer does when the source breaks half way (unsent-rows.ts), its queue empty.
+    await runs.markEndingEarly(runId, 'the feed dropped');
+    const worker = workerProcess(redis, keys);
+    const process = makeChunkProcessor(worker.deps, worker.contexts, queue);
+
+    await process(putBack(runId, rows.slice(0, 5)));
+    expect(api.stats().total).toBe(0);
+    expect(await runs.get(runId)).toMatchObject({ state: 'queued', aborted: false, settled: 5 });
+    // Taken again after its worker died (it may have sent some): it goes on, each row's outcome true.
+    await process(stalled(runId, rows.slice(5)));
+
+    expect(requestCounts(api.stats()).creates).toBe(5);
+    const run = await runs.get(runId);
+    expect(run).toMatchObject({ state: 'done', aborted: true, endedEarly: 'the feed dropped', settled: 10 });
+    const outcomes = [];
+    for await (const outcome of runs.outcomes(runId)) outcomes.push(outcome);
+    expect(outcomes.map((o) => [o.row, o.action, o.status])).toEqual(
+      rows.map((row) => [row.row, row.row <= 5 ? 'skipped' : 'create', row.row <= 5 ? 'failed' : 'ok']),
+    );
+  });
+
+  it('a guarded run whose source broke ends once its last chunk settles: the rows it planned settle not sent', async () => {
+    const rows = upserts(10);
+    const { api, runId } = await chunkOf(rows);
+    // Its first chunk planned (a guard decides once every row is), then the source broke.
+    await new PlanStore(redis, keys).record(
+      runId,
+      rows
+        .slice(0, 5)
+        .map((upsert) => ({ upsert, action: 'create', productId: null, fields: upsert.fields })),
+    );
+    await runs.markEndingEarly(runId, 'the feed dropped');
+    const worker = workerProcess(redis, keys);
+
+    await makeChunkProcessor(worker.deps, worker.contexts, queue)(putBack(runId, rows.slice(5)));
+
+    expect(api.stats().total).toBe(0);
+    expect(await runs.get(runId)).toMatchObject({ state: 'done', aborted: true, settled: 10 });
+    const outcomes = [];
+    for await (const outcome of runs.outcomes(runId)) outcomes.push(outcome);
+    expect(outcomes.map((o) => [o.row, o.key, o.action, o.error])).toEqual(
+      rows.map((row) => [
+        row.row,
+        row.key,
+        'skipped',
+        'not sent: the source broke before its turn (run it again)',
+      ]),
     );
   });
 

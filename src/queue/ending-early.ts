@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import { CANCEL_JOBS_PAGE } from '../defaults.js';
+import type { RowOutcome } from '../interfaces.js';
+import { PlanStore } from '../plan/plan-store.js';
+import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { unsentOutcome } from './source-failure.js';
+
+// A run whose source broke half way is `endingEarly` (RunStore.markEndingEarly) until its rows are
+// settled, then it ends, `aborted` (finalise.ts): it is never shown over while a row of it is open.
+// Its chunks still queued are taken out and their rows settled not sent (unsent-rows.ts); a chunk a
+// worker holds settles its rows as it would have, and the last to settle ends the run.
+
+/** What the rows of a run that ended early, queued but never sent (or planned), are reported with. */
+export function unsentReason(dryRun: boolean): string {
+  return `${dryRun ? 'not planned' : 'not sent'}: the source broke before its turn (run it again)`;
+}
+
+interface PlannedDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  runs: RunStore;
+}
+
+/**
+ * The rows a guarded (or over-quota) run planned before its source broke wait for a decision that
+ * never comes: nothing of them is sent, and they settle so as the run ends (with their source
+ * values, for `report --failed-only`). Read only when the run planned some.
+ */
+export async function settlePlannedAsUnsent(deps: PlannedDeps, run: RunRecord): Promise<void> {
+  if (Number((await deps.redis.hget(deps.keys.run(run.id), 'planned')) ?? 0) === 0) return;
+  const plans = new PlanStore(deps.redis, deps.keys);
+  const reason = unsentReason(run.dryRun);
+  for (let first = 1; first <= run.total; first += CANCEL_JOBS_PAGE) {
+    const rows = Array.from(
+      { length: Math.min(CANCEL_JOBS_PAGE, run.total - first + 1) },
+      (_, i) => first + i,
+    );
+    const settled = await deps.runs.settledRows(run.id, rows);
+    const open = rows.filter((row) => !settled.has(row));
+    const writes = await plans.get(run.id, open);
+    const outcomes: RowOutcome[] = [...writes.values()].map((write) => unsentOutcome(write.upsert, reason));
+    if (outcomes.length > 0) await deps.runs.settle(run.id, outcomes, await plans.sources(run.id, open));
+  }
+}
