@@ -212,6 +212,22 @@ export function readKey(env: NodeJS.ProcessEnv, keyEnv: string, rules: TrustRule
 }
 
 /**
+ * `readKey`, refused in one line (exit 2) when the value holds what no key has (secret-text.ts): for
+ * the commands that hold a key against a run's seller (approve, cancel, resume), which would
+ * otherwise call a copy-pasted key with a typographic quote "another seller's key".
+ */
+export function readCheckedKey(
+  env: NodeJS.ProcessEnv,
+  keyEnv: string,
+  rules: TrustRules,
+): string | undefined {
+  const key = readKey(env, keyEnv, rules);
+  const refusal = key === undefined ? null : secretTextRefusal(keyEnv, key, 'API key');
+  if (refusal) throw new UsageError(refusal);
+  return key;
+}
+
+/**
  * The Seller API endpoint and key; the key is read from the variable `--key-env` names.
  * `sandboxOffered`: the command takes `--sandbox` (`run` alone), so the missing base URL's line names it.
  */

@@ -1,3 +1,4 @@
+import { secretTextFault, secretTextRefusal } from '../secret-text.js';
 import { baseUrlRefusal, isKeyEnvAllowed, type TrustRules } from '../trust-rules.js';
 import { sellerRef } from './seller-ref.js';
 import type { SellerInfo, SellerRegistry } from './seller-registry.js';
@@ -10,9 +11,23 @@ export function heldKeys(env: NodeJS.ProcessEnv, trust: Pick<TrustRules, 'keyEnv
   const keys = new Set<string>();
   for (const name of Object.keys(env).sort()) {
     const value = env[name]?.trim();
-    if (value && isKeyEnvAllowed(name, trust.keyEnvs)) keys.add(value);
+    if (value && isKeyEnvAllowed(name, trust.keyEnvs) && secretTextFault(value) === null) keys.add(value);
   }
   return [...keys];
+}
+
+/**
+ * One line for each allowed key variable whose value no key holds (a typographic quote, a space…:
+ * secret-text.ts). Such a key is never sent (Node refuses it as a header), so its seller's runs
+ * would wait for a worker with no word of why: the worker names the variable at its start.
+ */
+export function unusableKeyLines(env: NodeJS.ProcessEnv, trust: Pick<TrustRules, 'keyEnvs'>): string[] {
+  return Object.keys(env)
+    .sort()
+    .filter((name) => isKeyEnvAllowed(name, trust.keyEnvs))
+    .map((name) => secretTextRefusal(name, env[name]?.trim() ?? '', 'API key'))
+    .filter((line): line is string => line !== null)
+    .map((line) => `${line}; this worker does not use it`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readKey, readTrustRules } from '../../config.js';
+import { readCheckedKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -173,7 +173,7 @@ async function checkKeyFor(
   const refusal =
     keyEnvRefusal(run.keyEnv, rules) ?? keyEnvRefusal(keyEnv, rules) ?? baseUrlRefusal(run.baseUrl, rules);
   if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
-  const key = readKey(io.env, keyEnv, rules);
+  const key = readCheckedKey(io.env, keyEnv, rules);
   if (!key) throw new UsageError(`$${keyEnv} is not set; run ${run.id} needs the key it holds`);
   if ((await runtime.registry.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef)
     throw new UsageError(`$${keyEnv} holds another seller's key than run ${run.id}'s`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
+import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../config.js';
 import { cancelRun } from '../../queue/cancel-run.js';
 import { liftMarksOfIdleSeller } from '../../queue/idle-seller-marks.js';
 import { sellerLabel } from '../../queue/seller-names.js';
@@ -105,7 +105,7 @@ async function refuseOtherSellersKey(
   env: NodeJS.ProcessEnv,
   rules: TrustRules,
 ): Promise<void> {
-  const key = readKey(env, keyEnv, rules);
+  const key = readCheckedKey(env, keyEnv, rules);
   if (key === undefined) return;
   const run = await runtime.runs.get(runId);
   if (!run || (await runtime.registry.resolveRef(sellerRef(run.baseUrl, key))) === run.sellerRef) return;

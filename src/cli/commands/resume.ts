@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkKeyEnv, readKey, readTrustRules } from '../../config.js';
+import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../config.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
 import type { KeyHolder, SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
@@ -48,7 +48,7 @@ export function registerResume(program: Command, io: CliIo): void {
       checkKeyEnv(flags.keyEnv, rules);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const registered = await runtime.registry.registered();
-        const apiKey = readKey(io.env, flags.keyEnv, rules);
+        const apiKey = readCheckedKey(io.env, flags.keyEnv, rules);
         const sellers = await sellersToResume(runtime, registered, flags, apiKey);
         let resumed = 0;
         for (const seller of sellers) {

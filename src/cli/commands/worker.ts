@@ -12,6 +12,7 @@ import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { keepMarkedServed, markServed } from '../../queue/served-marks.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
+import { unusableKeyLines } from '../../sellers/servable-sellers.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
@@ -155,6 +156,7 @@ export function registerWorker(
             },
             'worker started',
           );
+          for (const line of unusableKeyLines(io.env, readTrustRules(io.env))) runtime.logger.warn(line);
           const signal = await untilStopped();
           stopMarking();
           await slots.close();
