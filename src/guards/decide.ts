@@ -10,7 +10,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { LIST_SKIPPED } from '../sync/incremental.js';
 import { productsRecordedByField } from '../sync/match-space.js';
-import { isPlanned, rowGuardReason, wholeRunRefusal } from './verdict.js';
+import { isPlanned, type PlanFigures, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
 /** The run-record fields of the decision: the verdict (once), and that it was carried out. */
 const VERDICT = 'guardVerdict';
@@ -20,6 +20,21 @@ interface DecideDeps {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;
+}
+
+/**
+ * The deactivations `--missing` would send at the run's end, for `--max-missing`, or null when it
+ * deactivates nothing (missing/missing-guard.ts weighMissing: `missing/` sits beside this layer and
+ * uses it, so its caller hands it in).
+ */
+export type WeighMissing = (run: RunRecord) => Promise<PlanFigures['missing']>;
+
+/**
+ * The whole-run guards' reason when they held the run, '' when they passed or were not decided
+ * (yet): the run's end holds its deactivations with it (queue/finalise.ts).
+ */
+export async function wholeRunVerdict(redis: Redis, keys: RedisKeys, runId: string): Promise<string> {
+  return JSON.parse((await redis.hget(keys.run(runId), VERDICT)) ?? '""') as string;
 }
 
 /**
@@ -34,27 +49,30 @@ export async function decideGuardsIfPlanned(
   deps: DecideDeps,
   runId: string,
   queue: Queue<ChunkJobData>,
+  weighMissing: WeighMissing,
 ): Promise<void> {
   const run = await deps.runs.get(runId);
   if (!run || !isPlanned(run) || !run.produced || run.state === 'done' || run.state === 'held') return;
   // A cancelled run sends nothing more: its planned writes are not carried out.
   if (run.cancelledAt !== undefined || run.state === 'cancelled') return;
-  const [planned, carriedOut, ready, failed] = await deps.redis.hmget(
+  const [planned, carriedOut, ready, failed, decided] = await deps.redis.hmget(
     deps.keys.run(runId),
     'planned',
     CARRIED_OUT,
     'snapshotReady',
     'snapshotFailed',
+    VERDICT,
   );
   if (carriedOut || (ready !== '1' && !failed)) return;
   if (run.settled + Number(planned ?? 0) < run.total) return;
-  const verdict = await storedVerdict(deps, run);
+  // Decided already (a caller stopped half way carrying it out): not weighed again.
+  const verdict = decided ? (JSON.parse(decided) as string) : await storedVerdict(deps, run, weighMissing);
   await carryOut(deps, run, verdict, queue);
   await deps.redis.hset(deps.keys.run(runId), CARRIED_OUT, 1);
 }
 
 /** `held`: the whole-run guards' reason (every write held); `''`: they passed. Decided once. */
-async function storedVerdict(deps: DecideDeps, run: RunRecord): Promise<string> {
+async function storedVerdict(deps: DecideDeps, run: RunRecord, weighMissing: WeighMissing): Promise<string> {
   const key = deps.keys.run(run.id);
   const [updates, heldUpdates] = await deps.redis.hmget(key, 'plan:update', 'plan:held');
   const refusal = wholeRunRefusal(run, {
@@ -62,9 +80,10 @@ async function storedVerdict(deps: DecideDeps, run: RunRecord): Promise<string> 
     invalid: run.counts['action:invalid'] ?? 0,
     updates: Number(updates ?? 0) + Number(heldUpdates ?? 0),
     listed: await productsWeighedAgainst(deps, run),
+    missing: await weighMissing(run),
   });
   await deps.redis.hsetnx(key, VERDICT, JSON.stringify(refusal ?? ''));
-  return JSON.parse((await deps.redis.hget(key, VERDICT)) ?? '""') as string;
+  return wholeRunVerdict(deps.redis, deps.keys, run.id);
 }
 
 /**

@@ -10,13 +10,17 @@ export function isGuarded(spec: RunSpec): boolean {
   return !spec.dryRun && Boolean(spec.maxInvalid || spec.maxUpdates || spec.maxPriceChange);
 }
 
+/** `--max-missing` when not given: a feed that drops more than a fifth of the catalog looks truncated. */
+export const DEFAULT_MAX_MISSING = '20%';
+
 /**
- * A run that plans every row before its first write: a guarded run, or a run that needed more than
+ * A run that plans every row before its first write: a guarded run; a run that needed more than
  * the day's remaining quota when it started (`planFirst`: its writes go out by `--first`, and it
- * holds nothing; issue 14).
+ * holds nothing; issue 14); or a `--missing` run whose deactivations `--max-missing` weighs
+ * (`missingGuarded`, decided with its list read: missing/missing-guard.ts).
  */
-export function isPlanned(spec: RunSpec & { planFirst?: boolean }): boolean {
-  return isGuarded(spec) || (!spec.dryRun && spec.planFirst === true);
+export function isPlanned(spec: RunSpec & { planFirst?: boolean; missingGuarded?: boolean }): boolean {
+  return isGuarded(spec) || (!spec.dryRun && (spec.planFirst === true || spec.missingGuarded === true));
 }
 
 /** What the plan found, for the whole-run guards. */
@@ -31,6 +35,11 @@ export interface PlanFigures {
    * an `--incremental` run did not read the list).
    */
   listed: number;
+  /**
+   * The deactivations `--missing` would send, and the managed products they are weighed against;
+   * null when the run deactivates nothing (no `--missing`, or it cannot apply: missing/verdict.ts).
+   */
+  missing: { due: number; managed: number } | null;
 }
 
 /**
@@ -49,7 +58,17 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
       `${figures.updates} of ${countOf(figures.listed, 'product')} would be updated (${shareText(figures.updates, figures.listed)}), more than --max-updates ${spec.maxUpdates}`,
     );
   }
+  const missing = figures.missing;
+  const maxMissing = spec.maxMissing ?? DEFAULT_MAX_MISSING;
+  if (missing && exceeds(missing.due, missing.managed, readLimit(maxMissing))) {
+    reasons.push(maxMissingText(missing.due, missing.managed, maxMissing));
+  }
   return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
+}
+
+/** `5 of 10 managed products would be deactivated (50%), more than --max-missing 20%`. */
+export function maxMissingText(due: number, managed: number, limit: string): string {
+  return `${due} of ${countOf(managed, 'managed product')} would be deactivated (${shareText(due, managed)}), more than --max-missing ${limit}`;
 }
 
 /** The run's held reason when only the row guard held rows back. */

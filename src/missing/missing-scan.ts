@@ -30,6 +30,8 @@ export interface MissingFigures {
  * as listed only: managedOnly):
  * then it is due for deactivation (keys.deactivations), or, already showing the `--missing` values,
  * settles `deactivate` with note `already so` and costs no request.
+ * With `countOnly` (the guards' verdict, before any write: missing-guard.ts) it records nothing
+ * (no line, no due product, no note of the record) and only counts.
  */
 export async function scanMissing(
   deps: ScanDeps,
@@ -40,10 +42,13 @@ export async function scanMissing(
   space: string,
   /** The run's match field, as a note names it (`sku`). */
   matchBy: string,
+  countOnly = false,
 ): Promise<MissingFigures> {
   const { redis, keys } = deps;
   const idMap = new IdMap(redis, keys, sellerRef, space);
   const figures: MissingFigures = { managed: 0, due: 0 };
+  // HSCAN may return an entry twice: counted once (the recorded scan counts its due hash instead).
+  const counted = new Set<string>();
   let cursor = '0';
   do {
     const [next, flat] = await redis.hscan(keys.products(runId), cursor, 'COUNT', 500);
@@ -78,7 +83,8 @@ export async function scanMissing(
     ]);
     // Listed under a key the id map lacks (made on the marketplace): the record an --incremental
     // run relies on does not hold it, and that run would create it (incremental.ts).
-    if (keyed.some((key) => key !== '' && !recorded.has(key))) await noteUnrecorded(redis, keys, runId);
+    if (!countOnly && keyed.some((key) => key !== '' && !recorded.has(key)))
+      await noteUnrecorded(redis, keys, runId);
     const lines: RowOutcome[] = [];
     const due: string[] = [];
     open.forEach(({ id, listed: entry }, i) => {
@@ -100,6 +106,10 @@ export async function scanMissing(
         due.push(id, managedKey);
       }
     });
+    if (countOnly) {
+      for (let i = 0; i < due.length; i += 2) counted.add(due[i] as string);
+      continue;
+    }
     if (due.length > 0) {
       await redis.hset(keys.deactivations(runId), ...due);
       figures.due += due.length / 2;
@@ -107,7 +117,8 @@ export async function scanMissing(
     await deps.runs.addMissing(runId, lines);
   } while (cursor !== '0');
   // HSCAN may return an entry twice: the hash itself says how many are due.
-  if (figures.due > 0) figures.due = await redis.hlen(keys.deactivations(runId));
+  if (countOnly) figures.due = counted.size;
+  else if (figures.due > 0) figures.due = await redis.hlen(keys.deactivations(runId));
   return figures;
 }
 

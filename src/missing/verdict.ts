@@ -1,9 +1,6 @@
-import { countOf } from '../count-words.js';
-import { exceeds, readLimit, shareText } from '../guards/limits.js';
+import { exceeds, readLimit } from '../guards/limits.js';
+import { DEFAULT_MAX_MISSING, maxMissingText } from '../guards/verdict.js';
 import type { RunRecord } from '../runs/run-store.js';
-
-/** `--max-missing` when not given: a feed that drops more than a fifth of the catalog looks truncated. */
-export const DEFAULT_MAX_MISSING = '20%';
 
 /** Run record field: why `--missing` was given and not applied (partialRead), said in the summary. */
 export const MISSING_NOT_APPLIED = 'missingNotApplied';
@@ -39,8 +36,12 @@ export type DeactivationVerdict =
   | { kind: 'held'; reason: string; own: boolean };
 
 /**
- * What becomes of the deactivations a run found due: planned (a dry run), held (more than
- * `--max-missing` of the managed products, or the run is held by another guard already), or sent.
+ * What becomes of the deactivations a run found due at its end: planned (a dry run), held with the
+ * run (a guard held it: `--max-missing` itself, decided with the run's other guards once every row
+ * was planned, guards/decide.ts, or another guard), or sent. A run held by `--max-missing` gives
+ * its lines the run's reason as it is (the figures line); another guard's is said as held with it.
+ * More than `--max-missing` at the end of a run that was not held holds the deactivations alone:
+ * a run whose verdict was not weighed against them (one begun before the guard held whole runs).
  */
 export function deactivationVerdict(
   run: Pick<RunRecord, 'dryRun' | 'maxMissing'>,
@@ -48,15 +49,14 @@ export function deactivationVerdict(
 ): DeactivationVerdict {
   if (run.dryRun) return { kind: 'planned' };
   const limit = run.maxMissing ?? DEFAULT_MAX_MISSING;
-  if (exceeds(figures.due, figures.managed, readLimit(limit))) {
-    const share = shareText(figures.due, figures.managed);
-    return {
-      kind: 'held',
-      own: true,
-      reason: `${figures.due} of ${countOf(figures.managed, 'managed product')} would be deactivated (${share}), more than --max-missing ${limit}: no deactivation was sent`,
-    };
+  const tripped = exceeds(figures.due, figures.managed, readLimit(limit));
+  if (figures.runHeldFor) {
+    const reason = tripped ? figures.runHeldFor : `held with the run: ${figures.runHeldFor}`;
+    return { kind: 'held', own: false, reason };
   }
-  if (figures.runHeldFor)
-    return { kind: 'held', own: false, reason: `held with the run: ${figures.runHeldFor}` };
+  if (tripped) {
+    const reason = `${maxMissingText(figures.due, figures.managed, limit)}: no deactivation was sent`;
+    return { kind: 'held', own: true, reason };
+  }
   return { kind: 'send' };
 }

@@ -5,6 +5,7 @@ import { KeyUnavailableError } from '../chunks/key-errors.js';
 import type { RunContexts, WorkerDeps } from '../chunks/run-context.js';
 import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
+import { markMissingGuarded } from '../missing/missing-guard.js';
 import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
@@ -140,6 +141,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         // no chunk of the run writes before it.
         await ensureSnapshot(deps, runId, async () => {
           await context.loadIndex();
+          // Before the snapshot is ready: whether `--max-missing` plans the run first (missing-guard.ts).
+          await markMissingGuarded(deps, runId, context.run);
           // The plan reads the day's count and the run's requests (its list read): exact, not in blocks.
           await Promise.all([deps.runs.flushRequestCounts(runId), deps.sellers.quota.returnUnused(ref)]);
           await sayRunStarted(deps, context.run, runId);
@@ -153,10 +156,17 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         }
         throw error;
       }
-      // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14).
-      if (modeName === 'write' && (await deps.redis.hget(deps.keys.run(runId), 'planFirst')) === '1') {
-        modeName = chunkMode(job.data, { ...context.run, planFirst: true });
-        mode = chunkRows(deps, runId, context.run, modeName, sources);
+      // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14), and so
+      // does a `--missing` run that may deactivate (`--max-missing` holds the whole run).
+      if (modeName === 'write') {
+        const [planFirst, missingGuarded] = await deps.redis.hmget(
+          deps.keys.run(runId),
+          'planFirst',
+          'missingGuarded',
+        );
+        const decided = { planFirst: planFirst === '1', missingGuarded: missingGuarded === '1' };
+        modeName = chunkMode(job.data, { ...context.run, ...decided });
+        if (modeName === 'plan') mode = chunkRows(deps, runId, context.run, modeName, sources);
       }
       await syncChunkRows(deps, context, job.data, String(job.id), modeName, mode);
       if (job.data.phase === 'deactivate') {

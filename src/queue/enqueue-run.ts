@@ -4,6 +4,7 @@ import { decideGuardsIfPlanned } from '../guards/decide.js';
 import { isGuarded } from '../guards/verdict.js';
 import type { MappedRow } from '../interfaces.js';
 import type { Logger } from '../logger.js';
+import { mayGuardMissing, weighMissing } from '../missing/missing-guard.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { tellPauseAtStart } from '../notify/pause-notice.js';
 import { faultOf } from '../redis/health.js';
@@ -223,10 +224,12 @@ async function produceRun(
     await deps.runs.markProduced(run.id, total);
     // A guarded run's guards are decided in a job once every row is planned: this one comes after
     // the last row is read, so some chunk always looks once the run's total is final.
-    if (isGuarded(spec) && chunks > 0) await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
+    // A `--missing` run may be planned too (missing-guard.ts: decided with its list read).
+    if ((isGuarded(spec) || mayGuardMissing(spec)) && chunks > 0)
+      await addChunk(queue, { runId: run.id, chunk: chunks, rows: [] });
     // A run found over the day's quota (planFirst) may have planned every row before its total was
     // final: its writes are ordered and queued now (nothing happens for another run, or too early).
-    await decideGuardsIfPlanned(deps, run.id, queue);
+    await decideGuardsIfPlanned(deps, run.id, queue, (planned) => weighMissing(deps, planned));
     await finaliseIfSettled(deps, run.id, queue);
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };

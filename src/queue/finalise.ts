@@ -1,8 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { decideGuardsIfPlanned } from '../guards/decide.js';
+import { decideGuardsIfPlanned, wholeRunVerdict } from '../guards/decide.js';
 import type { Logger } from '../logger.js';
 import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
+import { weighMissing } from '../missing/missing-guard.js';
 import { scanMissing } from '../missing/missing-scan.js';
 import { deactivationVerdict, MISSING_NOT_APPLIED, partialRead } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
@@ -34,7 +35,7 @@ export async function advanceRun(
   runId: string,
   queue: Queue<ChunkJobData>,
 ): Promise<boolean> {
-  await decideGuardsIfPlanned(deps, runId, queue);
+  await decideGuardsIfPlanned(deps, runId, queue, (run) => weighMissing(deps, run));
   return finaliseIfSettled(deps, runId, queue);
 }
 
@@ -99,7 +100,10 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId);
   const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space, run.matchBy);
   if (figures.due > 0) {
-    const runHeldFor = Number(heldRows ?? 0) > 0 ? (heldReason ?? 'a guard held rows back') : null;
+    // Held rows, or a whole-run guard that tripped (`--max-missing` among them) with no write to hold.
+    const wholeRun = await wholeRunVerdict(deps.redis, deps.keys, runId);
+    const runHeldFor =
+      Number(heldRows ?? 0) > 0 || wholeRun ? (heldReason ?? (wholeRun || 'a guard held rows back')) : null;
     const verdict = deactivationVerdict(run, { ...figures, runHeldFor });
     if (verdict.kind === 'send' && queue) {
       await deps.redis.hset(deps.keys.run(runId), DEACTIVATIONS_SCANNED, 1);

@@ -136,6 +136,11 @@ export interface RunRecord extends RunSpec {
    * then sends its most valuable writes first (`--first`; issue 14). Never holds anything.
    */
   planFirst?: boolean;
+  /**
+   * A `--missing` run that may deactivate (its list read, and nothing of partialRead's): it plans
+   * every row first, so that `--max-missing` holds the whole run (missing/missing-guard.ts).
+   */
+  missingGuarded?: boolean;
   /** The run was refused before any write: a field name it was given no listed product shows. */
   fieldsRefused?: string;
   /** `--incremental`: whether the run read the seller's products, and why (sync/incremental.ts). */
@@ -165,6 +170,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
   if (hash.endingEarly) fields.endingEarly = hash.endingEarly;
   if (hash.planFirst === '1') fields.planFirst = true;
+  if (hash.missingGuarded === '1') fields.missingGuarded = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;

@@ -19,10 +19,10 @@ describe('--max-missing weighs the deactivations against the managed products th
 
     expect(result.code, result.stdout + result.stderr).toBe(5);
     expect(result.stdout).toContain(
-      '3 of 10 managed products would be deactivated (30%), more than --max-missing 20%',
+      '3 of 10 managed products would be deactivated (30%), more than --max-missing 20%: nothing was sent',
     );
-    // The rows' writes went out; the deactivations alone were held.
-    expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(5);
+    // The whole run is held: neither its creates nor the deactivations went out.
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(pipeline.products().filter((product) => product.quantity === 0)).toHaveLength(0);
   });
 });

@@ -127,7 +127,7 @@ describe('--missing with a product the seller archived in the store (left out, n
       action: 'deactivate',
       status: 'held',
       error:
-        '1 of 2 managed products would be deactivated (50%), more than --max-missing 20%: no deactivation was sent',
+        '1 of 2 managed products would be deactivated (50%), more than --max-missing 20%: nothing was sent',
     });
 
     const dry = await night('dry', 'archived', ...MISSING, '--max-missing', '1', '--dry-run');

@@ -106,7 +106,7 @@ describe('--missing: managed products gone from the feed, night after night', ()
     expect(held).toHaveLength(30);
     expect(held.every((l) => l.action === 'deactivate')).toBe(true);
     expect(held[0]?.error).toBe(
-      '30 of 100 managed products would be deactivated (30%), more than --max-missing 20%: no deactivation was sent',
+      '30 of 100 managed products would be deactivated (30%), more than --max-missing 20%: nothing was sent',
     );
     expect(truncated.stdout).toMatch(/^run \S+: held/m);
     for (const row of FEED.slice(60, 90))

@@ -83,15 +83,36 @@ describe('the price check of a product an --incremental run did not read', () =>
 describe('whole-run guards', () => {
   it('names every guard that trips, with its figures', () => {
     const spec = runSpec({ maxInvalid: '2', maxUpdates: '10%' });
-    expect(wholeRunRefusal(spec, { rows: 10, invalid: 3, updates: 9, listed: 10 })).toBe(
+    expect(wholeRunRefusal(spec, { rows: 10, invalid: 3, updates: 9, listed: 10, missing: null })).toBe(
       '3 of 10 rows are invalid (30%), more than --max-invalid 2; 9 of 10 products would be updated (90%), more than --max-updates 10%: nothing was sent',
     );
-    expect(wholeRunRefusal(spec, { rows: 10, invalid: 2, updates: 1, listed: 10 })).toBeNull();
+    expect(wholeRunRefusal(spec, { rows: 10, invalid: 2, updates: 1, listed: 10, missing: null })).toBeNull();
+  });
+
+  it('weighs the deactivations --missing would send against --max-missing, 20% of the managed when not given', () => {
+    const figures = { rows: 6, invalid: 0, updates: 2, listed: 10 };
+    expect(wholeRunRefusal(runSpec({}), { ...figures, missing: { due: 5, managed: 10 } })).toBe(
+      '5 of 10 managed products would be deactivated (50%), more than --max-missing 20%: nothing was sent',
+    );
+    expect(wholeRunRefusal(runSpec({}), { ...figures, missing: { due: 2, managed: 10 } })).toBeNull();
+    expect(
+      wholeRunRefusal(runSpec({ maxMissing: '5' }), { ...figures, missing: { due: 5, managed: 10 } }),
+    ).toBeNull();
+    // No --missing, or it cannot apply: nothing to weigh, whatever the products gone.
+    expect(wholeRunRefusal(runSpec({}), { ...figures, missing: null })).toBeNull();
+    expect(
+      wholeRunRefusal(runSpec({ maxUpdates: '1', maxMissing: '0' }), {
+        ...figures,
+        missing: { due: 1, managed: 10 },
+      }),
+    ).toBe(
+      '2 of 10 products would be updated (20%), more than --max-updates 1; 1 of 10 managed products would be deactivated (10%), more than --max-missing 0: nothing was sent',
+    );
   });
 
   it('puts a count of one in the singular', () => {
     const spec = runSpec({ maxInvalid: '0', maxUpdates: '0' });
-    expect(wholeRunRefusal(spec, { rows: 1, invalid: 1, updates: 1, listed: 1 })).toBe(
+    expect(wholeRunRefusal(spec, { rows: 1, invalid: 1, updates: 1, listed: 1, missing: null })).toBe(
       '1 of 1 row is invalid (100%), more than --max-invalid 0; 1 of 1 product would be updated (100%), more than --max-updates 0: nothing was sent',
     );
   });

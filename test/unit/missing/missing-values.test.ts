@@ -86,7 +86,7 @@ describe('the run-level decisions', () => {
     );
   });
 
-  it('plans in a dry run, holds past --max-missing (default 20% of the managed), else sends', () => {
+  it('plans in a dry run, holds with the run or past --max-missing (default 20% of the managed), else sends', () => {
     const spec = { dryRun: false, maxMissing: null };
     expect(
       deactivationVerdict({ ...spec, dryRun: true }, { due: 90, managed: 100, runHeldFor: null }),
@@ -107,6 +107,14 @@ describe('the run-level decisions', () => {
       kind: 'held',
       own: false,
       reason: 'held with the run: price moves',
+    });
+    // Held whole by --max-missing itself (guards/decide.ts): the lines say the run's figures line.
+    const whole =
+      '21 of 100 managed products would be deactivated (21%), more than --max-missing 20%: nothing was sent';
+    expect(deactivationVerdict(spec, { due: 21, managed: 100, runHeldFor: whole })).toEqual({
+      kind: 'held',
+      own: false,
+      reason: whole,
     });
   });
 });
