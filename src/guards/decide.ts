@@ -38,8 +38,8 @@ export async function wholeRunVerdict(redis: Redis, keys: RedisKeys, runId: stri
 }
 
 /**
- * Once every row of a planned run (guarded, or over the day's quota) is planned (or settled),
- * decides its guards, once: when a whole-run guard trips, every planned write settles `held`; else
+ * Once every row of a planned run (guarded, over the day's quota, or with `--missing`) is planned
+ * (or settled), decides its guards, once: when a whole-run guard trips, every planned write settles `held`; else
  * the rows a row guard held settle `held` and the others go to the queue as `apply` jobs. Safe to
  * call from any chunk, any number of times, and again after a crash half way: the verdict is stored
  * before anything is done, outcomes settle once, and apply jobs have the same ids each time (a run
