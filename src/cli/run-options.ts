@@ -257,7 +257,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--max-missing <N|P%>',
-      "guard, with --missing: deactivating more than this (a count of products, or a percentage of the managed products listed) holds the whole run (default 20%)",
+      'guard, with --missing: deactivating more than this (a count of products, or a percentage of the managed products listed) holds the whole run (default 20%)',
       (value: string) => parseCountOrPercent(value, '--max-missing', 'product'),
     )
     .option(
