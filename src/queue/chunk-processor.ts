@@ -71,7 +71,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       throw new (bullmq().DelayedError)();
     };
     let context = await contexts.get(runId).catch(keyUnavailable);
-    const [[state, snapshotFailed, recorded, cancelledAt, aborted, endingEarly], keyRejected] =
+    const [[state, snapshotFailed, recorded, cancelledAt, aborted, endingEarly, unsent], keyRejected] =
       await Promise.all([
         deps.redis.hmget(
           deps.keys.run(runId),
@@ -81,6 +81,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
           'cancelledAt',
           'aborted',
           'endingEarly',
+          'unsentReason',
         ),
         context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
       ]);
@@ -101,12 +102,14 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       contexts.drop(runId);
       return;
     }
-    // Its source broke half way (ending-early.ts): a chunk that sent nothing yet sends nothing now,
-    // its rows settle not sent, and the last chunk of the run to settle ends it. One taken again
-    // after its worker died, or after a failed attempt, may have sent some: it goes on as it began,
-    // so that each row's outcome is what happened to it.
+    // Its source broke, or its reader died, half way (ending-early.ts): a chunk that sent nothing
+    // yet sends nothing now, its rows settle not sent (with the reason the run was marked with), and
+    // the last chunk of the run to settle ends it. One taken again after its worker died, or after a
+    // failed attempt, may have sent some: it goes on as it began, so that each row's outcome is what
+    // happened to it.
     if (endingEarly && !mayHaveSent(job)) {
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, unsentReason(context.run.dryRun)), sources);
+      const reason = unsent || unsentReason(context.run.dryRun);
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason), sources);
       if (await finaliseIfSettled(deps, runId, queue)) contexts.drop(runId);
       return;
     }

@@ -1,16 +1,11 @@
-import { bullmq } from '../cjs-packages.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
-import { NOT_READ_TO_END } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
-import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunStore } from '../runs/run-store.js';
-import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
-import { queueOptions } from './queue-options.js';
-import { throttledErrorLog } from './quiet-errors.js';
 import { releaseSource } from './source-claim.js';
 import { supersedeIfUnwritten } from './supersede.js';
+import { endRunEarly } from './unsent-rows.js';
 
 /** What the claims need of the enqueue's deps (enqueue-run.ts). */
 export interface ClaimDeps extends MarkDeps {
@@ -37,7 +32,7 @@ export async function claimSource(
     if (!holder) continue;
     // The rest may take a few beats: meanwhile another import may end the holder and claim the
     // source, so the claim is given up only while it is still the holder's.
-    if ((await endIfStopped(deps, ref, holder, runId, signal)) === 'unfinished') return holder;
+    if ((await endIfStopped(deps, holder, runId, signal)) === 'unfinished') return holder;
     await releaseSource(deps.redis, deps.keys, ref, sourceId, holder);
   }
   return null;
@@ -62,7 +57,7 @@ export async function endStoppedRunOfAddress(
   const answers = await deps.redis.multi().get(key).set(key, runId, 'EX', RUN_TTL_SECONDS).exec();
   const earlier = answers?.[0]?.[1];
   if (typeof earlier !== 'string' || earlier === runId) return;
-  if ((await endIfStopped(deps, ref, earlier, runId, signal)) !== 'unfinished') return;
+  if ((await endIfStopped(deps, earlier, runId, signal)) !== 'unfinished') return;
   // Unfinished: still being read (left to its reader), or read to the end.
   const run = await deps.runs.get(earlier);
   if (run?.produced && (run.state === 'queued' || run.state === 'running'))
@@ -72,12 +67,15 @@ export async function endStoppedRunOfAddress(
 /**
  * `earlier`, unfinished: still being read, or read to the end, it is `unfinished`. Stopped before
  * its source was read to the end (Redis refused a write, its process died or left it unread on a
- * pause) it can never end: `ended` here, its queued chunks do nothing; this run reads the source
- * anew (the products the earlier one created are found by the list read and the id map).
+ * pause) it can never end by itself: it is `ended` here as a run whose source broke ends
+ * (unsent-rows.ts): its queued chunks are taken out and their rows settled not sent (its reader
+ * stopped), a chunk a worker holds is left to finish, and the run ends, aborted, once the rows of
+ * those settle; never `done` with a row of it open. This run reads the source anew (the products the
+ * earlier one created are found by the list read and the id map). Ending already (its source broke,
+ * another import ended it, or `cancel`), it is as good as `over`: it holds the source for nobody.
  */
 async function endIfStopped(
   deps: ClaimDeps,
-  ref: string,
   earlier: string,
   runId: string,
   signal?: AbortSignal,
@@ -85,37 +83,17 @@ async function endIfStopped(
   // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
   const beingRead = await producerLives(deps, earlier, { signal });
   const run = await deps.runs.get(earlier);
-  if (!run || run.state === 'done' || run.state === 'held') return 'over';
-  // Ending early (its source broke): it ends by itself once the rows its workers hold settle.
-  if (beingRead || run.produced || run.endingEarly !== undefined) return 'unfinished';
+  if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return 'over';
+  // Ending already (its source broke, another import ended it, `cancel`): it ends by itself.
+  if (run.endingEarly !== undefined || run.cancelledAt !== undefined) return 'over';
+  if (beingRead || run.produced) return 'unfinished';
   const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
-  await deps.runs.finish(earlier, Date.now(), {
-    aborted: true,
-    endedEarly,
-    ...(run.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
-  });
   await deps.redis.del(deps.keys.producing(earlier));
-  await dropWaitingChunks(deps, ref, earlier);
   deps.logger.warn(
     { run: earlier },
-    `run ${earlier} stopped before its source was read to the end: ended; run ${runId} starts over`,
+    `run ${earlier} stopped before its source was read to the end: it ends once the rows under way settle (its queued rows are not sent); run ${runId} starts over`,
   );
-  // Its own process, which would have told the webhook, is gone.
-  await deps.notifier?.notifyRunById('ended', earlier, (id) => deps.runs.get(id));
+  // Its own process, which would have told the webhook, is gone: the run's end tells it (finalise.ts).
+  await endRunEarly(deps, run, endedEarly, 'reader-stopped');
   return 'ended';
-}
-
-/**
- * The waiting chunks of a run ended unread: a worker would take them only to do nothing, and while
- * the seller is paused they would hold the queue at its high-water mark against the new run.
- */
-async function dropWaitingChunks(deps: ClaimDeps, ref: string, runId: string): Promise<void> {
-  const queueName = deps.keys.sellerQueue(ref);
-  const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
-  queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
-  try {
-    for (const job of await jobsOfRun(queue, runId, WAITING_STATES)) await queue.remove(job.id as string);
-  } finally {
-    await queue.close();
-  }
 }

@@ -6,14 +6,27 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { unsentOutcome } from './source-failure.js';
 
-// A run whose source broke half way is `endingEarly` (RunStore.markEndingEarly) until its rows are
-// settled, then it ends, `aborted` (finalise.ts): it is never shown over while a row of it is open.
-// Its chunks still queued are taken out and their rows settled not sent (unsent-rows.ts); a chunk a
-// worker holds settles its rows as it would have, and the last to settle ends the run.
+// A run whose source broke half way, or whose reader died half way (a re-import ends it:
+// claim-source.ts), is `endingEarly` (RunStore.markEndingEarly) until its rows are settled, then it
+// ends, `aborted` (finalise.ts): it is never shown over while a row of it is open. Its chunks still
+// queued are taken out and their rows settled not sent (unsent-rows.ts); a chunk a worker holds
+// settles its rows as it would have, and the last to settle ends the run.
+
+/** Why a run ends early with rows read and not sent: its source broke, or the process reading it died. */
+export type EndingCause = 'source-broke' | 'reader-stopped';
 
 /** What the rows of a run that ended early, queued but never sent (or planned), are reported with. */
-export function unsentReason(dryRun: boolean): string {
-  return `${dryRun ? 'not planned' : 'not sent'}: the source broke before its turn (run it again)`;
+export function unsentReason(dryRun: boolean, cause: EndingCause = 'source-broke'): string {
+  const why = cause === 'reader-stopped' ? 'the process reading the source stopped' : 'the source broke';
+  return `${dryRun ? 'not planned' : 'not sent'}: ${why} before its turn (run it again)`;
+}
+
+/**
+ * The reason a run ending early gave its unsent rows (kept on its record as it was marked); a run
+ * marked by an earlier version, which kept none, had its source broke.
+ */
+export function unsentReasonOf(run: Pick<RunRecord, 'dryRun' | 'unsentReason'>): string {
+  return run.unsentReason ?? unsentReason(run.dryRun);
 }
 
 interface PlannedDeps {
@@ -30,7 +43,7 @@ interface PlannedDeps {
 export async function settlePlannedAsUnsent(deps: PlannedDeps, run: RunRecord): Promise<void> {
   if (Number((await deps.redis.hget(deps.keys.run(run.id), 'planned')) ?? 0) === 0) return;
   const plans = new PlanStore(deps.redis, deps.keys);
-  const reason = unsentReason(run.dryRun);
+  const reason = unsentReasonOf(run);
   for (let first = 1; first <= run.total; first += CANCEL_JOBS_PAGE) {
     const rows = Array.from(
       { length: Math.min(CANCEL_JOBS_PAGE, run.total - first + 1) },

@@ -31,7 +31,7 @@ import { throttledErrorLog } from './quiet-errors.js';
 import { type RunOrderDeps, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
-import { endRunWhoseSourceBroke } from './unsent-rows.js';
+import { endRunEarly } from './unsent-rows.js';
 
 export interface EnqueueDeps {
   /** BullMQ's connection: the seller's queue is built on it. */
@@ -252,7 +252,7 @@ async function produceRun(
     // nothing, said in the summary and `status` as finalise.ts says it; its webhook hears `ended`
     // (after the pause it was told of, if any).
     await pauseTold;
-    await endRunWhoseSourceBroke(deps, run, endedEarlyReason(error));
+    await endRunEarly(deps, run, endedEarlyReason(error));
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
     throw error;

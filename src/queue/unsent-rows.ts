@@ -7,7 +7,7 @@ import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
-import { unsentReason } from './ending-early.js';
+import { type EndingCause, unsentReason, unsentReasonOf } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
@@ -21,30 +21,37 @@ export interface UnsentDeps {
 }
 
 /**
- * The producer's end of a run whose source broke half way: the run is marked as ending early (no
- * worker sends a chunk of it from then on: chunk-processor.ts), its chunks still waiting are taken
- * out with their rows settled not sent, and it ends now if no chunk of it is under way; else the
- * worker that settles the last of them ends it (finalise.ts). Never `done` with a row still open.
+ * The end of a run whose source broke half way (the producer's), or whose reader died half way (a
+ * re-import's: claim-source.ts): the run is marked as ending early (no worker sends a chunk of it
+ * from then on: chunk-processor.ts), its chunks still waiting are taken out with their rows settled
+ * not sent, and it ends now if no chunk of it is under way; else the worker that settles the last
+ * of them ends it (finalise.ts). Never `done` with a row still open.
  */
-export async function endRunWhoseSourceBroke(
+export async function endRunEarly(
   deps: UnsentDeps,
   run: RunRecord,
   reason: string,
+  cause: EndingCause = 'source-broke',
 ): Promise<void> {
-  await deps.runs.markEndingEarly(run.id, reason, run.missing ? NOT_READ_TO_END : undefined);
-  await settleUnsentRows(deps, run);
+  const unsent = unsentReason(run.dryRun, cause);
+  await deps.runs.markEndingEarly(run.id, reason, {
+    ...(run.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
+    unsentReason: unsent,
+  });
+  await settleUnsentRows(deps, { ...run, unsentReason: unsent });
   await finaliseIfSettled(deps, run.id);
 }
 
 /**
- * The chunks a run ending early (its source broke half way) left waiting in its queue, put back
- * behind an earlier run of the seller included (run-order.ts): no row of them is sent any more. They
- * are taken out and their rows settled `skipped`, `failed`, with unsentReason (and their source
+ * The chunks a run ending early (its source broke, or its reader died, half way) left waiting in its
+ * queue, put back behind an earlier run of the seller included (run-order.ts): no row of them is sent
+ * any more. They are taken out and their rows settled `skipped`, `failed`, with the run's
+ * unsentReason (ending-early.ts; and their source
  * values, for `report --failed-only`), so that the report lists every row read. A chunk a worker
  * holds (this process's or another's) is left to it. Resolves to the rows settled so.
  */
 export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promise<number> {
-  const reason = unsentReason(run.dryRun);
+  const reason = unsentReasonOf(run);
   const queue = new (bullmq().Queue)<ChunkJobData>(
     queueNameOf(deps.keys, run),
     queueOptions(deps.redis, deps.prefix),

@@ -99,6 +99,11 @@ export interface RunRecord extends RunSpec {
    * ended). It is not over while rows it queued are still to settle (queue/ending-early.ts).
    */
   endingEarly?: string;
+  /**
+   * With `endingEarly`: what its rows read and never sent are reported with (its source broke, or
+   * its reader died: queue/ending-early.ts unsentReason).
+   */
+  unsentReason?: string;
   total: number;
   settled: number;
   snapshotReady: boolean;
@@ -169,6 +174,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.supersededBy) fields.supersededBy = hash.supersededBy;
   if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
   if (hash.endingEarly) fields.endingEarly = hash.endingEarly;
+  if (hash.unsentReason) fields.unsentReason = hash.unsentReason;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.missingGuarded === '1') fields.missingGuarded = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;

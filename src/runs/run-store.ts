@@ -134,13 +134,20 @@ export class RunStore {
   }
 
   /**
-   * The source broke half way (queue/ending-early.ts): `total` is final, and the run ends, early,
-   * once its rows are settled. `missingNotApplied`: why its `--missing` deactivates nothing.
+   * The source broke half way, or its reader died (queue/ending-early.ts): `total` is final, and the
+   * run ends, early, once its rows are settled. `missingNotApplied`: why its `--missing` deactivates
+   * nothing; `unsentReason`: what its rows never sent are reported with.
    */
-  async markEndingEarly(id: string, reason: string, missingNotApplied?: string): Promise<void> {
+  async markEndingEarly(
+    id: string,
+    reason: string,
+    also: { missingNotApplied?: string; unsentReason?: string } = {},
+  ): Promise<void> {
+    const { missingNotApplied, unsentReason } = also;
     await this.redis.hset(this.keys.run(id), {
       endingEarly: reason,
       ...(missingNotApplied ? { missingNotApplied } : {}),
+      ...(unsentReason ? { unsentReason } : {}),
     });
   }
 

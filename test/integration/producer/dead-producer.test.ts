@@ -24,9 +24,10 @@ describe('importing a source whose earlier run is not read to the end', () => {
     await rig.redis.set(rig.keys.producing(dead.id), '7', 'PX', 60_000);
 
     const told: string[] = [];
+    // Told as the run ends (finalise.ts), as its own process would have.
     const notifier = {
-      notifyRunById: async (event: string, runId: string) => {
-        told.push(`${event} ${runId}`);
+      notifyRun: async (event: string, run: { id: string }) => {
+        told.push(`${event} ${run.id}`);
       },
     } as unknown as RunNotifier;
 

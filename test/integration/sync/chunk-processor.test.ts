@@ -5,6 +5,7 @@ import { RunContexts, type WorkerDeps } from '../../../src/chunks/run-context.js
 import type { ProductUpsert } from '../../../src/interfaces.js';
 import { PlanStore } from '../../../src/plan/plan-store.js';
 import { makeChunkProcessor } from '../../../src/queue/chunk-processor.js';
+import { unsentReason } from '../../../src/queue/ending-early.js';
 import type { ChunkJobData } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
@@ -174,6 +175,27 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
         'skipped',
         'not sent: the source broke before its turn (run it again)',
       ]),
+    );
+  });
+
+  it('a run whose reader died, ended by a re-import: a chunk put back since settles its rows not sent, saying so', async () => {
+    const rows = upserts(10);
+    const { api, runId } = await chunkOf(rows);
+    // What a re-import does to a run whose reader died half way (claim-source.ts), a chunk of it
+    // under way then: the chunk is put back behind an earlier run, and taken again.
+    await runs.markEndingEarly(runId, 'its process stopped before the source was read to the end', {
+      unsentReason: unsentReason(false, 'reader-stopped'),
+    });
+    const worker = workerProcess(redis, keys);
+
+    await makeChunkProcessor(worker.deps, worker.contexts, queue)(putBack(runId, rows));
+
+    expect(api.stats().total).toBe(0);
+    expect(await runs.get(runId)).toMatchObject({ state: 'done', aborted: true, settled: 10 });
+    const outcomes = [];
+    for await (const outcome of runs.outcomes(runId)) outcomes.push(outcome);
+    expect(new Set(outcomes.map((o) => o.error))).toEqual(
+      new Set(['not sent: the process reading the source stopped before its turn (run it again)']),
     );
   });
 
