@@ -17,8 +17,11 @@ export type EndingCause = 'source-broke' | 'reader-stopped';
 
 /** What the rows of a run that ended early, queued but never sent (or planned), are reported with. */
 export function unsentReason(dryRun: boolean, cause: EndingCause = 'source-broke'): string {
-  const why = cause === 'reader-stopped' ? 'the process reading the source stopped' : 'the source broke';
-  return `${dryRun ? 'not planned' : 'not sent'}: ${why} before its turn (run it again)`;
+  const not = dryRun ? 'not planned' : 'not sent';
+  // Ended by a later run of its source, which reads the source anew: nothing is left to do.
+  if (cause === 'reader-stopped')
+    return `${not}: the process reading the source stopped before its turn (a later run reads it anew)`;
+  return `${not}: the source broke before its turn (run it again)`;
 }
 
 /**

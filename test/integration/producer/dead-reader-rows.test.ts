@@ -128,7 +128,9 @@ describe("a re-import's end of an earlier run whose reader died", () => {
       const outcomes = await outcomesOf(dead.id);
       expect(outcomes).toHaveLength(ROWS);
       expect(new Set(outcomes.map((o) => o.error))).toEqual(
-        new Set(['not sent: the process reading the source stopped before its turn (run it again)']),
+        new Set([
+          'not sent: the process reading the source stopped before its turn (a later run reads it anew)',
+        ]),
       );
     } finally {
       await queue.close();

@@ -195,7 +195,9 @@ describe('the chunk processor, against the sandbox over HTTP and a real Redis', 
     const outcomes = [];
     for await (const outcome of runs.outcomes(runId)) outcomes.push(outcome);
     expect(new Set(outcomes.map((o) => o.error))).toEqual(
-      new Set(['not sent: the process reading the source stopped before its turn (run it again)']),
+      new Set([
+        'not sent: the process reading the source stopped before its turn (a later run reads it anew)',
+      ]),
     );
   });
 
