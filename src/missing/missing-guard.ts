@@ -63,6 +63,23 @@ export async function weighMissing(deps: GuardDeps, run: RunRecord): Promise<Mis
     LIST_SKIPPED,
   );
   if (partialRead(run, Boolean(listFailed), listSkipped === '1') !== null) return null;
+  // A nightly run whose source still holds every listed product: nothing is due, and no limit is
+  // exceeded by none, whatever the managed count; the count below looks up every listed product.
+  if (!(await anyListedUntouched(deps, run.id))) return { due: 0, managed: 0 };
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, run.id);
   return scanMissing(deps, run.id, run.sellerRef, run.missing, space, run.matchBy, true);
+}
+
+/** Whether a product the run's read listed was touched by no row of it: two commands a page of 500. */
+async function anyListedUntouched(deps: GuardDeps, runId: string): Promise<boolean> {
+  let cursor = '0';
+  do {
+    const [next, flat] = await deps.redis.hscan(deps.keys.products(runId), cursor, 'COUNT', 500);
+    cursor = next;
+    const ids = flat.filter((_, i) => i % 2 === 0);
+    if (ids.length === 0) continue;
+    const touched = await deps.redis.smismember(deps.keys.touched(runId), ...ids);
+    if (touched.includes(0)) return true;
+  } while (cursor !== '0');
+  return false;
 }
