@@ -1,6 +1,7 @@
 import type { ProductFields } from '../interfaces.js';
 import { isSpreadsheetMangled, mangledKeyReason } from './fields.js';
 import { comparableKey } from './key-forms.js';
+import type { KeyDerivation } from './presets/key-derivation.js';
 import type { Draft } from './presets/types.js';
 import { SeenKeys } from './seen-keys.js';
 
@@ -9,6 +10,8 @@ export interface RowKey {
   key: string;
   /** The key is one the preset derived (the row has no SKU), not the row's own field. */
   derived: boolean;
+  /** What the preset made a derived key of, where it says. */
+  derivedFrom?: KeyDerivation;
   /**
    * For a row keyed by its SKU: the product's lasting platform key (Draft's `platformKey`), the key
    * it had before it had a SKU. Checked here before the row may carry it (ProductUpsert.formerKey).
@@ -30,7 +33,12 @@ export function keyOfRow(
   const value = fields[matchBy];
   const own = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   if (matchBy !== 'sku') return { key: own, derived: false };
-  if (own === '') return { key: draft.derivedKey ?? '', derived: draft.derivedKey !== undefined };
+  if (own === '') {
+    if (draft.derivedKey === undefined) return { key: '', derived: false };
+    const derived: RowKey = { key: draft.derivedKey, derived: true };
+    if (draft.derivedFrom) derived.derivedFrom = draft.derivedFrom;
+    return derived;
+  }
   const former = draft.platformKey;
   return former === undefined || comparableKey(former) === comparableKey(own)
     ? { key: own, derived: false }
@@ -67,14 +75,18 @@ export class SourceKeys {
     }
     const first = this.keys.firstRow(comparableKey(key), row);
     if (first !== undefined) {
-      errors.push(`duplicate ${matchBy} "${key}": first seen in row ${first}`);
+      errors.push(
+        rowKey.derived
+          ? derivedTwice(rowKey, first)
+          : `duplicate ${matchBy} "${key}": first seen in row ${first}`,
+      );
       return undefined;
     }
     if (rowKey.derived) {
       const carrier = this.formers?.rowOf(comparableKey(key));
       if (carrier !== undefined)
         errors.push(
-          `duplicate ${matchBy} "${key}": row ${carrier} is the same product, with a ${matchBy} (its former key)`,
+          `${madeKey(rowKey)} is row ${carrier}'s former key: that row is the same product, with a SKU (keep one of the rows)`,
         );
       return undefined;
     }
@@ -91,4 +103,19 @@ export class SourceKeys {
     notes.push(`former key ${former} is row ${carried}'s too: not used to find the product`);
     return undefined;
   }
+}
+
+/**
+ * A derived key an earlier row has too. The file gives no SKU: the message says the key was made,
+ * of what, and how the rows can be told apart (a title's slug leaves case and punctuation out).
+ */
+function derivedTwice(rowKey: RowKey, first: number): string {
+  const { derivedFrom } = rowKey;
+  const twice = `${madeKey(rowKey)} is row ${first}'s too`;
+  return derivedFrom ? `${twice} (${derivedFrom.why}): ${derivedFrom.fix}` : twice;
+}
+
+/** `its key etsy:mug, made from the title "Mug",`: a key the preset derived, as a message names it. */
+function madeKey({ key, derivedFrom }: RowKey): string {
+  return `its key ${key}, made ${derivedFrom ? `from ${derivedFrom.from}` : 'by the preset (the row has no SKU)'},`;
 }

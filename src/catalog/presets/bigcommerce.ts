@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { type Columns, put, slug } from './columns.js';
+import { fromId, fromName, fromVariant, type KeyDerivation } from './key-derivation.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
 /**
@@ -161,6 +162,13 @@ function createBigCommerceMapper(c: Columns): RowMapper {
       if (idKey && (ownId || values.length > 0)) draft.platformKey = idKey;
       if (derived) {
         draft.derivedKey = derived;
+        draft.derivedFrom = derivedFrom(
+          row === product,
+          ownId ? id : '',
+          read.id(product),
+          read.name(product),
+          values,
+        );
         notes.push(`key derived (no SKU): ${derived}, not sent as sku`);
       }
       const own = stateOf(read.visible(row), read.purchasable(row), read.availability(row));
@@ -202,6 +210,30 @@ function createBigCommerceMapper(c: Columns): RowMapper {
 }
 
 /** Modern `Type=Rectangle|Name=Size|Value=Small;…` or legacy `[S]Size=Small,[RB]Color=Red` → values. */
+/**
+ * What a row's derived key was made of: its own ID, else its product's (a variant's, with its option
+ * values), else its product's name.
+ */
+function derivedFrom(
+  isProduct: boolean,
+  ownId: string,
+  productId: string,
+  productName: string,
+  values: readonly string[],
+): KeyDerivation {
+  if (ownId) return fromId('ID', ownId);
+  if (isProduct) return fromName('name', productName, 'SKU', 'products');
+  const product = productId ? `its product's ID ${productId}` : `its product's name "${productName}"`;
+  return fromVariant({
+    product,
+    valuesName: 'option values',
+    values,
+    one: 'product',
+    things: 'variants',
+    skuColumn: 'SKU',
+  });
+}
+
 function optionValues(text: string): string[] {
   const modern = [...text.matchAll(/Value=([^|;]+)/gi)].map((m) => (m[1] ?? '').trim());
   if (modern.length > 0) return modern;

@@ -1,5 +1,6 @@
 import { splitList } from '../fields.js';
 import { put, slug } from './columns.js';
+import { fromId, fromName, type KeyDerivation } from './key-derivation.js';
 import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
@@ -34,10 +35,14 @@ export const etsy: Preset = {
       const notes: string[] = [];
       const sku = read.sku(record);
       let derivedKey = '';
+      let derivedFrom: KeyDerivation | undefined;
       if (sku === '') {
         const listingId = read.listingId(record);
         const titleSlug = slug(read.title(record));
         derivedKey = listingId ? `etsy:${listingId}` : titleSlug ? `etsy:${titleSlug}` : '';
+        derivedFrom = listingId
+          ? fromId('listing id', listingId)
+          : fromName('title', read.title(record), 'SKU', 'listings');
         if (derivedKey !== '')
           notes.push(
             `key derived from the ${listingId ? 'listing id' : 'title'} (no SKU): ${derivedKey}, not sent as sku`,
@@ -62,7 +67,10 @@ export const etsy: Preset = {
         read.images.map((image) => image(record)).filter((url) => url !== ''),
       );
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
-      if (derivedKey !== '') draft.derivedKey = derivedKey;
+      if (derivedKey !== '') {
+        draft.derivedKey = derivedKey;
+        if (derivedFrom) draft.derivedFrom = derivedFrom;
+      }
       const listingId = read.listingId(record);
       if (listingId !== '') draft.platformKey = `etsy:${listingId}`;
       return draft;

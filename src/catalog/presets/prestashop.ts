@@ -1,5 +1,6 @@
 import { splitList } from '../fields.js';
 import { Columns, put, slug } from './columns.js';
+import { fromId, fromName } from './key-derivation.js';
 import { localizePrestashopHeader } from './prestashop-header.js';
 import { nameBlankPrestashopColumns } from './prestashop-layout.js';
 import type { Draft, Preset, RawFields, SourceState } from './types.js';
@@ -124,7 +125,13 @@ export const prestashop: Preset = {
       put(fields, 'images', splitList(read.images(record)));
       put(fields, 'weight', read.weight(record));
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
-      if (derivedKey !== '') draft.derivedKey = derivedKey;
+      if (derivedKey !== '') {
+        draft.derivedKey = derivedKey;
+        draft.derivedFrom =
+          id !== ''
+            ? fromId('Product ID', id)
+            : fromName('name', read.name(record), 'Reference #', 'products');
+      }
       if (id !== '') draft.platformKey = `prestashop:id:${id}`;
       draft.tax = gross !== '' ? { basis: 'gross' } : { basis: 'net' };
       const state = stateOf(read.active(record), read.visibility(record), read.availableForOrder(record));

@@ -2,6 +2,7 @@ import type { SourceRecord } from '../../interfaces.js';
 import { compareDecimals, type ParsedDecimal, parseDecimal, withoutFloatNoise } from '../decimal.js';
 import { splitList } from '../fields.js';
 import { type Columns, put } from './columns.js';
+import { fromVariant } from './key-derivation.js';
 import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
 
 const DEFAULT_OPTION = 'Default Title';
@@ -151,7 +152,17 @@ function createShopifyMapper(c: Columns, run: PresetRun | undefined): RowMapper 
       const state = stateOf(r.status(productRow), r.published(productRow));
       if (state) draft.state = state;
       if (saysSale && fields.sale_price === undefined) draft.noSale = true;
-      if (sku === '') draft.derivedKey = key;
+      if (sku === '') {
+        draft.derivedKey = key;
+        draft.derivedFrom = fromVariant({
+          product: `the handle "${handle}"`,
+          valuesName: 'option values',
+          values: named ? options : [],
+          one: 'handle',
+          things: 'variants',
+          skuColumn: 'Variant SKU',
+        });
+      }
       if (sharing.get(derived) === 1) draft.platformKey = derived;
       const from = givers.filter((giver) => giver !== row);
       if (from.length > 0) draft.inheritsFrom = from;

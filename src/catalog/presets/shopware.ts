@@ -1,6 +1,7 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
 import { Columns, put } from './columns.js';
+import { fromId } from './key-derivation.js';
 import { inherit } from './parents.js';
 import type { Draft, Preset, RawFields, RowMapper, SourceState } from './types.js';
 
@@ -114,6 +115,7 @@ function createShopwareMapper(c: Columns): RowMapper {
     if (id !== '') draft.platformKey = `shopware:id:${id}`;
     if (number === '' && key !== '') {
       draft.derivedKey = key;
+      draft.derivedFrom = fromId('id', id);
       notes.push(`key derived (no product_number): ${key}, not sent as sku`);
     }
     const active = read.active(record);

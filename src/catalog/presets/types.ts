@@ -1,6 +1,7 @@
 import type { SourceRecord } from '../../interfaces.js';
 import type { DecimalStyle, ParsedDecimal } from '../decimal.js';
 import type { Columns } from './columns.js';
+import type { KeyDerivation } from './key-derivation.js';
 
 export const PRESET_NAMES = [
   'generic',
@@ -49,6 +50,8 @@ export type Draft =
        * the tool's own, the row's match key when matching by `sku`, never sent as the product's sku.
        */
       derivedKey?: string;
+      /** What `derivedKey` was made of, for the message of a second row that makes it too. */
+      derivedFrom?: KeyDerivation;
       /**
        * The key the preset derives from the platform's own lasting identity of the product (a
        * WooCommerce or PrestaShop ID, a Shopify handle with its option values), whether or not the

@@ -1,6 +1,7 @@
 import type { SourceRecord } from '../../interfaces.js';
 import { splitList } from '../fields.js';
 import { type Columns, put, slug } from './columns.js';
+import { fromId, fromName, fromVariant, type KeyDerivation } from './key-derivation.js';
 import { inherit, Parents } from './parents.js';
 import { timedSale, twoDates, WOO_WRITES, wooSaleDate } from './sale-dates.js';
 import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
@@ -132,20 +133,38 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
   const attributeValues = (record: SourceRecord) =>
     read.attributes.map((attribute) => attribute(record)).filter((value) => value !== '');
 
-  const keyOf = (record: SourceRecord, parentRef: string, notes: string[]): string => {
+  /** The row's key: its SKU, else one derived, with what it was made of. */
+  const keyOf = (
+    record: SourceRecord,
+    parentRef: string,
+    notes: string[],
+  ): { key: string; derivedFrom?: KeyDerivation } => {
     const sku = read.sku(record);
-    if (sku !== '') return sku;
-    const id = read.id(record);
-    const name = slug(read.name(record));
-    const derived = id
-      ? `woocommerce:id:${id}`
-      : parentRef
-        ? `woocommerce:${parentRef}:${attributeValues(record).join('/')}`
-        : name
-          ? `woocommerce:${name}`
-          : '';
-    if (derived !== '') notes.push(`key derived (no SKU): ${derived}, not sent as sku`);
+    if (sku !== '') return { key: sku };
+    const derived = derivedKeyOf(record, parentRef);
+    if (derived.key !== '') notes.push(`key derived (no SKU): ${derived.key}, not sent as sku`);
     return derived;
+  };
+
+  const derivedKeyOf = (
+    record: SourceRecord,
+    parentRef: string,
+  ): { key: string; derivedFrom?: KeyDerivation } => {
+    const id = read.id(record);
+    if (id) return { key: `woocommerce:id:${id}`, derivedFrom: fromId('ID', id) };
+    if (parentRef) {
+      const values = attributeValues(record);
+      return {
+        key: `woocommerce:${parentRef}:${values.join('/')}`,
+        derivedFrom: fromParent(parentRef, values),
+      };
+    }
+    const name = slug(read.name(record));
+    if (!name) return { key: '' };
+    return {
+      key: `woocommerce:${name}`,
+      derivedFrom: fromName('name', read.name(record), 'SKU', 'products'),
+    };
   };
 
   const saleDates = (record: SourceRecord) =>
@@ -179,7 +198,7 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
       const notes: string[] = [];
       const isVariation = types.includes('variation');
       const parentRef = isVariation ? read.parent(record) : '';
-      const key = keyOf(record, parentRef, notes);
+      const { key, derivedFrom } = keyOf(record, parentRef, notes);
       const sku = read.sku(record);
       const fields: RawFields = {};
       put(fields, 'sku', sku);
@@ -224,6 +243,7 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
       const draft: Draft & { kind: 'product' } = { kind: 'product', record, fields, notes };
       if (parentRecord) draft.inheritsFrom = [parentRecord];
       if (sku === '' && key !== '') draft.derivedKey = key;
+      if (derivedFrom) draft.derivedFrom = derivedFrom;
       // A product's ID is its own for good (WooCommerce never gives it to another): the key of a
       // row without SKU, and the former key of a row that has one now. A name is not so.
       const id = read.id(record);
@@ -247,6 +267,18 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
           `variable product "${parent.key}" has no variations in this file (a parent is not sold on its own)`,
       ),
   };
+}
+
+/** A variation's key without SKU nor ID: its parent's reference and its attribute values. */
+function fromParent(parentRef: string, values: readonly string[]): KeyDerivation {
+  return fromVariant({
+    product: `its parent "${parentRef}"`,
+    valuesName: 'attribute values',
+    values,
+    one: 'parent',
+    things: 'variations',
+    skuColumn: 'SKU',
+  });
 }
 
 /**

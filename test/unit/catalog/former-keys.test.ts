@@ -71,7 +71,8 @@ describe('former keys within one source: one product, one row', () => {
     ]);
     expect(rows[1]).toMatchObject({
       kind: 'invalid',
-      reason: 'duplicate sku "woocommerce:id:69": row 1 is the same product, with a sku (its former key)',
+      reason:
+        "its key woocommerce:id:69, made from the ID 69, is row 1's former key: that row is the same product, with a SKU (keep one of the rows)",
     });
   });
 
