@@ -48,6 +48,12 @@ export interface SourceRecord {
    * a one-line reason. The mapper turns such a record into an invalid row; it is never dropped.
    */
   problem?: string;
+  /**
+   * With `problem`: each cell is where the source put it, only text in one could not be read (bytes
+   * not valid in the encoding), so the row's key is still reported where its own cell reads whole
+   * (catalog/unread-row-key.ts). Absent: a cell may be out of its column (more cells than the header).
+   */
+  cellsInPlace?: true;
 }
 
 /** A record mapped and validated: ready to be diffed against the seller's products. */

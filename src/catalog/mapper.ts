@@ -20,6 +20,7 @@ import { SeenIds } from './seen-ids.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 import { SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
+import { type UnreadRowKeyParts, unreadRowKey } from './unread-row-key.js';
 import { finishDraft, type RowRules } from './validate.js';
 
 export interface MapperOptions {
@@ -167,6 +168,12 @@ export function createMapper(options: MapperOptions): Mapper {
     async *map(records, parents) {
       const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true), run);
       const seen = new SourceKeys();
+      const unreadParts: UnreadRowKeyParts = {
+        createRowMapper: () => base.create(new Columns(presetColumns, options.openColumns === true), run),
+        rename,
+        compiled,
+        rules,
+      };
       const seenIds = new SeenIds();
       // A renamed record's draft is finished with the record as the source wrote it (mapping files
       // name the source's own columns).
@@ -193,7 +200,8 @@ export function createMapper(options: MapperOptions): Mapper {
         const named = asNamedValues(read.values);
         const record = recordWithoutError(named === read.values ? read : { ...read, values: named });
         if (record.problem !== undefined) {
-          yield finish({ kind: 'invalid', record, reason: record.problem });
+          const key = record.cellsInPlace ? unreadRowKey(record, unreadParts) : undefined;
+          yield finish({ kind: 'invalid', record, reason: record.problem, ...(key ? { key } : {}) });
           continue;
         }
         let pushed = record;

@@ -251,7 +251,15 @@ function checkBytes(
       for (const [key, value] of Object.entries(record.values)) {
         values[withoutMarks(key, '\uFFFD')] = withoutMarks(value, '\uFFFD');
       }
-      return { row: record.row, line: record.line, values, problem: badBytesReason(byte, encoding) };
+      const unread: SourceRecord = {
+        row: record.row,
+        line: record.line,
+        values,
+        problem: badBytesReason(byte, encoding),
+      };
+      // A record already out of shape (more cells than the header) may hold a cell in another's column.
+      if (record.problem === undefined) unread.cellsInPlace = true;
+      return unread;
     },
     onError(error) {
       if (!(error instanceof SourceError) || decoded.first === undefined) return error;

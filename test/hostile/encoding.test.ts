@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createMapper, type MapperOptions, parseMapping } from '../../src/catalog/index.js';
+import type { MappedRow } from '../../src/interfaces.js';
 import { detectEncoding } from '../../src/sources/detect-encoding.js';
 import { parseCsv } from '../integration/support/catalog.js';
 import { MAIN_SELLER, usePipeline } from '../integration/support/pipeline.js';
@@ -154,6 +156,73 @@ describe('every format', () => {
   });
 });
 
+describe('the key of a row with bad bytes: reported where its own cell reads whole', () => {
+  // Each file has an `è` in UTF-8 too: it is read as UTF-8, with one stray Windows-1252 `é`.
+  const bad = (before: string, after: string) =>
+    Buffer.concat([utf8(before), Buffer.from([0xe9]), utf8(after)]);
+
+  /** The rows a bad-byte file maps to, as `run` reads and maps it. */
+  async function mapped(bytes: Buffer, options: Partial<MapperOptions> = {}) {
+    const result = await readBytes(bytes);
+    if ('error' in result) throw result.error;
+    const { opened, records } = result;
+    const mapper = createMapper({ columns: opened.columns, ...options });
+    const rows: MappedRow[] = [];
+    async function* all() {
+      yield* records;
+    }
+    for await (const row of mapper.map(all())) rows.push(row);
+    return rows;
+  }
+
+  it('bytes in its description: the row is invalid under its SKU', async () => {
+    const bytes = bad('sku,name,description,price\nA-1,Crème,plain,5\nA-2,Cup,caf', ' au lait,6\n');
+    const rows = await mapped(bytes);
+    expect(rows[1]).toEqual({
+      kind: 'invalid',
+      row: 2,
+      line: 3,
+      key: 'A-2',
+      reason: REASON(bytes.indexOf(0xe9) + 1),
+    });
+  });
+
+  it('bytes in the SKU cell itself: no key (the report never shows a key the file does not hold)', async () => {
+    const bytes = bad('sku,name,price\nA-1,Crème,5\nA-', ',Cup,6\n');
+    const rows = await mapped(bytes);
+    expect(rows[1]).toEqual({ kind: 'invalid', row: 2, line: 3, reason: REASON(bytes.indexOf(0xe9) + 1) });
+  });
+
+  it("a preset's SKU column (Shopify's Variant SKU), and a mapping file's key column", async () => {
+    const shopify = bad(
+      'Handle,Title,Body (HTML),Variant SKU,Variant Price\nmug,Mug,<p>crème caf',
+      '</p>,MUG-1,5\ncup,Cup,,CUP-1,6\n',
+    );
+    expect((await mapped(shopify)).map((row) => [row.kind, row.key])).toEqual([
+      ['invalid', 'MUG-1'],
+      ['upsert', 'CUP-1'],
+    ]);
+    const erp = bad('Artikelnummer,Bezeichnung,Preis\nART-1,Crème caf', ',5\n');
+    const mapping = parseMapping(
+      'fields:\n  sku: Artikelnummer\n  name: Bezeichnung\n  price: Preis\n',
+      'erp.yml',
+      'yaml',
+    );
+    const rows = await mapped(erp, { mapping });
+    expect(rows.map((row) => [row.kind, row.key])).toEqual([['invalid', 'ART-1']]);
+  });
+
+  it('a row with more cells than the header keeps no key: its cells may not be in their columns', async () => {
+    const rows = await mapped(utf8('sku,name,price\nA-1,Crème,5\nA-2,Cup, large,6\n'));
+    expect(rows[1]).toEqual({
+      kind: 'invalid',
+      row: 2,
+      line: 3,
+      reason: 'row 2 has 4 cells, the header has 3',
+    });
+  });
+});
+
 describe('Windows-1252 files', () => {
   it('are still read as Windows-1252 when no byte is in a UTF-8 sequence', async () => {
     const bytes = iconv.encode('sku;name;price\nCB1;Crème brûlée – 1 kg;4,50 €\n', 'windows-1252');
@@ -231,6 +300,7 @@ describe('through the CLI', () => {
     expect(products.every((product) => /^Produit \d+ — édition$/.test(String(product.name)))).toBe(true);
     expect(parseCsv(await pipeline.readText('report.csv'))[99]).toMatchObject({
       row: '100',
+      key: 'P100',
       action: 'invalid',
       error: REASON(badByte),
     });
