@@ -87,7 +87,9 @@ describe('a job file never reads a private file (the keys file among them)', () 
     const result = await pipeline.cli(['run', path, '--dry-run']);
 
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('(fields: 1 more not shown)')]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringContaining('(fields: 1 not shown: holding "=")'),
+    ]);
     expect(result.stderr).not.toContain('sk_live');
   });
 

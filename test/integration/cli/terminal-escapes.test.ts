@@ -24,7 +24,7 @@ describe('nothing from outside reaches a terminal raw', () => {
       ),
     ]);
     // A header holding control characters is no column's name: counted, not shown (shown-fields.ts).
-    expect(lines[0]).toContain('(this source gives: sku, price, 1 more not shown)');
+    expect(lines[0]).toContain('(this source gives: sku, price; 1 not shown: holding a control character)');
     expect(child.stderr()).not.toMatch(/[\x1b\x07\x9b]/);
     expect(pipeline.sandbox.stats().writesApplied).toBe(0);
   });
