@@ -69,17 +69,10 @@ export function priceChangeRefusal(oldPrice: unknown, newPrice: unknown, maxPerc
 }
 
 /**
- * The row guard of `--max-price-change` for a sale that ends (sync/sale-end.ts): the buyer paid the
- * sale price and now pays the price, a move weighed as any price move. Null within the limit, or
- * when the sale price before is not known (nothing to weigh against).
+ * `12 → 15 (+25%) exceeds --max-price-change 10%`, or null when the move is within the limit (or
+ * either side is not a price): the one wording of a held move, whichever price moved (buyer-price.ts).
  */
-export function saleEndRefusal(oldSale: unknown, newPrice: unknown, maxPercent: string): string | null {
-  const move = moveBeyond(oldSale, newPrice, maxPercent);
-  return move && `sale ended: the price the buyer pays ${move}`;
-}
-
-/** `12 → 15 (+25%) exceeds --max-price-change 10%`, or null when the move is within the limit. */
-function moveBeyond(oldPrice: unknown, newPrice: unknown, maxPercent: string): string | null {
+export function moveBeyond(oldPrice: unknown, newPrice: unknown, maxPercent: string): string | null {
   const before = toDecimal(oldPrice);
   const after = toDecimal(newPrice);
   if (before === null || after === null || before === after) return null;

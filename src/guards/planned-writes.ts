@@ -8,8 +8,8 @@ import type { KnownProduct } from '../sync/id-map.js';
 import { onlyFilter } from '../sync/only-filter.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js';
-import { endsSale } from '../sync/sale-end.js';
-import { lastSentPriceRefusal, priceChangeRefusal, saleEndRefusal } from './limits.js';
+import { buyerPriceRefusal, lastSentBuyerPriceRefusal, type ShownPrices } from './buyer-price.js';
+import { lastSentPriceRefusal, priceChangeRefusal } from './limits.js';
 
 type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>;
 
@@ -36,9 +36,10 @@ export function planWrite(
 
 /**
  * An update of `remote` with `fields`, as planned: held by the row guard when its price moves more
- * than `--max-price-change` (or the price the buyer pays does, from a sale price that ends), and with the values the product showed in those fields (`before`), so
- * that `approve` tells a product changed meanwhile. A product not read (an `--incremental` run from
- * its record) has no `before`, and its price move is weighed from the price this tool last sent it
+ * than `--max-price-change`, or the price the buyer pays does (buyer-price.ts: a sale that starts,
+ * changes or ends), and with the values the product showed in those fields (`before`), so that
+ * `approve` tells a product changed meanwhile. A product not read (an `--incremental` run from its
+ * record) has no `before`, and its prices are weighed from the ones this tool last sent it
  * (`known`, the id map's record). A create that finds the product made meanwhile by another run is
  * planned so too, at its write (held-at-write.ts).
  */
@@ -64,15 +65,26 @@ export function updateWrite(
       : priceChangeRefusal(remote.values.price, fields.price, spec.maxPriceChange);
     if (refusal) write.heldFor = refusal;
   }
-  // A sale ended is a change of the price the buyer pays, from the sale price to the price: weighed so.
-  if (spec.maxPriceChange && write.heldFor === undefined && endsSale(upsert, fields)) {
-    const before = remote.unread
-      ? known?.sent.sale_price
-      : (remote.values.sale_price ?? known?.sent.sale_price);
-    const refusal = saleEndRefusal(before, fields.sale_price, spec.maxPriceChange);
+  // The price the buyer pays moves with a sale price too (one that starts, changes or ends):
+  // weighed where the price's own move did not hold the row already.
+  if (spec.maxPriceChange && write.heldFor === undefined) {
+    const refusal = remote.unread
+      ? lastSentBuyerPriceRefusal(pricesOf({}, known), fields, spec.maxPriceChange)
+      : buyerPriceRefusal(pricesOf(remote.values, known), fields, spec.maxPriceChange);
     if (refusal) write.heldFor = refusal;
   }
   return write;
+}
+
+/**
+ * A product's prices before the write: as listed, else (a field the API does not show, or a product
+ * not read) as this tool last sent them, as the diff reads a sale price to end (sync/sale-end.ts).
+ */
+function pricesOf(listed: IndexedProduct['values'], known: KnownProduct | undefined): ShownPrices {
+  return {
+    price: listed.price ?? known?.sent.price,
+    salePrice: listed.sale_price ?? known?.sent.sale_price,
+  };
 }
 
 /**

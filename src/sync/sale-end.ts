@@ -60,14 +60,6 @@ export function saleToEnd(
   };
 }
 
-/**
- * Whether a planned write ends a sale (the row says it has none, the write sends a sale price):
- * the guard weighs it as the change of the buyer's price it is (guards/planned-writes.ts).
- */
-export function endsSale(upsert: ProductUpsert, fields: ProductFields): boolean {
-  return upsert.noSale === true && upsert.fields.sale_price === undefined && fields.sale_price !== undefined;
-}
-
 function text(value: CompactValue): string {
   const decimal = toDecimal(value);
   return decimal ?? String(value);
