@@ -247,7 +247,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--max-price-change <P%>',
-      'guard: a row whose price would move by more than this (either way) is held',
+      'guard: a row whose price, or the price the buyer pays (its sale price below the price), would move by more than this (either way) is held',
       (value: string) => parsePercent(value, '--max-price-change'),
     )
     .option(
