@@ -42,27 +42,25 @@ export async function readOutcomes(
   });
 }
 
-/** Every line of a run's report: its rows in source order, then the `missing` lines; in batches. */
+/**
+ * Every line of a run's report: its rows in source order, then the `missing` lines; in batches. A row
+ * not settled yet (a run not over) has no line: the report's actions and statuses are the contract's,
+ * and a queued row is none of them. `onUnsettled` is told of each row left out, so the caller can say so.
+ */
 export async function* reportLines(
   redis: Redis,
   keys: RedisKeys,
   run: Pick<RunRecord, 'id' | 'total'>,
   batchSize: number,
+  onUnsettled?: (row: number) => void,
 ): AsyncGenerator<RowOutcome> {
   const id = run.id;
   for (let first = 1; first <= run.total; first += batchSize) {
     const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
     const outcomes = await readOutcomes(redis, keys, id, rows);
     for (const [i, outcome] of outcomes.entries()) {
-      const row = rows[i] as number;
-      yield outcome ?? {
-        row,
-        key: '',
-        action: 'invalid',
-        productId: null,
-        status: 'failed',
-        error: 'not settled yet',
-      };
+      if (outcome) yield outcome;
+      else onUnsettled?.(rows[i] as number);
     }
   }
   // All scores are 0, so ranks follow the members' sort keys: ascending product id.

@@ -16,23 +16,31 @@ export interface ReportOptions {
   terminal?: boolean;
 }
 
+/** What a report holds: its lines, and the rows of a run not over left out (not settled yet). */
+export interface ReportWritten {
+  lines: number;
+  unsettled: number;
+}
+
 /**
- * Writes a run's report (README, The report): a header, one line per source row in source
- * order, then one `missing` line per remote product the source does not hold. Streamed from Redis,
- * so a million-row report never sits in memory. Every cell passes guardCell: a key or a reason that
- * starts like a formula (`=HYPERLINK(…)`) is written with a leading `'` (csv-guard.ts).
+ * Writes a run's report (README, The report): a header, one line per settled source row in source
+ * order, then one `missing` line per remote product the source does not hold. A row not settled yet
+ * has no line (the caller says how many: `unsettled`). Streamed from Redis, so a million-row report
+ * never sits in memory. Every cell passes guardCell: a key or a reason that starts like a formula
+ * (`=HYPERLINK(…)`) is written with a leading `'` (csv-guard.ts).
  */
 export async function writeReport(
   runs: RunStore,
   runId: string,
   out: NodeJS.WritableStream,
   options: ReportOptions = {},
-): Promise<number> {
+): Promise<ReportWritten> {
   const csv = stringify({ header: true, columns: [...REPORT_COLUMNS], quoted_match: QUOTED_MATCH });
   csv.pipe(out, { end: false });
   const cell = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
   let lines = 0;
-  for await (const o of runs.outcomes(runId)) {
+  let unsettled = 0;
+  for await (const o of runs.outcomes(runId, () => unsettled++)) {
     const line = [o.row ?? '', o.key, o.action, o.productId ?? '', o.status, o.error, o.note ?? ''].map(
       (value) => cell(String(value)),
     );
@@ -41,7 +49,7 @@ export async function writeReport(
   }
   csv.end();
   await once(csv, 'end');
-  return lines;
+  return { lines, unsettled };
 }
 
 export function writeReportFile(
@@ -49,6 +57,6 @@ export function writeReportFile(
   runId: string,
   path: string,
   options: WriteOptions = {},
-): Promise<number> {
+): Promise<ReportWritten> {
   return writeToFile(path, (file) => writeReport(runs, runId, file), options);
 }

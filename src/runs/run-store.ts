@@ -356,9 +356,16 @@ export class RunStore {
     return left;
   }
 
-  /** Every outcome in source order, then the `missing` lines; read in batches, never all at once. */
-  async *outcomes(id: string, batchSize = PACKED_BLOCK_ROWS): AsyncGenerator<RowOutcome> {
+  /**
+   * Every settled outcome in source order, then the `missing` lines; read in batches, never all at
+   * once. A row not settled yet is left out, `onUnsettled` told of it (reportLines).
+   */
+  async *outcomes(
+    id: string,
+    onUnsettled?: (row: number) => void,
+    batchSize = PACKED_BLOCK_ROWS,
+  ): AsyncGenerator<RowOutcome> {
     const run = await this.get(id);
-    if (run) yield* reportLines(this.redis, this.keys, run, batchSize);
+    if (run) yield* reportLines(this.redis, this.keys, run, batchSize, onUnsettled);
   }
 }
