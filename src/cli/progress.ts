@@ -13,8 +13,13 @@ export interface ProgressView {
 
 /** "paused until 00:00 UTC (in 3 h 12 min)" */
 export function pausedMessage(until: number, now: number): string {
+  return `paused until ${untilText(until, now)}`;
+}
+
+/** "00:00 UTC (in 3 h 12 min)": when a daily limit resets, as `run` and `ping` say it. */
+export function untilText(until: number, now: number): string {
   const at = new Date(until).toISOString().slice(11, 16);
-  return `paused until ${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
+  return `${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
 }
 
 /**

@@ -1,16 +1,26 @@
+import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
 import { PING_TIMEOUT_MS } from '../../defaults.js';
-import { SellerApiClient, SellerApiError, UnauthorizedError } from '../../seller-api/index.js';
+import {
+  DailyLimitError,
+  SellerApiClient,
+  SellerApiError,
+  UnauthorizedError,
+} from '../../seller-api/index.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
+import { untilText } from '../progress.js';
 
 export function registerPing(program: Command, io: CliIo): void {
   addConnectionOptions(program.command('ping'), { redis: false })
-    .description('checks the key (GET /ping); exit 0 valid, 3 rejected, 6 API out of reach')
+    .description(
+      'checks the key (GET /ping); exit 0 valid, 3 rejected, 4 valid but the daily limit is spent (429), ' +
+        '6 API out of reach or answering 5xx (the key not checked)',
+    )
     .action(async (flags: ConnectionFlags) => {
       const api = readApiConfig(io.env, flags);
       const client = new SellerApiClient({ ...api, timeoutMs: PING_TIMEOUT_MS });
@@ -25,6 +35,20 @@ export function registerPing(program: Command, io: CliIo): void {
         } else if (unreachedCause(error) !== null) {
           // As `run`: the API is out of reach, which is no verdict on the key.
           io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreachedCause(error)}\n`);
+          io.exitCode = ExitCode.apiUnreachable;
+        } else if (error instanceof DailyLimitError) {
+          // A 429 is the daily limit of a key the API took (an unknown key is a 401): valid, only spent.
+          const until = untilText(error.resetAt.getTime(), Date.now());
+          io.stderr.write(
+            `catalog-sync: the key in ${api.keyEnv} is valid for ${api.baseUrl}, but the seller's daily request limit is spent until ${until} (429)\n`,
+          );
+          io.exitCode = ExitCode.pausedDailyLimit;
+        } else if (error instanceof SellerApiError && error.status !== null && error.status >= 500) {
+          // No verdict on the key, as when the API is out of reach (ping sends one request, never retried).
+          const answer = `${error.status}${STATUS_CODES[error.status] ? ` (${STATUS_CODES[error.status]})` : ''}`;
+          io.stderr.write(
+            `catalog-sync: ${api.baseUrl} answers ${answer}: the key in ${api.keyEnv} could not be checked; try again later\n`,
+          );
           io.exitCode = ExitCode.apiUnreachable;
         } else if (error instanceof SellerApiError) {
           io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
