@@ -38,6 +38,11 @@ function onlyMakesIdle(option: keyof RunFlags, only: 'create' | 'update', why: s
 
 /** Checked before the source is opened: the options alone tell. */
 const BEFORE_SOURCE: readonly Check[] = [
+  // A guard of a deactivation that was not asked for would silently guard nothing.
+  (flags, names) =>
+    flags.maxMissing !== undefined && !flags.missing
+      ? `${names.name('maxMissing')} guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)`
+      : null,
   (flags, names) =>
     names.given('fullReadAfter') && !flags.incremental
       ? `${names.name('fullReadAfter')}: it says when an --incremental run reads the products anyway, and this run is not --incremental: add --incremental or drop it`

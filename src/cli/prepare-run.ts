@@ -51,11 +51,6 @@ export async function prepareRun(
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
   try {
-    // A guard of a deactivation that was not asked for would silently guard nothing.
-    if (flags.maxMissing !== undefined && !flags.missing)
-      throw new UsageError(
-        '--max-missing guards --missing: give --missing field=value too (e.g. --missing quantity=0; job files: missing:)',
-      );
     // Options that would do nothing in this run are refused before anything is opened or asked.
     const names = new OptionNames(flags, flags.origins);
     const dryRunLines = checkOptionsAlone(source, flags, names);
