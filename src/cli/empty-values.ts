@@ -24,6 +24,27 @@ export function refuseEmptyValues(program: Command): Command {
       );
     });
   }
+  refuseEmptyRunId(program);
   for (const command of program.commands) refuseEmptyValues(command);
   return program;
+}
+
+/**
+ * The same for a command's `<run-id>`: `status "$RUN_ID"` with the variable unset said `no run yet`
+ * (the empty id taken for none), `report ""` `no run  in Redis`. Refused as its parser, before the
+ * action asks Redis anything. Only the run id: an empty `[source]` already says `run needs a <source>`.
+ */
+function refuseEmptyRunId(command: Command): void {
+  for (const argument of command.registeredArguments) {
+    if (argument.name() !== 'run-id') continue;
+    const leaveOut = argument.required ? '' : ', or leave it out for the latest run';
+    const parse = argument.parseArg;
+    argument.argParser((given: string, previous: unknown) => {
+      if (given === '')
+        throw new UsageError(
+          `<run-id> was given an empty value (an unset variable?): it takes a run id; give one${leaveOut}`,
+        );
+      return parse ? parse(given, previous) : given;
+    });
+  }
 }

@@ -73,6 +73,36 @@ describe('an empty option value', () => {
   });
 });
 
+/**
+ * A prober's finding: `status ''` (a cron line's `status "$RUN_ID"`, the variable unset) said `no run
+ * yet: start one…` although runs exist, and `report ''` said `no run  in Redis`. An empty run id is
+ * refused in one line, exit 2, as an empty option value is: never taken for the latest run.
+ */
+describe('an empty run id', () => {
+  it.each([
+    ['status', ', or leave it out for the latest run'],
+    ['report', ''],
+    ['approve', ''],
+    ['revert', ''],
+    ['cancel', ''],
+  ])('%s "" is refused in one line, exit 2', async (command, optional) => {
+    const result = await runCli([command, ''], ENV);
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `catalog-sync: <run-id> was given an empty value (an unset variable?): it takes a run id; give one${optional}\n`,
+    );
+  });
+
+  it('status "" --json too, before Redis is asked anything', async () => {
+    const result = await runCli(['status', '', '--json'], ENV);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog-sync: <run-id> was given an empty value/);
+  });
+});
+
 /** Every command (and subcommand) as typed, with each of its options that takes a value. */
 async function everyOptionWithAValue(): Promise<Array<{ words: string[]; flag: string; value: string }>> {
   const io: CliIo = {
