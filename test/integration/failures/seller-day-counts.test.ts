@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseLearned } from '../../../src/runs/learned-limit.js';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf } from '../support/cli.js';
+import { withRedis } from '../support/redis-prefix.js';
+import { eventually, type FailureRig, SELLER_A, useFailureRig } from './support/rig.js';
+
+/** The seller's learned limit (the only seller under the rig's prefix), or null. */
+function learnedLimit(rig: FailureRig): Promise<number | null> {
+  return withRedis(async (redis) => {
+    const [key] = await redis.keys(`${rig.prefix}:*:learned-limit`);
+    return key ? (parseLearned(await redis.get(key))?.limit ?? null) : null;
+  });
+}
+
+describe("the seller's requests of the day", () => {
+  // Six requests a day (the sandbox's day is the quota day: 24 h from 00:00 UTC).
+  const rig = useFailureRig(() => ({ dailyLimit: 6 }));
+
+  it('the first limit a 429 teaches counts the requests of the runs before it', { timeout: 60_000 }, async () => {
+    // A list read and 3 creates: 4 requests, no 429, so no limit known yet.
+    const first = await rig.cli(['run', await rig.csv('ua.csv', catalogRows(3))]);
+    expect(first.code, first.stderr).toBe(0);
+
+    // A list read and a create pass, the next create meets the 429.
+    const second = await rig.cli([
+      'run',
+      await rig.csv('ub.csv', catalogRows(3, 4)),
+      '--no-wait',
+      '--concurrency',
+      '1',
+    ]);
+    expect(second.code, second.stderr).toBe(4);
+
+    const accepted = rig.sandbox.requests().filter((request) => request.status !== 429).length;
+    expect(accepted).toBe(6);
+    expect(await learnedLimit(rig)).toBe(accepted);
+  });
+});
+
+describe("a run's status while its requests are under way", () => {
+  let received = 0;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // The first create waits until the test has read `status`: the run is under way, one write in flight.
+  const rig = useFailureRig(() => ({
+    hold: (request) => {
+      received++;
+      return request.method === 'POST' && received <= 2 ? released : undefined;
+    },
+  }));
+
+  it('counts no request of the day that was not sent', { timeout: 60_000 }, async () => {
+    const child = rig.spawn(['run', await rig.csv('catalog.csv', catalogRows(3)), '--concurrency', '1']);
+    try {
+      await eventually('the first create to reach the API', () => (received >= 2 ? true : undefined));
+      const status = await rig.status();
+      const text = (await rig.cli(['status'])).stdout;
+
+      expect(status.state).toBe('running');
+      // The list read and the create held: no more reached the API, whatever the tool reserved.
+      expect(status.seller.requestsToday).toBeLessThanOrEqual(received);
+      const today = Number(/(\d+) today for seller/.exec(text)?.[1]);
+      expect(today, text).toBeLessThanOrEqual(received);
+    } finally {
+      release();
+    }
+    expect((await child.exited).code, child.stderr()).toBe(0);
+    // Once the run is over, the count is every request sent.
+    const done = await rig.status(runIdOf(child.stdout()));
+    expect(done.seller.requestsToday).toBe(rig.sandbox.requests().length);
+  });
+});
