@@ -10,8 +10,10 @@ const KEPT_WINDOWS = 3;
  * by limit window, and their count in Redis: the learned limit is the window's accepted requests
  * across processes (runs/learned-limit.ts), not a refused request's number, which with several
  * processes is not its place in the API's count (numbers go out in blocks). Counted in memory and
- * sent to Redis only once the seller has a limit (a chunk's end, a 429, a pause another process
- * set): a seller that never met a 429 costs no command for it.
+ * sent to Redis with a learned limit's script once the seller has a limit (a chunk's end, a 429, a
+ * pause another process set); before that, with the give-back of the day's unused numbers at a
+ * chunk's end (`takeLatest`): the first 429 then counts the requests of every earlier run and
+ * process of the window, and a seller that never met a 429 costs no command of its own for them.
  */
 export class AcceptedAnswers {
   private readonly counts = new Map<string, Map<number, number>>();
@@ -24,10 +26,10 @@ export class AcceptedAnswers {
     private readonly learned: (ref: string, limit: number) => void,
   ) {}
 
-  /** The API accepted a request of the window that began at `windowStart`. */
-  note(ref: string, windowStart: number): void {
+  /** The API accepted a request (`count`) of the window that began at `windowStart`. */
+  note(ref: string, windowStart: number, count = 1): void {
     const windows = this.counts.get(ref) ?? new Map<number, number>();
-    windows.set(windowStart, (windows.get(windowStart) ?? 0) + 1);
+    windows.set(windowStart, (windows.get(windowStart) ?? 0) + count);
     this.counts.set(ref, windows);
     if (windows.size > KEPT_WINDOWS) windows.delete(Math.min(...windows.keys()));
   }
@@ -35,6 +37,20 @@ export class AcceptedAnswers {
   /** The count not yet sent to Redis of the window that began at `windowStart`. */
   pending(ref: string, windowStart: number): number {
     return this.counts.get(ref)?.get(windowStart) ?? 0;
+  }
+
+  /**
+   * The count not yet sent to Redis of the seller's latest window, now in the caller's hands (it
+   * sends it); those of earlier windows go: with no limit known, only the current window's count
+   * can teach one.
+   */
+  takeLatest(ref: string): { windowStart: number; count: number } | null {
+    const windows = this.counts.get(ref);
+    if (!windows) return null;
+    this.counts.delete(ref);
+    const windowStart = Math.max(...windows.keys());
+    const count = windows.get(windowStart) ?? 0;
+    return count > 0 ? { windowStart, count } : null;
   }
 
   /**

@@ -69,11 +69,13 @@ return {used, size, windowUsed, 0, 0}
 );
 
 // KEYS: the day's counter, the window's (the day's again when the same), the window's answered
-// count. ARGV: unused numbers, answered requests not yet reported, TTL s. A counter gone meanwhile
-// (FLUSHALL) stays gone.
+// count, the seller's accepted counts (hash: window start → requests the API accepted). ARGV:
+// unused numbers, answered requests not yet reported, TTL s, the window's start, its accepted
+// requests not yet counted (learned-limit.ts reads them at the first 429). A counter gone
+// meanwhile (FLUSHALL) stays gone.
 export const GIVE_BACK = luaScript(
   'giveBackRequests',
-  3,
+  4,
   `
 if tonumber(ARGV[1]) > 0 then
   for i = 1, 2 do
@@ -83,6 +85,14 @@ end
 if tonumber(ARGV[2]) > 0 then
   redis.call('INCRBY', KEYS[3], ARGV[2])
   redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
+local accepted = tonumber(ARGV[5])
+if accepted > 0 and redis.call('HINCRBY', KEYS[4], ARGV[4], accepted) == accepted then
+  -- The window's first count (once a day without a limit): earlier windows teach nothing any more.
+  redis.call('EXPIRE', KEYS[4], ARGV[3])
+  for _, field in ipairs(redis.call('HKEYS', KEYS[4])) do
+    if tonumber(field) < tonumber(ARGV[4]) then redis.call('HDEL', KEYS[4], field) end
+  end
 end
 return 0
 `,

@@ -71,6 +71,16 @@ export interface Taken {
   window: number;
 }
 
+/**
+ * Requests the API accepted in a limit window, counted in the seller's accepted counts (`key`:
+ * RedisKeys.acceptedRequests) with a give-back there is anyway (accepted-answers.ts).
+ */
+export interface AcceptedCount {
+  key: string;
+  windowStart: number;
+  count: number;
+}
+
 /** Where a seller's requests are counted: the quota day's counter, and the limit window's (the day's when the same). */
 export interface Counters {
   day: string;
@@ -236,9 +246,9 @@ export class RequestQuota {
     return this.answers.take(counters.answered);
   }
 
-  private async giveBack(counters: Counters, unused: number): Promise<void> {
+  private async giveBack(counters: Counters, unused: number, accepted?: AcceptedCount): Promise<void> {
     const answered = this.takeAnswers(counters);
-    if (unused <= 0 && answered <= 0) return;
+    if (unused <= 0 && answered <= 0 && !accepted) return;
     const { day, window } = counters;
     await runScript(
       this.redis,
@@ -246,9 +256,12 @@ export class RequestQuota {
       day,
       window,
       counters.answered ?? day,
+      accepted?.key ?? day,
       unused,
       answered,
       QUOTA_COUNTER_TTL_SECONDS,
+      accepted?.windowStart ?? 0,
+      accepted?.count ?? 0,
     );
   }
 
@@ -257,15 +270,18 @@ export class RequestQuota {
     this.active.set(ref, (this.active.get(ref) ?? 0) + 1);
   }
 
-  /** A chunk of the seller ended: with none left under way here, the unused numbers go back. */
-  async release(ref: string): Promise<void> {
+  /**
+   * A chunk of the seller ended: with none left under way here, the unused numbers go back, and
+   * with them what `accepted` hands over then (no command of its own while numbers go back).
+   */
+  async release(ref: string, accepted?: () => AcceptedCount | null): Promise<void> {
     const left = (this.active.get(ref) ?? 1) - 1;
     if (left > 0) {
       this.active.set(ref, left);
       return;
     }
     this.active.delete(ref);
-    await this.returnUnused(ref);
+    await this.returnUnused(ref, accepted);
   }
 
   /** Gives back every seller's unused numbers (the process closes). */
@@ -275,10 +291,10 @@ export class RequestQuota {
   }
 
   /** Gives the seller's unused numbers back now (the plan reads the day's count); the next take reserves anew. */
-  async returnUnused(ref: string): Promise<void> {
+  async returnUnused(ref: string, accepted?: () => AcceptedCount | null): Promise<void> {
     const block = this.blocks.get(ref);
     if (!block) return;
     this.blocks.delete(ref);
-    await this.giveBack(block.counters, block.last - block.next + 1);
+    await this.giveBack(block.counters, block.last - block.next + 1, accepted?.() ?? undefined);
   }
 }

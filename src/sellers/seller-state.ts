@@ -261,14 +261,29 @@ export class SellerState {
   }
 
   /**
-   * A chunk of the seller ended here: with none left under way, its unused numbers go back; and,
-   * once a limit is known for the seller, the requests the API accepted are counted in Redis, so
-   * that the 429 that ends their window counts them (another process may meet it). Nothing more
-   * while no limit is known: a seller that never met a 429 costs no command for it.
+   * A chunk of the seller ended here: with none left under way, its unused numbers go back; and the
+   * requests the API accepted are counted in Redis, so that the 429 that ends their window counts
+   * them (a later run's, or another process's): once a limit is known, as the limit's raise; before,
+   * with the numbers given back (no command of their own: a seller that never met a 429 costs none).
    */
   async chunkEnded(ref: string): Promise<void> {
-    await this.quota.release(ref);
-    if (this.gate.windows.knowsLimit(ref)) await this.accepted.countBefore(ref, Number.POSITIVE_INFINITY);
+    if (this.gate.windows.knowsLimit(ref)) {
+      await this.quota.release(ref);
+      await this.accepted.countBefore(ref, Number.POSITIVE_INFINITY);
+      return;
+    }
+    const handed: Array<{ windowStart: number; count: number }> = [];
+    try {
+      await this.quota.release(ref, () => {
+        const latest = this.accepted.takeLatest(ref);
+        if (latest) handed.push(latest);
+        return latest && { key: this.keys.acceptedRequests(ref), ...latest };
+      });
+    } catch (error) {
+      // Not counted: counted with the next give-back, or at the 429.
+      for (const { windowStart, count } of handed) this.accepted.note(ref, windowStart, count);
+      throw error;
+    }
   }
 
   /**

@@ -3,7 +3,7 @@ import { parseLearned } from '../../../src/runs/learned-limit.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { withRedis } from '../support/redis-prefix.js';
-import { eventually, type FailureRig, SELLER_A, useFailureRig } from './support/rig.js';
+import { eventually, type FailureRig, useFailureRig } from './support/rig.js';
 
 /** The seller's learned limit (the only seller under the rig's prefix), or null. */
 function learnedLimit(rig: FailureRig): Promise<number | null> {
@@ -17,7 +17,9 @@ describe("the seller's requests of the day", () => {
   // Six requests a day (the sandbox's day is the quota day: 24 h from 00:00 UTC).
   const rig = useFailureRig(() => ({ dailyLimit: 6 }));
 
-  it('the first limit a 429 teaches counts the requests of the runs before it', { timeout: 60_000 }, async () => {
+  it('the first limit a 429 teaches counts the requests of the runs before it', {
+    timeout: 60_000,
+  }, async () => {
     // A list read and 3 creates: 4 requests, no 429, so no limit known yet.
     const first = await rig.cli(['run', await rig.csv('ua.csv', catalogRows(3))]);
     expect(first.code, first.stderr).toBe(0);
