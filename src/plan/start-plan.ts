@@ -31,8 +31,9 @@ export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<S
     requests: run.requests + rowsOf(run),
     exact: false,
     limit: knownLimit(run.dailyBudget, learned),
-    // What the day had used before this run: the run's own reads are in `requests` already.
-    usedToday: Math.max(0, seller.requestsToday - run.requests),
+    // What the day had used before this run: the run's own reads are in `requests` already. The
+    // numbers held in blocks count as used: the plan does not count on requests that may be sent.
+    usedToday: Math.max(0, seller.requestsToday + (seller.requestsReserved ?? 0) - run.requests),
     deactivates: mayDeactivate(run, listSkipped === '1'),
   };
 }

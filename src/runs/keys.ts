@@ -335,6 +335,13 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:used:${dayStart}`;
   }
   /**
+   * Counter of the request numbers of the quota day that starts at `dayStart` (ms) that processes
+   * hold in blocks now (request-quota.ts): counted in requestsUsed, not all sent yet.
+   */
+  requestsReserved(sellerRef: string, dayStart: number): string {
+    return `${this.#seller(sellerRef)}:reserved:${dayStart}`;
+  }
+  /**
    * Counter of the seller's requests of the limit window that starts at `windowStart` (ms) that were
    * answered (or failed), as the processes report them: while it is below the window's count
    * (requestsUsed), a request is in flight somewhere, and no request past the limit may go.

@@ -55,7 +55,9 @@ export class LimitGate {
     const answered = this.windows.knowsLimit(ref)
       ? this.seller.keys.requestsAnswered(ref, windowStart)
       : undefined;
-    return { counters: { day, window, ...(answered ? { answered } : {}) }, windowStart, dayStart };
+    // The day's numbers held in blocks: `status` tells them from the requests sent.
+    const reserved = this.seller.keys.requestsReserved(ref, dayStart);
+    return { counters: { day, window, reserved, ...(answered ? { answered } : {}) }, windowStart, dayStart };
   }
 
   async reserve(

@@ -4,12 +4,14 @@ import { luaScript } from '../redis/scripts.js';
 
 // KEYS: the day's counter, the run's record (the day's counter again when none: one slot on a
 // cluster), the limit window's counter (the day's again when the window is the day), the seller's
-// pause, its cause, its announced reset, the window's answered count, the learned limit. ARGV:
+// pause, its cause, its announced reset, the window's answered count, the learned limit, the day's
+// numbers held in blocks (the day's counter again when not counted). ARGV:
 // block size, budget (-1: none), TTL s, 0 to hold back by a limit (-1: none known), the window's
 // start, now (ms), this process's answered requests of the window not yet reported, 1 to hand out
 // a number past the limit while others are in flight (they were waited for long enough), 1 when
 // the window began at an announced reset and none of its requests was answered here, this
-// process's limit (-1: none), the last number the API's headers allow in the window (-1: unsaid).
+// process's limit (-1: none), the last number the API's headers allow in the window (-1: unsaid),
+// the numbers of this process's used-up block the new one replaces (no longer held).
 // Returns {first number - 1, numbers reserved, first number in the window - 1, why none, …}: why
 // none is 0 (see the numbers), 1 (the run's record is gone), 2 (the seller is paused: until, and
 // the pause's cause), 3 (the window is over: a later reset passed, at), 4 (past the limit, with a
@@ -21,7 +23,7 @@ import { luaScript } from '../redis/scripts.js';
 // the 429 (the pause), or to a process still counting in an ended window.
 export const RESERVE_BLOCK = luaScript(
   'reserveRequests',
-  8,
+  9,
   `
 if KEYS[2] ~= KEYS[1] and redis.call('HEXISTS', KEYS[2], 'spec') == 0 then return {-1, 0, 0, 1, 0} end
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -64,18 +66,25 @@ if KEYS[3] ~= KEYS[1] then
   redis.call('INCRBY', KEYS[3], size)
   redis.call('EXPIRE', KEYS[3], ARGV[3])
 end
+if KEYS[9] ~= KEYS[1] then
+  local before = redis.call('INCRBY', KEYS[9], size - tonumber(ARGV[12])) - size
+  -- None held before (a TTL once per chunk, not per block); below none, the count was lost: anew.
+  if before < 0 then redis.call('SET', KEYS[9], size, 'EX', ARGV[3])
+  elseif before == 0 then redis.call('EXPIRE', KEYS[9], ARGV[3]) end
+end
 return {used, size, windowUsed, 0, 0}
 `,
 );
 
 // KEYS: the day's counter, the window's (the day's again when the same), the window's answered
-// count, the seller's accepted counts (hash: window start → requests the API accepted). ARGV:
-// unused numbers, answered requests not yet reported, TTL s, the window's start, its accepted
-// requests not yet counted (learned-limit.ts reads them at the first 429). A counter gone
-// meanwhile (FLUSHALL) stays gone.
+// count, the seller's accepted counts (hash: window start → requests the API accepted), the day's
+// numbers held in blocks (the day's counter again when not counted). ARGV: unused numbers,
+// answered requests not yet reported, TTL s, the window's start, its accepted requests not yet
+// counted (learned-limit.ts reads them at the first 429), the numbers of the block no longer held.
+// A counter gone meanwhile (FLUSHALL) stays gone.
 export const GIVE_BACK = luaScript(
   'giveBackRequests',
-  4,
+  5,
   `
 if tonumber(ARGV[1]) > 0 then
   for i = 1, 2 do
@@ -85,6 +94,10 @@ end
 if tonumber(ARGV[2]) > 0 then
   redis.call('INCRBY', KEYS[3], ARGV[2])
   redis.call('EXPIRE', KEYS[3], ARGV[3])
+end
+local released = tonumber(ARGV[6])
+if released > 0 and KEYS[5] ~= KEYS[1] and redis.call('DECRBY', KEYS[5], released) < 0 then
+  redis.call('DEL', KEYS[5])
 end
 local accepted = tonumber(ARGV[5])
 if accepted > 0 and redis.call('HINCRBY', KEYS[4], ARGV[4], accepted) == accepted then

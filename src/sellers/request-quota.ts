@@ -6,8 +6,11 @@ import {
   QUOTA_COUNTER_TTL_SECONDS,
 } from '../defaults.js';
 import { runScript } from '../redis/scripts.js';
+import type { AcceptedCount, Counters, Refusal, Taken, WindowLimit } from './quota-terms.js';
 import { GIVE_BACK, RESERVE_BLOCK } from './request-quota-scripts.js';
 import { WindowAnswers } from './window-answers.js';
+
+export type { AcceptedCount, Counters, Refusal, Taken, WindowLimit };
 
 /**
  * The seller's requests of a quota day, counted in blocks (issue 12): a process reserves a block of
@@ -20,7 +23,10 @@ import { WindowAnswers } from './window-answers.js';
  * then overcounts by at most one block per killed process (≤ QUOTA_BLOCK_MAX requests), until the day
  * turns. With a daily budget, a block never reaches past it (the script clamps it), so no process
  * sends more than the budget; another live process's unused block may make a pause come that many
- * requests early, until it is given back.
+ * requests early, until it is given back; its numbers stay counted held (`status`: reserved).
+ *
+ * The numbers held in blocks are counted too (Counters.reserved), with the reservations and
+ * give-backs there are anyway: the day's count less them is requests sent, which `status` shows.
  *
  * With a known limit (limit-gate.ts), the requests answered are reported too, by window, with the
  * reservations and give-backs there are anyway: past the limit a number goes out only once the
@@ -32,67 +38,12 @@ export function blockSizeFor(concurrency: number): number {
   return Math.min(QUOTA_BLOCK_MAX, Math.max(QUOTA_BLOCK_MIN, 2 * concurrency));
 }
 
-/**
- * Why no number was handed out: the run's record is gone, the budget is used up, a 429 paused the
- * seller (another process's), or the limit window is over (a later reset has passed).
- */
-export type Refusal =
-  | { refused: 'lost' }
-  | { refused: 'budget'; used: number }
-  | { refused: 'paused'; until: number; cause: string }
-  | { refused: 'moved'; reset: number }
-  | { refused: 'wait' };
-
-/** The seller's limit in the window (limit-gate.ts), told with a reservation that is held back by it. */
-export interface WindowLimit {
-  /** The last window number it allows. */
-  last: number;
-  windowStart: number;
-  now: number;
-  /** The seller's pause, its cause and its announced reset (keys), read with each block. */
-  pausedKey: string;
-  causeKey: string;
-  resetKey: string;
-  /** Past the limit, a number even while a request of the window is in flight somewhere. */
-  force: boolean;
-  /** No request of the window answered here yet: one at a time until one is, anywhere. */
-  unopened: boolean;
-  /** The last number the API's headers allow in the window, or null (the script reads the learned limit). */
-  cap: number | null;
-  learnedKey: string;
-}
-
-/**
- * The numbers of one request: in the quota day (`--daily-reset`, what the budget counts), and in
- * the limit window (since the reset the API's last 429 announced: what the learned limit counts).
- */
-export interface Taken {
-  day: number;
-  window: number;
-}
-
-/**
- * Requests the API accepted in a limit window, counted in the seller's accepted counts (`key`:
- * RedisKeys.acceptedRequests) with a give-back there is anyway (accepted-answers.ts).
- */
-export interface AcceptedCount {
-  key: string;
-  windowStart: number;
-  count: number;
-}
-
-/** Where a seller's requests are counted: the quota day's counter, and the limit window's (the day's when the same). */
-export interface Counters {
-  day: string;
-  window: string;
-  /** The window's answered requests (RedisKeys.requestsAnswered); none: nothing is reported. */
-  answered?: string;
-}
-
 interface Block {
   counters: Counters;
   next: number;
   last: number;
+  /** Its numbers, counted held (Counters.reserved) until it is given back or replaced. */
+  size: number;
   /** The window's number of a request minus its day's number. */
   windowOffset: number;
   /**
@@ -174,6 +125,9 @@ export class RequestQuota {
   ): Promise<Refusal | null> {
     // Reported only with a limit: the script counts them only then.
     const answered = limit ? this.takeAnswers(counters) : 0;
+    // A used-up block of these counters that the new one replaces is held no more.
+    const old = this.blocks.get(ref);
+    const replaced = old && sameCounters(old.counters, counters) && old.next > old.last ? old.size : 0;
     let reply: [number, number, number, number, number, string?];
     try {
       reply = (await runScript(
@@ -188,6 +142,7 @@ export class RequestQuota {
         limit?.resetKey ?? counters.day,
         counters.answered ?? counters.day,
         limit?.learnedKey ?? counters.day,
+        counters.reserved ?? counters.day,
         this.blockSize,
         budget ?? -1,
         QUOTA_COUNTER_TTL_SECONDS,
@@ -199,6 +154,7 @@ export class RequestQuota {
         limit?.unopened ? 1 : 0,
         limit?.last ?? -1,
         limit?.cap ?? -1,
+        replaced,
       )) as [number, number, number, number, number, string?];
     } catch (error) {
       this.noteAnswered(counters, answered);
@@ -214,6 +170,7 @@ export class RequestQuota {
       counters,
       next: used + 1,
       last: used + size,
+      size,
       windowOffset: windowUsed - used,
       ...(limit ? { freshUntil: limit.now + LIMITED_BLOCK_FRESH_MS } : {}),
     });
@@ -231,7 +188,7 @@ export class RequestQuota {
 
   /** A number taken but not sent (the seller paused meanwhile) goes back to the counts. */
   async giveBackOne(counters: Counters): Promise<void> {
-    await this.giveBack(counters, 1);
+    await this.giveBack(counters, 1, 0);
   }
 
   /**
@@ -246,9 +203,15 @@ export class RequestQuota {
     return this.answers.take(counters.answered);
   }
 
-  private async giveBack(counters: Counters, unused: number, accepted?: AcceptedCount): Promise<void> {
+  /** `released`: the numbers of a block given back whole (no longer held). */
+  private async giveBack(
+    counters: Counters,
+    unused: number,
+    released: number,
+    accepted?: AcceptedCount,
+  ): Promise<void> {
     const answered = this.takeAnswers(counters);
-    if (unused <= 0 && answered <= 0 && !accepted) return;
+    if (unused <= 0 && answered <= 0 && released <= 0 && !accepted) return;
     const { day, window } = counters;
     await runScript(
       this.redis,
@@ -257,11 +220,13 @@ export class RequestQuota {
       window,
       counters.answered ?? day,
       accepted?.key ?? day,
+      counters.reserved ?? day,
       unused,
       answered,
       QUOTA_COUNTER_TTL_SECONDS,
       accepted?.windowStart ?? 0,
       accepted?.count ?? 0,
+      released,
     );
   }
 
@@ -295,6 +260,6 @@ export class RequestQuota {
     const block = this.blocks.get(ref);
     if (!block) return;
     this.blocks.delete(ref);
-    await this.giveBack(block.counters, block.last - block.next + 1, accepted?.() ?? undefined);
+    await this.giveBack(block.counters, block.last - block.next + 1, block.size, accepted?.() ?? undefined);
   }
 }

@@ -7,12 +7,18 @@ export interface SellerStatus {
   /** The run whose --daily-budget paused the seller (pausedUntil), when a budget did. */
   pausedByBudgetOf?: string;
   authRejected: boolean;
+  /** Requests of the quota day sent, as counted so far: numbers still held in blocks left out. */
   requestsToday: number;
+  /**
+   * Numbers of the day that processes hold in blocks now (request-quota.ts): some sent, some not;
+   * the day's requests are at most requestsToday plus these.
+   */
+  requestsReserved?: number;
   /** Set while the seller's API cannot be reached (refused, DNS, timeouts): `run` exits 6. */
   unreachable?: UnreachableRecord | null;
 }
 
-/** The seller's state as `status` shows it, in one read: its pause, key, reach and the quota day's count (from `dayStart`). */
+/** The seller's state as `status` shows it, in one read: its pause, key, reach and the quota day's counts (from `dayStart`). */
 export async function readSellerStatus(
   redis: Redis,
   keys: RedisKeys,
@@ -20,13 +26,17 @@ export async function readSellerStatus(
   dayStart: number,
   now: number,
 ): Promise<SellerStatus> {
-  const [until, rejected, used, unreachable, cause] = await redis.mget(
+  const [until, rejected, used, unreachable, cause, held] = await redis.mget(
     keys.pausedUntil(ref),
     keys.authRejected(ref),
     keys.requestsUsed(ref, dayStart),
     keys.unreachable(ref),
     keys.pauseCause(ref),
+    keys.requestsReserved(ref, dayStart),
   );
+  // The day's counter counts the numbers reserved in blocks before they are sent.
+  const counted = Number(used ?? 0);
+  const reserved = Math.min(counted, Math.max(0, Number(held ?? 0)));
   const pausedUntil = until && Number(until) > now ? Number(until) : null;
   const budgetOf =
     pausedUntil !== null && cause?.startsWith('budget ') ? cause.slice('budget '.length) : undefined;
@@ -34,7 +44,8 @@ export async function readSellerStatus(
     pausedUntil,
     ...(budgetOf ? { pausedByBudgetOf: budgetOf } : {}),
     authRejected: rejected !== null,
-    requestsToday: Number(used ?? 0),
+    requestsToday: counted - reserved,
+    requestsReserved: reserved,
     unreachable: parseUnreachable(unreachable),
   };
 }

@@ -19,6 +19,7 @@ import {
   runCounts,
   stillOffLine,
 } from '../../runs/summary.js';
+import type { SellerStatus } from '../../sellers/seller-status.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
@@ -110,7 +111,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...[missingNotAppliedLine(run)].filter((line) => line !== null),
               ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
-              `  requests  ${requestCount(run, run.requests)} by this run${run.requestsAtLeast ? ` (${REQUESTS_AT_LEAST_WHY})` : ''}; ${seller.requestsToday} today for seller ${sellerLabel(run.sellerRef, run.sellerName)}`,
+              `  requests  ${requestCount(run, run.requests)} by this run${run.requestsAtLeast ? ` (${REQUESTS_AT_LEAST_WHY})` : ''}; ${sellerTodayText(seller)} for seller ${sellerLabel(run.sellerRef, run.sellerName)}${reservedText(seller)}`,
               ...revertLines(run),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
               '',
@@ -119,6 +120,17 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/** The seller's requests of the day sent, as counted: "5 today", "at least 5 today" while blocks are held. */
+function sellerTodayText(seller: SellerStatus): string {
+  return `${seller.requestsReserved ? 'at least ' : ''}${seller.requestsToday} today`;
+}
+
+/** The numbers held in blocks, which the day's count leaves out until their chunks end. */
+function reservedText(seller: SellerStatus): string {
+  const held = seller.requestsReserved ?? 0;
+  return held > 0 ? ` (and up to ${held} more reserved by chunks under way, not all sent yet)` : '';
 }
 
 interface StatusFlags {

@@ -66,6 +66,10 @@ describe("a run's status while its requests are under way", () => {
       expect(status.seller.requestsToday).toBeLessThanOrEqual(received);
       const today = Number(/(\d+) today for seller/.exec(text)?.[1]);
       expect(today, text).toBeLessThanOrEqual(received);
+      // What the block the run holds may still send is said apart.
+      expect(text).toMatch(
+        /today for seller .* \(and up to \d+ more reserved by chunks under way, not all sent yet\)/,
+      );
     } finally {
       release();
     }

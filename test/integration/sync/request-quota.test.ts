@@ -92,4 +92,27 @@ describe('the request quota, counted in blocks (a real Redis)', () => {
     await quota.returnUnused('s');
     expect([await redis.get(counter), await redis.get(window)]).toEqual(['5', '0']);
   });
+
+  it('counts the numbers held in blocks apart, so that the day count less them is requests sent', async () => {
+    const one = new RequestQuota(redis, 16);
+    const two = new RequestQuota(redis, 16);
+    const reserved = `${prefix}:reserved:day1`;
+    const counters = { day: counter, window: counter, reserved };
+    const take = (quota: RequestQuota) => quota.takeNumbers('s', counters, null, runKey);
+    const held = async () => [Number(await redis.get(counter)), Number(await redis.get(reserved))];
+    for (let i = 0; i < 3; i++) await take(one);
+    await take(two);
+    expect(await held()).toEqual([32, 32]);
+    // A used-up block replaced by the next is held no more: 16 sent, the new block held.
+    for (let i = 0; i < 14; i++) await take(one);
+    expect(await held()).toEqual([48, 32]);
+    await one.returnUnused('s');
+    await two.returnUnused('s');
+    expect(await held()).toEqual([18, 0]);
+    // A number taken and not sent goes back with the block still held.
+    await take(one);
+    await one.giveBackOne(counters);
+    await one.returnUnused('s');
+    expect(await held()).toEqual([18, 0]);
+  });
 });
