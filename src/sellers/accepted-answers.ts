@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import { learnLimit } from '../runs/learned-limit.js';
+import type { AcceptedCount } from './quota-terms.js';
 
 /** Windows kept per seller: one no 429 ended while two later ones began teaches nothing any more. */
 const KEPT_WINDOWS = 3;
@@ -12,7 +13,7 @@ const KEPT_WINDOWS = 3;
  * processes is not its place in the API's count (numbers go out in blocks). Counted in memory and
  * sent to Redis with a learned limit's script once the seller has a limit (a chunk's end, a 429, a
  * pause another process set); before that, with the give-back of the day's unused numbers at a
- * chunk's end (`takeLatest`): the first 429 then counts the requests of every earlier run and
+ * chunk's end (`withGiveBack`): the first 429 then counts the requests of every earlier run and
  * process of the window, and a seller that never met a 429 costs no command of its own for them.
  */
 export class AcceptedAnswers {
@@ -40,17 +41,29 @@ export class AcceptedAnswers {
   }
 
   /**
-   * The count not yet sent to Redis of the seller's latest window, now in the caller's hands (it
-   * sends it); those of earlier windows go: with no limit known, only the current window's count
-   * can teach one.
+   * With no limit known: `giveBack` sends the count of the seller's latest window with the numbers
+   * it gives back, if it gives any back (it calls the handover then); those of earlier windows go:
+   * only the current window's count can teach a limit. Not sent: kept for the next time.
    */
-  takeLatest(ref: string): { windowStart: number; count: number } | null {
-    const windows = this.counts.get(ref);
-    if (!windows) return null;
-    this.counts.delete(ref);
-    const windowStart = Math.max(...windows.keys());
-    const count = windows.get(windowStart) ?? 0;
-    return count > 0 ? { windowStart, count } : null;
+  async withGiveBack(
+    ref: string,
+    giveBack: (handover: () => AcceptedCount | null) => Promise<void>,
+  ): Promise<void> {
+    // Declared wide: the handover sets it (a narrowing to null would not see that).
+    let handed = null as AcceptedCount | null;
+    try {
+      await giveBack(() => {
+        const windows = this.counts.get(ref);
+        this.counts.delete(ref);
+        const windowStart = Math.max(...(windows?.keys() ?? []));
+        const count = windows?.get(windowStart) ?? 0;
+        handed = count > 0 ? { key: this.keys.acceptedRequests(ref), windowStart, count } : null;
+        return handed;
+      });
+    } catch (error) {
+      if (handed) this.note(ref, handed.windowStart, handed.count);
+      throw error;
+    }
   }
 
   /**

@@ -272,18 +272,7 @@ export class SellerState {
       await this.accepted.countBefore(ref, Number.POSITIVE_INFINITY);
       return;
     }
-    const handed: Array<{ windowStart: number; count: number }> = [];
-    try {
-      await this.quota.release(ref, () => {
-        const latest = this.accepted.takeLatest(ref);
-        if (latest) handed.push(latest);
-        return latest && { key: this.keys.acceptedRequests(ref), ...latest };
-      });
-    } catch (error) {
-      // Not counted: counted with the next give-back, or at the 429.
-      for (const { windowStart, count } of handed) this.accepted.note(ref, windowStart, count);
-      throw error;
-    }
+    await this.accepted.withGiveBack(ref, (handover) => this.quota.release(ref, handover));
   }
 
   /**
