@@ -125,7 +125,7 @@ describe('a Redis with a maxmemory (noeviction) that a run fills', () => {
 
     expect(await again.exited, again.stderr()).toEqual({ code: 0, signal: null });
     expect(again.stderr()).toContain(
-      `run ${stopped.id} stopped before its source was read to the end: ended`,
+      `run ${stopped.id} stopped before its source was read to the end: it ends once the rows under way settle`,
     );
     expectExactCatalog(pipeline.products(), rows);
     const creates = createsBySku(pipeline.sandbox.requests());
