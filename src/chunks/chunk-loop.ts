@@ -41,15 +41,11 @@ export async function syncChunkRows(
   }
   const { runId, rows } = data;
   const ref = context.run.sellerRef;
-  const reactivated = await withReactivations(
-    deps.redis,
-    deps.keys,
-    ref,
-    await mode.todo(rows),
-    context.space,
-  );
+  const planned = await mode.todo(rows);
+  // Looked up first: a returning product is known by the product its row finds (missing/reactivate.ts).
+  const lookups = await context.index.lookup(planned);
+  const reactivated = await withReactivations(deps.redis, deps.keys, ref, planned, lookups);
   const { returning } = reactivated;
-  const lookups = await context.index.lookup(reactivated.rows);
   const todo = noteStillOff(reactivated.rows, returning, lookups);
   deps.onRowsBegun?.(runId);
   // Each row settles as soon as it is done (with the rows done at the same time, settle-batch.ts):
@@ -77,5 +73,5 @@ export async function syncChunkRows(
   }
   // A planned row is not written yet (its `apply` job clears it), nor is a dry run's.
   if (!context.dryRun && modeName !== 'plan')
-    await clearReactivated(deps.redis, deps.keys, runId, ref, returning, context.space);
+    await clearReactivated(deps.redis, deps.keys, runId, ref, returning);
 }

@@ -108,7 +108,7 @@ export interface RunContext extends RowSyncContext {
    * lists as rejected. Undefined for a pause read from Redis (another process's 401, maybe another key).
    */
   takeRejectedKey: () => string | undefined;
-  /** The space of the run's match field (match-space.ts): its id map, claims, deactivated products. */
+  /** The space of the run's match field (match-space.ts): its id map and claims. */
   space: string;
   /** Re-reads every page of the seller's products into the index. */
   loadIndex: () => Promise<unknown>;
@@ -241,7 +241,7 @@ export class RunContexts {
         deps.onRequestSent?.(event);
       },
     });
-    // The id map, claims and deactivated products of the run's match field (match-space.ts).
+    // The id map and claims of the run's match field (match-space.ts).
     const space = await matchSpaceOf(deps.redis, deps.keys, ref, run.matchBy, runId);
     const idMap = new IdMap(deps.redis, deps.keys, ref, space);
     const claims = new CreateClaims(

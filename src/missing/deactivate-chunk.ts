@@ -35,7 +35,7 @@ interface DeactivateDeps {
  */
 export async function deactivateChunk(
   deps: DeactivateDeps,
-  context: RowSyncContext & { run: { sellerRef: string }; space: string },
+  context: RowSyncContext & { run: { sellerRef: string } },
   missing: MissingValues,
   items: DeactivateItem[],
   holder: string,
@@ -58,7 +58,7 @@ export async function deactivateChunk(
 
 async function sendClaimed(
   deps: DeactivateDeps,
-  context: RowSyncContext & { run: { sellerRef: string }; space: string },
+  context: RowSyncContext & { run: { sellerRef: string } },
   missing: MissingValues,
   items: DeactivateItem[],
 ): Promise<void> {
@@ -69,7 +69,7 @@ async function sendClaimed(
     redis.hmget(keys.products(runId), ...items.map((item) => item.id)),
     context.idMap.getMany(items.map((item) => item.key)),
   ]);
-  const store = new DeactivatedStore(redis, keys, context.run.sellerRef, context.space);
+  const store = new DeactivatedStore(redis, keys, context.run.sellerRef);
   const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true);
   const results = await Promise.allSettled(
     items.map(async (item, i) => {
@@ -77,7 +77,7 @@ async function sendClaimed(
       const remote: IndexedProduct = json ? decodeEntry(item.id, json) : { id: item.id, values: {} };
       // A job tried again after its PUT went through: the index shows what the PUT left.
       if (alreadySo(remote.values, missing)) return settle(deactivateLine(item, 'ok', '', 'already so'));
-      const recorded = await store.record(item.key, {
+      const recorded = await store.record({
         id: item.id,
         former: formerValues(remote.values, missing),
         at: new Date().toISOString().slice(0, 10),

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import type { CompactValue } from '../sync/compact-value.js';
+import { moveDeactivatedByKey } from './deactivated-migration.js';
 
 /** What `--missing` recorded of a product before its deactivating PUT. */
 export interface DeactivatedProduct {
@@ -13,39 +14,38 @@ export interface DeactivatedProduct {
   set?: Record<string, CompactValue>;
 }
 
-// Removed only while it still names the same product: a key re-created since keeps its own record.
-const CLEAR_SCRIPT = `
-local value = redis.call('HGET', KEYS[1], ARGV[1])
-if value and cjson.decode(value).id == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
-return 0
-`;
-
 const REPLACE_SCRIPT = `
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 return 0
 `;
 
 /**
- * The seller's deactivated products (keys.deactivated), kept like the id map (no expiry): recorded
- * before the write, read when a product returns to the source, cleared once it is back.
+ * The seller's deactivated products (keys.deactivatedProducts), kept like the id map (no expiry):
+ * recorded before the write, read when a product returns to the source, cleared once it is back.
+ * Kept by product id, not by match key: a product is the same whichever field a run matches it by
+ * (`--match-by`), and a run finds it again through its row's look-up, whatever the field. Every
+ * method first waits for the records of an earlier version to be moved (deactivated-migration.ts).
  */
 export class DeactivatedStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly sellerRef: string,
-    /** The match field's space (match-space.ts): a product returns under a key of the same field. */
-    private readonly space = '',
   ) {}
+
+  private async hash(): Promise<string> {
+    await moveDeactivatedByKey(this.redis, this.keys, this.sellerRef);
+    return this.keys.deactivatedProducts(this.sellerRef);
+  }
 
   /**
    * Records the values before the write. A product deactivated already keeps its first record: the
    * values before the first deactivation are the ones to give back, not the `--missing` ones.
    */
-  async record(matchKey: string, product: DeactivatedProduct): Promise<DeactivatedProduct> {
-    const key = this.keys.deactivated(this.sellerRef, this.space);
-    if ((await this.redis.hsetnx(key, matchKey, JSON.stringify(product))) === 1) return product;
-    const json = await this.redis.hget(key, matchKey);
+  async record(product: DeactivatedProduct): Promise<DeactivatedProduct> {
+    const key = await this.hash();
+    if ((await this.redis.hsetnx(key, product.id, JSON.stringify(product))) === 1) return product;
+    const json = await this.redis.hget(key, product.id);
     const kept = json ? parseRecord(json) : null;
     if (!json || !kept || kept.id !== product.id) return product;
     // A field the first record knew no value of, that the product shows now (set by hand since): that
@@ -55,7 +55,7 @@ export class DeactivatedStore {
     );
     if (learned.length === 0) return kept;
     const merged = { ...kept, former: { ...kept.former, ...Object.fromEntries(learned) } };
-    await this.replace(matchKey, json, merged);
+    await this.replace(product.id, json, merged);
     return merged;
   }
 
@@ -64,45 +64,38 @@ export class DeactivatedStore {
    * having none before): its note is said again on each run until the source gives them, and the
    * fields that were given back are not given back again over a later edit.
    */
-  async narrow(matchKey: string, id: string, fields: readonly string[]): Promise<void> {
-    const key = this.keys.deactivated(this.sellerRef, this.space);
-    const json = await this.redis.hget(key, matchKey);
+  async narrow(id: string, fields: readonly string[]): Promise<void> {
+    const json = await this.redis.hget(await this.hash(), id);
     const kept = json ? parseRecord(json) : null;
-    if (!json || !kept || kept.id !== id) return;
+    if (!json || !kept) return;
     const pick = <T>(values: Record<string, T> | undefined) =>
       values && Object.fromEntries(Object.entries(values).filter(([field]) => fields.includes(field)));
     const narrowed: DeactivatedProduct = { ...kept, former: pick(kept.former) ?? {} };
     const set = pick(kept.set);
     if (set) narrowed.set = set;
-    await this.replace(matchKey, json, narrowed);
+    await this.replace(id, json, narrowed);
   }
 
   /** Replaces a record only while it is still `was` (another run may have changed it meanwhile). */
-  private async replace(matchKey: string, was: string, record: DeactivatedProduct): Promise<void> {
-    await this.redis.eval(
-      REPLACE_SCRIPT,
-      1,
-      this.keys.deactivated(this.sellerRef, this.space),
-      matchKey,
-      was,
-      JSON.stringify(record),
-    );
+  private async replace(id: string, was: string, record: DeactivatedProduct): Promise<void> {
+    await this.redis.eval(REPLACE_SCRIPT, 1, await this.hash(), id, was, JSON.stringify(record));
   }
 
-  /** The records of these keys (keys without one are absent); what is not a record is ignored. */
-  async getMany(matchKeys: string[]): Promise<Map<string, DeactivatedProduct>> {
+  /** The records of these products (those without one are absent); what is not a record is ignored. */
+  async getMany(ids: string[]): Promise<Map<string, DeactivatedProduct>> {
     const found = new Map<string, DeactivatedProduct>();
-    if (matchKeys.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.deactivated(this.sellerRef, this.space), ...matchKeys);
+    if (ids.length === 0) return found;
+    const values = await this.redis.hmget(await this.hash(), ...ids);
     values.forEach((value, i) => {
       const product = value ? parseRecord(value) : null;
-      if (product) found.set(matchKeys[i] as string, product);
+      // A record is the product's it is kept under: one naming another is not trusted.
+      if (product && product.id === ids[i]) found.set(product.id, product);
     });
     return found;
   }
 
-  async clear(matchKey: string, id: string): Promise<void> {
-    await this.redis.eval(CLEAR_SCRIPT, 1, this.keys.deactivated(this.sellerRef, this.space), matchKey, id);
+  async clear(id: string): Promise<void> {
+    await this.redis.hdel(await this.hash(), id);
   }
 }
 

@@ -14,11 +14,11 @@ export interface PutBack {
 }
 
 /**
- * `revert`'s end of a deactivation, for the products of the seller in the match field's `space`
- * (match-space.ts) whose PUT went through (revert/revert-run.ts calls it; the store is this layer's).
+ * `revert`'s end of a deactivation, for the products of the seller whose PUT went through
+ * (revert/revert-run.ts calls it; the store is this layer's).
  */
-export function deactivationsUndone(redis: Redis, keys: RedisKeys, sellerRef: string, space: string) {
-  const store = new DeactivatedStore(redis, keys, sellerRef, space);
+export function deactivationsUndone(redis: Redis, keys: RedisKeys, sellerRef: string) {
+  const store = new DeactivatedStore(redis, keys, sellerRef);
   return (product: PutBack, replaced: ReplacedValues) => endUndoneDeactivation(store, product, replaced);
 }
 
@@ -28,15 +28,15 @@ export function deactivationsUndone(redis: Redis, keys: RedisKeys, sellerRef: st
  * `reactivated` and send the former values again, over what the seller set since the revert (the
  * revert gave them back already). Only the `--missing` fields that are back leave the record: one
  * left alone (changed since the run) keeps its record of that field, as a returning row narrows it.
- * A record of another product under the key, or of a deactivation this run did not write, is kept.
+ * The record of a deactivation this run did not write is kept.
  */
 export async function endUndoneDeactivation(
   store: Pick<DeactivatedStore, 'getMany' | 'clear' | 'narrow'>,
   product: PutBack,
   replaced: ReplacedValues,
 ): Promise<void> {
-  const record = (await store.getMany([product.key])).get(product.key);
-  if (!record || record.id !== product.id) return;
+  const record = (await store.getMany([product.id])).get(product.id);
+  if (!record) return;
   const back = new Set([...Object.keys(product.put), ...product.alreadyBack]);
   const undone = (field: string): boolean => {
     const sent = replaced.fields[field]?.sent;
@@ -48,6 +48,6 @@ export async function endUndoneDeactivation(
   const fields = Object.keys(record.former);
   const left = fields.filter((field) => !undone(field));
   if (left.length === fields.length) return;
-  if (left.length === 0) await store.clear(product.key, product.id);
-  else await store.narrow(product.key, product.id, left);
+  if (left.length === 0) await store.clear(product.id);
+  else await store.narrow(product.id, left);
 }

@@ -84,15 +84,14 @@ async function previewNotes(
 ): Promise<Map<string, string>> {
   const [listed, records] = await Promise.all([
     deps.redis.hmget(deps.keys.products(runId), ...items.map((item) => item.id)),
-    new DeactivatedStore(deps.redis, deps.keys, preview.sellerRef).getMany(items.map((item) => item.key)),
+    new DeactivatedStore(deps.redis, deps.keys, preview.sellerRef).getMany(items.map((item) => item.id)),
   ]);
   const notes = new Map<string, string>();
   items.forEach((item, i) => {
     const json = listed[i];
     const values = json ? decodeEntry(item.id, json).values : {};
     if (alreadySo(values, preview.missing)) return;
-    const kept = records.get(item.key);
-    const former = kept?.id === item.id ? kept.former : formerValues(values, preview.missing);
+    const former = records.get(item.id)?.former ?? formerValues(values, preview.missing);
     const [note] = notGivenBackNote({ former });
     if (note) notes.set(item.id, note);
   });

@@ -15,37 +15,40 @@ import { stillOffNotes } from './still-off.js';
  */
 export type Returning = Map<
   number,
-  { key: string; product: DeactivatedProduct; unrestored: string[]; stillOff: string[] }
+  { product: DeactivatedProduct; unrestored: string[]; stillOff: string[] }
 >;
 
 /**
  * Rows whose product `--missing` deactivated come back: each gets the former values of the fields
  * that `--missing` set and the source does not give itself, and the note `reactivated`. The diff then
- * writes what differs, like any other update. One read for the chunk.
+ * writes what differs, like any other update. The product is the one the row's look-up found (by its
+ * key in the run's match field, its id column or its former key): a product deactivated by a run
+ * matching by another field is found too. One read for the chunk, none when no row has a product.
  */
 export async function withReactivations(
   redis: Redis,
   keys: RedisKeys,
   sellerRef: string,
   rows: ProductUpsert[],
-  /** The run's match field's space (match-space.ts). */
-  space: string,
+  lookups: ReadonlyMap<number, RowLookup>,
 ): Promise<{ rows: ProductUpsert[]; returning: Returning }> {
   const returning: Returning = new Map();
-  if (rows.length === 0) return { rows, returning };
-  // A row's former key too (sync/former-keys.ts): its product may have been deactivated under it.
-  const formers = rows.flatMap((row) => (row.formerKey === undefined ? [] : [row.formerKey]));
-  const asked = [...rows.map((row) => row.key), ...formers];
-  const found = await new DeactivatedStore(redis, keys, sellerRef, space).getMany(asked);
+  const ids = new Map<number, string>();
+  for (const row of rows) {
+    const id = productOf(lookups.get(row.row));
+    if (id !== undefined) ids.set(row.row, id);
+  }
+  if (ids.size === 0) return { rows, returning };
+  const found = await new DeactivatedStore(redis, keys, sellerRef).getMany([...new Set(ids.values())]);
   if (found.size === 0) return { rows, returning };
   const augmented = rows.map((row) => {
-    const key = found.has(row.key) || row.formerKey === undefined ? row.key : row.formerKey;
-    const product = found.get(key);
+    const id = ids.get(row.row);
+    const product = id === undefined ? undefined : found.get(id);
     // Not sold in the source (`--fields` without status): not back on sale, so nothing is restored
     // (a former `status` would make it live); its record waits for the night it is sold again.
     if (!product || row.notSold !== undefined) return row;
     const { restore, unrestored } = fieldsToRestore(row.fields, product.former);
-    returning.set(row.row, { key, product, unrestored, stillOff: [] });
+    returning.set(row.row, { product, unrestored, stillOff: [] });
     // An `apply` job carries the row as planned: restored and noted already.
     const notes = row.notes?.includes(REACTIVATED_NOTE)
       ? row.notes
@@ -53,6 +56,15 @@ export async function withReactivations(
     return { ...row, fields: { ...restore, ...row.fields }, notes };
   });
   return { rows: augmented, returning };
+}
+
+/**
+ * The product a row writes, as its look-up found it: the one listed, else the one the id map
+ * records (a row that will create it anew gets the former values too). None for a refused row.
+ */
+function productOf(lookup: RowLookup | undefined): string | undefined {
+  if (!lookup || lookup.refused !== undefined) return undefined;
+  return lookup.remote?.id ?? lookup.known?.id;
 }
 
 /**
@@ -89,12 +101,11 @@ export async function clearReactivated(
   runId: string,
   sellerRef: string,
   returning: Returning,
-  space: string,
 ): Promise<void> {
   if (returning.size === 0) return;
   const rows = [...returning.keys()];
   const outcomes = await redis.hmget(keys.outcomes(runId), ...rows.map(String));
-  const store = new DeactivatedStore(redis, keys, sellerRef, space);
+  const store = new DeactivatedStore(redis, keys, sellerRef);
   for (const [i, row] of rows.entries()) {
     const json = outcomes[i];
     const entry = returning.get(row);
@@ -102,7 +113,7 @@ export async function clearReactivated(
     const outcome = decodeOutcome(row, json);
     if (outcome.status !== 'ok' || !['update', 'unchanged'].includes(outcome.action)) continue;
     if (outcome.productId !== entry.product.id) continue;
-    if (entry.stillOff.length > 0) await store.narrow(entry.key, entry.product.id, entry.stillOff);
-    else await store.clear(entry.key, entry.product.id);
+    if (entry.stillOff.length > 0) await store.narrow(entry.product.id, entry.stillOff);
+    else await store.clear(entry.product.id);
   }
 }

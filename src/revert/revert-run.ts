@@ -22,11 +22,11 @@ export interface RevertDeps {
   random: () => number;
   now: () => number;
   /**
-   * Told of each product whose PUT went through, with what the run's PUT replaced, in the run's
-   * match space: `--missing`'s record of a deactivation put back ends there
-   * (missing/deactivation-undone.ts; passed in, as missing/ sits beside revert/ in the layers).
+   * Told of each product whose PUT went through, with what the run's PUT replaced: `--missing`'s
+   * record of a deactivation put back ends there (missing/deactivation-undone.ts; passed in, as
+   * missing/ sits beside revert/ in the layers).
    */
-  putBackDone?: (space: string) => (product: RevertedProduct, replaced: ReplacedValues) => Promise<void>;
+  putBackDone?: (product: RevertedProduct, replaced: ReplacedValues) => Promise<void>;
 }
 
 /** One product the run updated, and what became of it. */
@@ -64,7 +64,7 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
   if (dryRun) return { products, created, stoppedBy: null };
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, run.id);
   const idMap = new IdMap(deps.redis, deps.keys, run.sellerRef, space);
-  const putBackDone = deps.putBackDone?.(space);
+  const putBackDone = deps.putBackDone;
   const stop: { error: unknown } = { error: null };
   await Promise.all(
     products.map(async (product) => {

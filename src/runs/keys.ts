@@ -272,8 +272,16 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:full-read-at`;
   }
   /**
-   * Hash: match key → { id, former } for the products `--missing` deactivated: the values its fields
-   * showed before, given back when the product returns to the source (missing/deactivated-store.ts).
+   * Hash: product id → { id, former, at, set } for the products `--missing` deactivated: the values
+   * its fields showed before, given back when the product returns to the source, under whichever
+   * match field (missing/deactivated-store.ts).
+   */
+  deactivatedProducts(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:deactivated-ids`;
+  }
+  /**
+   * Hash of an earlier version: match key → the same record, per match field's space. Moved into
+   * deactivatedProducts once (missing/deactivated-migration.ts); nothing writes it any more.
    */
   deactivated(sellerRef: string, space = ''): string {
     return `${this.#seller(sellerRef)}:deactivated${space}`;

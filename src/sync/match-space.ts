@@ -5,10 +5,11 @@ import { ID_MAP_BUCKETS } from './id-map-buckets.js';
 import { fieldOf } from './record-writers.js';
 
 /*
- * What the tool keeps per seller by match key (its id map and reverse, the claims of creates, the
- * products `--missing` deactivated) is kept apart per match field: a run matching by `name` must not
- * take the entry of SKU `Lamp` for the product named `Lamp` (it would update that other product), and
- * an `--incremental` run's record is complete for the field it was read by only.
+ * What the tool keeps per seller by match key (its id map and reverse, the claims of creates) is kept
+ * apart per match field: a run matching by `name` must not take the entry of SKU `Lamp` for the
+ * product named `Lamp` (it would update that other product), and an `--incremental` run's record is
+ * complete for the field it was read by only. What it keeps of a product found already (`--missing`'s
+ * records, missing/deactivated-store.ts) is kept by product id: the same product under any field.
  *
  * The seller's first field (its "home", keys.idMapHome) keeps the keys' old names (space ''): the id
  * maps written before fields were kept apart are that field's, found again as they are, with nothing

@@ -98,7 +98,7 @@ async function revertCommand(
     sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
     now: Date.now,
-    putBackDone: (space: string) => deactivationsUndone(runtime.redis, runtime.keys, ref, space),
+    putBackDone: deactivationsUndone(runtime.redis, runtime.keys, ref),
   };
   let result: RevertResult;
   try {

@@ -43,7 +43,7 @@ describe('--missing: a deactivated product returning under another --match-by', 
     expect(back.lines.find((line) => line.key === 'Cherry')).toMatchObject({
       row: '3',
       action: 'update',
-      productId: cherry,
+      product_id: cherry,
       status: 'ok',
       note: 'reactivated',
     });

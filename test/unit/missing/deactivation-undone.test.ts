@@ -3,14 +3,14 @@ import type { DeactivatedProduct, DeactivatedStore } from '../../../src/missing/
 import { endUndoneDeactivation } from '../../../src/missing/deactivation-undone.js';
 import type { ReplacedValues } from '../../../src/sync/replaced-values.js';
 
-/** A store holding `record` under C3, telling what was done to it. */
+/** A store holding `record` (kept by its product's id), telling what was done to it. */
 function storeOf(record: DeactivatedProduct | null) {
   const done: string[] = [];
   const store = {
-    getMany: async (keys: string[]) => new Map(record && keys.includes('C3') ? [['C3', record]] : []),
-    clear: async (key: string, id: string) => void done.push(`clear ${key} ${id}`),
-    narrow: async (key: string, id: string, fields: readonly string[]) =>
-      void done.push(`narrow ${key} ${id} ${fields.join(',')}`),
+    getMany: async (ids: string[]) => new Map(record && ids.includes(record.id) ? [[record.id, record]] : []),
+    clear: async (id: string) => void done.push(`clear ${id}`),
+    narrow: async (id: string, fields: readonly string[]) =>
+      void done.push(`narrow ${id} ${fields.join(',')}`),
   } as unknown as DeactivatedStore;
   return { store, done };
 }
@@ -36,13 +36,13 @@ describe('endUndoneDeactivation: a revert that put back what --missing set ends 
   it('every --missing field back (put, or back already): the record goes', async () => {
     const { store, done } = storeOf(DEACTIVATED);
     await endUndoneDeactivation(store, product({ quantity: 21 }, ['status']), REPLACED);
-    expect(done).toEqual(['clear C3 9']);
+    expect(done).toEqual(['clear 9']);
   });
 
   it('one field left alone (changed since the run): the record keeps that field only', async () => {
     const { store, done } = storeOf(DEACTIVATED);
     await endUndoneDeactivation(store, product({ quantity: 21 }), REPLACED);
-    expect(done).toEqual(['narrow C3 9 status']);
+    expect(done).toEqual(['narrow 9 status']);
   });
 
   it('a run whose writes were not the deactivation (another value, other fields): the record stays', async () => {
@@ -56,7 +56,7 @@ describe('endUndoneDeactivation: a revert that put back what --missing set ends 
     expect(done).toEqual([]);
   });
 
-  it("another product's record under the key, or none: nothing is done", async () => {
+  it("another product's record, or none: nothing is done", async () => {
     const other = storeOf({ ...DEACTIVATED, id: '10' });
     await endUndoneDeactivation(other.store, product({ quantity: 21, status: 'publish' }), REPLACED);
     const none = storeOf(null);

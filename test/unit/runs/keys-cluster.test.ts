@@ -55,6 +55,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.pendingCreates(REF),
     keys.fullRead(REF),
     keys.deactivated(REF),
+    keys.deactivatedProducts(REF),
     keys.pausedUntil(REF),
     keys.unreachable(REF),
     keys.learnedLimit(REF),
