@@ -30,6 +30,24 @@ export function partialRead(
   return null;
 }
 
+/** Run record field: a dry run's deactivations over `--max-missing`: what the real run would be held for. */
+export const MISSING_WOULD_HOLD = 'missingWouldHold';
+
+/**
+ * A dry run holds nothing, but its summary says when the real run would be held by `--max-missing`
+ * (given, or the default one nobody typed): the figures line, or null within the limit.
+ */
+export function wouldHoldText(
+  run: Pick<RunRecord, 'maxMissing'>,
+  figures: { due: number; managed: number },
+): string | null {
+  const given = run.maxMissing ?? null;
+  const limit = given ?? DEFAULT_MAX_MISSING;
+  if (!exceeds(figures.due, figures.managed, readLimit(limit))) return null;
+  const named = given === null ? `${limit} (default)` : limit;
+  return maxMissingText(figures.due, figures.managed, named);
+}
+
 export type DeactivationVerdict =
   | { kind: 'send' }
   | { kind: 'planned' }

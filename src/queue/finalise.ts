@@ -5,7 +5,13 @@ import type { Logger } from '../logger.js';
 import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { weighMissing } from '../missing/missing-guard.js';
 import { scanMissing } from '../missing/missing-scan.js';
-import { deactivationVerdict, MISSING_NOT_APPLIED, partialRead } from '../missing/verdict.js';
+import {
+  deactivationVerdict,
+  MISSING_NOT_APPLIED,
+  MISSING_WOULD_HOLD,
+  partialRead,
+  wouldHoldText,
+} from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
@@ -115,8 +121,11 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     // Said now what the write would say of a field it cannot give back.
     const preview = deactivate ? { missing: deactivate, sellerRef: run.sellerRef } : undefined;
     if (verdict.kind === 'held') await settleDueAs(deps, runId, 'held', verdict.reason, preview);
-    else if (verdict.kind === 'planned') await settleDueAs(deps, runId, 'planned', '', preview);
-    else await settleDueAs(deps, runId, 'failed', 'not sent: no queue to send it through');
+    else if (verdict.kind === 'planned') {
+      const wouldHold = wouldHoldText(run, figures);
+      if (wouldHold) await deps.redis.hset(deps.keys.run(runId), MISSING_WOULD_HOLD, wouldHold);
+      await settleDueAs(deps, runId, 'planned', '', preview);
+    } else await settleDueAs(deps, runId, 'failed', 'not sent: no queue to send it through');
     return endRun(deps, runId, verdict.kind === 'held');
   }
   return endRun(deps, runId, false);

@@ -152,6 +152,8 @@ export interface RunRecord extends RunSpec {
   incrementalRead?: string;
   /** `--missing` was given and not applied: why (missing/verdict.ts, partialRead). */
   missingNotApplied?: string;
+  /** A dry run's deactivations over `--max-missing`: what the real run would be held for (missing/verdict.ts). */
+  missingWouldHold?: string;
   /** When the API rejected (401) the key of a run in a queue of its own (queue/own-queue-401.ts). */
   keyRejectedAt?: number;
 }
@@ -180,6 +182,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
+  if (hash.missingWouldHold) fields.missingWouldHold = hash.missingWouldHold;
   if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);
   if (hash[REQUESTS_AT_LEAST] === '1') fields.requestsAtLeast = true;
   const { reverts, dropped } = revertsOf(hash);

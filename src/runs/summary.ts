@@ -112,6 +112,16 @@ export function missingNotAppliedLine(run: Pick<RunRecord, 'missingNotApplied'>)
   return run.missingNotApplied ? `  deactivate none: --missing not applied, ${run.missingNotApplied}` : null;
 }
 
+/**
+ * `  guard     a run without --dry-run would be held …`: a dry run's deactivations over
+ * `--max-missing`, which a dry run does not apply (it holds nothing); null when within it.
+ */
+export function missingWouldHoldLine(run: Pick<RunRecord, 'missingWouldHold'>): string | null {
+  return run.missingWouldHold
+    ? `  guard     a run without --dry-run would be held (exit 5): ${run.missingWouldHold}`
+    : null;
+}
+
 /** `  not applied …` of the summary and `status`, or null when every accepted write was applied. */
 export function notAppliedLine(c: ReturnType<typeof runCounts>): string | null {
   if (c.notApplied === 0) return null;
@@ -185,6 +195,8 @@ export function formatSummary(
     lines.push(`  deactivate ${deactivations} (--missing: managed products gone from the source)`);
   const notDeactivated = missingNotAppliedLine(run);
   if (notDeactivated) lines.push(notDeactivated);
+  const wouldHold = missingWouldHoldLine(run);
+  if (wouldHold) lines.push(wouldHold);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
     lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);

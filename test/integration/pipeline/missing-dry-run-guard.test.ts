@@ -13,7 +13,7 @@ describe('--missing --dry-run over the --max-missing limit', () => {
 
   it.each([
     ['the default', [], '--max-missing 20% (default)'],
-    ['one given', ['--max-missing', '1'], '--max-missing 1'],
+    ['one given', ['--max-missing', '10%'], '--max-missing 10%'],
   ])('%s: the summary says a run without --dry-run would be held by it', async (_, limit, named) => {
     expect((await pipeline.cli(['run', await pipeline.csv('c3.csv', rows)])).code).toBe(0);
     const two = await pipeline.csv('c2.csv', rows.slice(0, 2));
@@ -25,7 +25,7 @@ describe('--missing --dry-run over the --max-missing limit', () => {
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(dry.stdout).toContain('  deactivate 1 to deactivate');
     expect(dry.stdout).toContain(
-      `  guard     a run without --dry-run would be held (exit 5): 1 of 3 managed products would be deactivated (33%), more than ${named}`,
+      `  guard     a run without --dry-run would be held (exit 5): 1 of 3 managed products would be deactivated (33.3%), more than ${named}`,
     );
 
     const real = await pipeline.cli(args);
