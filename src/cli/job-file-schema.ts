@@ -3,7 +3,7 @@ import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { builtOnce, zod } from '../lazy-modules.js';
-import { missingValuesOfMap } from '../missing/missing-values.js';
+import { type MissingValues, missingValuesOfMap, parseMissingValues } from '../missing/missing-values.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { isSellerName } from '../queue/seller-names.js';
 import { parseByteSize } from '../sources/limits.js';
@@ -41,6 +41,14 @@ function parses(parse: () => unknown): boolean {
  */
 function text(z: typeof Z) {
   return z.string().min(1, 'is empty: give a value, or leave the line out');
+}
+
+const MISSING_FORMS =
+  'takes field: value pairs, e.g. missing: {quantity: 0} (or the flag\'s form, missing: "quantity=0")';
+
+/** A job file's `missing:` as `--missing` values: a map, or the flag's `quantity=0,status=draft`. */
+export function missingValuesOfJob(value: string | Record<string, unknown>): MissingValues {
+  return typeof value === 'string' ? parseMissingValues(value, 'missing') : missingValuesOfMap(value);
 }
 
 /** The schema, built when the first job file is read (zod is loaded then: lazy-modules.ts). */
@@ -130,13 +138,15 @@ export const jobFile = builtOnce(() => {
         .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
         .optional(),
       only: z.enum(['create', 'update']).optional(),
-      /** `--missing`: a map, e.g. `missing: {quantity: 0}`. */
+      /**
+       * `--missing`: a map, e.g. `missing: {quantity: 0}`, or the flag's text (`"quantity=0"`), as
+       * `fields:` takes a list or the flag's text.
+       */
       missing: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-        .refine(
-          (map) => parses(() => missingValuesOfMap(map)),
-          'must be a map of fields such as {quantity: 0}',
-        )
+        .union([z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))], {
+          error: MISSING_FORMS,
+        })
+        .refine((value) => parses(() => missingValuesOfJob(value)), MISSING_FORMS)
         .optional(),
       maxMissing: countOrPercent(z, '--max-missing', 'product'),
       /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */

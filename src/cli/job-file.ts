@@ -6,10 +6,9 @@ import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from 
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { yaml } from '../lazy-modules.js';
-import { missingValuesOfMap } from '../missing/missing-values.js';
 import { checkJobNotifyAddress, checkJobNotifyHost } from '../notify/webhook-url.js';
 import { parseByteSize } from '../sources/limits.js';
-import { type JobFile, jobFile } from './job-file-schema.js';
+import { type JobFile, jobFile, missingValuesOfJob } from './job-file-schema.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { cliOrigins, jobOrigin } from './option-origins.js';
 import { parsePriceDecimals, parseTaxRate } from './option-values.js';
@@ -132,7 +131,7 @@ export function applyJob(
     maxUpdates: job.maxUpdates === undefined ? undefined : parseCountOrPercent(String(job.maxUpdates), ''),
     maxPriceChange:
       job.maxPriceChange === undefined ? undefined : parsePercent(String(job.maxPriceChange), ''),
-    missing: job.missing === undefined ? undefined : missingValuesOfMap(job.missing),
+    missing: job.missing === undefined ? undefined : missingValuesOfJob(job.missing),
     maxMissing: job.maxMissing === undefined ? undefined : parseCountOrPercent(String(job.maxMissing), ''),
   };
   const origins: Record<string, string> = { ...cliOrigins(command) };
