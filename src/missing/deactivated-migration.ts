@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { oncePerClient } from '../redis/once-per-client.js';
 import { luaScript, runScriptWithKeys, VARIABLE_KEYS } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { spaceOfField } from '../sync/match-space.js';
@@ -45,24 +46,11 @@ return moved
 );
 
 // Per client and seller: a process moves (or finds nothing to move) once.
-const checked = new WeakMap<Redis, Map<string, Promise<void>>>();
+const once = oncePerClient();
 
 /** Resolves once the seller's `--missing` records are kept by product id only. */
 export function moveDeactivatedByKey(redis: Redis, keys: RedisKeys, sellerRef: string): Promise<void> {
-  let bySeller = checked.get(redis);
-  if (!bySeller) {
-    bySeller = new Map();
-    checked.set(redis, bySeller);
-  }
-  const id = keys.deactivatedProducts(sellerRef);
-  let done = bySeller.get(id);
-  if (!done) {
-    const sellers = bySeller;
-    done = move(redis, keys, sellerRef);
-    sellers.set(id, done);
-    done.catch(() => sellers.delete(id));
-  }
-  return done;
+  return once(redis, keys.deactivatedProducts(sellerRef), () => move(redis, keys, sellerRef));
 }
 
 async function move(redis: Redis, keys: RedisKeys, sellerRef: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ID_MAP_MIGRATION_BATCH, ID_MAP_MIGRATION_LOCK_MS, ID_MAP_MIGRATION_WAIT_MS } from '../defaults.js';
+import { oncePerClient } from '../redis/once-per-client.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { idMapKeyOf, reverseKeyOf } from './id-map-buckets.js';
 import { encodeKnown, type KnownProduct } from './id-map-entry.js';
@@ -18,24 +19,11 @@ import { encodeKnown, type KnownProduct } from './id-map-entry.js';
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 // Per client and seller: a process checks once whether there is anything to move.
-const checked = new WeakMap<Redis, Map<string, Promise<void>>>();
+const once = oncePerClient();
 
 /** Resolves once the seller's id map is in the bucketed form only. */
 export function migrateOldIdMap(redis: Redis, keys: RedisKeys, sellerRef: string): Promise<void> {
-  let bySeller = checked.get(redis);
-  if (!bySeller) {
-    bySeller = new Map();
-    checked.set(redis, bySeller);
-  }
-  const id = keys.oldIdMap(sellerRef);
-  let done = bySeller.get(id);
-  if (!done) {
-    const sellers = bySeller;
-    done = migrate(redis, keys, sellerRef);
-    sellers.set(id, done);
-    done.catch(() => sellers.delete(id));
-  }
-  return done;
+  return once(redis, keys.oldIdMap(sellerRef), () => migrate(redis, keys, sellerRef));
 }
 
 async function migrate(redis: Redis, keys: RedisKeys, sellerRef: string): Promise<void> {

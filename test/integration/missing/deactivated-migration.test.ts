@@ -1,30 +1,17 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type DeactivatedProduct, DeactivatedStore } from '../../../src/missing/deactivated-store.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedClients } from '../support/redis-prefix.js';
 
 const REF = 'moving-seller';
 
 describe('--missing records of an earlier version (by match key, one hash per match field)', () => {
-  let prefix: string;
-  let keys: RedisKeys;
-  let clients: Redis[];
+  const own = usePrefixedClients();
   // A client of its own per process: each looks for records of the earlier form once.
-  const client = () => {
-    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    clients.push(redis);
-    return redis;
-  };
-
+  const client = own.client;
+  let keys: RedisKeys;
   beforeEach(() => {
-    prefix = uniquePrefix();
-    keys = new RedisKeys(prefix);
-    clients = [];
-  });
-  afterEach(async () => {
-    await Promise.all(clients.map((redis) => redis.quit()));
-    await removePrefix(prefix);
+    keys = new RedisKeys(own.prefix);
   });
 
   it('are moved by product id on first use: found whichever field deactivated them, the older kept', async () => {

@@ -66,6 +66,33 @@ export function usePrefixedRedis(): { readonly prefix: string; readonly redis: R
 }
 
 /**
+ * For each test of the calling `describe`: a prefix of its own and as many clients as it asks for,
+ * each standing for a process of its own (a one-time step per client, e.g. a migration, runs once in
+ * each); all closed and the prefix removed after the test. Read `.prefix` inside tests.
+ */
+export function usePrefixedClients(): { readonly prefix: string; client: () => Redis } {
+  const current: { prefix: string; clients: Redis[] } = { prefix: '', clients: [] };
+  beforeEach(() => {
+    current.prefix = uniquePrefix();
+    current.clients = [];
+  });
+  afterEach(async () => {
+    await Promise.all(current.clients.map((redis) => redis.quit()));
+    await removePrefix(current.prefix);
+  });
+  return {
+    get prefix() {
+      return current.prefix;
+    },
+    client: () => {
+      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      current.clients.push(redis);
+      return redis;
+    },
+  };
+}
+
+/**
  * Every key and value under the prefix, as one text, whatever the Redis type (strings read as
  * bytes, latin1): what a test searches for a secret that must be nowhere in Redis.
  */

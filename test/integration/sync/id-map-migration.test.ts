@@ -1,9 +1,9 @@
-import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { CreateClaims } from '../../../src/sync/create-claims.js';
 import { IdMap, type KnownProduct } from '../../../src/sync/id-map.js';
-import { removePrefix, TEST_REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { usePrefixedClients } from '../support/redis-prefix.js';
 
 const REF = 'migrating-seller';
 
@@ -15,24 +15,12 @@ async function writeOldForm(redis: Redis, keys: RedisKeys, entries: Record<strin
 }
 
 describe('an id map of the old form (one hash of JSON)', () => {
-  let prefix: string;
-  let keys: RedisKeys;
-  let clients: Redis[];
+  const own = usePrefixedClients();
   // A client of its own per process: each checks the old form once.
-  const client = () => {
-    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    clients.push(redis);
-    return redis;
-  };
-
+  const client = own.client;
+  let keys: RedisKeys;
   beforeEach(() => {
-    prefix = uniquePrefix();
-    keys = new RedisKeys(prefix);
-    clients = [];
-  });
-  afterEach(async () => {
-    await Promise.all(clients.map((redis) => redis.quit()));
-    await removePrefix(prefix);
+    keys = new RedisKeys(own.prefix);
   });
 
   it('is moved into the buckets whole on first use, every entry read as before', async () => {
