@@ -66,9 +66,12 @@ const BEFORE_SOURCE: readonly Check[] = [
       : null,
   createOnlyAnd('keepRemoteEdits', 'no update writes it, so there is no marketplace edit of it to keep'),
   createOnlyAnd('first', 'it is in no update, so none of it can go first'),
+  // An update's sale price moves the price the buyer pays too: the guard weighs it (guards/buyer-price.ts).
   (flags, names) =>
-    names.given('maxPriceChange') && flags.createOnlyFields?.includes('price')
-      ? `${names.name('maxPriceChange')}: price is create-only (${names.withValue('createOnlyFields', list(flags.createOnlyFields))}): no update moves it, the guard would never act`
+    names.given('maxPriceChange') &&
+    flags.createOnlyFields?.includes('price') &&
+    flags.createOnlyFields.includes('sale_price')
+      ? `${names.name('maxPriceChange')}: price and sale_price are create-only (${names.withValue('createOnlyFields', list(flags.createOnlyFields))}): no update moves them, the guard would never act`
       : null,
   (flags, names) => {
     const field = Object.keys(flags.missing ?? {}).find((name) => flags.createOnlyFields?.includes(name));
@@ -206,8 +209,9 @@ function priceLine(
   sends: ReadonlySet<string>,
   what: string,
 ): string | null {
-  if (names.given('maxPriceChange') && !sends.has('price'))
-    return `${names.name('maxPriceChange')}: this run sends no price (${what}): the guard would never act`;
+  // The guard weighs the price the buyer pays: a run that sends only sale prices can move it too.
+  if (names.given('maxPriceChange') && !sends.has('price') && !sends.has('sale_price'))
+    return `${names.name('maxPriceChange')}: this run sends no price or sale_price (${what}): the guard would never act`;
   if ([...MONEY_FIELDS].some((field) => sends.has(field))) return null;
   const priced = (['taxRate', 'priceIncludesTax', 'priceDecimals'] as const).find(
     (name) => names.given(name) && flags[name] !== false,

@@ -27,7 +27,7 @@ describe('options that would do nothing are refused, never accepted in silence',
     ],
     [
       ['--max-price-change', '10%', '--fields', 'name'],
-      '--max-price-change: this run sends no price (--fields name): the guard would never act',
+      '--max-price-change: this run sends no price or sale_price (--fields name): the guard would never act',
     ],
     [
       ['--max-updates', '1', '--only', 'create'],
@@ -78,7 +78,7 @@ describe('options that would do nothing are refused, never accepted in silence',
     const result = await pipeline.cli(['run', '--job', path, '--max-price-change', '10%']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'catalog-sync: --max-price-change: this run sends no price (fields: name in nightly.yml): the guard would never act\n',
+      'catalog-sync: --max-price-change: this run sends no price or sale_price (fields: name in nightly.yml): the guard would never act\n',
     );
     const both = await pipeline.cli(['run', '--job', await job('only: create\nmaxUpdates: 5\n')]);
     expect(both.code).toBe(2);

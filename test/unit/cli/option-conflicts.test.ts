@@ -61,7 +61,7 @@ describe('options that would do nothing are refused in one line naming them', ()
     [['--first', 'quantity', '--fields', 'sku,price'], /^--first: quantity: this run does not send it/],
     [
       ['--max-price-change', '10%', '--fields', 'name'],
-      /^--max-price-change: this run sends no price \(--fields name\)/,
+      /^--max-price-change: this run sends no price or sale_price \(--fields name\)/,
     ],
     [['--max-updates', '1', '--only', 'create'], /^--max-updates: --only create updates nothing/],
     [['--max-price-change', '10%', '--only', 'create'], /^--max-price-change: --only create updates nothing/],
@@ -87,8 +87,8 @@ describe('options that would do nothing are refused in one line naming them', ()
     ],
     [['--create-only-fields', 'price', '--first', 'price'], /^--first: price is create-only/],
     [
-      ['--create-only-fields', 'price', '--max-price-change', '5%'],
-      /^--max-price-change: price is create-only/,
+      ['--create-only-fields', 'price,sale_price', '--max-price-change', '5%'],
+      /^--max-price-change: price and sale_price are create-only/,
     ],
     [
       ['--create-only-fields', 'quantity', '--missing', 'quantity=0'],
@@ -164,6 +164,9 @@ describe('options that would do nothing are refused in one line naming them', ()
       ['--create-only-fields', 'price', '--only', 'create'],
       ['--max-price-change', '10%', '--tax-rate', '20%'],
       ['--max-updates', '1', '--only', 'update'],
+      // Sale prices alone move the price the buyer pays: the guard weighs them.
+      ['--max-price-change', '50%', '--fields', 'sku,sale_price'],
+      ['--max-price-change', '50%', '--create-only-fields', 'price'],
     ]) {
       expect(refusal(args)).toBeNull();
     }
@@ -179,7 +182,7 @@ describe('options that would do nothing are refused in one line naming them', ()
 describe('a job file and the command line', () => {
   it("names each option where it was written: the job file's key, or the flag", () => {
     expect(refusal(['--max-price-change', '10%'], { job: 'fields: [name]\n' })).toBe(
-      '--max-price-change: this run sends no price (fields: name in nightly.yml): the guard would never act',
+      '--max-price-change: this run sends no price or sale_price (fields: name in nightly.yml): the guard would never act',
     );
     expect(refusal([], { job: 'only: create\nmaxUpdates: 5\n' })).toBe(
       'maxUpdates in nightly.yml: only: create in nightly.yml updates nothing: the guard would never act',
