@@ -128,10 +128,16 @@ function sellerTodayText(seller: SellerStatus): string {
   return `${seller.requestsReserved ? 'at least ' : ''}${seller.requestsToday} today`;
 }
 
-/** The numbers held in blocks, which the day's count leaves out until their chunks end. */
-function reservedText(seller: SellerStatus): string {
+/**
+ * The numbers held in blocks, which the day's count leaves out until their chunks end. Only a count
+ * is stored, not who holds them: a process killed with a block leaves it held for the rest of the
+ * quota day, with nothing under way, so the text names both.
+ */
+export function reservedText(seller: Pick<SellerStatus, 'requestsReserved'>): string {
   const held = seller.requestsReserved ?? 0;
-  return held > 0 ? ` (and up to ${held} more reserved by chunks under way, not all sent yet)` : '';
+  return held > 0
+    ? ` (and up to ${held} more reserved, by chunks under way or by a process that stopped before giving them back: not all sent)`
+    : '';
 }
 
 interface StatusFlags {
