@@ -25,13 +25,14 @@ import { keepRemoteOf } from '../sync/diff.js';
 import { afterTries, pauseOf, readRetry } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { indexedFieldsOf } from '../sync/indexed-fields.js';
+import { KeyChangedError } from '../sync/key-changed.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 import { KeyRejectedError, KeyUnavailableError, RunNotAllowedError } from './key-errors.js';
 import { loadRunIndex } from './load-index.js';
-import { keyOfSeller, rejectedKeyLine } from './run-key.js';
+import { keyOfSeller, keyStillHeld, keyUnavailableLine, rejectedKeyLine } from './run-key.js';
 
 /** What a process that serves runs shares among them: one Redis, one request limiter, one clock. */
 export interface WorkerDeps {
@@ -103,6 +104,8 @@ export interface RunContext extends RowSyncContext {
    * holding a key listed among the seller's rejected keys is built again.
    */
   keyFingerprint: string;
+  /** False once the variable its key was read from holds another (its keys file read again). */
+  keyStillHeld: () => boolean;
   /**
    * The key's fingerprint once the API answered 401 to it, handed out once: what the seller's pause
    * lists as rejected. Undefined for a pause read from Redis (another process's 401, maybe another key).
@@ -114,19 +117,26 @@ export interface RunContext extends RowSyncContext {
   loadIndex: () => Promise<unknown>;
 }
 
-/** Builds the per-run context once per process and run; the key is read from the environment here. */
+/**
+ * Builds the per-run context once per process and run; the key is read from the environment here.
+ * Built again when its key was rejected (renew), or when the variable it read the key from holds
+ * another one now (a rotated key in a keys file read again): a cached context never sends a key
+ * this process no longer holds.
+ */
 export class RunContexts {
   private readonly cache = new Map<string, Promise<RunContext | null>>();
 
   constructor(private readonly deps: WorkerDeps) {}
 
   get(runId: string): Promise<RunContext | null> {
-    let context = this.cache.get(runId);
-    if (!context) {
-      context = this.build(runId);
-      this.cache.set(runId, context);
-      context.catch(() => this.cache.delete(runId));
-    }
+    const cached = this.cache.get(runId);
+    if (cached)
+      return cached.then((context) =>
+        context && !context.keyStillHeld() ? this.renew(runId, context) : context,
+      );
+    const context = this.build(runId);
+    this.cache.set(runId, context);
+    context.catch(() => this.cache.delete(runId));
     return context;
   }
 
@@ -138,7 +148,7 @@ export class RunContexts {
 
   /**
    * The run's context built again: its key was rejected (401) since it was built, here or in another
-   * process. The key is read afresh (the keys file again if it changed): a fixed key serves, and
+   * process, or its variable holds another key now. The key is read afresh (the keys file again if it changed): a fixed key serves, and
    * with none but a rejected key, KeyRejectedError and nothing is sent.
    */
   async renew(runId: string, stale: RunContext): Promise<RunContext | null> {
@@ -159,14 +169,9 @@ export class RunContexts {
     await deps.refreshKeys?.();
     const found = await keyOfSeller(deps, run);
     if (found.missing === 'rejected') throw new KeyRejectedError(rejectedKeyLine(deps, run, found.names));
-    if (found.missing !== undefined) {
-      throw new KeyUnavailableError(
-        found.missing === 'unset'
-          ? `$${run.keyEnv} is not set in this worker; run ${runId} needs it`
-          : `$${run.keyEnv} in this worker holds another seller's key than run ${runId}'s`,
-      );
-    }
+    if (found.missing !== undefined) throw new KeyUnavailableError(keyUnavailableLine(run, found.missing));
     const apiKey = found.key;
+    const stillHeld = () => keyStillHeld(deps.env, found);
     const ref = run.sellerRef;
     const logger = deps.logger.child({ run: runId, seller: ref });
     // A request whose every try failed without reaching the API pauses the seller, in this process
@@ -201,6 +206,12 @@ export class RunContexts {
           // is gone from Redis (issue 10: the claims that prevent a second create may be gone too).
           deps.health?.assertWritable();
           deps.sellers.assertNotPausedLocally(ref);
+          // A key changed in the keys file since this context was built is not sent: the chunk goes
+          // back to its queue and the context is built again with the key as it is now.
+          if (!stillHeld())
+            throw new KeyChangedError(
+              `run ${runId}: $${found.name} holds another key now: not sent with the one it held`,
+            );
           // Past the learned limit, one request at a time (issue 31: one 429 per crossing).
           const reserved = await deps.sellers
             .reserveWithinLimit(ref, run.dailyReset, run.dailyBudget, {
@@ -266,6 +277,7 @@ export class RunContexts {
     return {
       run,
       keyFingerprint,
+      keyStillHeld: stillHeld,
       takeRejectedKey: () => {
         if (!keyRejected) return undefined;
         keyRejected = false;

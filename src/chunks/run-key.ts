@@ -19,10 +19,12 @@ export interface KeyDeps {
 }
 
 export type KeyLookup =
-  | { key: string; missing?: undefined }
+  /** `name`: the variable it was read from, watched for a change (keyStillHeld). */
+  | { key: string; name: string; missing?: undefined }
   /** `names`: the variables that hold the seller's rejected keys (names only, never a key). */
   | { missing: 'rejected'; names: string[] }
-  | { missing: 'unset' | 'other-seller' };
+  /** `unlinked`: the run's variable holds a key linked to no seller (a new key `resume` has not linked yet). */
+  | { missing: 'unset' | 'other-seller' | 'unlinked' };
 
 /**
  * The key of the run's seller: the one in the variable the run names, else any key this process
@@ -37,18 +39,43 @@ export async function keyOfSeller(deps: KeyDeps, run: RunRecord): Promise<KeyLoo
   const named = readKey(deps.env, run.keyEnv, deps.trust);
   const held: string[] = [];
   // The variable the run names first: one fingerprint, where a worker may hold thousands of keys.
-  if (named && (await deps.registry.resolveRef(sellerRef(run.baseUrl, named))) === run.sellerRef) {
-    if (usable(named)) return { key: named };
+  const namedFingerprint = named === undefined ? null : sellerRef(run.baseUrl, named);
+  const namedRef = namedFingerprint === null ? null : await deps.registry.resolveRef(namedFingerprint);
+  if (named && namedRef === run.sellerRef) {
+    if (usable(named)) return { key: named, name: run.keyEnv };
     held.push(named);
   }
   const candidates = heldKeys(deps.env, deps.trust).filter((key) => key !== named);
   const refs = await deps.registry.resolveRefs(candidates.map((key) => sellerRef(run.baseUrl, key)));
   const found = candidates.filter((_, i) => refs[i] === run.sellerRef);
   const fresh = found.find(usable);
-  if (fresh) return { key: fresh };
+  if (fresh) return { key: fresh, name: namesHolding(deps, [fresh])[0] ?? run.keyEnv };
   held.push(...found);
   if (held.length > 0) return { missing: 'rejected', names: namesHolding(deps, held) };
-  return { missing: named ? 'other-seller' : 'unset' };
+  if (!named) return { missing: 'unset' };
+  // Its own fingerprint: no `--seller` or `resume` linked it to any seller (a rotated key, say).
+  return { missing: namedRef === namedFingerprint ? 'unlinked' : 'other-seller' };
+}
+
+/**
+ * Whether the variable a run's key was read from holds it still: a key changed since (a keys file
+ * read again) is never sent, and the run's context is built again from the keys as they are now.
+ * A read of this process's memory, for every request.
+ */
+export function keyStillHeld(env: NodeJS.ProcessEnv, found: { key: string; name: string }): boolean {
+  return env[found.name]?.trim() === found.key;
+}
+
+/** Why the worker cannot serve the run with the key its variable holds (KeyUnavailableError's line). */
+export function keyUnavailableLine(run: RunRecord, missing: 'unset' | 'other-seller' | 'unlinked'): string {
+  const seller = run.sellerName ?? run.sellerRef;
+  if (missing === 'unset') return `$${run.keyEnv} is not set in this worker; run ${run.id} needs it`;
+  if (missing === 'other-seller')
+    return `$${run.keyEnv} in this worker holds another seller's key than run ${run.id}'s`;
+  return (
+    `$${run.keyEnv} in this worker holds a key linked to no seller, not to run ${run.id}'s seller ${seller}: ` +
+    `if it is that seller's new key, \`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\` links it`
+  );
 }
 
 /** The allowed key variables of this process that hold one of `keys`, by name. */

@@ -14,6 +14,7 @@ import { markRequestsAtLeast } from '../runs/request-counts.js';
 import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { pauseOf } from '../sync/error-policy.js';
+import { KeyChangedError } from '../sync/key-changed.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { cancelledOutcomes } from './chunk-failure.js';
@@ -185,6 +186,12 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
           throw new (bullmq().RateLimitError)();
         }
         await pauseSeller(deps, queue, ref, pause, runId, rejectedKey);
+      }
+      // Its key changed in the keys file mid-chunk: the rows it had not sent go back with the chunk,
+      // no attempt spent, to be sent with the key as it is now (or to wait for one).
+      if (error instanceof KeyChangedError) {
+        deps.logger.info({ run: runId, seller: ref }, error.message);
+        throw new (bullmq().RateLimitError)();
       }
       throw error;
     } finally {

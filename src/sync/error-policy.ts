@@ -9,6 +9,7 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../seller-api/index.js';
+import { KeyChangedError } from './key-changed.js';
 import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
 import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
 
@@ -18,6 +19,7 @@ import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
  *   read fails, and with it what needed it (a failed product list fails the run's rows).
  * - `stop`: Redis refused a write (full, read-only) or lost the run's state: nothing more is sent
  *   and nothing is recorded as the row's outcome; the row stays queued for a run after the fault.
+ *   So too when the run's key changed in a keys file: the chunk is taken again with the new key.
  * - `pause-seller`: the seller's queue stops (429, budget, 401); the row stays queued.
  * - `recreate`: a PUT answered 404: the product is gone or not ours; forget the mapping, create once.
  * - `look-first`: a POST whose outcome is unknown: look for the product before sending it again.
@@ -44,6 +46,12 @@ const POLICY: readonly PolicyRow[] = [
     // Redis refused a write for memory or as a replica, or the run's record is gone (issue 18, issue
     // 10): what the request would change could not be recorded, so it is not sent, nor any other.
     matches: (error) => faultOf(error) !== null,
+    actions: everywhere('stop'),
+  },
+  {
+    // The run's key changed in the keys file before the request left: not sent, and the row stays
+    // queued for the chunk taken again with the key as it is now.
+    matches: (error) => error instanceof KeyChangedError,
     actions: everywhere('stop'),
   },
   {
