@@ -21,6 +21,8 @@ export class KeysFileReload {
   /** The signature of a change that could not be read, said once. */
   private failed: string | null = null;
   private reading: Promise<boolean> | null = null;
+  /** The names whose key changed at the last read that changed any (names only, never a key). */
+  private changedNames: readonly string[] = [];
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -28,6 +30,11 @@ export class KeysFileReload {
     private readonly logger: Logger,
   ) {
     this.loaded = loaded;
+  }
+
+  /** The names whose key changed at the last read that changed any: what a worker may have lost a seller by. */
+  get lastChanged(): readonly string[] {
+    return this.changedNames;
   }
 
   /**
@@ -70,6 +77,7 @@ export class KeysFileReload {
     this.failed = null;
     const changed = this.apply(entries, merged);
     this.loaded = { ...this.loaded, names: [...entries.keys()], signature: read };
+    if (changed.length > 0) this.changedNames = changed;
     // Names only: which variables changed is what an operator checks; a key is never logged.
     if (changed.length > 0)
       this.logger.info(

@@ -51,13 +51,14 @@ export async function liftKeyPause(
   try {
     const fingerprint = apiKey ? sellerRef(seller.baseUrl, apiKey) : null;
     const paused = await isKeyPaused(runtime, seller, fingerprint, queue);
-    // A dry run's 401 lists its key and pauses no seller (own-queue-401.ts): its exit-3 line names
-    // `resume --seller` to link the new key of a revoked one, never a sweep of every seller.
+    // A seller named with a key not linked to it is linked, paused or not: a dry run's 401 lists its
+    // key and pauses no seller (own-queue-401.ts), and a key rotated in a worker's keys file leaves
+    // the seller unpaused, its worker unable to know the new key is the seller's (its `status` names
+    // `resume --seller`). Never a sweep of every seller: only with --seller.
     const replacing =
       !paused &&
       options.sellerNamed === true &&
       fingerprint !== null &&
-      (await runtime.sellers.rejectedKeys.count(seller.ref)) > 0 &&
       (await runtime.registry.resolveRef(fingerprint)) !== seller.ref;
     if (!paused && !replacing) return { kind: 'not-paused' };
     let linked = false;

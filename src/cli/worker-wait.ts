@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { WORKER_NOTICE_MS } from '../defaults.js';
 import { sellerLabel } from '../queue/seller-names.js';
-import { isServed } from '../queue/served-marks.js';
+import { hasKeyChanged, isServed } from '../queue/served-marks.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -14,6 +14,16 @@ export async function waitsForWorker(redis: Redis, keys: RedisKeys, run: RunReco
   // In a queue of its own (a `run --dry-run`): served by the process that runs it, never by a worker.
   if (run.ownQueue) return false;
   return !(await isServed(redis, keys, run.sellerRef));
+}
+
+/**
+ * True when the run has rows left to send and a live worker stopped serving its seller when a key
+ * changed in its keys file, the new key linked to no seller yet: it waits for `resume` to link it.
+ */
+export async function waitsForKeyLink(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<boolean> {
+  if (run.state !== 'queued' && run.state !== 'running') return false;
+  if (run.ownQueue) return false;
+  return hasKeyChanged(redis, keys, run.sellerRef);
 }
 
 /**
@@ -40,5 +50,19 @@ export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' |
     `no running worker holds seller ${sellerLabel(run.sellerRef, run.sellerName)}'s key: ` +
     `start \`catalog-sync worker\` with it in $${run.keyEnv} (or in its --keys-file), ` +
     'in an environment that allows its API host (CATALOG_SYNC_API_HOSTS)'
+  );
+}
+
+/**
+ * What to do when a worker's keys file changed the seller's key for one no `resume` linked yet: the
+ * worker cannot know the new key is this seller's (it might be another account's) until `resume`
+ * pings it and links it; then that worker goes on with it.
+ */
+export function keyLinkWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
+  const seller = run.sellerName ?? run.sellerRef;
+  return (
+    `a running worker read a changed key for seller ${sellerLabel(run.sellerRef, run.sellerName)} in its ` +
+    `--keys-file, one not linked to this seller yet: if it is its new key in $${run.keyEnv}, ` +
+    `\`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv} --keys-file FILE\` links it`
   );
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUE_READS_PER_SECOND, REGISTRY_READ_MS } from '../defaults.js';
+import { sellerRef } from '../sellers/seller-ref.js';
 import type { SellerInfo, SellerRegistry } from '../sellers/seller-registry.js';
 import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
 import type { TrustRules } from '../trust-rules.js';
@@ -22,6 +23,8 @@ export interface SellerQueueSlotsDeps {
    * at each read, so that a key added or fixed in the file is served without a restart.
    */
   refreshKeys?: () => Promise<boolean>;
+  /** The names whose key changed at the keys file's last read that changed any (keys-file-reload.ts). */
+  changedKeyNames?: () => readonly string[];
   trust: TrustRules;
   logger: Logger;
   now: () => number;
@@ -32,6 +35,12 @@ export interface SellerQueueSlotsDeps {
    * one does not report that no worker holds its key.
    */
   onServable?: (added: readonly SellerInfo[]) => void;
+  /**
+   * Told of sellers this process stopped serving when a key changed in its keys file, the new key
+   * linked to no seller yet (a rotated key that `resume` has not linked): the worker marks them, so
+   * that `status` says to run `resume` rather than that no worker holds their key.
+   */
+  onKeyChangedUnlinked?: (lost: readonly SellerInfo[]) => void;
 }
 
 /**
@@ -42,6 +51,8 @@ export interface SellerQueueSlotsDeps {
 export class SellerQueueSlots {
   private readonly rotation: SellerRotation;
   private servable: SellerInfo[] = [];
+  /** Sellers lost to a key changed in the keys file, the new key linked to no seller yet. */
+  private keyChanged = new Set<string>();
   private registryReadAt = Number.NEGATIVE_INFINITY;
   /** The registry's size and its key links' at the last read: either changing means a read now. */
   private registryShape = '';
@@ -61,6 +72,11 @@ export class SellerQueueSlots {
   /** The sellers this process holds a key for, as last read (ref order). */
   get servableSellers(): readonly SellerInfo[] {
     return this.servable;
+  }
+
+  /** The sellers this process stopped serving when their key changed for one linked to no seller yet. */
+  get keyChangedSellers(): string[] {
+    return [...this.keyChanged];
   }
 
   /** Queues served now. */
@@ -130,6 +146,7 @@ export class SellerQueueSlots {
       this.servable = await servableSellers(deps.registry, registered, keys, deps.trust);
       const added = this.servable.filter((seller) => !known.has(seller.ref));
       if (added.length > 0) deps.onServable?.(added);
+      await this.noteKeyChanged(registered, known, keysChanged);
       this.byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
       this.servableQueues = new Set(this.byQueue.keys());
       this.registryReadAt = now;
@@ -152,6 +169,35 @@ export class SellerQueueSlots {
     });
     if (keysChanged) await this.promoteDelayed(now);
     this.apply();
+  }
+
+  /**
+   * The sellers lost when a key changed in the keys file, when a changed variable now holds a key
+   * linked to no seller (by its own fingerprint at the seller's base URL): a rotated key waiting for
+   * `resume` to link it. Kept until the seller is served again or unregistered.
+   */
+  private async noteKeyChanged(
+    registered: readonly SellerInfo[],
+    before: ReadonlySet<string>,
+    keysChanged: boolean,
+  ): Promise<void> {
+    const serving = new Set(this.servable.map((seller) => seller.ref));
+    const known = new Set(registered.map((seller) => seller.ref));
+    for (const ref of this.keyChanged) if (serving.has(ref) || !known.has(ref)) this.keyChanged.delete(ref);
+    if (!keysChanged) return;
+    const lost = registered.filter((seller) => before.has(seller.ref) && !serving.has(seller.ref));
+    const keys = (this.deps.changedKeyNames?.() ?? [])
+      .map((name) => this.deps.env[name]?.trim())
+      .filter((key): key is string => key !== undefined && key !== '');
+    if (lost.length === 0 || keys.length === 0) return;
+    const unlinked: SellerInfo[] = [];
+    for (const seller of lost) {
+      const fingerprints = keys.map((key) => sellerRef(seller.baseUrl, key));
+      const refs = await this.deps.registry.resolveRefs(fingerprints);
+      if (refs.some((ref, i) => ref === fingerprints[i] && !known.has(ref))) unlinked.push(seller);
+    }
+    for (const seller of unlinked) this.keyChanged.add(seller.ref);
+    if (unlinked.length > 0) this.deps.onKeyChangedUnlinked?.(unlinked);
   }
 
   /**

@@ -390,6 +390,14 @@ export class RedisKeys {
   servedBy(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:served`;
   }
+  /**
+   * String with a short TTL, renewed by a `worker` that served the seller until a key changed in its
+   * keys file, the new one linked to no seller yet (it no longer serves it): `status` says to run
+   * `resume`, not that no worker holds the key. Only a time is stored.
+   */
+  keyChangedUnlinked(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:key-changed`;
+  }
   /** Hash: what `worker` processes need to serve a seller's queue (base URL, queue name; `name` for a named seller). */
   seller(sellerRef: string): string {
     return `${this.#seller(sellerRef)}`;

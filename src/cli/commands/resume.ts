@@ -32,8 +32,8 @@ export function registerResume(program: Command, io: CliIo): void {
       [
         '',
         'A new key (a revoked one replaced) is linked to the paused seller, so it keeps its queue and',
-        'id map; with --seller, also to a seller whose key a dry run found rejected (a dry run pauses',
-        'no seller). A key that already serves another seller (named, or with products recorded) is never',
+        'id map; with --seller, also to a seller not paused (a dry run found its key rejected, or a',
+        "key was rotated in a worker's --keys-file). A key that already serves another seller (named, or with products recorded) is never",
         'linked: the seller stays paused, and one line names its queued run to cancel (a mistyped key',
         'is fixed by cancelling that run and running the import again with the right key).',
         'Without --seller, a key goes to no paused seller but its own: the one it already serves, else the',

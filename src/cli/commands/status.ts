@@ -27,7 +27,7 @@ import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.
 import { runStateText } from '../run-state-text.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
-import { waitsForWorker, workerWaitText } from '../worker-wait.js';
+import { keyLinkWaitText, waitsForKeyLink, waitsForWorker, workerWaitText } from '../worker-wait.js';
 
 export function registerStatus(program: Command, io: CliIo): void {
   program
@@ -73,6 +73,8 @@ export function registerStatus(program: Command, io: CliIo): void {
         const stopped = await readerStopped(runtime, run);
         const state = runStateText(run, seller, Date.now(), stopped);
         const waitingForWorker = await waitsForWorker(runtime.commands, runtime.keys, run);
+        // A worker that served the seller until its keys file changed the key: `resume` links the new one.
+        const waitingForKeyLink = await waitsForKeyLink(runtime.commands, runtime.keys, run);
         // A seller's runs are written in the order they were created (run-order.ts).
         const waitsForRun =
           run.state === 'queued' || run.state === 'running'
@@ -86,7 +88,7 @@ export function registerStatus(program: Command, io: CliIo): void {
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
           if (rest.notify) rest.notify = webhookOrigin(rest.notify);
           io.stdout.write(
-            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, readerStopped: stopped, waitsForRun, waitingForWorker, rejectedKeys, counts, seller, redis }))}\n`,
+            `${jsonTerminalSafe(JSON.stringify({ id, ...rest, sellerName: run.sellerName ?? null, stateText: state, readerStopped: stopped, waitsForRun, waitingForWorker, waitingForKeyLink, rejectedKeys, counts, seller, redis }))}\n`,
           );
           return;
         }
@@ -103,7 +105,11 @@ export function registerStatus(program: Command, io: CliIo): void {
                     `  order     waits for run ${waitsForRun} of this seller to end: a seller's runs are written in the order they were created`,
                   ]
                 : []),
-              ...(waitingForWorker ? [`  waiting   ${workerWaitText(run)}`] : []),
+              ...(waitingForKeyLink
+                ? [`  waiting   ${keyLinkWaitText(run)}`]
+                : waitingForWorker
+                  ? [`  waiting   ${workerWaitText(run)}`]
+                  : []),
               ...(keysLine ? [`  keys      ${keysLine}`] : []),
               `  outcome   ${rowOutcomes(run, counts)}, ${counts.missing} missing`,
               ...[notAppliedLine(counts), stillOffLine(counts), incrementalLine(run)].filter(

@@ -10,7 +10,7 @@ import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
-import { keepMarkedServed, markServed } from '../../queue/served-marks.js';
+import { clearKeyChanged, keepMarkedServed, markKeyChanged, markServed } from '../../queue/served-marks.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
@@ -132,6 +132,7 @@ export function registerWorker(
             workers,
             env: io.env,
             ...refreshKeys,
+            ...(keysFile ? { changedKeyNames: () => keysFile.lastChanged } : {}),
             trust: readTrustRules(io.env),
             logger: runtime.logger,
             now: Date.now,
@@ -139,13 +140,22 @@ export function registerWorker(
             onServable: (added) => {
               const refs = added.map((seller) => seller.ref);
               markServed(runtime.commands, runtime.keys, refs, Date.now()).catch(() => undefined);
+              clearKeyChanged(runtime.commands, runtime.keys, refs).catch(() => undefined);
+            },
+            onKeyChangedUnlinked: (lost) => {
+              const refs = lost.map((seller) => seller.ref);
+              markKeyChanged(runtime.commands, runtime.keys, refs, Date.now()).catch(() => undefined);
             },
           });
           servedSellers = () => slots.servableSellers;
           await slots.tick();
           slots.start(SLOTS_TICK_MS);
-          const stopMarking = keepMarkedServed(runtime.commands, runtime.keys, () =>
-            slots.servableSellers.map((seller) => seller.ref),
+          const stopMarking = keepMarkedServed(
+            runtime.commands,
+            runtime.keys,
+            () => slots.servableSellers.map((seller) => seller.ref),
+            Date.now,
+            () => slots.keyChangedSellers,
           );
           runtime.logger.info(
             {

@@ -95,6 +95,11 @@ describe("a key rotated in a running worker's --keys-file", () => {
     const waiting = await eventually('status to say the changed key waits for `resume`', async () => {
       const status = await rig.cli(['status', runId], env);
       return status.stdout.split('\n').find((line) => line.includes('not linked'));
+    }).catch(async (error: Error) => {
+      const status = await rig.cli(['status', runId], env);
+      throw new Error(
+        `${error.message}; status: ${status.stdout}; worker stderr: ${worker.stderr().slice(-4000)}`,
+      );
     });
     expect(waiting).toBe(
       '  waiting   a running worker read a changed key for seller shop-c (' +
