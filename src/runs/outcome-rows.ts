@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RowOutcome } from '../interfaces.js';
 import { rewriteHash } from '../redis/compact-hash.js';
+import { approvedQueuedTest } from './approved-queued.js';
 import type { RedisKeys } from './keys.js';
 import { lineOfMember } from './missing-order.js';
 import { decodeOutcome } from './outcome-codec.js';
@@ -45,21 +46,24 @@ export async function readOutcomes(
 /**
  * Every line of a run's report: its rows in source order, then the `missing` lines; in batches. A row
  * not settled yet (a run not over) has no line: the report's actions and statuses are the contract's,
- * and a queued row is none of them. `onUnsettled` is told of each row left out, so the caller can say so.
+ * and a queued row is none of them; nor is a row an `approve` under way approved and has not written
+ * yet (still `held` in Redis: approved-queued.ts). `onUnsettled` is told of each row left out, so the
+ * caller can say so.
  */
 export async function* reportLines(
   redis: Redis,
   keys: RedisKeys,
-  run: Pick<RunRecord, 'id' | 'total'>,
+  run: Pick<RunRecord, 'id' | 'total' | 'approvedQueued' | 'approvedRows'>,
   batchSize: number,
   onUnsettled?: (row: number) => void,
 ): AsyncGenerator<RowOutcome> {
   const id = run.id;
+  const approvedQueued = approvedQueuedTest(run);
   for (let first = 1; first <= run.total; first += batchSize) {
     const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
     const outcomes = await readOutcomes(redis, keys, id, rows);
     for (const [i, outcome] of outcomes.entries()) {
-      if (outcome) yield outcome;
+      if (outcome && !approvedQueued(outcome)) yield outcome;
       else onUnsettled?.(rows[i] as number);
     }
   }

@@ -122,6 +122,13 @@ export interface RunRecord extends RunSpec {
   approvedAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
   approvalUnqueued?: boolean;
+  /**
+   * Rows an `approve` under way approved and has not written yet: not held any more, not settled
+   * yet (left out of `settled` and of the held count: approved-queued.ts). Absent: none.
+   */
+  approvedQueued?: number;
+  /** With `approvedQueued`: the rows `approve --rows` named (absent: every held row was approved). */
+  approvedRows?: number[];
   /** Each `revert` that put back what the run's updates replaced, oldest first (revert-history.ts). */
   reverts?: RevertEntry[];
   /** Reverts older than those kept in `reverts`: counted, no longer listed. */

@@ -4,6 +4,7 @@ import type { RowOutcome } from '../interfaces.js';
 import { SLICE_SCRIPTS } from '../redis/lua-slices.js';
 import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import { WriteList } from '../redis/write-list.js';
+import { withApprovedQueued } from './approved-queued.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
 import type { RedisKeys } from './keys.js';
@@ -78,7 +79,7 @@ export class RunStore {
     for (const field of Object.keys(hash).sort()) {
       if (/^(action|status|pair|notes):/.test(field)) counts[field] = Number(hash[field]);
     }
-    return {
+    const record: RunRecord = {
       ...(JSON.parse(hash.spec) as RunSpec),
       id,
       state: (hash.state as RunState) ?? 'queued',
@@ -94,6 +95,7 @@ export class RunStore {
       counts,
       ...laterFields(hash),
     };
+    return withApprovedQueued(record, hash);
   }
 
   /** Records a revert of the run that went to its end (revert-run.ts). */

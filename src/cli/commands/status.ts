@@ -99,7 +99,7 @@ export function registerStatus(program: Command, io: CliIo): void {
             [
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
-              `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}`,
+              `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}${approvedQueuedText(run)}`,
               ...(waitsForRun
                 ? [
                     `  order     waits for run ${waitsForRun} of this seller to end: a seller's runs are written in the order they were created`,
@@ -127,6 +127,11 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/** `, 2 approved and queued (not sent yet)`: rows an `approve` under way is still to write; '' for none. */
+function approvedQueuedText(run: RunRecord): string {
+  return run.approvedQueued ? `, ${run.approvedQueued} approved and queued (not sent yet)` : '';
 }
 
 /** The seller's requests of the day sent, as counted: "5 today", "at least 5 today" while blocks are held. */

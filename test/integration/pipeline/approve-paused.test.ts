@@ -24,7 +24,12 @@ describe('an approve paused on the daily limit', () => {
   /** The held run of `--max-updates 1` over 4 updates, approved until the limit: 3 sent, 1 queued. */
   async function approvedUntilTheLimit(): Promise<string> {
     const rows = (bump: number) =>
-      [1, 2, 3, 4].map((n) => ({ sku: `R-${n}`, name: `R ${n}`, price: String(n * 10 + bump), quantity: '4' }));
+      [1, 2, 3, 4].map((n) => ({
+        sku: `R-${n}`,
+        name: `R ${n}`,
+        price: String(n * 10 + bump),
+        quantity: '4',
+      }));
     // 1 list read + 4 creates: the day's 5 requests.
     expect((await pipeline.cli(['run', await pipeline.csv('r-a.csv', rows(0))])).code).toBe(0);
     sandboxNow += DAY_MS;
