@@ -14,7 +14,10 @@ import { recordWrittenKeys } from '../runs/written-keys.js';
 // approve job) is left alone, so counts move once per row. The note counters move with it, as
 // run-scripts.ts SETTLE_SCRIPT counts them (a held row's note, if any, gives way to the new one's):
 // the summary's `notes` line counts the notes of approved rows. The last approved row ends the round:
-// the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`.
+// the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`;
+// `cancelled` when `cancel` was asked for meanwhile (queue/cancel-approval.ts resettles the rows it
+// took off the queue), the approval's marks cleared: nothing else would end it (its finalisation
+// was done when it was held).
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
   5,
@@ -58,7 +61,12 @@ if replaced > 0 then
   if left <= 0 and redis.call('HLEN', KEYS[4]) == 0 then
     local held = tonumber(redis.call('HGET', KEYS[2], 'status:held') or '0')
       + tonumber(redis.call('HGET', KEYS[2], 'pair:deactivate:held') or '0')
-    redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
+    if redis.call('HEXISTS', KEYS[2], 'cancelledAt') == 1 then
+      redis.call('HSET', KEYS[2], 'state', 'cancelled')
+      redis.call('HDEL', KEYS[2], 'approvalRows', 'approvalCount')
+    else
+      redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
+    end
   end
 end
 return replaced
@@ -122,9 +130,12 @@ export class HeldRows {
       ...args,
     )) as number;
     // The round's last row ended the run (`done`) without RunStore.finish: it keeps what a run that
-    // ended keeps, as finish would.
-    const run = replaced > 0 ? await new RunStore(this.redis, this.keys).get(runId) : null;
+    // ended keeps, as finish would. Cancelled, it is finished as a cancel finishes a run (its end time,
+    // its data keys' lifetime).
+    const runs = new RunStore(this.redis, this.keys);
+    const run = replaced > 0 ? await runs.get(runId) : null;
     if (run?.state === 'done') await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
+    if (run?.state === 'cancelled') await runs.finish(runId, Date.now(), { cancelled: true });
     return replaced;
   }
 }

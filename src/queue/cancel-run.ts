@@ -7,6 +7,7 @@ import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
+import { cancelApprovedRows } from './cancel-approval.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
@@ -82,7 +83,10 @@ export async function cancelRun(
         await deps.runs.settle(runId, cancelledOutcomes(job.data.rows));
       }
     }
-    const inFlight = (await jobsOfRun(queue, runId, ['active'])).length;
+    const active = await jobsOfRun(queue, runId, ['active']);
+    const inFlight = active.length;
+    // Approved rows not written yet are `held` still: resettled, they end the run (cancel-approval.ts).
+    await cancelApprovedRows(deps, run, active);
     // Its chunks gone, a later run of the seller that waited for them goes on (run-order.ts).
     if (!run.ownQueue) await wakeNextRun({ ...deps, now: Date.now }, run.sellerRef, queue);
     if (inFlight > 0) return { kind: 'ending', inFlight };

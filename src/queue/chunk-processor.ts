@@ -125,7 +125,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     // `cancel` was asked for after this chunk was handed out: its rows are not sent (those settled
     // already keep their outcome).
     if (cancelledAt) {
-      await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
+      // An approved row is `held` until its write resettles it: the approve mode resettles it
+      // (a plain settle passes a settled row over, and the run would never end).
+      if (job.data.phase === 'approve') await mode.settle(cancelledOutcomes(rows));
+      else await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
       return;
     }

@@ -1,0 +1,40 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { CANCEL_JOBS_PAGE } from '../defaults.js';
+import { HeldRows } from '../guards/held-rows.js';
+import type { ChunkJobData } from '../runs/chunk-job.js';
+import type { RedisKeys } from '../runs/keys.js';
+import { readOutcomes } from '../runs/outcome-rows.js';
+import type { RunRecord } from '../runs/run-store.js';
+import { cancelledOutcomes } from './chunk-failure.js';
+
+/**
+ * `cancel` of a run whose approval is under way (its writes queued, or waiting out the daily limit):
+ * the rows it approved and has not written are still `held` in Redis (guards/held-rows.ts), so the
+ * settle of a plain cancel passed them over and the run stayed `running` for ever. They are
+ * resettled `skipped` (cancelled) here, but for those of the chunks a live worker holds (`active`):
+ * those finish first, as for any cancel. Whoever resettles the last of them ends the run `cancelled`.
+ */
+export async function cancelApprovedRows(
+  deps: { redis: Redis; keys: RedisKeys },
+  run: Pick<RunRecord, 'id' | 'total' | 'approvedQueued' | 'approvedRows'>,
+  active: readonly Job<ChunkJobData>[],
+): Promise<void> {
+  if (!run.approvedQueued) return;
+  const busy = new Set(active.flatMap((job) => job.data.rows.map((row) => row.row)));
+  const named = run.approvedRows ? new Set(run.approvedRows) : null;
+  const held = new HeldRows(deps.redis, deps.keys);
+  for (let first = 1; first <= run.total; first += CANCEL_JOBS_PAGE) {
+    const rows = Array.from(
+      { length: Math.min(CANCEL_JOBS_PAGE, run.total - first + 1) },
+      (_, i) => first + i,
+    )
+      // Rows `approve --rows` left out stay held: only the approved ones were to be sent.
+      .filter((row) => !busy.has(row) && (named === null || named.has(row)));
+    const outcomes = await readOutcomes(deps.redis, deps.keys, run.id, rows);
+    const approved = outcomes.flatMap((outcome) =>
+      outcome?.status === 'held' && outcome.row !== null ? [{ row: outcome.row, key: outcome.key }] : [],
+    );
+    if (approved.length > 0) await held.resettle(run.id, cancelledOutcomes(approved));
+  }
+}
