@@ -9,9 +9,11 @@ import { expectExactCatalog } from './support/exact-catalog.js';
 /** A chunk's job lock, short so that an outage outlasts it within the test. */
 const LOCK_MS = 2000;
 
-/** What `status --json` says of a run's requests. */
+/** What `status --json` says of a run: its state, its rows' outcomes and its requests. */
 interface CountedStatus {
   state: string;
+  settled: number;
+  counts: Record<string, number>;
   requests: number;
   writes: number;
   requestsAtLeast?: boolean;
@@ -41,8 +43,11 @@ describe('when Redis comes back after the job locks ran out', () => {
     CATALOG_SYNC_LOCK_MS: String(LOCK_MS),
     LOG_LEVEL: 'warn',
   });
-  const status = async (runId: string) =>
-    JSON.parse((await pipeline.cli(['status', runId, '--json'], env())).stdout) as CountedStatus;
+  const status = async (runId: string): Promise<CountedStatus> => {
+    const printed = JSON.parse((await pipeline.cli(['status', runId, '--json'], env())).stdout);
+    const { state, settled, counts, requests, writes, requestsAtLeast } = printed as CountedStatus;
+    return { state, settled, counts, requests, writes, requestsAtLeast };
+  };
 
   /** `import` of `rows` served by a `worker` whose Redis stops once `cut` holds, and comes back. */
   async function importAcrossRestart(rows: CatalogRow[], cut: () => boolean) {
