@@ -243,6 +243,14 @@ export const APPROVAL_STOPPED_AFTER_MS = 60_000;
 export const MAX_STALLED_COUNT = 100;
 
 /**
+ * Chunk attempts a worker remembers after they ended (queue/chunk-attempts.ts): one handed out again
+ * after its lock ran out (Redis away past it) is known to follow this process's own attempt, whose
+ * requests were counted, so the run's counts are not said to be lower bounds. A chunk comes back
+ * within a stall check; a thousand is minutes of a busy worker, and a few tens of kilobytes.
+ */
+export const CHUNK_ATTEMPTS_REMEMBERED = 1000;
+
+/**
  * How a worker shares its slots among sellers: seller queues served at once (each a blocking
  * connection), how long a seller keeps its slot while another with work waits, and how long a
  * served queue may have no work before its slot is let go.

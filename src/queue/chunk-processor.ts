@@ -17,6 +17,7 @@ import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
+import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { unsentReason } from './ending-early.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
@@ -38,6 +39,8 @@ export function makeChunkProcessor(
   queue: Queue,
   /** The process's runs in turn (SellerWorkers shares one); a processor of its own when absent. */
   order: RunOrder = new RunOrder(deps),
+  /** The process's chunk attempts under way (SellerWorkers shares one); its own when absent. */
+  attempts: ChunkAttempts = new ChunkAttempts(),
 ) {
   const processChunk = makeChunkSync(deps, contexts, queue, order);
   /**
@@ -49,7 +52,9 @@ export function makeChunkProcessor(
    */
   return async function processOrPutBack(job: Job<ChunkJobData>, token?: string): Promise<void> {
     try {
-      await processChunk(job, token);
+      // Handed out again while an earlier attempt at it goes on here (its lock ran out while Redis
+      // was away): after that attempt, which sends its rows once (chunk-attempts.ts).
+      await attempts.inTurn(job, token, (followsOwn) => processChunk(job, token, followsOwn));
     } catch (error) {
       const fault = faultOf(error);
       if (fault === null) throw error;
@@ -61,7 +66,12 @@ export function makeChunkProcessor(
 }
 
 function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, order: RunOrder) {
-  return async function processChunk(job: Job<ChunkJobData>, token?: string): Promise<void> {
+  return async function processChunk(
+    job: Job<ChunkJobData>,
+    token: string | undefined,
+    /** The job's previous attempt was this process's and has ended: its requests are counted. */
+    followsOwn: boolean,
+  ): Promise<void> {
     const { runId, rows } = job.data;
     const sources = sourcesByRow(job.data);
     // No key to serve the run with here: said, and the chunk is looked at again in a minute.
@@ -88,7 +98,11 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       ]);
     // Taken back after its process stopped holding it (killed, or cut off from Redis past its lock):
     // the requests that process had not yet added to the run are lost, so its counts are lower bounds.
-    if (job.stalledCounter > 0 && recorded) await markRequestsAtLeast(deps.redis, deps.keys.run(runId));
+    // Not when that process is this one (its attempt added them as it ended), nor once the run ended:
+    // an ended run's record says what it did, for good.
+    const ended = state === 'done' || state === 'cancelled';
+    if (job.stalledCounter > 0 && recorded && !followsOwn && !ended)
+      await markRequestsAtLeast(deps.redis, deps.keys.run(runId));
     // The key this process built the run's context with was rejected (401) since, here or in another
     // process: never sent again. The context is built anew from the keys as they are now (a keys
     // file read again), or the chunk waits, unsent, if no other key is held.

@@ -6,6 +6,7 @@ import { RunStateLostError } from '../redis/health.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
+import { ChunkAttempts } from './chunk-attempts.js';
 import { isFinalAttempt, settleFailedChunk } from './chunk-failure.js';
 import { makeChunkProcessor } from './chunk-processor.js';
 import { queueOptions } from './queue-options.js';
@@ -28,7 +29,8 @@ export interface SellerWorkersOptions {
  * renewal, and the next stall check of a live worker puts its jobs back, so they are taken within
  * lock + check (8 + 4 s by default). A live worker renews every half lock, so only one that cannot
  * reach Redis for a whole lock loses its jobs; the create claims (create-claims.ts) keep a chunk
- * handed out twice from creating a product twice.
+ * handed out twice from creating a product twice, and handed out again to the same process, its
+ * second attempt waits for the first (chunk-attempts.ts).
  */
 export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDurationMs' | 'stalledIntervalMs'>) {
   const lockDuration = options.lockDurationMs ?? DEFAULT_LOCK_MS;
@@ -49,6 +51,8 @@ export class SellerWorkers {
   private readonly workers = new Map<string, { worker: Worker<ChunkJobData>; queue: Queue<ChunkJobData> }>();
   private readonly contexts: RunContexts;
   private readonly order: RunOrder;
+  /** The chunk attempts under way in this process, across its queues: one at a time per chunk. */
+  private readonly attempts: ChunkAttempts;
   /** Wakes of the next run under way (wakeNextRun): waited for before a queue closes. */
   private readonly waking = new Set<Promise<void>>();
   private paused = false;
@@ -61,6 +65,7 @@ export class SellerWorkers {
   ) {
     this.contexts = new RunContexts(deps);
     this.order = new RunOrder(deps);
+    this.attempts = new ChunkAttempts(jobLockOptions(options).lockDuration);
   }
 
   serve(seller: SellerInfo): void {
@@ -72,7 +77,7 @@ export class SellerWorkers {
     );
     const worker = new (bullmq().Worker)<ChunkJobData>(
       seller.queueName,
-      makeChunkProcessor(this.deps, this.contexts, queue, this.order),
+      makeChunkProcessor(this.deps, this.contexts, queue, this.order, this.attempts),
       {
         connection,
         prefix: this.options.prefix,
