@@ -25,8 +25,9 @@ export function throttledErrorLog(logger: Logger, what: string, everyMs = 10_000
     last = now;
     // A job lock that could not be renewed was lost with Redis' data or taken as stalled: BullMQ
     // recovers the job, and a run whose state is gone ends with its own line. Its attempt's end is
-    // then refused (`Lock mismatch`): the chunk was handed out again, and that attempt ends it.
-    const lockLost = /could not renew lock|Lock mismatch/.test(error.message);
+    // then refused (`Lock mismatch`, `Missing lock`): the chunk was handed out again, or is about to
+    // be, and that attempt ends it.
+    const lockLost = /could not renew lock|Lock mismatch|Missing lock/.test(error.message);
     const level = isReconnecting(error) || lockLost ? 'info' : 'warn';
     logger[level]({ err: error.message }, `${what}: ${error.message} (retrying)`);
   };

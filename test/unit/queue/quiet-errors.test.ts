@@ -15,6 +15,7 @@ describe("BullMQ's errors in a worker's log", () => {
     for (const message of [
       'could not renew lock for job r-0',
       'Lock mismatch for job r-1. Cmd moveToFinished from active',
+      'Missing lock for job r-2. moveToFinished',
     ]) {
       throttledErrorLog(logger, 'queue q', 0)(new Error(message));
     }
@@ -22,6 +23,7 @@ describe("BullMQ's errors in a worker's log", () => {
     expect(lines).toEqual([
       'info: queue q: could not renew lock for job r-0 (retrying)',
       'info: queue q: Lock mismatch for job r-1. Cmd moveToFinished from active (retrying)',
+      'info: queue q: Missing lock for job r-2. moveToFinished (retrying)',
     ]);
   });
 
