@@ -76,7 +76,10 @@ export function planLine(run: RunRecord, writes: number, learned: LearnedLimit |
  * What became of a run's source rows, as the summary and `status` both say it: every outcome a row
  * can have, so the counts add up to the rows settled (merged, skipped and held only when some are).
  */
-export function rowOutcomes(run: Pick<RunRecord, 'dryRun'>, c: ReturnType<typeof runCounts>): string {
+export function rowOutcomes(
+  run: Pick<RunRecord, 'dryRun' | 'approvedQueued'>,
+  c: ReturnType<typeof runCounts>,
+): string {
   const writes = run.dryRun
     ? `${c.toCreate} to create, ${c.toUpdate} to update`
     : `${c.created} created, ${c.updated} updated`;
@@ -85,6 +88,9 @@ export function rowOutcomes(run: Pick<RunRecord, 'dryRun'>, c: ReturnType<typeof
     c.merged ? `, ${c.merged} merged` : '',
     c.skipped ? `, ${c.skipped} skipped` : '',
     c.held ? `, ${c.held} held` : '',
+    // Approved, not written yet (approved-queued.ts): neither held nor settled, and counted here so
+    // that the outcomes add up to the rows.
+    run.approvedQueued ? `, ${run.approvedQueued} approved and queued` : '',
   ].join('');
 }
 

@@ -54,6 +54,8 @@ describe('an approve paused on the daily limit', () => {
 
     const status = await pipeline.cli(['status', id]);
     expect(status.stdout).toMatch(/rows {6}3 settled of 4, 1 approved and queued/);
+    // The outcomes add up to the rows: the queued one is said, neither held nor settled.
+    expect(status.stdout).toMatch(/outcome {3}0 created, 3 updated, .*, 1 approved and queued, 0 missing/);
     expect(status.stdout).not.toMatch(/\bheld\b/);
     const json = JSON.parse((await pipeline.cli(['status', id, '--json'])).stdout);
     expect(json).toMatchObject({ state: 'running', settled: 3, total: 4, approvedQueued: 1 });
