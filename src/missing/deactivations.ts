@@ -9,6 +9,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { decodeEntry } from '../sync/index-entry.js';
 import { DeactivatedStore } from './deactivated-store.js';
+import { DeactivationClaims } from './deactivation-claims.js';
 import { alreadySo, formerValues, type MissingValues, notGivenBackNote } from './missing-values.js';
 
 interface DueDeps {
@@ -70,6 +71,53 @@ export async function settleDueAs(
     await deps.runs.addMissing(
       runId,
       items.map((item) => deactivateLine(item, status, error, notes.get(item.id))),
+      true,
+    );
+  }
+}
+
+/**
+ * A `deactivate` job's products it will not send (its last attempt failed, or its run was
+ * cancelled): settled `failed` with the reason, but for those another live job holds (that job
+ * sends and settles them) and those settled already. `holder` is the job's id: its own claims are
+ * its own (deactivation-claims.ts).
+ */
+export async function settleJobUnsent(
+  deps: DueDeps,
+  runId: string,
+  job: { holder: string; items: DeactivateItem[]; claimMs: number },
+  reason: string,
+): Promise<void> {
+  const claims = new DeactivationClaims(deps.redis, deps.keys, job.claimMs);
+  const held = await claims.claim(
+    runId,
+    job.holder,
+    job.items.map((item) => item.id),
+  );
+  await deps.runs.addMissing(
+    runId,
+    job.items.filter((_, i) => held[i] === 'ours').map((item) => deactivateLine(item, 'failed', reason)),
+    true,
+  );
+}
+
+/**
+ * `cancel`: the due deactivations no job in progress holds (`busy`, their ids) are settled `failed`
+ * with the reason, without a claim: the jobs that held them are out of the queue, and one that paused
+ * (the daily limit) keeps its claims until they run out. Settled, no job sends them any more (a job
+ * sends only the products still due that it claims).
+ */
+export async function settleDueUnsent(
+  deps: DueDeps,
+  runId: string,
+  busy: ReadonlySet<string>,
+  reason: string,
+): Promise<void> {
+  for await (const items of dueBatches(deps, runId)) {
+    const unsent = items.filter((item) => !busy.has(item.id));
+    await deps.runs.addMissing(
+      runId,
+      unsent.map((item) => deactivateLine(item, 'failed', reason)),
       true,
     );
   }

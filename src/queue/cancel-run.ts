@@ -8,6 +8,7 @@ import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelApprovedRows } from './cancel-approval.js';
+import { cancelDueDeactivations, endCancelledByDeactivations } from './cancel-deactivations.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
@@ -85,6 +86,8 @@ export async function cancelRun(
     }
     const active = await jobsOfRun(queue, runId, ['active']);
     const inFlight = active.length;
+    // Deactivations queued (`--missing`) are settled not sent: they end the run (cancel-deactivations.ts).
+    await cancelDueDeactivations(deps, runId, active);
     // Approved rows not written yet are `held` still: resettled, they end the run (cancel-approval.ts).
     await cancelApprovedRows(deps, run, active);
     // Its chunks gone, a later run of the seller that waited for them goes on (run-order.ts).
@@ -105,6 +108,8 @@ export async function cancelRun(
 export async function endCancelled(deps: CancelDeps, run: RunRecord): Promise<RunRecord | null> {
   await settleTheRest(deps, run);
   await finaliseIfSettled(deps, run.id);
+  // Its finalisation was under way meanwhile and queued its deactivations: the cancel settled them.
+  await endCancelledByDeactivations(deps, run.id);
   return deps.runs.get(run.id);
 }
 

@@ -4,8 +4,7 @@ import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import type { WorkerDeps } from '../chunks/run-context.js';
 import { CLAIM_MS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
-import { DeactivationClaims } from '../missing/deactivation-claims.js';
-import { deactivateLine } from '../missing/deactivations.js';
+import { settleJobUnsent } from '../missing/deactivations.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
@@ -41,17 +40,11 @@ export async function settleFailedChunk(
   if (job.data.phase === 'deactivate') {
     // Its products not deactivated yet fail with the reason, but for those another live job holds:
     // that job sends them. The run ends after its last line.
-    const items = job.data.deactivate ?? [];
-    const claims = new DeactivationClaims(deps.redis, deps.keys, deps.claimMs ?? CLAIM_MS);
-    const held = await claims.claim(
+    await settleJobUnsent(
+      deps,
       runId,
-      String(job.id),
-      items.map((item) => item.id),
-    );
-    await deps.runs.addMissing(
-      runId,
-      items.filter((_, i) => held[i] === 'ours').map((item) => deactivateLine(item, 'failed', reason)),
-      true,
+      { holder: String(job.id), items: job.data.deactivate ?? [], claimMs: deps.claimMs ?? CLAIM_MS },
+      reason,
     );
     await endAfterDeactivations(deps, runId);
     return;

@@ -5,6 +5,7 @@ import { KeyUnavailableError } from '../chunks/key-errors.js';
 import type { RunContexts, WorkerDeps } from '../chunks/run-context.js';
 import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
+import { settleJobUnsent } from '../missing/deactivations.js';
 import { markMissingGuarded } from '../missing/missing-guard.js';
 import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
@@ -17,6 +18,7 @@ import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
+import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { unsentReason } from './ending-early.js';
@@ -142,7 +144,14 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       // An approved row is `held` until its write resettles it: the approve mode resettles it
       // (a plain settle passes a settled row over, and the run would never end).
       if (job.data.phase === 'approve') await mode.settle(cancelledOutcomes(rows));
-      else await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
+      else if (job.data.phase === 'deactivate') {
+        // Its products are not sent either, nor left due: the run's end waits for none to be due.
+        const items = job.data.deactivate ?? [];
+        const claimMs = context.claims.claimMs;
+        await settleJobUnsent(deps, runId, { holder: String(job.id), items, claimMs }, CANCELLED);
+        if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
+        return;
+      } else await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
       if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
       return;
     }

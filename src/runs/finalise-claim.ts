@@ -94,3 +94,11 @@ export async function claimFinalisationLease(
     await sleep(Math.max(1, Math.min(10 * 2 ** attempt, 500, ends - now() + 1)));
   }
 }
+
+/**
+ * Whether a run's finalisation is over (its `finalising` field): the run ended then, or its end was
+ * left to its deactivations (queued), or to an `approve` of the run it held.
+ */
+export function finalisationOver(finalising: string | null | undefined): boolean {
+  return finalising !== null && finalising !== undefined && !finalising.startsWith('lease:');
+}

@@ -26,6 +26,8 @@ export function registerCancel(program: Command, io: CliIo): void {
         '',
         'Rows already settled keep their outcome; the others are reported `skipped` with error',
         '`cancelled`, and the run ends as cancelled with its full report (`catalog-sync report`).',
+        'Its --missing deactivations still queued (the daily limit met, an approve under way) are not',
+        'sent either: `deactivate` lines with status `failed`, error `cancelled`.',
         'A run a live worker is working on: what is still queued is removed at once; the chunk',
         'in progress finishes its rows (a write is never cut in half), then the run ends cancelled.',
         'A run already done, or unknown, is refused (exit 2).',
