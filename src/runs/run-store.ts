@@ -1,9 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
-import { SLICE_SCRIPTS } from '../redis/lua-slices.js';
-import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
-import { WriteList } from '../redis/write-list.js';
+import { runScript } from '../redis/scripts.js';
 import { withApprovedQueued } from './approved-queued.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
@@ -12,16 +10,15 @@ import { missingMember } from './missing-order.js';
 import { encodeOutcome } from './outcome-codec.js';
 import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
-import { StoredSources } from './parent-sources.js';
 import { execWithCounts, RequestCounts } from './request-counts.js';
 import { recordRevert } from './revert-history.js';
 import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
-import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, SETTLE, unwrittenCounter } from './run-scripts.js';
-import { gatherRowWrites, type RowWrite } from './settle-batch.js';
+import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
+import type { RowWrite } from './settle-batch.js';
+import { runSettle } from './settle-step.js';
 import type { RowSource } from './source-rows.js';
-import { queueWrittenKeys } from './written-keys.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -195,51 +192,12 @@ export class RunStore {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
       return { settledNow: 0, settled };
     }
-    const args: string[] = [];
-    const stored = new StoredSources(this.keys.parentSources(id));
-    for (const outcome of outcomes) {
-      if (outcome.row === null)
-        throw new Error('settle() takes source rows; missing lines are added at the end');
-      args.push(
-        String(outcome.row),
-        encodeOutcome(outcome),
-        outcome.action,
-        outcome.status,
-        outcome.productId ?? '',
-        stored.json(outcome.status === 'failed' ? sources?.get(outcome.row) : undefined),
-      );
-    }
-    // One round trip and one step: the requests counted so far, what the writes record, then the rows
-    // they decided (a write's record and its row's outcome land together or not at all). The parents'
-    // values go first, apart: written once each (HSETNX), whatever happens after; the keys of the
-    // products written too (written-keys.ts): their writes were answered already.
-    const writes = new WriteList();
-    gatherRowWrites(writes, records);
     const counts = this.requestCounts.take(id);
-    defineScripts(this.redis, SETTLE, ...SLICE_SCRIPTS);
-    const pipeline = this.redis.pipeline();
-    stored.queue(pipeline);
-    queueWrittenKeys(pipeline, this.keys, id, outcomes);
-    const fixedKeys = [
-      this.keys.outcomes(id),
-      this.keys.run(id),
-      this.keys.touched(id),
-      this.keys.failedSources(id),
-    ];
-    const keys = [...fixedKeys, ...writes.keys];
-    const header = [String(counts.requests), String(counts.writes), String(writes.args.length)];
-    queueScript(pipeline, SETTLE, keys.length, ...keys, ...header, ...writes.args, ...args);
-    let answers: [Error | null, unknown][];
-    try {
-      answers = (await pipeline.exec()) ?? [];
-    } catch (error) {
-      counts.putBack();
-      throw error;
-    }
-    const [scriptError, answer] = answers.at(-1) ?? [new Error('Redis gave no answer to the settle')];
-    if (scriptError) counts.putBack();
-    for (const [error] of answers) if (error) throw error;
-    const [settledNow, settled, fresh] = answer as [number, number, number[]];
+    const { settledNow, settled, fresh } = await runSettle(this.redis, this.keys, id, counts, {
+      outcomes,
+      sources,
+      records,
+    });
     this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };
   }
