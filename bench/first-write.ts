@@ -17,12 +17,11 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registrations } from '../src/cli/main.js';
 import { startSandboxProcess } from './big-import/processes.js';
 import { BENCH_KEY, BENCH_SELLER } from './goals/measured-sync.js';
 import { startBenchRedis } from './goals/private-redis.js';
 import { generateRows, writeCatalogCsv } from './sync/catalog.js';
-import { runCli } from './sync/cli-run.js';
+import { registrations, runCli } from './sync/cli-run.js';
 
 /** When each request of this process went out (performance.now()), and its method. */
 const sent: Array<{ at: number; method: string }> = [];

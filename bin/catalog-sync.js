@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/ by `npm ci` (the `prepare` script).
+// Thin launcher: the CLI is compiled and bundled into dist/ by `npm ci` (the `prepare` script).
 // First, before anything allocates: how far the heap may grow between collections (peak memory).
-import '../dist/src/cli/heap-growth.js';
-import { exitAfterFlush } from '../dist/src/cli/exit-after-flush.js';
-import { main } from '../dist/src/cli/main.js';
+import '../dist/bundle/heap-growth.js';
+import { exitAfterFlush, main } from '../dist/bundle/catalog-sync.js';
 
 // `catalog-sync report <id> | head`: a reader that stops early is not an error.
 for (const stream of [process.stdout, process.stderr]) {

@@ -79,7 +79,9 @@ export const BIN = join(projectRoot(), 'bin', 'catalog-sync.js');
 
 /** Subprocess tests run the built CLI: say how to get it rather than fail obscurely. */
 export function assertBuilt(): void {
-  if (!existsSync(join(projectRoot(), 'dist', 'src', 'cli', 'main.js'))) {
+  // dist/src (tsc) for the tests that load built modules, dist/bundle for the launcher.
+  const built = ['dist/src/cli/main.js', 'dist/bundle/catalog-sync.js'];
+  if (!built.every((path) => existsSync(join(projectRoot(), path)))) {
     throw new Error('dist/ is missing: run `npm run build` before the subprocess tests');
   }
 }
