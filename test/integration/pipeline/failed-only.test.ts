@@ -177,6 +177,31 @@ describe('report <run-id> --failed-only', () => {
     expect(bySku.get('CR-2')).not.toHaveProperty('error');
   });
 
+  it('says nothing of rows still to settle for a run its guard held: every row of it is settled', async () => {
+    const seed = [
+      { sku: 'H-1', name: 'One', price: '10' },
+      { sku: 'H-2', name: 'Two', price: '20' },
+    ];
+    expect((await pipeline.cli(['run', await pipeline.csv('seed.csv', seed)])).code).toBe(0);
+    const rows = [
+      { sku: 'H-1', name: 'One', price: '100' },
+      { sku: 'H-2', name: 'Two', price: 'n/a' },
+    ];
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('held.csv', rows),
+      '--max-price-change',
+      '50%',
+    ]);
+    expect(held.code).toBe(5);
+
+    const printed = await pipeline.cli(['report', runIdOf(held.stdout), '--failed-only']);
+
+    expect(printed.code).toBe(0);
+    expect(cells(printed.stdout).map((line) => line[0])).toEqual(['sku', 'H-2']);
+    expect(printed.stderr).toBe('catalog-sync: 1 failed row\n');
+  });
+
   it('keeps the source values of rows that fail in a guarded run, whether applied or approved', async () => {
     // Row 2 passes the guard and is refused when applied; row 3 is held, then refused when approved.
     const seed = [
