@@ -81,7 +81,9 @@ async function reportFailedRows(io: CliIo, runtime: Runtime, run: RunRecord, out
     : await writeFailedRows(runtime.runs, run, shape, io.stdout, { terminal: true });
   // A row counted failed whose values were not kept (settled by a version that did not keep them).
   const failed = run.counts['status:failed'] ?? 0;
-  const unsettled = run.state === 'done' ? '' : ` (run ${run.state}: rows still to settle are not listed)`;
+  // Only a run not over has rows still to settle: a held or cancelled one settled all of its rows.
+  const notOver = run.state === 'queued' || run.state === 'running';
+  const unsettled = notOver ? ` (run ${run.state}: rows still to settle are not listed)` : '';
   const missing =
     failed > written
       ? `; ${countOf(failed - written, 'failed row holds', 'failed rows hold')} no source values`
