@@ -143,6 +143,11 @@ export async function endAfterDeactivations(deps: FinaliseDeps, runId: string): 
   return endRun(deps, runId, false);
 }
 
+/**
+ * The one end step of every run (its finalisation, its last deactivation): the record's end (once:
+ * RunStore.finish), one log line, the source's claim released, the webhook told. A caller that finds
+ * the run ended already does none of it, and gets false.
+ */
 async function endRun(
   deps: FinaliseDeps,
   runId: string,
@@ -158,7 +163,7 @@ async function endRun(
     endedEarly === undefined &&
     (heldDeactivations || Number((await redis.hget(keys.run(runId), 'status:held')) ?? 0) > 0);
   const early = endedEarly === undefined ? {} : { aborted: true, endedEarly };
-  await deps.runs.finish(runId, Date.now(), { held, cancelled, ...early });
+  if (!(await deps.runs.finish(runId, Date.now(), { held, cancelled, ...early }))) return false;
   const run = await deps.runs.get(runId);
   // A cancelled run did not send every row: the seller's record is not as complete as a full read.
   if (run && !cancelled) await recordFullRead(redis, keys, run);

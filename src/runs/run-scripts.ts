@@ -189,6 +189,18 @@ export const MARK_RUNNING = luaScript(
   1,
   "if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') return 1 end return 0",
 );
+// The end of a run, once (RunStore.finish): its state moves from `queued` or `running` to its end (or
+// to `held`) with the end's fields, in one step. 0, nothing written: it had ended already (two
+// callers ended it at once, a cancel and an approval's last row among them), is held (only `approve`
+// moves it on), or its record is gone. KEYS[1]: the run; ARGV: the fields and their values.
+export const FINISH = luaScript(
+  'finishRun',
+  1,
+  `local state = redis.call('HGET', KEYS[1], 'state')
+   if state ~= 'queued' and state ~= 'running' then return 0 end
+   redis.call('HSET', KEYS[1], unpack(ARGV))
+   return 1`,
+);
 export const REQUEST_CANCEL = luaScript(
   'requestCancel',
   1,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RowOutcome } from '../interfaces.js';
-import { runScript } from '../redis/scripts.js';
+import { defineScripts, queueScript, runScript } from '../redis/scripts.js';
 import { withApprovedQueued } from './approved-queued.js';
 import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
@@ -15,7 +15,7 @@ import { recordRevert } from './revert-history.js';
 import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
-import { ADD_MISSING, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
+import { ADD_MISSING, FINISH, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
 import type { RowWrite } from './settle-batch.js';
 import { runSettle } from './settle-step.js';
 import type { RowSource } from './source-rows.js';
@@ -247,7 +247,8 @@ export class RunStore {
   /**
    * Ends the run: `cancelled` when `cancel` asked for it, `held` when a guard held rows back
    * (approve ends it then), else `done`. A run that ended drops what only a running run reads and
-   * packs its unchanged outcomes (ended-run.ts).
+   * packs its unchanged outcomes (ended-run.ts). Once (FINISH): true for the one call that ended it;
+   * a run ended (or held) already is left as it is, and the caller says nothing of its end.
    */
   async finish(
     id: string,
@@ -264,21 +265,24 @@ export class RunStore {
       cancelled?: boolean;
       missingNotApplied?: string;
     } = {},
-  ): Promise<void> {
+  ): Promise<boolean> {
     const state = how.cancelled ? 'cancelled' : how.held ? 'held' : 'done';
     const early = how.aborted
       ? { aborted: 1, ...(how.endedEarly ? { endedEarly: how.endedEarly } : {}) }
       : {};
     const notApplied = how.missingNotApplied ? { missingNotApplied: how.missingNotApplied } : {};
     const fields = { state, finishedAt: now, ...early, ...notApplied };
+    defineScripts(this.redis, FINISH);
     const multi = this.redis.multi();
-    // The requests this process counted for the run are in its record when it ends.
+    // The requests this process counted for the run are in its record when it ends (spent, they
+    // count even when another caller ended it).
     const counts = this.requestCounts.queue(multi, this.keys.run(id), id);
-    multi.hset(this.keys.run(id), fields);
     for (const key of runDataKeys(this.keys, id)) multi.expire(key, RUN_TTL_SECONDS);
-    await execWithCounts(multi, counts);
-    const run = state === 'held' ? null : await this.get(id);
+    queueScript(multi, FINISH, this.keys.run(id), ...Object.entries(fields).flat());
+    const ended = (await execWithCounts(multi, counts)) === 1;
+    const run = state === 'held' || !ended ? null : await this.get(id);
     if (run) await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
+    return ended;
   }
 
   /**
