@@ -11,17 +11,20 @@ import type { RowSource } from '../runs/source-rows.js';
 import { recordWrittenKeys } from '../runs/written-keys.js';
 
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
-// approve job) is left alone, so counts move once per row. The note counters move with it, as
-// run-scripts.ts SETTLE_SCRIPT counts them (a held row's note, if any, gives way to the new one's):
-// the summary's `notes` line counts the notes of approved rows. The last approved row ends the round:
-// the run is `done`, or `held` again when rows (or deactivations) were left out of `approve --rows`;
-// `cancelled` when `cancel` was asked for meanwhile (queue/cancel-approval.ts resettles the rows it
-// took off the queue), the approval's marks cleared: nothing else would end it (its finalisation
-// was done when it was held).
+// approve job) is left alone, so counts move once per row; nor does any row of a run that ended (its
+// counts are final). The note counters move with it, as run-scripts.ts SETTLE_SCRIPT counts them (a
+// held row's note, if any, gives way to the new one's): the summary's `notes` line counts the notes
+// of approved rows. The last approved row ends the round: the run is `done`, or `held` again when
+// rows (or deactivations) were left out of `approve --rows`. When `cancel` was asked for meanwhile
+// (queue/cancel-approval.ts resettles the rows it took off the queue), the approval's marks are
+// cleared and the run is left `running`: it ends `cancelled` through the end step of every run
+// (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
   5,
   `
+local state = redis.call('HGET', KEYS[2], 'state')
+if state == 'done' or state == 'cancelled' then return 0 end
 local function countNotes(encoded, by)
   if #cjson.decode(encoded) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', by) end
   if string.find(encoded, 'accepted but not applied', 1, true) then
@@ -62,7 +65,6 @@ if replaced > 0 then
     local held = tonumber(redis.call('HGET', KEYS[2], 'status:held') or '0')
       + tonumber(redis.call('HGET', KEYS[2], 'pair:deactivate:held') or '0')
     if redis.call('HEXISTS', KEYS[2], 'cancelledAt') == 1 then
-      redis.call('HSET', KEYS[2], 'state', 'cancelled')
       redis.call('HDEL', KEYS[2], 'approvalRows', 'approvalCount')
     else
       redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
@@ -96,7 +98,10 @@ export class HeldRows {
     }
   }
 
-  /** Gives held rows their final outcome (once each); the last one of an approve round ends it. */
+  /**
+   * Gives held rows their final outcome (once each); the last one of an approve round ends it, but
+   * for a cancelled round: its caller ends the run then (queue/finalise.ts endIfFinalisationOver).
+   */
   async resettle(
     runId: string,
     outcomes: RowOutcome[],
@@ -130,12 +135,9 @@ export class HeldRows {
       ...args,
     )) as number;
     // The round's last row ended the run (`done`) without RunStore.finish: it keeps what a run that
-    // ended keeps, as finish would. Cancelled, it is finished as a cancel finishes a run (its end time,
-    // its data keys' lifetime).
-    const runs = new RunStore(this.redis, this.keys);
-    const run = replaced > 0 ? await runs.get(runId) : null;
+    // ended keeps, as finish would. A cancelled round's run is ended by the caller (see the script).
+    const run = replaced > 0 ? await new RunStore(this.redis, this.keys).get(runId) : null;
     if (run?.state === 'done') await keepOnlyWhatEndedRunsRead(this.redis, this.keys, run);
-    if (run?.state === 'cancelled') await runs.finish(runId, Date.now(), { cancelled: true });
     return replaced;
   }
 }

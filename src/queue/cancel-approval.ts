@@ -1,22 +1,24 @@
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { CANCEL_JOBS_PAGE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
-import type { RedisKeys } from '../runs/keys.js';
 import { readOutcomes } from '../runs/outcome-rows.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { cancelledOutcomes } from './chunk-failure.js';
+import { endIfFinalisationOver, type FinaliseDeps } from './finalise.js';
 
 /**
  * `cancel` of a run whose approval is under way (its writes queued, or waiting out the daily limit):
  * the rows it approved and has not written are still `held` in Redis (guards/held-rows.ts), so the
  * settle of a plain cancel passed them over and the run stayed `running` for ever. They are
  * resettled `skipped` (cancelled) here, but for those of the chunks a live worker holds (`active`):
- * those finish first, as for any cancel. Whoever resettles the last of them ends the run `cancelled`.
+ * those finish first, as for any cancel. Whoever resettles the last of them, this cancel or a worker,
+ * ends the run `cancelled` then, through the end step of every run (finalise.ts endIfFinalisationOver:
+ * once, its `ended` webhook told, its end logged): each asks after its own resettles, so the one
+ * that asks last finds no row left and ends it, and two that find none end it once.
  */
 export async function cancelApprovedRows(
-  deps: { redis: Redis; keys: RedisKeys },
+  deps: FinaliseDeps,
   run: Pick<RunRecord, 'id' | 'total' | 'approvedQueued' | 'approvedRows'>,
   active: readonly Job<ChunkJobData>[],
 ): Promise<void> {
@@ -37,4 +39,5 @@ export async function cancelApprovedRows(
     );
     if (approved.length > 0) await held.resettle(run.id, cancelledOutcomes(approved));
   }
+  await endIfFinalisationOver(deps, run.id);
 }

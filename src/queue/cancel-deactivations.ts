@@ -1,20 +1,10 @@
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { settleDueUnsent } from '../missing/deactivations.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
-import { finalisationOver } from '../runs/finalise-claim.js';
-import type { RedisKeys } from '../runs/keys.js';
-import type { RunStore } from '../runs/run-store.js';
-import { endAfterDeactivations } from './finalise.js';
+import { endIfFinalisationOver, type FinaliseDeps } from './finalise.js';
 
 /** A deactivation a cancel kept from being sent: reported `deactivate`, `failed`, with this error. */
 export const CANCELLED = 'cancelled';
-
-interface CancelDeactivationsDeps {
-  redis: Redis;
-  keys: RedisKeys;
-  runs: RunStore;
-}
 
 /**
  * `cancel` of a run whose `--missing` deactivations are queued (its finalisation queued them, or an
@@ -25,27 +15,11 @@ interface CancelDeactivationsDeps {
  * worker holds when its run is cancelled.
  */
 export async function cancelDueDeactivations(
-  deps: CancelDeactivationsDeps,
+  deps: FinaliseDeps,
   runId: string,
   active: readonly Job<ChunkJobData>[],
 ): Promise<void> {
   const busy = new Set(active.flatMap((job) => (job.data.deactivate ?? []).map((item) => item.id)));
   await settleDueUnsent(deps, runId, busy, CANCELLED);
-  await endCancelledByDeactivations(deps, runId);
-}
-
-/**
- * The end of a cancelled run whose finalisation is over (its end left to its deactivations, or to an
- * approval): once no deactivation is due and no approved row is left to write, it ends `cancelled`,
- * as after its last `deactivate` job. A run not finalised yet ends by its finalisation instead
- * (which deactivates nothing for a cancelled run); one ended already is left alone.
- */
-export async function endCancelledByDeactivations(
-  deps: CancelDeactivationsDeps,
-  runId: string,
-): Promise<boolean> {
-  const [state, finalising] = await deps.redis.hmget(deps.keys.run(runId), 'state', 'finalising');
-  if (state !== 'running' && state !== 'queued') return false;
-  if (!finalisationOver(finalising)) return false;
-  return endAfterDeactivations(deps, runId);
+  await endIfFinalisationOver(deps, runId);
 }

@@ -8,9 +8,9 @@ import { runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelApprovedRows } from './cancel-approval.js';
-import { cancelDueDeactivations, endCancelledByDeactivations } from './cancel-deactivations.js';
+import { cancelDueDeactivations } from './cancel-deactivations.js';
 import { cancelledOutcomes } from './chunk-failure.js';
-import { finaliseIfSettled } from './finalise.js';
+import { endIfFinalisationOver, finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { wakeNextRun } from './run-order.js';
@@ -109,7 +109,7 @@ export async function endCancelled(deps: CancelDeps, run: RunRecord): Promise<Ru
   await settleTheRest(deps, run);
   await finaliseIfSettled(deps, run.id);
   // Its finalisation was under way meanwhile and queued its deactivations: the cancel settled them.
-  await endCancelledByDeactivations(deps, run.id);
+  await endIfFinalisationOver(deps, run.id);
   return deps.runs.get(run.id);
 }
 

@@ -56,7 +56,7 @@ export async function settleFailedChunk(
     { run: runId, job: job.id, rows: unsettled.length, err: reason },
     'chunk failed: its rows are marked failed',
   );
-  if (queue) await advanceRun(deps, runId, queue);
+  if (queue) await advanceRun(deps, runId, queue, job.data.phase);
   else await finaliseIfSettled(deps, runId, queue);
 }
 

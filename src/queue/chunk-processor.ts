@@ -136,7 +136,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     let mode = chunkRows(deps, runId, context.run, modeName, sources);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
-      if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
+      if (await advanceRun(deps, runId, queue, job.data.phase)) contexts.drop(runId);
     };
     // `cancel` was asked for after this chunk was handed out: its rows are not sent (those settled
     // already keep their outcome).
@@ -152,7 +152,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
         return;
       } else await deps.runs.settle(runId, cancelledOutcomes(rows), sources);
-      if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
+      if (await advanceRun(deps, runId, queue, job.data.phase)) contexts.drop(runId);
       return;
     }
     if (snapshotFailed) return settleNotSynced(snapshotFailed);
@@ -226,7 +226,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         (error: unknown) => deps.health?.note(error),
       );
     }
-    if (await advanceRun(deps, runId, queue)) contexts.drop(runId);
+    if (await advanceRun(deps, runId, queue, job.data.phase)) contexts.drop(runId);
   };
 }
 

@@ -15,7 +15,7 @@ import {
 import type { RunNotifier } from '../notify/notifier.js';
 import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
-import type { LeaseOptions } from '../runs/finalise-claim.js';
+import { finalisationOver, type LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
@@ -24,7 +24,7 @@ import { matchSpaceOf } from '../sync/match-space.js';
 import { settlePlannedAsUnsent } from './ending-early.js';
 import { releaseSource } from './source-claim.js';
 
-type FinaliseDeps = {
+export type FinaliseDeps = {
   redis: Redis;
   keys: RedisKeys;
   runs: RunStore;
@@ -34,15 +34,19 @@ type FinaliseDeps = {
 
 /**
  * After a chunk: a guarded run whose rows are all planned has its guards decided (src/guards), then
- * a run whose rows are all settled is ended. True for the one caller that ended it.
+ * a run whose rows are all settled is ended. True for the one caller that ended it. An `approve`
+ * chunk's run was finalised when it was held: a cancelled approval ends after its last row instead
+ * (endIfFinalisationOver).
  */
 export async function advanceRun(
   deps: FinaliseDeps,
   runId: string,
   queue: Queue<ChunkJobData>,
+  phase?: ChunkJobData['phase'],
 ): Promise<boolean> {
   await decideGuardsIfPlanned(deps, runId, queue, (run) => weighMissing(deps, run));
-  return finaliseIfSettled(deps, runId, queue);
+  if (await finaliseIfSettled(deps, runId, queue)) return true;
+  return phase === 'approve' && endIfFinalisationOver(deps, runId);
 }
 
 /**
@@ -144,9 +148,23 @@ export async function endAfterDeactivations(deps: FinaliseDeps, runId: string): 
 }
 
 /**
- * The one end step of every run (its finalisation, its last deactivation): the record's end (once:
- * RunStore.finish), one log line, the source's claim released, the webhook told. A caller that finds
- * the run ended already does none of it, and gets false.
+ * The end of a run whose finalisation is over (its end left to its deactivations, or to an approval
+ * it was held for): once no deactivation is due and no approved row is left to write, it ends, as
+ * after its last `deactivate` job. A cancelled approval ends so (guards/held-rows.ts leaves it to
+ * this end step), whoever settles its last row: the cancel or a worker. A run not finalised yet
+ * ends by its finalisation instead; one ended already is left alone. True for the caller that ended it.
+ */
+export async function endIfFinalisationOver(deps: FinaliseDeps, runId: string): Promise<boolean> {
+  const [state, finalising] = await deps.redis.hmget(deps.keys.run(runId), 'state', 'finalising');
+  if (state !== 'running' && state !== 'queued') return false;
+  if (!finalisationOver(finalising)) return false;
+  return endAfterDeactivations(deps, runId);
+}
+
+/**
+ * The one end step of every run (its finalisation, its last deactivation, a cancelled approval's
+ * last row): the record's end (once: RunStore.finish), one log line, the source's claim released,
+ * the webhook told. A caller that finds the run ended already does none of it, and gets false.
  */
 async function endRun(
   deps: FinaliseDeps,

@@ -1,0 +1,116 @@
+import { PassThrough } from 'node:stream';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { HeldRows } from '../../../src/guards/held-rows.js';
+import type { RowOutcome } from '../../../src/interfaces.js';
+import { createLogger } from '../../../src/logger.js';
+import type { RunNotifier } from '../../../src/notify/notifier.js';
+import { cancelledOutcomes } from '../../../src/queue/chunk-failure.js';
+import { endIfFinalisationOver } from '../../../src/queue/finalise.js';
+import { RedisKeys } from '../../../src/runs/keys.js';
+import { type RunRecord, RunStore } from '../../../src/runs/run-store.js';
+import { runSpec } from '../../support/run-record.js';
+import { usePrefixedRedis } from '../support/redis-prefix.js';
+
+// A run ends once, whoever ends it: its record's end (RunStore.finish) moves its state once, and
+// the end step (queue/finalise.ts) tells its webhook and logs its end only for the caller that did.
+// A cancelled approval's last rows may be resettled by the cancel and a worker at once: both then
+// ask for the end, and it happens once. Real Redis, a prefix of the test's own.
+
+const rig = usePrefixedRedis();
+let redis: Redis;
+let keys: RedisKeys;
+let runs: RunStore;
+let told: Array<{ event: string; run: RunRecord }>;
+let logged: Array<Record<string, unknown>>;
+let deps: Parameters<typeof endIfFinalisationOver>[0];
+
+beforeEach(() => {
+  redis = rig.redis;
+  keys = new RedisKeys(rig.prefix);
+  runs = new RunStore(redis, keys);
+  told = [];
+  logged = [];
+  const notifier = {
+    notifyRun: async (event: string, run: RunRecord) => {
+      told.push({ event, run });
+    },
+  } as unknown as RunNotifier;
+  const lines = new PassThrough();
+  lines.on('data', (line: Buffer) => logged.push(JSON.parse(line.toString('utf8'))));
+  deps = { redis, keys, runs, notifier, logger: createLogger('info', lines) };
+});
+
+const HELD = 20;
+
+/** A run held with HELD rows, approved (`approving`), its finalisation over, then cancelled. */
+async function cancelledApproval(extraHeld = 0): Promise<string> {
+  const run = await runs.create(runSpec());
+  const held = Array.from({ length: HELD + extraHeld }, (_, i): RowOutcome => {
+    const row = i + 1;
+    return { row, key: `SKU-${row}`, action: 'update', productId: String(row), status: 'held', error: '' };
+  });
+  await runs.settle(run.id, held);
+  await runs.markProduced(run.id, held.length);
+  await redis.hset(keys.run(run.id), {
+    state: 'running',
+    approving: HELD,
+    finalising: 'done',
+    cancelledAt: Date.now(),
+  });
+  return run.id;
+}
+
+const rows = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ row: from + i, key: `SKU-${from + i}` }));
+
+describe('the end of a run', () => {
+  it("is its record's once: a second finish changes nothing and says so", async () => {
+    const { id } = await runs.create(runSpec());
+    await runs.markProduced(id, 0);
+
+    expect(await runs.finish(id, 1_000, { cancelled: true })).toBe(true);
+    expect(await runs.finish(id, 2_000)).toBe(false);
+
+    expect(await runs.get(id)).toMatchObject({ state: 'cancelled', finishedAt: 1_000 });
+  });
+
+  it('of a cancelled approval whose last rows the cancel and a worker resettle at once: one webhook, one log line', async () => {
+    for (let round = 0; round < 10; round++) {
+      told = [];
+      logged.length = 0;
+      const id = await cancelledApproval();
+      const held = new HeldRows(redis, keys);
+      // The cancel's rows and the worker's chunk, each followed by its ask for the end.
+      const ender = async (from: number, to: number) => {
+        await held.resettle(id, cancelledOutcomes(rows(from, to)));
+        return endIfFinalisationOver(deps, id);
+      };
+
+      const ended = await Promise.all([ender(1, 10), ender(11, HELD), endIfFinalisationOver(deps, id)]);
+
+      expect(ended.filter(Boolean)).toHaveLength(1);
+      expect(told.map(({ event, run }) => `${event} ${run.state}`)).toEqual(['ended cancelled']);
+      expect(told[0]?.run.counts).toMatchObject({ 'pair:skipped:ok': HELD, 'status:held': 0 });
+      expect(logged.filter((line) => line.msg === `run ${id} cancelled`)).toHaveLength(1);
+      const run = await runs.get(id);
+      expect(run).toMatchObject({ state: 'cancelled', settled: HELD });
+      expect(run?.finishedAt).toBe(told[0]?.run.finishedAt);
+    }
+  });
+
+  it('is not followed by a resettle: an ended run keeps the counts it ended with', async () => {
+    // Row 21 was left out of `approve --rows`: it stays held once the round is over.
+    const id = await cancelledApproval(1);
+    const held = new HeldRows(redis, keys);
+    await held.resettle(id, cancelledOutcomes(rows(1, HELD)));
+    expect(await endIfFinalisationOver(deps, id)).toBe(true);
+    const ended = await runs.get(id);
+
+    expect(await held.resettle(id, cancelledOutcomes(rows(HELD + 1, HELD + 1)))).toBe(0);
+    expect(await endIfFinalisationOver(deps, id)).toBe(false);
+
+    expect((await runs.get(id))?.counts).toEqual(ended?.counts);
+    expect(told).toHaveLength(1);
+  });
+});
