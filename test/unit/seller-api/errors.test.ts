@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ConnectionFailure,
   DailyLimitError,
   errorFromFailure,
   errorFromResponse,
@@ -193,6 +194,40 @@ describe('errorFromFailure', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.outcomeUnknown).toBe(true);
     expect(error.message).toBe('POST /products: no complete answer within 500 ms');
+  });
+
+  it.each([
+    ['ECONNREFUSED', true],
+    ['EHOSTUNREACH', true],
+    ['ENETUNREACH', true],
+    ['ENOTFOUND', true],
+    ['EAI_AGAIN', true],
+    ['UND_ERR_CONNECT_TIMEOUT', true],
+    ['ECONNRESET', false],
+    ['UND_ERR_SOCKET', false],
+    ['EPIPE', false],
+  ])('a failure %s from an injected fetch (its connect phase only) is not sent: %s', (code, notSent) => {
+    expect(errorFromFailure(fetchFailed(code, `${code} happened`), failure('GET')).notSent).toBe(notSent);
+  });
+
+  it('believes the requester on whether the connection was made, whatever the code', () => {
+    const cause = Object.assign(new Error('connect EHOSTUNREACH 127.0.0.1:9'), { code: 'EHOSTUNREACH' });
+    const before = errorFromFailure(new ConnectionFailure(cause, false), failure('POST'));
+    expect(before).toMatchObject({ code: 'EHOSTUNREACH', notSent: true, outcomeUnknown: false });
+    expect(before.message).toBe('POST /products: network error: connect EHOSTUNREACH 127.0.0.1:9 (EHOSTUNREACH)');
+    // The host went out of reach once the request had been written: it may have been applied.
+    const after = errorFromFailure(new ConnectionFailure(cause, true), failure('POST'));
+    expect(after).toMatchObject({ code: 'EHOSTUNREACH', notSent: false, outcomeUnknown: true });
+  });
+
+  it('never takes a failure once an answer came for one not sent', () => {
+    const error = errorFromFailure(fetchFailed('ECONNREFUSED', 'odd'), { ...failure('GET'), status: 200 });
+    expect(error.notSent).toBe(false);
+  });
+
+  it('counts a timeout as sent: the request may be waiting at the API', () => {
+    const abort = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    expect(errorFromFailure(abort, failure('GET')).notSent).toBe(false);
   });
 
   it('removes the key from a failure message that carries it', () => {
