@@ -1,5 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import {
+  type AddressInfo,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHttpRequester,

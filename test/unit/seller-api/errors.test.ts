@@ -214,7 +214,9 @@ describe('errorFromFailure', () => {
     const cause = Object.assign(new Error('connect EHOSTUNREACH 127.0.0.1:9'), { code: 'EHOSTUNREACH' });
     const before = errorFromFailure(new ConnectionFailure(cause, false), failure('POST'));
     expect(before).toMatchObject({ code: 'EHOSTUNREACH', notSent: true, outcomeUnknown: false });
-    expect(before.message).toBe('POST /products: network error: connect EHOSTUNREACH 127.0.0.1:9 (EHOSTUNREACH)');
+    expect(before.message).toBe(
+      'POST /products: network error: connect EHOSTUNREACH 127.0.0.1:9 (EHOSTUNREACH)',
+    );
     // The host went out of reach once the request had been written: it may have been applied.
     const after = errorFromFailure(new ConnectionFailure(cause, true), failure('POST'));
     expect(after).toMatchObject({ code: 'EHOSTUNREACH', notSent: false, outcomeUnknown: true });
