@@ -8,6 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { CONNECT_TIMEOUT_MS, IDLE_SOCKET_MS } from '../defaults.js';
 import { setOwn } from '../named-values.js';
+import { ConnectionFailure } from './errors/connection-failure.js';
 import { TlsHandshakeFailure } from './errors/tls-handshake.js';
 import { ACCEPT_ENCODING, readBody } from './http-body.js';
 import type { HttpRequester, HttpResponse } from './http-exchange.js';
@@ -16,7 +17,8 @@ import type { HttpRequester, HttpResponse } from './http-exchange.js';
  * The Seller API over node:http and node:https with keep-alive agents: about a third of the CPU
  * per request of `fetch` (undici through web streams; issue 12). Same contract as the fetch it
  * replaces: redirects are answers (never followed), one timeout covers connect, headers and body,
- * failures reject with the Node error itself (errors/from-failure.ts reads its `code`).
+ * failures reject with the Node error (errors/from-failure.ts reads its `code`), wrapped to say
+ * whether the connection had been made (errors/connection-failure.ts, errors/tls-handshake.ts).
  */
 export interface ClosableRequester extends HttpRequester {
   /** Closes the pooled sockets. Not needed to let a process exit: idle sockets are unref'd. */
@@ -55,6 +57,9 @@ export function createHttpRequester(options: HttpRequesterOptions = {}): Closabl
       let response: IncomingMessage | undefined;
       // Between TCP connect and TLS up, a failure is the handshake's (errors/tls-handshake.ts).
       let handshaking = false;
+      // Before the connection is up (TLS too, for https) not a byte of the request has left: the
+      // API neither applied nor counted it. After, it may have: when in doubt, it was sent.
+      let connected = false;
       const timer = setTimeout(() => {
         const error = timeoutError(timeoutMs);
         response?.destroy(error);
@@ -67,12 +72,19 @@ export function createHttpRequester(options: HttpRequesterOptions = {}): Closabl
           return;
         }
         clearTimeout(timer);
-        reject(handshaking ? new TlsHandshakeFailure(error) : error);
+        reject(handshaking ? new TlsHandshakeFailure(error) : new ConnectionFailure(error, connected));
       });
       request.once('socket', (socket) => {
         limitConnect(request, socket, secure, url);
-        // A pooled socket was secured long ago; a new one is secured after its TCP connect.
-        if (!secure || !socket.connecting) return;
+        // A pooled socket was connected (and secured) long ago; a new one connects, then is secured.
+        if (!socket.connecting) {
+          connected = true;
+          return;
+        }
+        socket.once(secure ? 'secureConnect' : 'connect', () => {
+          connected = true;
+        });
+        if (!secure) return;
         socket.once('connect', () => {
           handshaking = true;
         });

@@ -5,6 +5,7 @@ import { displayPath } from './base-url.js';
 import { AnswerCapError } from './errors/answer-cap-error.js';
 import { errorFromFailure } from './errors/from-failure.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
+import { NetworkError } from './errors/network-error.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import type { HttpRequester } from './http-exchange.js';
 import { USER_AGENT } from './user-agent.js';
@@ -35,6 +36,11 @@ export interface RequestEvent {
    * on a 429 or a 401 stops the requests still waiting (issue 5).
    */
   error: SellerApiError | null;
+  /**
+   * The request provably never reached the API (its connection was never made: NetworkError's
+   * `notSent`): not one of the seller's requests of the day, nor of the run.
+   */
+  notSent: boolean;
 }
 
 export interface Transport {
@@ -88,7 +94,8 @@ export function send(
     const finish = (error: SellerApiError | null): void => {
       const event = { method, path, status, ms: Math.max(0, transport.now() - started) };
       transport.logger.debug(event, 'seller api request');
-      transport.onRequest({ ...event, headers: responseHeaders, error }, slot);
+      const notSent = error instanceof NetworkError && error.notSent;
+      transport.onRequest({ ...event, headers: responseHeaders, error, notSent }, slot);
     };
     let answer: Answer;
     try {

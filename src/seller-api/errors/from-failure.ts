@@ -1,3 +1,4 @@
+import { ConnectionFailure } from './connection-failure.js';
 import { NetworkError } from './network-error.js';
 import { oneLine, redact } from './one-line.js';
 import { TimeoutError } from './timeout-error.js';
@@ -14,7 +15,11 @@ export interface FailureContext {
   secret?: string;
 }
 
-/** Codes of failures that happen before a byte of the request reached the server. */
+/**
+ * Codes of failures that happen before a byte of the request reached the server, when the
+ * requester does not say whether its connection was made (an injected fetch: undici gives them
+ * for its connect only).
+ */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -49,7 +54,7 @@ export function errorFromFailure(error: unknown, context: FailureContext): Netwo
   // A handshake that failed sent nothing of the request: TLS was never up to carry it.
   const tlsHandshake =
     chain(error).some((link) => link instanceof TlsHandshakeFailure) || isCertificateCode(code);
-  const notSent = tlsHandshake || (code !== null && NOT_SENT_CODES.has(code));
+  const notSent = context.status === null && (tlsHandshake || connectFailed(error, code));
   const outcomeUnknown = isWrite && !notSent;
   return new NetworkError({
     ...base,
@@ -57,7 +62,20 @@ export function errorFromFailure(error: unknown, context: FailureContext): Netwo
     reason: code ? `${reason} (${code})` : reason,
     outcomeUnknown,
     tlsHandshake,
+    notSent,
   });
+}
+
+/**
+ * The connection was never made. The node:http requester says whether it was (connection-failure.ts):
+ * a code alone does not, as EHOSTUNREACH or ENETUNREACH may end a connection the request was written
+ * on. When in doubt, sent: a request counted that never left costs a request of the day; one not
+ * counted that reached the API may cost a 429, or a create looked for.
+ */
+function connectFailed(error: unknown, code: string | null): boolean {
+  const said = chain(error).find((link) => link instanceof ConnectionFailure);
+  if (said) return !said.connected;
+  return code !== null && NOT_SENT_CODES.has(code);
 }
 
 function isTimeout(error: unknown): boolean {

@@ -1,4 +1,5 @@
 export { AnswerCapError } from './answer-cap-error.js';
+export { ConnectionFailure } from './connection-failure.js';
 export { DailyLimitError } from './daily-limit-error.js';
 export { errorFromFailure, type FailureContext } from './from-failure.js';
 export { type ErrorContext, type ErrorResponse, errorFromResponse } from './from-response.js';
