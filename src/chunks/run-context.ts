@@ -11,6 +11,7 @@ import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import {
   DailyLimitError,
   type HttpRequester,
+  NetworkError,
   type RequestEvent,
   type RetryPolicy,
   remainingRequests,
@@ -227,6 +228,12 @@ export class RunContexts {
             // The request's reserved number comes back with its answer's event (onRequest below).
             return await task(reserved);
           } catch (error) {
+            // Its connection was never made: the API did not count it, nor does the seller's day.
+            if (error instanceof NetworkError && error.notSent) {
+              await reserved.notSent?.().catch((fault: unknown) => {
+                deps.health?.note(fault);
+              });
+            }
             // The seller's daily limit, as its API shows it: the requests it accepted in the window.
             if (error instanceof DailyLimitError) {
               reserved.refused?.();
@@ -248,7 +255,9 @@ export class RunContexts {
         // The answer's rate headers are read against the number its request was given.
         if (slot && event.status !== null && !pause)
           deps.sellers.noteAnswer(ref, slot as ReservedRequest, remainingRequests(event.headers));
-        deps.runs.countRequest(runId, isAnsweredWrite(event.method, event.status)).catch(() => undefined);
+        // A request whose connection was never made is none of the run's (the day's: given back above).
+        if (!event.notSent)
+          deps.runs.countRequest(runId, isAnsweredWrite(event.method, event.status)).catch(() => undefined);
         deps.onRequestSent?.(event);
       },
     });

@@ -17,6 +17,12 @@ export interface ReservedRequest extends Taken {
    * process sends past the limit before the pause it brings is in Redis (one 429 per crossing).
    */
   refused?: () => void;
+  /**
+   * It never reached the API (its connection was never made; call before `answered`): its number
+   * goes back to the day's and the window's counts, as if never taken, and it is not reported
+   * answered (it is no longer in flight either). The API neither counted nor applied it.
+   */
+  notSent?: () => Promise<void>;
 }
 
 /** What the gate needs of the seller's state (seller-state.ts). */
@@ -149,7 +155,10 @@ export class LimitGate {
     };
   }
 
-  /** The request, whose answer calls `done` and counts it answered in its window (unless refused). */
+  /**
+   * The request, whose answer calls `done` and counts it answered in its window (unless refused,
+   * or not sent: its number given back).
+   */
   private reported(taken: Taken, windowStart: number, counters: Counters, done: () => void): ReservedRequest {
     let refused = false;
     let once = false;
@@ -157,6 +166,12 @@ export class LimitGate {
       ...taken,
       windowStart,
       refused: () => {
+        refused = true;
+      },
+      notSent: async () => {
+        if (once || refused) return;
+        // Not given back (Redis failed): it stays counted, and is reported answered, as if sent.
+        await this.seller.quota.giveBackOne(counters);
         refused = true;
       },
       answered: () => {

@@ -217,7 +217,8 @@ export class SellerState {
   }
 
   /**
-   * Counts a request about to be sent against the seller's quota day; resolves to the count.
+   * Counts a request about to be sent against the seller's quota day; resolves to its number (`day`).
+   * Call `answered` once it is answered, `notSent` first when its connection was never made.
    * With a daily budget, a request past it is not sent: the seller pauses until the reset.
    * With `run`, each block of numbers checks that the run's record is still in Redis: a run whose
    * state Redis lost (a restart without persistence, FLUSHALL) sends no request once its block is
@@ -229,10 +230,8 @@ export class SellerState {
     dailyReset: string,
     budget: number | null,
     run?: { id: string; key: string },
-  ): Promise<number> {
-    const reserved = await this.gate.reserve(ref, dailyReset, budget, run, false);
-    reserved.answered();
-    return reserved.day;
+  ): Promise<ReservedRequest> {
+    return this.gate.reserve(ref, dailyReset, budget, run, false);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { RunInTheWay } from '../../queue/run-order.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
-import { SellerApiClient, SellerApiError } from '../../seller-api/index.js';
+import { NetworkError, SellerApiClient, SellerApiError } from '../../seller-api/index.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
@@ -83,8 +83,17 @@ async function revertCommand(
     schedule: (task) =>
       limiter(async () => {
         runtime.sellers.assertNotPausedLocally(ref);
-        await runtime.sellers.reserveRequest(ref, run.dailyReset, null);
-        return task();
+        const reserved = await runtime.sellers.reserveRequest(ref, run.dailyReset, null);
+        try {
+          return await task();
+        } catch (error) {
+          // Its connection was never made: the API did not count it, nor does the seller's day.
+          if (error instanceof NetworkError && error.notSent)
+            await reserved.notSent?.().catch(() => undefined);
+          throw error;
+        } finally {
+          reserved.answered();
+        }
       }),
     onRequest: (event) => {
       const pause = event.error && pauseOf(event.error);

@@ -26,7 +26,7 @@ describe("a seller's daily-limit window, shared by its processes (issue 31)", ()
   it('counts from the reset a 429 announced, in every process, the quota day on as before', async () => {
     await withRedis(async (redis) => {
       const { clock, keys, one, other } = sellers(redis);
-      for (let i = 0; i < 3; i++) await one.reserveRequest(REF, '00:00', null);
+      for (let i = 0; i < 3; i++) (await one.reserveRequest(REF, '00:00', null)).answered();
       await one.quota.giveBackAll();
       await one.pauseUntil(REF, RESET, 'daily-limit');
 
