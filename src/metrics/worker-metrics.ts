@@ -35,7 +35,7 @@ export class WorkerMetrics {
     });
     this.requests = new Counter({
       name: 'catalog_sync_requests_total',
-      help: 'Seller API requests sent by this worker, by method and HTTP status (error: no answer)',
+      help: 'Seller API requests tried by this worker, by method and HTTP status (error: no answer, the connection not made too)',
       labelNames: ['method', 'status'],
       registers: [this.registry],
     });
