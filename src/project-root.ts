@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder that holds package.json, whether this code runs from src/ (tests) or dist/src/ (built). */
+/** The folder that holds package.json, whether this code runs from src/ (tests), dist/src/ or dist/bundle/ (built). */
 export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
