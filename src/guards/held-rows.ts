@@ -10,12 +10,21 @@ import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 import { recordWrittenKeys } from '../runs/written-keys.js';
 
+/**
+ * Run record field: an approval round ended (the run `done`, or `held` again) and its end is not told
+ * yet. Taken (HDEL) by the one caller that logs and tells it (queue/finalise.ts tellApprovalEnd).
+ */
+export const APPROVAL_END_UNTOLD = 'approvalEndUntold';
+
 // Replaces a held row's outcome once: a row no longer held (settled by an earlier try of the same
 // approve job) is left alone, so counts move once per row; nor does any row of a run that ended (its
 // counts are final). The note counters move with it, as run-scripts.ts SETTLE_SCRIPT counts them (a
 // held row's note, if any, gives way to the new one's): the summary's `notes` line counts the notes
 // of approved rows. The last approved row ends the round: the run is `done`, or `held` again when
-// rows (or deactivations) were left out of `approve --rows`. When `cancel` was asked for meanwhile
+// rows (or deactivations) were left out of `approve --rows`, in the same step as its last row (no
+// window where it is `running` with nothing left to end it), marked APPROVAL_END_UNTOLD: the rest of
+// its end step (its end line, its webhook) is the caller's (queue/finalise.ts tellApprovalEnd),
+// once, whoever takes the mark. When `cancel` was asked for meanwhile
 // (queue/cancel-approval.ts resettles the rows it took off the queue), the approval's marks are
 // cleared and the run is left `running`: it ends `cancelled` through the end step of every run
 // (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
@@ -67,7 +76,7 @@ if replaced > 0 then
     if redis.call('HEXISTS', KEYS[2], 'cancelledAt') == 1 then
       redis.call('HDEL', KEYS[2], 'approvalRows', 'approvalCount')
     else
-      redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done')
+      redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done', '${APPROVAL_END_UNTOLD}', 1)
     end
   end
 end
@@ -99,8 +108,9 @@ export class HeldRows {
   }
 
   /**
-   * Gives held rows their final outcome (once each); the last one of an approve round ends it, but
-   * for a cancelled round: its caller ends the run then (queue/finalise.ts endIfFinalisationOver).
+   * Gives held rows their final outcome (once each); the last one of an approve round ends it, and
+   * its caller tells that end then (queue/finalise.ts tellApprovalEnd); but for a cancelled round:
+   * its caller ends the run then (queue/finalise.ts endIfFinalisationOver).
    */
   async resettle(
     runId: string,

@@ -1,5 +1,4 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
@@ -12,19 +11,18 @@ import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js
 import { PlanStore } from '../plan/plan-store.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
-import type { RedisKeys } from '../runs/keys.js';
-import type { RunRecord, RunStore } from '../runs/run-store.js';
+import type { RunRecord } from '../runs/run-store.js';
 import { APPROVAL_READ } from '../sync/incremental.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
-import { endAfterDeactivations } from './finalise.js';
+import { endAfterDeactivations, type FinaliseDeps, tellApprovalEnd } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 
-/** What queueing an approval reads and writes: Redis, its keys and the run store. */
-export interface ApprovalDeps {
-  redis: Redis;
-  keys: RedisKeys;
-  runs: RunStore;
+/**
+ * What queueing an approval reads and writes: Redis, its keys and the run store; the webhook and
+ * the log of a round that ends here (every row superseded, every deactivation back in the source).
+ */
+export interface ApprovalDeps extends FinaliseDeps {
   prefix: string;
 }
 
@@ -245,6 +243,8 @@ async function queueApprovedWrites(
     const held = new HeldRows(deps.redis, deps.keys);
     // After the deactivations are due: a round whose last row settles here leaves ending the run to them.
     if (count > 0) superseded = await settleSuperseded(deps, run, rows ?? held.all(run.id, run.total));
+    // Every approved row was superseded: the last one ended the round, told as any round's end.
+    await tellApprovalEnd(deps, run.id);
     const left = rows ? rows.filter((row) => !superseded.rows.has(row)) : held.all(run.id, run.total);
     if (count > superseded.rows.size) await enqueue(deps, run, left, round, queue);
     if (deactivations > 0) await enqueueDeactivations(deps, run.id, queue, round);

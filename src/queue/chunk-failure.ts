@@ -7,7 +7,7 @@ import type { RowOutcome } from '../interfaces.js';
 import { settleJobUnsent } from '../missing/deactivations.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { reasonOf } from '../sync/error-policy.js';
-import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
+import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
 
 /** Rows of a cancelled run never sent: left out on purpose (`skipped`, status ok), said why. */
 export function cancelledOutcomes(rows: ReadonlyArray<{ row: number; key: string }>): RowOutcome[] {
@@ -57,7 +57,8 @@ export async function settleFailedChunk(
     'chunk failed: its rows are marked failed',
   );
   if (queue) await advanceRun(deps, runId, queue, job.data.phase);
-  else await finaliseIfSettled(deps, runId, queue);
+  else if (!(await finaliseIfSettled(deps, runId, queue)) && job.data.phase === 'approve')
+    await tellApprovalEnd(deps, runId);
 }
 
 /** True when BullMQ will not try the job again. */

@@ -22,7 +22,7 @@ import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { unsentReason } from './ending-early.js';
-import { advanceRun, endAfterDeactivations, finaliseIfSettled } from './finalise.js';
+import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseUnreachable, probeReach } from './reach-probe.js';
 import { RunOrder } from './run-order.js';
@@ -116,6 +116,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       // A run ended early by an earlier version, at once: its chunk's rows are reported not sent.
       if (context && aborted === '1' && !mayHaveSent(job))
         await deps.runs.settle(runId, notSyncedOutcomes(rows, unsentReason(context.run.dryRun)), sources);
+      // Taken again after the worker whose rows ended the approval round stopped before it told that end.
+      if (job.data.phase === 'approve') await tellApprovalEnd(deps, runId);
       contexts.drop(runId);
       return;
     }

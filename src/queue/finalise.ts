@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decideGuardsIfPlanned, wholeRunVerdict } from '../guards/decide.js';
+import { APPROVAL_END_UNTOLD } from '../guards/held-rows.js';
 import type { Logger } from '../logger.js';
 import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { weighMissing } from '../missing/missing-guard.js';
@@ -17,7 +18,7 @@ import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { finalisationOver, type LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
-import type { RunStore } from '../runs/run-store.js';
+import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
@@ -35,8 +36,8 @@ export type FinaliseDeps = {
 /**
  * After a chunk: a guarded run whose rows are all planned has its guards decided (src/guards), then
  * a run whose rows are all settled is ended. True for the one caller that ended it. An `approve`
- * chunk's run was finalised when it was held: a cancelled approval ends after its last row instead
- * (endIfFinalisationOver).
+ * chunk's run was finalised when it was held: its round's last row ends it, told here
+ * (tellApprovalEnd); a cancelled approval ends after its last row instead (endIfFinalisationOver).
  */
 export async function advanceRun(
   deps: FinaliseDeps,
@@ -46,7 +47,10 @@ export async function advanceRun(
 ): Promise<boolean> {
   await decideGuardsIfPlanned(deps, runId, queue, (run) => weighMissing(deps, run));
   if (await finaliseIfSettled(deps, runId, queue)) return true;
-  return phase === 'approve' && endIfFinalisationOver(deps, runId);
+  if (phase !== 'approve') return false;
+  // This chunk's rows (or another's) ended the round: its end is told once (tellApprovalEnd).
+  if (await tellApprovalEnd(deps, runId)) return true;
+  return endIfFinalisationOver(deps, runId);
 }
 
 /**
@@ -162,8 +166,27 @@ export async function endIfFinalisationOver(deps: FinaliseDeps, runId: string): 
 }
 
 /**
+ * The rest of an approval round's end step: the round's last row set the run `done` (or `held`
+ * again, `approve --rows`) in the same step (guards/held-rows.ts RESETTLE), and marked its end
+ * untold. The caller that takes the mark (any that resettled approved rows, or a chunk of the round
+ * taken again after the worker that ended it stopped) logs the end line and tells `ended` with the
+ * final counts, once. Nothing else of endRun: the record ended with the held run (the source's claim
+ * released, its full read recorded then), and a run held again is not told `held` twice (the hook
+ * heard it; it hears `ended` when the run ends). True for that caller.
+ */
+export async function tellApprovalEnd(deps: FinaliseDeps, runId: string): Promise<boolean> {
+  if ((await deps.redis.hdel(deps.keys.run(runId), APPROVAL_END_UNTOLD)) !== 1) return false;
+  const run = await deps.runs.get(runId);
+  // Cancelled in between (a held run): the cancel's end step told that end.
+  if (!run || (run.state !== 'done' && run.state !== 'held')) return true;
+  logRunEnd(deps, run);
+  if (run.state === 'done') await deps.notifier?.notifyRun('ended', run);
+  return true;
+}
+
+/**
  * The one end step of every run (its finalisation, its last deactivation, a cancelled approval's
- * last row): the record's end (once: RunStore.finish), one log line, the source's claim released,
+ * last row; an approval's last row ends the run in Redis, and tellApprovalEnd does the rest): the record's end (once: RunStore.finish), one log line, the source's claim released,
  * the webhook told. A caller that finds the run ended already does none of it, and gets false.
  */
 async function endRun(
@@ -188,23 +211,7 @@ async function endRun(
   // A read that found products the record lacks, and did not become the record: the next
   // --incremental run reads them rather than creating them again.
   if (run) await voidRecordLacking(redis, keys, run);
-  if (run) {
-    // The one line a worker's log holds per run end: what became of its rows.
-    deps.logger?.info(
-      {
-        run: runId,
-        seller: run.sellerRef,
-        state: run.state,
-        rows: run.total,
-        ...runCounts(run),
-        requests: run.requests,
-        writes: run.writes,
-        // Lower bounds: a process serving the run died before it had added its counts.
-        ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
-      },
-      `run ${runId} ${run.state}`,
-    );
-  }
+  if (run) logRunEnd(deps, run);
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
     await releaseSource(redis, keys, run.sellerRef, run.sourceId, runId);
@@ -213,4 +220,22 @@ async function endRun(
   // A run a guard held waits for `approve`: the webhook hears `held`, with the reason, not `ended`.
   if (run) await deps.notifier?.notifyRun(run.state === 'held' ? 'held' : 'ended', run);
   return true;
+}
+
+/** The one line a worker's log holds per run end (and per approval round's end): what became of its rows. */
+function logRunEnd(deps: FinaliseDeps, run: RunRecord): void {
+  deps.logger?.info(
+    {
+      run: run.id,
+      seller: run.sellerRef,
+      state: run.state,
+      rows: run.total,
+      ...runCounts(run),
+      requests: run.requests,
+      writes: run.writes,
+      // Lower bounds: a process serving the run died before it had added its counts.
+      ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
+    },
+    `run ${run.id} ${run.state}`,
+  );
 }

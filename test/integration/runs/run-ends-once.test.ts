@@ -6,7 +6,7 @@ import type { RowOutcome } from '../../../src/interfaces.js';
 import { createLogger } from '../../../src/logger.js';
 import type { RunNotifier } from '../../../src/notify/notifier.js';
 import { cancelledOutcomes } from '../../../src/queue/chunk-failure.js';
-import { endIfFinalisationOver } from '../../../src/queue/finalise.js';
+import { endIfFinalisationOver, tellApprovalEnd } from '../../../src/queue/finalise.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { type RunRecord, RunStore } from '../../../src/runs/run-store.js';
 import { runSpec } from '../../support/run-record.js';
@@ -45,6 +45,13 @@ const HELD = 20;
 
 /** A run held with HELD rows, approved (`approving`), its finalisation over, then cancelled. */
 async function cancelledApproval(extraHeld = 0): Promise<string> {
+  const id = await approval(extraHeld);
+  await redis.hset(keys.run(id), 'cancelledAt', Date.now());
+  return id;
+}
+
+/** A run held with HELD rows (and `extraHeld` left out of `approve --rows`), approved, its finalisation over. */
+async function approval(extraHeld = 0): Promise<string> {
   const run = await runs.create(runSpec());
   const held = Array.from({ length: HELD + extraHeld }, (_, i): RowOutcome => {
     const row = i + 1;
@@ -56,13 +63,23 @@ async function cancelledApproval(extraHeld = 0): Promise<string> {
     state: 'running',
     approving: HELD,
     finalising: 'done',
-    cancelledAt: Date.now(),
   });
   return run.id;
 }
 
 const rows = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ row: from + i, key: `SKU-${from + i}` }));
+
+/** The approved writes of rows from..to, as an approve chunk resettles them. */
+const written = (from: number, to: number): RowOutcome[] =>
+  rows(from, to).map(({ row, key }) => ({
+    row,
+    key,
+    action: 'update',
+    productId: String(row),
+    status: 'ok',
+    error: '',
+  }));
 
 describe('the end of a run', () => {
   it("is its record's once: a second finish changes nothing and says so", async () => {
@@ -112,5 +129,52 @@ describe('the end of a run', () => {
 
     expect((await runs.get(id))?.counts).toEqual(ended?.counts);
     expect(told).toHaveLength(1);
+  });
+
+  it('of an approval whose last rows two workers resettle at once: its round ends in that step, told and logged once', async () => {
+    for (let round = 0; round < 10; round++) {
+      told = [];
+      logged.length = 0;
+      const id = await approval();
+      const held = new HeldRows(redis, keys);
+      const worker = async (from: number, to: number) => {
+        await held.resettle(id, written(from, to));
+        return tellApprovalEnd(deps, id);
+      };
+
+      const ended = await Promise.all([worker(1, 10), worker(11, HELD), tellApprovalEnd(deps, id)]);
+
+      expect(ended.filter(Boolean)).toHaveLength(1);
+      expect(told.map(({ event, run }) => `${event} ${run.state}`)).toEqual(['ended done']);
+      expect(told[0]?.run.counts).toMatchObject({ 'pair:update:ok': HELD, 'status:held': 0 });
+      expect(logged.filter((line) => line.msg === `run ${id} done`)).toHaveLength(1);
+    }
+  });
+
+  it('of an approval whose worker stopped after its last row: the next to ask tells it, once', async () => {
+    const id = await approval();
+    // The worker resettled the round's last rows, then stopped before it told the end.
+    await new HeldRows(redis, keys).resettle(id, written(1, HELD));
+    expect(await runs.get(id)).toMatchObject({ state: 'done' });
+    expect(told).toHaveLength(0);
+
+    expect(await tellApprovalEnd(deps, id)).toBe(true);
+    expect(await tellApprovalEnd(deps, id)).toBe(false);
+
+    expect(told.map(({ event, run }) => `${event} ${run.state}`)).toEqual(['ended done']);
+    expect(logged.filter((line) => line.msg === `run ${id} done`)).toHaveLength(1);
+  });
+
+  it('of an `approve --rows` round that leaves rows held: logged `held`, not told (the run waits again)', async () => {
+    const id = await approval(1);
+    await new HeldRows(redis, keys).resettle(id, written(1, HELD));
+
+    expect(await tellApprovalEnd(deps, id)).toBe(true);
+
+    expect(await runs.get(id)).toMatchObject({ state: 'held' });
+    expect(told).toHaveLength(0);
+    expect(logged.filter((line) => line.msg === `run ${id} held`)).toMatchObject([
+      { held: 1, updated: HELD },
+    ]);
   });
 });
