@@ -186,8 +186,9 @@ export async function tellApprovalEnd(deps: FinaliseDeps, runId: string): Promis
 
 /**
  * The one end step of every run (its finalisation, its last deactivation, a cancelled approval's
- * last row; an approval's last row ends the run in Redis, and tellApprovalEnd does the rest): the record's end (once: RunStore.finish), one log line, the source's claim released,
+ * last row): the record's end (once: RunStore.finish), one log line, the source's claim released,
  * the webhook told. A caller that finds the run ended already does none of it, and gets false.
+ * An approval's last row ends the run in Redis itself: tellApprovalEnd does the rest of its end.
  */
 async function endRun(
   deps: FinaliseDeps,
