@@ -22,6 +22,11 @@ export interface SellerWorkersOptions {
   lockDurationMs?: number;
   /** How often a worker looks for jobs whose lock ran out; default half the lock. */
   stalledIntervalMs?: number;
+  /**
+   * Tests only: how often the locks are renewed (default half the lock). Longer than the lock, a
+   * worker loses its chunks as one whose event loop or Redis was away for a whole lock does.
+   */
+  lockRenewMs?: number;
 }
 
 /**
@@ -32,11 +37,13 @@ export interface SellerWorkersOptions {
  * handed out twice from creating a product twice, and handed out again to the same process, its
  * second attempt waits for the first (chunk-attempts.ts).
  */
-export function jobLockOptions(options: Pick<SellerWorkersOptions, 'lockDurationMs' | 'stalledIntervalMs'>) {
+export function jobLockOptions(
+  options: Pick<SellerWorkersOptions, 'lockDurationMs' | 'stalledIntervalMs' | 'lockRenewMs'>,
+) {
   const lockDuration = options.lockDurationMs ?? DEFAULT_LOCK_MS;
   return {
     lockDuration,
-    lockRenewTime: Math.ceil(lockDuration / 2),
+    lockRenewTime: options.lockRenewMs ?? Math.ceil(lockDuration / 2),
     stalledInterval: options.stalledIntervalMs ?? Math.ceil(lockDuration / 2),
   };
 }
