@@ -11,6 +11,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { RowWrite } from '../runs/settle-batch.js';
 import { SettleBatch } from '../runs/settle-batch.js';
+import type { SettleFence } from '../runs/settle-step.js';
 import type { RowSource } from '../runs/source-rows.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
@@ -57,6 +58,8 @@ export function chunkRows(
   mode: ChunkMode,
   /** The rows' source values: a row that fails keeps them for `report --failed-only`. */
   sources: ReadonlyMap<number, RowSource> = new Map(),
+  /** The chunk attempt's job lock: its rows settle only while no other attempt holds the chunk. */
+  fence?: SettleFence,
 ): ChunkRows {
   const plans = new PlanStore(deps.redis, deps.keys);
   const held = new HeldRows(deps.redis, deps.keys);
@@ -78,7 +81,7 @@ export function chunkRows(
     return all;
   };
   const settle = async (outcomes: RowOutcome[], records: RowWrite[] = []) => {
-    await deps.runs.settle(runId, outcomes, await sourcesOf(outcomes), records);
+    await deps.runs.settle(runId, outcomes, await sourcesOf(outcomes), records, fence);
   };
   const noFlush = async () => undefined;
   const resettle = async (outcomes: RowOutcome[]) => {

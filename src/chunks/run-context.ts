@@ -199,7 +199,7 @@ export class RunContexts {
       logger,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       ...(deps.request ? { request: deps.request } : {}),
-      schedule: (task) =>
+      schedule: (task, gate) =>
         deps.limiter(async () => {
           // Nothing new starts once this process knows the seller is paused (issue 5: at most about
           // `--concurrency` answers 429 when a run crosses the limit), once Redis refused a write
@@ -213,6 +213,8 @@ export class RunContexts {
             throw new KeyChangedError(
               `run ${runId}: $${found.name} holds another key now: not sent with the one it held`,
             );
+          // A chunk's request, once its worker lost the chunk to another (chunk-hold.ts): not sent.
+          await gate?.();
           // Past the learned limit, one request at a time (issue 31: one 429 per crossing).
           const reserved = await deps.sellers
             .reserveWithinLimit(ref, run.dailyReset, run.dailyBudget, {

@@ -6,6 +6,8 @@ import { type Repeat, renewWhile, repeatEvery } from '../redis/renew-while.js';
 interface OwnAttempt {
   started: number;
   ended: Promise<void>;
+  /** The job lock tokens of the chunk's attempts under way here, one after the other (chunk-hold.ts). */
+  tokens: Set<string>;
 }
 
 /**
@@ -23,7 +25,7 @@ export class ChunkAttempts {
 
   constructor(
     /** The workers' job lock: renewed here for an attempt that waited (BullMQ no longer does). */
-    private readonly lockMs = DEFAULT_LOCK_MS,
+    readonly lockMs = DEFAULT_LOCK_MS,
     private readonly repeat: Repeat = repeatEvery,
   ) {}
 
@@ -31,29 +33,35 @@ export class ChunkAttempts {
    * Runs `attempt` once no earlier attempt at the same chunk is under way in this process.
    * `followsOwn`: the job's previous attempt was this process's, and ended before this one began;
    * the requests it sent were added to the run as it ended, none is lost.
+   * `tokens`: the lock tokens of the chunk's attempts under way here, this one's included: an earlier
+   * one goes on sending and settling while a later one here holds the lock, since that one waits for it.
    */
   async inTurn<T>(
     job: Job,
     token: string | undefined,
-    attempt: (followsOwn: boolean) => Promise<T>,
+    attempt: (followsOwn: boolean, tokens: ReadonlySet<string>) => Promise<T>,
   ): Promise<T> {
     const chunk = `${job.queueName}\n${job.id}`;
     const earlier = this.underWay.get(chunk);
     const previous = earlier?.started ?? this.endedHere.get(chunk);
     const followsOwn = previous !== undefined && previous === job.attemptsStarted - 1;
     let end = () => {};
-    const mine = { started: job.attemptsStarted, ended: new Promise<void>((resolve) => (end = resolve)) };
+    const tokens = earlier?.tokens ?? new Set<string>();
+    if (token) tokens.add(token);
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const mine = { started: job.attemptsStarted, ended, tokens };
     this.underWay.set(chunk, mine);
     try {
-      if (!earlier) return await attempt(followsOwn);
+      if (!earlier) return await attempt(followsOwn, tokens);
       await earlier.ended;
       // BullMQ tracks a job's lock by its id alone: the earlier attempt's end stopped the renewal
       // of this one's lock, which would run out (and the chunk be handed out a third time). Renewed
       // at once too: BullMQ's last renewal may have left it less than half a lock.
-      if (!token) return await attempt(followsOwn);
+      if (!token) return await attempt(followsOwn, tokens);
       const renew = () => job.extendLock(token, this.lockMs);
       await renew().catch(() => undefined);
-      return await renewWhile(renew, Math.ceil(this.lockMs / 2), () => attempt(followsOwn), this.repeat);
+      const run = () => attempt(followsOwn, tokens);
+      return await renewWhile(renew, Math.ceil(this.lockMs / 2), run, this.repeat);
     } finally {
       end();
       if (this.underWay.get(chunk) === mine) this.underWay.delete(chunk);

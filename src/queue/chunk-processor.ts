@@ -14,6 +14,7 @@ import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { markRequestsAtLeast } from '../runs/request-counts.js';
 import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
 import type { RunSpec } from '../runs/run-store.js';
+import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
 import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
@@ -21,6 +22,7 @@ import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot
 import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
+import { ChunkHold, jobLockKey } from './chunk-hold.js';
 import { unsentReason } from './ending-early.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
@@ -56,8 +58,29 @@ export function makeChunkProcessor(
     try {
       // Handed out again while an earlier attempt at it goes on here (its lock ran out while Redis
       // was away): after that attempt, which sends its rows once (chunk-attempts.ts).
-      await attempts.inTurn(job, token, (followsOwn) => processChunk(job, token, followsOwn));
+      await attempts.inTurn(job, token, (followsOwn, tokens) => {
+        // Its rows' requests stop once another attempt holds the chunk, and their settles with them
+        // (chunk-hold.ts). A job run without a lock (tests) is held by nobody else.
+        const fence = { lockKey: jobLockKey(job), tokens };
+        const hold = token
+          ? new ChunkHold(
+              deps.redis,
+              String(job.id),
+              fence,
+              job.processedOn ?? deps.now(),
+              attempts.lockMs,
+              deps.now,
+            )
+          : undefined;
+        return processChunk(job, token, followsOwn, hold);
+      });
     } catch (error) {
+      // Its lock ran out while it ran: the rows it had not sent are the next holder's. Its end is
+      // refused by BullMQ (the lock is not its own), said at info as such refusals are (quiet-errors.ts).
+      if (error instanceof ChunkLockLostError) {
+        deps.logger.info({ run: job.data.runId, job: job.id }, error.message);
+        return;
+      }
       const fault = faultOf(error);
       if (fault === null) throw error;
       deps.health?.note(error);
@@ -73,6 +96,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     token: string | undefined,
     /** The job's previous attempt was this process's and has ended: its requests are counted. */
     followsOwn: boolean,
+    /** This attempt's hold on the job's lock: its rows' requests and settles stop once it is lost. */
+    hold?: ChunkHold,
   ): Promise<void> {
     const { runId, rows } = job.data;
     const sources = sourcesByRow(job.data);
@@ -135,7 +160,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     // The run was read before (this process keeps its context) but its record is gone since.
     if (!recorded) throw new RunStateLostError(runId);
     let modeName = chunkMode(job.data, context.run);
-    let mode = chunkRows(deps, runId, context.run, modeName, sources);
+    let mode = chunkRows(deps, runId, context.run, modeName, sources, hold?.fence);
     const settleNotSynced = async (reason: string) => {
       await mode.settle(notSyncedOutcomes(await mode.todo(rows), reason));
       if (await advanceRun(deps, runId, queue, job.data.phase)) contexts.drop(runId);
@@ -198,9 +223,10 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         );
         const decided = { planFirst: planFirst === '1', missingGuarded: missingGuarded === '1' };
         modeName = chunkMode(job.data, { ...context.run, ...decided });
-        if (modeName === 'plan') mode = chunkRows(deps, runId, context.run, modeName, sources);
+        if (modeName === 'plan') mode = chunkRows(deps, runId, context.run, modeName, sources, hold?.fence);
       }
-      await syncChunkRows(deps, context, job.data, String(job.id), modeName, mode);
+      const rowsContext = hold ? { ...context, client: context.client.gated(() => hold.check()) } : context;
+      await syncChunkRows(deps, rowsContext, job.data, String(job.id), modeName, mode);
       if (job.data.phase === 'deactivate') {
         if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
         return;

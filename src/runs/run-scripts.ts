@@ -18,13 +18,24 @@ export const STILL_OFF_MARK = 'set by --missing';
 // `missing`) and the source values of a row that failed (`report --failed-only`). Commands per call,
 // not per row (issue 31): one HMGET and one HSET of the outcomes, one HMGET and one HSET of the
 // counters, one SADD, one HSET of the sources, and a command or two per hash the records write.
-// KEYS[1..4]: outcomes, run, touched, failed sources; KEYS[5..]: the records' keys. ARGV: requests,
-// writes, the length of the records' section, that section, then six values per row.
+// Fenced (a chunk's attempt, queue/chunk-hold.ts): an attempt whose job lock another attempt holds
+// now (its worker was cut off for a whole lock, and the chunk handed out again) settles none of its
+// rows, so that what the chunk's holder finds is what it says; its records and requests still count
+// (its writes happened). A lock run out that nobody took yet is no other holder: its rows settle,
+// and the attempt that takes the chunk does not send them again.
+// KEYS[1..5]: outcomes, run, touched, failed sources, the chunk's job lock (any key of the run's slot
+// when not fenced); KEYS[6..]: the records' keys. ARGV: requests, writes, the length of the records'
+// section, the attempt's lock tokens (comma-separated; empty: not fenced), that section, then six
+// values per row.
 export const SETTLE_SCRIPT = `${LUA_SLICES}${LUA_WRITES}
 local recorded = tonumber(ARGV[3])
-applyWrites(4, 4, 3 + recorded)
+applyWrites(5, 5, 4 + recorded)
 local rows = {}
-for i = 4 + recorded, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
+local holder = ARGV[4] ~= '' and redis.call('GET', KEYS[5])
+local stale = holder and not string.find(',' .. ARGV[4] .. ',', ',' .. holder .. ',', 1, true)
+if not stale then
+  for i = 5 + recorded, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
+end
 local held = sliced('HMGET', KEYS[1], rows)
 local settledNow, fresh, taken = 0, {}, {}
 local outcomes, failed, touched, seen = {}, {}, {}, {}
@@ -37,7 +48,7 @@ local function count(name, by)
   counts[name] = counts[name] + by
 end
 for n = 1, #rows do
-  local i = 4 + recorded + (n - 1) * 6
+  local i = 5 + recorded + (n - 1) * 6
   local row = ARGV[i]
   if not held[n] and not taken[row] then
     taken[row] = true

@@ -17,7 +17,7 @@ import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, FINISH, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
 import type { RowWrite } from './settle-batch.js';
-import { runSettle } from './settle-step.js';
+import { runSettle, type SettleFence } from './settle-step.js';
 import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -187,6 +187,8 @@ export class RunStore {
     sources?: ReadonlyMap<number, RowSource>,
     /** What the rows' writes record (row-writes.ts): in the same step, before the outcomes. */
     records: readonly RowWrite[] = [],
+    /** A chunk attempt's lock: its rows settle only while no other attempt holds the chunk. */
+    fence?: SettleFence,
   ): Promise<{ settledNow: number; settled: number }> {
     if (outcomes.length === 0 && records.length === 0) {
       const settled = Number(await this.redis.hget(this.keys.run(id), 'settled'));
@@ -197,6 +199,7 @@ export class RunStore {
       outcomes,
       sources,
       records,
+      fence,
     });
     this.onSettled?.(fresh.map((index) => outcomes[index] as RowOutcome));
     return { settledNow, settled };

@@ -18,6 +18,14 @@ export interface SettleRows {
   /** The rows' raw values, kept for each row that settles failed (`report --failed-only`). */
   sources?: ReadonlyMap<number, RowSource> | undefined;
   records: readonly RowWrite[];
+  /** A chunk attempt's job lock: its rows settle only while no other attempt holds it (chunk-hold.ts). */
+  fence?: SettleFence | undefined;
+}
+
+/** A chunk attempt's job lock (BullMQ's key, in the run's slot) and the tokens it holds it under. */
+export interface SettleFence {
+  lockKey: string;
+  tokens: ReadonlySet<string>;
 }
 
 /**
@@ -31,7 +39,7 @@ export async function runSettle(
   keys: RedisKeys,
   id: string,
   counts: ReturnType<RequestCounts['take']>,
-  { outcomes, sources, records }: SettleRows,
+  { outcomes, sources, records, fence }: SettleRows,
 ): Promise<{ settledNow: number; settled: number; fresh: number[] }> {
   const args: string[] = [];
   const stored = new StoredSources(keys.parentSources(id));
@@ -57,9 +65,16 @@ export async function runSettle(
   const pipeline = redis.pipeline();
   stored.queue(pipeline);
   queueWrittenKeys(pipeline, keys, id, outcomes);
-  const fixedKeys = [keys.outcomes(id), keys.run(id), keys.touched(id), keys.failedSources(id)];
+  const fixedKeys = [
+    keys.outcomes(id),
+    keys.run(id),
+    keys.touched(id),
+    keys.failedSources(id),
+    fence?.lockKey ?? keys.run(id),
+  ];
   const scriptKeys = [...fixedKeys, ...writes.keys];
-  const header = [String(counts.requests), String(counts.writes), String(writes.args.length)];
+  const tokens = fence ? [...fence.tokens].join(',') : '';
+  const header = [String(counts.requests), String(counts.writes), String(writes.args.length), tokens];
   queueScript(pipeline, SETTLE, scriptKeys.length, ...scriptKeys, ...header, ...writes.args, ...args);
   let answers: [Error | null, unknown][];
   try {

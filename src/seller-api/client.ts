@@ -18,7 +18,15 @@ import { type ListPageReading, readListPage } from './list-page.js';
 import { type RemoteOrder, type RemoteProduct, type RemoteRecord, readRecord } from './remote-record.js';
 import { parseDailyReset } from './reset-instant.js';
 import { backoffDelay, type GetRetry } from './retry-policy.js';
-import { type Answer, type RequestEvent, type Schedule, send, type Transport } from './transport.js';
+import {
+  type Answer,
+  type RequestEvent,
+  type RequestGate,
+  type Schedule,
+  send,
+  type Transport,
+  unscheduled,
+} from './transport.js';
 
 export interface SellerApiClientOptions {
   /** Ends in `/api/v1`; validated with parseBaseUrl. */
@@ -52,6 +60,8 @@ export interface SellerApiClientOptions {
   schedule?: Schedule;
   /** Called after every answer or network failure: used to count requests. */
   onRequest?: (event: RequestEvent, slot: unknown) => void;
+  /** Asked in each request's turn, before it is sent: see `gated`. */
+  gate?: RequestGate;
   /**
    * Applied to GET requests only: the one layer that tries a failed read again (the worker does
    * not try the read once more on top). No retries when absent.
@@ -79,6 +89,7 @@ interface PageRead {
 
 /** The Seller API v1 client (spec section 4.1): one method per operation, errors from errors/. */
 export class SellerApiClient {
+  readonly #options: SellerApiClientOptions;
   readonly #transport: Transport;
   readonly #errorContext: () => ErrorContext;
   readonly #retry: GetRetry | undefined;
@@ -87,6 +98,7 @@ export class SellerApiClient {
   readonly #caps: AnswerCaps;
 
   constructor(options: SellerApiClientOptions) {
+    this.#options = options;
     this.#caps = { ...ANSWER_CAPS, ...options.answerCaps };
     const baseUrl = parseBaseUrl(options.baseUrl, { allowInsecure: options.allowInsecure ?? false });
     if (options.apiKey.trim() === '') throw new Error('the Seller API key is empty');
@@ -105,13 +117,22 @@ export class SellerApiClient {
       timeoutMs,
       maxAnswerBytes: options.maxAnswerBytes ?? this.#caps.pageBytes,
       logger: options.logger ?? silentLogger,
-      schedule: options.schedule ?? ((task) => task()),
+      schedule: options.schedule ?? unscheduled,
       onRequest: options.onRequest ?? (() => {}),
+      ...(options.gate ? { gate: options.gate } : {}),
     };
     this.#errorContext = () => ({ now: now(), dailyReset, secret: options.apiKey });
     this.#retry = options.retry;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#random = options.random ?? Math.random;
+  }
+
+  /**
+   * The same client (its key, schedule and counting), whose every request first passes `gate` in its
+   * turn: a chunk's requests stop once its worker lost the chunk (queue/chunk-hold.ts).
+   */
+  gated(gate: RequestGate): SellerApiClient {
+    return new SellerApiClient({ ...this.#options, gate });
   }
 
   /** `GET /ping`: resolves when the key is valid (spec section 5 rule 4). */

@@ -55,14 +55,28 @@ export interface Transport {
   logger: Logger;
   schedule: Schedule;
   onRequest: (event: RequestEvent, slot: unknown) => void;
+  /** Asked in each request's turn before it is sent (SellerApiClient.gated): a chunk's hold on its rows. */
+  gate?: RequestGate;
 }
+
+/** Throws (or rejects) when a request must not be sent: it is not, and counts nowhere. */
+export type RequestGate = () => void | Promise<void>;
 
 /**
  * Runs a request's task in its turn. What it hands the task (its token for the request: a run's
  * reserved number, run-context.ts) comes back to `onRequest` with the request's event: passed along,
  * not kept in an AsyncLocalStorage, whose promise hooks cost every promise of the process (issue 31).
  */
-export type Schedule = <T>(task: (slot?: unknown) => Promise<T>) => Promise<T>;
+export type Schedule = <T>(task: (slot?: unknown) => Promise<T>, gate?: RequestGate) => Promise<T>;
+
+/**
+ * A schedule that runs each task at once, after its gate: a client's own when none is given (the
+ * schedule given asks the gate in the request's turn, before anything is counted for it).
+ */
+export const unscheduled: Schedule = async (task, gate) => {
+  await gate?.();
+  return task();
+};
 
 /**
  * Sends one request through the shared scheduler and reads the whole answer inside the slot.
@@ -141,7 +155,7 @@ export function send(
     finish(error);
     if (error) throw error;
     return answer;
-  });
+  }, transport.gate);
 }
 
 /** 16 MiB (answer-caps.ts): far above any page of products; a page read takes about 13 times its size in memory. */

@@ -9,6 +9,7 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../seller-api/index.js';
+import { ChunkLockLostError } from './chunk-lock-lost.js';
 import { KeyChangedError } from './key-changed.js';
 import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
 import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
@@ -52,6 +53,11 @@ const POLICY: readonly PolicyRow[] = [
     // The run's key changed in the keys file before the request left: not sent, and the row stays
     // queued for the chunk taken again with the key as it is now.
     matches: (error) => error instanceof KeyChangedError,
+    actions: everywhere('stop'),
+  },
+  {
+    // The worker lost its lock on the chunk: another holds it, or is about to, and sends its rows.
+    matches: (error) => error instanceof ChunkLockLostError,
     actions: everywhere('stop'),
   },
   {

@@ -41,6 +41,27 @@ const failed = (row: number): RowOutcome => ({
  * earlier call, must still count once, and long calls must not pass Lua's unpack limit.
  */
 describe('RunStore.settle', () => {
+  it('fenced by a chunk attempt’s job lock: settles while the lock is its own or ran out, not once another attempt holds it (its requests still count)', async () => {
+    const { id } = await runs.create(runSpec());
+    // Any key of the run's slot: the test stands in for BullMQ's lock of the chunk's job.
+    const lockKey = `${keys.run(id)}:test-lock`;
+    const fence = { lockKey, tokens: new Set(['a:1', 'a:2']) };
+    await runs.countRequest(id, true);
+
+    await redis.set(lockKey, 'b:1');
+    expect(await runs.settle(id, [failed(1)], undefined, [], fence)).toEqual({ settledNow: 0, settled: 0 });
+    expect(await runs.get(id)).toMatchObject({ settled: 0, requests: 1 });
+
+    // Another of its own attempts (one waiting for it) holds it, or nobody since it ran out.
+    await redis.set(lockKey, 'a:2');
+    expect((await runs.settle(id, [failed(1)], undefined, [], fence)).settledNow).toBe(1);
+    await redis.del(lockKey);
+    expect((await runs.settle(id, [unchanged(2)], undefined, [], fence)).settledNow).toBe(1);
+    // Unfenced: settles whoever holds the lock.
+    await redis.set(lockKey, 'b:1');
+    expect((await runs.settle(id, [unchanged(3)])).settledNow).toBe(1);
+  });
+
   it('counts a row twice in one call once, the first outcome kept, and a retried call not at all', async () => {
     const { id } = await runs.create(runSpec());
     const told: RowOutcome[] = [];
