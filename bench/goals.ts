@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureCpuProfile } from './cpu-profile.js';
-import { BOUND_SOURCES, boundsTable, RUNS } from './goals/bounds.js';
+import { BOUND_SOURCES, boundsTable, RUNS, referenceLines } from './goals/bounds.js';
 import { measureDailyLimit } from './goals/daily-limit.js';
 import { measureMillionImport } from './goals/million-import.js';
 import { measureNightlyFootprint } from './goals/nightly-footprint.js';
@@ -131,6 +131,7 @@ async function bounds(): Promise<void> {
     }
   }
   console.log(`\n${boundsTable(reports)}\n`);
+  for (const line of referenceLines(reports)) console.log(`- ${line}`);
   console.log(`whole bounds bench: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -118,6 +118,21 @@ export const BOUNDS: Bound[] = [
   },
 ];
 
+/**
+ * Figures printed under the table, judged by no bound: what the bounds read against. The CPU bound is
+ * absolute, and one machine of the same kind ran the same work 2.2 times slower on one day than on
+ * another (BENCHMARKS.md, issue 31's tenth pass): the bare client's own CPU tells which day it is.
+ */
+export const REFERENCES: Array<Pick<Bound, 'goal' | 'key' | 'source' | 'unit' | 'digits'>> = [
+  {
+    goal: "for scale: the bare client's own CPU per created row, in the same runs",
+    key: 'bare-cpu-ms-per-created-row',
+    source: 'pace',
+    unit: 'ms',
+    digits: 2,
+  },
+];
+
 /** The measurements the table needs, each run `RUNS` times. */
 export const BOUND_SOURCES = [...new Set(BOUNDS.map((bound) => bound.source))];
 export const RUNS = 3;
@@ -150,4 +165,15 @@ export function boundsTable(reports: Map<string, GoalReport[]>): string {
     ];
   });
   return markdownTable(['goal (issue 31)', 'bound', 'median', 'runs', 'verdict'], rows);
+}
+
+/** One line per reference figure: its median and runs, or that no run gave it. */
+export function referenceLines(reports: Map<string, GoalReport[]>): string[] {
+  return REFERENCES.map((reference) => {
+    const results = (reports.get(reference.source) ?? []).flatMap((report) => report.results);
+    const runs = results.flatMap((r) => (r.measured?.key === reference.key ? [r.measured.value] : []));
+    if (runs.length === 0) return `${reference.goal}: not measured`;
+    const shown = (value: number) => `${value.toFixed(reference.digits)} ${reference.unit}`.trim();
+    return `${reference.goal}: ${shown(median(runs))} (${runs.map((v) => v.toFixed(reference.digits)).join(', ')})`;
+  });
 }

@@ -8,7 +8,7 @@ import { BENCH_KEY, BENCH_SELLER, measuredSync } from './measured-sync.js';
 import { startBenchRedis } from './private-redis.js';
 import type { GoalReport, GoalResult } from './result.js';
 import { scaled } from './scale.js';
-import { CONCURRENCY, floorSeconds } from './throughput.js';
+import { CONCURRENCY, measuredFloor } from './throughput.js';
 
 const reported = (goal: string, figure: string, key: string, value: number): GoalResult => ({
   goal,
@@ -22,7 +22,8 @@ const reported = (goal: string, figure: string, key: string, value: number): Goa
  * Issue 31's pace and Redis rows, one measurement of each (bounds.ts runs it three times and takes
  * the medians): at L = 20 ms and 5 ms, the bare client's creates (bare-client.ts) and then the CLI's
  * fresh sync of the same 2,000 rows at C = 16 (a sandbox process each, Redis private on port 6558);
- * at 20 ms also the CLI's CPU per created row (this process's CPU while `run` runs in it), and the
+ * at 20 ms also the CLI's CPU per created row (this process's CPU while `run` runs in it) beside the
+ * bare client's (this process's CPU while it sends the same creates: the machine's speed), and the
  * Redis commands per row of the fresh sync, an unchanged re-run (list read) and an unchanged
  * `--incremental` re-run (after a first one, which reads the products).
  */
@@ -37,7 +38,7 @@ export async function measurePace(): Promise<GoalReport> {
     await writeCatalogCsv(path, catalog);
     for (const latencyMs of [20, 5]) {
       const flags = ['--latency', String(latencyMs)];
-      const floor = await floorSeconds(flags, catalog);
+      const { seconds: floor, cpuMs: floorCpuMs } = await measuredFloor(flags, catalog);
       const sandbox = await startSandboxProcess(BENCH_KEY, BENCH_SELLER, flags);
       try {
         const cpu = process.cpuUsage();
@@ -59,6 +60,12 @@ export async function measurePace(): Promise<GoalReport> {
             `${(cpuMs / rows).toFixed(2)} ms`,
             'cpu-ms-per-created-row',
             cpuMs / rows,
+          ),
+          reported(
+            "the bare client's CPU per created row",
+            `${(floorCpuMs / rows).toFixed(2)} ms`,
+            'bare-cpu-ms-per-created-row',
+            floorCpuMs / rows,
           ),
         );
         const perRow = (commands: Map<string, number>) => totalCommands(commands) / rows;
