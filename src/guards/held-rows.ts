@@ -9,6 +9,7 @@ import { STILL_OFF_MARK } from '../runs/run-scripts.js';
 import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
 import type { RowSource } from '../runs/source-rows.js';
 import { recordWrittenKeys } from '../runs/written-keys.js';
+import { APPROVAL_WROTE_AT } from '../sync/record-writers.js';
 
 /**
  * Run record field: an approval round ended (the run `done`, or `held` again) and its end is not told
@@ -28,6 +29,9 @@ export const APPROVAL_END_UNTOLD = 'approvalEndUntold';
 // (queue/cancel-approval.ts resettles the rows it took off the queue), the approval's marks are
 // cleared and the run is left `running`: it ends `cancelled` through the end step of every run
 // (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
+// ARGV[1] is the time of the call, taken after its rows were written: APPROVAL_WROTE_AT keeps the
+// latest (every batch's, not the last one's alone: another caller's rows may be written later than
+// this caller's clock read, and settled before it).
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
   5,
@@ -44,7 +48,7 @@ local function countNotes(encoded, by)
   end
 end
 local replaced = 0
-for i = 1, #ARGV, 6 do
+for i = 2, #ARGV, 6 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
   if current then
     local old = cjson.decode(current)
@@ -68,6 +72,9 @@ for i = 1, #ARGV, 6 do
   end
 end
 if replaced > 0 then
+  if tonumber(ARGV[1]) > (tonumber(redis.call('HGET', KEYS[2], '${APPROVAL_WROTE_AT}') or '0') or 0) then
+    redis.call('HSET', KEYS[2], '${APPROVAL_WROTE_AT}', ARGV[1])
+  end
   local left = redis.call('HINCRBY', KEYS[2], 'approving', -replaced)
   -- Approved deactivations still due end the run themselves (finalise.ts endAfterDeactivations).
   if left <= 0 and redis.call('HLEN', KEYS[4]) == 0 then
@@ -119,7 +126,8 @@ export class HeldRows {
     sources: ReadonlyMap<number, RowSource> = new Map(),
   ): Promise<number> {
     if (outcomes.length === 0) return 0;
-    const args: string[] = [];
+    // After the rows' writes: the run wrote until now (APPROVAL_WROTE_AT).
+    const args: string[] = [String(Date.now())];
     const stored = new StoredSources(this.keys.parentSources(runId));
     for (const outcome of outcomes) {
       if (outcome.row === null) throw new Error('resettle() takes source rows');

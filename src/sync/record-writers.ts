@@ -2,6 +2,13 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 
+/**
+ * Run record field: the latest time (ms) an approval of the run settled rows, each after its write
+ * (guards/held-rows.ts): the run wrote until then. Its `finishedAt` does not say so: a round that its
+ * last row ends leaves it the hold's (what `status` and the dashboard show).
+ */
+export const APPROVAL_WROTE_AT = 'approvalWroteAt';
+
 /** States in which a run may still write: `held` waits for `approve`, which sends its writes. */
 const MAY_WRITE = new Set(['queued', 'running', 'held']);
 
@@ -11,6 +18,8 @@ const MAY_WRITE = new Set(['queued', 'running', 'held']);
  * none. Read from the seller's runs (keys.sellerRuns: every run of the last 7 days, which covers any
  * run still able to write). An `--incremental` full read begun at `since` does not hold what such a
  * run created: it is recorded in its own field's id map only (match-space.ts).
+ * A held run approved since wrote after its `finishedAt` (the hold's, kept when its approval ends
+ * with its last row): when its approval last wrote counts too (APPROVAL_WROTE_AT).
  */
 export async function otherFieldRunSince(
   redis: Redis,
@@ -21,12 +30,14 @@ export async function otherFieldRunSince(
   const ids = (await redis.zrange(keys.sellerRuns(run.sellerRef), 0, -1)).filter((id) => id !== run.id);
   if (ids.length === 0) return null;
   const reads = redis.pipeline();
-  for (const id of ids) reads.hmget(keys.run(id), 'spec', 'state', 'finishedAt');
+  for (const id of ids) reads.hmget(keys.run(id), 'spec', 'state', 'finishedAt', APPROVAL_WROTE_AT);
   for (const [, fields] of (await reads.exec()) ?? []) {
-    const [spec, state, finishedAt] = (fields ?? []) as (string | null)[];
+    const [spec, state, finishedAt, approvalWrote] = (fields ?? []) as (string | null)[];
     const field = fieldOf(spec ?? null);
     if (field === null || field === run.matchBy) continue;
-    if (MAY_WRITE.has(state ?? '') || Number(finishedAt ?? 0) > since) return field;
+    const wroteUntil = Math.max(Number(finishedAt ?? 0), Number(approvalWrote ?? 0));
+    // The same millisecond as the read's start counts: a write then may not be in it.
+    if (MAY_WRITE.has(state ?? '') || wroteUntil >= since) return field;
   }
   return null;
 }
