@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ConnectionFailure,
   errorFromFailure,
   ServerError,
   TimeoutError,
@@ -7,7 +8,7 @@ import {
 } from '../../../src/seller-api/errors/index.js';
 import { afterTries, errorAction, pauseOf, retriesFor } from '../../../src/sync/error-policy.js';
 import { ApiUnreachableError } from '../../../src/sync/seller-pause.js';
-import { unreachedCause } from '../../../src/sync/unreached.js';
+import { outOfReachCause, unansweredCause, unreachedCause } from '../../../src/sync/unreached.js';
 
 const BASE_URL = 'https://api.example.com/api/v1';
 
@@ -66,7 +67,9 @@ describe('the error table for an API out of reach', () => {
 
   it('once the tries are used up on a request that reached the API, the error stays what it was', () => {
     const reset = failure('GET', fetchFailed('ECONNRESET', 'socket hang up'));
-    expect(afterTries(reset, BASE_URL, 1000)).toBe(reset);
+    const answered = new ServerError({ method: 'GET', path: '/products', status: 503 });
+    expect(afterTries(reset, BASE_URL, 1000, [answered, reset])).toBe(reset);
+    expect(afterTries(answered, BASE_URL, 1000)).toBe(answered);
   });
 });
 
@@ -139,5 +142,104 @@ describe('a TLS handshake that failed: the API was not reached, and the cause is
     );
     expect(reset.outcomeUnknown).toBe(false);
     expect(retriesFor(reset, policy)).toBe(4);
+  });
+});
+
+describe('unansweredCause: the server took the connection and closed it without a byte of answer', () => {
+  const HTTP_URL = 'http://127.0.0.1:8080/api/v1';
+  /** What the node:http requester rejects with: the Node error, after the connection was made. */
+  const closed = (method: string, code: string, message: string, extra: object = {}) =>
+    failure(method, new ConnectionFailure(Object.assign(new Error(message), { code }, extra), true));
+  const hangUp = (method = 'GET') => closed(method, 'ECONNRESET', 'socket hang up');
+
+  it('a reset, a hang-up or EPIPE before any answer, in words; still counted as possibly sent', () => {
+    expect(unansweredCause(hangUp(), HTTP_URL)).toBe(
+      'the server closed the connection without answering (ECONNRESET)',
+    );
+    expect(unansweredCause(closed('PUT', 'EPIPE', 'write EPIPE'), HTTP_URL)).toBe(
+      'the server closed the connection without answering (EPIPE)',
+    );
+    expect(hangUp('POST').notSent).toBe(false);
+    expect(hangUp('POST').outcomeUnknown).toBe(true);
+  });
+
+  it('http:// to the usual TLS port hints https://', () => {
+    expect(unansweredCause(hangUp(), 'http://api.example.com:443/api/v1')).toBe(
+      'the server closed the connection without answering (ECONNRESET); port 443 is the usual TLS port: use https://',
+    );
+  });
+
+  it('http:// answered by a TLS record (an alert) hints https://; other bytes that are not HTTP are an answer', () => {
+    const alert = Buffer.from([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46]);
+    const parse = (rawPacket: Buffer) =>
+      closed('GET', 'HPE_INVALID_CONSTANT', 'Parse Error: Expected HTTP/', { rawPacket, bytesParsed: 0 });
+    expect(unansweredCause(parse(alert), HTTP_URL)).toBe(
+      'the server closed the connection without an HTTP answer: it answered in TLS, not plain HTTP (http:// to an https:// port: use https://) (HPE_INVALID_CONSTANT)',
+    );
+    expect(unansweredCause(parse(Buffer.from('HTTX/1.1 200 OK\r\n')), HTTP_URL)).toBeNull();
+  });
+
+  it('not an answer that came, a timeout, nor a failure unreachedCause already names', () => {
+    expect(
+      unansweredCause(new ServerError({ method: 'GET', path: '/products', status: 503 }), HTTP_URL),
+    ).toBeNull();
+    const midBody = errorFromFailure(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), {
+      method: 'GET',
+      path: '/products',
+      status: 200,
+      timeoutMs: 30_000,
+    });
+    expect(unansweredCause(midBody, HTTP_URL)).toBeNull();
+    const timeout = new TimeoutError({ method: 'GET', path: '/products', status: null }, 30_000);
+    expect(unansweredCause(timeout, HTTP_URL)).toBeNull();
+    expect(unansweredCause(failure('GET', fetchFailed('ECONNREFUSED')), HTTP_URL)).toBeNull();
+  });
+});
+
+describe('outOfReachCause, once the tries are used up', () => {
+  const HTTP_URL = 'http://127.0.0.1:8080/api/v1';
+  const hangUp = () =>
+    failure(
+      'GET',
+      new ConnectionFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true),
+    );
+  const answered = new ServerError({ method: 'GET', path: '/products', status: 503 });
+
+  it('no try answered: out of reach, said as the last try failed', () => {
+    expect(outOfReachCause([hangUp(), hangUp(), hangUp()], HTTP_URL)).toBe(
+      'the server closed the connection without answering (ECONNRESET)',
+    );
+    expect(outOfReachCause([failure('GET', fetchFailed('ECONNREFUSED')), hangUp()], HTTP_URL)).toBe(
+      'the server closed the connection without answering (ECONNRESET)',
+    );
+  });
+
+  it('a try answered: the reset is a failure of the request, as before', () => {
+    expect(outOfReachCause([answered, hangUp()], HTTP_URL)).toBeNull();
+  });
+
+  it('a request never reached on its last try is out of reach whatever came before (as before)', () => {
+    expect(outOfReachCause([answered, failure('GET', fetchFailed('ECONNREFUSED'))], HTTP_URL)).toBe(
+      'connection refused (ECONNREFUSED)',
+    );
+  });
+
+  it('afterTries pauses the seller for every try unanswered, in the `cannot reach` line', () => {
+    const last = hangUp();
+    const final = afterTries(last, HTTP_URL, 1000, [hangUp(), last]);
+    expect(final).toBeInstanceOf(ApiUnreachableError);
+    expect((final as Error).message).toBe(
+      'cannot reach http://127.0.0.1:8080/api/v1: the server closed the connection without answering (ECONNRESET)',
+    );
+    expect(afterTries(last, HTTP_URL, 1000, [answered, last])).toBe(last);
+  });
+
+  it('the error table still looks first after a create reset, and retries a reset read', () => {
+    const reset = failure(
+      'POST',
+      new ConnectionFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true),
+    );
+    expect(errorAction(reset, 'create')).toBe('look-first');
+    expect(errorAction(hangUp(), 'read')).toBe('retry');
   });
 });
