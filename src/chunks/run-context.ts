@@ -177,8 +177,8 @@ export class RunContexts {
     const logger = deps.logger.child({ run: runId, seller: ref });
     // A request whose every try failed without reaching the API pauses the seller, in this process
     // at once: requests still waiting for the limiter are then not sent (the chunk records it).
-    const afterTriesOf = (error: unknown) => {
-      const final = afterTries(error, run.baseUrl, deps.now() + UNTIMED_PAUSE_MS);
+    const afterTriesOf = (error: unknown, tries: readonly unknown[]) => {
+      const final = afterTries(error, run.baseUrl, deps.now() + UNTIMED_PAUSE_MS, tries);
       const pause = final === error ? null : pauseOf(final);
       if (pause) deps.sellers.pauseLocally(ref, pause);
       return final;

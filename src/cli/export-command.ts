@@ -6,7 +6,8 @@ import { EXPORT_RETRY } from '../defaults.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { checkOutputFile, writeToFile } from '../output-file.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
-import { readRetry } from '../sync/error-policy.js';
+import { afterTries, readRetry } from '../sync/error-policy.js';
+import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
 import { terminalSafeLine } from '../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from './connection-options.js';
@@ -48,7 +49,8 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
   const api = readApiConfig(io.env, flags);
   const client = new SellerApiClient({
     ...api,
-    retry: readRetry(EXPORT_RETRY),
+    // A page whose every try got no answer (refused, or closed unanswered) is the API out of reach.
+    retry: readRetry(EXPORT_RETRY, (error, tries) => afterTries(error, api.baseUrl, Date.now(), tries)),
     ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
   });
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
@@ -71,6 +73,10 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
       const left = flags.out ? `: ${flags.out} is not complete` : '';
       io.stderr.write(`catalog-sync: ${kind.noun}s export interrupted (${interrupt.name})${left}\n`);
       return interrupt.exitCode();
+    }
+    if (error instanceof ApiUnreachableError) {
+      io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
+      return ExitCode.apiUnreachable;
     }
     if (!(error instanceof SellerApiError)) throw error;
     const unreached = unreachedCause(error);

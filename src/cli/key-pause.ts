@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Queue } from 'bullmq';
 import { bullmq } from '../cjs-packages.js';
 import { PING_TIMEOUT_MS } from '../defaults.js';
@@ -8,6 +9,7 @@ import type { RunRecord, RunSpec } from '../runs/run-store.js';
 import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { KeyHolder, SellerInfo } from '../sellers/seller-registry.js';
+import { outOfReachCause } from '../sync/unreached.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
 import { say } from './run-outcome.js';
@@ -24,7 +26,11 @@ export type KeyPauseResult =
    * the pause stays; `queuedRuns` are the paused seller's runs still queued.
    */
   | { kind: 'key-taken'; by: KeyHolder; queuedRuns: string[] }
-  | { kind: 'unreachable'; reason: string };
+  /**
+   * The key could not be checked: `reason` in ping's words; `apiDown` when the API is out of reach
+   * or answers 5xx (nothing to fix here: run it again later), not when it answered otherwise.
+   */
+  | { kind: 'unreachable'; reason: string; apiDown: boolean };
 
 /**
  * Lifts a seller's pause for a rejected key (401) once a key works again: the key is pinged first
@@ -75,7 +81,7 @@ export async function liftKeyPause(
         await client.ping();
       } catch (error) {
         if (error instanceof UnauthorizedError) return { kind: 'still-rejected' };
-        if (error instanceof SellerApiError) return { kind: 'unreachable', reason: error.message };
+        if (error instanceof SellerApiError) return uncheckedKey(error, seller.baseUrl);
         throw error;
       }
       if ((await runtime.registry.resolveRef(fingerprint)) !== seller.ref) {
@@ -94,6 +100,22 @@ export async function liftKeyPause(
   } finally {
     await queue.close();
   }
+}
+
+/** A ping that gave no verdict on the key, said as `ping` says it. */
+function uncheckedKey(error: SellerApiError, baseUrl: string): KeyPauseResult {
+  const cause = outOfReachCause([error], baseUrl);
+  if (cause !== null)
+    return { kind: 'unreachable', reason: `cannot reach ${baseUrl}: ${cause}`, apiDown: true };
+  if (error.status !== null && error.status >= 500) {
+    const text = STATUS_CODES[error.status];
+    return {
+      kind: 'unreachable',
+      reason: `${baseUrl} answers ${error.status}${text ? ` (${text})` : ''}`,
+      apiDown: true,
+    };
+  }
+  return { kind: 'unreachable', reason: error.message, apiDown: false };
 }
 
 /**

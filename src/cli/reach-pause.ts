@@ -4,7 +4,7 @@ import { queueOptions } from '../queue/queue-options.js';
 import { SellerApiClient } from '../seller-api/index.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
-import { unreachedCause } from '../sync/unreached.js';
+import { outOfReachCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 
 export type ReachPauseResult =
@@ -35,7 +35,7 @@ export async function liftReachPause(
   try {
     await client.probe();
   } catch (error) {
-    const failure = unreachedCause(error);
+    const failure = outOfReachCause([error], seller.baseUrl);
     if (failure !== null) {
       // What fails now (another cause than the recorded one, once the user changed something) is
       // what this run's exit-6 line, `status` and the dashboard say.

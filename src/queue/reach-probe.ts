@@ -4,7 +4,7 @@ import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { formatDuration } from '../runs/summary.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
-import { unreachedCause } from '../sync/unreached.js';
+import { outOfReachCause } from '../sync/unreached.js';
 
 /**
  * One `GET /ping` for a seller whose API was out of reach, before a chunk sends anything: rejects
@@ -17,7 +17,8 @@ export async function probeReach(deps: WorkerDeps, context: RunContext): Promise
   try {
     await context.client.probe();
   } catch (error) {
-    const failure = unreachedCause(error);
+    // Its one try: a server that closes every connection unanswered is as out of reach as a refusal.
+    const failure = outOfReachCause([error], baseUrl);
     if (failure !== null) throw new ApiUnreachableError(baseUrl, failure, deps.now() + UNTIMED_PAUSE_MS);
   }
   if (await deps.sellers.clearUnreachable(ref)) {

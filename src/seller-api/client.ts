@@ -273,14 +273,16 @@ export class SellerApiClient {
 
   /** Retries GET work under the policy; writes never come here (see createProduct). */
   async #withRetry<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const tries: unknown[] = [];
     for (let attempt = 1; ; attempt++) {
       try {
         return await work();
       } catch (error) {
+        tries.push(error);
         const retry = this.#retry;
         if (signal?.aborted || !retry?.retryable(error)) throw error;
         const retries = retry.retries ? retry.retries(error) : retry.policy.retries;
-        if (attempt > retries) throw retry.afterTries ? retry.afterTries(error) : error;
+        if (attempt > retries) throw retry.afterTries ? retry.afterTries(error, tries) : error;
         const delayMs = backoffDelay(attempt, retry.policy, this.#random);
         this.#transport.logger.warn(
           { attempt, delayMs, error: error instanceof Error ? error.message : String(error) },

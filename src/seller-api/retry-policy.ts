@@ -25,9 +25,10 @@ export interface GetRetry {
   retries?: (error: unknown) => number;
   /**
    * What is thrown once a retryable failure used up its tries (the caller's table decides: e.g. a
-   * pause when no try reached the API). Absent: the failure itself.
+   * pause when no try reached the API). `tries`: each try's failure, `error` last. Absent: the
+   * failure itself.
    */
-  afterTries?: (error: unknown) => unknown;
+  afterTries?: (error: unknown, tries: readonly unknown[]) => unknown;
 }
 
 /**

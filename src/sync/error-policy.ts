@@ -12,7 +12,7 @@ import {
 import { ChunkLockLostError } from './chunk-lock-lost.js';
 import { KeyChangedError } from './key-changed.js';
 import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
-import { isConnectTimeout, isTlsMisfit, unreachedCause } from './unreached.js';
+import { isConnectTimeout, isTlsMisfit, outOfReachCause, unreachedCause } from './unreached.js';
 
 /**
  * What the worker does about an error, as one table (docs/architecture.md, decision 5):
@@ -106,12 +106,18 @@ export function errorAction(error: unknown, request: FailedRequest): ErrorAction
 }
 
 /**
- * What a retry layer throws once an error it retried used up its tries: for a request that never
- * reached the API, the pause that says so (the API is out of reach: the rows stay queued, `run`
- * exits 6); for any other, the error itself (the row or the read fails as before).
+ * What a retry layer throws once an error it retried used up its tries (`tries`: each try's
+ * failure, `error` last): for a request that never reached the API, or whose every try the server
+ * closed without answering, the pause that says so (the API is out of reach: the rows stay queued,
+ * `run` exits 6); for any other, the error itself (the row or the read fails as before).
  */
-export function afterTries(error: unknown, baseUrl: string, until: number): unknown {
-  const cause = unreachedCause(error);
+export function afterTries(
+  error: unknown,
+  baseUrl: string,
+  until: number,
+  tries: readonly unknown[] = [error],
+): unknown {
+  const cause = outOfReachCause(tries, baseUrl);
   return cause === null ? error : new ApiUnreachableError(baseUrl, cause, until);
 }
 
@@ -135,7 +141,10 @@ export function retriesFor(error: unknown, policy: RetryPolicy): number {
 }
 
 /** How the client tries a GET again, by this table: what is retried, how often, what then. */
-export function readRetry(policy: RetryPolicy, afterTriesOf?: (error: unknown) => unknown): GetRetry {
+export function readRetry(
+  policy: RetryPolicy,
+  afterTriesOf?: (error: unknown, tries: readonly unknown[]) => unknown,
+): GetRetry {
   return {
     policy,
     retryable: isRetryableRead,

@@ -33,7 +33,7 @@ export interface RowSyncContext {
    * What a write throws once its tries are used up (error-policy.ts `afterTries`, bound to the run's
    * base URL): a pause when no try reached the API. Absent: the error itself (the row fails).
    */
-  afterTries?: (error: unknown) => unknown;
+  afterTries?: (error: unknown, tries: readonly unknown[]) => unknown;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: Logger;
@@ -65,9 +65,12 @@ export type HeldUpdate = (
   known: KnownProduct | undefined,
 ) => Promise<string | null>;
 
-/** What a write's last failure becomes once its tries are used up (see `afterTries`). */
-export function givenUp(ctx: RowSyncContext, error: unknown): unknown {
-  return ctx.afterTries ? ctx.afterTries(error) : error;
+/**
+ * What a write's last failure becomes once its tries are used up (see `afterTries`); `tries`: each
+ * try's failure, `error` last.
+ */
+export function givenUp(ctx: RowSyncContext, error: unknown, tries: readonly unknown[] = [error]): unknown {
+  return ctx.afterTries ? ctx.afterTries(error, tries) : error;
 }
 
 /** The run's options of the diff (`--create-only-fields`, `--keep-remote-edits`, `--fields`). */

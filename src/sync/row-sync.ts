@@ -200,6 +200,7 @@ function lookUp(ctx: RowSyncContext, upsert: ProductUpsert, takenOver: string) {
 }
 
 async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, outcome: Outcome) {
+  const tries: unknown[] = [];
   for (let attempt = 1; ; attempt++) {
     let markedAt = 0;
     let answered = false;
@@ -223,6 +224,7 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
       await recordCreated(ctx, upsert, { id, ...memory }, shown, token);
       return outcome('create', id, 'ok');
     } catch (error) {
+      tries.push(error);
       markedAt = ctx.finder.mark();
       const action = errorAction(error, 'create');
       if (action === 'stop') {
@@ -249,7 +251,7 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
       if (action === 'look-first') await ctx.claims.leaveForLookUp(upsert.key, token);
       else await ctx.claims.release(upsert.key, token);
       // No try reached the API: not applied (the key is free again), and the row stays queued.
-      const final = givenUp(ctx, error);
+      const final = givenUp(ctx, error, tries);
       if (pauseOf(final)) throw final;
       return outcome('create', null, 'failed', reasonOf(error));
     }

@@ -18,6 +18,7 @@ export async function writeUpdate(
   /** An update of a product the run did not create: what it replaces is kept for `revert`. */
   keepReplaced = false,
 ): Promise<{ notes: string[] } | 'gone' | { failed: string }> {
+  const tries: unknown[] = [];
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await ctx.client.updateProduct(remote.id, changed);
@@ -31,6 +32,7 @@ export async function writeUpdate(
       await recordUpdated(ctx, upsert.key, { id: remote.id, ...memory }, entry, replaced);
       return { notes: unapplied.map((name) => notAppliedNote(name, shown?.[name] as CompactValue)) };
     } catch (error) {
+      tries.push(error);
       const action = errorAction(error, 'update');
       if (action === 'pause-seller' || action === 'stop') throw error;
       if (action === 'recreate') {
@@ -43,7 +45,7 @@ export async function writeUpdate(
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }
-      const final = givenUp(ctx, error);
+      const final = givenUp(ctx, error, tries);
       if (pauseOf(final)) throw final;
       return { failed: reasonOf(error) };
     }

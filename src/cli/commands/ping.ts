@@ -8,7 +8,7 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../../seller-api/index.js';
-import { unreachedCause } from '../../sync/unreached.js';
+import { outOfReachCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
@@ -32,9 +32,11 @@ export function registerPing(program: Command, io: CliIo): void {
         if (error instanceof UnauthorizedError) {
           io.stderr.write(`catalog-sync: the key in ${api.keyEnv} was rejected by ${api.baseUrl} (401)\n`);
           io.exitCode = ExitCode.unauthorized;
-        } else if (unreachedCause(error) !== null) {
-          // As `run`: the API is out of reach, which is no verdict on the key.
-          io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreachedCause(error)}\n`);
+        } else if (outOfReachCause([error], api.baseUrl) !== null) {
+          // As `run`: the API is out of reach (its one try got no answer), which is no verdict on the key.
+          io.stderr.write(
+            `catalog-sync: cannot reach ${api.baseUrl}: ${outOfReachCause([error], api.baseUrl)}\n`,
+          );
           io.exitCode = ExitCode.apiUnreachable;
         } else if (error instanceof DailyLimitError) {
           // A 429 is the daily limit of a key the API took (an unknown key is a 401): valid, only spent.

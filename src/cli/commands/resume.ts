@@ -80,8 +80,17 @@ export function registerResume(program: Command, io: CliIo): void {
               io.exitCode = ExitCode.unauthorized;
               break;
             case 'unreachable':
-              io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
-              io.exitCode = ExitCode.usage;
+              if (result.apiDown) {
+                // As `ping`: no verdict on the key, nothing to fix here but to wait for the API.
+                io.stderr.write(
+                  `catalog-sync: ${terminalSafeLine(result.reason)}: the key in ${flags.keyEnv} could not be checked; ` +
+                    `nothing was linked or resumed for seller ${ref}: run \`resume\` again once the API answers\n`,
+                );
+                io.exitCode = ExitCode.apiUnreachable;
+              } else {
+                io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
+                io.exitCode = ExitCode.usage;
+              }
               break;
             case 'resumed':
               resumed++;

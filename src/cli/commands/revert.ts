@@ -11,7 +11,7 @@ import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { NetworkError, SellerApiClient, SellerApiError } from '../../seller-api/index.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
-import { pauseOf, readRetry } from '../../sync/error-policy.js';
+import { afterTries, pauseOf, readRetry } from '../../sync/error-policy.js';
 import type { SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
@@ -78,7 +78,8 @@ async function revertCommand(
     ...api,
     dailyReset: run.dailyReset,
     logger: runtime.logger,
-    retry: readRetry(retry),
+    // A read whose every try got no answer (refused, or closed unanswered): the API out of reach.
+    retry: readRetry(retry, (error, tries) => afterTries(error, run.baseUrl, Date.now(), tries)),
     // Counted against the seller's day like a run's requests; none leaves once one answer said stop.
     schedule: (task) =>
       limiter(async () => {
