@@ -38,7 +38,7 @@ export function parseBaseUrl(input: string, options: { allowInsecure?: boolean }
   if (url.protocol === 'http:' && !options.allowInsecure && !isLoopback(url.hostname)) {
     throw new InvalidBaseUrlError(
       given,
-      'http:// is allowed only to a loopback host (use https://, or allow insecure explicitly)',
+      'http:// is allowed only to a loopback host (use https://, or --allow-insecure)',
     );
   }
   url.pathname = path;

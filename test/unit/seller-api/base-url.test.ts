@@ -28,7 +28,10 @@ describe('parseBaseUrl', () => {
     ['https://api.example.com/api/v2', 'the path must end in /api/v1'],
     ['https://api.example.com/api/v1/products', 'the path must end in /api/v1'],
     ['ftp://api.example.com/api/v1', 'ftp:// is not supported'],
-    ['http://api.example.com/api/v1', 'http:// is allowed only to a loopback host'],
+    [
+      'http://api.example.com/api/v1',
+      'http:// is allowed only to a loopback host (use https://, or --allow-insecure)',
+    ],
     ['http://127.0.0.1.evil.com/api/v1', 'http:// is allowed only to a loopback host'],
     ['https://api.example.com/api/v1#x', 'a query or fragment is not allowed'],
   ])('refuses "%s"', (input, message) => {
