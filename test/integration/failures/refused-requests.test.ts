@@ -58,19 +58,23 @@ describe('requests whose connection was refused', () => {
     // Every try met a closed port: nothing was sent.
     expect(before.requests).toBe(0);
     expect(before.seller.requestsToday).toBe(0);
+    // The next run's ping, refused too, was not sent either.
+    const still = await rig.cli(['run', source], env);
+    expect(still.code, still.stderr).toBe(6);
+    expect(((await rig.status(runId, env)) as CountedStatus).seller.requestsToday).toBe(0);
 
     await start();
     const again = await rig.cli(['run', source], env);
     expect(again.code, again.stderr).toBe(0);
 
     const served = api!.requests();
-    // `run` first lifts the pause with a ping of its own, which it counts nowhere (not this test's
-    // concern); every other request the sandbox received is the run's, and the day's.
+    // `run` first lifts the pause with a ping of its own: it reached the API, so it is one of the
+    // seller's requests of the day; it goes before the run exists, so it is not one of the run's.
     const pings = served.filter((request) => request.path === '/ping').length;
     expect(pings).toBe(1);
     const status = (await rig.status(runId, env)) as CountedStatus;
     expect(status.requests).toBe(served.length - pings);
-    expect(status.seller.requestsToday).toBe(served.length - pings);
+    expect(status.seller.requestsToday).toBe(served.length);
     expect(again.stdout).toMatch(new RegExp(`requests\\s+${served.length - pings}\\b`));
     expect(await spentAtTheApi(api!)).toBe(served.length);
   });
