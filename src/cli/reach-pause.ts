@@ -1,9 +1,10 @@
 import { bullmq } from '../cjs-packages.js';
 import { REACH_PROBE_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
-import { SellerApiClient } from '../seller-api/index.js';
+import { NetworkError, SellerApiClient } from '../seller-api/index.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
-import { ApiUnreachableError } from '../sync/seller-pause.js';
+import type { ReservedRequest } from '../sellers/seller-state.js';
+import { ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
 import { outOfReachCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 
@@ -21,19 +22,33 @@ export async function liftReachPause(
   runtime: Runtime,
   seller: SellerInfo,
   apiKey: string | undefined,
-  options: { allowInsecure: boolean },
+  options: { allowInsecure: boolean; dailyReset: string; dailyBudget: number | null },
 ): Promise<ReachPauseResult> {
-  if (!(await runtime.sellers.status(seller.ref, '00:00')).unreachable) return { kind: 'not-paused' };
+  const status = await runtime.sellers.status(seller.ref, options.dailyReset);
+  if (!status.unreachable) return { kind: 'not-paused' };
   // Without the key nothing can be probed: the workers' own probe decides.
   if (!apiKey) return { kind: 'not-paused' };
+  // Nor when the day is spent (a 429's pause, or this run's budget used up): the ping would be one
+  // request past it; the workers probe once the day lets them send.
+  const spent = status.requestsToday + (status.requestsReserved ?? 0);
+  if (status.pausedUntil !== null || (options.dailyBudget !== null && spent >= options.dailyBudget))
+    return { kind: 'not-paused' };
   const client = new SellerApiClient({
     baseUrl: seller.baseUrl,
     apiKey,
     allowInsecure: options.allowInsecure,
     timeoutMs: REACH_PROBE_TIMEOUT_MS,
   });
+  let reserved: ReservedRequest;
   try {
-    await client.probe();
+    reserved = await runtime.sellers.reserveRequest(seller.ref, options.dailyReset, null);
+  } catch (error) {
+    // Paused meanwhile (another process met the 429): the workers probe once it is over.
+    if (error instanceof SellerPausedError) return { kind: 'not-paused' };
+    throw error;
+  }
+  try {
+    await countedPing(runtime, seller.ref, reserved, client);
   } catch (error) {
     const failure = outOfReachCause([error], seller.baseUrl);
     if (failure !== null) {
@@ -56,4 +71,27 @@ export async function liftReachPause(
     await queue.close();
   }
   return { kind: 'resumed' };
+}
+
+/**
+ * The ping, counted in the seller's day as a run's requests are (docs/operations.md: a try that may
+ * have reached the API counts): reserved before it goes, given back when its connection was never
+ * made. No run exists yet, so it is none of a run's `requests`. The block's unused numbers go back
+ * at once: the plan and `status` read the day's count exact.
+ */
+async function countedPing(
+  runtime: Runtime,
+  ref: string,
+  reserved: ReservedRequest,
+  client: SellerApiClient,
+): Promise<void> {
+  try {
+    await client.probe();
+  } catch (error) {
+    if (error instanceof NetworkError && error.notSent) await reserved.notSent?.().catch(() => undefined);
+    throw error;
+  } finally {
+    reserved.answered();
+    await runtime.sellers.quota.returnUnused(ref).catch(() => undefined);
+  }
 }
