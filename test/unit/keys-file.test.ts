@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyKeysFile, mergeKeys, parseKeysFile, readKeysFile } from '../../src/keys-file.js';
+import { projectRoot } from '../../src/project-root.js';
 import { UsageError } from '../../src/usage-error.js';
 
 const SECRET = 'sk_live_Secret123';
@@ -102,7 +103,7 @@ describe('the keys file syntax', () => {
       );
       expect(error.message).toBe(
         `--keys-file keys.env: line 2: ${name} is a store's credential, which a keys file does not take (it holds Seller API keys): ` +
-          "a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (docs/running.md, Cron)",
+          `a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (${join(projectRoot(), 'docs', 'running.md')}, Cron)`,
       );
       expect(error.message).not.toContain(SECRET);
     },
