@@ -1,6 +1,8 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readTrustRules } from './config.js';
+import { projectRoot } from './project-root.js';
 import { secretTextRefusal } from './secret-text.js';
 import { isStoreCredentialVariable } from './sources/stores/credentials.js';
 import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
@@ -35,7 +37,7 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
     if (isStoreCredentialVariable(name) && !isKeyEnvAllowed(name, keyEnvs))
       throw new UsageError(
         `${at}: ${name} is a store's credential, which a keys file does not take (it holds Seller API keys): ` +
-          "a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (docs/running.md, Cron)",
+          `a store's token or keys come from the environment; for cron, from a file of variables the cron line reads (${join(projectRoot(), 'docs', 'running.md')}, Cron)`,
       );
     // Nor is one that may not hold a key: a pasted base64 key ends in `=` and reads as a name.
     if (NOT_KEYS.has(name) || !isKeyEnvAllowed(name, keyEnvs))

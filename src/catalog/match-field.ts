@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
 import type { MappingSpec } from './mapping-file.js';
 import { shownFields } from './shown-fields.js';
@@ -20,8 +22,9 @@ export function matchField(
     : mapping?.matchBy
       ? `matchBy ${matchBy} (mapping file ${mapping.origin})`
       : `--match-by ${matchBy} (the default)`;
+  // Named absolutely: an installed package has the folder too, but no checkout to be relative to.
   const hint = unknownHeader
-    ? '; no preset knows these columns: give --mapping FILE (see fixtures/mappings/)'
+    ? `; no preset knows these columns: give --mapping FILE (see ${join(projectRoot(), 'fixtures', 'mappings')}/)`
     : '';
   throw new CatalogConfigError(
     `${origin}: no column of this source gives the field "${matchBy}" (fields: ${shownFields(available)})${hint}`,
