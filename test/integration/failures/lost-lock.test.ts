@@ -152,5 +152,11 @@ describe('when a worker loses its lock on a chunk it still runs', () => {
       rows.map((_, i) => [i + 1, 'update', 'ok']),
     );
     expect(await runs.get(run.id)).toMatchObject({ settled: ROWS, counts: { 'action:update': ROWS } });
+    // No process died: A, once it found its lock lost, added what it had counted. The run's counts
+    // are every request the API served, and said exact (B marked them `at least` as it took the chunk).
+    const served = api.requests().length;
+    await until('A’s counts added', async () => (await runs.get(run.id))?.requests === served);
+    await until('the counts said exact again', async () => !(await runs.get(run.id))?.requestsAtLeast, 3_000);
+    expect(await runs.get(run.id)).toMatchObject({ requests: served, writes: ROWS });
   });
 });

@@ -181,10 +181,11 @@ describe('formatSummary', () => {
       expect(text).toContain('  requests  12 (9 writes)\n');
     });
 
-    it('says the counts are lower bounds after a process serving the run died mid-chunk', () => {
+    it('says the counts are lower bounds after a chunk was taken from a process that stopped mid-chunk', () => {
       const atLeast = formatSummary(runRecord({ total: 20, requests: 12, writes: 1, requestsAtLeast: true }));
+      // Killed, or stopped (SIGSTOP, cut off from Redis) past its lock: "died" says only the first.
       expect(atLeast).toContain(
-        '  requests  at least 12 (at least 1 write): a process serving the run died mid-chunk: the last requests it sent were not counted\n',
+        '  requests  at least 12 (at least 1 write): a process serving the run stopped mid-chunk (it died, or was stopped or cut off past its lock) and its chunk was taken over: the last requests it sent may be missing\n',
       );
     });
 
