@@ -183,8 +183,8 @@ function runRow(tr, run) {
   }
   progressCell(tr, run);
   outcomeCell(tr, run);
-  // A lower bound after a process serving the run died mid-chunk (its last requests were not counted).
-  if (run.requestsAtLeast) cell(tr, '≥ ' + run.requests, 'num').title = 'at least: a process serving the run died mid-chunk';
+  // A lower bound after a process serving the run stopped mid-chunk (its last requests may be missing).
+  if (run.requestsAtLeast) cell(tr, '≥ ' + run.requests, 'num').title = 'at least: a process serving the run stopped mid-chunk (died, or stopped past its lock)';
   else count(tr, run.requests);
   // The year goes: it is in the run id, and the row must fit a laptop's width.
   cell(tr, utc(run.startedAt).slice(5), 'mono').title = utc(run.startedAt) + ' UTC';

@@ -54,7 +54,7 @@ export interface RunView {
   history: string[];
   requests: number;
   writes: number;
-  /** `requests` and `writes` are lower bounds: a process serving the run died mid-chunk. */
+  /** `requests` and `writes` are lower bounds: a process serving the run stopped mid-chunk. */
   requestsAtLeast: boolean;
   startedAt: number;
   finishedAt: number | null;

@@ -38,6 +38,11 @@ export class ChunkHold {
     this.sureUntil = takenAt + lockMs / 2;
   }
 
+  /** Found lost: another attempt holds the lock, or it ran out. */
+  get isLost(): boolean {
+    return this.lost;
+  }
+
   /** Returns while the lock is this process's; rejects (ChunkLockLostError) once it is not. */
   check(): void | Promise<void> {
     if (this.lost) throw new ChunkLockLostError(this.jobId);

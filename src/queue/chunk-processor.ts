@@ -11,7 +11,7 @@ import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
-import { markRequestsAtLeast } from '../runs/request-counts.js';
+import { markRequestsAtLeast, markRequestsCounted } from '../runs/request-counts.js';
 import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
@@ -129,7 +129,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     // an ended run's record says what it did, for good.
     const ended = state === 'done' || state === 'cancelled';
     if (job.stalledCounter > 0 && recorded && !followsOwn && !ended)
-      await markRequestsAtLeast(deps.redis, deps.keys.run(runId));
+      await markRequestsAtLeast(deps.redis, deps.keys.run(runId), String(job.id), job.attemptsStarted - 1);
     // The key this process built the run's context with was rejected (401) since, here or in another
     // process: never sent again. The context is built anew from the keys as they are now (a keys
     // file read again), or the chunk waits, unsent, if no other key is held.
@@ -250,9 +250,25 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       throw error;
     } finally {
       // What this chunk counted reaches Redis now: the seller's unused numbers and accepted requests, the run's requests.
-      await Promise.all([deps.sellers.chunkEnded(ref), deps.runs.flushRequestCounts(runId)]).catch(
-        (error: unknown) => deps.health?.note(error),
+      const added = await Promise.all([
+        deps.sellers.chunkEnded(ref),
+        deps.runs.flushRequestCounts(runId),
+      ]).then(
+        () => true,
+        (error: unknown) => {
+          deps.health?.note(error);
+          return false;
+        },
       );
+      // It lost its lock (stopped, cut off past it) but did not die: every row's requests are done
+      // (the rows are awaited) and added now: the mark the chunk's taker leaves for it is not true.
+      if (added && hold?.isLost)
+        await markRequestsCounted(
+          deps.redis,
+          deps.keys.run(runId),
+          String(job.id),
+          job.attemptsStarted,
+        ).catch((error: unknown) => deps.health?.note(error));
     }
     if (await advanceRun(deps, runId, queue, job.data.phase)) contexts.drop(runId);
   };

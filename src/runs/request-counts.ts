@@ -74,21 +74,58 @@ export class RequestCounts {
 }
 
 /**
- * The run record's field that says its `requests` and `writes` are at least what they say: a chunk
- * of the run was taken back after its process stopped holding it (killed, or out of touch with
- * Redis past its job lock), and that process's counts not yet added died with it. How many: the
- * requests it had in flight and those answered since its last settle (each settle adds what the
- * process counted, and a row settles within 10 ms), about twice `--concurrency`; killed during the
- * run's list read, the pages read so far too (added once the read is whole). No cheaper record is
- * exact: a request in flight at a kill is counted by nobody but the API, unless a Redis write went
- * before every request. The seller's quota numbers (request-quota.ts) are reserved before their
- * requests, but in blocks and per seller: they bound the seller's day from above, not a run's count.
+ * The run record's fields that say its `requests` and `writes` are at least what they say: a chunk
+ * of the run was taken back after its process stopped holding it (killed, stopped, or out of touch
+ * with Redis past its job lock), and that process's counts not yet added may be lost with it. How
+ * many: the requests it had in flight and those answered since its last settle (each settle adds
+ * what the process counted, and a row settles within 10 ms), about twice `--concurrency`; killed
+ * during the run's list read, the pages read so far too (added once the read is whole). No cheaper
+ * record is exact: a request in flight at a kill is counted by nobody but the API, unless a Redis
+ * write went before every request. The seller's quota numbers (request-quota.ts) are reserved before
+ * their requests, but in blocks and per seller: they bound the seller's day from above, not a run's.
+ *
+ * One field per attempt taken over (`requestsAtLeast:<chunk job>:<attempt>`), `1` while its counts
+ * may be lost: a process that was only stopped, once it found its lock lost and added its counts,
+ * sets its own field to `0`, before or after the taker marks it (which leaves a `0` as it is), and
+ * the counts are exact again once no field says `1`. `requestsAtLeast` alone: an earlier version's.
  */
 export const REQUESTS_AT_LEAST = 'requestsAtLeast';
 
-/** Marks the run's counts as lower bounds (REQUESTS_AT_LEAST): only on the path of a chunk taken back. */
-export async function markRequestsAtLeast(redis: Redis, runKey: string): Promise<void> {
-  await redis.hset(runKey, REQUESTS_AT_LEAST, 1);
+const attemptField = (jobId: string, attempt: number) => `${REQUESTS_AT_LEAST}:${jobId}:${attempt}`;
+
+/**
+ * Marks the run's counts as lower bounds (REQUESTS_AT_LEAST): only on the path of a chunk taken back,
+ * for the attempt it was taken from (`attempt`, BullMQ's attemptsStarted then).
+ */
+export async function markRequestsAtLeast(
+  redis: Redis,
+  runKey: string,
+  jobId: string,
+  attempt: number,
+): Promise<void> {
+  // Not over the attempt's own word that its counts are added (it may have ended first).
+  await redis.hsetnx(runKey, attemptField(jobId, attempt), 1);
+}
+
+/**
+ * The attempt (`attempt`, its attemptsStarted) lost its lock and ended, and this process added its
+ * counts: what the attempt that takes the chunk marks for it, or marked, is not true.
+ */
+export async function markRequestsCounted(
+  redis: Redis,
+  runKey: string,
+  jobId: string,
+  attempt: number,
+): Promise<void> {
+  await redis.hset(runKey, attemptField(jobId, attempt), 0);
+}
+
+/** Whether a run's hash says its counts are lower bounds (a mark of either form left). */
+export function requestsAtLeastIn(hash: Record<string, string>): boolean {
+  if (hash[REQUESTS_AT_LEAST] === '1') return true;
+  return Object.entries(hash).some(
+    ([field, value]) => value === '1' && field.startsWith(`${REQUESTS_AT_LEAST}:`),
+  );
 }
 
 /**

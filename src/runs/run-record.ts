@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NamedField } from '../catalog/field-names.js';
 import type { FieldValue } from '../interfaces.js';
-import { REQUESTS_AT_LEAST } from './request-counts.js';
+import { requestsAtLeastIn } from './request-counts.js';
 import { type RevertEntry, revertsOf } from './revert-history.js';
 
 // The run record's shape, as Redis keeps it (a hash) and as every command reads it (RunStore.get).
@@ -110,7 +110,7 @@ export interface RunRecord extends RunSpec {
   requests: number;
   writes: number;
   /**
-   * `requests` and `writes` are lower bounds: a process that sent requests for the run died before
+   * `requests` and `writes` are lower bounds: a process that sent requests for the run stopped before
    * it had added them (request-counts.ts REQUESTS_AT_LEAST). Absent: they are exact.
    */
   requestsAtLeast?: boolean;
@@ -191,7 +191,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
   if (hash.missingWouldHold) fields.missingWouldHold = hash.missingWouldHold;
   if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);
-  if (hash[REQUESTS_AT_LEAST] === '1') fields.requestsAtLeast = true;
+  if (requestsAtLeastIn(hash)) fields.requestsAtLeast = true;
   const { reverts, dropped } = revertsOf(hash);
   const latest = reverts.at(-1);
   if (latest) Object.assign(fields, { reverts, revertedAt: latest.at, revertCounts: latest.counts });

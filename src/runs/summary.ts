@@ -45,14 +45,14 @@ export function runCounts(run: RunRecord) {
 
 /** Why a run's requests are a lower bound (RunRecord.requestsAtLeast), as the summary and `status` say it. */
 export const REQUESTS_AT_LEAST_WHY =
-  'a process serving the run died mid-chunk: the last requests it sent were not counted';
+  'a process serving the run stopped mid-chunk (it died, or was stopped or cut off past its lock) and its chunk was taken over: the last requests it sent may be missing';
 
-/** `12`, or `at least 12` when a process died before it had added its counts (requestsAtLeast). */
+/** `12`, or `at least 12` when a process stopped before it had added its counts (requestsAtLeast). */
 export function requestCount(run: Pick<RunRecord, 'requestsAtLeast'>, count: number): string {
   return run.requestsAtLeast ? `at least ${count}` : String(count);
 }
 
-/** `12 (9 writes)`; `at least 12 (at least 9 writes): why` after a process died mid-chunk. */
+/** `12 (9 writes)`; `at least 12 (at least 9 writes): why` after a process stopped mid-chunk. */
 function requestsLine(run: RunRecord): string {
   const writes = countOf(run.writes, 'write', 'writes', requestCount(run, run.writes));
   const why = run.requestsAtLeast ? `: ${REQUESTS_AT_LEAST_WHY}` : '';
