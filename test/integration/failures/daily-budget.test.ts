@@ -22,6 +22,35 @@ describe('--daily-budget N', () => {
     expect(status.settled).toBe(9); // one list page, then nine creates
   });
 
+  it('a run that starts with the budget spent says once, in words, that it waits, until when, and how to stop', {
+    timeout: 30_000,
+  }, async () => {
+    const spent = await rig.cli([
+      'run',
+      await rig.csv('first.csv', catalogRows(40)),
+      '--daily-budget',
+      '10',
+      '--no-wait',
+    ]);
+    expect(spent.code).toBe(4);
+    const spentId = runIdOf(spent.stderr);
+    const second = await rig.csv('second.csv', catalogRows(5, 101));
+    // Before: nothing on stdout, and on stderr only the JSON log line "paused until 00:00 UTC".
+    const waitLine = (what: string) =>
+      new RegExp(
+        `^catalog-sync: paused until \\d\\d:\\d\\d UTC \\(in [^)]+\\) on run ${spentId}'s daily budget [^\\n]*: ` +
+          `${what} \\S+ waits and goes on by itself then; Ctrl-C stops the wait \\(([^)]+)\\), --no-wait exits 4 instead$`,
+        'm',
+      );
+    const dry = rig.spawn(['run', second, '--dry-run', '--daily-budget', '10']);
+    const dryLine = await dry.waitForStderr(waitLine('dry run'));
+    expect(dryLine[1]).toBe('the dry run is ended');
+    const real = rig.spawn(['run', second, '--daily-budget', '10']);
+    const realLine = await real.waitForStderr(waitLine('run'));
+    expect(realLine[1]).toBe('its rows stay queued for any `catalog-sync worker`');
+    expect(rig.sandbox.stats().total).toBe(10);
+  });
+
   it('counts the requests of earlier runs the same day against the budget', async () => {
     const first = await rig.csv('first.csv', catalogRows(5));
     expect((await rig.cli(['run', first, '--daily-budget', '8'])).code).toBe(0); // 1 list + 5 creates
