@@ -54,15 +54,7 @@ export async function reportOutcome(
       );
       return ExitCode.apiUnreachable;
     case 'paused': {
-      const seller = await runtime.sellers.status(spec.sellerRef, spec.dailyReset);
-      // What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit.
-      const budgetOf = seller.pausedByBudgetOf;
-      const cause =
-        budgetOf === undefined
-          ? "the seller's daily request limit"
-          : budgetOf === id
-            ? `the daily budget (--daily-budget ${spec.dailyBudget})`
-            : `run ${budgetOf}'s daily budget (its --daily-budget; \`catalog-sync cancel ${budgetOf}\` lifts it)`;
+      const cause = await pauseCause(runtime, spec, id);
       say(
         io,
         `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${cause}. ` +
@@ -181,6 +173,34 @@ async function rejectedKeyLine(
 }
 
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
+/** What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit. */
+async function pauseCause(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
+  const budgetOf = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).pausedByBudgetOf;
+  if (budgetOf === undefined) return "the seller's daily request limit";
+  if (budgetOf === id) return `the daily budget (--daily-budget ${spec.dailyBudget})`;
+  return `run ${budgetOf}'s daily budget (its --daily-budget; \`catalog-sync cancel ${budgetOf}\` lifts it)`;
+}
+
+/**
+ * The line a run that waits out a daily pause says as its wait begins (a terminal's bar says the
+ * pause too, a log only in JSON): until when, why, and how to stop waiting.
+ */
+export async function waitingLine(
+  runtime: Runtime,
+  spec: PreparedRun['spec'],
+  id: string,
+  until: number,
+): Promise<string> {
+  const cause = await pauseCause(runtime, spec, id);
+  const [what, stopped] = spec.ownQueue
+    ? ['dry run', 'the dry run is ended']
+    : ['run', 'its rows stay queued for any `catalog-sync worker`'];
+  return (
+    `catalog-sync: ${pausedMessage(until, Date.now())} on ${cause}: ${what} ${id} waits and goes on by itself then; ` +
+    `Ctrl-C stops the wait (${stopped}), --no-wait exits 4 instead\n`
+  );
+}
+
 export function say(io: CliIo, text: string): void {
   io.stderr.write(terminalSafe(text));
 }

@@ -28,9 +28,12 @@ export async function waitForRun(
     signal?: AbortSignal;
     /** Ends a poll's pause early: this process's workers are done with the run. */
     wake?: RunWake;
+    /** A daily pause the run waits out begins (once per pause, with its end). */
+    onWaiting?: (run: RunRecord, until: number) => Promise<void>;
   },
 ): Promise<WaitResult> {
   const now = options.now ?? Date.now;
+  let waitingUntil: number | null = null;
   for (;;) {
     if (options.signal?.aborted) return { kind: 'stopped' };
     const run = await withinRedisDeadline(
@@ -50,8 +53,10 @@ export async function waitForRun(
     if (seller.unreachable) return { kind: 'unreachable', run, failure: seller.unreachable.cause };
     if (seller.pausedUntil !== null) {
       if (!options.wait) return { kind: 'paused', run, until: seller.pausedUntil };
+      if (seller.pausedUntil !== waitingUntil) await options.onWaiting?.(run, seller.pausedUntil);
       options.progress.paused(seller.pausedUntil, now());
     }
+    waitingUntil = seller.pausedUntil;
     options.progress.update(run);
     await (options.wake ?? new RunWake()).pause(options.pollMs ?? 250);
   }

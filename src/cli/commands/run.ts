@@ -8,7 +8,7 @@ import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer
 import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
-import type { RunSpec } from '../../runs/run-store.js';
+import type { RunRecord, RunSpec } from '../../runs/run-store.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { ExitCode } from '../exit-codes.js';
 import { resumeIfKeyWorksAgain } from '../key-pause.js';
@@ -19,7 +19,7 @@ import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
-import { reportOutcome, say } from '../run-outcome.js';
+import { reportOutcome, say, waitingLine } from '../run-outcome.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
@@ -199,12 +199,16 @@ export async function syncOnce(
     let waited: WaitResult = { kind: 'stopped' };
     let sourceRead: Awaited<typeof production> = 'faulted';
     if (id !== null) {
-      const waiting = waitForRun(runtime, id, { wait: flags.wait, progress, signal: stop.signal, wake }).then(
-        (result) => {
-          if (result.kind !== 'done' && result.kind !== 'held') leave.abort();
-          return result;
-        },
-      );
+      // Said in words, not only in the bar or a JSON log line: a cron mail shows why nothing moves.
+      const onWaiting = async (run: RunRecord, until: number) => {
+        progress.stop();
+        say(io, await waitingLine(runtime, spec, run.id, until));
+      };
+      const waitOptions = { wait: flags.wait, progress, signal: stop.signal, wake, onWaiting };
+      const waiting = waitForRun(runtime, id, waitOptions).then((result) => {
+        if (result.kind !== 'done' && result.kind !== 'held') leave.abort();
+        return result;
+      });
       waiting.catch(() => undefined);
       try {
         [waited, sourceRead] = await Promise.all([waiting, production]);
