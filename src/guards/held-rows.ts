@@ -6,7 +6,8 @@ import { keepOnlyWhatEndedRunsRead } from '../runs/ended-run.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { StoredSources } from '../runs/parent-sources.js';
 import { STILL_OFF_MARK } from '../runs/run-scripts.js';
-import { decodeOutcome, encodeOutcome, RunStore } from '../runs/run-store.js';
+import { decodeOutcome, RunStore } from '../runs/run-store.js';
+import { settleRowArgs } from '../runs/settle-step.js';
 import type { RowSource } from '../runs/source-rows.js';
 import { recordWrittenKeys } from '../runs/written-keys.js';
 import { APPROVAL_WROTE_AT } from '../sync/record-writers.js';
@@ -131,14 +132,7 @@ export class HeldRows {
     const stored = new StoredSources(this.keys.parentSources(runId));
     for (const outcome of outcomes) {
       if (outcome.row === null) throw new Error('resettle() takes source rows');
-      args.push(
-        String(outcome.row),
-        encodeOutcome(outcome),
-        outcome.action,
-        outcome.status,
-        outcome.productId ?? '',
-        stored.json(outcome.status === 'failed' ? sources.get(outcome.row) : undefined),
-      );
+      args.push(...settleRowArgs(outcome.row, outcome, stored, sources.get(outcome.row)));
     }
     // An approved write makes this run the one that wrote the product last (later-source-runs.ts).
     await recordWrittenKeys(this.redis, this.keys, runId, outcomes);

@@ -4,10 +4,9 @@ import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import { KeyUnavailableError } from '../chunks/key-errors.js';
 import type { RunContexts, WorkerDeps } from '../chunks/run-context.js';
 import { bullmq } from '../cjs-packages.js';
-import { KEY_UNAVAILABLE_RETRY_MS, UNTIMED_PAUSE_MS, WAKE_LEAD_MS } from '../defaults.js';
+import { KEY_UNAVAILABLE_RETRY_MS } from '../defaults.js';
 import { settleJobUnsent } from '../missing/deactivations.js';
 import { markMissingGuarded } from '../missing/missing-guard.js';
-import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
@@ -17,7 +16,6 @@ import type { RunSpec } from '../runs/run-store.js';
 import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
-import { ApiUnreachableError, type SellerPausedError } from '../sync/seller-pause.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
@@ -26,7 +24,8 @@ import { ChunkHold, jobLockKey } from './chunk-hold.js';
 import { unsentReason } from './ending-early.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
-import { pauseUnreachable, probeReach } from './reach-probe.js';
+import { pauseSeller } from './pause-seller.js';
+import { probeReach } from './reach-probe.js';
 import { RunOrder } from './run-order.js';
 
 /**
@@ -295,47 +294,4 @@ async function sayRunStarted(deps: WorkerDeps, spec: RunSpec, runId: string): Pr
   const { source, preset, sellerRef: seller } = spec;
   deps.logger.info({ run: runId, seller, source, preset, plan: line }, `run ${runId} started`);
   if (line) deps.onRunPlan?.(runId, line);
-}
-
-/**
- * Stops every worker on every machine from taking the seller's jobs: until the reset for a daily
- * limit (a Redis key with a TTL, so it outlives restarts), until `resume` for a rejected key, or
- * until the next probe for an API out of reach.
- * Which errors pause, and until when, the error table says (error-policy.ts, `pauseOf`).
- */
-async function pauseSeller(
-  deps: WorkerDeps,
-  queue: Queue,
-  ref: string,
-  pause: SellerPausedError,
-  runId: string,
-  /** The fingerprint of the key the API answered 401 here: listed, so no process sends it again. */
-  keyFingerprint: string | undefined,
-): Promise<never> {
-  if (pause.reason === 'unauthorized') {
-    await deps.sellers.markAuthRejected(ref, keyFingerprint);
-    deps.logger.error(
-      { seller: ref },
-      'the API key was rejected (401): the seller is paused until `catalog-sync resume`',
-    );
-    await queue.pause();
-    await tellPauseToWaitingRuns(deps, ref, { event: 'key-rejected' }, runId);
-  } else if (pause instanceof ApiUnreachableError) {
-    await pauseUnreachable(deps, queue, ref, pause, runId);
-  } else {
-    const until = pause.until ?? deps.now() + UNTIMED_PAUSE_MS;
-    const reason = pause.reason === 'daily-budget' ? 'daily-budget' : 'daily-limit';
-    // A budget's pause stays the run's whose budget it is (not this job's, which only met it).
-    await deps.sellers.pauseUntil(ref, until, reason, pause.budgetOf ?? runId);
-    deps.logger.warn(
-      { seller: ref, until: new Date(until).toISOString(), reason },
-      'seller paused until the daily reset',
-    );
-    // Jobs are taken again a little before the reset: they wait out the rest in assertNotPaused.
-    await queue.rateLimit(Math.max(1, until - deps.now() - WAKE_LEAD_MS));
-    // Every run of the seller waits on it, not only this one.
-    await tellPauseToWaitingRuns(deps, ref, { event: 'paused', resumesAt: until }, runId);
-  }
-  // Back to waiting without spending an attempt (BullMQ's manual rate limit).
-  throw new (bullmq().RateLimitError)();
 }

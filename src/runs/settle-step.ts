@@ -29,6 +29,27 @@ export interface SettleFence {
 }
 
 /**
+ * A row's six values in the settle scripts' ARGV (SETTLE here, RESETTLE in guards/held-rows.ts): its
+ * number, its encoded outcome, action, status and product id, and its source values when it failed
+ * (kept for `report --failed-only`; '' otherwise).
+ */
+export function settleRowArgs(
+  row: number,
+  outcome: RowOutcome,
+  stored: StoredSources,
+  source: RowSource | undefined,
+): string[] {
+  return [
+    String(row),
+    encodeOutcome(outcome),
+    outcome.action,
+    outcome.status,
+    outcome.productId ?? '',
+    stored.json(outcome.status === 'failed' ? source : undefined),
+  ];
+}
+
+/**
  * The settle's one round trip (RunStore.settle): the parents' source values, the keys of the
  * products written, then the SETTLE script with the requests counted so far (`counts`, put back if
  * the step fails). Resolves to the rows settled now, the run's settled count, and the indexes of the
@@ -46,14 +67,7 @@ export async function runSettle(
   for (const outcome of outcomes) {
     if (outcome.row === null)
       throw new Error('settle() takes source rows; missing lines are added at the end');
-    args.push(
-      String(outcome.row),
-      encodeOutcome(outcome),
-      outcome.action,
-      outcome.status,
-      outcome.productId ?? '',
-      stored.json(outcome.status === 'failed' ? sources?.get(outcome.row) : undefined),
-    );
+    args.push(...settleRowArgs(outcome.row, outcome, stored, sources?.get(outcome.row)));
   }
   // One round trip and one step: the requests counted so far, what the writes record, then the rows
   // they decided (a write's record and its row's outcome land together or not at all). The parents'
