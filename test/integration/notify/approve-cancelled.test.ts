@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../support/catalog.js';
+import { fourPricedRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { useWebhookReceiver } from '../support/webhook-receiver.js';
@@ -28,17 +28,10 @@ describe('--notify: a run whose approval is cancelled while paused on the daily 
   const hookEnv = () => ({ CATALOG_SYNC_WEBHOOK_HOSTS: new URL(hook.url).host });
 
   it('tells `ended` once, cancelled, with the counts of its report, and logs its end once', async () => {
-    const rows = (bump: number) =>
-      [1, 2, 3, 4].map((n) => ({
-        sku: `R-${n}`,
-        name: `R ${n}`,
-        price: String(n * 10 + bump),
-        quantity: '4',
-      }));
     // 1 list read + 4 creates: the day's 5 requests.
-    expect((await pipeline.cli(['run', await pipeline.csv('r-a.csv', rows(0))])).code).toBe(0);
+    expect((await pipeline.cli(['run', await pipeline.csv('r-a.csv', fourPricedRows(0))])).code).toBe(0);
     sandboxNow += DAY_MS;
-    const source = await pipeline.csv('r-b.csv', rows(1));
+    const source = await pipeline.csv('r-b.csv', fourPricedRows(1));
     const held = await pipeline.cli(['run', source, '--max-updates', '1', '--notify', hook.url]);
     expect(held.code).toBe(5);
     const id = runIdOf(held.stdout);

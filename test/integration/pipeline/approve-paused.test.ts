@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../support/catalog.js';
+import { fourPricedRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { requestCounts, usePipeline } from '../support/pipeline.js';
 
@@ -23,17 +23,15 @@ describe('an approve paused on the daily limit', () => {
 
   /** The held run of `--max-updates 1` over 4 updates, approved until the limit: 3 sent, 1 queued. */
   async function approvedUntilTheLimit(): Promise<string> {
-    const rows = (bump: number) =>
-      [1, 2, 3, 4].map((n) => ({
-        sku: `R-${n}`,
-        name: `R ${n}`,
-        price: String(n * 10 + bump),
-        quantity: '4',
-      }));
     // 1 list read + 4 creates: the day's 5 requests.
-    expect((await pipeline.cli(['run', await pipeline.csv('r-a.csv', rows(0))])).code).toBe(0);
+    expect((await pipeline.cli(['run', await pipeline.csv('r-a.csv', fourPricedRows(0))])).code).toBe(0);
     sandboxNow += DAY_MS;
-    const held = await pipeline.cli(['run', await pipeline.csv('r-b.csv', rows(1)), '--max-updates', '1']);
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('r-b.csv', fourPricedRows(1)),
+      '--max-updates',
+      '1',
+    ]);
     expect(held.code).toBe(5);
     const id = runIdOf(held.stdout);
     // Its list read again, then 3 PUTs: the 4th meets the limit, and stays queued.

@@ -33,6 +33,19 @@ export function catalogRows(count: number, first = 1): CatalogRow[] {
   });
 }
 
+/**
+ * R-1…R-4, each priced n × 10 + `bump` with 4 in stock: the approval tests' catalog (`bump` 0 seeds
+ * it, 1 changes every price, four updates for a guard to hold).
+ */
+export function fourPricedRows(bump: number): CatalogRow[] {
+  return [1, 2, 3, 4].map((n) => ({
+    sku: `R-${n}`,
+    name: `R ${n}`,
+    price: String(n * 10 + bump),
+    quantity: '4',
+  }));
+}
+
 /** Writes rows as a CSV with a header (columns: the first row's, unless given); resolves to its path. */
 export async function writeCsv(
   dir: string,
