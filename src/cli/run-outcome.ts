@@ -172,7 +172,6 @@ async function rejectedKeyLine(
   );
 }
 
-/** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
 /** What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit. */
 async function pauseCause(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
   const budgetOf = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).pausedByBudgetOf;
@@ -182,25 +181,37 @@ async function pauseCause(runtime: Runtime, spec: PreparedRun['spec'], id: strin
 }
 
 /**
- * The line a run that waits out a daily pause says as its wait begins (a terminal's bar says the
- * pause too, a log only in JSON): until when, why, and how to stop waiting.
+ * The line a run, or an `approve` of one, that waits out a daily pause says as its wait begins (a
+ * terminal's bar says the pause too, a log only in JSON): until when, why, and how to stop waiting.
  */
 export async function waitingLine(
   runtime: Runtime,
   spec: PreparedRun['spec'],
   id: string,
   until: number,
+  command: 'run' | 'approve' = 'run',
 ): Promise<string> {
   const cause = await pauseCause(runtime, spec, id);
-  const [what, stopped] = spec.ownQueue
-    ? ['dry run', 'the dry run is ended']
-    : ['run', 'its rows stay queued for any `catalog-sync worker`'];
+  const [who, stopped] = waiterWords(spec, id, command);
   return (
-    `catalog-sync: ${pausedMessage(until, Date.now())} on ${cause}: ${what} ${id} waits and goes on by itself then; ` +
+    `catalog-sync: ${pausedMessage(until, Date.now())} on ${cause}: ${who} waits and goes on by itself then; ` +
     `Ctrl-C stops the wait (${stopped}), --no-wait exits 4 instead\n`
   );
 }
 
+/** Who waits, and what a Ctrl-C leaves of it: a run's queued rows, a dry run ended, an approval's rows. */
+function waiterWords(spec: PreparedRun['spec'], id: string, command: 'run' | 'approve'): [string, string] {
+  if (command === 'approve')
+    return [
+      `the approval of run ${id}`,
+      `the approved rows stay queued for any \`catalog-sync worker\` or another \`catalog-sync approve ${id}\``,
+    ];
+  return spec.ownQueue
+    ? [`dry run ${id}`, 'the dry run is ended']
+    : [`run ${id}`, 'its rows stay queued for any `catalog-sync worker`'];
+}
+
+/** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
 export function say(io: CliIo, text: string): void {
   io.stderr.write(terminalSafe(text));
 }

@@ -13,7 +13,7 @@ import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
-import { endedRunExitCode } from '../run-outcome.js';
+import { endedRunExitCode, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
@@ -90,7 +90,11 @@ async function approve(
   });
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
-    const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress });
+    // Said in words, as `run` says it, not only in a JSON log line: a cron mail shows why nothing moves.
+    const onWaiting = async (waiting: RunRecord, until: number) => {
+      say(io, await waitingLine(runtime, waiting, waiting.id, until, 'approve'));
+    };
+    const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress, onWaiting });
     switch (waited.kind) {
       case 'stopped':
         throw new Error('the approval was stopped');
