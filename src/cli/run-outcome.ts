@@ -172,8 +172,11 @@ async function rejectedKeyLine(
   );
 }
 
-/** What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit. */
-async function pauseCause(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
+/**
+ * What paused the seller, as Redis says it: this run's budget, another run's, or the API's limit.
+ * `approve` names it too: the run it sends keeps its `--daily-budget`.
+ */
+export async function pauseCause(runtime: Runtime, spec: PreparedRun['spec'], id: string): Promise<string> {
   const budgetOf = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).pausedByBudgetOf;
   if (budgetOf === undefined) return "the seller's daily request limit";
   if (budgetOf === id) return `the daily budget (--daily-budget ${spec.dailyBudget})`;

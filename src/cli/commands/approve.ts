@@ -13,7 +13,7 @@ import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
-import { endedRunExitCode, waitingLine } from '../run-outcome.js';
+import { endedRunExitCode, pauseCause, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
@@ -107,7 +107,7 @@ async function approve(
       case 'paused':
         say(
           io,
-          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on the daily request limit. ` +
+          `catalog-sync: ${pausedMessage(waited.until, Date.now())} on ${await pauseCause(runtime, run, run.id)}. ` +
             `The approved rows of run ${run.id} stay queued and resume with any \`catalog-sync worker\`.\n`,
         );
         return ExitCode.pausedDailyLimit;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogRows } from '../support/catalog.js';
+import { catalogRows, fourPricedRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { useFailureRig } from './support/rig.js';
 
@@ -92,5 +92,24 @@ describe('--daily-budget N', () => {
     const after = await rig.cli(['run', other]);
     expect(after.code).toBe(0);
     expect(after.stdout).toMatch(/5 created/);
+  });
+
+  it("an approve of a budgeted run that meets the run's budget names it in its exit-4 line", async () => {
+    // 1 list read + 4 creates: 5 of the day's requests.
+    expect((await rig.cli(['run', await rig.csv('seed.csv', fourPricedRows(0))])).code).toBe(0);
+    const source = await rig.csv('moved.csv', fourPricedRows(1));
+    // Its list read: 6; its 4 updates held.
+    const held = await rig.cli(['run', source, '--max-updates', '1', '--daily-budget', '9']);
+    expect(held.code).toBe(5);
+    const id = runIdOf(held.stdout);
+
+    // The list read again (7), 2 PUTs (8, 9): the 3rd meets the run's own budget.
+    const approve = await rig.cli(['approve', id, '--no-wait', '--concurrency', '1']);
+
+    expect(approve.code).toBe(4);
+    // Before: "… on the daily request limit", though the API has none.
+    expect(approve.stderr).toContain('on the daily budget (--daily-budget 9).');
+    expect(approve.stderr).toContain(`The approved rows of run ${id} stay queued`);
+    expect(rig.sandbox.stats().total).toBe(9);
   });
 });
