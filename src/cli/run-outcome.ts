@@ -214,6 +214,25 @@ function waiterWords(spec: PreparedRun['spec'], id: string, command: 'run' | 'ap
     : [`run ${id}`, 'its rows stay queued for any `catalog-sync worker`'];
 }
 
+/**
+ * The line of a run, or an `approve` of one, interrupted (SIGINT, SIGTERM) once its rows are queued:
+ * what stays queued, and for whom (a dry run is ended: nothing else serves its own queue).
+ */
+export function interruptedLine(
+  signal: string,
+  spec: Pick<PreparedRun['spec'], 'ownQueue'>,
+  id: string,
+  command: 'run' | 'approve',
+): string {
+  const what =
+    command === 'approve'
+      ? `the approved rows of run ${id} stay queued and go on with any \`catalog-sync worker\` or another \`catalog-sync approve ${id}\``
+      : spec.ownQueue
+        ? `dry run ${id} is ended (nothing was written). Run it again`
+        : `run ${id}'s rows stay queued and go on with any \`catalog-sync worker\``;
+  return `catalog-sync: interrupted (${signal}): ${what}.\n`;
+}
+
 /** A message of `run` on stderr: run ids and seller refs come back from Redis, so they are shown escaped. */
 export function say(io: CliIo, text: string): void {
   io.stderr.write(terminalSafe(text));

@@ -13,8 +13,9 @@ import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
-import { endedRunExitCode, pauseCause, waitingLine } from '../run-outcome.js';
+import { endedRunExitCode, interruptedLine, pauseCause, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
+import { onInterrupt } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
@@ -88,16 +89,21 @@ async function approve(
     baseUrl: run.baseUrl,
     queueName: runtime.keys.sellerQueue(run.sellerRef),
   });
+  // Ctrl-C (or SIGTERM) while the approval is served or waits: said, exit 130/143, as `run` does;
+  // before its writes are queued it is not caught (the next approve finishes an unqueued one).
+  const interrupt = onInterrupt();
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
     // Said in words, as `run` says it, not only in a JSON log line: a cron mail shows why nothing moves.
     const onWaiting = async (waiting: RunRecord, until: number) => {
       say(io, await waitingLine(runtime, waiting, waiting.id, until, 'approve'));
     };
-    const waited = await waitForRun(runtime, run.id, { wait: flags.wait, progress, onWaiting });
+    const waitOptions = { wait: flags.wait, progress, onWaiting, signal: interrupt.signal };
+    const waited = await waitForRun(runtime, run.id, waitOptions);
     switch (waited.kind) {
       case 'stopped':
-        throw new Error('the approval was stopped');
+        say(io, interruptedLine(interrupt.name, run, run.id, 'approve'));
+        return interrupt.exitCode();
       case 'unauthorized':
         say(
           io,
@@ -127,6 +133,7 @@ async function approve(
       }
     }
   } finally {
+    interrupt.dispose();
     await workers.close();
   }
 }

@@ -19,7 +19,7 @@ import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
-import { reportOutcome, say, waitingLine } from '../run-outcome.js';
+import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
@@ -224,9 +224,7 @@ export async function syncOnce(
         io,
         sourceRead === 'interrupted'
           ? `catalog-sync: interrupted (${interrupt.name}) before the source was read to the end: run ${id} is ended, and its rows are not synced. Run it again.\n`
-          : spec.ownQueue
-            ? `catalog-sync: interrupted (${interrupt.name}): dry run ${id} is ended (nothing was written). Run it again.\n`
-            : `catalog-sync: interrupted (${interrupt.name}): run ${id}'s rows stay queued and go on with any \`catalog-sync worker\`.\n`,
+          : interruptedLine(interrupt.name, spec, id, 'run'),
       );
       return interrupt.exitCode();
     }

@@ -15,7 +15,7 @@ describe('an approve that waits out the daily limit', () => {
   let sandboxNow = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   const pipeline = usePipeline({ dailyLimit: 5, dayLengthMs: DAY_MS, now: () => sandboxNow });
 
-  it('says once that it waits, until when, and that Ctrl-C leaves the approved rows queued', {
+  it('says once that it waits, until when, and that Ctrl-C leaves the approved rows queued (exit 130)', {
     timeout: 30_000,
   }, async () => {
     // 1 list read + 4 creates: the day's 5 requests.
@@ -43,10 +43,15 @@ describe('an approve that waits out the daily limit', () => {
       `(the approved rows stay queued for any \`catalog-sync worker\` or another \`catalog-sync approve ${id}\`)`,
     );
 
-    // What the line says of Ctrl-C holds: the wait stops, the 4th row is still approved and queued.
+    // What the line says of Ctrl-C holds: the wait stops, said in one line, exit 130 as a shell
+    // expects (before: killed by the signal, nothing said); the 4th row is still approved and queued.
     approve.process.kill('SIGINT');
-    await approve.exited;
+    expect(await approve.exited).toEqual({ code: 130, signal: null });
     expect(approve.stderr().match(notice)).toHaveLength(1);
+    expect(approve.stderr()).toContain(
+      `catalog-sync: interrupted (SIGINT): the approved rows of run ${id} stay queued and go on with any ` +
+        `\`catalog-sync worker\` or another \`catalog-sync approve ${id}\`.\n`,
+    );
     const status = await pipeline.cli(['status', id]);
     expect(status.stdout).toMatch(/rows {6}3 settled of 4, 1 approved and queued/);
   });
