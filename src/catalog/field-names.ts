@@ -91,12 +91,38 @@ export function nearestField(
     ...known.map((field): [string, string] => [field, field]),
     ...Object.entries(OTHER_NAMES).filter(([, field]) => known.includes(field)),
   ];
+  const best = nearestSpelling(name, candidates);
+  return best ? { field: best.field, otherName: false } : null;
+}
+
+/**
+ * The product field a name that is not one was surely meant to be: one another platform calls so
+ * (`stock`), or one a single edit or a case away (`quantiy`, `Price`, `sale-price`). Null for a
+ * product field, and for a name further from every one: a field of the marketplace's own may be
+ * named so (`material`; `size`, though two edits from another platform's `sale`).
+ */
+export function meantField(name: string): { field: string; otherName: boolean } | null {
+  if (TOOL_FIELDS.includes(name)) return null;
+  const meant = OTHER_NAMES[name.toLowerCase()];
+  if (meant !== undefined) return { field: meant, otherName: true };
+  const best = nearestSpelling(
+    name,
+    TOOL_FIELDS.map((field): [string, string] => [field, field]),
+  );
+  return best && best.distance <= 1 ? { field: best.field, otherName: false } : null;
+}
+
+/** The candidate whose spelling is fewest edits from `name`, case aside (the first of equals). */
+function nearestSpelling(
+  name: string,
+  candidates: readonly (readonly [spelling: string, field: string])[],
+): { field: string; distance: number } | null {
   let best: { field: string; distance: number } | null = null;
   for (const [spelling, field] of candidates) {
     const distance = editDistance(name.toLowerCase(), spelling.toLowerCase());
     if (best === null || distance < best.distance) best = { field, distance };
   }
-  return best ? { field: best.field, otherName: false } : null;
+  return best;
 }
 
 /** One line: `--missing: stock: no product has it; the stock field is quantity`. */
@@ -110,15 +136,22 @@ export function unknownFieldLine(named: NamedField, known: readonly string[], ca
   return `${named.option}: ${named.name}: ${cause}${hint}`;
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+/**
+ * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbouring letters,
+ * one each (optimal string alignment): `qunatity` is one typo from `quantity`, not two.
+ */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
       current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        current[j] = Math.min(current[j] ?? 0, (before[j - 2] ?? 0) + 1);
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length] ?? 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  meantField,
   namedFields,
   nearestField,
   TOOL_FIELDS,
@@ -93,6 +94,33 @@ describe('the field a user meant', () => {
       '--first: prise: no product has it; the nearest field is price',
     );
   });
+});
+
+describe('the product field a name that is not one was meant to be', () => {
+  it.each([
+    // Another platform's word, in any case.
+    ['stock', 'quantity', true],
+    ['Stock', 'quantity', true],
+    ['title', 'name', true],
+    // One edit (a letter dropped, added, changed or two swapped), or another case.
+    ['quantiy', 'quantity', false],
+    ['qunatity', 'quantity', false],
+    ['pirce', 'price', false],
+    ['nmae', 'name', false],
+    ['sale-price', 'sale_price', false],
+    ['salePrice', 'sale_price', false],
+    ['SKU', 'sku', false],
+    ['Quantity', 'quantity', false],
+  ])('%s is %s', (name, field, otherName) => {
+    expect(meantField(name)).toEqual({ field, otherName });
+  });
+
+  it.each(['sku', 'quantity', 'sale_price', 'material', 'color', 'size', 'style', 'base_price', 'stok'])(
+    '%s is none: a product field, or far from every one',
+    (name) => {
+      expect(meantField(name)).toBeNull();
+    },
+  );
 });
 
 describe('the field names the listed products show', () => {
