@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import type { z } from 'zod';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { CatalogConfigError } from './errors.js';
+import { checkMappingTargets } from './mapping-targets.js';
 import { PRESET_NAMES } from './presets/types.js';
 import { UNSENDABLE_FIELD } from './presets/unsendable.js';
 import { TRANSFORM_NAMES } from './transforms.js';
@@ -30,6 +31,8 @@ const schemas = builtOnce(() => {
           .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(TRANSFORM_NAMES)))
           .optional(),
         constant: scalar.optional(),
+        /** The field is the marketplace's own, though its name is near a product field's (mapping-targets.ts). */
+        custom: z.boolean().optional(),
       })
       .refine(
         (rule) =>
@@ -106,7 +109,9 @@ export function parseMapping(text: string, origin: string, syntax: 'json' | 'yam
     const issue = issues[0]!;
     throw new CatalogConfigError(`${origin}: ${describeIssue(issue, data)}`);
   }
-  return { ...result.data, origin };
+  const spec = { ...result.data, origin };
+  checkMappingTargets(spec);
+  return spec;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, data: unknown): string {

@@ -85,6 +85,8 @@ export async function prepareRun(
       throw new UsageError(
         `--preset ${flags.preset}: a ${platform} store is read with the ${platform} preset; drop --preset`,
       );
+    // Before the source is opened (a store is asked for its products): the file alone can be wrong.
+    const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
     opened = await openSource(source, {
       ...(flags.format ? { format: flags.format } : {}),
       ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
@@ -104,7 +106,6 @@ export async function prepareRun(
       },
     });
     const preset = opened.preset ?? flags.preset;
-    const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
     // The first records, read ahead: a header in the store's language is known by its values.
     const peeked = await peekRecords(opened.records);
     const mapper = createMapper({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CatalogConfigError, loadMappingFile, parseMapping } from '../../../src/catalog/index.js';
+import { projectRoot } from '../../../src/project-root.js';
 import { mapRows } from './map-rows.js';
 
 describe('parseMapping', () => {
@@ -49,6 +50,52 @@ describe('parseMapping', () => {
     expect(parseMapping('{"fields":{"sku":"id"}}', 'm.json', 'json').fields.sku).toEqual({ column: 'id' });
     expect(() => parseMapping('{"fields":', 'm.json', 'json')).toThrow(/^m\.json: not valid JSON/);
   });
+});
+
+describe("a mapping file's target fields", () => {
+  const refused = (fields: string) => () => parseMapping(`fields:\n  sku: Ref\n${fields}`, 'map.yml', 'yaml');
+
+  it.each([
+    [
+      '  quantiy: Stock\n',
+      'map.yml: fields.quantiy: no product field is named so; the nearest field is quantity (to send a field named quantiy all the same, give it custom: true)',
+    ],
+    [
+      '  stock: { column: Stock, transform: [integer] }\n',
+      'map.yml: fields.stock: no product field is named so; the stock field is quantity (to send a field named stock all the same, give it custom: true)',
+    ],
+    [
+      '  Price: Cost\n',
+      'map.yml: fields.Price: no product field is named so; the nearest field is price (to send a field named Price all the same, give it custom: true)',
+    ],
+    // Removing a field no preset gives removes nothing.
+    ['  nmae: null\n', 'map.yml: fields.nmae: no product field is named so; the nearest field is name'],
+    [
+      '  price: { column: Cost, custom: true }\n',
+      'map.yml: fields.price.custom: price is a product field, not a custom one: drop custom',
+    ],
+  ])('refuses %j in one line naming the key and the field meant', (fields, message) => {
+    expect(refused(fields)).toThrow(CatalogConfigError);
+    expect(refused(fields)).toThrow(new CatalogConfigError(message));
+  });
+
+  it('takes a custom field far from every product field, and a near one given custom: true', () => {
+    const spec = parseMapping(
+      'fields:\n  sku: Ref\n  material: Stoff\n  height: { column: H, custom: true }\n',
+      'map.yml',
+      'yaml',
+    );
+    expect(Object.keys(spec.fields)).toEqual(['sku', 'material', 'height']);
+  });
+
+  it.each(['bigcommerce.yml', 'ec-cube.yml', 'prestashop.yml', 'shopware.yml', 'shopware5.yml'])(
+    'reads the example %s',
+    async (name) => {
+      await expect(loadMappingFile(join(projectRoot(), 'fixtures/mappings', name))).resolves.toMatchObject({
+        origin: name,
+      });
+    },
+  );
 });
 
 describe('loadMappingFile', () => {
