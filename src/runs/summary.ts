@@ -1,5 +1,6 @@
 import { countOf } from '../count-words.js';
 import { terminalSafe } from '../terminal-safe.js';
+import { approveLine } from './approve-hint.js';
 import type { LearnedLimit } from './learned-limit.js';
 import { absentFieldsLine } from './managed-fields.js';
 import { daysNeeded, dayWord, knownLimit } from './run-plan.js';
@@ -205,7 +206,8 @@ export function formatSummary(
   if (wouldHold) lines.push(wouldHold);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
-    lines.push(`  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`);
+    const approve = approveLine(run, c);
+    if (approve) lines.push(approve);
   }
   const gone = c.missing - c.sameKey;
   if (gone > 0)

@@ -7,6 +7,7 @@ import { readerStopped } from '../../queue/producing-mark.js';
 import { runWaitedFor } from '../../queue/run-order.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
+import { approveLine } from '../../runs/approve-hint.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import {
   deactivationText,
@@ -117,7 +118,7 @@ export function registerStatus(program: Command, io: CliIo): void {
               ),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...[missingNotAppliedLine(run), missingWouldHoldLine(run)].filter((line) => line !== null),
-              ...(run.state === 'held' ? [`  approve   catalog-sync approve ${id} [--rows 3,7,…]`] : []),
+              ...(run.state === 'held' ? [approveLine(run, counts)].filter((line) => line !== null) : []),
               `  requests  ${requestCount(run, run.requests)} by this run${run.requestsAtLeast ? ` (${REQUESTS_AT_LEAST_WHY})` : ''}; ${sellerTodayText(seller)} for seller ${sellerLabel(run.sellerRef, run.sellerName)}${reservedText(seller)}`,
               ...revertLines(run),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
