@@ -1,7 +1,8 @@
 import { approvalStopped } from '../queue/approval.js';
 import { leftUnreadText } from '../queue/producing-mark.js';
+import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord } from '../runs/run-store.js';
-import { supersededText } from '../runs/summary.js';
+import { runCounts, supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 import { pausedMessage } from './progress.js';
 
@@ -19,7 +20,10 @@ export function runStateText(
     return `ended early: ${run.endedEarly ?? 'the source was not read to the end (interrupted, or the source broke)'}`;
   if (run.endingEarly !== undefined)
     return `ending early: ${run.endingEarly}; the rows under way settle, then it ends (its queued rows are not sent)`;
-  if (run.state === 'held') return `held: ${run.heldReason ?? 'a guard held writes back'}`;
+  if (run.state === 'held')
+    return run.revertedAt !== undefined
+      ? revertedHeldText(runCounts(run))
+      : `held: ${run.heldReason ?? 'a guard held writes back'}`;
   if (run.state === 'cancelled' && run.supersededBy) return `cancelled: ${supersededText(run.supersededBy)}`;
   // Ended without a write: a field name no listed product shows (listed-fields.ts).
   if (run.state === 'done' && run.fieldsRefused) return `refused: ${run.fieldsRefused}`;

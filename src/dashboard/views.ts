@@ -1,4 +1,5 @@
 import { leftUnreadText } from '../queue/producing-mark.js';
+import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts } from '../runs/summary.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
@@ -128,7 +129,9 @@ export function runView(
     : readerStopped
       ? `${run.state}: ${leftUnreadText(run)}`
       : run.state === 'held'
-        ? `held: ${run.heldReason ?? 'a guard held the writes back'}`
+        ? run.revertedAt !== undefined
+          ? revertedHeldText(runCounts(run))
+          : `held: ${run.heldReason ?? 'a guard held the writes back'}`
         : run.state === 'cancelled'
           ? 'cancelled'
           : held && seller.authRejected

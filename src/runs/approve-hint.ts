@@ -1,3 +1,4 @@
+import { countOf } from '../count-words.js';
 import type { RunRecord } from './run-store.js';
 
 /** What a held run still holds, as the summary and `status` count it. */
@@ -9,14 +10,28 @@ interface Held {
 }
 
 /**
- * The `approve` line of a run holding writes, or null when it holds nothing. `--rows` is named
- * only while rows are held: a held deactivation has no row number, and `--rows` of a run holding
- * none is refused.
+ * The `approve` line of a run holding writes, or null when `approve` would refuse it: a reverted
+ * run (queue/approval.ts) or one holding nothing. `--rows` is named only while rows are held: a
+ * held deactivation has no row number, and `--rows` of a run holding none is refused.
  */
-export function approveLine(run: Pick<RunRecord, 'id'>, c: Held): string | null {
+export function approveLine(run: Pick<RunRecord, 'id' | 'revertedAt'>, c: Held): string | null {
+  if (run.revertedAt !== undefined) return null;
   if (c.held > 0)
     return `  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`;
   if (c.deactivateHeld > 0)
     return `  approve   catalog-sync approve ${run.id}   (sends the held deactivations)`;
   return null;
+}
+
+/**
+ * `status` of a held run that was reverted since: what it held is never sent (`approve` refuses
+ * it), and its held reason, which may name `approve`, no longer says what to do.
+ */
+export function revertedHeldText(c: Held): string {
+  const held = [
+    c.held > 0 ? countOf(c.held, 'row') : '',
+    c.deactivateHeld > 0 ? countOf(c.deactivateHeld, 'deactivation') : '',
+  ].filter(Boolean);
+  const what = held.length > 0 ? `what it held (${held.join(', ')})` : 'what it held';
+  return `held, then reverted: ${what} is not sent; run its source again to send what it should`;
 }
