@@ -2,6 +2,7 @@ import type { RowOutcome } from '../interfaces.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
 import { clearReactivated, noteStillOff, withReactivations } from '../missing/reactivate.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
+import type { SettleFence } from '../runs/settle-fence.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import type { ChunkMode, ChunkRows } from './chunk-rows.js';
 import type { RunContext, WorkerDeps } from './run-context.js';
@@ -33,10 +34,12 @@ export async function syncChunkRows(
   jobId: string,
   modeName: ChunkMode,
   mode: ChunkRows,
+  /** The chunk attempt's job lock, for a `deactivate` job's lines (`mode` has it for the rows). */
+  fence?: SettleFence,
 ): Promise<void> {
   if (data.phase === 'deactivate') {
     if (context.run.missing)
-      await deactivateChunk(deps, context, context.run.missing, data.deactivate ?? [], jobId);
+      await deactivateChunk(deps, context, context.run.missing, data.deactivate ?? [], jobId, fence);
     return;
   }
   const { runId, rows } = data;

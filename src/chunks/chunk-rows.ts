@@ -11,7 +11,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { RowWrite } from '../runs/settle-batch.js';
 import { SettleBatch } from '../runs/settle-batch.js';
-import type { SettleFence } from '../runs/settle-step.js';
+import type { SettleFence } from '../runs/settle-fence.js';
 import type { RowSource } from '../runs/source-rows.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import { syncRow } from '../sync/row-sync.js';
@@ -88,7 +88,7 @@ export function chunkRows(
     // The requests that decided these rows are in the record first: the last one ends the round,
     // and the summary `approve` prints then counts them (as a settle adds them, request-counts.ts).
     await deps.runs.flushRequestCounts(runId);
-    await held.resettle(runId, outcomes, await sourcesOf(outcomes));
+    await held.resettle(runId, outcomes, await sourcesOf(outcomes), fence);
   };
   switch (mode) {
     case 'write': {

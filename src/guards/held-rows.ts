@@ -7,6 +7,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { StoredSources } from '../runs/parent-sources.js';
 import { STILL_OFF_MARK } from '../runs/run-scripts.js';
 import { decodeOutcome, RunStore } from '../runs/run-store.js';
+import { fenceArgs, LUA_FENCE, type SettleFence } from '../runs/settle-fence.js';
 import { settleRowArgs } from '../runs/settle-step.js';
 import type { RowSource } from '../runs/source-rows.js';
 import { recordWrittenKeys } from '../runs/written-keys.js';
@@ -32,13 +33,14 @@ export const APPROVAL_END_UNTOLD = 'approvalEndUntold';
 // (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
 // ARGV[1] is the time of the call, taken after its rows were written: APPROVAL_WROTE_AT keeps the
 // latest (every batch's, not the last one's alone: another caller's rows may be written later than
-// this caller's clock read, and settled before it).
+// this caller's clock read, and settled before it). Fenced by an approve chunk's attempt
+// (runs/settle-fence.ts: KEYS[6] its job lock, ARGV[2] its tokens): none once another holds the chunk.
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
-  5,
-  `
+  6,
+  `${LUA_FENCE}
 local state = redis.call('HGET', KEYS[2], 'state')
-if state == 'done' or state == 'cancelled' then return 0 end
+if state == 'done' or state == 'cancelled' or staleAttempt(KEYS[6], ARGV[2]) then return 0 end
 local function countNotes(encoded, by)
   if #cjson.decode(encoded) >= 6 then redis.call('HINCRBY', KEYS[2], 'notes:rows', by) end
   if string.find(encoded, 'accepted but not applied', 1, true) then
@@ -49,7 +51,7 @@ local function countNotes(encoded, by)
   end
 end
 local replaced = 0
-for i = 2, #ARGV, 6 do
+for i = 3, #ARGV, 6 do
   local current = redis.call('HGET', KEYS[1], ARGV[i])
   if current then
     local old = cjson.decode(current)
@@ -125,10 +127,13 @@ export class HeldRows {
     outcomes: RowOutcome[],
     /** Source values by row: a row that fails keeps them for `report --failed-only`. */
     sources: ReadonlyMap<number, RowSource> = new Map(),
+    /** An approve chunk's attempt: its rows resettle only while no other attempt holds the chunk. */
+    fence?: SettleFence,
   ): Promise<number> {
     if (outcomes.length === 0) return 0;
+    const [lockKey, tokens] = fenceArgs(fence, this.keys.run(runId));
     // After the rows' writes: the run wrote until now (APPROVAL_WROTE_AT).
-    const args: string[] = [String(Date.now())];
+    const args: string[] = [String(Date.now()), tokens];
     const stored = new StoredSources(this.keys.parentSources(runId));
     for (const outcome of outcomes) {
       if (outcome.row === null) throw new Error('resettle() takes source rows');
@@ -144,6 +149,7 @@ export class HeldRows {
       this.keys.touched(runId),
       this.keys.deactivations(runId),
       this.keys.failedSources(runId),
+      lockKey,
       ...args,
     )) as number;
     // The round's last row ended the run (`done`) without RunStore.finish: it keeps what a run that

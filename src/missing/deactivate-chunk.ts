@@ -3,6 +3,7 @@ import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import type { DeactivateItem } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
+import type { SettleFence } from '../runs/settle-fence.js';
 import type { IndexedProduct } from '../sync/diff.js';
 import { failsForGood, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { decodeEntry } from '../sync/index-entry.js';
@@ -32,6 +33,8 @@ interface DeactivateDeps {
  * Only the products this job claims (`holder`, its id) are sent: one that another live job holds is
  * that job's to send and settle (deactivation-claims.ts).
  * Rejects with a pause (429, 401, budget): the lines not settled stay due and the job comes back.
+ * The job's lines settle only while no other attempt at it holds its lock (`fence`): the claims are
+ * the job's, whichever attempt runs it (runs/settle-fence.ts).
  */
 export async function deactivateChunk(
   deps: DeactivateDeps,
@@ -39,6 +42,7 @@ export async function deactivateChunk(
   missing: MissingValues,
   items: DeactivateItem[],
   holder: string,
+  fence?: SettleFence,
 ): Promise<void> {
   if (items.length === 0) return;
   const claims = new DeactivationClaims(deps.redis, deps.keys, context.claims.claimMs);
@@ -52,6 +56,7 @@ export async function deactivateChunk(
         context,
         missing,
         items.filter((_, i) => held[i] === 'ours'),
+        fence,
       ),
   );
 }
@@ -61,6 +66,7 @@ async function sendClaimed(
   context: RowSyncContext & { run: { sellerRef: string } },
   missing: MissingValues,
   items: DeactivateItem[],
+  fence: SettleFence | undefined,
 ): Promise<void> {
   const { redis, keys, runs } = deps;
   const runId = context.runId;
@@ -70,7 +76,7 @@ async function sendClaimed(
     context.idMap.getMany(items.map((item) => item.key)),
   ]);
   const store = new DeactivatedStore(redis, keys, context.run.sellerRef);
-  const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true);
+  const settle = (line: RowOutcome) => runs.addMissing(runId, [line], true, fence);
   const results = await Promise.allSettled(
     items.map(async (item, i) => {
       const json = listed[i];

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { SettleFence } from '../runs/settle-step.js';
+import type { SettleFence } from '../runs/settle-fence.js';
 import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 
 /** BullMQ's lock of a job: `prefix:QUEUE:ID:lock`, its value the token of the attempt holding it. */

@@ -225,7 +225,7 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         if (modeName === 'plan') mode = chunkRows(deps, runId, context.run, modeName, sources, hold?.fence);
       }
       const rowsContext = hold ? { ...context, client: context.client.gated(() => hold.check()) } : context;
-      await syncChunkRows(deps, rowsContext, job.data, String(job.id), modeName, mode);
+      await syncChunkRows(deps, rowsContext, job.data, String(job.id), modeName, mode, hold?.fence);
       if (job.data.phase === 'deactivate') {
         if (await endAfterDeactivations(deps, runId)) contexts.drop(runId);
         return;

@@ -2,6 +2,7 @@ import type { RowOutcome } from '../interfaces.js';
 import { LUA_SLICES } from '../redis/lua-slices.js';
 import { luaScript, VARIABLE_KEYS } from '../redis/scripts.js';
 import { LUA_WRITES } from '../redis/write-list.js';
+import { LUA_FENCE } from './settle-fence.js';
 
 // The Lua scripts of RunStore: each settles or adds lines and counts them in one step, once.
 
@@ -18,22 +19,17 @@ export const STILL_OFF_MARK = 'set by --missing';
 // `missing`) and the source values of a row that failed (`report --failed-only`). Commands per call,
 // not per row (issue 31): one HMGET and one HSET of the outcomes, one HMGET and one HSET of the
 // counters, one SADD, one HSET of the sources, and a command or two per hash the records write.
-// Fenced (a chunk's attempt, queue/chunk-hold.ts): an attempt whose job lock another attempt holds
-// now (its worker was cut off for a whole lock, and the chunk handed out again) settles none of its
-// rows, so that what the chunk's holder finds is what it says; its records and requests still count
-// (its writes happened). A lock run out that nobody took yet is no other holder: its rows settle,
-// and the attempt that takes the chunk does not send them again.
+// Fenced (a chunk's attempt, settle-fence.ts): an attempt whose job lock another attempt holds now
+// settles none of its rows; its records and requests still count (its writes happened).
 // KEYS[1..5]: outcomes, run, touched, failed sources, the chunk's job lock (any key of the run's slot
 // when not fenced); KEYS[6..]: the records' keys. ARGV: requests, writes, the length of the records'
 // section, the attempt's lock tokens (comma-separated; empty: not fenced), that section, then six
 // values per row.
-export const SETTLE_SCRIPT = `${LUA_SLICES}${LUA_WRITES}
+export const SETTLE_SCRIPT = `${LUA_SLICES}${LUA_WRITES}${LUA_FENCE}
 local recorded = tonumber(ARGV[3])
 applyWrites(5, 5, 4 + recorded)
 local rows = {}
-local holder = ARGV[4] ~= '' and redis.call('GET', KEYS[5])
-local stale = holder and not string.find(',' .. ARGV[4] .. ',', ',' .. holder .. ',', 1, true)
-if not stale then
+if not staleAttempt(KEYS[5], ARGV[4]) then
   for i = 5 + recorded, #ARGV, 6 do rows[#rows + 1] = ARGV[i] end
 end
 local held = sliced('HMGET', KEYS[1], rows)
@@ -117,10 +113,13 @@ return {settledNow, settled, fresh}
 // counts source rows). Returns the lines added and the deactivations left.
 // Commands per call, not per line (issue 31): an HMGET and one HDEL of the deactivations, a ZMSCORE
 // and one ZADD of the lines, one HINCRBY per counter. A line (or a deactivation) twice in one call
-// counts once, as it did when each was added in turn.
-export const ADD_MISSING_SCRIPT = `${LUA_SLICES}
+// counts once, as it did when each was added in turn. Fenced by a `deactivate` chunk's attempt
+// (settle-fence.ts: KEYS[4] its job lock, ARGV[1] its tokens, '' for none): none once another holds
+// the chunk. ARGV[2..]: five values per line.
+export const ADD_MISSING_SCRIPT = `${LUA_SLICES}${LUA_FENCE}
+if staleAttempt(KEYS[4], ARGV[1]) then return {0, redis.call('HLEN', KEYS[3])} end
 local ids = {}
-for i = 1, #ARGV, 5 do
+for i = 2, #ARGV, 5 do
   if ARGV[i + 3] ~= '' then ids[#ids + 1] = ARGV[i + 3] end
 end
 local due, settledIds = {}, {}
@@ -135,7 +134,7 @@ if #ids > 0 then
   if #settledIds > 0 then sliced('HDEL', KEYS[3], settledIds) end
 end
 local lines = {}
-for i = 1, #ARGV, 5 do
+for i = 2, #ARGV, 5 do
   local id = ARGV[i + 3]
   if id == '' then
     lines[#lines + 1] = i
@@ -194,7 +193,7 @@ export function unwrittenCounter(outcome: RowOutcome): string {
 
 // The scripts as RunStore sends them: by SHA1 (redis/scripts.ts), not with their text each time.
 export const SETTLE = luaScript('settleRows', VARIABLE_KEYS, SETTLE_SCRIPT);
-export const ADD_MISSING = luaScript('addMissing', 3, ADD_MISSING_SCRIPT);
+export const ADD_MISSING = luaScript('addMissing', 4, ADD_MISSING_SCRIPT);
 export const MARK_RUNNING = luaScript(
   'markRunning',
   1,

@@ -17,7 +17,8 @@ import { runDataKeys } from './run-data-keys.js';
 import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
 import { ADD_MISSING, FINISH, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
 import type { RowWrite } from './settle-batch.js';
-import { runSettle, type SettleFence } from './settle-step.js';
+import { fenceArgs, type SettleFence } from './settle-fence.js';
+import { runSettle } from './settle-step.js';
 import type { RowSource } from './source-rows.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
@@ -301,11 +302,18 @@ export class RunStore {
   /**
    * Adds `missing` (and `deactivate`) lines; a line added twice (finalisation tried again) is kept and
    * counted once. `settling`: the lines settle deactivations still due (keys.deactivations), each
-   * once. Resolves to the deactivations still due.
+   * once. `fence`: a `deactivate` chunk's attempt, whose lines settle only while no other attempt
+   * holds the chunk. Resolves to the deactivations still due.
    */
-  async addMissing(id: string, outcomes: RowOutcome[], settling = false): Promise<number> {
+  async addMissing(
+    id: string,
+    outcomes: RowOutcome[],
+    settling = false,
+    fence?: SettleFence,
+  ): Promise<number> {
     if (outcomes.length === 0) return 0;
-    const args: string[] = [];
+    const [lockKey, tokens] = fenceArgs(fence, this.keys.run(id));
+    const args: string[] = [tokens];
     for (const o of outcomes) {
       args.push(missingMember(o.productId ?? '', encodeOutcome(o)), o.action, o.status);
       args.push(settling ? (o.productId ?? '') : '', unwrittenCounter(o));
@@ -316,6 +324,7 @@ export class RunStore {
       this.keys.missing(id),
       this.keys.run(id),
       this.keys.deactivations(id),
+      lockKey,
       ...args,
     )) as [number, number];
     // The metrics count lines by action and status; which of them were new matters only when retried.

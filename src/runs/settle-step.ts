@@ -9,6 +9,7 @@ import { StoredSources } from './parent-sources.js';
 import type { RequestCounts } from './request-counts.js';
 import { SETTLE } from './run-scripts.js';
 import { gatherRowWrites, type RowWrite } from './settle-batch.js';
+import { fenceArgs, type SettleFence } from './settle-fence.js';
 import type { RowSource } from './source-rows.js';
 import { queueWrittenKeys } from './written-keys.js';
 
@@ -20,12 +21,6 @@ export interface SettleRows {
   records: readonly RowWrite[];
   /** A chunk attempt's job lock: its rows settle only while no other attempt holds it (chunk-hold.ts). */
   fence?: SettleFence | undefined;
-}
-
-/** A chunk attempt's job lock (BullMQ's key, in the run's slot) and the tokens it holds it under. */
-export interface SettleFence {
-  lockKey: string;
-  tokens: ReadonlySet<string>;
 }
 
 /**
@@ -79,15 +74,9 @@ export async function runSettle(
   const pipeline = redis.pipeline();
   stored.queue(pipeline);
   queueWrittenKeys(pipeline, keys, id, outcomes);
-  const fixedKeys = [
-    keys.outcomes(id),
-    keys.run(id),
-    keys.touched(id),
-    keys.failedSources(id),
-    fence?.lockKey ?? keys.run(id),
-  ];
+  const [lockKey, tokens] = fenceArgs(fence, keys.run(id));
+  const fixedKeys = [keys.outcomes(id), keys.run(id), keys.touched(id), keys.failedSources(id), lockKey];
   const scriptKeys = [...fixedKeys, ...writes.keys];
-  const tokens = fence ? [...fence.tokens].join(',') : '';
   const header = [String(counts.requests), String(counts.writes), String(writes.args.length), tokens];
   queueScript(pipeline, SETTLE, scriptKeys.length, ...scriptKeys, ...header, ...writes.args, ...args);
   let answers: [Error | null, unknown][];
