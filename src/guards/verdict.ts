@@ -38,8 +38,10 @@ export interface PlanFigures {
   /**
    * The deactivations `--missing` would send, and the managed products they are weighed against;
    * null when the run deactivates nothing (no `--missing`, or it cannot apply: missing/verdict.ts).
+   * `keyless`: why they may not go without `approve` whatever their number (source rows with no
+   * key, any of which may stand for a product found gone: missing/verdict.ts keylessText).
    */
-  missing: { due: number; managed: number } | null;
+  missing: { due: number; managed: number; keyless?: string | null } | null;
 }
 
 /**
@@ -63,6 +65,8 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
   if (missing && exceeds(missing.due, missing.managed, readLimit(maxMissing))) {
     reasons.push(maxMissingText(missing.due, missing.managed, maxMissing));
   }
+  // Held as --max-missing holds: the whole run (CONTRACT), its deactivations with it.
+  if (missing?.keyless && missing.due > 0) reasons.push(missing.keyless);
   return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
 }
 

@@ -5,7 +5,7 @@ import { LIST_SKIPPED } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { type MissingFigures, scanMissing } from './missing-scan.js';
-import { partialRead } from './verdict.js';
+import { keylessText, partialRead } from './verdict.js';
 
 interface GuardDeps {
   redis: Redis;
@@ -51,11 +51,15 @@ export async function markMissingGuarded(
 /**
  * For the guards' verdict (guards/decide.ts), once every row is planned and before anything is
  * sent: the deactivations the run's end would find due, and the managed products the run's read
- * listed, counted by the missing scan itself (recording nothing). Null when the run deactivates
+ * listed, counted by the missing scan itself (recording nothing), with why they may not go without
+ * `approve` whatever their number (rows with no key: keylessText). Null when the run deactivates
  * nothing (not guarded for it, or partialRead says so now: the source broke, the run was
  * cancelled): then `--max-missing` has nothing to weigh.
  */
-export async function weighMissing(deps: GuardDeps, run: RunRecord): Promise<MissingFigures | null> {
+export async function weighMissing(
+  deps: GuardDeps,
+  run: RunRecord,
+): Promise<(MissingFigures & { keyless: string | null }) | null> {
   if (!run.missing || !run.missingGuarded || run.dryRun) return null;
   const [listFailed, listSkipped] = await deps.redis.hmget(
     deps.keys.run(run.id),
@@ -65,9 +69,10 @@ export async function weighMissing(deps: GuardDeps, run: RunRecord): Promise<Mis
   if (partialRead(run, Boolean(listFailed), listSkipped === '1') !== null) return null;
   // A nightly run whose source still holds every listed product: nothing is due, and no limit is
   // exceeded by none, whatever the managed count; the count below looks up every listed product.
-  if (!(await anyListedUntouched(deps, run.id))) return { due: 0, managed: 0 };
+  if (!(await anyListedUntouched(deps, run.id))) return { due: 0, managed: 0, keyless: null };
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, run.id);
-  return scanMissing(deps, run.id, run.sellerRef, run.missing, space, run.matchBy, true);
+  const figures = await scanMissing(deps, run.id, run.sellerRef, run.missing, space, run.matchBy, true);
+  return { ...figures, keyless: keylessText(run, figures.due) };
 }
 
 /** Whether a product the run's read listed was touched by no row of it: two commands a page of 500. */

@@ -1,5 +1,6 @@
 import { exceeds, readLimit } from '../guards/limits.js';
 import { DEFAULT_MAX_MISSING, maxMissingText } from '../guards/verdict.js';
+import type { KeylessRows } from '../runs/keyless-rows.js';
 import type { RunRecord } from '../runs/run-store.js';
 
 /** Run record field: why `--missing` was given and not applied (partialRead), said in the summary. */
@@ -34,18 +35,47 @@ export function partialRead(
 export const MISSING_WOULD_HOLD = 'missingWouldHold';
 
 /**
- * A dry run holds nothing, but its summary says when the real run would be held by `--max-missing`
- * (given, or the default one nobody typed): the figures line, or null within the limit.
+ * Why the deactivations due may not go without `approve` whatever their number, or null: the
+ * source has rows with no key (keyless-rows.ts), and any product found gone may be one of theirs.
+ * `row 53 has no sku: the product it stands for may be among the 3 missing`.
+ */
+export function keylessText(run: Pick<RunRecord, 'keyless' | 'matchBy'>, due: number): string | null {
+  const keyless = run.keyless;
+  if (!keyless || due === 0) return null;
+  const one = keyless.count === 1;
+  const subject = one ? 'the product it stands for' : 'the products they stand for';
+  return `${rowsNamed(keyless)} ${one ? 'has' : 'have'} no ${run.matchBy}: ${subject} may be among the ${due} missing`;
+}
+
+/** `row 53`, `rows 53 and 60`, `rows 53, 60, 71 and 5 more`. */
+function rowsNamed({ count, rows }: KeylessRows): string {
+  if (count === 1) return `row ${rows[0] ?? '?'}`;
+  if (rows.length === 0) return `${count} rows`;
+  const more = count - rows.length;
+  const named = more > 0 ? [...rows.map(String), `${more} more`] : rows.map(String);
+  const last = named.pop();
+  return `rows ${named.join(', ')} and ${last}`;
+}
+
+/**
+ * A dry run holds nothing, but its summary says when the real run would be held: by `--max-missing`
+ * (given, or the default one nobody typed: the figures line), or by rows with no key
+ * (keylessText); null when neither would hold it.
  */
 export function wouldHoldText(
-  run: Pick<RunRecord, 'maxMissing'>,
+  run: Pick<RunRecord, 'maxMissing' | 'keyless' | 'matchBy'>,
   figures: { due: number; managed: number },
 ): string | null {
   const given = run.maxMissing ?? null;
   const limit = given ?? DEFAULT_MAX_MISSING;
-  if (!exceeds(figures.due, figures.managed, readLimit(limit))) return null;
   const named = given === null ? `${limit} (default)` : limit;
-  return maxMissingText(figures.due, figures.managed, named);
+  const reasons = [
+    exceeds(figures.due, figures.managed, readLimit(limit))
+      ? maxMissingText(figures.due, figures.managed, named)
+      : null,
+    keylessText(run, figures.due),
+  ].filter((reason) => reason !== null);
+  return reasons.length > 0 ? reasons.join('; ') : null;
 }
 
 export type DeactivationVerdict =
@@ -55,25 +85,29 @@ export type DeactivationVerdict =
 
 /**
  * What becomes of the deactivations a run found due at its end: planned (a dry run), held with the
- * run (a guard held it: `--max-missing` itself, decided with the run's other guards once every row
- * was planned, guards/decide.ts, or another guard), or sent. A run held by `--max-missing` gives
- * its lines the run's reason as it is (the figures line); another guard's is said as held with it.
- * More than `--max-missing` at the end of a run that was not held holds the deactivations alone:
- * a run whose verdict was not weighed against them (one begun before the guard held whole runs).
+ * run (a guard held it: `--max-missing` itself, or rows with no key, decided with the run's other
+ * guards once every row was planned, guards/decide.ts, or another guard), or sent. A run held for
+ * its deactivations gives their lines the run's reason as it is; another guard's is said as held
+ * with it. More than `--max-missing`, or rows with no key, at the end of a run that was not held
+ * holds the deactivations alone: a run whose verdict was not weighed against them (one begun before
+ * the guard held whole runs).
  */
 export function deactivationVerdict(
-  run: Pick<RunRecord, 'dryRun' | 'maxMissing'>,
+  run: Pick<RunRecord, 'dryRun' | 'maxMissing' | 'keyless' | 'matchBy'>,
   figures: { due: number; managed: number; runHeldFor: string | null },
 ): DeactivationVerdict {
   if (run.dryRun) return { kind: 'planned' };
   const limit = run.maxMissing ?? DEFAULT_MAX_MISSING;
   const tripped = exceeds(figures.due, figures.managed, readLimit(limit));
+  const keyless = keylessText(run, figures.due);
   if (figures.runHeldFor) {
-    const reason = tripped ? figures.runHeldFor : `held with the run: ${figures.runHeldFor}`;
+    const own = tripped || keyless !== null;
+    const reason = own ? figures.runHeldFor : `held with the run: ${figures.runHeldFor}`;
     return { kind: 'held', own: false, reason };
   }
-  if (tripped) {
-    const reason = `${maxMissingText(figures.due, figures.managed, limit)}: no deactivation was sent`;
+  if (tripped || keyless !== null) {
+    const reasons = [tripped ? maxMissingText(figures.due, figures.managed, limit) : null, keyless];
+    const reason = `${reasons.filter((text) => text !== null).join('; ')}: no deactivation was sent`;
     return { kind: 'held', own: true, reason };
   }
   return { kind: 'send' };

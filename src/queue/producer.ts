@@ -12,6 +12,7 @@ import {
 import type { MappedRow, ProductUpsert, RowOutcome } from '../interfaces.js';
 import { RunStateLostError } from '../redis/health.js';
 import { addChunk, type ChunkJobData, packSources } from '../runs/chunk-job.js';
+import { KeylessTally } from '../runs/keyless-rows.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { RowSource, SourceRows } from '../runs/source-rows.js';
@@ -65,6 +66,8 @@ interface ReadBatch {
   unsoldKeys: string[];
   /** The source header when it changed (a JSON source's grows as keys appear), else null. */
   header: string[] | null;
+  /** The rows with no key read so far, when this batch read any (KeylessTally), else null. */
+  keyless: Record<string, string> | null;
   last: boolean;
   totalNow: number;
 }
@@ -89,6 +92,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   let settledSources = new Map<number, RowSource>();
   let sourceKeys: string[] = [];
   let unsoldKeys: string[] = [];
+  const keyless = new KeylessTally();
   let chunksQueued = 0;
 
   /**
@@ -141,6 +145,7 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       unsoldKeys,
       // The header before any row that is aligned to it (a JSON source's header grows as keys appear).
       header: options.sourceRows?.headerChange() ?? null,
+      keyless: keyless.take(),
       last: upserts.length < chunkSize && settledHere.length < SETTLED_BY_PRODUCER_AT_ONCE,
       totalNow: total,
     };
@@ -194,6 +199,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     // chunk before it failed; chunk numbers, the run's total and what is recorded only ever grow.
     await before;
     if (batch.header) await runs.setSourceHeader(runId, batch.header, options.sourceRows?.delimiter ?? ',');
+    // After the check that the run exists: a run gone gets no record of it.
+    if (batch.keyless) await redis.hset(keys.run(runId), batch.keyless);
     if (batch.settled.length > 0) await runs.settle(runId, batch.settled, batch.settledSources);
     await writeChunk(batch.rows, batch.sources, batch.totalNow, batch.last);
   };
@@ -230,6 +237,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       total++;
       if (writesUnderWay > 0 && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
       if (mapped.key) keysOf(mapped)?.push(mapped.key);
+      // An invalid row with no key may stand for any product `--missing` finds gone (keyless-rows.ts).
+      else if (mapped.kind === 'invalid') keyless.add(mapped.row);
       // The product the row had before its SKU is still held by the source (with `--missing`):
       // a write that fails, or a row refused, leaves it be rather than deactivated.
       if (mapped.kind !== 'merged' && mapped.formerKey) keysOf(mapped)?.push(mapped.formerKey);

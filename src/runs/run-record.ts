@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NamedField } from '../catalog/field-names.js';
 import type { FieldValue } from '../interfaces.js';
+import { type KeylessRows, keylessOf } from './keyless-rows.js';
 import { requestsAtLeastIn } from './request-counts.js';
 import { type RevertEntry, revertsOf } from './revert-history.js';
 
@@ -161,6 +162,8 @@ export interface RunRecord extends RunSpec {
   missingNotApplied?: string;
   /** A dry run's deactivations over `--max-missing`: what the real run would be held for (missing/verdict.ts). */
   missingWouldHold?: string;
+  /** Source rows read with no key: `--missing` may not deactivate without `approve` (keyless-rows.ts). */
+  keyless?: KeylessRows;
   /** When the API rejected (401) the key of a run in a queue of its own (queue/own-queue-401.ts). */
   keyRejectedAt?: number;
 }
@@ -190,6 +193,8 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
   if (hash.missingWouldHold) fields.missingWouldHold = hash.missingWouldHold;
+  const keyless = keylessOf(hash);
+  if (keyless) fields.keyless = keyless;
   if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);
   if (requestsAtLeastIn(hash)) fields.requestsAtLeast = true;
   const { reverts, dropped } = revertsOf(hash);

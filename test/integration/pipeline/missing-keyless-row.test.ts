@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
@@ -6,7 +7,7 @@ import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
 /** 100 products with a stock of 4: the nightly feed, and what `--missing quantity=0` changes. */
 const FEED = catalogRows(100).map((row) => ({ ...row, quantity: '4' }));
 const LOST = FEED[52] as (typeof FEED)[number];
-/** The same feed, the 53rd product's SKU cell blank (a spreadsheet lost it): row 54 under the header. */
+/** The same feed, the 53rd product's SKU cell blank (a spreadsheet lost it): row 53 as the report numbers rows. */
 const KEYLESS = FEED.map((row) => (row === LOST ? { ...row, sku: '' } : row));
 
 /**
@@ -17,37 +18,70 @@ const KEYLESS = FEED.map((row) => (row === LOST ? { ...row, sku: '' } : row));
 describe('--missing with a row that has no key', () => {
   const pipeline = usePipeline();
 
-  it("holds the run: no PUT of the product the row may stand for, exit 5; approve sends it", async () => {
+  it('holds the run: no PUT of the product the row may stand for, exit 5; approve sends it', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     const before = pipeline.products();
     // One price changed as well: the rest of the run is held with it, as --max-missing holds it.
     const changed = KEYLESS.map((row, i) => (i === 0 ? { ...row, price: '50.00' } : row));
     pipeline.sandbox.resetStats();
 
-    const held = await pipeline.cli(['run', await pipeline.csv('later.csv', changed), '--missing', 'quantity=0']);
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('later.csv', changed),
+      '--missing',
+      'quantity=0',
+    ]);
 
     expect(held.code, held.stdout + held.stderr).toBe(5);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(pipeline.products()).toEqual(before);
-    const reason = 'row 54 has no sku: the product it stands for may be among the 1 missing: nothing was sent';
+    const reason =
+      'row 53 has no sku: the product it stands for may be among the 1 missing: nothing was sent';
     expect(held.stdout).toContain(`  held      ${reason}`);
     const runId = runIdOf(held.stdout);
     expect(held.stdout).toContain(`  approve   catalog-sync approve ${runId}`);
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status).toMatchObject({ state: 'held', heldReason: reason });
     const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
-    expect(report.find((l) => l.row === '54')).toMatchObject({ action: 'invalid', error: 'missing sku' });
+    expect(report.find((l) => l.row === '53')).toMatchObject({ action: 'invalid', error: 'missing sku' });
     const deactivations = report.filter((l) => l.action === 'deactivate');
-    expect(deactivations).toEqual([expect.objectContaining({ key: LOST.sku, status: 'held', error: reason })]);
+    expect(deactivations).toEqual([
+      expect.objectContaining({ key: LOST.sku, status: 'held', error: reason }),
+    ]);
 
     pipeline.sandbox.resetStats();
     const approved = await pipeline.cli(['approve', runId]);
 
-    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    // Exit 1 as any run with an invalid row: the row without its SKU is still not sent.
+    expect(approved.code, approved.stdout + approved.stderr).toBe(1);
+    expect(approved.stdout).toContain(`approved 1 held row and 1 held deactivation of run ${runId}`);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 2 });
     const after = bySku(pipeline.products());
     expect(after.get(LOST.sku)?.quantity).toBe(0);
     expect(after.get(FEED[0]?.sku ?? '')?.price).toBe(50);
+  });
+
+  it('a SKU cell whose bytes cannot be read is a key-less row too', async () => {
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
+    // The file is UTF-8 (its names say so); the lost row's SKU ends in a Windows-1252 é.
+    const path = await pipeline.csv('later.csv', FEED);
+    const text = await readFile(path);
+    const at = text.indexOf(`${LOST.sku},`);
+    const bytes = Buffer.concat([
+      text.subarray(0, at + LOST.sku.length),
+      Buffer.from([0xe9]),
+      text.subarray(at + LOST.sku.length),
+    ]);
+    await writeFile(path, bytes);
+    pipeline.sandbox.resetStats();
+
+    const held = await pipeline.cli(['run', path, '--missing', 'quantity=0']);
+
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ updates: 0 });
+    expect(held.stdout).toContain(
+      '  held      row 53 has no sku: the product it stands for may be among the 1 missing',
+    );
   });
 
   it('a dry run says the real run would be held for it', async () => {
@@ -62,7 +96,7 @@ describe('--missing with a row that has no key', () => {
 
     expect(dry.code, dry.stdout + dry.stderr).toBe(1);
     expect(dry.stdout).toContain(
-      '  guard     a run without --dry-run would be held (exit 5): row 54 has no sku: the product it stands for may be among the 1 missing',
+      '  guard     a run without --dry-run would be held (exit 5): row 53 has no sku: the product it stands for may be among the 1 missing',
     );
   });
 
@@ -70,14 +104,24 @@ describe('--missing with a row that has no key', () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     // A new row without a SKU, every product still in the feed: no deactivation to hold.
     const extra = [...FEED, { sku: '', name: 'No SKU', price: '1.00', quantity: '1' }];
-    const none = await pipeline.cli(['run', await pipeline.csv('extra.csv', extra), '--missing', 'quantity=0']);
+    const none = await pipeline.cli([
+      'run',
+      await pipeline.csv('extra.csv', extra),
+      '--missing',
+      'quantity=0',
+    ]);
     expect(none.code, none.stdout + none.stderr).toBe(1);
     expect(none.stdout).not.toContain('held');
 
     // A row invalid for its price keeps its key: its product is not missing, and one gone is sent.
     const priced = FEED.slice(0, 99).map((row, i) => (i === 52 ? { ...row, price: 'abc' } : row));
     pipeline.sandbox.resetStats();
-    const sent = await pipeline.cli(['run', await pipeline.csv('priced.csv', priced), '--missing', 'quantity=0']);
+    const sent = await pipeline.cli([
+      'run',
+      await pipeline.csv('priced.csv', priced),
+      '--missing',
+      'quantity=0',
+    ]);
     expect(sent.code, sent.stdout + sent.stderr).toBe(1);
     expect(sent.stdout).not.toContain('held');
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ updates: 1 });

@@ -110,6 +110,21 @@ describe('whole-run guards', () => {
     );
   });
 
+  it('holds a --missing run whose source has rows with no key, whatever its deactivations number', () => {
+    const figures = { rows: 100, invalid: 1, updates: 0, listed: 100 };
+    const keyless = 'row 53 has no sku: the product it stands for may be among the 1 missing';
+    expect(wholeRunRefusal(runSpec({}), { ...figures, missing: { due: 1, managed: 100, keyless } })).toBe(
+      `${keyless}: nothing was sent`,
+    );
+    // Nothing due: nothing for the row to stand for.
+    expect(
+      wholeRunRefusal(runSpec({}), { ...figures, missing: { due: 0, managed: 100, keyless } }),
+    ).toBeNull();
+    expect(
+      wholeRunRefusal(runSpec({}), { ...figures, missing: { due: 1, managed: 100, keyless: null } }),
+    ).toBeNull();
+  });
+
   it('puts a count of one in the singular', () => {
     const spec = runSpec({ maxInvalid: '0', maxUpdates: '0' });
     expect(wholeRunRefusal(spec, { rows: 1, invalid: 1, updates: 1, listed: 1, missing: null })).toBe(

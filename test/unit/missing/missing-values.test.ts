@@ -8,7 +8,12 @@ import {
   parseMissingValues,
 } from '../../../src/missing/missing-values.js';
 import { stillOffNotes } from '../../../src/missing/still-off.js';
-import { deactivationVerdict, partialRead } from '../../../src/missing/verdict.js';
+import {
+  deactivationVerdict,
+  keylessText,
+  partialRead,
+  wouldHoldText,
+} from '../../../src/missing/verdict.js';
 import { UsageError } from '../../../src/usage-error.js';
 
 describe('--missing field=value lists', () => {
@@ -87,7 +92,7 @@ describe('the run-level decisions', () => {
   });
 
   it('plans in a dry run, holds with the run or past --max-missing (default 20% of the managed), else sends', () => {
-    const spec = { dryRun: false, maxMissing: null };
+    const spec = { dryRun: false, maxMissing: null, matchBy: 'sku' };
     expect(
       deactivationVerdict({ ...spec, dryRun: true }, { due: 90, managed: 100, runHeldFor: null }),
     ).toEqual({
@@ -116,6 +121,40 @@ describe('the run-level decisions', () => {
       own: false,
       reason: whole,
     });
+  });
+
+  it('rows with no key: names the first three, counts the rest; holds the deactivations due', () => {
+    const run = (count: number, rows: number[]) => ({ matchBy: 'sku', keyless: { count, rows } });
+    expect(keylessText(run(1, [53]), 2)).toBe(
+      'row 53 has no sku: the product it stands for may be among the 2 missing',
+    );
+    expect(keylessText(run(2, [3, 9]), 1)).toBe(
+      'rows 3 and 9 have no sku: the products they stand for may be among the 1 missing',
+    );
+    expect(keylessText(run(8, [3, 9, 12]), 4)).toBe(
+      'rows 3, 9, 12 and 5 more have no sku: the products they stand for may be among the 4 missing',
+    );
+    expect(keylessText(run(1, [53]), 0)).toBeNull();
+    expect(keylessText({ matchBy: 'sku' }, 3)).toBeNull();
+
+    const spec = { dryRun: false, maxMissing: null, ...run(1, [53]) };
+    const keyless = 'row 53 has no sku: the product it stands for may be among the 1 missing';
+    expect(deactivationVerdict(spec, { due: 1, managed: 100, runHeldFor: null })).toEqual({
+      kind: 'held',
+      own: true,
+      reason: `${keyless}: no deactivation was sent`,
+    });
+    // Held whole for it (guards/decide.ts): the lines say the run's reason as it is.
+    const whole = `${keyless}: nothing was sent`;
+    expect(deactivationVerdict(spec, { due: 1, managed: 100, runHeldFor: whole })).toEqual({
+      kind: 'held',
+      own: false,
+      reason: whole,
+    });
+    expect(wouldHoldText(spec, { due: 1, managed: 100 })).toBe(keyless);
+    expect(wouldHoldText(spec, { due: 30, managed: 100 })).toBe(
+      '30 of 100 managed products would be deactivated (30%), more than --max-missing 20% (default); row 53 has no sku: the product it stands for may be among the 30 missing',
+    );
   });
 });
 
