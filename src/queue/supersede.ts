@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { type CancelDeps, cancelRun, jobsOfRun } from './cancel-run.js';
+import { jobLockKey } from './chunk-hold.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { queueNameOf } from './run-queue.js';
@@ -20,8 +21,8 @@ export interface SupersedeDeps extends CancelDeps {
  * `runId`, so that a process still waiting on it says so (run-outcome.ts).
  *
  * Nobody writes it while the seller waits out the API's daily limit, nor, once that pause is over,
- * while no chunk of it is in a live worker's hands: its `run --no-wait` exited 4 and no `worker`
- * took it (cron alone), or the only worker is busy elsewhere. Left to run first: a run being written
+ * while no chunk of it is in a live process's hands: its `run --no-wait` exited 4 and no `worker`
+ * took it (cron alone), its `run` was killed, or the only worker is busy elsewhere. Left to run first: a run being written
  * now (a chunk of it active, the seller not paused: a live `run` or `worker` took it), and any run
  * while a --daily-budget pauses the seller (the budget's run cancelled, its pause would go with it
  * and tonight's run would spend what the budget kept). A held run is never here (claim-source.ts).
@@ -37,7 +38,7 @@ export async function supersedeIfUnwritten(
   if (paused && cause !== 'limit') return;
   if (!paused && (await beingWritten(deps, earlier))) return;
   if ((await cancelRun(deps, earlier.id, undefined, runId)).kind === 'refused') return;
-  const why = paused ? 'was waiting out the daily limit' : 'was queued with no worker writing it';
+  const why = paused ? 'was waiting out the daily limit' : 'was queued with no live process writing it';
   deps.logger.warn(
     { run: earlier.id, supersededBy: runId },
     `run ${earlier.id} of this source ${why}: superseded by run ${runId}, its rows not yet sent skipped`,
@@ -45,15 +46,20 @@ export async function supersedeIfUnwritten(
 }
 
 /**
- * A chunk of the run is in a worker's hands: a live process is writing it (a killed one's lock runs
- * out within seconds, and its chunk goes back to waiting).
+ * A chunk of the run is in a live process's hands: active, and its lock held (renewed every half
+ * lock). A killed process's chunk stays listed active until some worker's stall check of the
+ * seller's queue puts it back, which with cron alone (no worker) is never: its lock, gone within
+ * seconds, tells it apart. A process whose lock ran out sends no more of its rows (chunk-hold.ts).
  */
 async function beingWritten(deps: SupersedeDeps, run: RunRecord): Promise<boolean> {
   const queueName = queueNameOf(deps.keys, run);
   const queue = new (bullmq().Queue)<ChunkJobData>(queueName, queueOptions(deps.redis, deps.prefix));
   queue.on('error', throttledErrorLog(deps.logger, `queue ${queueName}`));
   try {
-    return (await jobsOfRun(queue, run.id, ['active'])).length > 0;
+    for (const job of await jobsOfRun(queue, run.id, ['active'])) {
+      if ((await deps.redis.exists(jobLockKey(job))) === 1) return true;
+    }
+    return false;
   } finally {
     await queue.close();
   }
