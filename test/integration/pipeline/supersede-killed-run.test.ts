@@ -43,7 +43,7 @@ async function activeChunks(pipeline: Pipeline, sellerRef: string, runId: string
   });
 }
 
-describe("a changed file the night after a `run` killed (kill -9) once it had read its source", () => {
+describe('a changed file the night after a `run` killed (kill -9) once it had read its source', () => {
   const pipeline = usePipeline({ latencyMs: 40 });
 
   it("supersedes the killed run: nobody writes it, and tonight's run sends tonight's values only", {

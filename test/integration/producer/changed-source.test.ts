@@ -96,6 +96,31 @@ describe('a run of a source whose content changed since its earlier run', () => 
     }
   });
 
+  it('supersedes an earlier run whose chunk a killed process left active: its lock ran out', async () => {
+    const earlier = await lastNight(true);
+    const worker = new Worker<ChunkJobData>(rig.keys.sellerQueue(RUN_SPEC.sellerRef), null, {
+      connection: rig.redis,
+      prefix: rig.prefix,
+      autorun: false,
+    });
+    try {
+      const job = await worker.getNextJob('a-killed-worker');
+      expect(job?.data.runId).toBe(earlier.id);
+      // Killed: nobody renews its lock, which runs out; no stall check puts the chunk back (no worker).
+      await rig.redis.del(`${rig.prefix}:${rig.keys.sellerQueue(RUN_SPEC.sellerRef)}:${job?.id}:lock`);
+
+      const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+      expect(tonight.kind).toBe('queued');
+      const left = await rig.runs.get(earlier.id);
+      // Its chunk, active still, settles its rows skipped once a stall check hands it out again.
+      expect(left?.supersededBy).toBe(tonight.kind === 'queued' ? tonight.run.id : '');
+      expect(left?.cancelledAt).toBeDefined();
+    } finally {
+      await worker.close(true);
+    }
+  });
+
   it("leaves an earlier run paused by its own --daily-budget: the budget's morning is not spent", async () => {
     const earlier = await lastNight(true);
     await rig.redis.set(rig.keys.pausedUntil(RUN_SPEC.sellerRef), Date.now() + 60_000, 'PX', 60_000);
