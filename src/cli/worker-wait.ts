@@ -44,12 +44,17 @@ export async function noWorkerNoticed(
   return false;
 }
 
-/** What to do about it, in one line: which worker to start, with which key. */
+/**
+ * What to do about it, in one line: which worker to start, with which key; or leave it to the next
+ * `run` (cron's, after a `run` was killed or exited 4): one of the same source waits for the run and
+ * writes it, one of a changed file or feed of that source supersedes it (claim-source.ts).
+ */
 export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
   return (
     `no running worker holds seller ${sellerLabel(run.sellerRef, run.sellerName)}'s key: ` +
     `start \`catalog-sync worker\` with it in $${run.keyEnv} (or in its --keys-file), ` +
-    'in an environment that allows its API host (CATALOG_SYNC_API_HOSTS)'
+    'in an environment that allows its API host (CATALOG_SYNC_API_HOSTS); or the next ' +
+    '`catalog-sync run` of its source takes it up (of a changed file or feed: supersedes it)'
   );
 }
 

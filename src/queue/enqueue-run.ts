@@ -28,7 +28,7 @@ import { SourceLeftUnreadError } from './producer-stops.js';
 import { beatEvery, producerLives, producingBeat, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
-import { type RunOrderDeps, waitingAhead, wakeNextRun } from './run-order.js';
+import { type RunOrderDeps, runWaitedFor, sayWait, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 import { releaseSource } from './source-claim.js';
 import { endRunEarly } from './unsent-rows.js';
@@ -193,6 +193,13 @@ async function produceRun(
   }
   if (!spec.sourceId) hooks.onEarlierRunsSettled?.();
   hooks.onRunCreated?.(run);
+  // Its wait begins now, not at its first chunk: a `run` writes the earlier run's rows first, which
+  // its log would otherwise not say until they were written (run-order.ts).
+  if (!run.ownQueue) {
+    // Only a log line: a Redis that cannot answer it is met by the read below.
+    const earlier = await runWaitedFor(orderDeps(deps), run.sellerRef, run.id).catch(() => null);
+    if (earlier !== null) sayWait(deps.logger, run, earlier);
+  }
   // A seller paused already takes none of this run's chunks, so no chunk would tell its webhook of
   // the pause it waits on: told now, beside the read (a slow hook does not hold the source back).
   const pauseTold = tellPauseAtStart(deps, run);

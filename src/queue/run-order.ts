@@ -162,8 +162,6 @@ export async function wakeNextRun(
 export class RunOrder {
   /** Runs whose chunks may begin here without a look (oldest first, a bounded number). */
   private readonly inTurn = new Set<string>();
-  /** Runs whose wait this process said (once each). */
-  private readonly said = new Set<string>();
 
   constructor(private readonly deps: RunOrderDeps & { logger: Logger }) {}
 
@@ -184,18 +182,34 @@ export class RunOrder {
       remember(this.inTurn, run.id);
       return;
     }
-    if (!this.said.has(run.id)) {
-      remember(this.said, run.id);
-      this.deps.logger.info(
-        { run: run.id, seller: run.sellerRef, after: earlier },
-        `run ${run.id} waits for run ${earlier} of the same seller to end`,
-      );
-    }
+    sayWait(this.deps.logger, run, earlier);
     await job.moveToDelayed(this.deps.now() + RUN_ORDER_RECHECK_MS, token);
     // The earlier run may have ended between the look and the move: then nobody else wakes it.
     await wakeNextRun(this.deps, run.sellerRef, queue);
     throw new (bullmq().DelayedError)();
   }
+}
+
+/** The runs whose wait each log said: the process that queued the run said it as it began (enqueue-run.ts). */
+const waitsSaid = new WeakMap<Logger, Set<string>>();
+
+/**
+ * Logs that `run` waits for the seller's earlier run `earlier`, once a log: when the wait begins, in
+ * the log of the process that queues the run (a `run` then writes the earlier run's rows first), and
+ * in a worker's, at its first chunk of the run that waits.
+ */
+export function sayWait(logger: Logger, run: { id: string; sellerRef: string }, earlier: string): void {
+  let said = waitsSaid.get(logger);
+  if (!said) {
+    said = new Set();
+    waitsSaid.set(logger, said);
+  }
+  if (said.has(run.id)) return;
+  remember(said, run.id);
+  logger.info(
+    { run: run.id, seller: run.sellerRef, after: earlier },
+    `run ${run.id} waits for run ${earlier} of the same seller to end`,
+  );
 }
 
 const REMEMBERED = 10_000;
