@@ -84,6 +84,49 @@ describe('--missing with a row that has no key', () => {
     );
   });
 
+  it('a SKU a spreadsheet made a number (1.23457E+08) is a key-less row too: approve sends it', async () => {
+    // SKUs as digits, as a spreadsheet reads them: the lost row's 123456789 saved as 1.23457E+08.
+    const digits = FEED.map((row, i) => ({ ...row, sku: String(123456737 + i) }));
+    const lost = digits[52] as (typeof digits)[number];
+    expect(lost.sku).toBe('123456789');
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', digits)])).code).toBe(0);
+    const before = pipeline.products();
+    const mangled = digits.map((row) => (row === lost ? { ...row, sku: '1.23457E+08' } : row));
+    pipeline.sandbox.resetStats();
+
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('later.csv', mangled),
+      '--missing',
+      'quantity=0',
+    ]);
+
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    expect(pipeline.products()).toEqual(before);
+    const reason =
+      "row 53's sku 1.23457E+08 is not a key the tool can trust: the product it stands for may be among the 1 missing: nothing was sent";
+    expect(held.stdout).toContain(`  held      ${reason}`);
+    const runId = runIdOf(held.stdout);
+    const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
+    expect(report.find((l) => l.row === '53')).toMatchObject({
+      action: 'invalid',
+      key: '1.23457E+08',
+      error: expect.stringContaining('was turned into a number by a spreadsheet'),
+    });
+    const deactivations = report.filter((l) => l.action === 'deactivate');
+    expect(deactivations).toEqual([
+      expect.objectContaining({ key: lost.sku, status: 'held', error: reason }),
+    ]);
+
+    pipeline.sandbox.resetStats();
+    const approved = await pipeline.cli(['approve', runId]);
+
+    expect(approved.code, approved.stdout + approved.stderr).toBe(1);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 1 });
+    expect(bySku(pipeline.products()).get(lost.sku)?.quantity).toBe(0);
+  });
+
   it('a dry run says the real run would be held for it', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     const dry = await pipeline.cli([
