@@ -113,6 +113,11 @@ export interface InvalidRow {
   line: number;
   /** The match key, when one could be read. */
   key?: string;
+  /**
+   * Its key is not the one the seller wrote (a spreadsheet's `1.23457E+08`: source-keys.ts
+   * untrustedKey): the product the row stands for is not known, as for a row with no key.
+   */
+  keyUntrusted?: true;
   reason: string;
   /** As an upsert's: with `--missing`, the source holds the product under it too. */
   formerKey?: string;

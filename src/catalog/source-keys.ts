@@ -46,6 +46,15 @@ export function keyOfRow(
 }
 
 /**
+ * A key that makes its row invalid by what it is, not by another row's: not the key the seller
+ * wrote (a spreadsheet turned `123456789` into `1.23457E+08`), so which product the row stands for
+ * is not known. With `--missing` such a row counts as one with no key (runs/keyless-rows.ts).
+ */
+export function untrustedKey(key: string): boolean {
+  return isSpreadsheetMangled(key);
+}
+
+/**
  * The keys one source has given so far: the duplicate-key check, and the former keys its rows carry
  * (docs/sources.md, "A SKU given later"). A platform key names one product of the platform (an ID,
  * a handle with its option values), so within one source it is one row's, whether that row is keyed
@@ -69,7 +78,7 @@ export class SourceKeys {
       errors.unshift(`missing ${matchBy}`);
       return undefined;
     }
-    if (isSpreadsheetMangled(key)) {
+    if (untrustedKey(key)) {
       errors.unshift(mangledKeyReason(matchBy, key));
       return undefined;
     }

@@ -12,7 +12,7 @@ import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } fr
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import { moneyAsSent } from './sent-money.js';
-import { keyOfRow, type SourceKeys } from './source-keys.js';
+import { keyOfRow, type SourceKeys, untrustedKey } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { leftOutUnsold, notSoldWithoutStatus, stateOfOwnStatus } from './unsold.js';
 
@@ -243,6 +243,8 @@ function skipped(row: number, line: number, reason: string, key?: string): Skipp
 function invalid(row: number, line: number, reason: string, key?: string): InvalidRow {
   const result: InvalidRow = { kind: 'invalid', row, line, reason };
   if (key !== undefined && key !== '') result.key = key;
+  // Whatever else the row is refused for: its product is not the one its key names.
+  if (result.key !== undefined && untrustedKey(result.key)) result.keyUntrusted = true;
   return result;
 }
 

@@ -36,23 +36,44 @@ export const MISSING_WOULD_HOLD = 'missingWouldHold';
 
 /**
  * Why the deactivations due may not go without `approve` whatever their number, or null: the
- * source has rows with no key (keyless-rows.ts), and any product found gone may be one of theirs.
- * `row 53 has no sku: the product it stands for may be among the 3 missing`.
+ * source has rows with no key, or none the tool can trust (keyless-rows.ts), and any product found
+ * gone may be one of theirs. `row 53 has no sku: the product it stands for may be among the 3
+ * missing`; `row 53's sku 1.23457E+08 is not a key the tool can trust: …`.
  */
 export function keylessText(run: Pick<RunRecord, 'keyless' | 'matchBy'>, due: number): string | null {
   const keyless = run.keyless;
   if (!keyless || due === 0) return null;
   const one = keyless.count === 1;
   const subject = one ? 'the product it stands for' : 'the products they stand for';
-  return `${rowsNamed(keyless)} ${one ? 'has' : 'have'} no ${run.matchBy}: ${subject} may be among the ${due} missing`;
+  return `${keylessRowsText(keyless, run.matchBy)}: ${subject} may be among the ${due} missing`;
+}
+
+/**
+ * What the rows lack, true of each: a row that keeps a key it cannot trust has one, so the rows
+ * then have no key "the tool can trust", and the named ones show theirs.
+ */
+function keylessRowsText(keyless: KeylessRows, matchBy: string): string {
+  const { count, rows, untrusted = 0, keys = {} } = keyless;
+  if (untrusted === 0)
+    return `${rowsNamed(count, rows.map(String))} ${count === 1 ? 'has' : 'have'} no ${matchBy}`;
+  const key = (row: number | undefined) => (row === undefined ? undefined : keys[row]);
+  if (count === 1) {
+    const shown = key(rows[0]);
+    return `row ${rows[0] ?? '?'}'s ${matchBy}${shown === undefined ? '' : ` ${shown}`} is not a key the tool can trust`;
+  }
+  const named = rows.map((row) => {
+    const shown = key(row);
+    return shown === undefined ? String(row) : `${row} (${matchBy} ${shown})`;
+  });
+  return `${rowsNamed(count, named)} have no ${matchBy} the tool can trust`;
 }
 
 /** `row 53`, `rows 53 and 60`, `rows 53, 60, 71 and 5 more`. */
-function rowsNamed({ count, rows }: KeylessRows): string {
+function rowsNamed(count: number, rows: string[]): string {
   if (count === 1) return `row ${rows[0] ?? '?'}`;
   if (rows.length === 0) return `${count} rows`;
   const more = count - rows.length;
-  const named = more > 0 ? [...rows.map(String), `${more} more`] : rows.map(String);
+  const named = more > 0 ? [...rows, `${more} more`] : [...rows];
   const last = named.pop();
   return `rows ${named.join(', ')} and ${last}`;
 }

@@ -236,9 +236,12 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       options.assertHealthy?.();
       total++;
       if (writesUnderWay > 0 && total % ROWS_BETWEEN_TURNS === 0) await nextTurn();
+      // A key the row keeps but that cannot be trusted (1.23457E+08) is held too: a product may bear it.
       if (mapped.key) keysOf(mapped)?.push(mapped.key);
-      // An invalid row with no key may stand for any product `--missing` finds gone (keyless-rows.ts).
-      else if (mapped.kind === 'invalid') keyless.add(mapped.row);
+      // An invalid row with no key, or none to trust, may stand for any product `--missing` finds
+      // gone (keyless-rows.ts).
+      if (mapped.kind === 'invalid' && (!mapped.key || mapped.keyUntrusted))
+        keyless.add(mapped.row, mapped.keyUntrusted ? mapped.key : undefined);
       // The product the row had before its SKU is still held by the source (with `--missing`):
       // a write that fails, or a row refused, leaves it be rather than deactivated.
       if (mapped.kind !== 'merged' && mapped.formerKey) keysOf(mapped)?.push(mapped.formerKey);

@@ -168,14 +168,15 @@ describe('validation', () => {
     const mangled =
       'sku "1.23457E+11" was turned into a number by a spreadsheet (scientific notation, digits lost): export the column as text';
     expect(rows).toEqual([
-      { kind: 'invalid', row: 1, line: 2, key: '1.23457E+11', reason: mangled },
+      { kind: 'invalid', row: 1, line: 2, key: '1.23457E+11', keyUntrusted: true, reason: mangled },
       expect.objectContaining({ kind: 'upsert', key: '1E5' }),
       expect.objectContaining({ kind: 'upsert', key: '00123' }),
-      { kind: 'invalid', row: 4, line: 5, key: '1.23457E+11', reason: mangled },
+      { kind: 'invalid', row: 4, line: 5, key: '1.23457E+11', keyUntrusted: true, reason: mangled },
     ]);
     const byEan = await mapRows(['ean', 'sku'], [['4.00638E+12', 'A-1']], { matchBy: 'ean' });
     expect(byEan[0]).toMatchObject({
       kind: 'invalid',
+      keyUntrusted: true,
       reason: expect.stringMatching(/^ean "4.00638E\+12" was turned/),
     });
     // Google Merchant's offer id is the key (read as sku).
@@ -185,8 +186,13 @@ describe('validation', () => {
     );
     expect(merchant[0]).toMatchObject({
       kind: 'invalid',
+      keyUntrusted: true,
       reason: expect.stringMatching(/^sku "9.78316E\+12" was turned/),
     });
+    // Invalid for its price, the row keeps a key it can be matched by: its product is known.
+    const priced = await mapRows(['sku', 'price'], [['A-1', 'abc']]);
+    expect(priced[0]).toMatchObject({ kind: 'invalid', key: 'A-1' });
+    expect(priced[0]).not.toHaveProperty('keyUntrusted');
   });
 
   it('makes the later of two rows naming one product by the id column invalid, naming the first', async () => {

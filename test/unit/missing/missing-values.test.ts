@@ -134,6 +134,17 @@ describe('the run-level decisions', () => {
     expect(keylessText(run(8, [3, 9, 12]), 4)).toBe(
       'rows 3, 9, 12 and 5 more have no sku: the products they stand for may be among the 4 missing',
     );
+    // A row that keeps a key it cannot trust has one: what is said is true of it.
+    const untrusted = (count: number, rows: number[], keys: Record<number, string>) => ({
+      matchBy: 'sku',
+      keyless: { count, rows, untrusted: Object.keys(keys).length, keys },
+    });
+    expect(keylessText(untrusted(1, [53], { 53: '1.23457E+08' }), 1)).toBe(
+      "row 53's sku 1.23457E+08 is not a key the tool can trust: the product it stands for may be among the 1 missing",
+    );
+    expect(keylessText(untrusted(5, [3, 9, 12], { 9: '1.23457E+08' }), 2)).toBe(
+      'rows 3, 9 (sku 1.23457E+08), 12 and 2 more have no sku the tool can trust: the products they stand for may be among the 2 missing',
+    );
     expect(keylessText(run(1, [53]), 0)).toBeNull();
     expect(keylessText({ matchBy: 'sku' }, 3)).toBeNull();
 
