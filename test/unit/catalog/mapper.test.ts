@@ -88,6 +88,73 @@ describe('the generic preset', () => {
     });
   });
 
+  it("reads another platform's word for a field by the field's own rules, and says so", async () => {
+    const columns = ['sku', 'Title', 'price', 'stock', 'ean', 'tag', 'enabled'];
+    expect(createMapper({ columns }).detections).toContain(
+      'columns read as product fields: Title as name, stock as quantity, ean as barcode, tag as tags, enabled as active',
+    );
+    const rows = await mapRows(columns, [
+      ['A-1', 'Mug', '5', '3', '4006381333931', 'kitchen, gift', 'yes'],
+      // Each value the field refuses makes the row invalid, named by the field it is read as.
+      ['A-2', 'Cup', '5', 'lots', '', '', ''],
+      ['A-3', 'Jug', '5', '2.5', '', '', 'maybe'],
+      ['A-4', 'Pot', '5', '-2', '4.00638E+12', '', ''],
+    ]);
+    expect(rows).toEqual([
+      {
+        kind: 'upsert',
+        row: 1,
+        line: 2,
+        key: 'A-1',
+        fields: {
+          sku: 'A-1',
+          name: 'Mug',
+          price: 5,
+          quantity: 3,
+          barcode: '4006381333931',
+          tags: ['kitchen', 'gift'],
+          active: true,
+        },
+      },
+      { kind: 'invalid', row: 2, line: 3, key: 'A-2', reason: 'invalid quantity "lots"' },
+      {
+        kind: 'invalid',
+        row: 3,
+        line: 4,
+        key: 'A-3',
+        reason: 'invalid quantity "2.5": not a whole number; invalid active "maybe"',
+      },
+      expect.objectContaining({
+        kind: 'upsert',
+        fields: { sku: 'A-4', name: 'Pot', price: 5, quantity: 0 },
+        notes: [
+          'quantity -2 (sold beyond stock): sent as 0',
+          'barcode "4.00638E+12" was mangled by a spreadsheet (scientific notation): not sent',
+        ],
+      }),
+    ]);
+  });
+
+  it('matches by a column named as --match-by, not read as the field it is a word for', async () => {
+    const [row] = await mapRows(['ean', 'stock'], [['4006381333931', '3']], { matchBy: 'ean' });
+    expect(row).toMatchObject({
+      kind: 'upsert',
+      key: '4006381333931',
+      fields: { ean: '4006381333931', quantity: 3 },
+    });
+  });
+
+  it('says a column near a product field once, and not where a mapping file reads the field', async () => {
+    const near =
+      'columns sent under their own name, near a product field: quantiy (quantity?): rename it, or read it with a mapping file (quantity: quantiy; docs/sources.md)';
+    expect(createMapper({ columns: ['sku', 'quantiy'] }).detections).toContain(near);
+    const mapping = parseMapping('preset: generic\nfields:\n  quantity: quantiy\n', 'm.yml', 'yaml');
+    const mapper = createMapper({ columns: ['sku', 'quantiy'], mapping });
+    expect(mapper.detections).not.toContain(near);
+    const [row] = await mapRows(['sku', 'quantiy'], [['A-1', '3']], { mapping });
+    expect(row).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', quantity: 3 } });
+  });
+
   it('keeps a name a later JSON item brings when the first item named a field in another case', async () => {
     const items: SourceRecord[] = [
       { row: 1, line: 1, values: { SKU: 'A', Price: '5' } },
@@ -228,8 +295,9 @@ describe('validation', () => {
   it('matches by another field with --match-by, and refuses one no column gives', async () => {
     const rows = await mapRows(['ean', 'price'], [['400', '5']], { matchBy: 'ean' });
     expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400' });
+    // Not matched by, `ean` is read as the barcode.
     expect(() => createMapper({ columns: ['ean'], matchBy: 'sku' })).toThrow(
-      /^--match-by sku: no column of this source gives the field "sku" \(fields: ean\); no preset knows/,
+      /^--match-by sku: no column of this source gives the field "sku" \(fields: barcode\); no preset knows/,
     );
   });
 
