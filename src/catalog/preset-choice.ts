@@ -3,7 +3,7 @@ import { namedValues } from '../named-values.js';
 import { blankColumnLines } from './blank-columns.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import type { MappingSpec } from './mapping-file.js';
-import { foldedHeader } from './presets/generic-header.js';
+import { genericHeader } from './presets/generic-header.js';
 import { type LocalizedHeader, PRESETS, type Preset, type RowMapper } from './presets/index.js';
 import { sourceList } from './source-lists.js';
 
@@ -36,11 +36,17 @@ const mappingOnly: ChosenPreset = {
 /**
  * The preset named (`--preset`, the mapping file's `preset`, a store's platform), or a mapping file
  * alone, or the preset the header shows; then the header as that preset reads it: a WooCommerce
- * header in the store's language by WooCommerce's names, a generic header's `SKU` or `Price` as the
- * field it names (presets/generic-header.ts).
+ * header in the store's language by WooCommerce's names, a generic header's `SKU`, `Price` or `stock`
+ * as the field it names (presets/generic-header.ts).
  */
 export function choosePreset(
-  options: { preset?: string; presetOrigin?: string; mapping?: MappingSpec; openColumns?: boolean },
+  options: {
+    preset?: string;
+    presetOrigin?: string;
+    mapping?: MappingSpec;
+    openColumns?: boolean;
+    matchBy?: string | undefined;
+  },
   columns: readonly string[],
   sample: readonly SourceRecord[],
 ): PresetChoice {
@@ -78,8 +84,13 @@ export function choosePreset(
     detections.push(detected.reason);
   }
   if (label === 'generic' && !localized) {
-    localized = foldedHeader(columns);
+    const header = genericHeader(columns, {
+      matchBy: options.matchBy ?? mapping?.matchBy,
+      mapped: Object.keys(mapping?.fields ?? {}),
+    });
+    localized = header.localized;
     if (localized) detections.push(localized.says);
+    detections.push(...header.lines);
   }
   // A CSV's blank header cells: which the preset named by their place, which hold data no one reads.
   if (options.openColumns !== true)

@@ -102,7 +102,7 @@ describe.each<Kind>(['approve', 'deactivate'])(
 
     /** A run held with 8 writes of this kind to approve: 8 repriced rows, or 8 products gone (`--missing`). */
     async function heldRun(): Promise<string> {
-      const feed = catalogRows(kind === 'approve' ? SENT : 20).map((row) => ({ ...row, stock: '5' }));
+      const feed = catalogRows(kind === 'approve' ? SENT : 20).map((row) => ({ ...row, stock_level: '5' }));
       expect((await pipeline.cli(['run', await pipeline.csv('first.csv', feed)])).code).toBe(0);
       const held =
         kind === 'approve'
@@ -120,7 +120,7 @@ describe.each<Kind>(['approve', 'deactivate'])(
               'run',
               await pipeline.csv('kept.csv', feed.slice(0, 20 - SENT)),
               '--missing',
-              'stock=0',
+              'stock_level=0',
             ]);
       expect(held.code, held.stderr).toBe(5);
       return runIdOf(held.stdout);

@@ -69,10 +69,10 @@ describe('--notify: a run that ends', () => {
   });
 
   it('counts and tells the deactivations of --missing', async () => {
-    const rows = catalogRows(4).map((row) => ({ ...row, stock: '5' }));
+    const rows = catalogRows(4).map((row) => ({ ...row, stock_level: '5' }));
     expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
 
-    const args = ['--missing', 'stock=0', '--max-missing', '1', '--notify', hook.url];
+    const args = ['--missing', 'stock_level=0', '--max-missing', '1', '--notify', hook.url];
     const result = await rig.cli(['run', await rig.csv('three.csv', rows.slice(0, 3)), ...args]);
 
     expect(result.code).toBe(0);
@@ -256,13 +256,13 @@ describe('--notify: an API out of reach', () => {
 });
 
 describe('--notify against an API that accepts a stock update and keeps the old stock', () => {
-  const rig = useFailureRig(() => ({ ignoreOnUpdate: ['stock'] }));
+  const rig = useFailureRig(() => ({ ignoreOnUpdate: ['stock_level'] }));
   const hook = useWebhookReceiver();
 
   it('counts the rows accepted but not applied and says so in the text line', async () => {
-    const rows = catalogRows(3).map((row) => ({ ...row, stock: '5' }));
+    const rows = catalogRows(3).map((row) => ({ ...row, stock_level: '5' }));
     expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
-    const zero = rows.map((row) => ({ ...row, stock: '0' }));
+    const zero = rows.map((row) => ({ ...row, stock_level: '0' }));
 
     const result = await rig.cli(['run', await rig.csv('zero.csv', zero), '--notify', hook.url]);
 

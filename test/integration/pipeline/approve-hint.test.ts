@@ -11,14 +11,14 @@ describe('the `approve` hint of a run that holds deactivations and no row', () =
   const pipeline = usePipeline();
 
   it('held by --max-missing alone: the summary and `status` suggest no --rows', async () => {
-    const feed = catalogRows(10).map((row) => ({ ...row, stock: '5' }));
+    const feed = catalogRows(10).map((row) => ({ ...row, stock_level: '5' }));
     expect((await pipeline.cli(['run', await pipeline.csv('all.csv', feed)])).code).toBe(0);
     // 4 of 10 gone, more than the default --max-missing 20%: held, and no row is (none changed).
     const held = await pipeline.cli([
       'run',
       await pipeline.csv('six.csv', feed.slice(0, 6)),
       '--missing',
-      'stock=0',
+      'stock_level=0',
     ]);
     expect(held.code, held.stdout + held.stderr).toBe(5);
     const runId = runIdOf(held.stdout);

@@ -12,8 +12,8 @@ import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipel
 describe('--missing after an --incremental full read', () => {
   const pipeline = usePipeline();
 
-  const FEED = catalogRows(10).map((row) => ({ ...row, stock: '5' }));
-  const HAND = { sku: 'HAND', name: 'Hand made', price: '5.00', stock: '4' };
+  const FEED = catalogRows(10).map((row) => ({ ...row, stock_level: '5' }));
+  const HAND = { sku: 'HAND', name: 'Hand made', price: '5.00', stock_level: '4' };
 
   async function night(name: string, rows: CatalogRow[], ...args: string[]) {
     pipeline.sandbox.resetStats();
@@ -32,23 +32,23 @@ describe('--missing after an --incremental full read', () => {
     pipeline.sandbox.seedProducts(MAIN_SELLER, [{ ...HAND, price: 5 }]);
 
     // The first --incremental run reads the products (and records them), --missing given.
-    const first = await night('first', FEED, '--incremental', '--missing', 'stock=0');
+    const first = await night('first', FEED, '--incremental', '--missing', 'stock_level=0');
     expect(first.counts).toMatchObject({ creates: 10, updates: 0 });
     expect(lineOf(first.lines, 'HAND')).toEqual([['missing', 'ok']]);
 
     // A night without --incremental, one product dropped: that one is deactivated, HAND is not.
-    const second = await night('second', FEED.slice(0, 9), '--missing', 'stock=0');
+    const second = await night('second', FEED.slice(0, 9), '--missing', 'stock_level=0');
     expect(second.counts).toMatchObject({ creates: 0, updates: 1 });
     expect(lineOf(second.lines, 'HAND')).toEqual([['missing', 'ok']]);
     expect(lineOf(second.lines, 'SKU-00010')).toEqual([['deactivate', 'ok']]);
     const products = bySku(pipeline.products());
-    expect(products.get('HAND')?.stock).toBe('4');
-    expect(products.get('SKU-00010')?.stock).toBe('0');
+    expect(products.get('HAND')?.stock_level).toBe('4');
+    expect(products.get('SKU-00010')?.stock_level).toBe('0');
 
     // The seller puts HAND in the feed: the record still knows it, so it is updated, not created.
-    const third = await night('third', [...FEED, { ...HAND, stock: '7' }], '--incremental');
+    const third = await night('third', [...FEED, { ...HAND, stock_level: '7' }], '--incremental');
     expect(third.counts.creates).toBe(0);
     expect(pipeline.products().filter((product) => product.sku === 'HAND')).toHaveLength(1);
-    expect(bySku(pipeline.products()).get('HAND')?.stock).toBe('7');
+    expect(bySku(pipeline.products()).get('HAND')?.stock_level).toBe('7');
   });
 });

@@ -7,8 +7,11 @@ import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 
-/** 20 products with a stock of their own (5 to 11), so that a deactivation and its revert are seen. */
-const FEED = catalogRows(20).map((row, i) => ({ ...row, stock: String(5 + (i % 7)) }));
+/**
+ * 20 products with a stock of their own (5 to 11, `stock_level`: a generic file's `stock` is the
+ * quantity), so that a deactivation and its revert are seen.
+ */
+const FEED = catalogRows(20).map((row, i) => ({ ...row, stock_level: String(5 + (i % 7)) }));
 const KEPT = FEED.slice(0, 12);
 const DROPPED = FEED.slice(12);
 
@@ -25,7 +28,12 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     pipeline.sandbox.resetStats();
     // 8 of 20 managed products gone (40%, more than the default 20%): held, nothing written.
-    const held = await pipeline.cli(['run', await pipeline.csv('kept.csv', KEPT), '--missing', 'stock=0']);
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('kept.csv', KEPT),
+      '--missing',
+      'stock_level=0',
+    ]);
     expect(held.code).toBe(5);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     return runIdOf(held.stdout);
@@ -47,11 +55,11 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved 0 held rows and 8 held deactivations of run ${runId}`);
     const puts = pipeline.sandbox.requests().filter((r) => r.method === 'PUT');
-    expect(puts.map((r) => r.body)).toEqual(Array(8).fill({ stock: '0' }));
+    expect(puts.map((r) => r.body)).toEqual(Array(8).fill({ stock_level: '0' }));
     expect(requestCounts(pipeline.sandbox.stats()).creates).toBe(0);
     const stocks = bySku(pipeline.products());
-    for (const row of DROPPED) expect(stocks.get(row.sku)?.stock).toBe('0');
-    for (const row of KEPT) expect(stocks.get(row.sku)?.stock).toBe(row.stock);
+    for (const row of DROPPED) expect(stocks.get(row.sku)?.stock_level).toBe('0');
+    for (const row of KEPT) expect(stocks.get(row.sku)?.stock_level).toBe(row.stock_level);
     const lines = await reportOf(runId);
     // In ascending product id (README, The report): the ids follow the order the concurrent creates
     // reached the API in, not necessarily the rows' order.
@@ -70,14 +78,14 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect((await pipeline.cli(['revert', runId])).code).toBe(0);
     expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(8);
     const back = bySku(pipeline.products());
-    for (const row of FEED) expect(back.get(row.sku)?.stock).toBe(row.stock);
+    for (const row of FEED) expect(back.get(row.sku)?.stock_level).toBe(row.stock_level);
   });
 
   it('re-checks each product as it is then: one already so and one back in the source are not written', async () => {
     const runId = await heldNight();
     const alreadyZero = DROPPED[0] as (typeof FEED)[number];
     const cameBack = DROPPED[1] as (typeof FEED)[number];
-    pipeline.sandbox.editProduct(MAIN_SELLER, idOf(alreadyZero.sku), { stock: '0' });
+    pipeline.sandbox.editProduct(MAIN_SELLER, idOf(alreadyZero.sku), { stock_level: '0' });
     // A later night's feed has one of them again (without --missing: it deactivates nothing itself).
     const later = await pipeline.cli(['run', await pipeline.csv('later.csv', [...KEPT, cameBack])]);
     expect(later.code).toBe(0);
@@ -98,7 +106,7 @@ describe('approve sends the deactivations --max-missing held', () => {
       status: 'ok',
       note: `back in the source since run ${runIdOf(later.stdout)}: not written`,
     });
-    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe(cameBack.stock);
+    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock_level).toBe(cameBack.stock_level);
   });
 
   it('a later run that read a product and wrote nothing of it (cancelled before a worker took it) does not bring it back', async () => {
@@ -115,13 +123,13 @@ describe('approve sends the deactivations --max-missing held', () => {
     expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(8);
     const lines = new Map((await reportOf(runId)).map((l) => [l.key, l]));
     expect(lines.get(cameBack.sku)).toMatchObject({ action: 'deactivate', status: 'ok', note: '' });
-    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock).toBe('0');
+    expect(bySku(pipeline.products()).get(cameBack.sku)?.stock_level).toBe('0');
   });
 
   it('a run held by another guard: approve sends its rows and its deactivations, and the run ends done', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     const repriced = FEED.slice(0, 18).map((row, i) => (i < 3 ? { ...row, price: '99.00' } : row));
-    const guarded = ['--max-updates', '1', '--missing', 'stock=0', '--max-missing', '50%'];
+    const guarded = ['--max-updates', '1', '--missing', 'stock_level=0', '--max-missing', '50%'];
     const held = await pipeline.cli(['run', await pipeline.csv('repriced.csv', repriced), ...guarded]);
     expect(held.code).toBe(5);
     const runId = runIdOf(held.stdout);

@@ -5,13 +5,16 @@ import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { bySku, MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 
-/** 100 products with a stock of their own (5 to 11), so that giving it back is seen. */
-const FEED = catalogRows(100).map((row, i) => ({ ...row, stock: String(5 + (i % 7)) }));
+/**
+ * 100 products with a stock of their own (5 to 11), so that giving it back is seen: a field of the
+ * marketplace's own, `stock_level` (a generic file's `stock` is the quantity).
+ */
+const FEED = catalogRows(100).map((row, i) => ({ ...row, stock_level: String(5 + (i % 7)) }));
 const HAND_MADE = Array.from({ length: 5 }, (_, i) => ({
   sku: `HAND-${i + 1}`,
   name: `Hand ${i + 1}`,
   price: 9,
-  stock: '4',
+  stock_level: '4',
 }));
 
 describe('--missing: managed products gone from the feed, night after night', () => {
@@ -24,11 +27,11 @@ describe('--missing: managed products gone from the feed, night after night', ()
     ],
     [['--missing', '=1'], 'catalog-sync: --missing takes field=value pairs such as quantity=0, not "=1"'],
     [
-      ['--missing', 'stock=0', '--max-missing', '120%'],
+      ['--missing', 'stock_level=0', '--max-missing', '120%'],
       'catalog-sync: --max-missing takes N or P% with P up to 100, not "120%"',
     ],
     [
-      ['--missing', 'stock=0', '--max-missing', '1.5'],
+      ['--missing', 'stock_level=0', '--max-missing', '1.5'],
       'catalog-sync: --max-missing takes a product count (e.g. 5) or a percentage (e.g. 10%), not "1.5"',
     ],
     [
@@ -61,7 +64,7 @@ describe('--missing: managed products gone from the feed, night after night', ()
       'run',
       await pipeline.csv(`${name}.csv`, rows),
       '--missing',
-      'stock=0',
+      'stock_level=0',
       '--report',
       report,
       ...extra,
@@ -82,10 +85,10 @@ describe('--missing: managed products gone from the feed, night after night', ()
     expect(ninety.code).toBe(0);
     expect(ninety.counts).toMatchObject({ creates: 0, updates: 10 });
     const puts = pipeline.sandbox.requests().filter((r) => r.method === 'PUT');
-    expect(puts.map((r) => r.body)).toEqual(Array(10).fill({ stock: '0' }));
+    expect(puts.map((r) => r.body)).toEqual(Array(10).fill({ stock_level: '0' }));
     const stocks = bySku(pipeline.products());
-    for (const row of FEED.slice(90)) expect(stocks.get(row.sku)?.stock).toBe('0');
-    for (const row of FEED.slice(0, 90)) expect(stocks.get(row.sku)?.stock).toBe(row.stock);
+    for (const row of FEED.slice(90)) expect(stocks.get(row.sku)?.stock_level).toBe('0');
+    for (const row of FEED.slice(0, 90)) expect(stocks.get(row.sku)?.stock_level).toBe(row.stock_level);
     expect(handMade()).toEqual(handBefore);
     const extra = ninety.lines.filter((line) => line.row === '');
     expect(extra.filter((l) => l.action === 'deactivate').map((l) => [l.key, l.status])).toEqual(
@@ -113,14 +116,14 @@ describe('--missing: managed products gone from the feed, night after night', ()
     );
     expect(truncated.stdout).toMatch(/^run \S+: held/m);
     for (const row of FEED.slice(60, 90))
-      expect(bySku(pipeline.products()).get(row.sku)?.stock).toBe(row.stock);
+      expect(bySku(pipeline.products()).get(row.sku)?.stock_level).toBe(row.stock_level);
 
     // The full feed again: the 10 get their stock back with 10 writes, each noted `reactivated`.
     const full = await night('full', FEED);
     expect(full.code).toBe(0);
     expect(full.counts).toMatchObject({ creates: 0, updates: 10 });
     const back = bySku(pipeline.products());
-    for (const row of FEED) expect(back.get(row.sku)?.stock).toBe(row.stock);
+    for (const row of FEED) expect(back.get(row.sku)?.stock_level).toBe(row.stock_level);
     const reactivated = full.lines.filter((l) => l.note === 'reactivated');
     expect(reactivated.map((l) => [l.row, l.action, l.status])).toEqual(
       FEED.slice(90).map((_, i) => [String(91 + i), 'update', 'ok']),
@@ -167,23 +170,23 @@ describe('--missing: managed products gone from the feed, night after night', ()
     expect(again.stdout).not.toContain('a note');
   });
 
-  it('a job file says missing: {stock: 0}, and revert puts a night of deactivations back', async () => {
+  it('a job file says missing: {stock_level: 0}, and revert puts a night of deactivations back', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED.slice(0, 10))])).code).toBe(0);
     const source = await pipeline.csv('nine.csv', FEED.slice(0, 9));
     await mkdir(join(pipeline.dir, 'jobs'));
     await writeFile(
       join(pipeline.dir, 'jobs', 'nightly.yml'),
-      `source: ${source}\nmissing: {stock: 0}\nmaxMissing: 1\n`,
+      `source: ${source}\nmissing: {stock_level: 0}\nmaxMissing: 1\n`,
     );
 
     const night = await pipeline.cli(['run', '--job', join(pipeline.dir, 'jobs', 'nightly.yml')]);
     expect(night.code).toBe(0);
-    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock).toBe('0');
+    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock_level).toBe('0');
 
     pipeline.sandbox.resetStats();
     const reverted = await pipeline.cli(['revert', runIdOf(night.stdout)]);
     expect(reverted.code).toBe(0);
     expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(1);
-    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock).toBe(FEED[9]?.stock);
+    expect(bySku(pipeline.products()).get(FEED[9]?.sku ?? '')?.stock_level).toBe(FEED[9]?.stock_level);
   });
 });

@@ -4,11 +4,11 @@ import { catalogRows, parseCsv } from '../support/catalog.js';
 import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
 
 /** Issue 14: a write the API answers 200 to but does not apply is said, per row and in the summary. */
-describe('against an API that accepts a stock update and keeps the old stock (sandbox --ignore-on-update stock)', () => {
-  const pipeline = usePipeline({ ignoreOnUpdate: ['stock'] });
+describe('against an API that accepts a stock update and keeps the old stock (sandbox --ignore-on-update stock_level)', () => {
+  const pipeline = usePipeline({ ignoreOnUpdate: ['stock_level'] });
 
   async function night(stock: string) {
-    const rows = catalogRows(8).map((row) => ({ ...row, stock }));
+    const rows = catalogRows(8).map((row) => ({ ...row, stock_level: stock }));
     const before = requestCounts(pipeline.sandbox.stats());
     const result = await pipeline.cli([
       'run',
@@ -32,18 +32,18 @@ describe('against an API that accepts a stock update and keeps the old stock (sa
     expect(changed.updates).toBe(8);
     expect(changed.result.code).toBe(0);
     expect(changed.report.slice(0, 8).map((line) => line.note)).toEqual(
-      Array(8).fill('accepted but not applied: the API still shows stock 5'),
+      Array(8).fill('accepted but not applied: the API still shows stock_level 5'),
     );
     expect(changed.result.stdout).toContain(
       '  not applied 8 rows: the API accepted the write but still shows',
     );
-    expect(bySku(pipeline.products()).get('SKU-00001')?.stock).toBe('5');
+    expect(bySku(pipeline.products()).get('SKU-00001')?.stock_level).toBe('5');
 
     const again = await night('0');
 
     expect(again.updates).toBe(0);
     expect(again.report.slice(0, 8).map((line) => [line.action, line.note])).toEqual(
-      Array(8).fill(['unchanged', 'accepted but not applied: the API still shows stock 5']),
+      Array(8).fill(['unchanged', 'accepted but not applied: the API still shows stock_level 5']),
     );
     expect(again.result.stdout).toContain('  not applied 8 rows');
   });

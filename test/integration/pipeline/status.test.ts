@@ -68,12 +68,12 @@ describe('`status` after a run', () => {
   });
 
   it('counts deactivations: deactivated, already so, held (text and --json)', async () => {
-    const rows = catalogRows(10).map((row) => ({ ...row, stock: '5' }));
+    const rows = catalogRows(10).map((row) => ({ ...row, stock_level: '5' }));
     await pipeline.cli(['run', await pipeline.csv('all.csv', rows)]);
     const gone = rows[9]?.sku ?? '';
     const alreadyZero = pipeline.products().find((p) => p.sku === rows[8]?.sku);
-    pipeline.sandbox.editProduct(MAIN_SELLER, String(alreadyZero?.id), { stock: '0' });
-    const night = ['--missing', 'stock=0', '--max-missing', '2'];
+    pipeline.sandbox.editProduct(MAIN_SELLER, String(alreadyZero?.id), { stock_level: '0' });
+    const night = ['--missing', 'stock_level=0', '--max-missing', '2'];
     await pipeline.cli(['run', await pipeline.csv('eight.csv', rows.slice(0, 8)), ...night]);
 
     const text = (await pipeline.cli(['status'])).stdout;
@@ -86,7 +86,7 @@ describe('`status` after a run', () => {
       deactivateHeld: 0,
       deactivateFailed: 0,
     });
-    expect(pipeline.products().find((p) => p.sku === gone)?.stock).toBe('0');
+    expect(pipeline.products().find((p) => p.sku === gone)?.stock_level).toBe('0');
 
     // Five gone, more than --max-missing 2: held.
     await pipeline.cli(['run', await pipeline.csv('five.csv', rows.slice(0, 5)), ...night]);

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { type CatalogRow, catalogRows, priceNumber } from '../support/catalog.js';
 import { MAIN_SELLER, requestCounts, runReported, usePipeline } from '../support/pipeline.js';
 
-/** Three products with a stock of their own, so that a deactivation (`--missing stock=0`) is seen. */
-const FEED = catalogRows(3).map((row) => ({ ...row, stock: '4' }));
+/** Three products with a stock of their own, so that a deactivation (`--missing stock_level=0`) is seen. */
+const FEED = catalogRows(3).map((row) => ({ ...row, stock_level: '4' }));
 // Above the share one product of three is: the guard is not what is tested here.
-const MISSING = ['--missing', 'stock=0', '--max-missing', '50%'];
+const MISSING = ['--missing', 'stock_level=0', '--max-missing', '50%'];
 
 /**
  * Two products on the marketplace under one key (a SKU): made by hand beside the tool's own, or
@@ -27,7 +27,7 @@ describe('two products on the marketplace under one key', () => {
 
   it("one made by hand beside the tool's own: the tool's is written, the other said once a night, neither deactivated", async () => {
     await run(FEED, '--incremental');
-    const extra = { ...(catalogRows(1, 50)[0] as CatalogRow), stock: '6' };
+    const extra = { ...(catalogRows(1, 50)[0] as CatalogRow), stock_level: '6' };
     const [handId] = pipeline.sandbox.seedProducts(MAIN_SELLER, [
       { sku: extra.sku, name: 'By hand', price: 5 },
     ]);
@@ -61,9 +61,13 @@ describe('two products on the marketplace under one key', () => {
         },
       ]);
     }
-    expect(product(ownId)).toMatchObject({ name: extra.name, price: priceNumber(extra.price), stock: '6' });
+    expect(product(ownId)).toMatchObject({
+      name: extra.name,
+      price: priceNumber(extra.price),
+      stock_level: '6',
+    });
     expect(product(handId as string)).toMatchObject({ name: 'By hand', price: 5 });
-    expect(product(handId as string)?.stock).toBeUndefined();
+    expect(product(handId as string)?.stock_level).toBeUndefined();
   });
 
   it('a SKU given by hand to another managed product: each row keeps its own product, and gets its SKU back; nothing deactivated', async () => {
@@ -87,7 +91,7 @@ describe('two products on the marketplace under one key', () => {
     expect(pipeline.sandbox.requests().filter((r) => r.method === 'PUT')).toMatchObject([
       { query: { id: firstId }, body: { sku: first.sku } },
     ]);
-    for (const row of FEED) expect(product(idOf(row.sku))).toMatchObject({ sku: row.sku, stock: '4' });
+    for (const row of FEED) expect(product(idOf(row.sku))).toMatchObject({ sku: row.sku, stock_level: '4' });
 
     const after = await runReported(pipeline, FEED, MISSING);
     expect(after.writes.creates + after.writes.updates).toBe(0);
