@@ -320,11 +320,18 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:accepted`;
   }
   /**
-   * String with a TTL: the latest instant (ms) a 429 said the seller's daily limit resets; the API
-   * counts afresh from it, so the learned limit is counted from it (sellers/limit-window.ts).
+   * String: the latest instant (ms) a 429 said the seller's daily limit resets; the API counts afresh
+   * from it, so the seller's day begins there, and every 24 h after it (sellers/quota-day.ts).
    */
   limitReset(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:limit-reset`;
+  }
+  /**
+   * String: the announced reset (ms) that limitReset held before a later one replaced it, once it had
+   * passed: where the seller's day began while the pause until the later one lasts (sellers/quota-day.ts).
+   */
+  limitResetBefore(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:limit-reset-before`;
   }
   /** String: set when the seller's key was rejected (401); cleared by `resume`. */
   authRejected(sellerRef: string): string {
@@ -338,7 +345,7 @@ export class RedisKeys {
   rejectedKeys(sellerRef: string): string {
     return `${this.#seller(sellerRef)}:rejected-keys`;
   }
-  /** Counter of requests sent for a seller in the quota day that starts at `dayStart` (ms). */
+  /** Counter of requests sent for a seller in its day that starts at `dayStart` (ms; sellers/quota-day.ts sellerDayStart). */
   requestsUsed(sellerRef: string, dayStart: number): string {
     return `${this.#seller(sellerRef)}:used:${dayStart}`;
   }

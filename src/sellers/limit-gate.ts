@@ -3,7 +3,6 @@ import { LIMIT_PROBE_POLL_MS, LIMIT_PROBE_WAIT_MAX_MS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { LimitProbes } from './limit-probe.js';
 import { LimitWindows } from './limit-window.js';
-import { quotaDayStart } from './quota-day.js';
 import type { Counters, Refusal, RequestQuota, Taken, WindowLimit } from './request-quota.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -50,13 +49,15 @@ export class LimitGate {
 
   constructor(private readonly seller: GateSeller) {}
 
-  /** Where the seller's requests are counted now: the quota day, and the limit window. */
+  /**
+   * Where the seller's requests are counted now: its day (quota-day.ts sellerDayStart), which is the
+   * limit window too, and what `status`, the plan and the daily budget read.
+   */
   countersOf(ref: string, dailyReset: string): { counters: Counters; windowStart: number; dayStart: number } {
-    const now = this.seller.now();
-    const dayStart = quotaDayStart(now, dailyReset);
-    const windowStart = this.windows.start(ref, now, dailyReset);
+    const dayStart = this.windows.start(ref, this.seller.now(), dailyReset);
+    const windowStart = dayStart;
     const day = this.seller.keys.requestsUsed(ref, dayStart);
-    const window = windowStart === dayStart ? day : this.seller.keys.requestsUsed(ref, windowStart);
+    const window = day;
     // Answers are reported once the seller has a limit (else: no command for them).
     const answered = this.windows.knowsLimit(ref)
       ? this.seller.keys.requestsAnswered(ref, windowStart)

@@ -1,11 +1,12 @@
-import { quotaDayStart } from './quota-day.js';
+import { sellerDayStart } from './quota-day.js';
 
 /**
  * The seller's limit window, as this process knows it (issue 31): the API's day, as far as the tool
  * can tell. The spec shows neither the limit nor its reset time; a 429 announces when it resets
  * (Retry-After, …), and from that instant the API counts afresh: the requests counted against the
- * learned limit start there. Before any 429, or once the quota day (`--daily-reset`) turned after
- * it, the window is the quota day. Pure but for its memory: the caller says what Redis holds.
+ * learned limit start there, and the window is the seller's day (quota-day.ts sellerDayStart: 24 h
+ * from that reset, else from `--daily-reset`), the one `status` and the plan read. Pure but for its
+ * memory: the caller says what Redis holds.
  */
 export class LimitWindows {
   /** The latest reset a 429 announced, passed or not. */
@@ -21,6 +22,14 @@ export class LimitWindows {
   /** A 429 (here or in another process) announced the reset `at`. */
   noteReset(ref: string, at: number): void {
     if (at > (this.announced.get(ref) ?? Number.NEGATIVE_INFINITY)) this.announced.set(ref, at);
+  }
+
+  /**
+   * A reset that had passed when a later one was announced (limit-reset.ts): the day the pause
+   * until the later one ends began there, though this process did not see it pass.
+   */
+  notePassed(ref: string, at: number): void {
+    if (at > (this.passed.get(ref) ?? Number.NEGATIVE_INFINITY)) this.passed.set(ref, at);
   }
 
   /** The latest reset a 429 announced (ms), or null: a window that began before it was ended by that 429. */
@@ -86,11 +95,10 @@ export class LimitWindows {
     return cap && cap.windowStart === windowStart ? cap.last : null;
   }
 
-  /** Where the window `now` falls in began (ms): the later of the quota day's start and the last reset passed. */
+  /** Where the window `now` falls in began (ms): the seller's day, from the last reset passed. */
   start(ref: string, now: number, dailyReset: string): number {
     const announced = this.announced.get(ref);
-    const passed = this.passed.get(ref) ?? Number.NEGATIVE_INFINITY;
-    if (announced !== undefined && announced <= now && announced > passed) this.passed.set(ref, announced);
-    return Math.max(quotaDayStart(now, dailyReset), this.passed.get(ref) ?? Number.NEGATIVE_INFINITY);
+    if (announced !== undefined && announced <= now) this.notePassed(ref, announced);
+    return sellerDayStart(now, dailyReset, this.passed.get(ref) ?? null);
   }
 }

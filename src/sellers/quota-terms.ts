@@ -32,8 +32,9 @@ export interface WindowLimit {
 }
 
 /**
- * The numbers of one request: in the quota day (`--daily-reset`, what the budget counts), and in
- * the limit window (since the reset the API's last 429 announced: what the learned limit counts).
+ * The numbers of one request: in the seller's day (what the budget counts), and in the limit window
+ * (what the learned limit counts). Both are the seller's day now (quota-day.ts sellerDayStart), one
+ * counter, so the two are equal; the scripts still take a window's counter apart.
  */
 export interface Taken {
   day: number;
@@ -50,7 +51,7 @@ export interface AcceptedCount {
   count: number;
 }
 
-/** Where a seller's requests are counted: the quota day's counter, and the limit window's (the day's when the same). */
+/** Where a seller's requests are counted: the seller's day's counter, and the limit window's (the day's, limit-gate.ts). */
 export interface Counters {
   day: string;
   window: string;

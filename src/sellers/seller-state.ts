@@ -9,7 +9,7 @@ import { AcceptedAnswers } from './accepted-answers.js';
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
 import { noteLimitReset } from './limit-reset.js';
 import { LocalPauses } from './local-pauses.js';
-import { quotaDayStart } from './quota-day.js';
+import { passedReset, storedInstant } from './quota-day.js';
 import { RejectedKeys } from './rejected-keys.js';
 import { RequestQuota } from './request-quota.js';
 import {
@@ -88,16 +88,20 @@ export class SellerState {
     // process may have lifted it (`resume`, the next `run`, `cancel`). Any other pause fails at once.
     const copy = this.localPause.liftable(ref);
     if (!copy) this.assertNotPausedLocally(ref);
-    const [until, rejected, unreachable, reset, learned, cause] = await this.redis.mget(
+    const [until, rejected, unreachable, reset, learned, cause, resetBefore] = await this.redis.mget(
       this.keys.pausedUntil(ref),
       this.keys.authRejected(ref),
       this.keys.unreachable(ref),
       this.keys.limitReset(ref),
       this.keys.learnedLimit(ref),
       this.keys.pauseCause(ref),
+      this.keys.limitResetBefore(ref),
     );
     // What other processes learned of the API's day: where it began, how many requests it allows.
-    if (reset && Number.isSafeInteger(Number(reset))) this.gate.windows.noteReset(ref, Number(reset));
+    const announced = storedInstant(reset);
+    if (announced !== null) this.gate.windows.noteReset(ref, announced);
+    const before = passedReset(this.now(), null, storedInstant(resetBefore));
+    if (before !== null) this.gate.windows.notePassed(ref, before);
     const record = parseLearned(learned ?? null);
     this.gate.windows.noteLimit(ref, record?.limit ?? null);
     // Requests this process had sent in the window another process's 429 taught: they count too.
@@ -184,7 +188,8 @@ export class SellerState {
     // The API's day begins anew at the reset its 429 announced: every process counts from there.
     if (reason === 'daily-limit') {
       this.gate.windows.noteReset(ref, until);
-      await noteLimitReset(this.redis, this.keys.limitReset(ref), until);
+      const keys = { reset: this.keys.limitReset(ref), before: this.keys.limitResetBefore(ref) };
+      await noteLimitReset(this.redis, keys, until, this.now());
     }
     const pause = new SellerPausedError(reason, until);
     if (reason === 'daily-budget') pause.budgetOf = runId;
@@ -284,8 +289,9 @@ export class SellerState {
     await this.accepted.count(ref, windowStart, true);
   }
 
+  /** The seller's state, its requests read from the day the limiter counts them in (quota-day.ts). */
   status(ref: string, dailyReset: string): Promise<SellerStatus> {
-    return readSellerStatus(this.redis, this.keys, ref, quotaDayStart(this.now(), dailyReset), this.now());
+    return readSellerStatus(this.redis, this.keys, ref, dailyReset, this.now());
   }
 
   /** `shared`: Redis holds the pause too (written or read here), not only this process. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
+import { passedReset, sellerDayStart, storedInstant } from './quota-day.js';
 import { parseUnreachable, type UnreachableRecord } from './seller-reach.js';
 
 export interface SellerStatus {
@@ -18,20 +19,30 @@ export interface SellerStatus {
   unreachable?: UnreachableRecord | null;
 }
 
-/** The seller's state as `status` shows it, in one read: its pause, key, reach and the quota day's counts (from `dayStart`). */
+/**
+ * The seller's state as `status` shows it: its pause, key, reach, and the counts of its day, the
+ * one its requests are counted in (quota-day.ts sellerDayStart: from the API's reset once a 429
+ * announced one, else from `dailyReset`). Two reads: the day is known once its reset is.
+ */
 export async function readSellerStatus(
   redis: Redis,
   keys: RedisKeys,
   ref: string,
-  dayStart: number,
+  dailyReset: string,
   now: number,
 ): Promise<SellerStatus> {
-  const [until, rejected, used, unreachable, cause, held] = await redis.mget(
+  const [until, rejected, unreachable, cause, reset, resetBefore] = await redis.mget(
     keys.pausedUntil(ref),
     keys.authRejected(ref),
-    keys.requestsUsed(ref, dayStart),
     keys.unreachable(ref),
     keys.pauseCause(ref),
+    keys.limitReset(ref),
+    keys.limitResetBefore(ref),
+  );
+  const lastReset = passedReset(now, storedInstant(reset), storedInstant(resetBefore));
+  const dayStart = sellerDayStart(now, dailyReset, lastReset);
+  const [used, held] = await redis.mget(
+    keys.requestsUsed(ref, dayStart),
     keys.requestsReserved(ref, dayStart),
   );
   // The day's counter counts the numbers reserved in blocks before they are sent.

@@ -23,7 +23,7 @@ describe("a seller's daily-limit window, shared by its processes (issue 31)", ()
     return { clock, keys, one: make(), other: make() };
   }
 
-  it('counts from the reset a 429 announced, in every process, the quota day on as before', async () => {
+  it('counts from the reset a 429 announced, in every process: the day, that status reads too', async () => {
     await withRedis(async (redis) => {
       const { clock, keys, one, other } = sellers(redis);
       for (let i = 0; i < 3; i++) (await one.reserveRequest(REF, '00:00', null)).answered();
@@ -36,13 +36,32 @@ describe("a seller's daily-limit window, shared by its processes (issue 31)", ()
       reserved.answered();
       await other.quota.giveBackAll();
 
+      // The API's day, not --daily-reset's (00:00): the budget counts it, `status` reads it.
       expect({ day: reserved.day, window: reserved.window, windowStart: reserved.windowStart }).toEqual({
-        day: 4,
+        day: 1,
         window: 1,
         windowStart: RESET,
       });
       expect(await redis.get(keys.requestsUsed(REF, RESET))).toBe('1');
-      expect((await other.status(REF, '00:00')).requestsToday).toBe(4);
+      expect((await other.status(REF, '00:00')).requestsToday).toBe(1);
+    });
+  });
+
+  it("reads, while the next 429's pause lasts, the day it ends: begun at the reset before, past 00:00", async () => {
+    await withRedis(async (redis) => {
+      const { clock, keys, one, other } = sellers(redis);
+      const DAY_MS = 24 * 3600 * 1000;
+      await one.pauseUntil(REF, RESET, 'daily-limit');
+      clock.now = RESET + 10;
+      await other.assertNotPaused(REF);
+      for (let i = 0; i < 2; i++) (await other.reserveWithinLimit(REF, '00:00', null)).answered();
+      await other.quota.giveBackAll();
+
+      // The next day's 429, just before 15:30 the day after: paused until then.
+      clock.now = RESET + DAY_MS - 1000;
+      await other.pauseUntil(REF, RESET + DAY_MS, 'daily-limit');
+      const reader = new SellerState(redis, keys, () => clock.now);
+      expect((await reader.status(REF, '00:00')).requestsToday).toBe(2);
     });
   });
 

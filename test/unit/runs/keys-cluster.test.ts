@@ -59,6 +59,8 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.pausedUntil(REF),
     keys.unreachable(REF),
     keys.learnedLimit(REF),
+    keys.limitReset(REF),
+    keys.limitResetBefore(REF),
     keys.acceptedRequests(REF),
     keys.authRejected(REF),
     keys.rejectedKeys(REF),

@@ -3,6 +3,7 @@ import { LimitWindows } from '../../../src/sellers/limit-window.js';
 
 const DAY_START = Date.parse('2024-05-10T00:00:00.000Z');
 const RESET = Date.parse('2024-05-10T15:30:00.000Z');
+const DAY_MS = 24 * 3600 * 1000;
 
 describe('LimitWindows: the API day as the tool learns it (issue 31)', () => {
   it('is the quota day until a reset announced by a 429 has passed, then begins at that reset', () => {
@@ -10,8 +11,16 @@ describe('LimitWindows: the API day as the tool learns it (issue 31)', () => {
     windows.noteReset('s', RESET);
     expect(windows.start('s', RESET - 1, '00:00')).toBe(DAY_START);
     expect(windows.start('s', RESET, '00:00')).toBe(RESET);
-    // A later quota day begins a window of its own.
-    expect(windows.start('s', DAY_START + 24 * 3600 * 1000 + 5, '00:00')).toBe(DAY_START + 24 * 3600 * 1000);
+    // The API's next day begins 24 h after its reset, not at --daily-reset.
+    expect(windows.start('s', DAY_START + DAY_MS + 5, '00:00')).toBe(RESET);
+    expect(windows.start('s', RESET + DAY_MS, '00:00')).toBe(RESET + DAY_MS);
+  });
+
+  it('takes a reset passed in another process as the start of the day its pause ends', () => {
+    const windows = new LimitWindows();
+    windows.noteReset('s', RESET + DAY_MS);
+    windows.notePassed('s', RESET);
+    expect(windows.start('s', RESET + 10, '00:00')).toBe(RESET);
   });
 
   it('keeps the window of a passed reset while the next announced one is ahead', () => {
