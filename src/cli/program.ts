@@ -23,6 +23,11 @@ export interface CliIo {
   answerCaps?: Partial<AnswerCaps>;
   /** The `--keys-file` whose keys joined `env` (main.ts): `worker` reads it again when it changes. */
   keysFile?: LoadedKeysFile;
+  /**
+   * A test seam: runs once the run is over, between the report's check and its write (a folder on
+   * the report's way swapped for a link meanwhile). Nothing when absent.
+   */
+  beforeReportWrite?: () => Promise<void>;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

@@ -91,6 +91,7 @@ export async function writeRunReport(
   id: string,
 ): Promise<void> {
   if (!flags.report) return;
+  await io.beforeReportWrite?.();
   await writeReportFile(runtime.runs, id, flags.report, {
     noFollow: flags.reportFromJob === true,
     ...(flags.reportWithin ? { within: flags.reportWithin } : {}),

@@ -28,8 +28,8 @@ export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   stdin = '',
-  /** Seams of the process's io (a store source's sleep). */
-  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network'> = {},
+  /** Seams of the process's io (a store source's sleep, a step before the report is written). */
+  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network' | 'beforeReportWrite'> = {},
 ): Promise<CliResult> {
   const stdout = capture();
   const stderr = capture();
