@@ -13,7 +13,8 @@ import {
   stat,
   unlink,
 } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { type ConfinedFolder, OUTSIDE, openFileWithin, openFolderWithin } from './confined-folder.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -22,8 +23,16 @@ import { UsageError } from './usage-error.js';
  * could never write, with a stack trace in the cron mail and the report lost.
  */
 
-/** Refuses, in one line, a path that cannot be written or that is the source being read. */
-export async function checkOutputFile(path: string, option: string, source?: string): Promise<void> {
+/**
+ * Refuses, in one line, a path that cannot be written or that is the source being read. `within`:
+ * a job file chose it, and its folder is made and tried only inside those folders (see writeToFile).
+ */
+export async function checkOutputFile(
+  path: string,
+  option: string,
+  source?: string,
+  within?: readonly string[],
+): Promise<void> {
   const shown = `${option} ${path}`;
   if (source !== undefined && (await sameFile(path, source)))
     throw new UsageError(`${shown} is the source being read: the report would overwrite it`);
@@ -31,6 +40,16 @@ export async function checkOutputFile(path: string, option: string, source?: str
   if (existing?.isDirectory()) throw new UsageError(`${shown} is a directory: give a file name`);
   // A device or a pipe is not opened: a pipe with no reader would wait for one (or refuse at once).
   if (existing && !existing.isFile()) return writable(path, shown);
+  const folder = within
+    ? await openFolderWithin(dirname(resolve(path)), within, true).catch(refuseFolder(shown))
+    : null;
+  if (folder) {
+    try {
+      return await openableIn(folder.at(basename(path)), shown, existing === null);
+    } finally {
+      await folder.close();
+    }
+  }
   // Not there yet: its folder is made now (it would be at the end), so that it is known to be
   // writable before any work.
   if (!existing) {
@@ -66,6 +85,32 @@ async function openable(path: string, shown: string, create: boolean, throughLin
   if (made) await unlink(made).catch(() => undefined);
 }
 
+/** `openable` in a folder held open (confined-folder.ts): no link is followed, nor any folder's path. */
+async function openableIn(target: string, shown: string, create: boolean): Promise<void> {
+  const flags =
+    constants.O_WRONLY | constants.O_NOFOLLOW | (create ? constants.O_CREAT | constants.O_EXCL : 0);
+  let file: FileHandle;
+  try {
+    file = await open(target, flags, 0o644);
+  } catch (error) {
+    const code = codeOf(error);
+    // Made meanwhile by someone else: tried as it is, not removed; a link there is refused.
+    if (create && code === 'EEXIST') return openableIn(target, shown, false);
+    throw new UsageError(
+      `${shown}: ${code === 'ELOOP' ? 'it is a symbolic link' : `cannot be written (${code})`}`,
+    );
+  }
+  await file.close();
+  if (create) await unlink(target).catch(() => undefined);
+}
+
+function refuseFolder(shown: string): (error: unknown) => never {
+  return (error) => {
+    const code = codeOf(error);
+    throw new UsageError(`${shown}: ${code === OUTSIDE ? OUTSIDE : `its folder cannot be made (${code})`}`);
+  };
+}
+
 async function isDanglingLink(path: string): Promise<boolean> {
   const link = await lstat(path).catch(() => null);
   return link?.isSymbolicLink() === true && (await stat(path).catch(() => null)) === null;
@@ -82,9 +127,10 @@ export interface WriteOptions {
   /** A path a job file chose: a symbolic link put there since it was checked is not followed. */
   noFollow?: boolean;
   /**
-   * And the file, once open, must lie in one of these folders (real paths): a folder on the way
-   * swapped for a link since the check does not lead the write out. Checked on the open file
-   * before a byte of it is changed (Linux: /proc/self/fd).
+   * And the file must lie in one of these folders (real paths): a folder on the way swapped for a
+   * link since the check does not lead the write, a folder it makes or its rename out. Linux: its
+   * folder is held open (confined-folder.ts); elsewhere the open file is checked before a byte of
+   * it is changed.
    */
   within?: readonly string[];
 }
@@ -98,21 +144,48 @@ export async function writeToFile<T>(
     new OutputFileError(
       `cannot write ${path}: ${options.noFollow && codeOf(error) === 'ELOOP' ? 'it is a symbolic link' : codeOf(error)}`,
     );
+  const folder = options.within
+    ? await openFolderWithin(dirname(resolve(path)), options.within, true).catch((error) =>
+        Promise.reject(fileError(error)),
+      )
+    : null;
+  if (folder) {
+    try {
+      // Held open, the folder is the check: nothing in it is reached through a path again.
+      return await replaceWhole(folder, basename(path), write, { noFollow: true }, fileError);
+    } finally {
+      await folder.close();
+    }
+  }
   try {
     await makeFolders(dirname(resolve(path)));
   } catch (error) {
     throw fileError(error);
   }
-  const replaced = await replaceable(path, options).catch((error) => Promise.reject(fileError(error)));
-  if (replaced === 'in place') return writeStream(path, write, options, fileError);
-  // A regular file (or none yet) is written beside itself and put in place whole once written: a
-  // run, report or export that fails half way (a 401, Redis lost, a full disk, a kill) leaves the
-  // last whole file as it was, not an empty or cut one.
-  const partial = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}.partial`);
+  const beside: ConfinedFolder = { at: (name) => join(dirname(path), name), close: async () => undefined };
+  return replaceWhole(beside, basename(path), write, options, fileError);
+}
+
+/**
+ * Writes `name` in `folder`. A regular file (or none yet) is written beside itself and put in place
+ * whole once written: a run, report or export that fails half way (a 401, Redis lost, a full disk,
+ * a kill) leaves the last whole file as it was, not an empty or cut one, and no partial file.
+ */
+async function replaceWhole<T>(
+  folder: ConfinedFolder,
+  name: string,
+  write: (file: NodeJS.WritableStream) => Promise<T>,
+  options: WriteOptions,
+  fileError: (error: unknown) => OutputFileError,
+): Promise<T> {
+  const target = folder.at(name);
+  const replaced = await replaceable(target, options).catch((error) => Promise.reject(fileError(error)));
+  if (replaced === 'in place') return writeStream(target, write, options, fileError);
+  const partial = folder.at(`.${name}.${randomUUID().slice(0, 8)}.partial`);
   try {
     const result = await writeStream(partial, write, { ...options, exclusive: true }, fileError);
     if (replaced) await keepOwnership(partial, replaced);
-    await rename(partial, path).catch((error) => Promise.reject(fileError(error)));
+    await rename(partial, target).catch((error) => Promise.reject(fileError(error)));
     return result;
   } catch (error) {
     await unlink(partial).catch(() => undefined);
@@ -162,13 +235,14 @@ async function writeStream<T>(
   const noFollowFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
   // noFollow (a path a job file chose): a symbolic link put there since it was checked is not
   // followed out of the job's folders; the open fails (ELOOP) instead. A new partial file is made
-  // (exclusive), never found: O_EXCL follows no link either.
+  // (exclusive), never found, and follows no link.
+  const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const file = options.within
     ? createWriteStream('', {
-        fd: await openWithin(path, options.within).catch((error) => Promise.reject(fileError(error))),
+        fd: await openFileWithin(path, options.within).catch((error) => Promise.reject(fileError(error))),
       })
     : options.exclusive
-      ? createWriteStream(path, { flags: 'wx' })
+      ? createWriteStream(path, { flags: exclusiveFlags as never })
       : options.noFollow
         ? createWriteStream(path, { flags: noFollowFlags as never })
         : createWriteStream(path);
@@ -190,36 +264,6 @@ async function writeStream<T>(
     throw error;
   }
 }
-
-/**
- * Opens `path` for writing without following a link at its end and without truncating it, checks
- * where the open file really is, and only then empties it: a file outside `within` is left as it was.
- */
-async function openWithin(path: string, within: readonly string[]): Promise<FileHandle> {
-  const existed = await lstat(path).then(
-    () => true,
-    () => false,
-  );
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
-  try {
-    const real = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path));
-    const inside = within.some(
-      (folder) => real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep),
-    );
-    if (!inside) {
-      // Made by this open, out there: taken back (one that was there is left as it was).
-      if (!existed) await unlink(real).catch(() => undefined);
-      throw Object.assign(new Error(OUTSIDE), { code: OUTSIDE });
-    }
-    await handle.truncate(0);
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-}
-
-const OUTSIDE = "it leads outside the job's folders (a folder on its way was changed)";
 
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));

@@ -138,7 +138,7 @@ export async function prepareRun(
     const unknownFields = unknownNames(namedFields(flags), [...TOOL_FIELDS, ...mapper.sourceFields]);
     // Before any write, after the source and mapping were found fit: the report is written when the
     // run is done, too late to say that its path is wrong.
-    if (flags.report) await checkOutputFile(flags.report, '--report', source);
+    if (flags.report) await checkOutputFile(flags.report, '--report', source, flags.reportWithin);
     const seller = await sellerOfRun(
       sellers,
       { ...api, keyFingerprint: sellerRef(api.baseUrl, api.apiKey) },

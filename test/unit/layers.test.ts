@@ -38,6 +38,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'loopback-host.ts',
     'named-values.ts',
     'output-file.ts',
+    'confined-folder.ts',
     'project-root.ts',
     'sale-window.ts',
     'scratch-folder.ts',

@@ -109,7 +109,11 @@ describe.runIf(existsSync('/proc/self/fd'))("a job file's report, a folder on it
     await writeFile(join(outside, 'kept.csv'), 'kept\n');
     await symlink(join(outside, 'kept.csv'), join(project, 'rd', 'out.csv'));
 
-    const writing = writeToFile(join(project, 'rd', 'out.csv'), async (file) => void file.write('x\n'), options());
+    const writing = writeToFile(
+      join(project, 'rd', 'out.csv'),
+      async (file) => void file.write('x\n'),
+      options(),
+    );
 
     await expect(writing).rejects.toThrow(/: it is a symbolic link$/);
     expect(await readFile(join(outside, 'kept.csv'), 'utf8')).toBe('kept\n');
