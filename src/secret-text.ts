@@ -1,3 +1,5 @@
+import { isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
+
 /**
  * What a pasted secret (the Seller API key, a store's token or REST API keys) may not hold. Every
  * one of them is printable ASCII without spaces; a copy-paste from a mail or a document brings a
@@ -23,4 +25,35 @@ export function secretTextRefusal(variable: string, value: string, what: string)
   const fault = secretTextFault(value);
   if (fault === null) return null;
   return `${variable} holds ${fault}, which no ${what} has: set it again, typed or copied from its source`;
+}
+
+/**
+ * Values shorter than this are not looked for in text: they would blank out ordinary words, and no
+ * API key is so short.
+ */
+const MIN_REDACTED_LENGTH = 8;
+
+/**
+ * Every API key this process holds: the values of the variables that may hold one (SELLER_API_KEY,
+ * SELLER_API_KEY_*, those CATALOG_SYNC_KEY_ENVS lists), a `--keys-file`'s among them once merged.
+ */
+export function loadedKeys(env: NodeJS.ProcessEnv): string[] {
+  const listed = (env[KEY_ENVS_VARIABLE] ?? '').split(',').map((name) => name.trim());
+  const keys = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    const key = value?.trim();
+    if (key && key.length >= MIN_REDACTED_LENGTH && isKeyEnvAllowed(name, listed)) keys.add(key);
+  }
+  // Longest first: a key that holds another is replaced whole.
+  return [...keys].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `text` with every one of `keys` replaced by `[redacted]`: the last guard of a line that quotes a
+ * source (its header's names), whatever the source turned out to be.
+ */
+export function redactKeys(text: string, keys: readonly string[]): string {
+  let redacted = text;
+  for (const key of keys) redacted = redacted.split(key).join('[redacted]');
+  return redacted;
 }

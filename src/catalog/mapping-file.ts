@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { type FileHandle, readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { z } from 'zod';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
@@ -72,17 +72,33 @@ export function syntaxErrorLine(error: unknown): string {
     .replace(/:\s*$/, '');
 }
 
-/** Reads a mapping file (JSON or YAML); every problem is one line naming the file and the key. */
-export async function loadMappingFile(path: string): Promise<MappingSpec> {
+/**
+ * Reads a mapping file (JSON or YAML); every problem is one line naming the file and the key.
+ * `opener`: how the file is opened when not by `readFile` (a job file's mapping is judged on the
+ * descriptor it is read from); what it throws without a system error code is its refusal, as is.
+ */
+export async function loadMappingFile(
+  path: string,
+  opener?: (path: string) => Promise<FileHandle>,
+): Promise<MappingSpec> {
   const origin = basename(path);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = opener === undefined ? await readFile(path, 'utf8') : await readOpened(await opener(path));
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === undefined && opener !== undefined) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new CatalogConfigError(`${origin}: cannot read the mapping file (${code})`);
   }
   return parseMapping(text, origin, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml');
+}
+
+async function readOpened(handle: FileHandle): Promise<string> {
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Parses mapping text; pure, so its errors are table-tested. */

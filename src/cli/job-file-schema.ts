@@ -1,4 +1,5 @@
 import type { z as Z } from 'zod';
+import { PRESET_NAMES } from '../catalog/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
@@ -9,11 +10,18 @@ import { isSellerName } from '../queue/seller-names.js';
 import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
 import { checkApiVersion, SHOPIFY_API_VERSION } from '../sources/stores/shopify/bulk-query.js';
-import { parsePriceDecimals, parseTaxRate } from './option-values.js';
+import {
+  checkDailyReset,
+  parseDelimiter,
+  parseFieldList,
+  parsePriceDecimals,
+  parseTaxRate,
+} from './option-values.js';
 
 /**
  * What a job file (`jobs/NAME.yml`) may hold: the source and the options of `run`/`import`, each
- * checked as its flag is. Reading and applying it: job-file.ts.
+ * checked as its flag is (with the flag's own parser where it has one: a job file is no way around
+ * a flag's rule, `delimiter: "="` no more than `--delimiter =`). Reading and applying it: job-file.ts.
  */
 /** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
 function countOrPercent(z: typeof Z, option: string, counted: 'row' | 'product' = 'row') {
@@ -22,6 +30,20 @@ function countOrPercent(z: typeof Z, option: string, counted: 'row' | 'product' 
     .refine(
       (value) => parses(() => parseCountOrPercent(String(value), option, counted)),
       `must be a ${counted} count (e.g. 5) or a percentage up to 100% (e.g. 10%)`,
+    )
+    .optional();
+}
+
+/**
+ * A list of product fields: YAML's list, or the flag's comma-separated text; as the flag, at least
+ * one name (`fields: " , "` would otherwise send a field named "").
+ */
+function fieldList(z: typeof Z) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .refine(
+      (value) => parses(() => parseFieldList(Array.isArray(value) ? value.join(',') : value)),
+      'must name at least one product field (a list, or names separated by commas)',
     )
     .optional();
 }
@@ -57,12 +79,17 @@ export const jobFile = builtOnce(() => {
   return z
     .object({
       source: z.string().min(1),
-      preset: text(z).optional(),
+      preset: text(z)
+        .refine(
+          (name) => (PRESET_NAMES as readonly string[]).includes(name),
+          `must be one of ${PRESET_NAMES.join(', ')}, as --preset takes`,
+        )
+        .optional(),
       mapping: text(z).optional(),
-      fields: z.union([z.string(), z.array(z.string())]).optional(),
-      createOnlyFields: z.union([z.string(), z.array(z.string())]).optional(),
-      first: z.union([z.string(), z.array(z.string())]).optional(),
-      keepRemoteEdits: z.union([z.string(), z.array(z.string())]).optional(),
+      fields: fieldList(z),
+      createOnlyFields: fieldList(z),
+      first: fieldList(z),
+      keepRemoteEdits: fieldList(z),
       onlyPublished: z.boolean().optional(),
       includeExternal: z.boolean().optional(),
       priceIncludesTax: z.boolean().optional(),
@@ -89,7 +116,7 @@ export const jobFile = builtOnce(() => {
       report: text(z).optional(),
       dailyReset: z
         .string()
-        .regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+        .refine((text) => parses(() => checkDailyReset(text)), 'must be HH:MM (UTC)')
         .optional(),
       dailyBudget: z.number().int().min(1).optional(),
       keyEnv: z
@@ -106,7 +133,9 @@ export const jobFile = builtOnce(() => {
         )
         .optional(),
       format: z.enum(['csv', 'json', 'ndjson', 'xml']).optional(),
-      delimiter: text(z).optional(),
+      delimiter: text(z)
+        .refine((text) => parses(() => parseDelimiter(text)), 'takes , ; tab or |, as --delimiter does')
+        .optional(),
       encoding: text(z).optional(),
       /** `--source-credentials NAME`: names the store's credential variables, never holds one. */
       sourceCredentials: z

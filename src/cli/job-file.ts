@@ -11,7 +11,7 @@ import { parseByteSize } from '../sources/limits.js';
 import { type JobFile, jobFile, missingValuesOfJob } from './job-file-schema.js';
 import { isLocalPath, localPath } from './job-paths.js';
 import { cliOrigins, jobOrigin } from './option-origins.js';
-import { parsePriceDecimals, parseTaxRate } from './option-values.js';
+import { checkDailyReset, parseDelimiter, parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -116,6 +116,8 @@ export function applyJob(
     schedule: undefined,
     mapping: job.mapping ? localPath(jobPath, job.mapping) : undefined,
     report: job.report ? localPath(jobPath, job.report) : undefined,
+    delimiter: job.delimiter === undefined ? undefined : parseDelimiter(job.delimiter),
+    dailyReset: job.dailyReset === undefined ? undefined : checkDailyReset(job.dailyReset),
     fields: fieldList(job.fields),
     createOnlyFields: fieldList(job.createOnlyFields),
     first: fieldList(job.first),
@@ -173,5 +175,6 @@ export async function checkJobNotify(
 
 /** A job file's field list: YAML's list, or the flag's comma-separated text. */
 function fieldList(value: string | string[] | undefined): string[] | undefined {
-  return typeof value === 'string' ? value.split(',').map((field) => field.trim()) : value;
+  if (value === undefined) return undefined;
+  return (typeof value === 'string' ? value.split(',') : value).map((field) => field.trim()).filter(Boolean);
 }

@@ -3,7 +3,6 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { isStoreSource } from '../sources/stores/store-url.js';
 import { quoteForMessage } from '../terminal-safe.js';
-import type { RunFlags } from './run-flags.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -33,11 +32,10 @@ export async function jobFolders(
   const fromEnv = env[DATA_DIR_VARIABLE]?.trim();
   const named = dataDir ?? (fromEnv ? fromEnv : undefined);
   const shown = dataDir !== undefined ? `--data-dir ${dataDir}` : `${DATA_DIR_VARIABLE}=${fromEnv}`;
-  // The project is the folder that holds `jobs/`; a job file kept anywhere else (`--job ./x.yml`,
-  // `worker --jobs /etc/catalog-sync`) has only its own folder: its grandparent could be /home or /.
-  const folder = dirname(resolve(jobPath));
+  // A job file kept outside `jobs/` (`--job ./x.yml`, `worker --jobs /etc/catalog-sync`) has only
+  // its own folder; its relative paths are resolved from there too (localPath).
   return {
-    project: await realpath(basename(folder) === 'jobs' ? dirname(folder) : folder),
+    project: await realpath(projectFolder(jobPath)),
     data: named === undefined ? null : await existingFolder(named, shown),
   };
 }
@@ -54,7 +52,9 @@ async function existingFolder(folder: string, shown: string): Promise<string> {
  * Refuses, in one line naming the job file and its field, a path that leads outside `folders`
  * (through `..` or a symbolic link), or to a file its owner alone may read (mode 600 or the like:
  * the keys file is always one). A `write` path must also not be a symbolic link itself: the file is
- * later opened without following one (writeToFile's `noFollow`).
+ * later opened without following one (writeToFile's `noFollow`). A `read` path is judged here by
+ * name, early, and again on the descriptor it is read from (job-file-open.ts): a link swapped
+ * meanwhile is caught there.
  */
 export async function checkJobPath(
   path: string,
@@ -65,32 +65,67 @@ export async function checkJobPath(
 ): Promise<void> {
   const shown = `${where}: ${quoteForMessage(asWritten)}`;
   const real = await realOrPlanned(resolve(path));
-  if (
-    real === null ||
-    (!isInside(real, folders.project) && !(folders.data !== null && isInside(real, folders.data)))
-  ) {
-    const data = folders.data === null ? '' : ` and ${folders.data}`;
-    throw new UsageError(
-      `${shown} leads outside the job's folders (${folders.project}${data}): a job file reads and writes only there ` +
-        `(--data-dir DIR or ${DATA_DIR_VARIABLE} names another)`,
-    );
+  if (real === null) throw new UsageError(outsideLine(shown, folders));
+  const target = await stat(real).catch(() => null);
+  if (use === 'read') {
+    refuseJobRead(real, target, shown, folders);
+    return;
   }
+  if (!inFolders(real, folders)) throw new UsageError(outsideLine(shown, folders));
   const link = await lstat(path).catch(() => null);
-  if (use === 'write' && link?.isSymbolicLink()) {
+  if (link?.isSymbolicLink()) {
     throw new UsageError(`${shown} is a symbolic link: a job file's report is written only to a plain file`);
   }
-  const target = await stat(real).catch(() => null);
-  if (use === 'write') checkReportName(real, shown, folders, target);
-  else if (hiddenBelow(real, folders))
+  checkReportName(real, shown, folders, target);
+  if (target !== null && isPrivate(target)) throw new UsageError(privateLine(shown, target));
+}
+
+/**
+ * What a job file may read, judged on where the file really is (`real`, links resolved) and what it
+ * is (`info`, null when not there yet: the open says so): inside the job's folders, not hidden, a
+ * plain file (a FIFO would hang the read, a device never ends), not private.
+ */
+export function refuseJobRead(
+  real: string,
+  info: { isFile(): boolean; mode: number } | null,
+  shown: string,
+  folders: JobFolders,
+): void {
+  if (!inFolders(real, folders)) throw new UsageError(outsideLine(shown, folders));
+  if (hiddenBelow(real, folders))
     throw new UsageError(
       `${shown} is a hidden file or in a hidden folder (.env, .git/…): a job file never reads one; give it on the command line instead`,
     );
-  if (target?.isFile() && (target.mode & 0o044) === 0) {
+  if (info === null) return;
+  if (!info.isFile())
     throw new UsageError(
-      `${shown} is a private file (mode ${(target.mode & 0o777).toString(8)}, a keys file is one): ` +
-        'a job file never names one; give it on the command line instead',
+      `${shown} is not a plain file (a FIFO, a device or a folder): a job file reads only a plain file; give it on the command line instead`,
     );
-  }
+  if (isPrivate(info)) throw new UsageError(privateLine(shown, info));
+}
+
+function inFolders(real: string, folders: JobFolders): boolean {
+  return isInside(real, folders.project) || (folders.data !== null && isInside(real, folders.data));
+}
+
+function outsideLine(shown: string, folders: JobFolders): string {
+  const data = folders.data === null ? '' : ` and ${folders.data}`;
+  return (
+    `${shown} leads outside the job's folders (${folders.project}${data}): a job file reads and writes only there ` +
+    `(--data-dir DIR or ${DATA_DIR_VARIABLE} names another)`
+  );
+}
+
+/** Its owner alone may read it (mode 600, 400 and the like): the keys file is always one. */
+function isPrivate(info: { isFile(): boolean; mode: number }): boolean {
+  return info.isFile() && (info.mode & 0o044) === 0;
+}
+
+function privateLine(shown: string, info: { mode: number }): string {
+  return (
+    `${shown} is a private file (mode ${(info.mode & 0o777).toString(8)}, a keys file is one): ` +
+    'a job file never names one; give it on the command line instead'
+  );
 }
 
 /**
@@ -162,31 +197,49 @@ export interface JobPathFields {
   report?: string | undefined;
 }
 
+/** A file a job file names for reading, as its messages name it, and the folders it must lie in. */
+export interface JobRead {
+  /** `nightly.yml: source: x.csv`. */
+  shown: string;
+  folders: JobFolders;
+}
+
+/** The job's own source and mapping (those the command line did not override): checked again as opened. */
+export interface JobReads {
+  source?: JobRead;
+  mapping?: JobRead;
+}
+
 /**
  * The job's own paths (those the command line did not override) must stay inside the job's folders
  * (checkJobPath). `sourceFromJob`: the run reads the job's `source`, not one given on the command line.
+ * Returns the folders, and the reads to check again on the descriptor they are read from.
  */
 export async function checkJobPaths(
   command: Command,
   job: JobPathFields,
   jobPath: string,
-  flags: RunFlags,
+  // The run's options as far as they name paths (RunFlags, which names this module's types).
+  flags: { dataDir?: string | undefined; mapping?: string | undefined; report?: string | undefined },
   sourceFromJob: boolean,
   env: NodeJS.ProcessEnv,
-): Promise<JobFolders> {
+): Promise<{ folders: JobFolders; reads: JobReads }> {
   const fromCli = (name: string) => command.getOptionValueSource(name) === 'cli';
   const folders = await jobFolders(jobPath, flags.dataDir, env);
   const where = (field: string) => `${basename(jobPath)}: ${field}`;
+  const reads: JobReads = {};
   if (sourceFromJob && isLocalPath(job.source)) {
     await checkJobPath(localPath(jobPath, job.source), job.source, where('source'), folders, 'read');
+    reads.source = { shown: `${where('source')}: ${quoteForMessage(job.source)}`, folders };
   }
   if (job.mapping !== undefined && !fromCli('mapping') && flags.mapping) {
     await checkJobPath(flags.mapping, job.mapping, where('mapping'), folders, 'read');
+    reads.mapping = { shown: `${where('mapping')}: ${quoteForMessage(job.mapping)}`, folders };
   }
   if (job.report !== undefined && !fromCli('report') && flags.report) {
     await checkJobPath(flags.report, job.report, where('report'), folders, 'write');
   }
-  return folders;
+  return { folders, reads };
 }
 
 /** A file's path, not standard input (`-`) nor a feed's URL. */
@@ -194,7 +247,16 @@ export function isLocalPath(source: string): boolean {
   return source !== '-' && !/^https?:\/\//i.test(source) && !isStoreSource(source);
 }
 
-/** A job's path, relative to the folder that holds `jobs/` (cron's working folder does not matter). */
+/**
+ * A job's path, relative to its project folder (cron's working folder does not matter): the folder
+ * that holds `jobs/`, or for a job file kept in any other folder, that folder (jobFolders' project).
+ */
 export function localPath(jobPath: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(dirname(dirname(jobPath)), path);
+  return isAbsolute(path) ? path : resolve(projectFolder(jobPath), path);
+}
+
+/** The folder that holds `jobs/`, else the job file's own folder: its grandparent could be /home or /. */
+function projectFolder(jobPath: string): string {
+  const folder = dirname(resolve(jobPath));
+  return basename(folder) === 'jobs' ? dirname(folder) : folder;
 }

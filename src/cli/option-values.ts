@@ -117,3 +117,13 @@ export function parseShopifyApiVersion(value: string): string {
     );
   return value;
 }
+
+/** `--delimiter`: `,` `;` tab or `|` (or their names): a source's CSV delimiter. */
+export function parseDelimiter(value: string): string {
+  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+  const delimiter = named[value.toLowerCase()] ?? value;
+  if (![',', ';', '\t', '|'].includes(delimiter)) {
+    throw new UsageError(`--delimiter takes , ; tab or |, not "${value}"`);
+  }
+  return delimiter;
+}

@@ -12,10 +12,12 @@ import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { loadedKeys, redactKeys } from '../secret-text.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import { isStoreSource, parseStoreSource } from '../sources/stores/store-url.js';
 import { terminalSafeLine } from '../terminal-safe.js';
+import { openJobFile } from './job-file-open.js';
 import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
@@ -86,8 +88,17 @@ export async function prepareRun(
         `--preset ${flags.preset}: a ${platform} store is read with the ${platform} preset; drop --preset`,
       );
     // Before the source is opened (a store is asked for its products): the file alone can be wrong.
-    const mapping = flags.mapping ? await loadMappingFile(flags.mapping) : undefined;
+    // A job file's own source and mapping are judged on the descriptor they are read from.
+    const reads = flags.jobReads;
+    const keysFile = io.keysFile?.file;
+    const mapping = flags.mapping
+      ? await loadMappingFile(
+          flags.mapping,
+          reads?.mapping ? (path) => openJobFile(path, reads.mapping!, keysFile) : undefined,
+        )
+      : undefined;
     opened = await openSource(source, {
+      ...(reads?.source ? { openFile: (path: string) => openJobFile(path, reads.source!, keysFile) } : {}),
       ...(flags.format ? { format: flags.format } : {}),
       ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
       ...(flags.encoding ? { encoding: flags.encoding } : {}),
@@ -197,8 +208,16 @@ export async function prepareRun(
   } catch (error) {
     await opened?.close();
     await sandbox?.close();
-    throw asUsageError(error);
+    // A source's header is quoted in these lines: whatever the file turned out to be, no key shows.
+    throw withoutKeys(asUsageError(error), loadedKeys(io.env));
   }
+}
+
+/** `error` with every loaded key redacted from its line, when it is a UsageError that holds one. */
+function withoutKeys(error: unknown, keys: readonly string[]): unknown {
+  if (!(error instanceof UsageError)) return error;
+  const message = redactKeys(error.message, keys);
+  return message === error.message ? error : new UsageError(message, error.exitCode);
 }
 
 /** Source and mapping mistakes are the user's: one line, exit 2. */

@@ -1,4 +1,5 @@
 import type { MissingValues } from '../missing/missing-values.js';
+import type { JobReads } from './job-paths.js';
 /**
  * Where each option of a run came from: `cli` (the command line) or the job file's name
  * (`nightly.yml`). An option absent from it was not given: it has its default, or no value.
@@ -40,6 +41,8 @@ export interface RunFlags {
   reportFromJob?: boolean;
   /** The folders a report a job file chose must still lead into when it is opened (a folder swapped meanwhile). */
   reportWithin?: string[];
+  /** The job file's own source and mapping: judged again on the descriptor each is read from (job-file-open.ts). */
+  jobReads?: JobReads;
   /** `--data-dir DIR`: a folder, besides the job's project folder, that a job file's paths may name. */
   dataDir?: string;
   dailyReset: string;

@@ -18,6 +18,7 @@ import {
   checkDailyReset,
   parseConcurrency,
   parseDailyBudget,
+  parseDelimiter,
   parseFieldList,
   parseFullReadAfter,
   parseMaxRecordBytes,
@@ -296,7 +297,15 @@ export async function resolveRunInput(
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
     const resolved = applyJob(command, flags, job, path, env);
-    const folders = await checkJobPaths(command, job, path, resolved.flags, source === undefined, env);
+    const { folders, reads } = await checkJobPaths(
+      command,
+      job,
+      path,
+      resolved.flags,
+      source === undefined,
+      env,
+    );
+    resolved.flags.jobReads = reads;
     if (resolved.flags.reportFromJob) resolved.flags.reportWithin = reportFolders(folders);
     await checkJobNotify(command, job, path, resolved.flags, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
@@ -304,13 +313,4 @@ export async function resolveRunInput(
   if (!source)
     throw new UsageError(`${command.name()} needs a <source> (a file, - or an http(s) URL) or --job NAME`);
   return { source, flags: { ...flags, origins: cliOrigins(command) } };
-}
-
-function parseDelimiter(value: string): string {
-  const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
-  const delimiter = named[value.toLowerCase()] ?? value;
-  if (![',', ';', '\t', '|'].includes(delimiter)) {
-    throw new UsageError(`--delimiter takes , ; tab or |, not "${value}"`);
-  }
-  return delimiter;
 }

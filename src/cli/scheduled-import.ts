@@ -55,7 +55,15 @@ async function importScheduledJob(
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
   // The worker's --data-dir (else CATALOG_SYNC_DATA_DIR): the job's paths are held to it as `import --job`'s.
-  await checkJobPaths(command, job, path, { ...flags, ...(dataDir ? { dataDir } : {}) }, true, io.env);
+  const checked = await checkJobPaths(
+    command,
+    job,
+    path,
+    { ...flags, ...(dataDir ? { dataDir } : {}) },
+    true,
+    io.env,
+  );
+  flags.jobReads = checked.reads;
   await checkJobNotify(command, job, path, flags, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();

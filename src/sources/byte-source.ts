@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { READ_CHUNK_BYTES } from '../defaults.js';
 import { sourceError } from './source-error.js';
 
@@ -24,9 +24,20 @@ const FILE_ERRORS: Record<string, string> = {
   EISDIR: 'it is a directory',
 };
 
+/**
+ * How a file is opened: `open(path, 'r')`, or the caller's own (a job file's source is judged on the
+ * descriptor it is then read from). What it throws without a system error code is its refusal, as is.
+ */
+export type FileOpener = (path: string) => Promise<FileHandle>;
+
 /** Opens a file; a missing or unreadable file is a `SourceError` that names it, never a stack. */
-export async function openFile(path: string, extension: string): Promise<ByteSource> {
-  const handle = await open(path, 'r').catch((error: unknown) => {
+export async function openFile(
+  path: string,
+  extension: string,
+  opener: FileOpener = (at) => open(at, 'r'),
+): Promise<ByteSource> {
+  const handle = await opener(path).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException | undefined)?.code === undefined) throw error;
     throw sourceError(`cannot read ${path}`, describeFileError(error));
   });
   const info = await handle.stat();

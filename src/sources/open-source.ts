@@ -96,7 +96,7 @@ function openBytes(source: string, options: OpenSourceOptions): Promise<ByteSour
       allowPrivateSource: options.allowPrivateSource === true,
     });
   }
-  return openFile(source, extensionOf(source));
+  return openFile(source, extensionOf(source), options.openFile);
 }
 
 async function readSource(

@@ -1,10 +1,13 @@
 import type { SourceRecord } from '../interfaces.js';
+import type { FileOpener } from './byte-source.js';
 import type { StoreReadOptions } from './stores/types.js';
 import type { SourceNetwork } from './url-connect.js';
 
 export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xml';
 
 export interface OpenSourceOptions {
+  /** How a file source is opened (byte-source.ts); `open(path, 'r')` when absent. */
+  openFile?: FileOpener;
   /** `--format`: forces the format; otherwise detected from the content, with the extension as a hint. */
   format?: SourceFormat;
   /** `--delimiter`: forces the CSV delimiter (',', ';', '\t', '|'); otherwise detected. */

@@ -115,19 +115,19 @@ describe("a job file's paths stay inside the folders the operator allowed", () =
   });
 
   it('a job file kept outside a jobs/ folder has its own folder only, not its parent (a home folder)', async () => {
-    // <tmp>/home/alice/nightly.yml: its relative paths start from <tmp>/home, but it may reach <tmp>/home/alice only.
+    // <tmp>/home/alice/nightly.yml: its relative paths start from <tmp>/home/alice, the one folder it may reach.
     const alice = join(pipeline.dir, 'home', 'alice');
     await mkdir(join(pipeline.dir, 'home', 'bob'), { recursive: true });
     await mkdir(alice, { recursive: true });
     await writeCsv(alice, 'feed.csv', catalogRows(2));
     const job = join(alice, 'nightly.yml');
-    await writeFile(job, 'source: alice/feed.csv\nreport: bob/report.csv\ndryRun: true\n', 'utf8');
+    await writeFile(job, 'source: feed.csv\nreport: ../bob/report.csv\ndryRun: true\n', 'utf8');
 
     const result = await pipeline.cli(['run', '--job', job]);
 
     expect(result.code).toBe(2);
     expect(oneLine(result.stderr)).toMatch(
-      /nightly\.yml: report: bob\/report\.csv leads outside the job's folders/,
+      /nightly\.yml: report: \.\.\/bob\/report\.csv leads outside the job's folders/,
     );
     expect(existsSync(join(pipeline.dir, 'home', 'bob', 'report.csv'))).toBe(false);
     expect(pipeline.sandbox.stats().total).toBe(0);
