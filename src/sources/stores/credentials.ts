@@ -57,6 +57,8 @@ function readVariable(env: NodeJS.ProcessEnv, variable: string, what: string): s
 
 export interface ShopifyCredentials {
   token: string;
+  /** What an answer of the store must never be quoted with (store-secrets.ts). */
+  secrets: readonly string[];
   /** The variable it came from, for the message of a rejected token. */
   variable: string;
 }
@@ -67,7 +69,8 @@ export function readShopifyToken(
   what: string,
 ): ShopifyCredentials {
   const variable = credentialVariable(SHOPIFY_TOKEN_VARIABLE, name);
-  return { token: readVariable(env, variable, what), variable };
+  const token = readVariable(env, variable, what);
+  return { token, variable, secrets: [token] };
 }
 
 export interface WooCredentials {
@@ -75,6 +78,8 @@ export interface WooCredentials {
   authorization: string;
   /** The variables they came from, for the message of rejected keys. */
   variables: string;
+  /** What an answer of the store must never be quoted with: each key, and the header's value. */
+  secrets: readonly string[];
 }
 
 export function readWooKeys(env: NodeJS.ProcessEnv, name: string | undefined, what: string): WooCredentials {
@@ -82,8 +87,33 @@ export function readWooKeys(env: NodeJS.ProcessEnv, name: string | undefined, wh
   const secretVariable = credentialVariable(WOO_SECRET_VARIABLE, name);
   const key = readVariable(env, keyVariable, what);
   const secret = readVariable(env, secretVariable, what);
+  const basic = basicValue(key, secret);
   return {
-    authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`,
+    authorization: `Basic ${basic}`,
     variables: `${keyVariable} and ${secretVariable}`,
+    secrets: [key, secret, basic],
   };
+}
+
+function basicValue(key: string, secret: string): string {
+  return Buffer.from(`${key}:${secret}`).toString('base64');
+}
+
+/**
+ * The credentials a store is read with, as the environment holds them (trimmed, as they are sent),
+ * without refusing anything: the reader refuses a missing or bad one in its own words, and this
+ * says what its messages must never hold, whatever became of the read. None for a NAME that is not
+ * one (no variable is read then).
+ */
+export function credentialValues(
+  platform: 'shopify' | 'woocommerce',
+  env: NodeJS.ProcessEnv,
+  name: string | undefined,
+): string[] {
+  if (name !== undefined && !CREDENTIALS_NAME.test(name)) return [];
+  const read = (base: string) => env[name === undefined ? base : `${base}_${name}`]?.trim() ?? '';
+  if (platform === 'shopify') return [read(SHOPIFY_TOKEN_VARIABLE)];
+  const key = read(WOO_KEY_VARIABLE);
+  const secret = read(WOO_SECRET_VARIABLE);
+  return [key, secret, key && secret ? basicValue(key, secret) : ''];
 }

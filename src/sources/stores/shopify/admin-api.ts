@@ -3,6 +3,7 @@ import type { AddressKind } from '../../../net/address-policy.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
 import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import { StoreSecrets } from '../store-secrets.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
@@ -30,6 +31,7 @@ export class ShopifyAdminApi {
   kind: AddressKind | undefined;
   private readonly endpoint: URL;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly secrets: StoreSecrets;
 
   constructor(
     private readonly store: StoreAddress,
@@ -39,6 +41,7 @@ export class ShopifyAdminApi {
   ) {
     this.endpoint = new URL(`/admin/api/${version}/graphql.json`, store.base);
     this.sleep = options.sleep ?? defaultSleep;
+    this.secrets = new StoreSecrets(credentials.secrets);
   }
 
   /** `reads`: the query changes nothing in the shop (not a mutation), so another try costs nothing. */
@@ -101,7 +104,10 @@ export class ShopifyAdminApi {
         continue;
       }
       if (answer.status < 200 || answer.status > 299) throw new SourceError(failed);
-      const body = parseJson(answer.body, label, "the Admin API's answer") as GraphqlAnswer;
+      // A GraphQL error (or any text of the answer a message quotes) may echo the token it was sent.
+      const body = this.secrets.redactParsed(
+        parseJson(answer.body, label, "the Admin API's answer"),
+      ) as GraphqlAnswer;
       const throttled = body.errors?.some((error) => error.extensions?.code === 'THROTTLED') === true;
       if (throttled) {
         await this.wait(tries++, throttleWaitMs(body), 'throttled');

@@ -1,5 +1,6 @@
 import { quoteForMessage } from '../../../terminal-safe.js';
 import type { CallAnswer } from '../http-call.js';
+import type { StoreSecrets } from '../store-secrets.js';
 
 /**
  * The line of an answer of a WooCommerce store that is no page of its REST API: what the store said
@@ -37,11 +38,14 @@ export function redirectLine(
   return `${failed}: ${where}: give the store as ${scheme}${site}`;
 }
 
-/** A 4xx or other failure with WordPress' error body `{code, message}`: its message quoted, and code. */
-export function withStoreMessage(failed: string, body: string): string {
+/**
+ * A 4xx or other failure with WordPress' error body `{code, message}`: its message quoted, and code,
+ * with the store's credentials replaced (before the quote is cut short, so none is left in part).
+ */
+export function withStoreMessage(failed: string, body: string, secrets: StoreSecrets): string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = secrets.redactParsed(JSON.parse(body));
   } catch {
     return failed;
   }

@@ -14,6 +14,7 @@ import {
   retryAfterMs,
   StoreAnswerTooLong,
 } from '../http-call.js';
+import { StoreSecrets } from '../store-secrets.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
@@ -33,6 +34,8 @@ export class WooRestApi {
   private readonly sleep: (ms: number) => Promise<void>;
   /** The longest answer read: a page, or one product, which `--max-record-bytes` may allow longer. */
   private readonly maxBytes: number;
+  /** WordPress quotes the parameters it refused: a message quoting the store has them replaced. */
+  private readonly secrets: StoreSecrets;
 
   constructor(
     private readonly store: StoreAddress,
@@ -41,6 +44,7 @@ export class WooRestApi {
   ) {
     this.sleep = options.sleep ?? defaultSleep;
     this.maxBytes = Math.max(options.maxAnswerBytes ?? STORE_MAX_ANSWER_BYTES, options.maxRecordBytes);
+    this.secrets = new StoreSecrets(credentials.secrets);
   }
 
   /**
@@ -119,9 +123,9 @@ export class WooRestApi {
         continue;
       }
       if (answer.status >= 300 && answer.status <= 399)
-        throw new SourceError(redirectLine(failed, url, answer.headers.location, path));
+        throw new SourceError(redirectLine(failed, url, this.redacted(answer.headers.location), path));
       if (answer.status < 200 || answer.status > 299)
-        throw new SourceError(withStoreMessage(failed, answer.body));
+        throw new SourceError(withStoreMessage(failed, answer.body, this.secrets));
       if (isHtmlPage(answer) && !isJson(answer.body))
         throw sourceError(
           label,
@@ -136,6 +140,12 @@ export class WooRestApi {
         next: nextLink(answer.headers.link),
       };
     }
+  }
+
+  /** A redirect's address as a message may quote it: a query or path may hold the keys it was sent. */
+  private redacted(location: string | string[] | undefined): string | undefined {
+    const first = Array.isArray(location) ? location[0] : location;
+    return first === undefined ? undefined : this.secrets.redact(first);
   }
 
   /**
