@@ -19,6 +19,7 @@ import {
   KEY_ENVS_VARIABLE,
   keyEnvRefusal,
   parseHostEntry,
+  STORE_HOSTS_VARIABLE,
   type TrustRules,
   WEBHOOK_HOSTS_VARIABLE,
 } from './trust-rules.js';
@@ -48,6 +49,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
  * | CATALOG_SYNC_WEBHOOK_HOSTS| hosts a webhook not from the command line may name  | none                     |
+ * | CATALOG_SYNC_STORE_HOSTS  | hosts a store source not from the command line may name | none                 |
  */
 export interface CommonConfig {
   /**
@@ -178,6 +180,15 @@ export function readWebhookHosts(
     if (host) hosts.push(host);
   }
   return hosts;
+}
+
+/**
+ * The hosts a store source that this process's command line did not give (a job file's, a scheduled
+ * import's) may name: CATALOG_SYNC_STORE_HOSTS, read from this process's own environment, since the
+ * store gets the operator's credentials. A bad list is a UsageError.
+ */
+export function readStoreHosts(env: NodeJS.ProcessEnv): AllowedHost[] {
+  return hostList(env, STORE_HOSTS_VARIABLE);
 }
 
 function hostList(env: NodeJS.ProcessEnv, variable: string): AllowedHost[] {

@@ -15,6 +15,7 @@ export const KEY_ENV_PREFIX = 'SELLER_API_KEY_';
 export const KEY_ENVS_VARIABLE = 'CATALOG_SYNC_KEY_ENVS';
 export const API_HOSTS_VARIABLE = 'CATALOG_SYNC_API_HOSTS';
 export const WEBHOOK_HOSTS_VARIABLE = 'CATALOG_SYNC_WEBHOOK_HOSTS';
+export const STORE_HOSTS_VARIABLE = 'CATALOG_SYNC_STORE_HOSTS';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -111,6 +112,21 @@ export function webhookRefusal(url: string, hosts: readonly AllowedHost[]): stri
   return (
     `host ${parsed.host} is not allowed: a webhook not given with --notify on this command line must be ` +
     `on a host listed in ${WEBHOOK_HOSTS_VARIABLE} (a comma list, in the environment)`
+  );
+}
+
+/**
+ * Why a store source not given on this command line may not be read (its credentials would go to
+ * its host): one line naming the host, never a path, and how to allow it; null when it may.
+ * `url` is the store's API origin (`https://shop.example.com/shop`, `http://127.0.0.1:4011`).
+ */
+export function storeHostRefusal(url: string, hosts: readonly AllowedHost[]): string | null {
+  if (isHostAllowed(url, hosts)) return null;
+  const parsed = parseUrl(url);
+  if (!parsed) return 'not a store address';
+  return (
+    `host ${parsed.host} is not allowed: a store source not given on the command line must be on ` +
+    `a host listed in ${STORE_HOSTS_VARIABLE} (a comma list, in the environment)`
   );
 }
 

@@ -13,6 +13,7 @@ import { parseSellerName } from '../queue/seller-names.js';
 import { addConnectionOptions } from './connection-options.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths, DATA_DIR_VARIABLE, reportFolders } from './job-paths.js';
+import { checkJobStoreSource } from './job-store-source.js';
 import { cliOrigins, refuseRepeats } from './option-origins.js';
 import {
   checkDailyReset,
@@ -308,6 +309,8 @@ export async function resolveRunInput(
     resolved.flags.jobReads = reads;
     if (resolved.flags.reportFromJob) resolved.flags.reportWithin = reportFolders(folders);
     await checkJobNotify(command, job, path, resolved.flags, env);
+    // The job's store source only: one given on the command line is the operator's.
+    if (source === undefined) checkJobStoreSource(resolved.source, path, env);
     return { source: source ?? resolved.source, flags: resolved.flags };
   }
   if (!source)

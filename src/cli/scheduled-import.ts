@@ -11,6 +11,7 @@ import {
 } from '../queue/scheduled-imports/index.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths } from './job-paths.js';
+import { checkJobStoreSource } from './job-store-source.js';
 import { asUsageError, prepareRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
@@ -65,6 +66,8 @@ async function importScheduledJob(
   );
   flags.jobReads = checked.reads;
   await checkJobNotify(command, job, path, flags, io.env);
+  // Held to this worker's own environment (CATALOG_SYNC_STORE_HOSTS), as `import --job` is to its.
+  checkJobStoreSource(source, path, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();

@@ -3,6 +3,7 @@ import {
   checkBaseUrlHost,
   checkKeyEnv,
   readApiConfig,
+  readStoreHosts,
   readTrustRules,
   readWebhookHosts,
 } from '../../src/config.js';
@@ -12,6 +13,7 @@ import {
   isKeyEnvAllowed,
   keyEnvRefusal,
   parseHostEntry,
+  storeHostRefusal,
   webhookRefusal,
 } from '../../src/trust-rules.js';
 import { UsageError } from '../../src/usage-error.js';
@@ -232,6 +234,30 @@ describe('webhook hosts (CATALOG_SYNC_WEBHOOK_HOSTS and the command line)', () =
     );
     expect(error.message).toBe(
       'CATALOG_SYNC_WEBHOOK_HOSTS lists hosts (host or host:port, comma-separated), and "https://hooks.slack.com/x" is none',
+    );
+  });
+});
+
+describe("store hosts (CATALOG_SYNC_STORE_HOSTS: a job file's store source)", () => {
+  it.each<[string | undefined, string, boolean]>([
+    [undefined, 'https://my-shop.myshopify.com/', false],
+    ['my-shop.myshopify.com', 'https://my-shop.myshopify.com/', true],
+    ['my-shop.myshopify.com', 'https://other.myshopify.com/', false],
+    ['shop.example.com', 'https://shop.example.com/shop', true],
+    ['127.0.0.1:4011', 'http://127.0.0.1:4011/', true],
+    ['127.0.0.1:4011', 'http://127.0.0.1:4012/', false],
+  ])('%s allows %s: %s', (listed, url, allowed) => {
+    const hosts = readStoreHosts(listed === undefined ? {} : { CATALOG_SYNC_STORE_HOSTS: listed });
+    expect(storeHostRefusal(url, hosts) === null).toBe(allowed);
+  });
+
+  it('says the host, never the path, and the variable; a list that says more than hosts is refused', () => {
+    expect(storeHostRefusal('https://shop.example.com/private-folder', [])).toBe(
+      'host shop.example.com is not allowed: a store source not given on the command line must be on ' +
+        'a host listed in CATALOG_SYNC_STORE_HOSTS (a comma list, in the environment)',
+    );
+    expect(usageErrorOf(() => readStoreHosts({ CATALOG_SYNC_STORE_HOSTS: 'shopify://x' })).message).toContain(
+      'CATALOG_SYNC_STORE_HOSTS lists hosts',
     );
   });
 });

@@ -73,6 +73,11 @@ export function parseStoreSource(source: string, allowInsecure: boolean): StoreA
   return { platform, base: url, display: shown };
 }
 
+/** `shopify+http://` or `woocommerce+http://` to loopback: a double on this machine. */
+export function isLoopbackDouble(store: StoreAddress): boolean {
+  return store.base.protocol === 'http:' && isLoopback(store.base.hostname);
+}
+
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost') return true;

@@ -217,7 +217,12 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
     const job = join(pipeline.dir, 'jobs', 'shop.yml');
     await writeFile(job, `source: ${shop.source}\nsourceCredentials: SHOP_B\n`, 'utf8');
 
-    const result = await pipeline.cli(['run', '--job', job], { SHOPIFY_ACCESS_TOKEN_SHOP_B: TOKEN });
+    // The job's store is one the operator allows (store-hosts.test.ts: one not allowed).
+    const allowed = { CATALOG_SYNC_STORE_HOSTS: `127.0.0.1:${shop.port}` };
+    const result = await pipeline.cli(['run', '--job', job], {
+      ...allowed,
+      SHOPIFY_ACCESS_TOKEN_SHOP_B: TOKEN,
+    });
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -225,7 +230,7 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
 
     // A token pasted where its NAME goes is refused, and not echoed.
     await writeFile(job, `source: ${shop.source}\nsourceCredentials: ${TOKEN}\n`, 'utf8');
-    const refused = await pipeline.cli(['run', '--job', job], { SHOPIFY_ACCESS_TOKEN: TOKEN });
+    const refused = await pipeline.cli(['run', '--job', job], { ...allowed, SHOPIFY_ACCESS_TOKEN: TOKEN });
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain('sourceCredentials');
