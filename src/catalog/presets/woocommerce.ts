@@ -249,13 +249,12 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
       const id = read.id(record);
       if (id !== '') draft.platformKey = `woocommerce:id:${id}`;
       if (external) draft.external = external;
-      // A variation is sold when it is and its parent is: the first that is not says why.
+      // A variation is sold when it is and its parent is. A parent that is not gives its state
+      // (docs/sources.md): a disabled variation of a draft is a draft, as the whole product is.
       const effective =
-        state && state.status !== 'active'
-          ? state
-          : parentState && parentState.status !== 'active'
-            ? { status: parentState.status, says: `its parent "${parentRef}": ${parentState.says}` }
-            : state;
+        parentState && parentState.status !== 'active'
+          ? { status: parentState.status, says: `its parent "${parentRef}": ${parentState.says}` }
+          : state;
       if (effective) draft.state = effective;
       if (saysSale && fields.sale_price === undefined) draft.noSale = true;
       drafts.push(timedSale(draft, 'Sale price', () => saleDates(record), run));

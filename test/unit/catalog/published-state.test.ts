@@ -49,6 +49,18 @@ describe('woocommerce published state', () => {
     ]);
   });
 
+  it('a variation of an unpublished parent takes the parent’s state, whatever its own (docs/sources.md)', async () => {
+    const rows = await mapRows(WOO, [
+      ['30', 'variable', 'MUG', 'Mug', "'-1", 'visible', '', ''],
+      ['31', 'variation', 'MUG-S', 'Mug S', '0', 'visible', '5', 'id:30'],
+    ]);
+    const upserts = rows.flatMap((row) => (row.kind === 'upsert' ? [row] : []));
+    expect(upserts.map((row) => [row.key, row.fields.status])).toEqual([['MUG-S', 'draft']]);
+    expect(upserts[0]?.notes).toEqual([
+      'sent with status draft: its parent "id:30": WooCommerce Published -1 (draft)',
+    ]);
+  });
+
   it('with --only-published leaves out what is not sold, reported skipped with the reason', async () => {
     const rows = await mapRows(
       WOO,
