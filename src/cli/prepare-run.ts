@@ -186,6 +186,7 @@ export async function prepareRun(
       missing: flags.missing ?? null,
       maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
       rowEstimate: opened.rowEstimate?.rows ?? null,
+      ...(opened.rowEstimate?.overcounts ? { rowEstimateOvercounts: opened.rowEstimate.overcounts } : {}),
       first: flags.first ?? [...DEFAULT_FIRST],
       ...(unknownFields.length > 0 ? { unknownFields } : {}),
     };

@@ -27,9 +27,14 @@ export async function startPlanOf(deps: StartPlanDeps, runId: string): Promise<S
     deps.sellers.status(run.sellerRef, run.dailyReset),
     deps.redis.hget(deps.keys.run(runId), LIST_SKIPPED),
   ]);
+  const rows = rowsOf(run);
   return {
-    requests: run.requests + rowsOf(run),
+    requests: run.requests + rows,
     exact: false,
+    // The estimate stands for the rows, and it counts more than rows: the line says so.
+    ...(rows > run.total && !run.produced && run.rowEstimateOvercounts
+      ? { overcounts: run.rowEstimateOvercounts }
+      : {}),
     limit: knownLimit(run.dailyBudget, learned),
     // What the day had used before this run: the run's own reads are in `requests` already. The
     // numbers held in blocks count as used: the plan does not count on requests that may be sent.

@@ -37,6 +37,11 @@ export interface StartPlan {
   /** Requests the run needs: at most this many while its rows are not planned, exactly once they are. */
   requests: number;
   exact: boolean;
+  /**
+   * The bound is the source's estimate and that counts more than rows (a Shopify bulk operation's
+   * objects): what it counts, said beside it; the days are then at most.
+   */
+  overcounts?: string;
   limit: KnownLimit | null;
   /** Requests counted for the seller so far in this quota day. */
   usedToday: number;
@@ -55,17 +60,22 @@ export function leftToday(plan: Pick<StartPlan, 'limit' | 'usedToday'>): number 
 /**
  * The line a run says before its first write (issue 14), e.g.
  * `plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days`. The days count
- * the rows' requests only: how many products are gone is known once the source is read.
+ * the rows' requests only: how many products are gone is known once the source is read. A bound
+ * from a count above the rows says what it counts: `up to 1992 requests (the bulk operation's 1,992
+ * objects; rows are fewer), … : at most 3 days`.
  */
 export function startPlanLine(plan: StartPlan): string {
   const head =
     `plan      ${plan.exact ? '' : 'up to '}${countOf(plan.requests, 'request')}` +
+    (plan.overcounts ? ` (${plan.overcounts})` : '') +
     (plan.deactivates ? ' and one per product gone from the source (--missing)' : '');
   const left = leftToday(plan);
   if (!plan.limit || left === null)
     return `${head}; the daily limit is not known (--daily-budget N tells it)`;
   const days = daysNeeded(plan.requests, plan.limit.perDay, left);
-  return `${head}, ${plan.limit.perDay} a day (${plan.limit.source}), ${left} left today: ${dayWord(days)}`;
+  // From a count above the rows, the days are a bound too: the rows may fit in fewer.
+  const bound = plan.overcounts && days > 1 ? 'at most ' : '';
+  return `${head}, ${plan.limit.perDay} a day (${plan.limit.source}), ${left} left today: ${bound}${dayWord(days)}`;
 }
 
 /** A run that needs more than what is left of today's quota (its most valuable writes go first). */

@@ -72,6 +72,8 @@ export interface RunSpec {
   maxMissing?: string | null;
   /** The source's rows as estimated before reading it (the plan said at the start; null: unknown). */
   rowEstimate?: number | null;
+  /** What `rowEstimate` counts when it counts more than rows (RowEstimate.overcounts); the plan says it. */
+  rowEstimateOvercounts?: string | null;
   /** `--first a,b`: a run over the day's quota sends updates of these fields first (issue 14). */
   first?: string[] | null;
   /**

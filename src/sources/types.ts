@@ -49,6 +49,12 @@ export interface RowEstimate {
   how: string;
   /** About the bytes of one record in the source (a line; JSON and XML: the first record). */
   bytesPerRow?: number;
+  /**
+   * Set when the figure counts more than the rows it bounds, and is all that is known before the
+   * read (a Shopify bulk operation's objects: its products, variants and images): what the plan
+   * line says it counts, e.g. `the bulk operation's 1,992 objects; rows are fewer`.
+   */
+  overcounts?: string;
 }
 
 export interface OpenedSource {

@@ -67,6 +67,21 @@ describe('startPlanLine', () => {
     expect(line).toBe('plan      up to 301 requests, 50 a day (--daily-budget), 12 left today: 7 days');
   });
 
+  it('says what an estimate above the rows counts, and its days as at most', () => {
+    const plan = {
+      requests: 1992,
+      exact: false,
+      overcounts: "the bulk operation's 1,992 objects; rows are fewer",
+      limit: { perDay: 1000, source: '--daily-budget' },
+      usedToday: 934,
+    };
+    expect(startPlanLine(plan)).toBe(
+      "plan      up to 1992 requests (the bulk operation's 1,992 objects; rows are fewer), " +
+        '1000 a day (--daily-budget), 66 left today: at most 3 days',
+    );
+    expect(startPlanLine({ ...plan, requests: 40 })).toMatch(/66 left today: 1 day$/);
+  });
+
   it('says that deactivations come on top of the rows with --missing', () => {
     const line = startPlanLine({ requests: 8, exact: false, limit: null, usedToday: 0, deactivates: true });
     expect(line).toBe(

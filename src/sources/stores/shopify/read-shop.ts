@@ -1,3 +1,4 @@
+import { thousands } from '../../../thousands.js';
 import { SourceError } from '../../source-error.js';
 import { readShopifyToken } from '../credentials.js';
 import type { StoreRows } from '../store-rows.js';
@@ -37,7 +38,13 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     ],
     rowEstimate:
       objects > 0
-        ? { rows: objects, how: "the bulk operation's object count (products, variants, images)" }
+        ? {
+            rows: objects,
+            how: "the bulk operation's object count (products, variants, images)",
+            // Rows are fewer (a product's variants and images share rows): counting them would read
+            // the file twice. The plan says what its bound counts rather than take it for rows.
+            overcounts: `the bulk operation's ${thousands(objects)} objects; rows are fewer`,
+          }
         : null,
     rows: rows(),
   };
