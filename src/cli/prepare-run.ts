@@ -22,6 +22,7 @@ import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
+import { interruptible } from './signals.js';
 import { UsageError } from './usage-error.js';
 
 export interface PreparedRun {
@@ -114,6 +115,8 @@ export async function prepareRun(
         ...(flags.sourceApiVersion ? { apiVersion: flags.sourceApiVersion } : {}),
         ...(io.storeSeams ?? {}),
         onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
+        // Ctrl-C or a cron `timeout` while the shop prepares its file: one line, 130/143.
+        whilePreparing: interruptible,
       },
     });
     const preset = opened.preset ?? flags.preset;

@@ -1,3 +1,5 @@
+import { UsageError } from './usage-error.js';
+
 /**
  * Resolves with the name of the first SIGINT or SIGTERM: long-running commands (worker, sandbox,
  * dashboard) then stop gracefully. Tests pass their own function instead.
@@ -40,4 +42,26 @@ export function onInterrupt() {
     exitCode: () => (name === 'SIGTERM' ? 143 : 130),
     dispose,
   };
+}
+
+/**
+ * `wait` given up on SIGINT/SIGTERM, for what a command waits for before its run exists (a store
+ * preparing its catalog: nothing queued, nothing sent): it rejects at once with one line,
+ * `interrupted (SIGINT) <what>`, and the command exits 130/143. Before and after, the signals
+ * are what they were (`run` installs onInterrupt once its run exists).
+ */
+export async function interruptible<T>(wait: (signal: AbortSignal) => Promise<T>, what: string): Promise<T> {
+  const interrupt = onInterrupt();
+  const given = new Promise<never>((_, reject) => {
+    interrupt.signal.addEventListener(
+      'abort',
+      () => reject(new UsageError(`interrupted (${interrupt.name}) ${what}`, interrupt.exitCode())),
+      { once: true },
+    );
+  });
+  try {
+    return await Promise.race([wait(interrupt.signal), given]);
+  } finally {
+    interrupt.dispose();
+  }
 }

@@ -29,7 +29,15 @@ export interface OpenSourceOptions {
   /** Store sources (`shopify://`, `woocommerce://`): credentials' choice, API version, seams. */
   store?: Pick<
     StoreReadOptions,
-    'env' | 'credentials' | 'apiVersion' | 'allowInsecure' | 'sleep' | 'now' | 'onProgress' | 'maxAnswerBytes'
+    | 'env'
+    | 'credentials'
+    | 'apiVersion'
+    | 'allowInsecure'
+    | 'sleep'
+    | 'now'
+    | 'onProgress'
+    | 'maxAnswerBytes'
+    | 'whilePreparing'
   >;
 }
 

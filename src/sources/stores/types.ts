@@ -25,6 +25,12 @@ export interface StoreReadOptions {
   now?: () => number;
   /** A line about the store's progress before rows flow (the bulk operation's objectCount). */
   onProgress?: (line: string) => void;
+  /**
+   * Runs the wait for a store that prepares its catalog before any row (Shopify's bulk operation):
+   * the CLI gives it up on SIGINT/SIGTERM with one line, `interrupted (SIGINT) <interrupted>`
+   * (signals.ts); `signal` then stops the wait's polling. Absent: the wait simply runs.
+   */
+  whilePreparing?: <T>(wait: (signal: AbortSignal) => Promise<T>, interrupted: string) => Promise<T>;
 }
 
 export const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -23,8 +23,17 @@ export interface BulkResult {
 export async function runProductsBulkOperation(
   api: ShopifyAdminApi,
   label: string,
-  options: Pick<StoreReadOptions, 'sleep' | 'onProgress'>,
+  given: Pick<StoreReadOptions, 'sleep' | 'onProgress'> & { signal?: AbortSignal },
 ): Promise<BulkResult> {
+  // A wait given up (the CLI was interrupted) polls no more: its next wake ends it.
+  const sleep = given.sleep ?? defaultSleep;
+  const options = {
+    ...given,
+    sleep: async (ms: number) => {
+      await sleep(ms);
+      given.signal?.throwIfAborted();
+    },
+  };
   for (let restarts = 0; ; restarts++) {
     const operation = await startOrJoin(api, label, options);
     const result = await untilWritten(api, label, operation, options);

@@ -12,6 +12,15 @@ export function checkApiVersion(version: string): boolean {
 }
 
 /**
+ * Whether Shopify refuses a second bulk query while one runs, so that the next run joins the one a
+ * stopped run left: versions before 2026-01 (shopify.dev, "Perform bulk operations": from 2026-01 an
+ * app runs up to five at a time per shop). A shop serves an unsupported version as its oldest.
+ */
+export function oneBulkQueryAtATime(version: string): boolean {
+  return version !== 'unstable' && version < '2026-01';
+}
+
+/**
  * The wrong `--source-api-version` as a message quotes it: `"latest"`, `"2025-02"`. A value that is
  * longer, or holds anything but letters, digits, `.` and `-` (`shpat_…`, a consumer key, base64), is
  * not shown: it may be a token pasted into the wrong option, and the message lands in cron's logs.

@@ -6,7 +6,7 @@ import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { ShopifyAdminApi } from './admin-api.js';
 import { runProductsBulkOperation } from './bulk-operation.js';
-import { checkApiVersion, quotedApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
+import { checkApiVersion, oneBulkQueryAtATime, quotedApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
 import { exportRows, SHOPIFY_EXPORT_COLUMNS } from './export-rows.js';
 import { readBulkProducts } from './result-file.js';
 
@@ -23,7 +23,12 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     );
   const credentials = readShopifyToken(options.env, options.credentials, store.display);
   const api = new ShopifyAdminApi(store, credentials, version, options);
-  const { url, objects, joined } = await runProductsBulkOperation(api, store.display, options);
+  // Absent a CLI to interrupt it, the wait runs as it is (a signal never aborted).
+  const whilePreparing = options.whilePreparing ?? ((wait) => wait(new AbortController().signal));
+  const { url, objects, joined } = await whilePreparing(
+    (signal) => runProductsBulkOperation(api, store.display, { ...options, signal }),
+    interruptedLine(store.display, version),
+  );
   async function* rows(): AsyncGenerator<Record<string, string>> {
     if (url === null) return;
     for await (const product of readBulkProducts(url, api.kind, store.display, options)) {
@@ -48,4 +53,15 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
         : null,
     rows: rows(),
   };
+}
+
+/**
+ * What a run stopped while Shopify prepares the file leaves (docs/stores.md, "A Shopify bulk query
+ * already running"): no request was sent, and the operation is never canceled on the way out.
+ */
+function interruptedLine(label: string, version: string): string {
+  const next = oneBulkQueryAtATime(version)
+    ? `its bulk operation goes on in the shop, and the next run joins it (while the shop serves API ${version}, which runs one at a time)`
+    : `its bulk operation ends by itself in the shop, and the next run starts its own (API ${version} runs several at once)`;
+  return `while Shopify prepared the export of ${label}: nothing was sent; ${next}.`;
 }
