@@ -81,6 +81,12 @@ export interface ProductUpsert {
    */
   formerKey?: string;
   /**
+   * Set when the key is one the preset derived (the row has no SKU): the row is matched to its
+   * product through the ids this tool records alone, so its create is checked against the listed
+   * products without a SKU the tool has no record of (guards/lookalike-creates.ts).
+   */
+  derivedKey?: true;
+  /**
    * Set when the source platform sells this product without a price of its own (a Magento bundle
    * priced from its parts): a create, which needs a price, is then `skipped` with this reason
    * rather than `invalid`. An update of an existing product still goes out.

@@ -208,6 +208,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   };
   if (draft.id !== undefined) upsert.id = draft.id;
   if (former !== undefined) upsert.formerKey = former;
+  if (rowKey.derived) upsert.derivedKey = true;
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notSold !== undefined) upsert.notSold = notSold;
   if (draft.unnamed !== undefined && fields.name === undefined) upsert.unnamed = draft.unnamed;

@@ -1,3 +1,4 @@
+import { noteLookalikeCreates } from '../guards/lookalike-creates.js';
 import type { RowOutcome } from '../interfaces.js';
 import { deactivateChunk } from '../missing/deactivate-chunk.js';
 import { clearReactivated, noteStillOff, withReactivations } from '../missing/reactivate.js';
@@ -47,6 +48,10 @@ export async function syncChunkRows(
   const planned = await mode.todo(rows);
   // Looked up first: a returning product is known by the product its row finds (missing/reactivate.ts).
   const lookups = await context.index.lookup(planned);
+  // Before any of them is planned: a create that may duplicate a product the tool lost its record
+  // of holds the run (guards/lookalike-creates.ts); a dry run says the real run would be held.
+  if (data.phase === undefined && (modeName === 'plan' || context.dryRun))
+    await noteLookalikeCreates(deps, context, planned, lookups);
   const reactivated = await withReactivations(deps.redis, deps.keys, ref, planned, lookups);
   const { returning } = reactivated;
   const todo = noteStillOff(reactivated.rows, returning, lookups);

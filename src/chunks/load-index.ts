@@ -7,6 +7,7 @@ import type { SellerApiClient } from '../seller-api/index.js';
 import { mayRelyOnRecord, noteFullRead, noteVerdict, voidRecordOfOtherField } from '../sync/incremental.js';
 import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js';
 import type { RemoteIndex } from '../sync/remote-index.js';
+import { keepUnrecordedNames } from '../sync/unrecorded-names.js';
 
 interface LoadDeps {
   redis: Redis;
@@ -51,7 +52,13 @@ export async function loadRunIndex(
   await voidRecordOfOtherField(redis, keys, run, deps.now());
   const startedAt = deps.now();
   const listed = new Set<string>();
-  await index.load(notingFieldNames(client.listProducts(), listed), run.incremental === true && !run.dryRun);
+  const unkeyed = await index.load(
+    notingFieldNames(client.listProducts(), listed),
+    run.incremental === true && !run.dryRun,
+  );
+  // The run's own read (an approval's creates nothing it was not approved to): products without a
+  // SKU the tool has no record of, which a row with a derived key may stand for.
+  if (load === 'run') await keepUnrecordedNames(redis, keys, run, unkeyed);
   // Any run's: an --incremental run's read becomes the record, another's tells which record it is newer than.
   await noteFullRead(redis, keys, run.id, startedAt);
   if (toConfirm) await refuseUnlistedNames(redis, keys, run, listed);

@@ -10,6 +10,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { LIST_SKIPPED } from '../sync/incremental.js';
 import { productsRecordedByField } from '../sync/match-space.js';
+import { LOOKALIKE_ROWS, lookalikesOf, lookalikeText } from './lookalike-creates.js';
 import { isPlanned, type PlanFigures, rowGuardReason, wholeRunRefusal } from './verdict.js';
 
 /** The run-record fields of the decision: the verdict (once), and that it was carried out. */
@@ -74,13 +75,20 @@ export async function decideGuardsIfPlanned(
 /** `held`: the whole-run guards' reason (every write held); `''`: they passed. Decided once. */
 async function storedVerdict(deps: DecideDeps, run: RunRecord, weighMissing: WeighMissing): Promise<string> {
   const key = deps.keys.run(run.id);
-  const [updates, heldUpdates] = await deps.redis.hmget(key, 'plan:update', 'plan:held');
+  const [updates, heldUpdates, lookalikeRows] = await deps.redis.hmget(
+    key,
+    'plan:update',
+    'plan:held',
+    LOOKALIKE_ROWS,
+  );
+  const lookalikes = lookalikeRows === '1' ? await lookalikesOf(deps.redis, deps.keys, run.id) : [];
   const refusal = wholeRunRefusal(run, {
     rows: run.total,
     invalid: run.counts['action:invalid'] ?? 0,
     updates: Number(updates ?? 0) + Number(heldUpdates ?? 0),
     listed: await productsWeighedAgainst(deps, run),
     missing: await weighMissing(run),
+    lookalikes: lookalikeText(lookalikes),
   });
   await deps.redis.hsetnx(key, VERDICT, JSON.stringify(refusal ?? ''));
   return wholeRunVerdict(deps.redis, deps.keys, run.id);

@@ -16,11 +16,17 @@ export const DEFAULT_MAX_MISSING = '20%';
 /**
  * A run that plans every row before its first write: a guarded run; a run that needed more than
  * the day's remaining quota when it started (`planFirst`: its writes go out by `--first`, and it
- * holds nothing; issue 14); or a `--missing` run whose deactivations `--max-missing` weighs
- * (`missingGuarded`, decided with its list read: missing/missing-guard.ts).
+ * holds nothing; issue 14); a `--missing` run whose deactivations `--max-missing` weighs
+ * (`missingGuarded`, decided with its list read: missing/missing-guard.ts); or a run whose list read
+ * found products without a SKU the tool has no record of (`lookalikeGuarded`: a create of a row
+ * with a derived key may duplicate one, lookalike-creates.ts).
  */
-export function isPlanned(spec: RunSpec & { planFirst?: boolean; missingGuarded?: boolean }): boolean {
-  return isGuarded(spec) || (!spec.dryRun && (spec.planFirst === true || spec.missingGuarded === true));
+export function isPlanned(
+  spec: RunSpec & { planFirst?: boolean; missingGuarded?: boolean; lookalikeGuarded?: boolean },
+): boolean {
+  if (isGuarded(spec)) return true;
+  if (spec.dryRun) return false;
+  return spec.planFirst === true || spec.missingGuarded === true || spec.lookalikeGuarded === true;
 }
 
 /** What the plan found, for the whole-run guards. */
@@ -42,6 +48,11 @@ export interface PlanFigures {
    * key, any of which may stand for a product found gone: missing/verdict.ts keylessText).
    */
   missing: { due: number; managed: number; keyless?: string | null } | null;
+  /**
+   * Why the run's creates may not go without `approve`: rows with a derived key named as listed
+   * products without a SKU the tool has no record of (lookalike-creates.ts), or null for none.
+   */
+  lookalikes?: string | null;
 }
 
 /**
@@ -67,6 +78,7 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
   }
   // Held as --max-missing holds: the whole run (CONTRACT), its deactivations with it.
   if (missing?.keyless && missing.due > 0) reasons.push(missing.keyless);
+  if (figures.lookalikes) reasons.push(figures.lookalikes);
   return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
 }
 

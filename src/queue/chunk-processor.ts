@@ -17,6 +17,7 @@ import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
+import { LOOKALIKE_GUARDED } from '../sync/unrecorded-names.js';
 import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
@@ -215,12 +216,17 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       // Decided with the snapshot: a run over the day's quota plans its rows first (issue 14), and so
       // does a `--missing` run that may deactivate (`--max-missing` holds the whole run).
       if (modeName === 'write') {
-        const [planFirst, missingGuarded] = await deps.redis.hmget(
+        const [planFirst, missingGuarded, lookalikeGuarded] = await deps.redis.hmget(
           deps.keys.run(runId),
           'planFirst',
           'missingGuarded',
+          LOOKALIKE_GUARDED,
         );
-        const decided = { planFirst: planFirst === '1', missingGuarded: missingGuarded === '1' };
+        const decided = {
+          planFirst: planFirst === '1',
+          missingGuarded: missingGuarded === '1',
+          lookalikeGuarded: lookalikeGuarded === '1',
+        };
         modeName = chunkMode(job.data, { ...context.run, ...decided });
         if (modeName === 'plan') mode = chunkRows(deps, runId, context.run, modeName, sources, hold?.fence);
       }

@@ -2,6 +2,12 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decideGuardsIfPlanned, wholeRunVerdict } from '../guards/decide.js';
 import { APPROVAL_END_UNTOLD } from '../guards/held-rows.js';
+import {
+  LOOKALIKE_ROWS,
+  LOOKALIKE_WOULD_HOLD,
+  lookalikesOf,
+  lookalikeText,
+} from '../guards/lookalike-creates.js';
 import type { Logger } from '../logger.js';
 import { enqueueDeactivations, settleDueAs } from '../missing/deactivations.js';
 import { weighMissing } from '../missing/missing-guard.js';
@@ -93,14 +99,20 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     await settlePlannedAsUnsent(deps, run);
     return endRun(deps, runId, false, run.endingEarly);
   }
-  const [listFailed, heldRows, heldReason, scanned, listSkipped] = await deps.redis.hmget(
+  const [listFailed, heldRows, heldReason, scanned, listSkipped, lookalikeRows] = await deps.redis.hmget(
     deps.keys.run(runId),
     'snapshotFailed',
     'status:held',
     'heldReason',
     DEACTIVATIONS_SCANNED,
     LIST_SKIPPED,
+    LOOKALIKE_ROWS,
   );
+  // A dry run holds nothing: its summary says what the real run would be held for.
+  if (run.dryRun && lookalikeRows === '1') {
+    const wouldHold = lookalikeText(await lookalikesOf(deps.redis, deps.keys, runId));
+    if (wouldHold) await deps.redis.hset(deps.keys.run(runId), LOOKALIKE_WOULD_HOLD, wouldHold);
+  }
   if (scanned && queue) {
     // A caller stopped while it queued them: some may be sent already, so they are not scanned
     // again; those still due are queued (a job queued already is not queued twice).

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RedisKeys } from './keys.js';
 import { packUnchangedOutcomes } from './outcome-rows.js';
-import { runningOnlyKeys } from './run-data-keys.js';
+import { lookalikeKeys, runningOnlyKeys } from './run-data-keys.js';
 import type { RunRecord } from './run-record.js';
 
 // `revert` sizes its read of the products (by id or by page) on how many the run listed: that count
@@ -33,6 +33,7 @@ export async function keepOnlyWhatEndedRunsRead(
 /** Deletes what only a running run needs; `run` has ended (done or cancelled, not held). */
 async function dropRunningData(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
   const drop = runningOnlyKeys(keys, run.id);
+  if (run.lookalikeGuarded) drop.push(...lookalikeKeys(keys, run.id));
   if (!(await sourceKeysStillAsked(redis, keys, run)))
     drop.push(keys.sourceKeys(run.id), keys.unsoldKeys(run.id), keys.writtenKeys(run.id));
   await redis.eval(DROP_SCRIPT, 1 + drop.length, keys.run(run.id), ...drop);

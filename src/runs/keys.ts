@@ -157,6 +157,21 @@ export class RedisKeys {
     return `${this.#run(runId)}:replaced`;
   }
   /**
+   * Hash: a product's name (trimmed, NFC) → its id, for the listed products without a SKU that the
+   * id map does not know (sync/unrecorded-names.ts): a create of a row whose key is derived under
+   * one of these names may make that product a second time (guards/lookalike-creates.ts).
+   */
+  unrecordedNames(runId: string): string {
+    return `${this.#run(runId)}:unrecorded-names`;
+  }
+  /**
+   * Hash: data row number → the create it would make and the product it looks like (JSON), for the
+   * run's rows with a derived key named as one of unrecordedNames: the run is held for them.
+   */
+  lookalikes(runId: string): string {
+    return `${this.#run(runId)}:lookalikes`;
+  }
+  /**
    * Hash: data row number → the row's planned write (upsert, action, a row guard's reason), for a
    * run with a guard (`--max-…`): filled while the run plans, read when it applies, kept for `approve`.
    */

@@ -156,6 +156,12 @@ export interface RunRecord extends RunSpec {
    * every row first, so that `--max-missing` holds the whole run (missing/missing-guard.ts).
    */
   missingGuarded?: boolean;
+  /**
+   * The run's list read found products without a SKU that the tool has no record of: it plans every
+   * row first, and a create of a row with a derived key under one of their names holds the whole run
+   * (guards/lookalike-creates.ts: it may make that product a second time).
+   */
+  lookalikeGuarded?: boolean;
   /** The run was refused before any write: a field name it was given no listed product shows. */
   fieldsRefused?: string;
   /** `--incremental`: whether the run read the seller's products, and why (sync/incremental.ts). */
@@ -164,6 +170,8 @@ export interface RunRecord extends RunSpec {
   missingNotApplied?: string;
   /** A dry run's deactivations over `--max-missing`: what the real run would be held for (missing/verdict.ts). */
   missingWouldHold?: string;
+  /** A dry run's creates that look like products the tool has no record of: what the real run would be held for. */
+  lookalikeWouldHold?: string;
   /** Source rows read with no key: `--missing` may not deactivate without `approve` (keyless-rows.ts). */
   keyless?: KeylessRows;
   /** When the API rejected (401) the key of a run in a queue of its own (queue/own-queue-401.ts). */
@@ -191,10 +199,12 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.unsentReason) fields.unsentReason = hash.unsentReason;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.missingGuarded === '1') fields.missingGuarded = true;
+  if (hash.lookalikeGuarded === '1') fields.lookalikeGuarded = true;
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
   if (hash.missingWouldHold) fields.missingWouldHold = hash.missingWouldHold;
+  if (hash.lookalikeWouldHold) fields.lookalikeWouldHold = hash.lookalikeWouldHold;
   const keyless = keylessOf(hash);
   if (keyless) fields.keyless = keyless;
   if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);

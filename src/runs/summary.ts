@@ -121,11 +121,15 @@ export function missingNotAppliedLine(run: Pick<RunRecord, 'missingNotApplied'>)
 
 /**
  * `  guard     a run without --dry-run would be held …`: a dry run's deactivations over
- * `--max-missing`, which a dry run does not apply (it holds nothing); null when within it.
+ * `--max-missing`, or its creates that look like products the tool has no record of
+ * (guards/lookalike-creates.ts), which a dry run does not hold; null when neither would hold it.
  */
-export function missingWouldHoldLine(run: Pick<RunRecord, 'missingWouldHold'>): string | null {
-  return run.missingWouldHold
-    ? `  guard     a run without --dry-run would be held (exit 5): ${run.missingWouldHold}`
+export function missingWouldHoldLine(
+  run: Pick<RunRecord, 'missingWouldHold' | 'lookalikeWouldHold'>,
+): string | null {
+  const reasons = [run.missingWouldHold, run.lookalikeWouldHold].filter((reason) => reason);
+  return reasons.length > 0
+    ? `  guard     a run without --dry-run would be held (exit 5): ${reasons.join('; ')}`
     : null;
 }
 

@@ -28,7 +28,7 @@ export async function writePage(
   target: PageTarget,
   page: RemoteProduct[],
   recordListed: boolean,
-  unkeyed: IndexedProduct[],
+  unkeyed: Array<IndexedProduct & { name?: string }>,
 ): Promise<void> {
   if (page.length === 0) return;
   const { redis, keys, runId, matchBy, idMap } = target;
@@ -45,7 +45,10 @@ export async function writePage(
     entries.push(product.id, encodeEntry(indexed));
     const key = matchKeyOf(product, matchBy) ?? keysOfHidden.get(product.id) ?? null;
     if (key === null) {
-      unkeyed.push(indexed);
+      // Its name as listed, whatever the index keeps of it: a derived key's create is checked
+      // against it (unrecorded-names.ts).
+      const name = product.fields.name;
+      unkeyed.push(typeof name === 'string' ? { ...indexed, name } : indexed);
       continue;
     }
     idOfKey.push(key, product.id);

@@ -16,6 +16,7 @@ import { writePage } from './list-pages.js';
 import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
 import { encodeReplaced, type ReplacedValues } from './replaced-values.js';
+import { LOOKALIKE_GUARDED } from './unrecorded-names.js';
 
 /** What a row records in the run's index (row-writes.ts): a product it created, or one it wrote. */
 export type IndexRecord =
@@ -23,7 +24,10 @@ export type IndexRecord =
   | { created: false; product: IndexedProduct; replaced?: ReplacedValues };
 
 /** A remote product whose match key neither the API nor our id map tells. */
-export interface UnkeyedProduct extends IndexedProduct {}
+export interface UnkeyedProduct extends IndexedProduct {
+  /** Its name as listed (unrecorded-names.ts). */
+  name?: string;
+}
 
 export interface RowLookup {
   remote?: IndexedProduct;
@@ -44,6 +48,7 @@ export interface RowLookup {
  */
 export class RemoteIndex {
   private listRead = false;
+  private lookalikeGuarded = false;
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -159,9 +164,25 @@ export class RemoteIndex {
    */
   private async relyingOnRecord(): Promise<boolean> {
     if (this.listRead) return false;
-    const [skipped, reread] = await this.redis.hmget(this.keys.run(this.runId), LIST_SKIPPED, APPROVAL_READ);
+    // Asked in the same command: whether the list read found products without a SKU unknown to the
+    // tool (unrecorded-names.ts), set before the snapshot is ready, so before any lookup.
+    const [skipped, reread, guarded] = await this.redis.hmget(
+      this.keys.run(this.runId),
+      LIST_SKIPPED,
+      APPROVAL_READ,
+      LOOKALIKE_GUARDED,
+    );
     if (skipped !== '1') this.listRead = true;
+    this.lookalikeGuarded = guarded === '1';
     return skipped === '1' && reread !== '1';
+  }
+
+  /**
+   * Whether the run's list read found products without a SKU that the tool has no record of (their
+   * names kept: unrecorded-names.ts): known once a lookup of this index ran, with no command of its own.
+   */
+  get listsUnrecorded(): boolean {
+    return this.lookalikeGuarded;
   }
 
   /** The index entry of a product found under a key (after a lost answer to a create). */

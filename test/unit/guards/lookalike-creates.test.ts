@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { type Lookalike, lookalikeText } from '../../../src/guards/lookalike-creates.js';
+import { nameKey } from '../../../src/sync/unrecorded-names.js';
+
+const lookalike = (row: number, productId: string, name = `Tea ${row}`): Lookalike => ({
+  row,
+  key: `shopify:tea-${row}`,
+  name,
+  productId,
+});
+
+describe('the reason a run is held for creates that look like products it has no record of', () => {
+  it('names one row and its product', () => {
+    expect(lookalikeText([lookalike(12, '345', 'Café crème')])).toBe(
+      'row 12 (shopify:tea-12, "Café crème") looks like product 345, which has no SKU and which this tool has no record of (its Redis record lost?): creating it may duplicate it (approve creates it anyway)',
+    );
+  });
+
+  it('names the first three rows and their products, and counts the rest', () => {
+    const text = lookalikeText([1, 2, 3, 4, 5].map((row) => lookalike(row, String(100 + row))));
+    expect(text).toMatch(
+      /^rows 1 \(shopify:tea-1, "Tea 1"\), 2 \(.*\), 3 \(.*\) and 2 more look like products 101, 102, 103 and 2 more, which have no SKU .*: creating them may duplicate them \(approve creates them anyway\)$/,
+    );
+  });
+
+  it('two rows of one name look like one product', () => {
+    expect(lookalikeText([lookalike(1, '7', 'Mug'), lookalike(2, '7', 'Mug')])).toContain(
+      'look like product 7, which has no SKU',
+    );
+  });
+
+  it('none: no reason', () => {
+    expect(lookalikeText([])).toBeNull();
+  });
+
+  it('compares names trimmed, in one Unicode form; a blank name is none', () => {
+    expect(nameKey('  Cafe\u0301 crème ')).toBe(nameKey('Café crème'));
+    expect(nameKey('   ')).toBeNull();
+    expect(nameKey(12)).toBeNull();
+  });
+});
