@@ -3,8 +3,8 @@ import { AnswerCapError } from './errors/answer-cap-error.js';
 import type { ErrorContext } from './errors/from-response.js';
 import { errorFromResponse } from './errors/from-response.js';
 import { InvalidResponseError } from './errors/invalid-response-error.js';
-import { oneLine, redact } from './errors/one-line.js';
-import { mayHoldSecret, redactBody, redactParsed } from './errors/redact-parsed.js';
+import { oneLine } from './errors/one-line.js';
+import { keyForms, redact, redactBody } from './errors/redact-key.js';
 import type { SellerApiError } from './errors/seller-api-error.js';
 import { normaliseId } from './remote-record.js';
 import type { Answer } from './transport.js';
@@ -40,7 +40,8 @@ export function parseJsonBody(answer: Answer, secret: string): unknown {
     throw invalidResponse(answer, secret, `the body is not valid JSON${detail}`, true);
   }
   // Every string the API gave, once parsed: a key echoed in JSON escapes goes no further (to Redis, a report).
-  return mayHoldSecret(answer.text, secret) ? redactParsed(parsed, secret) : parsed;
+  const forms = keyForms(secret);
+  return forms.mayHold(answer.text) ? forms.redactParsed(parsed) : parsed;
 }
 
 export function invalidResponse(

@@ -42,6 +42,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'project-root.ts',
     'sale-window.ts',
     'scratch-folder.ts',
+    'secret-forms.ts',
     'secret-text.ts',
     'thousands.ts',
   ],

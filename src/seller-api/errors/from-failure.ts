@@ -1,6 +1,7 @@
 import { ConnectionFailure } from './connection-failure.js';
 import { NetworkError } from './network-error.js';
-import { oneLine, redact } from './one-line.js';
+import { oneLine } from './one-line.js';
+import { redact } from './redact-key.js';
 import { TimeoutError } from './timeout-error.js';
 import { isCertificateCode, TlsHandshakeFailure } from './tls-handshake.js';
 

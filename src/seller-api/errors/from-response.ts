@@ -4,9 +4,8 @@ import { resetInstant } from '../reset-instant.js';
 import { DailyLimitError } from './daily-limit-error.js';
 import { InvalidRequestError } from './invalid-request-error.js';
 import { NotFoundError } from './not-found-error.js';
-import { redact } from './one-line.js';
 import { reasonFromBody } from './reason.js';
-import { redactBody } from './redact-parsed.js';
+import { redact, redactBody } from './redact-key.js';
 import type { SellerApiError, SellerApiErrorDetails } from './seller-api-error.js';
 import { ServerError } from './server-error.js';
 import { UnauthorizedError } from './unauthorized-error.js';
@@ -42,7 +41,7 @@ export function errorFromResponse(response: ErrorResponse, context: ErrorContext
   const headers = Object.fromEntries(
     Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), scrub(value)]),
   );
-  // After parsing too: a key the API echoed in JSON escapes is not in the raw text (redact-parsed.ts).
+  // After parsing too: a key the API echoed in JSON escapes is not in the raw text (secret-forms.ts).
   const fullBody = redactBody(response.body, context.secret);
   const body = fullBody.slice(0, MAX_BODY_LENGTH);
   const details: SellerApiErrorDetails = {

@@ -9,8 +9,3 @@ export function oneLine(text: string, max = MAX_REASON_LENGTH): string {
   const flat = terminalSafeLine(text.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
-
-/** Replaces every occurrence of `secret` (the API key) so it cannot leak through an echoed body. */
-export function redact(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
-}

@@ -57,7 +57,7 @@ function readVariable(env: NodeJS.ProcessEnv, variable: string, what: string): s
 
 export interface ShopifyCredentials {
   token: string;
-  /** What an answer of the store must never be quoted with (store-secrets.ts). */
+  /** What an answer of the store must never be quoted with (secret-forms.ts). */
   secrets: readonly string[];
   /** The variable it came from, for the message of a rejected token. */
   variable: string;

@@ -1,9 +1,9 @@
+import { SecretForms } from '../../secret-forms.js';
 import type { OpenedSource } from '../types.js';
 import { credentialValues } from './credentials.js';
 import { readShop } from './shopify/read-shop.js';
 import type { StoreRows } from './store-rows.js';
 import { storeSource } from './store-rows.js';
-import { StoreSecrets } from './store-secrets.js';
 import { parseStoreSource } from './store-url.js';
 import type { StoreReadOptions } from './types.js';
 
@@ -15,7 +15,7 @@ import type { StoreReadOptions } from './types.js';
  */
 export async function openStore(source: string, options: StoreReadOptions): Promise<OpenedSource> {
   const store = parseStoreSource(source, options.allowInsecure);
-  const secrets = new StoreSecrets(credentialValues(store.platform, options.env, options.credentials));
+  const secrets = new SecretForms(credentialValues(store.platform, options.env, options.credentials));
   const onProgress = options.onProgress;
   const guarded: StoreReadOptions = {
     ...options,
@@ -45,7 +45,7 @@ async function readRows(
 /** The rows as they come; a read that fails half way fails with its message redacted. */
 async function* scrubbed(
   rows: AsyncGenerator<Record<string, string>>,
-  secrets: StoreSecrets,
+  secrets: SecretForms,
 ): AsyncGenerator<Record<string, string>> {
   try {
     yield* rows;

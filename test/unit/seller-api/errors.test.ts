@@ -119,6 +119,35 @@ describe('errorFromResponse', () => {
     expect(error.message).toContain('invalid key [redacted]');
     expect(JSON.stringify({ ...error, message: error.message })).not.toContain('sk_live_SECRET123');
   });
+
+  // The forms a store's credentials are cut in too (secret-forms.ts): encoding changes `+`, `/`, `=`.
+  const KEY = 'sk_live_a+b/c=d/e';
+  it.each([
+    ['URL-encoded', encodeURIComponent(KEY)],
+    ['URL-encoded in lower-case hex', encodeURIComponent(KEY).toLowerCase()],
+    ['with PHP escaped slashes', KEY.replaceAll('/', '\\/')],
+  ])('never carries the API key %s, in a text body, a header, the path or a failure', (_how, form) => {
+    const keyContext = { ...context, secret: KEY };
+    const error = errorFromResponse(
+      response(401, `key=${form} refused`, {
+        path: `/products?key=${form}`,
+        headers: { 'www-authenticate': `Bearer ${form}` },
+      }),
+      keyContext,
+    );
+    expect(error.message).toContain('key=[redacted] refused');
+    const failure = errorFromFailure(new Error(`socket closed after ${form}`), {
+      method: 'GET',
+      path: `/ping?key=${form}`,
+      status: null,
+      timeoutMs: 1000,
+      secret: KEY,
+    });
+    expect(failure.message).toContain('socket closed after [redacted]');
+    for (const carried of [error, failure]) {
+      expect(JSON.stringify({ ...carried, message: carried.message })).not.toContain(form);
+    }
+  });
 });
 
 describe('reasonFromBody', () => {

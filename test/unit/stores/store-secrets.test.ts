@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { SecretForms } from '../../../src/secret-forms.js';
 import { credentialValues } from '../../../src/sources/stores/credentials.js';
-import { StoreSecrets } from '../../../src/sources/stores/store-secrets.js';
 import { withStoreMessage } from '../../../src/sources/stores/woocommerce/answer-lines.js';
 
 /** A secret with what URL-encoding and PHP's JSON change: `+`, `/`, `=`, `&`. */
@@ -8,13 +8,17 @@ const SECRET = 'cs_a+b/c=d&e_0123456789';
 const KEY = 'ck_0123456789abcdef';
 
 describe("a store's credentials in the text of its answers", () => {
-  const secrets = new StoreSecrets(
+  const secrets = new SecretForms(
     credentialValues('woocommerce', { WOO_CONSUMER_KEY: KEY, WOO_CONSUMER_SECRET: SECRET }, undefined),
   );
 
   it.each([
     ['as sent', SECRET],
     ['URL-encoded', encodeURIComponent(SECRET)],
+    [
+      'URL-encoded in lower-case hex',
+      encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    ],
     ['with PHP escaped slashes', SECRET.replaceAll('/', '\\/')],
     ['as the Basic header value', Buffer.from(`${KEY}:${SECRET}`).toString('base64')],
   ])('%s: replaced', (_how, form) => {

@@ -1,9 +1,9 @@
 import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, STORE_MAX_WAIT_MS } from '../../../defaults.js';
 import type { AddressKind } from '../../../net/address-policy.js';
+import { SecretForms } from '../../../secret-forms.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
 import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
-import { StoreSecrets } from '../store-secrets.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
@@ -31,7 +31,7 @@ export class ShopifyAdminApi {
   kind: AddressKind | undefined;
   private readonly endpoint: URL;
   private readonly sleep: (ms: number) => Promise<void>;
-  private readonly secrets: StoreSecrets;
+  private readonly secrets: SecretForms;
 
   constructor(
     private readonly store: StoreAddress,
@@ -41,7 +41,7 @@ export class ShopifyAdminApi {
   ) {
     this.endpoint = new URL(`/admin/api/${version}/graphql.json`, store.base);
     this.sleep = options.sleep ?? defaultSleep;
-    this.secrets = new StoreSecrets(credentials.secrets);
+    this.secrets = new SecretForms(credentials.secrets);
   }
 
   /** `reads`: the query changes nothing in the shop (not a mutation), so another try costs nothing. */

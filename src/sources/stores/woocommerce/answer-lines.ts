@@ -1,6 +1,6 @@
+import type { SecretForms } from '../../../secret-forms.js';
 import { quoteForMessage } from '../../../terminal-safe.js';
 import type { CallAnswer } from '../http-call.js';
-import type { StoreSecrets } from '../store-secrets.js';
 
 /**
  * The line of an answer of a WooCommerce store that is no page of its REST API: what the store said
@@ -42,7 +42,7 @@ export function redirectLine(
  * A 4xx or other failure with WordPress' error body `{code, message}`: its message quoted, and code,
  * with the store's credentials replaced (before the quote is cut short, so none is left in part).
  */
-export function withStoreMessage(failed: string, body: string, secrets: StoreSecrets): string {
+export function withStoreMessage(failed: string, body: string, secrets: SecretForms): string {
   let parsed: unknown;
   try {
     parsed = secrets.redactParsed(JSON.parse(body));

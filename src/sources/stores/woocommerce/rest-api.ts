@@ -4,6 +4,7 @@ import {
   STORE_MAX_WAIT_MS,
   WOO_MAX_PAGES,
 } from '../../../defaults.js';
+import { SecretForms } from '../../../secret-forms.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
 import {
@@ -14,7 +15,6 @@ import {
   retryAfterMs,
   StoreAnswerTooLong,
 } from '../http-call.js';
-import { StoreSecrets } from '../store-secrets.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { defaultSleep, type StoreReadOptions } from '../types.js';
@@ -35,7 +35,7 @@ export class WooRestApi {
   /** The longest answer read: a page, or one product, which `--max-record-bytes` may allow longer. */
   private readonly maxBytes: number;
   /** WordPress quotes the parameters it refused: a message quoting the store has them replaced. */
-  private readonly secrets: StoreSecrets;
+  private readonly secrets: SecretForms;
 
   constructor(
     private readonly store: StoreAddress,
@@ -44,7 +44,7 @@ export class WooRestApi {
   ) {
     this.sleep = options.sleep ?? defaultSleep;
     this.maxBytes = Math.max(options.maxAnswerBytes ?? STORE_MAX_ANSWER_BYTES, options.maxRecordBytes);
-    this.secrets = new StoreSecrets(credentials.secrets);
+    this.secrets = new SecretForms(credentials.secrets);
   }
 
   /**
