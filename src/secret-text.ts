@@ -44,16 +44,5 @@ export function loadedKeys(env: NodeJS.ProcessEnv): string[] {
     const key = value?.trim();
     if (key && key.length >= MIN_REDACTED_LENGTH && isKeyEnvAllowed(name, listed)) keys.add(key);
   }
-  // Longest first: a key that holds another is replaced whole.
-  return [...keys].sort((a, b) => b.length - a.length);
-}
-
-/**
- * `text` with every one of `keys` replaced by `[redacted]`: the last guard of a line that quotes a
- * source (its header's names), whatever the source turned out to be.
- */
-export function redactKeys(text: string, keys: readonly string[]): string {
-  let redacted = text;
-  for (const key of keys) redacted = redacted.split(key).join('[redacted]');
-  return redacted;
+  return [...keys];
 }

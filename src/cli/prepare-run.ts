@@ -12,7 +12,8 @@ import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import type { RunSpec } from '../runs/run-store.js';
 import { SourceRowCapture, type SourceRows } from '../runs/source-rows.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { loadedKeys, redactKeys } from '../secret-text.js';
+import { SecretForms } from '../secret-forms.js';
+import { loadedKeys } from '../secret-text.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import { isStoreSource, parseStoreSource } from '../sources/stores/store-url.js';
@@ -217,10 +218,13 @@ export async function prepareRun(
   }
 }
 
-/** `error` with every loaded key redacted from its line, when it is a UsageError that holds one. */
+/**
+ * `error` with every loaded key redacted from its line (in every form, secret-forms.ts), when it is a
+ * UsageError that holds one: the last guard of a line that quotes a source (its header's names).
+ */
 function withoutKeys(error: unknown, keys: readonly string[]): unknown {
   if (!(error instanceof UsageError)) return error;
-  const message = redactKeys(error.message, keys);
+  const message = new SecretForms(keys).redact(error.message);
   return message === error.message ? error : new UsageError(message, error.exitCode);
 }
 
