@@ -1,12 +1,16 @@
 import { SecretForms } from '../../secret-forms.js';
 
+/** The last key's forms: every answer of a run is read with the same key (issue 31: no work per row). */
+let last: { secret: string | undefined; forms: SecretForms } | null = null;
+
 /**
  * The API key kept out of what its answers give, by the one redaction a store's credentials get too
  * (secret-forms.ts): as sent, URL-encoded, JSON-escaped (`\/`), and in the strings a body parses to
- * (`\u…` escapes). Its forms are built per call: a few strings, and only where an answer is read.
+ * (`\u…` escapes). Built once per key, not per answer.
  */
 export function keyForms(secret: string | undefined): SecretForms {
-  return new SecretForms([secret]);
+  if (last === null || last.secret !== secret) last = { secret, forms: new SecretForms([secret]) };
+  return last.forms;
 }
 
 /** `text` with the key, in every form, replaced so it cannot leak through an echoed body. */
