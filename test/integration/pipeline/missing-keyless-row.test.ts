@@ -18,27 +18,35 @@ const KEYLESS = FEED.map((row) => (row === LOST ? { ...row, sku: '' } : row));
 describe('--missing with a row that has no key', () => {
   const pipeline = usePipeline();
 
-  it('holds the run: no PUT of the product the row may stand for, exit 5; approve sends it', async () => {
-    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
+  /** `first` synced, then `later` run with `--missing quantity=0`: held (exit 5), nothing sent or changed. */
+  async function heldAfter(
+    first: typeof FEED,
+    later: typeof FEED,
+  ): Promise<{ stdout: string; runId: string }> {
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', first)])).code).toBe(0);
     const before = pipeline.products();
-    // One price changed as well: the rest of the run is held with it, as --max-missing holds it.
-    const changed = KEYLESS.map((row, i) => (i === 0 ? { ...row, price: '50.00' } : row));
     pipeline.sandbox.resetStats();
-
     const held = await pipeline.cli([
       'run',
-      await pipeline.csv('later.csv', changed),
+      await pipeline.csv('later.csv', later),
       '--missing',
       'quantity=0',
     ]);
-
     expect(held.code, held.stdout + held.stderr).toBe(5);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(pipeline.products()).toEqual(before);
+    return { stdout: held.stdout, runId: runIdOf(held.stdout) };
+  }
+
+  it('holds the run: no PUT of the product the row may stand for, exit 5; approve sends it', async () => {
+    // One price changed as well: the rest of the run is held with it, as --max-missing holds it.
+    const changed = KEYLESS.map((row, i) => (i === 0 ? { ...row, price: '50.00' } : row));
+    const held = await heldAfter(FEED, changed);
+
     const reason =
       'row 53 has no sku: the product it stands for may be among the 1 missing: nothing was sent';
     expect(held.stdout).toContain(`  held      ${reason}`);
-    const runId = runIdOf(held.stdout);
+    const runId = held.runId;
     expect(held.stdout).toContain(`  approve   catalog-sync approve ${runId}`);
     const status = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout);
     expect(status).toMatchObject({ state: 'held', heldReason: reason });
@@ -89,25 +97,13 @@ describe('--missing with a row that has no key', () => {
     const digits = FEED.map((row, i) => ({ ...row, sku: String(123456737 + i) }));
     const lost = digits[52] as (typeof digits)[number];
     expect(lost.sku).toBe('123456789');
-    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', digits)])).code).toBe(0);
-    const before = pipeline.products();
     const mangled = digits.map((row) => (row === lost ? { ...row, sku: '1.23457E+08' } : row));
-    pipeline.sandbox.resetStats();
+    const held = await heldAfter(digits, mangled);
 
-    const held = await pipeline.cli([
-      'run',
-      await pipeline.csv('later.csv', mangled),
-      '--missing',
-      'quantity=0',
-    ]);
-
-    expect(held.code, held.stdout + held.stderr).toBe(5);
-    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
-    expect(pipeline.products()).toEqual(before);
     const reason =
       "row 53's sku 1.23457E+08 is not a key the tool can trust: the product it stands for may be among the 1 missing: nothing was sent";
     expect(held.stdout).toContain(`  held      ${reason}`);
-    const runId = runIdOf(held.stdout);
+    const runId = held.runId;
     const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
     expect(report.find((l) => l.row === '53')).toMatchObject({
       action: 'invalid',
