@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { namedFields, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
-import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { MappedRow } from '../interfaces.js';
 import { checkOutputFile } from '../output-file.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
@@ -16,7 +12,7 @@ import { SecretForms } from '../secret-forms.js';
 import { loadedKeys } from '../secret-text.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
-import { isStoreSource, parseStoreSource } from '../sources/stores/store-url.js';
+import { isStoreSource } from '../sources/stores/store-url.js';
 import { terminalSafeLine } from '../terminal-safe.js';
 import { openJobFile } from './job-file-open.js';
 import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
@@ -24,6 +20,7 @@ import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
 import { interruptible } from './signals.js';
+import { displaySource, sourceIdentity } from './source-identity.js';
 import { UsageError } from './usage-error.js';
 
 export interface PreparedRun {
@@ -238,85 +235,4 @@ export function asUsageError(error: unknown): unknown {
 /** Told while a store prepares its catalog (Shopify's bulk operation), on a terminal only. */
 function tellProgress(io: CliIo, line: string): void {
   if ((io.stderr as { isTTY?: boolean }).isTTY) io.stderr.write(`${line}\n`);
-}
-
-/** A URL without credentials or query (a feed token must not reach Redis or the report). */
-export function displaySource(source: string): string {
-  if (isStoreSource(source)) {
-    try {
-      return parseStoreSource(source, true).display;
-    } catch {
-      return source.replace(/\/\/[^/@]*@/, '//').replace(/[?#].*$/, '');
-    }
-  }
-  if (!/^https?:\/\//i.test(source)) return source === '-' ? '(standard input)' : source;
-  try {
-    const url = new URL(source);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return source;
-  }
-}
-
-/**
- * The same source with the same options is the same import: a file by path, size and mtime, a URL
- * by address and content (its first 64 KiB and declared length: fingerprint.ts says the limit), so
- * that a changed file or feed is a new import, queued behind the one still queued; stdin never
- * matches. A store by address: its rows are read page by page as they are queued, none before.
- * A file or URL also by its address alone (sourceAddressId): its run that stopped unread is ended
- * by the next run of that address, whatever the content now.
- */
-async function sourceIdentity(
-  source: string,
-  flags: RunFlags,
-  matchBy: string,
-  opened: OpenedSource,
-): Promise<Pick<RunSpec, 'sourceId' | 'sourceAddressId'>> {
-  if (source === '-') return { sourceId: null };
-  const options = [
-    flags.preset,
-    flags.mapping,
-    flags.fields?.join(','),
-    flags.createOnlyFields?.join(','),
-    // The field used, however it was chosen (--match-by, the mapping file, the default).
-    matchBy,
-    flags.dryRun,
-    flags.onlyPublished ? 'only-published' : '',
-    flags.includeExternal ? 'include-external' : '',
-    flags.priceIncludesTax ? 'gross' : '',
-    flags.taxRate ?? '',
-    flags.maxInvalid ?? '',
-    flags.maxUpdates ?? '',
-    flags.maxPriceChange ?? '',
-    flags.only ?? '',
-    flags.missing ? JSON.stringify(flags.missing) : '',
-    flags.maxMissing ?? '',
-    // Only when it changes what is sent: an import of the default keeps the identity it had.
-    ...(flags.priceDecimals !== undefined && flags.priceDecimals !== DEFAULT_PRICE_DECIMALS
-      ? [`price-decimals ${flags.priceDecimals}`]
-      : []),
-    // A plain run reads the seller's products; taken for a queued --incremental run of the same
-    // file (which may rely on the tool's record) it would skip the read it was run for.
-    ...(flags.incremental ? [`incremental ${flags.fullReadAfter}`] : []),
-  ].join('|');
-  const digest = (identity: string) =>
-    createHash('sha256').update(`${identity}|${options}`).digest('hex').slice(0, 16);
-  if (isStoreSource(source)) {
-    // The store, and which of the operator's credentials read it (a NAME, never a secret).
-    return { sourceId: digest(`store:${displaySource(source)}:${flags.sourceCredentials ?? ''}`) };
-  }
-  if (/^https?:\/\//i.test(source)) {
-    // The address alone took tonight's feed for last night's while that run was still queued (on
-    // the daily limit): tonight's values were never sent.
-    return {
-      sourceId: digest(`url:${source}:${opened.fingerprint ?? ''}`),
-      sourceAddressId: digest(`url:${source}`),
-    };
-  }
-  const path = resolve(source);
-  const info = await stat(path);
-  return {
-    sourceId: digest(`file:${path}:${info.size}:${info.mtimeMs}`),
-    sourceAddressId: digest(`file:${path}`),
-  };
 }

@@ -13,10 +13,10 @@ import {
 } from '../../queue/scheduled-imports/index.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { parseJob } from '../job-file.js';
-import { displaySource } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { JOB_FILE_EXTENSIONS } from '../scheduled-import.js';
+import { displaySource } from '../source-identity.js';
 import { UsageError } from '../usage-error.js';
 
 interface ScheduleFlags {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displaySource } from '../../../src/cli/prepare-run.js';
+import { displaySource } from '../../../src/cli/source-identity.js';
 import { sellerQueueName, sellerRef } from '../../../src/sellers/seller-ref.js';
 
 describe('displaySource', () => {
