@@ -15,14 +15,17 @@ export const LOOKALIKE_GUARDED = 'lookalikeGuarded';
 const NAMES_PER_HSET = 500;
 
 /**
- * A product's name as the check compares it (unrecordedNames): trimmed, and in one Unicode form
- * (`é` as one character or as `e` and an accent are one name, as for keys: catalog/key-forms.ts);
- * null for no name.
+ * A product's name as the check compares it (unrecordedNames), in the form that survives what
+ * marketplaces do to names: they store their own copy (runs of spaces made one, trimmed), so the
+ * product made for `Clay  Mug   Blue` is listed as `Clay Mug Blue`. Compatibility Unicode form
+ * (`é` as one character or as `e` and an accent, a full-width `Ｍ`, a no-break space), every run of
+ * whitespace one space, trimmed, any case. The check only holds a run for the user's say, so a
+ * slightly wider match is the safe side. Null for no name.
  */
 export function nameKey(name: unknown): string | null {
   if (typeof name !== 'string') return null;
-  const trimmed = name.trim().normalize('NFC');
-  return trimmed === '' ? null : trimmed;
+  const comparable = name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return comparable === '' ? null : comparable;
 }
 
 /**

@@ -18,6 +18,13 @@ const EXPORT = [
   variant('mug', 'Mug', 'MUG-1', '9.00'),
 ];
 
+const ETSY_COLUMNS = ['TITLE', 'PRICE', 'CURRENCY_CODE', 'QUANTITY', 'SKU'];
+
+/** One Etsy listing, its SKU empty and no listing id: its key is the title's slug (`etsy:clay-mug-blue`). */
+function listing(title: string): CatalogRow {
+  return { TITLE: title, PRICE: '24.00', CURRENCY_CODE: 'EUR', QUANTITY: '3', SKU: '' } as never;
+}
+
 /**
  * A row without a SKU is matched to the product made for it through the ids this tool records
  * (docs/sources.md): once that record is gone (a flushed Redis, an empty replica, another
@@ -127,5 +134,37 @@ describe('rows without a SKU once the id map is lost', () => {
       'Thé noir',
       'Mug',
     ]);
+  });
+});
+
+/**
+ * Marketplaces keep their own form of a name (runs of spaces collapsed: the sandbox's --normalize):
+ * the product made for `Clay  Mug   Blue` is listed as `Clay Mug Blue`, and still looks like it.
+ */
+describe('rows without a SKU once the id map is lost, against an API that keeps its own form of names', () => {
+  const pipeline = usePipeline({ normalize: true });
+  const fresh = () => `${pipeline.prefix}-fresh`;
+  afterEach(async () => {
+    await removePrefix(fresh());
+  });
+
+  it('holds the re-run of a title whose spaces the marketplace collapsed (exit 5, no POST)', async () => {
+    const rows = [listing('Clay  Mug   Blue')];
+    const first = await pipeline.cli(['run', await pipeline.csv('etsy.csv', rows, ETSY_COLUMNS)]);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const [made] = pipeline.products();
+    expect(made).toMatchObject({ name: 'Clay Mug Blue' });
+    pipeline.sandbox.resetStats();
+
+    const held = await pipeline.cli(['run', await pipeline.csv('again.csv', rows, ETSY_COLUMNS)], {
+      CATALOG_SYNC_PREFIX: fresh(),
+    });
+
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    expect(pipeline.products()).toHaveLength(1);
+    expect(held.stdout).toContain(
+      `  held      row 1 (etsy:clay-mug-blue, "Clay  Mug   Blue") looks like product ${made?.id}, which has no SKU`,
+    );
   });
 });

@@ -38,4 +38,13 @@ describe('the reason a run is held for creates that look like products it has no
     expect(nameKey('   ')).toBeNull();
     expect(nameKey(12)).toBeNull();
   });
+
+  it('compares names as marketplaces keep them: runs of whitespace as one space, any case, compatibility forms', () => {
+    // A marketplace that collapses the spaces of `Clay  Mug   Blue` lists `Clay Mug Blue`.
+    expect(nameKey('Clay  Mug \t Blue')).toBe(nameKey('Clay Mug Blue'));
+    expect(nameKey('Clay\u00a0Mug\nBlue')).toBe(nameKey('Clay Mug Blue'));
+    expect(nameKey('CLAY mug Blue')).toBe(nameKey('Clay Mug Blue'));
+    expect(nameKey('Ｃｌａｙ Ｍｕｇ')).toBe(nameKey('Clay Mug'));
+    expect(nameKey('Clay Mug Red')).not.toBe(nameKey('Clay Mug Blue'));
+  });
 });
