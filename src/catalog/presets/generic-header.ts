@@ -51,7 +51,8 @@ export interface GenericHeader {
  * READ_OTHER_NAMES), unless another column names the field (exactly, in another case, or by another
  * such word: then neither word is read), or `run.mapped` holds it (a mapping file's field, words
  * only). The column the run matches by (`--match-by ean`) keeps its name: the products are found by
- * it. A name one edit from a field (`quantiy`; `height` is one from `weight`) is never read as it,
+ * it; one named so in another case (`EAN`) is read as that field, as a product field's is, not as
+ * the field its word stands for (barcode: the run then had no `ean` to match by). A name one edit from a field (`quantiy`; `height` is one from `weight`) is never read as it,
  * but said in one line while no column gives the field.
  */
 export function genericHeader(
@@ -60,12 +61,13 @@ export function genericHeader(
 ): GenericHeader {
   const names = [...columns];
   const read = new Map<number, string>();
+  const folded = run.matchBy === undefined ? FOLDED : new Set([...FOLDED, run.matchBy]);
   // Each field some column is read as, with that column: named exactly, then in another case.
   const from = new Map<string, string>();
-  for (const column of columns) if (FOLDED.has(column)) from.set(column, column);
+  for (const column of columns) if (folded.has(column)) from.set(column, column);
   columns.forEach((column, i) => {
     const field = column.trim().toLowerCase();
-    if (field === column || !FOLDED.has(field) || from.has(field) || column === run.matchBy) return;
+    if (field === column || !folded.has(field) || from.has(field) || column === run.matchBy) return;
     from.set(field, column);
     names[i] = field;
     read.set(i, `${column} as ${field}`);

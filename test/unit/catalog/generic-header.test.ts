@@ -124,6 +124,16 @@ describe("the generic preset's header", () => {
     });
   });
 
+  it('reads a column named as the --match-by field in another case as that field, not by its word', () => {
+    // `EAN` with `--match-by ean`: read as barcode, no column gave ean and the run was refused.
+    expect(genericHeader(['EAN', 'Title', 'Price', 'Stock'], { matchBy: 'ean' }).localized).toEqual({
+      columns: ['ean', 'name', 'price', 'quantity'],
+      says: 'columns read as product fields: EAN as ean, Title as name, Price as price, Stock as quantity',
+    });
+    // A column named so exactly is the one matched by: the other is not read as ean too.
+    expect(genericHeader(['ean', 'EAN'], { matchBy: 'ean' }).localized?.columns[1]).not.toBe('ean');
+  });
+
   it("counts a mapping file's fields as given: a column near one is not said to be", () => {
     // `preset: generic` with `fields: {quantity: quantiy}` reads it already.
     expect(genericHeader(['sku', 'quantiy', 'stock'], { mapped: ['quantity'] })).toEqual({ lines: [] });
