@@ -76,6 +76,24 @@ export function unknownNames(named: readonly NamedField[], known: Iterable<strin
 }
 
 /**
+ * The line refusing the first named field that is a column `readAs` reads as another field (the
+ * generic preset's `stock` read as quantity), null when none is: the products an older run sent it
+ * to as a text field still show it, so the name would pass the listed-fields check, and `--missing
+ * stock=0` write `stock: "0"` while the summary says `stock as quantity`. A name the source gives as
+ * a field of its own too (a mapping file's `stock: {column: stock, custom: true}`) is let be.
+ */
+export function readAsLine(
+  named: readonly NamedField[],
+  readAs: ReadonlyMap<string, string>,
+  given: readonly string[],
+): string | null {
+  const refused = named.find((field) => readAs.has(field.name) && !given.includes(field.name));
+  if (refused === undefined) return null;
+  const field = readAs.get(refused.name);
+  return `${refused.option}: ${refused.name}: this source's ${refused.name} column is read as ${field}: name ${field}`;
+}
+
+/**
  * The field a user meant by `name`: the product field it is another platform's word for, else the
  * known name nearest in spelling, another platform's words included (fewest edits; the first of
  * equals in `known`'s order).

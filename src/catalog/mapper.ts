@@ -7,7 +7,7 @@ import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
-import { unknownFieldLine } from './field-names.js';
+import { readAsLine, unknownFieldLine } from './field-names.js';
 import { kindOf } from './fields.js';
 import { type CompiledMapping, compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
@@ -78,6 +78,11 @@ export interface Mapper {
   fields: string[];
   /** Every field the preset or mapping gives for this source, before `--fields`. */
   sourceFields: string[];
+  /**
+   * The source's columns read as a product field of another name (the generic preset's `stock` as
+   * quantity): an option naming the column is refused (field-names.ts readAsLine).
+   */
+  readAs: ReadonlyMap<string, string>;
   /** The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`. */
   matchBy: string;
   /**
@@ -107,7 +112,7 @@ export function createMapper(options: MapperOptions): Mapper {
   // A file from `report --failed-only` reads as the source it came from: its `error` column is not there.
   const columns = withoutErrorColumn(options.columns);
   const sample = (options.sample ?? []).map(recordWithoutError);
-  const { base, label, detections, presetColumns, rename } = choosePreset(options, columns, sample);
+  const { base, label, detections, presetColumns, rename, readAs } = choosePreset(options, columns, sample);
 
   const compiled = mapping
     ? compileMapping(mapping, columns, options.openColumns ? { sample } : undefined)
@@ -115,7 +120,7 @@ export function createMapper(options: MapperOptions): Mapper {
   const available = availableFields(base.fields(presetColumns), compiled);
   if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
   const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
-  const send = options.fields ? checkFields(options.fields, available) : undefined;
+  const send = options.fields ? checkFields(options.fields, available, readAs) : undefined;
   const run: PresetRun = { now: options.now ?? Date.now() };
   if (send && !send.has('sale_price')) run.salePriceUnsent = true;
 
@@ -165,6 +170,7 @@ export function createMapper(options: MapperOptions): Mapper {
     matchBy,
     fields: send ? available.filter((field) => send.has(field)) : available,
     sourceFields: available,
+    readAs,
     async *map(records, parents) {
       const rowMapper = base.create(new Columns(presetColumns, options.openColumns === true), run);
       const seen = new SourceKeys();
@@ -274,7 +280,14 @@ function availableFields(presetFields: string[], compiled: CompiledMapping | und
   return [...new Set([...kept, ...compiled.fields])];
 }
 
-function checkFields(wanted: string[], available: string[]): Set<string> {
+function checkFields(
+  wanted: string[],
+  available: string[],
+  readAs: ReadonlyMap<string, string>,
+): Set<string> {
+  const named = wanted.map((name) => ({ option: '--fields', name }));
+  const readLine = readAsLine(named, readAs, available);
+  if (readLine !== null) throw new CatalogConfigError(readLine);
   const unknown = wanted.find((field) => !available.includes(field));
   if (unknown !== undefined) {
     // Only what the source gives can be sent: the nearest is sought among those.

@@ -21,6 +21,8 @@ export interface PresetChoice {
   presetColumns: readonly string[];
   /** Renames a record's values to `presetColumns`; absent when they are the source's own. */
   rename?: (record: SourceRecord) => SourceRecord;
+  /** The generic preset's columns read as a product field of another name (`stock` → quantity). */
+  readAs: ReadonlyMap<string, string>;
 }
 
 /** Mapping file alone: every field comes from the mapping. */
@@ -56,6 +58,7 @@ export function choosePreset(
   let base: ChosenPreset;
   let label: string;
   let localized: LocalizedHeader | undefined;
+  let readAs: ReadonlyMap<string, string> = new Map();
   if (named !== undefined) {
     const name = checkPreset(named, columns, sample);
     base = PRESETS[name];
@@ -90,6 +93,11 @@ export function choosePreset(
     });
     localized = header.localized;
     if (localized) detections.push(localized.says);
+    // Options then name the field, not the column: checked where they are (field-names.ts readAsLine).
+    const names = localized?.columns ?? columns;
+    readAs = new Map(
+      columns.flatMap((column, i) => (names[i] === column ? [] : [[column, names[i] ?? column]])),
+    );
     detections.push(...header.lines);
   }
   // A CSV's blank header cells: which the preset named by their place, which hold data no one reads.
@@ -104,11 +112,12 @@ export function choosePreset(
       }),
     );
   // The preset reads a localized header by its own names: records are renamed on the way in.
-  if (!localized) return { base, label, detections, presetColumns: columns };
+  if (!localized) return { base, label, detections, presetColumns: columns, readAs };
   return {
     base,
     label,
     detections,
+    readAs,
     presetColumns: localized.columns,
     rename: renamer(columns, localized.columns, options.openColumns === true),
   };

@@ -1,4 +1,4 @@
-import { namedFields, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
+import { namedFields, readAsLine, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
@@ -138,6 +138,10 @@ export async function prepareRun(
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
       ...(flags.priceDecimals !== undefined ? { priceDecimals: flags.priceDecimals } : {}),
     });
+    // Before the other checks of these names: `stock` is refused for what it is, whatever the
+    // listed products show (an older run's `stock` text field) or this run sends.
+    const readLine = readAsLine(namedFields(flags), mapper.readAs, mapper.sourceFields);
+    if (readLine !== null) throw new UsageError(readLine);
     checkSentFields(flags, names, {
       fields: mapper.fields,
       given: mapper.sourceFields,

@@ -3,6 +3,7 @@ import {
   meantField,
   namedFields,
   nearestField,
+  readAsLine,
   TOOL_FIELDS,
   unknownFieldLine,
   unknownNames,
@@ -137,5 +138,35 @@ describe('the field names the listed products show', () => {
     for await (const page of notingFieldNames(list(), names)) passed.push(page);
     expect(passed).toEqual(pages);
     expect([...names].sort()).toEqual(['featured', 'sku', 'visible']);
+  });
+});
+
+describe('a named field that is a column this source reads as another field', () => {
+  const readAs = new Map([
+    ['stock', 'quantity'],
+    ['Price', 'price'],
+  ]);
+
+  it('is refused in one line naming the option and the field to name instead', () => {
+    // Products an older run sent `stock` to still show it: the name would pass, and write `stock: "0"`.
+    expect(readAsLine([{ option: '--missing', name: 'stock' }], readAs, ['sku', 'price', 'quantity'])).toBe(
+      "--missing: stock: this source's stock column is read as quantity: name quantity",
+    );
+    expect(
+      readAsLine(
+        [
+          { option: '--first', name: 'price' },
+          { option: '--fields', name: 'Price' },
+        ],
+        readAs,
+        ['sku', 'price'],
+      ),
+    ).toBe("--fields: Price: this source's Price column is read as price: name price");
+  });
+
+  it('is let be when the source gives a field of that name too (a mapping file sends it)', () => {
+    expect(readAsLine([{ option: '--missing', name: 'stock' }], readAs, ['quantity', 'stock'])).toBeNull();
+    expect(readAsLine([{ option: '--missing', name: 'quantity' }], readAs, ['quantity'])).toBeNull();
+    expect(readAsLine([{ option: '--missing', name: 'stock' }], new Map(), [])).toBeNull();
   });
 });

@@ -144,6 +144,31 @@ describe('the generic preset', () => {
     });
   });
 
+  it('matches by a column named as --match-by in another case, read as that field (EAN as ean)', async () => {
+    const [row] = await mapRows(['EAN', 'Stock'], [['4006381333931', '3']], { matchBy: 'ean' });
+    expect(row).toMatchObject({
+      kind: 'upsert',
+      key: '4006381333931',
+      fields: { ean: '4006381333931', quantity: 3 },
+    });
+  });
+
+  it('knows the columns it reads as another field, and refuses --fields naming one by its own name', () => {
+    expect(createMapper({ columns: ['sku', 'Price', 'stock'] }).readAs).toEqual(
+      new Map([
+        ['Price', 'price'],
+        ['stock', 'quantity'],
+      ]),
+    );
+    expect(createMapper({ columns: ['sku', 'price'] }).readAs).toEqual(new Map());
+    // Not `this source gives no such field; the stock field is quantity`: the source has a stock column.
+    expect(() => createMapper({ columns: ['sku', 'stock'], fields: ['sku', 'stock'] })).toThrow(
+      new CatalogConfigError(
+        "--fields: stock: this source's stock column is read as quantity: name quantity",
+      ),
+    );
+  });
+
   it('says a column near a product field once, and not where a mapping file reads the field', async () => {
     const near =
       'columns sent under their own name, near a product field: quantiy (quantity?): rename it, or read it with a mapping file (quantity: quantiy; docs/sources.md)';
