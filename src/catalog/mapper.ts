@@ -2,6 +2,7 @@ import { countOf } from '../count-words.js';
 import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { asNamedValues } from '../named-values.js';
+import { isBlankRecord } from './blank-record.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
@@ -188,7 +189,9 @@ export function createMapper(options: MapperOptions): Mapper {
         const record = originals.get(renamed.record) ?? renamed.record;
         const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
-        return seenIds.check(finishDraft(draft, rules, seen));
+        const row = seenIds.check(finishDraft(draft, rules, seen));
+        if (row.kind === 'invalid' && row.key === undefined && isBlankRecord(record)) row.blank = true;
+        return row;
       };
       // Told before any draft of the batch is yielded: the parent's own row is then not taken yet.
       const noteParents = (drafts: Draft[]) => {

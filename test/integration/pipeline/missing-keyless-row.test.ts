@@ -139,6 +139,36 @@ describe('--missing with a row that has no key', () => {
     );
   });
 
+  it('rows with every cell blank (a spreadsheet saves trailing `,,,`) stand for no product: not held', async () => {
+    // The next night's file: one price changed, the last product gone, two blank rows at the end.
+    const blank = { sku: '', name: '', price: '', quantity: '' };
+    const later = [
+      ...FEED.slice(0, 99).map((row, i) => (i === 0 ? { ...row, price: '50.00' } : row)),
+      blank,
+      blank,
+    ];
+    expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
+    const path = await pipeline.csv('later.csv', later);
+    expect((await readFile(path, 'utf8')).endsWith('\n,,,\n,,,\n')).toBe(true);
+    pipeline.sandbox.resetStats();
+
+    const sent = await pipeline.cli(['run', path, '--missing', 'quantity=0']);
+
+    // Exit 1 as before the hold: the blank rows are reported invalid (missing sku).
+    expect(sent.code, sent.stdout + sent.stderr).toBe(1);
+    expect(sent.stdout).not.toContain('held');
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 2 });
+    const after = bySku(pipeline.products());
+    expect(after.get(FEED[99]?.sku ?? '')?.quantity).toBe(0);
+    expect(after.get(FEED[0]?.sku ?? '')?.price).toBe(50);
+    expect(after.get(LOST.sku)?.quantity).toBe(4);
+    const report = parseCsv((await pipeline.cli(['report', runIdOf(sent.stdout)])).stdout);
+    expect(report.filter((l) => l.action === 'invalid')).toEqual([
+      expect.objectContaining({ row: '100', error: 'missing sku' }),
+      expect.objectContaining({ row: '101', error: 'missing sku' }),
+    ]);
+  });
+
   it('nothing missing, or no row without a key: nothing is held', async () => {
     expect((await pipeline.cli(['run', await pipeline.csv('first.csv', FEED)])).code).toBe(0);
     // A new row without a SKU, every product still in the feed: no deactivation to hold.

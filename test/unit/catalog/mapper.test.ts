@@ -219,6 +219,23 @@ describe('validation', () => {
     expect(rows).toEqual([{ kind: 'invalid', row: 1, line: 2, reason: 'missing sku' }]);
   });
 
+  it("marks a row with every cell blank (a spreadsheet's trailing `,,,`) as blank: it stands for no product", async () => {
+    const rows = await mapRows(
+      ['sku', 'name', 'price'],
+      [
+        ['', '', ''],
+        [' ', '', '\t'],
+        ['', 'Mug', ''],
+      ],
+    );
+    expect(rows).toEqual([
+      { kind: 'invalid', row: 1, line: 2, reason: 'missing sku', blank: true },
+      { kind: 'invalid', row: 2, line: 3, reason: 'missing sku', blank: true },
+      // A cell with text: the row may be a product whose key was lost.
+      { kind: 'invalid', row: 3, line: 4, reason: 'missing sku' },
+    ]);
+  });
+
   it('makes a price that is not a number invalid, naming it', async () => {
     const rows = await mapRows(['sku', 'price'], [['A-1', 'abc']]);
     expect(rows).toEqual([{ kind: 'invalid', row: 1, line: 2, key: 'A-1', reason: 'invalid price "abc"' }]);
