@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type cliProgress from 'cli-progress';
 import type { Logger } from '../logger.js';
 import type { RunRecord } from '../runs/run-store.js';
-import { formatDuration } from '../runs/summary.js';
+import { formatDuration, untilText } from '../runs/summary.js';
 
 /** How `run` shows a run going on: a bar on a terminal, a pino line every few seconds otherwise. */
 export interface ProgressView {
@@ -11,15 +11,9 @@ export interface ProgressView {
   stop(): void;
 }
 
-/** "paused until 00:00 UTC (in 3 h 12 min)" */
+/** "paused until 00:00 UTC (in 3 h 12 min)", dated when not later today (summary.ts untilText). */
 export function pausedMessage(until: number, now: number): string {
   return `paused until ${untilText(until, now)}`;
-}
-
-/** "00:00 UTC (in 3 h 12 min)": when a daily limit resets, as `run` and `ping` say it. */
-export function untilText(until: number, now: number): string {
-  const at = new Date(until).toISOString().slice(11, 16);
-  return `${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { leftUnreadText } from '../queue/producing-mark.js';
 import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
-import { formatDuration, runCounts } from '../runs/summary.js';
+import { formatDuration, runCounts, untilText } from '../runs/summary.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 
@@ -65,10 +65,9 @@ export interface RunView {
   reportUrl: string;
 }
 
-/** "paused until 00:00 UTC (in 3 h 12 min)", as `status` says it. */
+/** "paused until 00:00 UTC (in 3 h 12 min)", as `status` says it (dated when not later today). */
 export function pausedText(until: number, now: number): string {
-  const at = new Date(until).toISOString().slice(11, 16);
-  return `paused until ${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
+  return `paused until ${untilText(until, now)}`;
 }
 
 // As `status` says it: the rows never read would otherwise have kept the run open forever.

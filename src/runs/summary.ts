@@ -145,6 +145,22 @@ export function stillOffLine(c: ReturnType<typeof runCounts>): string | null {
   return `  still off ${countOf(c.stillOff, 'product')} back in the source ${c.stillOff === 1 ? 'keeps' : 'keep'} a value --missing set, having none before to give back: see the note column`;
 }
 
+/** Beyond this, a time of day alone may read as the wrong day: the date is said too. */
+const UNDATED_AHEAD_MS = 12 * 3_600_000;
+
+/**
+ * "00:00 UTC (in 3 h 12 min)": when a pause or a daily limit ends, as `run`, `ping`, `status` and
+ * the dashboard say it. Dated ("2026-11-29 00:00 UTC (in …)") when the instant is on another day
+ * (UTC) than now or more than 12 h away: `07:06 UTC (in 24 h 0 min)` read as now.
+ */
+export function untilText(until: number, now: number): string {
+  const iso = new Date(until).toISOString();
+  const day = iso.slice(0, 10);
+  const undated = day === new Date(now).toISOString().slice(0, 10) && until - now <= UNDATED_AHEAD_MS;
+  const at = undated ? iso.slice(11, 16) : `${day} ${iso.slice(11, 16)}`;
+  return `${at} UTC (in ${formatDuration(Math.max(0, until - now))})`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   // Round once, at the precision shown, then split: 59,960 ms is "1 min 0 s", never "60.0 s".

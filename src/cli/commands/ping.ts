@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
 import { PING_TIMEOUT_MS } from '../../defaults.js';
+import { untilText } from '../../runs/summary.js';
 import {
   DailyLimitError,
   SellerApiClient,
@@ -13,7 +14,6 @@ import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
-import { untilText } from '../progress.js';
 
 export function registerPing(program: Command, io: CliIo): void {
   addConnectionOptions(program.command('ping'), { redis: false })

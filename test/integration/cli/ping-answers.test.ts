@@ -22,7 +22,7 @@ describe('ping, when the API answers no 200 nor 401', () => {
       expect.stringMatching(
         new RegExp(
           `^catalog-sync: the key in SELLER_API_KEY is valid for ${pipeline.sandbox.baseUrl.replace(/[.]/g, '\\.')}, ` +
-            "but the seller's daily request limit is spent until \\d\\d:\\d\\d UTC \\(in [^)]+\\) \\(429\\)$",
+            "but the seller's daily request limit is spent until (?:\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(in [^)]+\\) \\(429\\)$",
         ),
       ),
     ]);

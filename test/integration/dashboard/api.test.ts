@@ -180,7 +180,9 @@ describe('the dashboard JSON API, when a seller is paused', () => {
     };
     const run = (await (await fetch(`${dashboard.url}api/runs/${runId}`)).json()) as RunView;
 
-    const pausedText = expect.stringMatching(/^paused until \d\d:\d\d UTC \(in (2 h 59 min|3 h 0 min)\)$/);
+    const pausedText = expect.stringMatching(
+      /^paused until (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in (2 h 59 min|3 h 0 min)\)$/,
+    );
     expect(sellers[0]).toMatchObject({ state: 'paused', pausedUntil: until, stateText: pausedText });
     expect(run).toMatchObject({ state: 'queued', stateText: pausedText });
   });

@@ -38,7 +38,7 @@ describe('--daily-budget N', () => {
     // Before: nothing on stdout, and on stderr only the JSON log line "paused until 00:00 UTC".
     const waitLine = (what: string) =>
       new RegExp(
-        `^catalog-sync: paused until \\d\\d:\\d\\d UTC \\(in [^)]+\\) on run ${spentId}'s daily budget [^\\n]*: ` +
+        `^catalog-sync: paused until (?:\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(in [^)]+\\) on run ${spentId}'s daily budget [^\\n]*: ` +
           `${what} \\S+ waits and goes on by itself then; Ctrl-C stops the wait \\(([^)]+)\\), --no-wait exits 4 instead$`,
         'm',
       );

@@ -33,7 +33,7 @@ describe('an approve that waits out the daily limit', () => {
     // Its list read again, then 3 PUTs: the 4th meets the limit, and waits for the reset.
     const approve = pipeline.spawn(['approve', id, '--concurrency', '1']);
     const notice = new RegExp(
-      `^catalog-sync: paused until \\d\\d:\\d\\d UTC \\(in [^)]+\\) on the seller's daily request limit: ` +
+      `^catalog-sync: paused until (?:\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(in [^)]+\\) on the seller's daily request limit: ` +
         `the approval of run ${id} waits and goes on by itself then; ` +
         'Ctrl-C stops the wait \\(([^)]+)\\), --no-wait exits 4 instead$',
       'gm',

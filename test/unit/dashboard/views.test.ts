@@ -37,7 +37,11 @@ describe('sellerView', () => {
 
   it.each([
     [{ pausedUntil: null, authRejected: false }, 'active', 'active'],
-    [{ pausedUntil: MIDNIGHT, authRejected: false }, 'paused', 'paused until 00:00 UTC (in 2 h 30 min)'],
+    [
+      { pausedUntil: MIDNIGHT, authRejected: false },
+      'paused',
+      'paused until 2026-11-23 00:00 UTC (in 2 h 30 min)',
+    ],
     [
       { pausedUntil: MIDNIGHT, authRejected: true },
       'key-rejected',
@@ -95,7 +99,7 @@ describe('runView', () => {
       'a running run of a paused seller',
       run,
       { pausedUntil: MIDNIGHT, authRejected: false },
-      'paused until 00:00 UTC (in 2 h 30 min)',
+      'paused until 2026-11-23 00:00 UTC (in 2 h 30 min)',
     ],
     [
       'a running run of a rejected key',

@@ -354,12 +354,26 @@ describe('pausedMessage', () => {
   const now = Date.parse('2024-05-10T20:48:00Z');
 
   it.each<[until: string, text: string]>([
-    ['2024-05-11T00:00:00Z', 'paused until 00:00 UTC (in 3 h 12 min)'],
     ['2024-05-10T21:00:00Z', 'paused until 21:00 UTC (in 12 min 0 s)'],
     ['2024-05-10T20:48:30Z', 'paused until 20:48 UTC (in 30.0 s)'],
-    ['2024-05-11T08:30:00Z', 'paused until 08:30 UTC (in 11 h 42 min)'],
+    // Another day (UTC) than now: the date, or a time of day reads as today's.
+    ['2024-05-11T00:00:00Z', 'paused until 2024-05-11 00:00 UTC (in 3 h 12 min)'],
+    ['2024-05-11T08:30:00Z', 'paused until 2024-05-11 08:30 UTC (in 11 h 42 min)'],
+    // A day ahead: without the date, "20:48" would read as now.
+    ['2024-05-11T20:48:00Z', 'paused until 2024-05-11 20:48 UTC (in 24 h 0 min)'],
+    ['2024-05-13T09:00:00Z', 'paused until 2024-05-13 09:00 UTC (in 60 h 12 min)'],
   ])('until %s reads "%s"', (until, text) => {
     expect(pausedMessage(Date.parse(until), now)).toBe(text);
+  });
+
+  it('dates an instant later today when it is more than 12 h away', () => {
+    const early = Date.parse('2024-05-10T00:30:00Z');
+    expect(pausedMessage(Date.parse('2024-05-10T12:00:00Z'), early)).toBe(
+      'paused until 12:00 UTC (in 11 h 30 min)',
+    );
+    expect(pausedMessage(Date.parse('2024-05-10T23:00:00Z'), early)).toBe(
+      'paused until 2024-05-10 23:00 UTC (in 22 h 30 min)',
+    );
   });
 
   it('never counts down below zero once the instant has passed', () => {
