@@ -127,12 +127,6 @@ export interface InvalidRow {
   reason: string;
   /** As an upsert's: with `--missing`, the source holds the product under it too. */
   formerKey?: string;
-  /**
-   * Every cell of the source row is blank (the `,,,` rows a spreadsheet saves after the data): it
-   * stands for no product, so `--missing` does not count it as a row with no key (keyless-rows.ts).
-   * Still reported invalid, as any row without its key.
-   */
-  blank?: true;
 }
 
 /**

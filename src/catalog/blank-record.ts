@@ -1,4 +1,4 @@
-import type { SourceRecord } from '../interfaces.js';
+import type { SkippedRow, SourceRecord } from '../interfaces.js';
 
 /**
  * A record with every cell blank or spaces only (the `,,,` rows a spreadsheet saves after its
@@ -9,4 +9,13 @@ export function isBlankRecord(record: SourceRecord): boolean {
   if (record.problem !== undefined) return false;
   for (const name in record.values) if (record.values[name]?.trim()) return false;
   return true;
+}
+
+/**
+ * Such a row is no mistake of the seller's, so it does not make the run's exit code 1 night after
+ * night: it is `skipped` (status ok), still listed in the report and counted in the summary. It has
+ * no key, so `--missing` does not count it as a row with no key (keyless-rows.ts).
+ */
+export function blankRow(row: number, line: number): SkippedRow {
+  return { kind: 'skipped', row, line, reason: 'blank row: every cell is empty' };
 }

@@ -2,7 +2,7 @@ import { countOf } from '../count-words.js';
 import { DEFAULT_PRICE_DECIMALS } from '../defaults.js';
 import type { Decimal, MappedRow, SourceRecord } from '../interfaces.js';
 import { asNamedValues } from '../named-values.js';
-import { isBlankRecord } from './blank-record.js';
+import { blankRow, isBlankRecord } from './blank-record.js';
 import { type DecimalStyle, toDecimal } from './decimal.js';
 import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
@@ -190,7 +190,9 @@ export function createMapper(options: MapperOptions): Mapper {
         const draft = record === renamed.record ? renamed : { ...renamed, record };
         if (draft.kind === 'product' && compiled) compiled.apply(draft.record, draft.fields);
         const row = seenIds.check(finishDraft(draft, rules, seen));
-        if (row.kind === 'invalid' && row.key === undefined && isBlankRecord(record)) row.blank = true;
+        // Refused for want of a key only because it holds nothing at all: it stands for no product.
+        if (row.kind === 'invalid' && row.key === undefined && isBlankRecord(record))
+          return blankRow(row.row, row.line);
         return row;
       };
       // Told before any draft of the batch is yielded: the parent's own row is then not taken yet.

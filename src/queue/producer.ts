@@ -239,8 +239,8 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       // A key the row keeps but that cannot be trusted (1.23457E+08) is held too: a product may bear it.
       if (mapped.key) keysOf(mapped)?.push(mapped.key);
       // An invalid row with no key, or none to trust, may stand for any product `--missing` finds
-      // gone (keyless-rows.ts); one with every cell blank stands for none.
-      if (mapped.kind === 'invalid' && !mapped.blank && (!mapped.key || mapped.keyUntrusted))
+      // gone (keyless-rows.ts). One with every cell blank stands for none: it is skipped (blank-record.ts).
+      if (mapped.kind === 'invalid' && (!mapped.key || mapped.keyUntrusted))
         keyless.add(mapped.row, mapped.keyUntrusted ? mapped.key : undefined);
       // The product the row had before its SKU is still held by the source (with `--missing`):
       // a write that fails, or a row refused, leaves it be rather than deactivated.

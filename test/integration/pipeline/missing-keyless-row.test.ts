@@ -139,7 +139,7 @@ describe('--missing with a row that has no key', () => {
     );
   });
 
-  it('rows with every cell blank (a spreadsheet saves trailing `,,,`) stand for no product: not held', async () => {
+  it('rows with every cell blank (a spreadsheet saves trailing `,,,`) stand for no product: skipped, not held', async () => {
     // The next night's file: one price changed, the last product gone, two blank rows at the end.
     const blank = { sku: '', name: '', price: '', quantity: '' };
     const later = [
@@ -154,18 +154,34 @@ describe('--missing with a row that has no key', () => {
 
     const sent = await pipeline.cli(['run', path, '--missing', 'quantity=0']);
 
-    // Exit 1 as before the hold: the blank rows are reported invalid (missing sku).
-    expect(sent.code, sent.stdout + sent.stderr).toBe(1);
+    // No mistake in the file: exit 0, the blank rows reported and counted skipped, never silently.
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
     expect(sent.stdout).not.toContain('held');
+    expect(sent.stdout).toContain('0 invalid, 0 failed, 2 skipped');
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 2 });
     const after = bySku(pipeline.products());
     expect(after.get(FEED[99]?.sku ?? '')?.quantity).toBe(0);
     expect(after.get(FEED[0]?.sku ?? '')?.price).toBe(50);
     expect(after.get(LOST.sku)?.quantity).toBe(4);
     const report = parseCsv((await pipeline.cli(['report', runIdOf(sent.stdout)])).stdout);
-    expect(report.filter((l) => l.action === 'invalid')).toEqual([
-      expect.objectContaining({ row: '100', error: 'missing sku' }),
-      expect.objectContaining({ row: '101', error: 'missing sku' }),
+    expect(report.filter((l) => l.action === 'invalid')).toEqual([]);
+    expect(report.filter((l) => l.action === 'skipped')).toEqual([
+      expect.objectContaining({ row: '100', key: '', status: 'ok', error: 'blank row: every cell is empty' }),
+      expect.objectContaining({ row: '101', key: '', status: 'ok', error: 'blank row: every cell is empty' }),
+    ]);
+  });
+
+  it('a row with some cells blank but no sku is still invalid among blank rows (exit 1)', async () => {
+    const blank = { sku: '', name: '', price: '', quantity: '' };
+    const path = await pipeline.csv('later.csv', [...FEED.slice(0, 2), { ...blank, name: 'Mug' }, blank]);
+
+    const sent = await pipeline.cli(['run', path]);
+
+    expect(sent.code, sent.stdout + sent.stderr).toBe(1);
+    const report = parseCsv((await pipeline.cli(['report', runIdOf(sent.stdout)])).stdout);
+    expect(report.slice(2).map((l) => [l.row, l.action, l.error])).toEqual([
+      ['3', 'invalid', 'missing sku'],
+      ['4', 'skipped', 'blank row: every cell is empty'],
     ]);
   });
 

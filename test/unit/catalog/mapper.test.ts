@@ -219,7 +219,7 @@ describe('validation', () => {
     expect(rows).toEqual([{ kind: 'invalid', row: 1, line: 2, reason: 'missing sku' }]);
   });
 
-  it("marks a row with every cell blank (a spreadsheet's trailing `,,,`) as blank: it stands for no product", async () => {
+  it("skips a row with every cell blank (a spreadsheet's trailing `,,,`): it stands for no product", async () => {
     const rows = await mapRows(
       ['sku', 'name', 'price'],
       [
@@ -229,9 +229,9 @@ describe('validation', () => {
       ],
     );
     expect(rows).toEqual([
-      { kind: 'invalid', row: 1, line: 2, reason: 'missing sku', blank: true },
-      { kind: 'invalid', row: 2, line: 3, reason: 'missing sku', blank: true },
-      // A cell with text: the row may be a product whose key was lost.
+      { kind: 'skipped', row: 1, line: 2, reason: 'blank row: every cell is empty' },
+      { kind: 'skipped', row: 2, line: 3, reason: 'blank row: every cell is empty' },
+      // A cell with text: the row may be a product whose key was lost, a mistake to report.
       { kind: 'invalid', row: 3, line: 4, reason: 'missing sku' },
     ]);
   });
