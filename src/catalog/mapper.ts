@@ -8,9 +8,8 @@ import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
-import { readAsLine, unknownFieldLine } from './field-names.js';
 import { kindOf } from './fields.js';
-import { type CompiledMapping, compileMapping } from './mapping.js';
+import { compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
 import { matchField } from './match-field.js';
 import { choosePreset } from './preset-choice.js';
@@ -18,7 +17,7 @@ import { Columns } from './presets/columns.js';
 import type { Draft, PresetName, PresetRun, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenIds } from './seen-ids.js';
-import { mayShowField, shownFields } from './shown-fields.js';
+import { availableFields, checkFields } from './sent-fields.js';
 import { SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { type UnreadRowKeyParts, unreadRowKey } from './unread-row-key.js';
@@ -275,35 +274,6 @@ function pricesSent(
   const rounded = places === 2 ? 'cents' : `${places} decimal${places === 1 ? '' : 's'}`;
   detections.push(`prices: sent gross: ${from}, with ${added} added${where}, rounded to ${rounded}`);
   return rate !== undefined && rate !== null ? { rate } : {};
-}
-
-/** A record with its values under the preset's names (columns it has no name for keep theirs). */
-
-function availableFields(presetFields: string[], compiled: CompiledMapping | undefined): string[] {
-  if (!compiled) return presetFields;
-  const kept = presetFields.filter((field) => !compiled.removed.includes(field));
-  return [...new Set([...kept, ...compiled.fields])];
-}
-
-function checkFields(
-  wanted: string[],
-  available: string[],
-  readAs: ReadonlyMap<string, string>,
-): Set<string> {
-  const named = wanted.map((name) => ({ option: '--fields', name }));
-  const readLine = readAsLine(named, readAs, available);
-  if (readLine !== null) throw new CatalogConfigError(readLine);
-  const unknown = wanted.find((field) => !available.includes(field));
-  if (unknown !== undefined) {
-    // Only what the source gives can be sent: the nearest is sought among those.
-    const line = unknownFieldLine(
-      { option: '--fields', name: unknown },
-      available.filter(mayShowField),
-      'this source gives no such field',
-    );
-    throw new CatalogConfigError(`${line} (this source gives: ${shownFields(available)})`);
-  }
-  return new Set(wanted);
 }
 
 /** What a price with more decimals than money has becomes (money.ts): said beside "as the file has them". */

@@ -1,0 +1,36 @@
+import { CatalogConfigError } from './errors.js';
+import { readAsLine, unknownFieldLine } from './field-names.js';
+import type { CompiledMapping } from './mapping.js';
+import { mayShowField, shownFields } from './shown-fields.js';
+
+/** The fields a source gives: its preset's, less what a mapping file removes, with what it adds. */
+export function availableFields(presetFields: string[], compiled: CompiledMapping | undefined): string[] {
+  if (!compiled) return presetFields;
+  const kept = presetFields.filter((field) => !compiled.removed.includes(field));
+  return [...new Set([...kept, ...compiled.fields])];
+}
+
+/**
+ * `--fields` checked against what the source gives: a column read as another field names that field
+ * (readAsLine), a name the source does not give is refused with the nearest it does.
+ */
+export function checkFields(
+  wanted: string[],
+  available: string[],
+  readAs: ReadonlyMap<string, string>,
+): Set<string> {
+  const named = wanted.map((name) => ({ option: '--fields', name }));
+  const readLine = readAsLine(named, readAs, available);
+  if (readLine !== null) throw new CatalogConfigError(readLine);
+  const unknown = wanted.find((field) => !available.includes(field));
+  if (unknown !== undefined) {
+    // Only what the source gives can be sent: the nearest is sought among those.
+    const line = unknownFieldLine(
+      { option: '--fields', name: unknown },
+      available.filter(mayShowField),
+      'this source gives no such field',
+    );
+    throw new CatalogConfigError(`${line} (this source gives: ${shownFields(available)})`);
+  }
+  return new Set(wanted);
+}
