@@ -1,4 +1,5 @@
 import {
+  CLOSE_DEADLINE_MS,
   DEFAULT_LOCK_MS,
   DEFAULT_PROBE_BACKOFF,
   DEFAULT_REDIS_DEADLINE_MS,
@@ -43,6 +44,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
  * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | CATALOG_SYNC_CLOSE_DEADLINE_MS | how long a command's workers may take to close as it ends (1 s at most without Redis) | 10000 |
  * | LOG_FORMAT                | `pretty` or `json` log lines                        | pretty on a terminal, else json |
  * | CATALOG_SYNC_PROBE_MS     | first wait before an API out of reach is probed again (doubles, up to 5 min) | 5000 |
  * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
@@ -69,6 +71,8 @@ export interface CommonConfig {
   retryBaseMs: number;
   retries: number;
   redisDeadlineMs: number;
+  /** CATALOG_SYNC_CLOSE_DEADLINE_MS: how long a command's workers may take to close (cli/close-deadline.ts). */
+  closeDeadlineMs: number;
   /** CATALOG_SYNC_PROBE_MS: the first wait before an API out of reach is probed again (it doubles). */
   probeFirstMs: number;
 }
@@ -130,6 +134,11 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
       env.CATALOG_SYNC_REDIS_DEADLINE_MS,
       'CATALOG_SYNC_REDIS_DEADLINE_MS',
       DEFAULT_REDIS_DEADLINE_MS,
+    ),
+    closeDeadlineMs: positiveInteger(
+      env.CATALOG_SYNC_CLOSE_DEADLINE_MS,
+      'CATALOG_SYNC_CLOSE_DEADLINE_MS',
+      CLOSE_DEADLINE_MS,
     ),
     probeFirstMs: positiveInteger(
       env.CATALOG_SYNC_PROBE_MS,

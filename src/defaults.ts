@@ -438,7 +438,10 @@ export const SLOTS_TICK_MS = 1000;
  */
 export const WORKER_NOTICE_MS = 2 * SLOTS_TICK_MS + 500;
 
-/** How long the workers may take to finish or hand back their chunks; short when Redis is gone. */
+/**
+ * How long a command's workers may take to finish or hand back their chunks as it ends
+ * (CATALOG_SYNC_CLOSE_DEADLINE_MS); short when Redis is gone, since nothing can be handed back then.
+ */
 export const CLOSE_DEADLINE_MS = 10_000;
 export const CLOSE_DEADLINE_WITHOUT_REDIS_MS = 1_000;
 

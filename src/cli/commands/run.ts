@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
-import { CLOSE_DEADLINE_MS, CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../../defaults.js';
 import type { CancelDeps } from '../../queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { closeOwnQueue } from '../../queue/own-queue-end.js';
@@ -10,6 +9,7 @@ import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunRecord, RunSpec } from '../../runs/run-store.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { closeWithinDeadline } from '../close-deadline.js';
 import { ExitCode } from '../exit-codes.js';
 import { resumeIfKeyWorksAgain } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
@@ -231,7 +231,7 @@ export async function syncOnce(
     if (sourceRead instanceof SourceBroke) {
       // This process's chunks settle first (the wait ended with the run, or on a pause): the
       // summary says what they wrote.
-      await Promise.race([workers.close(), closeDeadline(runtime)]);
+      await closeWithinDeadline(runtime, workers.close());
       return await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
     }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
@@ -243,12 +243,11 @@ export async function syncOnce(
     stopOnFault();
     interrupt.dispose();
     progress.stop();
-    const deadline = () => closeDeadline(runtime);
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
-    await Promise.race([workers.close(), deadline()]);
+    await closeWithinDeadline(runtime, workers.close());
     // Its own deadline, not chained to the close: a close can outlast its deadline (a chunk's
     // daily-limit pause met as the workers close), and the dry run is to be ended all the same.
-    await Promise.race([closeOwnQueueOf(runtime, deps, spec, runIdKnown), deadline()]);
+    await closeWithinDeadline(runtime, closeOwnQueueOf(runtime, deps, spec, runIdKnown));
     await prepared.close();
   }
 }
@@ -258,16 +257,6 @@ async function endingEarly(runtime: Runtime, runId: string | null): Promise<bool
   if (runId === null) return false;
   const run = await runtime.runs.get(runId).catch(() => null);
   return run !== null && (run.endingEarly !== undefined || run.aborted);
-}
-
-/** How long the workers may take to close: their chunks under way finish or are handed back. */
-function closeDeadline(runtime: Runtime): Promise<unknown> {
-  return new Promise((resolve) =>
-    setTimeout(
-      resolve,
-      runtime.redis.status === 'ready' ? CLOSE_DEADLINE_MS : CLOSE_DEADLINE_WITHOUT_REDIS_MS,
-    ).unref(),
-  );
 }
 
 /** A dry run's queue, once this process serves it no more (own-queue-end.ts); a failure is logged. */

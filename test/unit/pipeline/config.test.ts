@@ -41,6 +41,7 @@ describe('readCommonConfig', () => {
       retryBaseMs: 500,
       retries: 4,
       redisDeadlineMs: 20_000,
+      closeDeadlineMs: 10_000,
       probeFirstMs: 5_000,
     });
   });
@@ -55,6 +56,7 @@ describe('readCommonConfig', () => {
       CATALOG_SYNC_RETRY_BASE_MS: '10',
       CATALOG_SYNC_RETRIES: '0',
       CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
+      CATALOG_SYNC_CLOSE_DEADLINE_MS: '500',
       CATALOG_SYNC_PROBE_MS: '250',
     });
     expect(config).toEqual({
@@ -68,6 +70,7 @@ describe('readCommonConfig', () => {
       retryBaseMs: 10,
       retries: 0,
       redisDeadlineMs: 2000,
+      closeDeadlineMs: 500,
       probeFirstMs: 250,
     });
   });

@@ -1,0 +1,32 @@
+import { CLOSE_DEADLINE_WITHOUT_REDIS_MS } from '../defaults.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * How long a command's workers may take to close as it ends (CATALOG_SYNC_CLOSE_DEADLINE_MS): their
+ * chunks under way finish, or are handed back. With Redis gone, BullMQ can hand nothing back (the
+ * chunks' locks run out and another worker takes them), so the wait is short.
+ */
+export function closeDeadlineMs(runtime: Pick<Runtime, 'redis' | 'config'>): number {
+  const deadline = runtime.config.closeDeadlineMs;
+  return runtime.redis.status === 'ready' ? deadline : Math.min(deadline, CLOSE_DEADLINE_WITHOUT_REDIS_MS);
+}
+
+/**
+ * Waits for `closing` (workers closing, a queue removed) until the close deadline, read now: a close
+ * that cannot finish (a chunk whose request gets no answer, Redis gone) never keeps a cron job, or a
+ * container's stop, waiting. A failure of `closing` before the deadline is the caller's.
+ */
+export async function closeWithinDeadline(
+  runtime: Pick<Runtime, 'redis' | 'config'>,
+  closing: Promise<unknown>,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, closeDeadlineMs(runtime));
+  });
+  try {
+    await Promise.race([closing, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
