@@ -7,6 +7,7 @@ import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
+import { closeWithinDeadline } from '../close-deadline.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { refuseRejectedKey } from '../key-pause.js';
@@ -134,7 +135,8 @@ async function approve(
     }
   } finally {
     interrupt.dispose();
-    await workers.close();
+    // As `run`'s: a chunk that cannot finish (no answer, Redis gone) is left to its lock's end.
+    await closeWithinDeadline(runtime, workers.close());
   }
 }
 
