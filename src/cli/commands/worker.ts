@@ -13,6 +13,7 @@ import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { clearKeyChanged, keepMarkedServed, markKeyChanged, markServed } from '../../queue/served-marks.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
+import { closeWithinDeadline } from '../close-deadline.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
@@ -169,12 +170,16 @@ export function registerWorker(
           for (const line of unusableKeyLines(io.env, readTrustRules(io.env))) runtime.logger.warn(line);
           const signal = await untilStopped();
           stopMarking();
-          await slots.close();
           stopWatchingRedis();
           runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
-          await scheduled.close();
-          await workers.close();
-          await metrics?.close();
+          // Within the close deadline, as `run` (cli/close-deadline.ts): with Redis gone the slots'
+          // look at the queues and the queues' close wait for it for ever; a chunk that cannot
+          // finish (its request unanswered) is taken back once its lock runs out.
+          await closeWithinDeadline(
+            runtime,
+            slots.close().then(() => Promise.all([scheduled.close(), workers.close()])),
+          );
+          if (metrics) await closeWithinDeadline(runtime, metrics.close());
           runtime.logger.info('worker stopped');
         });
       },
