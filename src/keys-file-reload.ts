@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { readTrustRules } from './config.js';
 import { fileSignature, type LoadedKeysFile, mergeKeys, readKeysFileAt } from './keys-file.js';
 import type { Logger } from './logger.js';
+import { holdSecrets } from './secret-forms.js';
 
 /**
  * A long-running `worker`'s `--keys-file`, read again when it changes: a key fixed in the file (a
@@ -75,6 +76,8 @@ export class KeysFileReload {
       return false;
     }
     this.failed = null;
+    // A key added or rotated in the file is cut from every text kept from now on (secret-forms.ts).
+    holdSecrets(entries.values());
     const changed = this.apply(entries, merged);
     this.loaded = { ...this.loaded, names: [...entries.keys()], signature: read };
     if (changed.length > 0) this.changedNames = changed;

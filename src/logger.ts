@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import { pino } from './cjs-packages.js';
+import { redactHeld } from './secret-forms.js';
 import { jsonTerminalSafe, terminalSafeLine } from './terminal-safe.js';
 
 export type { Logger };
@@ -11,8 +12,9 @@ export type LogFormat = 'json' | 'pretty';
 
 /**
  * The one logger factory. Keys never reach a log: every path that could carry one is redacted
- * (before either format sees the line), and the client never puts the key anywhere but the
- * Authorization header. Times are ISO 8601 (UTC). Text quoted from a source, an API answer or Redis
+ * (before either format sees the line), the client never puts the key anywhere but the
+ * Authorization header, and a line that quotes any secret the process holds (secret-forms.ts: an
+ * error's message echoing another seller's key or a store's token) has it cut, in every form. Times are ISO 8601 (UTC). Text quoted from a source, an API answer or Redis
  * never drives a terminal: in JSON, strings escape C0 controls (ESC included) and DEL and C1 are
  * escaped too; in pretty lines, every control character of a value shows as `\xHH`, so the only
  * escape sequences written are pino-pretty's own colours (and none without `colorize`).
@@ -27,6 +29,8 @@ export function createLogger(
     format === 'pretty'
       ? prettyWriter(destination, colorize)
       : (line: string) => destination.write(jsonTerminalSafe(line));
+  // One look at each line for every held secret's forms (their JSON-escaped form among them).
+  const written = (line: string) => write(redactHeld(line));
   return pino()(
     {
       level,
@@ -37,7 +41,7 @@ export function createLogger(
         censor: '[redacted]',
       },
     },
-    { write },
+    { write: written },
   );
 }
 

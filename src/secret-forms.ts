@@ -24,20 +24,23 @@ export function secretForms(value: string): string[] {
  * reaches logs, Redis, reports, webhooks or messages. The one implementation of that redaction.
  */
 export class SecretForms {
-  private readonly forms: string[];
+  /** Every form in one pattern, compiled once per set of secrets: a text is looked at once, not once a form. */
+  private readonly pattern: RegExp | null;
 
-  constructor(values: readonly (string | undefined)[]) {
+  constructor(values: Iterable<string | undefined>) {
     const forms = new Set<string>();
     for (const value of values) if (value) for (const form of secretForms(value)) forms.add(form);
-    // Longest first: a secret (or form) that holds another is replaced whole.
-    this.forms = [...forms].sort((a, b) => b.length - a.length);
+    // Longest first: where two forms start at one place, the one that holds the other is replaced whole.
+    const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+    this.pattern = forms.size === 0 ? null : new RegExp(longestFirst.map(literal).join('|'), 'g');
   }
 
   /** `text` with every form of every secret replaced. */
   redact(text: string): string {
-    let out = text;
-    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    if (this.pattern === null || text === '') return text;
+    // lastIndex: the pattern is global (for replace); a test must start at the beginning.
+    this.pattern.lastIndex = 0;
+    return this.pattern.test(text) ? text.replace(this.pattern, REDACTED) : text;
   }
 
   /**
@@ -45,8 +48,9 @@ export class SecretForms {
    * only then is a parsed body walked.
    */
   mayHold(text: string): boolean {
-    if (this.forms.length === 0) return false;
-    return text.includes('\\') || this.forms.some((form) => text.includes(form));
+    if (this.pattern === null) return false;
+    this.pattern.lastIndex = 0;
+    return text.includes('\\') || this.pattern.test(text);
   }
 
   /** A parsed JSON answer with every string (property names included) redacted, in place. */
@@ -107,4 +111,64 @@ export class SecretForms {
     }
     return object;
   }
+}
+
+/**
+ * Values shorter than this are not held for every text: they would blank out ordinary words, and no
+ * API key, store token or REST API key is so short. (A client still cuts its own key, whatever its length.)
+ */
+export const MIN_HELD_LENGTH = 8;
+
+/**
+ * Every secret this process has loaded: each seller's key (the environment's, a keys file's), each
+ * store's token or REST API keys and their `Basic` value. A text an answer gave may quote any of
+ * them, not only the one its request was sent with (a marketplace or a proxy echoing a header,
+ * another seller's key in the same keys file): every error and row reason is cut of all of them.
+ */
+const held = new Set<string>();
+let heldForms: SecretForms | null = null;
+/** The held secrets with one more (a client's own key too short to hold): built once per key and set. */
+let withOne: { value: string; of: SecretForms; forms: SecretForms } | null = null;
+
+/** Adds loaded secrets to those every text is cut of; their forms are built again once, at the next use. */
+export function holdSecrets(values: Iterable<string | undefined>): void {
+  for (const raw of values) {
+    const value = raw?.trim();
+    if (!value || value.length < MIN_HELD_LENGTH || held.has(value)) continue;
+    held.add(value);
+    heldForms = null;
+  }
+}
+
+/** The forms of every held secret, built once per set (not per text, not per row). */
+export function heldSecrets(): SecretForms {
+  heldForms ??= new SecretForms(held);
+  return heldForms;
+}
+
+/**
+ * The held secrets and `value` (a client's key): held from now on when long enough, else added to
+ * the held ones for its own answers only.
+ */
+export function secretsWith(value: string | undefined): SecretForms {
+  holdSecrets([value]);
+  const forms = heldSecrets();
+  if (!value || held.has(value.trim())) return forms;
+  if (withOne === null || withOne.value !== value || withOne.of !== forms)
+    withOne = { value, of: forms, forms: new SecretForms([value, ...held]) };
+  return withOne.forms;
+}
+
+/**
+ * `text` with every held secret cut, in every form: where a text (an error's message, a row's
+ * reason) enters what the tool keeps (Redis, the report, `status`, a webhook, a log). One look at
+ * the text when it holds none.
+ */
+export function redactHeld(text: string): string {
+  return text === '' ? text : heldSecrets().redact(text);
+}
+
+/** `text` as a pattern that matches it alone. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

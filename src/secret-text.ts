@@ -1,3 +1,4 @@
+import { MIN_HELD_LENGTH } from './secret-forms.js';
 import { isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
 
 /**
@@ -28,12 +29,6 @@ export function secretTextRefusal(variable: string, value: string, what: string)
 }
 
 /**
- * Values shorter than this are not looked for in text: they would blank out ordinary words, and no
- * API key is so short.
- */
-const MIN_REDACTED_LENGTH = 8;
-
-/**
  * Every API key this process holds: the values of the variables that may hold one (SELLER_API_KEY,
  * SELLER_API_KEY_*, those CATALOG_SYNC_KEY_ENVS lists), a `--keys-file`'s among them once merged.
  */
@@ -42,7 +37,7 @@ export function loadedKeys(env: NodeJS.ProcessEnv): string[] {
   const keys = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     const key = value?.trim();
-    if (key && key.length >= MIN_REDACTED_LENGTH && isKeyEnvAllowed(name, listed)) keys.add(key);
+    if (key && key.length >= MIN_HELD_LENGTH && isKeyEnvAllowed(name, listed)) keys.add(key);
   }
   return [...keys];
 }

@@ -4,6 +4,9 @@ import type { Command } from 'commander';
 import { commander } from '../cjs-packages.js';
 import { applyKeysFile } from '../keys-file.js';
 import { projectRoot } from '../project-root.js';
+import { holdSecrets } from '../secret-forms.js';
+import { loadedKeys } from '../secret-text.js';
+import { storeCredentialsIn } from '../sources/stores/credentials.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { refuseEmptyValues } from './empty-values.js';
 import { ExitCode } from './exit-codes.js';
@@ -93,6 +96,9 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   program.hook('preAction', async (_program, action) => {
     const loaded = await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
     if (loaded) io.keysFile = loaded;
+    // Every key (a keys file's too) and store credential this process holds: no error text it keeps
+    // (a row's reason, a log line) quotes one of them, whichever request it answered (secret-forms.ts).
+    holdSecrets([...loadedKeys(io.env), ...storeCredentialsIn(io.env)]);
   });
   return program;
 }

@@ -1,4 +1,5 @@
 import { faultOf } from '../redis/health.js';
+import { redactHeld } from '../secret-forms.js';
 import {
   DailyLimitError,
   type GetRetry,
@@ -174,8 +175,11 @@ export function pauseOf(error: unknown): SellerPausedError | null {
   return null;
 }
 
-/** A one-line reason for the report, whatever was thrown. */
+/**
+ * A one-line reason for the report, whatever was thrown: cut of every secret the process holds
+ * (secret-forms.ts) before it is kept anywhere, whichever client's (or store's) words it quotes.
+ */
 export function reasonOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, ' ').trim().slice(0, 500);
+  return redactHeld(text.replace(/\s+/g, ' ').trim()).slice(0, 500);
 }

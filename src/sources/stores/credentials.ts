@@ -1,3 +1,4 @@
+import { holdSecrets } from '../../secret-forms.js';
 import { secretTextRefusal } from '../../secret-text.js';
 import { SourceError } from '../source-error.js';
 
@@ -70,6 +71,7 @@ export function readShopifyToken(
 ): ShopifyCredentials {
   const variable = credentialVariable(SHOPIFY_TOKEN_VARIABLE, name);
   const token = readVariable(env, variable, what);
+  holdSecrets([token]);
   return { token, variable, secrets: [token] };
 }
 
@@ -88,6 +90,8 @@ export function readWooKeys(env: NodeJS.ProcessEnv, name: string | undefined, wh
   const key = readVariable(env, keyVariable, what);
   const secret = readVariable(env, secretVariable, what);
   const basic = basicValue(key, secret);
+  // Held for every text the process keeps, not only this store's answers (secret-forms.ts).
+  holdSecrets([key, secret, basic]);
   return {
     authorization: `Basic ${basic}`,
     variables: `${keyVariable} and ${secretVariable}`,
@@ -116,4 +120,21 @@ export function credentialValues(
   const key = read(WOO_KEY_VARIABLE);
   const secret = read(WOO_SECRET_VARIABLE);
   return [key, secret, key && secret ? basicValue(key, secret) : ''];
+}
+
+/**
+ * Every store credential the environment holds (each NAME's too) and each WooCommerce pair's
+ * `Basic` value: what no text the tool keeps may quote, whatever it answered (secret-forms.ts).
+ */
+export function storeCredentialsIn(env: NodeJS.ProcessEnv): string[] {
+  const values: string[] = [];
+  for (const [variable, value] of Object.entries(env)) {
+    if (!value?.trim() || !isStoreCredentialVariable(variable)) continue;
+    values.push(value.trim());
+    if (variable === WOO_KEY_VARIABLE || variable.startsWith(`${WOO_KEY_VARIABLE}_`)) {
+      const name = variable === WOO_KEY_VARIABLE ? undefined : variable.slice(WOO_KEY_VARIABLE.length + 1);
+      values.push(...credentialValues('woocommerce', env, name).slice(2));
+    }
+  }
+  return values.filter((value) => value !== '');
 }
