@@ -56,7 +56,7 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
   const lines = flags.format ? flags.format !== 'csv' : /\.(jsonl?|ndjson)$/i.test(flags.out ?? '');
   if (flags.out) await checkOutputFile(flags.out, '--out');
   // SIGTERM/SIGINT: the export stops, its scratch folder goes, and the exit code says which signal.
-  const interrupt = onInterrupt();
+  const interrupt = onInterrupt(io.signals);
   const format = lines ? 'lines' : 'csv';
   const exportTo = (out: NodeJS.WritableStream, terminal: boolean) =>
     exportRecords(kind.list(client), kind.csv, { format, out, terminal, signal: interrupt.signal });

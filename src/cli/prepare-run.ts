@@ -114,7 +114,7 @@ export async function prepareRun(
         ...(io.storeSeams ?? {}),
         onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
         // Ctrl-C or a cron `timeout` while the shop prepares its file: one line, 130/143.
-        whilePreparing: interruptible,
+        whilePreparing: (wait, what) => interruptible(wait, what, io.signals),
       },
     });
     const preset = opened.preset ?? flags.preset;

@@ -3,6 +3,7 @@ import type { LoadedKeysFile } from '../keys-file.js';
 import type { AnswerCaps } from '../seller-api/answer-caps.js';
 import type { StoreReadOptions } from '../sources/stores/types.js';
 import type { SourceNetwork } from '../sources/url-connect.js';
+import type { SignalSource } from './signals.js';
 
 /** What every command needs from the outside world; tests pass their own. */
 export interface CliIo {
@@ -28,6 +29,11 @@ export interface CliIo {
    * the report's way swapped for a link meanwhile). Nothing when absent.
    */
   beforeReportWrite?: () => Promise<void>;
+  /**
+   * Where the commands hear SIGINT and SIGTERM: the process when absent. A test that runs the CLI
+   * in its own process passes an emitter per run, and stops that run by emitting 'SIGINT' on it.
+   */
+  signals?: SignalSource;
 }
 
 /** Each command lives in its own file under commands/ and registers itself with this signature. */

@@ -1,18 +1,28 @@
 import { UsageError } from './usage-error.js';
 
 /**
+ * Where SIGINT and SIGTERM come from: the process, or (a CLI run inside a test process, CliIo.signals)
+ * an emitter of the caller's, so that stopping one such run goes the way a signal goes and stops
+ * no other.
+ */
+export interface SignalSource {
+  once(event: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): unknown;
+  off(event: 'SIGINT' | 'SIGTERM', listener: (signal: NodeJS.Signals) => void): unknown;
+}
+
+/**
  * Resolves with the name of the first SIGINT or SIGTERM: long-running commands (worker, sandbox,
  * dashboard) then stop gracefully. Tests pass their own function instead.
  */
-export function untilSignal(): Promise<string> {
+export function untilSignal(source: SignalSource = process): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      source.off('SIGTERM', stop);
+      source.off('SIGINT', stop);
       resolve(signal);
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    source.once('SIGTERM', stop);
+    source.once('SIGINT', stop);
   });
 }
 
@@ -20,7 +30,7 @@ export function untilSignal(): Promise<string> {
  * SIGINT/SIGTERM while `run` waits: stop reading the source, let the workers hand their jobs back,
  * say what became of the run, and exit 130/143 as a shell expects. A second signal is not caught.
  */
-export function onInterrupt() {
+export function onInterrupt(source: SignalSource = process) {
   const controller = new AbortController();
   let name = '';
   const handler = (signal: NodeJS.Signals) => {
@@ -29,11 +39,11 @@ export function onInterrupt() {
     controller.abort();
   };
   const dispose = () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    source.off('SIGINT', handler);
+    source.off('SIGTERM', handler);
   };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
+  source.once('SIGINT', handler);
+  source.once('SIGTERM', handler);
   return {
     signal: controller.signal,
     get name() {
@@ -50,8 +60,12 @@ export function onInterrupt() {
  * `interrupted (SIGINT) <what>`, and the command exits 130/143. Before and after, the signals
  * are what they were (`run` installs onInterrupt once its run exists).
  */
-export async function interruptible<T>(wait: (signal: AbortSignal) => Promise<T>, what: string): Promise<T> {
-  const interrupt = onInterrupt();
+export async function interruptible<T>(
+  wait: (signal: AbortSignal) => Promise<T>,
+  what: string,
+  source: SignalSource = process,
+): Promise<T> {
+  const interrupt = onInterrupt(source);
   const given = new Promise<never>((_, reject) => {
     interrupt.signal.addEventListener(
       'abort',

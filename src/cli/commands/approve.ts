@@ -92,7 +92,7 @@ async function approve(
   });
   // Ctrl-C (or SIGTERM) while the approval is served or waits: said, exit 130/143, as `run` does;
   // before its writes are queued it is not caught (the next approve finishes an unqueued one).
-  const interrupt = onInterrupt();
+  const interrupt = onInterrupt(io.signals);
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
     // Said in words, as `run` says it, not only in a JSON log line: a cron mail shows why nothing moves.

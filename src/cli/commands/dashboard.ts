@@ -18,7 +18,7 @@ interface DashboardFlags {
 export function registerDashboard(
   program: Command,
   io: CliIo,
-  untilStopped: () => Promise<string> = untilSignal,
+  untilStopped: () => Promise<string> = () => untilSignal(io.signals),
 ): void {
   program
     .command('dashboard')

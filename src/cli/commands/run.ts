@@ -121,7 +121,7 @@ export async function syncOnce(
     ? () => {}
     : keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
-  const interrupt = onInterrupt();
+  const interrupt = onInterrupt(io.signals);
   // Stops the wait when the source breaks half way, the user interrupts, or Redis refuses a write.
   const stop = new AbortController();
   // The first write Redis refuses (full, read-only), or the run's state found gone: no new job, no

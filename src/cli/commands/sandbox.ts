@@ -47,7 +47,7 @@ export interface SandboxFlags {
 export function registerSandbox(
   program: Command,
   io: CliIo,
-  untilStopped: () => Promise<unknown> = untilSignal,
+  untilStopped: () => Promise<unknown> = () => untilSignal(io.signals),
 ): void {
   program
     .command('sandbox')

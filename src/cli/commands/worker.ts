@@ -27,7 +27,7 @@ import { pauseWhileRedisRefuses } from '../worker-redis-pause.js';
 export function registerWorker(
   program: Command,
   io: CliIo,
-  untilStopped: () => Promise<string> = untilSignal,
+  untilStopped: () => Promise<string> = () => untilSignal(io.signals),
 ): void {
   program
     .command('worker')
