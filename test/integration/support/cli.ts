@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
 import type { CliIo } from '../../../src/cli/program.js';
 import { projectRoot } from '../../../src/project-root.js';
+import { assertOpen, trackCall } from './cli-calls.js';
 
 export interface CliResult {
   code: number;
@@ -22,29 +24,65 @@ function capture(): { stream: PassThrough; text: () => string } {
 
 /**
  * Runs the CLI in this process, as `catalog-sync ...args` with `env` as its whole environment
- * (a copy: a command may write to it, e.g. `--sandbox`). Never touches process.env.
+ * (a copy: a command may write to it, e.g. `--sandbox`). Never touches process.env. The call is
+ * tracked until it ends (cli-calls.ts): removing its prefix waits for it, and interrupts it as
+ * SIGINT would (on an emitter of its own, never the test process's signals).
  */
 export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
   stdin = '',
   /** Seams of the process's io (a store source's sleep, a step before the report is written). */
-  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network' | 'beforeReportWrite'> = {},
+  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network' | 'answerCaps' | 'beforeReportWrite'> = {},
 ): Promise<CliResult> {
   const stdout = capture();
   const stderr = capture();
   const input = new PassThrough();
   input.end(stdin);
-  const code = await main(['node', 'catalog-sync', ...args], {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    stdin: input,
-    env: { ...env },
-    ...seams,
-  });
+  const { signals, interrupt } = callSignals();
+  const code = await trackCall(args, env, interrupt, () =>
+    main(['node', 'catalog-sync', ...args], {
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      stdin: input,
+      env: { ...env },
+      signals,
+      ...seams,
+    }),
+  );
   // Let the captures take in what was written just before the end.
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * The SIGINT of one in-process call: emitted on its own emitter (CliIo.signals). A process that gets
+ * SIGINT before it listens for it ends; a call cannot be ended so, so a command that starts
+ * listening after the interrupt hears it then (a run still reading its first rows, say).
+ */
+function callSignals(): { signals: EventEmitter; interrupt: () => void } {
+  const signals = new EventEmitter();
+  let interrupted = false;
+  let queued = false;
+  const deliver = () => {
+    if (queued) return;
+    queued = true;
+    // After the listener is added: 'newListener' comes before.
+    setImmediate(() => {
+      queued = false;
+      signals.emit('SIGINT', 'SIGINT');
+    });
+  };
+  signals.on('newListener', (event) => {
+    if (interrupted && event === 'SIGINT') deliver();
+  });
+  return {
+    signals,
+    interrupt: () => {
+      interrupted = true;
+      deliver();
+    },
+  };
 }
 
 /**
@@ -103,6 +141,8 @@ export class CliProcesses {
 
   spawn(args: string[], env: NodeJS.ProcessEnv): CliChild {
     assertBuilt();
+    // Not after its test: stopAll has run, and nothing would stop this child.
+    assertOpen(args, env);
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: projectRoot(),
       env,

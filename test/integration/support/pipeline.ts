@@ -10,6 +10,7 @@ import {
 } from '../../../src/sandbox/index.js';
 import { type CatalogRow, parseCsv, writeCsv } from './catalog.js';
 import { type CliChild, CliProcesses, type CliResult, runCli } from './cli.js';
+import { closePrefix } from './cli-calls.js';
 import { removePrefix, TEST_REDIS_URL, uniquePrefix } from './redis-prefix.js';
 
 export const MAIN_KEY = 'sk_test_main';
@@ -49,7 +50,9 @@ export interface Pipeline {
 
 /**
  * Per test: a sandbox Seller API over HTTP, a Redis prefix and a temporary directory, all removed
- * after the test, once every CLI subprocess it spawned has been stopped. Returns an object whose fields are set before each test.
+ * after the test, once every CLI subprocess it spawned has been stopped and every in-process CLI
+ * call under its prefix has ended (removePrefix); a call of the test started after that is refused.
+ * Returns an object whose fields are set before each test.
  */
 export function usePipeline(sandboxOptions: SandboxOptions = {}): Pipeline {
   const pipeline = {} as Pipeline;
@@ -73,11 +76,17 @@ export function usePipeline(sandboxOptions: SandboxOptions = {}): Pipeline {
     } satisfies Pipeline);
   });
   afterEach(async () => {
-    // Children first: a worker still running could write under the prefix after it is cleaned.
+    // Nothing of the test starts any more, and what runs ends, before the prefix goes: a worker
+    // or an in-process call still running would write under it after. The sandbox closes last: a
+    // call that met it closed would write that its seller cannot be reached.
+    closePrefix(pipeline.prefix);
     await processes.stopAll();
-    await pipeline.sandbox.close();
-    await removePrefix(pipeline.prefix);
-    await rm(pipeline.dir, { recursive: true, force: true });
+    try {
+      await removePrefix(pipeline.prefix);
+    } finally {
+      await pipeline.sandbox.close();
+      await rm(pipeline.dir, { recursive: true, force: true });
+    }
   });
   return pipeline;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach } from 'vitest';
+import { callsStillRunning, SETTLE_BOUNDS, type SettleBounds, settleCalls } from './cli-calls.js';
 
 /** The Redis the suite writes to: `REDIS_URL` when set (CI, a throwaway server), else the local default. */
 export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -10,8 +11,17 @@ export function uniquePrefix(): string {
   return `cs-test-${randomBytes(6).toString('hex')}`;
 }
 
-/** Deletes every key under the prefix (catalog-sync's and BullMQ's), with SCAN so Redis never blocks. */
-export async function removePrefix(prefix: string, url = TEST_REDIS_URL): Promise<number> {
+/**
+ * Deletes every key under the prefix (catalog-sync's and BullMQ's), with SCAN so Redis never blocks;
+ * first waits for the in-process CLI calls under it to end (settleCalls: at once when none runs),
+ * and throws, once the keys are gone, naming any call an interrupt did not end.
+ */
+export async function removePrefix(
+  prefix: string,
+  url = TEST_REDIS_URL,
+  settle: SettleBounds = SETTLE_BOUNDS,
+): Promise<number> {
+  const stillRunning = await settleCalls(prefix, settle);
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   let removed = 0;
@@ -25,6 +35,7 @@ export async function removePrefix(prefix: string, url = TEST_REDIS_URL): Promis
   } finally {
     await redis.quit();
   }
+  if (stillRunning.length > 0) throw callsStillRunning(prefix, stillRunning);
   return removed;
 }
 

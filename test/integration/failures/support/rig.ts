@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../../src/sandbox/index.js';
 import { type CatalogRow, writeCsv } from '../../support/catalog.js';
 import { type CliChild, CliProcesses, type CliResult, runCli, runIdOf } from '../../support/cli.js';
+import { closePrefix } from '../../support/cli-calls.js';
 import { removePrefix, TEST_REDIS_URL } from '../../support/redis-prefix.js';
 
 export const KEY_A = 'sk_fail_a';
@@ -83,10 +84,15 @@ export function useFailureRig(sandboxOptions: () => SandboxOptions = () => ({}))
     } satisfies FailureRig);
   });
   afterEach(async () => {
+    // As usePipeline: nothing of the test starts, what runs ends, then the prefix goes; the sandbox last.
+    closePrefix(rig.prefix);
     await processes.stopAll();
-    await rig.sandbox.close();
-    await removePrefix(rig.prefix);
-    await rm(rig.dir, { recursive: true, force: true });
+    try {
+      await removePrefix(rig.prefix);
+    } finally {
+      await rig.sandbox.close();
+      await rm(rig.dir, { recursive: true, force: true });
+    }
   });
   return rig;
 }
