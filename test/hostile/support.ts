@@ -4,11 +4,11 @@ import { type AddressInfo, connect, isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import type { SourceRecord } from '../../src/interfaces.js';
 import type { AnswerCaps } from '../../src/seller-api/answer-caps.js';
 import { type OpenedSource, type OpenSourceOptions, openSource } from '../../src/sources/index.js';
 import type { ConnectTarget, SourceNetwork } from '../../src/sources/url-connect.js';
+import { type CliResult, runCli } from '../integration/support/cli.js';
 
 /**
  * The network of these tests never leaves loopback, even when the code under test is wrong: host
@@ -161,35 +161,17 @@ export function tempFolder(): {
 }
 
 /**
- * The CLI in this process (`main`), with the network seams of its source URLs injected, and the
- * caps of the API's answers when given (scaled down).
+ * The CLI in this process (runCli: tracked until it ends, so removing its prefix waits for it),
+ * with the network seams of its source URLs injected, and the caps of the API's answers when given
+ * (scaled down).
  */
-export async function runCliWithNetwork(
+export function runCliWithNetwork(
   args: string[],
   env: NodeJS.ProcessEnv,
   network: SourceNetwork,
   answerCaps?: Partial<AnswerCaps>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const capture = () => {
-    const stream = new PassThrough();
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-  };
-  const stdout = capture();
-  const stderr = capture();
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await main(['node', 'catalog-sync', ...args], {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    stdin,
-    env: { ...env },
-    network,
-    ...(answerCaps ? { answerCaps } : {}),
-  });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+): Promise<CliResult> {
+  return runCli(args, env, '', { network, ...(answerCaps ? { answerCaps } : {}) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loopbackNetwork, runCliWithNetwork } from '../../hostile/support.js';
 import { catalogRows } from './catalog.js';
 import { type CliResult, runCli } from './cli.js';
 import { usePipeline } from './pipeline.js';
@@ -107,8 +108,11 @@ describe('usePipeline, after a test that left a CLI call that does not end by it
 });
 
 describe('removePrefix, with a CLI call under the prefix that an interrupt does not end', () => {
-  it('removes the prefix, then fails naming the call', async () => {
-    // A feed that never answers: the run waits for its first bytes, where no interrupt is heard.
+  /**
+   * `start`s a run of a feed that never answers, under a prefix of its own: the run waits for its
+   * first bytes, where no interrupt is heard. Resolves to whether removePrefix named it, once ended.
+   */
+  async function leftWaiting(start: (url: string, env: NodeJS.ProcessEnv) => Promise<CliResult>) {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/silent.csv`;
@@ -122,7 +126,7 @@ describe('removePrefix, with a CLI call under the prefix that an interrupt does 
       CATALOG_SYNC_PREFIX: prefix,
       LOG_LEVEL: 'silent',
     };
-    const call = runCli(['run', url, '--dry-run'], env);
+    const call = start(url, env);
     try {
       await expect(removePrefix(prefix, TEST_REDIS_URL, { graceMs: 50, interruptedMs: 50 })).rejects.toThrow(
         `catalog-sync run ${url} --dry-run`,
@@ -140,5 +144,13 @@ describe('removePrefix, with a CLI call under the prefix that an interrupt does 
       await call.catch(() => undefined);
       await removePrefix(prefix);
     }
+  }
+
+  it('removes the prefix, then fails naming the call', async () => {
+    await leftWaiting((url, env) => runCli(['run', url, '--dry-run'], env));
+  });
+
+  it('knows the calls of runCliWithNetwork (the hostile tests) too', async () => {
+    await leftWaiting((url, env) => runCliWithNetwork(['run', url, '--dry-run'], env, loopbackNetwork({})));
   });
 });
