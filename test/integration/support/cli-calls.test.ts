@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackNetwork, runCliWithNetwork } from '../../hostile/support.js';
+import { useFailureRig } from '../failures/support/rig.js';
 import { catalogRows } from './catalog.js';
 import { type CliResult, runCli } from './cli.js';
 import { usePipeline } from './pipeline.js';
@@ -44,6 +45,12 @@ async function feed(rows: number, delayMs: number | null): Promise<{ url: string
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.csv`, server };
 }
 
+// The modules of `run` loaded before the first test: loading them (seconds on a busy machine) is
+// not to outlast the teardown's wait, which would then interrupt a call meant to end by itself.
+beforeAll(async () => {
+  await runCli(['run', '--help'], {});
+});
+
 interface LeftBehind {
   prefix: string;
   call: Promise<CliResult>;
@@ -76,6 +83,30 @@ describe('usePipeline, after a test that left a CLI call running', () => {
   });
 
   it('refuses a CLI call of the ended test: it would write under the removed prefix', async () => {
+    await expect(left?.cli(['status'])).rejects.toThrow(/ended/);
+  });
+});
+
+describe('useFailureRig (the failure tests), after a test that left a CLI call running', () => {
+  const rig = useFailureRig();
+  let left: LeftBehind | null = null;
+  let server: Server | null = null;
+  afterAll(async () => {
+    server?.closeAllConnections();
+    server?.close();
+    if (left) await removePrefix(left.prefix);
+  });
+
+  it('(the call: a run of a feed that ends 300 ms after the test, not awaited)', async () => {
+    const slow = await feed(5, 300);
+    server = slow.server;
+    left = { prefix: rig.prefix, call: rig.cli(['run', slow.url]), cli: rig.cli };
+  });
+
+  it('waited for it, the sandbox still open, before removing the prefix; refuses a call of that test', async () => {
+    const result = await left?.call;
+    expect(result?.stderr).not.toMatch(/cannot reach/);
+    expect(await keysUnder(left?.prefix ?? '')).toEqual([]);
     await expect(left?.cli(['status'])).rejects.toThrow(/ended/);
   });
 });
