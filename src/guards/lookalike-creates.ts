@@ -4,7 +4,7 @@ import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
-import { nameKey } from '../sync/unrecorded-names.js';
+import { IDS_PER_COMMAND, nameKey } from '../sync/unrecorded-names.js';
 import { planWrite } from './planned-writes.js';
 
 /*
@@ -14,6 +14,9 @@ import { planWrite } from './planned-writes.js';
  * the re-run would create every such product a second time. So a create of such a row named as a
  * listed product that has no SKU and that the tool has no record of (sync/unrecorded-names.ts) holds
  * the whole run, as the other whole-run guards do (verdict.ts): nothing is sent until `approve`.
+ * Such a product may as well have been made elsewhere (by hand, by another app: a first migration
+ * onto an account that has some): once the seller approved past it, it holds no run again
+ * (rememberApproved).
  */
 
 /** Run record field: some row of the run looks like such a product (its lookalikes hash has it). */
@@ -28,9 +31,12 @@ export interface Lookalike {
   key: string;
   /** The row's name, as it would be sent. */
   name: string;
-  /** The listed product of that name. */
-  productId: string;
+  /** The listed products of that name (each without a SKU, unknown to the tool, not approved past). */
+  productIds: string[];
 }
+
+/** A lookalike as stored; one stored by an earlier version names its first product alone. */
+type StoredLookalike = Omit<Lookalike, 'productIds'> & { productIds?: string[]; productId?: string };
 
 type CheckContext = Pick<RowSyncContext, 'runId' | 'index' | 'createOnly' | 'only' | 'keepRemote'>;
 
@@ -60,9 +66,9 @@ export async function noteLookalikeCreates(
   );
   const found: string[] = [];
   creates.forEach(({ row }, i) => {
-    const productId = ids[i];
-    if (!productId) return;
-    const lookalike: Lookalike = { row: row.row, key: row.key, name: String(row.fields.name), productId };
+    const productIds = ids[i]?.split(',');
+    if (!productIds) return;
+    const lookalike: Lookalike = { row: row.row, key: row.key, name: String(row.fields.name), productIds };
     found.push(String(row.row), JSON.stringify(lookalike));
   });
   if (found.length === 0) return;
@@ -78,7 +84,40 @@ export async function noteLookalikeCreates(
 /** The run's lookalike creates (LOOKALIKE_ROWS set), in row order; none when it has none. */
 export async function lookalikesOf(redis: Redis, keys: RedisKeys, runId: string): Promise<Lookalike[]> {
   const stored = await redis.hvals(keys.lookalikes(runId));
-  return stored.map((json) => JSON.parse(json) as Lookalike).sort((a, b) => a.row - b.row);
+  return stored
+    .map((json) => {
+      const { productId, productIds, ...lookalike } = JSON.parse(json) as StoredLookalike;
+      return { ...lookalike, productIds: productIds ?? (productId ? [productId] : []) };
+    })
+    .sort((a, b) => a.row - b.row);
+}
+
+/**
+ * On `approve` of a run held for lookalike creates (all its held rows, or `rows`): the products
+ * those approved rows looked like join the seller's approved look-alikes (keys.approvedLookalikes),
+ * for which no later run is held (sync/unrecorded-names.ts). The seller looked at them and chose to
+ * create the rows anyway: made elsewhere, they would hold every night a new row shares a name.
+ * Costs nothing for a run whose list read found no such product; doing it again adds nothing.
+ */
+export async function rememberApproved(
+  redis: Redis,
+  keys: RedisKeys,
+  run: { id: string; sellerRef: string; lookalikeGuarded?: boolean },
+  rows: readonly number[] | null,
+): Promise<void> {
+  if (!run.lookalikeGuarded) return;
+  const approved = rows ? new Set(rows) : null;
+  const ids = new Set(
+    (await lookalikesOf(redis, keys, run.id))
+      .filter((lookalike) => approved === null || approved.has(lookalike.row))
+      .flatMap((lookalike) => lookalike.productIds),
+  );
+  if (ids.size === 0) return;
+  const all = [...ids];
+  const multi = redis.multi();
+  for (let at = 0; at < all.length; at += IDS_PER_COMMAND)
+    multi.sadd(keys.approvedLookalikes(run.sellerRef), ...all.slice(at, at + IDS_PER_COMMAND));
+  await multi.exec();
 }
 
 /** How many rows and products the reason names; the rest are counted. */
@@ -86,8 +125,11 @@ const NAMED = 3;
 
 /**
  * Why the run is held for them, or null for none: `row 12 (shopify:prod-5, "Café crème") looks
- * like product 345, which has no SKU and which this tool has no record of (its Redis record
- * lost?): creating it may duplicate it (approve creates it anyway)`.
+ * like product 345, which has no SKU and which this tool has no record of (made by hand or by
+ * another app, or by this tool before its Redis record was lost): creating it may duplicate it
+ * (approve creates it anyway and stops asking about that product, or give that product a SKU, and
+ * the row the same one if it is the row's own)`. Every product the rows look like is counted, the
+ * first ones named.
  */
 export function lookalikeText(lookalikes: readonly Lookalike[]): string | null {
   if (lookalikes.length === 0) return null;
@@ -97,16 +139,23 @@ export function lookalikeText(lookalikes: readonly Lookalike[]): string | null {
     shown.map(({ row, key, name }) => `${row} (${key}, ${JSON.stringify(name)})`),
     lookalikes.length - shown.length,
   );
-  const products = [...new Set(lookalikes.map((lookalike) => lookalike.productId))];
-  const named = [...new Set(shown.map((lookalike) => lookalike.productId))];
+  const products = [...new Set(lookalikes.flatMap((lookalike) => lookalike.productIds))];
+  const named = products.slice(0, NAMED);
   const oneProduct = products.length === 1;
   const productList = listed(named, products.length - named.length);
   const them = oneRow ? 'it' : 'them';
+  const those = oneProduct ? 'that product' : 'those products';
+  // The product may be the row's own (a record lost): given one SKU, the row finds it by it.
+  const own = oneRow
+    ? `the row the same one if ${oneProduct ? 'it is' : 'one is'} the row's own`
+    : `a row the same one if ${oneProduct ? 'it is' : 'one is'} that row's own`;
   return (
     `${oneRow ? 'row' : 'rows'} ${rows} ${oneRow ? 'looks' : 'look'} like ` +
     `${oneProduct ? 'product' : 'products'} ${productList}, ` +
-    `which ${oneProduct ? 'has' : 'have'} no SKU and which this tool has no record of (its Redis record lost?): ` +
-    `creating ${them} may duplicate ${oneProduct ? 'it' : 'them'} (approve creates ${them} anyway)`
+    `which ${oneProduct ? 'has' : 'have'} no SKU and which this tool has no record of ` +
+    '(made by hand or by another app, or by this tool before its Redis record was lost): ' +
+    `creating ${them} may duplicate ${oneProduct ? 'it' : 'them'} ` +
+    `(approve creates ${them} anyway and stops asking about ${those}, or give ${those} a SKU, and ${own})`
   );
 }
 

@@ -3,6 +3,7 @@ import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
 import { HeldRows } from '../guards/held-rows.js';
+import { rememberApproved } from '../guards/lookalike-creates.js';
 import { refuseWhileLaterRunsWrite, settleSuperseded } from '../guards/superseded.js';
 import { rowGuardReason } from '../guards/verdict.js';
 import type { ProductUpsert } from '../interfaces.js';
@@ -88,6 +89,8 @@ export async function queueApproval(
 ): Promise<Approved & { resumed: boolean }> {
   const approval =
     (await unfinishedApproval(deps, run, rows, now)) ?? (await startApproval(deps, run, rows, now));
+  // Before its writes are queued: an approve stopped after them is finished by `approve` without this.
+  await rememberApproved(deps.redis, deps.keys, run, approval.rows);
   const { deactivations, superseded } = await queueApprovedWrites(deps, run, approval);
   const unwritten = [...superseded.values()].reduce((sum, n) => sum + n, 0);
   return {

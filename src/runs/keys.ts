@@ -157,9 +157,10 @@ export class RedisKeys {
     return `${this.#run(runId)}:replaced`;
   }
   /**
-   * Hash: a product's name (trimmed, NFC) → its id, for the listed products without a SKU that the
-   * id map does not know (sync/unrecorded-names.ts): a create of a row whose key is derived under
-   * one of these names may make that product a second time (guards/lookalike-creates.ts).
+   * Hash: a product's name (sync/unrecorded-names.ts nameKey) → the ids, comma-separated, of the
+   * listed products of that name without a SKU that the id map does not know and the seller has not
+   * approved past (approvedLookalikes): a create of a row whose key is derived under one of these
+   * names may make such a product a second time (guards/lookalike-creates.ts).
    */
   unrecordedNames(runId: string): string {
     return `${this.#run(runId)}:unrecorded-names`;
@@ -378,6 +379,14 @@ export class RedisKeys {
    */
   requestsAnswered(sellerRef: string, windowStart: number): string {
     return `${this.#seller(sellerRef)}:answered:${windowStart}`;
+  }
+  /**
+   * Set: ids of the seller's products without a SKU, unknown to the tool, that an `approve` of a
+   * run held for look-alikes created past (guards/lookalike-creates.ts): no run is held for them
+   * again. Kept like the id map (no expiry); a list read drops those no longer listed so.
+   */
+  approvedLookalikes(sellerRef: string): string {
+    return `${this.#seller(sellerRef)}:approved-lookalikes`;
   }
   /** Set: the product fields this tool has sent for the seller (managed-fields.ts). */
   fieldsSent(sellerRef: string): string {

@@ -61,8 +61,9 @@ describe('rows without a SKU once the id map is lost', () => {
     const reason =
       `rows 1 (shopify:cafe-creme, "Café crème") and 2 (shopify:the-noir, "Thé noir") look like ` +
       `products ${ids.get('Café crème')} and ${ids.get('Thé noir')}, which have no SKU and which this ` +
-      'tool has no record of (its Redis record lost?): creating them may duplicate them ' +
-      '(approve creates them anyway): nothing was sent';
+      'tool has no record of (made by hand or by another app, or by this tool before its Redis record was lost): ' +
+      'creating them may duplicate them (approve creates them anyway and stops asking about those products, or ' +
+      "give those products a SKU, and a row the same one if one is that row's own): nothing was sent";
     expect(held.stdout).toContain(`  held      ${reason}`);
     const runId = runIdOf(held.stdout);
     expect(held.stdout).toContain(`  approve   catalog-sync approve ${runId}`);
@@ -98,7 +99,9 @@ describe('rows without a SKU once the id map is lost', () => {
     expect(dry.stdout).toContain(
       `  guard     a run without --dry-run would be held (exit 5): row 1 (shopify:cafe-creme, "Café crème") ` +
         `looks like product ${ids.get('Café crème')}, which has no SKU and which this tool has no record ` +
-        'of (its Redis record lost?): creating it may duplicate it (approve creates it anyway)',
+        'of (made by hand or by another app, or by this tool before its Redis record was lost): creating it may ' +
+        'duplicate it (approve creates it anyway and stops asking about that product, or give that product a SKU, ' +
+        "and the row the same one if it is the row's own)",
     );
   });
 

@@ -67,6 +67,7 @@ function sellerAndRunKeys(keys: RedisKeys, runId: string): string[] {
     keys.requestsUsed(REF, 0),
     keys.requestsAnswered(REF, 0),
     keys.fieldsSent(REF),
+    keys.approvedLookalikes(REF),
     keys.seller(REF),
     keys.sellerRuns(REF),
     keys.sellerReading(REF),
