@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { countOf } from '../count-words.js';
-import type { KeyHolder } from '../sellers/seller-registry.js';
+import type { KeyHolder } from '../sellers/key-holder.js';
 import { UsageError } from '../usage-error.js';
 
 /**
@@ -37,11 +37,18 @@ export function sellerLabel(ref: string, name: string | null | undefined): strin
 
 /**
  * `seller shop-b's key`, or for a seller known by its key only `seller 3f2a…'s key (26 products
- * recorded)`: what tells the user the key is taken, and by what.
+ * recorded)`, `(2 runs recorded)` when its runs created none (its products were on the API already):
+ * what tells the user the key is taken, and by what.
  */
 export function keyHolderText(holder: KeyHolder): string {
   if (holder.name) return `seller ${holder.name}'s key`;
-  return `seller ${holder.ref}'s key (${countOf(holder.products, 'product')} recorded)`;
+  const what =
+    holder.products > 0
+      ? `${countOf(holder.products, 'product')} recorded`
+      : holder.runs > 0
+        ? `${countOf(holder.runs, 'run')} recorded`
+        : 'a seller with records of its own';
+  return `seller ${holder.ref}'s key (${what})`;
 }
 
 /** What a run needs to know of the sellers in Redis to pick its seller. */
@@ -53,8 +60,8 @@ export interface SellerLookup {
 
 /**
  * The seller a run with this key (and `--seller NAME`, when given) serves. Named: the name's ref,
- * the key linked to it (refused when the key is another seller's: named, or with products recorded,
- * whose id map would be left behind). Unnamed: the key's seller,
+ * the key linked to it (refused when the key is another seller's: named, or with runs or products
+ * recorded, whose history would be left behind: key-holder.ts). Unnamed: the key's seller,
  * as before, with the name it may have been given by an earlier run.
  */
 export async function sellerOfRun(

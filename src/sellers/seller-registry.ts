@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import { productsRecorded } from '../sync/match-space.js';
+import { type KeyHolder, keyHolder } from './key-holder.js';
 
 export interface SellerInfo {
   ref: string;
@@ -8,14 +9,6 @@ export interface SellerInfo {
   queueName: string;
   /** `--seller NAME`: the seller's name, when it was given one. */
   name?: string;
-}
-
-/** The seller a key already serves, when it may not serve another. */
-export interface KeyHolder {
-  ref: string;
-  name: string | null;
-  /** The products its id map holds. */
-  products: number;
 }
 
 /** Fingerprints asked in one HMGET: far below what a call's argument list holds. */
@@ -112,16 +105,16 @@ export class SellerRegistry {
 
   /**
    * Makes a key (by fingerprint) serve the seller `ref` (a named seller's, or a paused one's on
-   * `resume`), so that workers holding it find the seller. A key is one seller's account: when it
-   * already serves another seller that is named or has products recorded, nothing is linked and that
-   * seller is returned (moving the key would leave its id map behind, and a SKU-less catalog would be
-   * created again); null once the key serves `ref`.
+   * `resume`), so that workers holding it find the seller. A key is one seller's account: when the
+   * seller it already serves has anything recorded (a name, runs, its id map, limits learned, other
+   * keys: key-holder.ts), nothing is linked and that seller is returned (moving the key would leave
+   * its history behind, and a SKU-less catalog would be created again); null once the key serves `ref`.
    */
   async claimKey(keyFingerprint: string, ref: string): Promise<KeyHolder | null> {
     const current = await this.resolveRef(keyFingerprint);
     if (current === ref) return null;
-    const [name, products] = await Promise.all([this.nameOf(current), this.productsRecorded(current)]);
-    if (name || products > 0) return { ref: current, name, products };
+    const holder = await keyHolder(this.redis, this.keys, current, keyFingerprint);
+    if (holder !== null) return holder;
     await this.linkKey(keyFingerprint, ref);
     return null;
   }

@@ -52,13 +52,14 @@ describe("a named seller's ref", () => {
 });
 
 /**
- * SellerRegistry's lookups over plain maps: aliases (key fingerprint → ref), names (ref → name) and
- * products recorded (ref → count).
+ * SellerRegistry's lookups over plain maps: aliases (key fingerprint → ref), names (ref → name),
+ * products recorded and runs listed (ref → count).
  */
 function lookup(
   aliases: Record<string, string>,
   names: Record<string, string>,
   products: Record<string, number> = {},
+  runs: Record<string, number> = {},
 ) {
   return {
     aliases,
@@ -67,8 +68,13 @@ function lookup(
     claimKey: async (fp: string, ref: string) => {
       const current = aliases[fp] ?? fp;
       if (current === ref) return null;
-      const holder = { ref: current, name: names[current] ?? null, products: products[current] ?? 0 };
-      if (holder.name || holder.products > 0) return holder;
+      const holder = {
+        ref: current,
+        name: names[current] ?? null,
+        products: products[current] ?? 0,
+        runs: runs[current] ?? 0,
+      };
+      if (holder.name || holder.products > 0 || holder.runs > 0) return holder;
       aliases[fp] = ref;
       return null;
     },
@@ -119,8 +125,26 @@ describe('a key that already serves a seller with products recorded', () => {
   });
 
   it('is said in the singular for one product', () => {
-    expect(keyHolderText({ ref: 'a1b2', name: null, products: 1 })).toBe(
+    expect(keyHolderText({ ref: 'a1b2', name: null, products: 1, runs: 1 })).toBe(
       "seller a1b2's key (1 product recorded)",
+    );
+  });
+});
+
+describe('a key that already serves a seller with runs but no product created (its products were on the API)', () => {
+  const api = { baseUrl: BASE, keyEnv: 'SELLER_API_KEY', keyFingerprint: sellerRef(BASE, 'sk_1') };
+
+  it('is not linked to a name either: the refusal counts its runs', async () => {
+    const sellers = lookup({}, {}, {}, { [api.keyFingerprint]: 2 });
+    await expect(sellerOfRun(sellers, api, 'acme')).rejects.toThrow(
+      `seller acme: the key in SELLER_API_KEY is already seller ${api.keyFingerprint}'s key (2 runs recorded), and a key is one seller's account: run it without --seller`,
+    );
+    expect(sellers.aliases).toEqual({});
+  });
+
+  it('says what it has kept when its runs have expired', () => {
+    expect(keyHolderText({ ref: 'a1b2', name: null, products: 0, runs: 0 })).toBe(
+      "seller a1b2's key (a seller with records of its own)",
     );
   });
 });

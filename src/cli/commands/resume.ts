@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../config.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
-import type { KeyHolder, SellerInfo } from '../../sellers/seller-registry.js';
+import type { KeyHolder } from '../../sellers/key-holder.js';
+import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
