@@ -23,7 +23,7 @@ export type KeyPauseResult =
   | { kind: 'still-rejected' }
   | { kind: 'refused'; reason: string }
   /**
-   * The working key already serves another seller (named, or with products recorded): not linked,
+   * The working key already serves another seller (anything of it recorded: key-holder.ts): not linked,
    * the pause stays; `queuedRuns` are the paused seller's runs still queued.
    */
   | { kind: 'key-taken'; by: KeyHolder; queuedRuns: string[] }
