@@ -76,6 +76,12 @@ export function unknownNames(named: readonly NamedField[], known: Iterable<strin
 }
 
 /**
+ * The names a source's columns are read under where not their own (the generic preset's `stock` as
+ * quantity): a CSV header's columns, or for a JSON source every name (its records bring their keys).
+ */
+export type ReadAs = Pick<ReadonlyMap<string, string>, 'get' | 'has'>;
+
+/**
  * The line refusing the first named field that is a column `readAs` reads as another field (the
  * generic preset's `stock` read as quantity), null when none is: the products an older run sent it
  * to as a text field still show it, so the name would pass the listed-fields check, and `--missing
@@ -84,7 +90,7 @@ export function unknownNames(named: readonly NamedField[], known: Iterable<strin
  */
 export function readAsLine(
   named: readonly NamedField[],
-  readAs: ReadonlyMap<string, string>,
+  readAs: ReadAs,
   given: readonly string[],
 ): string | null {
   const refused = named.find((field) => readAs.has(field.name) && !given.includes(field.name));

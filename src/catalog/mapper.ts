@@ -8,6 +8,7 @@ import { createDecimalReader, decimalChoice } from './decimal-reader.js';
 import { learnDecimals } from './decimal-sample.js';
 import { recordWithoutError, withoutErrorColumn } from './error-column.js';
 import { CatalogConfigError } from './errors.js';
+import type { ReadAs } from './field-names.js';
 import { kindOf } from './fields.js';
 import { compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
@@ -72,8 +73,11 @@ export interface MapperOptions {
 export interface Mapper {
   /** The preset in use (`generic`, `shopify` …), or `mapping <file>` for a mapping file alone. */
   preset: string;
-  /** One line per decision made from the source, for the user (preset detected, decimal style …). */
-  detections: string[];
+  /**
+   * One line per decision made from the source, for the user (preset detected, decimal style …).
+   * Read when said: a JSON source's keys are said as its records bring them (generic-keys.ts).
+   */
+  readonly detections: string[];
   /** The fields that can be sent, after `--fields`. */
   fields: string[];
   /** Every field the preset or mapping gives for this source, before `--fields`. */
@@ -82,7 +86,7 @@ export interface Mapper {
    * The source's columns read as a product field of another name (the generic preset's `stock` as
    * quantity): an option naming the column is refused (field-names.ts readAsLine).
    */
-  readAs: ReadonlyMap<string, string>;
+  readAs: ReadAs;
   /** The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`. */
   matchBy: string;
   /**
@@ -112,7 +116,11 @@ export function createMapper(options: MapperOptions): Mapper {
   // A file from `report --failed-only` reads as the source it came from: its `error` column is not there.
   const columns = withoutErrorColumn(options.columns);
   const sample = (options.sample ?? []).map(recordWithoutError);
-  const { base, label, detections, presetColumns, rename, readAs } = choosePreset(options, columns, sample);
+  const { base, label, detections, presetColumns, rename, readAs, nameOf, said } = choosePreset(
+    options,
+    columns,
+    sample,
+  );
 
   const compiled = mapping
     ? compileMapping(mapping, columns, options.openColumns ? { sample } : undefined)
@@ -122,6 +130,7 @@ export function createMapper(options: MapperOptions): Mapper {
   const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
   const send = options.fields ? checkFields(options.fields, available, readAs) : undefined;
   const run: PresetRun = { now: options.now ?? Date.now() };
+  if (nameOf) run.nameOf = nameOf;
   if (send && !send.has('sale_price')) run.salePriceUnsent = true;
 
   const choice = decimalChoice(options, base.decimalStyle, label);
@@ -166,7 +175,11 @@ export function createMapper(options: MapperOptions): Mapper {
 
   return {
     preset: label,
-    detections,
+    get detections() {
+      return said
+        ? [...detections.slice(0, said.at), ...said.lines(), ...detections.slice(said.at)]
+        : detections;
+    },
     matchBy,
     fields: send ? available.filter((field) => send.has(field)) : available,
     sourceFields: available,

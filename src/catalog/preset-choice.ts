@@ -2,8 +2,9 @@ import type { SourceRecord } from '../interfaces.js';
 import { namedValues } from '../named-values.js';
 import { blankColumnLines } from './blank-columns.js';
 import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
+import type { ReadAs } from './field-names.js';
+import { genericNames } from './generic-names.js';
 import type { MappingSpec } from './mapping-file.js';
-import { genericHeader } from './presets/generic-header.js';
 import { type LocalizedHeader, PRESETS, type Preset, type RowMapper } from './presets/index.js';
 import { sourceList } from './source-lists.js';
 
@@ -22,7 +23,14 @@ export interface PresetChoice {
   /** Renames a record's values to `presetColumns`; absent when they are the source's own. */
   rename?: (record: SourceRecord) => SourceRecord;
   /** The generic preset's columns read as a product field of another name (`stock` → quantity). */
-  readAs: ReadonlyMap<string, string>;
+  readAs: ReadAs;
+  /** The generic preset's name for each column or key (PresetRun.nameOf); absent: their own. */
+  nameOf?: (column: string) => string;
+  /**
+   * Summary lines known only once the records are read (a JSON source's keys, generic-keys.ts):
+   * said at `at` among `detections`, the keys met so far.
+   */
+  said?: { at: number; lines: () => string[] };
 }
 
 /** Mapping file alone: every field comes from the mapping. */
@@ -58,7 +66,7 @@ export function choosePreset(
   let base: ChosenPreset;
   let label: string;
   let localized: LocalizedHeader | undefined;
-  let readAs: ReadonlyMap<string, string> = new Map();
+  let readAs: ReadAs = new Map<string, string>();
   if (named !== undefined) {
     const name = checkPreset(named, columns, sample);
     base = PRESETS[name];
@@ -86,41 +94,38 @@ export function choosePreset(
     localized = detected.localized;
     detections.push(detected.reason);
   }
+  let nameOf: ((column: string) => string) | undefined;
+  let said: PresetChoice['said'];
+  let presetColumns = localized?.columns ?? columns;
   if (label === 'generic' && !localized) {
-    const header = genericHeader(columns, {
+    const generic = genericNames(columns, {
       matchBy: options.matchBy ?? mapping?.matchBy,
-      mapped: Object.keys(mapping?.fields ?? {}),
+      ...(mapping ? { mapping } : {}),
+      open: options.openColumns === true,
     });
-    localized = header.localized;
-    if (localized) detections.push(localized.says);
+    ({ presetColumns, nameOf, readAs } = generic);
     // Options then name the field, not the column: checked where they are (field-names.ts readAsLine).
-    const names = localized?.columns ?? columns;
-    readAs = new Map(
-      columns.flatMap((column, i) => (names[i] === column ? [] : [[column, names[i] ?? column]])),
-    );
-    detections.push(...header.lines);
+    const { lines } = generic;
+    if (typeof lines === 'function') said = { at: detections.length, lines };
+    else detections.push(...lines);
   }
   // A CSV's blank header cells: which the preset named by their place, which hold data no one reads.
   if (options.openColumns !== true)
     detections.push(
       ...blankColumnLines({
         columns,
-        presetColumns: localized?.columns ?? columns,
+        presetColumns,
         sample,
         ...(mapping ? { mapping } : {}),
         generic: label === 'generic',
       }),
     );
-  // The preset reads a localized header by its own names: records are renamed on the way in.
-  if (!localized) return { base, label, detections, presetColumns: columns, readAs };
-  return {
-    base,
-    label,
-    detections,
-    readAs,
-    presetColumns: localized.columns,
-    rename: renamer(columns, localized.columns, options.openColumns === true),
-  };
+  const choice: PresetChoice = { base, label, detections, presetColumns, readAs };
+  if (nameOf) choice.nameOf = nameOf;
+  if (said) choice.said = said;
+  // Another preset reads a localized header by its own names: records are renamed on the way in.
+  if (localized) choice.rename = renamer(columns, localized.columns, options.openColumns === true);
+  return choice;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CatalogConfigError } from './errors.js';
-import { readAsLine, unknownFieldLine } from './field-names.js';
+import { type ReadAs, readAsLine, unknownFieldLine } from './field-names.js';
 import type { CompiledMapping } from './mapping.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 
@@ -14,11 +14,7 @@ export function availableFields(presetFields: string[], compiled: CompiledMappin
  * `--fields` checked against what the source gives: a column read as another field names that field
  * (readAsLine), a name the source does not give is refused with the nearest it does.
  */
-export function checkFields(
-  wanted: string[],
-  available: string[],
-  readAs: ReadonlyMap<string, string>,
-): Set<string> {
+export function checkFields(wanted: string[], available: string[], readAs: ReadAs): Set<string> {
   const named = wanted.map((name) => ({ option: '--fields', name }));
   const readLine = readAsLine(named, readAs, available);
   if (readLine !== null) throw new CatalogConfigError(readLine);

@@ -145,7 +145,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
 
   const fields: ProductFields = {};
   const notes = draft.notes;
-  const errors: string[] = [];
+  const errors: string[] = draft.refused === undefined ? [] : [draft.refused];
   const raws: RawFields = draft.fields;
   // The money values the file gave with more decimals than are sent (rare: made only for such a row).
   let unrounded: Record<string, Decimal> | undefined;

@@ -203,7 +203,10 @@ export async function prepareRun(
       spec,
       rows: mapper.map(sourceRows.tap(peeked.records), sourceRows),
       sourceRows,
-      detections: [...openedSource.detections, ...mapper.detections],
+      // Read when the summary is written: a JSON source's keys are said as its records brought them.
+      get detections() {
+        return [...openedSource.detections, ...mapper.detections];
+      },
       rowEstimate: openedSource.rowEstimate,
       sandbox,
       async close() {

@@ -1,22 +1,24 @@
 import { kindOf, listItems } from '../fields.js';
 import { sourceList } from '../source-lists.js';
-import { put } from './columns.js';
 import type { Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './unsendable.js';
 
 /**
  * The generic preset (README, What each preset reads): each column name is a product field, sent as
- * is; an `id` column
- * is the remote product id and addresses the product (it is not sent as a field).
+ * is, or read under the name `run.nameOf` gives it (`stock` as quantity: generic-header.ts for a
+ * CSV's header, generic-keys.ts for a JSON record's keys); an `id` column is the remote product id
+ * and addresses the product (it is not sent as a field).
  */
 export const generic: Preset = {
   name: 'generic',
   signature: { required: [], distinctive: [] },
   decimalStyle: 'auto',
-  fields: (columns) => columns.filter((column) => column !== 'id'),
-  create: () =>
-    oneToOne((record) => {
+  // A JSON record's keys may name one field twice (`quantity`, `stock`): one field all the same.
+  fields: (columns) => [...new Set(columns)].filter((column) => column !== 'id'),
+  create: (_columns, run) => {
+    const nameOf = run.nameOf ?? ((column: string) => column);
+    return oneToOne((record) => {
       const fields: RawFields = {};
       // A for-in over the record's keys (a plain object: the same keys, in the same order, as
       // Object.entries), which built an array per row and one per cell: 141 MB of the 2.1 GB a
@@ -25,16 +27,54 @@ export const generic: Preset = {
       // A JSON item may bring it after the sample the header check saw (mapper.ts): never dropped.
       if (Object.hasOwn(values, UNSENDABLE_FIELD))
         return { kind: 'invalid', record, reason: unsendableReason(`item ${record.row}`) };
+      let id: string | undefined;
+      // Made only for a record whose keys give one field two values (rare).
+      let twice: Set<string> | undefined;
       for (const column in values) {
-        if (column === 'id') continue;
+        const field = nameOf(column);
         // A list field takes a list the source gave item by item (an item may hold a `,`); a
         // text field, and a list field from a CSV cell, the text (split on `,` by its kind).
-        const list = lists && kindOf(column) === 'list' ? sourceList(record, column) : undefined;
-        put(fields, column, list ? listItems(list) : (values[column] as string).trim());
+        const list = lists && kindOf(field) === 'list' ? sourceList(record, column) : undefined;
+        const value = list ? listItems(list) : (values[column] as string).trim();
+        // A blank cell means "leave as it is": no value, and none to differ from another.
+        if ((Array.isArray(value) ? value.length === 0 : value === '') || twice?.has(field)) continue;
+        const before = field === 'id' ? id : Object.hasOwn(fields, field) ? fields[field] : undefined;
+        // Two keys read as one field (a JSON item's `quantity` and `stock`): which one is meant
+        // cannot be told, so neither is sent and the row is refused (the same value twice is it).
+        if (before !== undefined && !sameValue(before, value)) {
+          twice ??= new Set();
+          twice.add(field);
+          if (field === 'id') id = undefined;
+          else delete fields[field];
+        } else if (field === 'id') id = value as string;
+        else fields[field] = value;
       }
-      const id = record.values.id?.trim();
-      return id
-        ? { kind: 'product', record, fields, id, notes: [] }
-        : { kind: 'product', record, fields, notes: [] };
-    }),
+      const draft = id
+        ? { kind: 'product' as const, record, fields, id, notes: [] }
+        : { kind: 'product' as const, record, fields, notes: [] };
+      if (twice === undefined) return draft;
+      const [field] = twice;
+      return { ...draft, refused: twiceReason(field as string, values, nameOf) };
+    });
+  },
 };
+
+function sameValue(a: string | string[], b: string | string[]): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+/** `quantity given twice, with different values: by quantity, and by stock read as quantity (…)`. */
+function twiceReason(
+  field: string,
+  values: Record<string, string>,
+  nameOf: (column: string) => string,
+): string {
+  const keys = Object.keys(values)
+    .filter((column) => nameOf(column) === field && values[column]?.trim() !== '')
+    // The field's own name first, then the others as sorted: the same line whatever their order.
+    .sort((a, b) => (a === field ? -1 : b === field ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const by = keys.map((column) => (column === field ? `by ${column}` : `by ${column} read as ${field}`));
+  const last = by.pop();
+  return `${field} given twice, with different values: ${by.join(', ')}, and ${last} (docs/sources.md)`;
+}

@@ -81,6 +81,11 @@ export type Draft =
       /** Why the row has no name where the file has no column for one (see ProductUpsert.unnamed). */
       unnamed?: string;
       /**
+       * Why the row cannot be sent though the preset read it (a JSON item whose `quantity` and
+       * `stock` give the quantity two values): invalid for it, under its key where it has one.
+       */
+      refused?: string;
+      /**
        * What `price` and `sale_price` are, where the file says: `gross` (tax included) or `net`
        * with the row's tax rate in percent when the file gives one (`--price-includes-tax`).
        */
@@ -163,6 +168,11 @@ export interface PresetRun {
    * Absent: the preset's own style.
    */
   readDecimal?: (text: string) => ParsedDecimal;
+  /**
+   * The generic preset's: the name each column (a JSON record's key) is read under, `stock` as
+   * quantity (generic-header.ts, generic-keys.ts). Absent: its own.
+   */
+  nameOf?: (column: string) => string;
 }
 
 export interface Preset {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { genericHeader } from '../../../src/catalog/presets/generic-header.js';
+import { OpenKeys, readName } from '../../../src/catalog/presets/generic-keys.js';
 
 const NEAR_HINT = ': rename it, or read it with a mapping file';
 
@@ -135,7 +136,69 @@ describe("the generic preset's header", () => {
   });
 
   it("counts a mapping file's fields as given: a column near one is not said to be", () => {
-    // `preset: generic` with `fields: {quantity: quantiy}` reads it already.
-    expect(genericHeader(['sku', 'quantiy', 'stock'], { mapped: ['quantity'] })).toEqual({ lines: [] });
+    // `preset: generic` with `fields: {quantity: quantiy}` reads it already. `stock` is not read as
+    // quantity then, but sent as a field of its own: said (it was not).
+    const mapping = { mapped: new Map([['quantity', ['quantiy']]]), reads: new Set(['quantiy']) };
+    expect(genericHeader(['sku', 'quantiy', 'stock'], mapping)).toEqual({
+      lines: ['columns sent under their own name, the mapping file giving their field: stock (quantity)'],
+    });
+  });
+
+  it('does not read a word the mapping file reads as a field of its own, nor say it', () => {
+    // `stock: {column: stock, custom: true}`: its `In stock` is no quantity.
+    const mapping = { mapped: new Map([['stock', ['stock']]]), reads: new Set(['stock']) };
+    expect(genericHeader(['sku', 'stock', 'Price'], mapping)).toEqual({
+      localized: {
+        columns: ['sku', 'stock', 'price'],
+        says: 'columns read as product fields: Price as price',
+      },
+      lines: [],
+    });
+  });
+
+  it('does not read a field in another case that the mapping file gives from another column, and says so', () => {
+    // `name: Titel`: what is sent as name is Titel; `Name` is not read as it too.
+    const mapping = { mapped: new Map([['name', ['Titel']]]), reads: new Set(['Titel']) };
+    expect(genericHeader(['SKU', 'Name', 'Titel'], mapping)).toEqual({
+      localized: { columns: ['sku', 'Name', 'Titel'], says: 'columns read as product fields: SKU as sku' },
+      lines: ['columns sent under their own name, the mapping file giving their field: Name (name)'],
+    });
+    // Given from the column itself (`sku: SKU`), or removed (`price: null`): read as before.
+    const own = {
+      mapped: new Map<string, string[] | null>([
+        ['sku', ['SKU']],
+        ['price', null],
+      ]),
+      reads: new Set(['SKU']),
+    };
+    expect(genericHeader(['SKU', 'Price'], own).localized?.columns).toEqual(['sku', 'price']);
+  });
+});
+
+describe("the generic preset's reading of one key (a JSON record's)", () => {
+  it('reads each name by itself, whatever other keys there are', () => {
+    expect(readName('stock', {})).toBe('quantity');
+    expect(readName('Stock', {})).toBe('quantity');
+    expect(readName('EAN', {})).toBe('barcode');
+    expect(readName('EAN', { matchBy: 'ean' })).toBe('ean');
+    expect(readName('ean', { matchBy: 'ean' })).toBe('ean');
+    expect(readName('Price', {})).toBe('price');
+    expect(readName('quantity', {})).toBe('quantity');
+    expect(readName('sale', {})).toBe('sale');
+    expect(readName('quantiy', {})).toBe('quantiy');
+    expect(readName('Color', {})).toBe('Color');
+  });
+
+  it('works each key out once, and says the keys met, whichever record met them first', () => {
+    const keys = new OpenKeys({});
+    for (const key of ['sku', 'price', 'sku', 'stock', 'ean', 'stock', 'quantiy'])
+      expect(keys.nameOf(key)).toBe(readName(key, {}));
+    expect(keys.lines()).toEqual(['columns read as product fields: stock as quantity, ean as barcode']);
+    const near = new OpenKeys({});
+    near.nameOf('sku');
+    near.nameOf('pirce');
+    expect(near.lines()).toEqual([
+      `columns sent under their own name, near a product field: pirce (price?)${NEAR_HINT} (price: pirce; docs/sources.md)`,
+    ]);
   });
 });

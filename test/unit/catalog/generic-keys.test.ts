@@ -39,7 +39,13 @@ describe("the generic preset's keys of a JSON source", () => {
     const { rows } = await mapOpen(ITEMS);
     const fields = fieldsOf(rows);
     expect(fields.get('P2')).toEqual({ sku: 'P2', name: 'b', price: 1, quantity: 4 });
-    expect(fields.get('P3')).toEqual({ sku: 'P3', name: 'c', price: 1, quantity: 7, barcode: '0012345678905' });
+    expect(fields.get('P3')).toEqual({
+      sku: 'P3',
+      name: 'c',
+      price: 1,
+      quantity: 7,
+      barcode: '0012345678905',
+    });
   });
 
   it('reads each key the same whatever record comes first (one night and the next)', async () => {
@@ -97,7 +103,7 @@ describe("the generic preset's keys of a JSON source", () => {
 });
 
 describe("the generic preset's words beside a mapping file", () => {
-  it("does not read a column the mapping file sends as a field of its own (stock: {custom: true})", async () => {
+  it('does not read a column the mapping file sends as a field of its own (stock: {custom: true})', async () => {
     const mapping = parseMapping(
       'preset: generic\nfields:\n  stock: { column: stock, custom: true }\n',
       'm.yml',
@@ -119,7 +125,11 @@ describe("the generic preset's words beside a mapping file", () => {
   });
 
   it('says only the columns it reads when the mapping file gives their fields from others', async () => {
-    const mapping = parseMapping('preset: generic\nfields:\n  name: Titel\n  price: Preis\n', 'm.yml', 'yaml');
+    const mapping = parseMapping(
+      'preset: generic\nfields:\n  name: Titel\n  price: Preis\n',
+      'm.yml',
+      'yaml',
+    );
     const columns = ['SKU', 'Name', 'Price', 'Titel', 'Preis'];
     const mapper = createMapper({ columns, mapping });
     expect(mapper.detections).toContain('columns read as product fields: SKU as sku');
