@@ -31,7 +31,12 @@ export const generic: Preset = {
       // Made only for a record whose keys give one field two values (rare).
       let twice: Set<string> | undefined;
       for (const column in values) {
-        const field = nameOf(column);
+        let field = nameOf(column);
+        // Beside the field's own name in the same record (`"quantity": 5, "stock": "in stock"`), a
+        // word or another case is sent under its own name, as a CSV header with both columns reads
+        // it: the own name is what the exporter meant by the field, and a feed that always carries
+        // both is not refused row by row.
+        if (field !== column && field !== 'id' && ownNameGiven(values, field)) field = column;
         // A list field takes a list the source gave item by item (an item may hold a `,`); a
         // text field, and a list field from a CSV cell, the text (split on `,` by its kind).
         const list = lists && kindOf(field) === 'list' ? sourceList(record, column) : undefined;
@@ -39,8 +44,8 @@ export const generic: Preset = {
         // A blank cell means "leave as it is": no value, and none to differ from another.
         if ((Array.isArray(value) ? value.length === 0 : value === '') || twice?.has(field)) continue;
         const before = field === 'id' ? id : Object.hasOwn(fields, field) ? fields[field] : undefined;
-        // Two keys read as one field (a JSON item's `quantity` and `stock`): which one is meant
-        // cannot be told, so neither is sent and the row is refused (the same value twice is it).
+        // Two words read as one field and no own name (a JSON item's `stock` and `qty`): which one
+        // is meant cannot be told, so neither is sent and the row is refused (the same value twice is it).
         if (before !== undefined && !sameValue(before, value)) {
           twice ??= new Set();
           twice.add(field);
@@ -58,6 +63,12 @@ export const generic: Preset = {
     });
   },
 };
+
+/** Whether `values` gives `field` under its own name, not blank (a blank cell leaves it as it is). */
+function ownNameGiven(values: Record<string, string>, field: string): boolean {
+  const own = Object.hasOwn(values, field) ? values[field] : undefined;
+  return typeof own === 'string' ? own.trim() !== '' : own !== undefined;
+}
 
 function sameValue(a: string | string[], b: string | string[]): boolean {
   if (typeof a === 'string' || typeof b === 'string') return a === b;

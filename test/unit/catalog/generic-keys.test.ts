@@ -77,11 +77,21 @@ describe("the generic preset's keys of a JSON source", () => {
     ).toThrow("--fields: stock: this source's stock column is read as quantity: name quantity");
   });
 
-  it('refuses a record whose two keys give one field different values, under its key', async () => {
+  it("reads a field's own name before a word beside it, and sends the word under its own name", async () => {
     const { rows } = await mapOpen([
       item(1, { sku: 'P1', price: '1' }),
-      item(2, { sku: 'P2', quantity: '5', stock: '4' }),
-      item(3, { sku: 'P3', stock: '6', quantity: '6' }),
+      item(2, { sku: 'P2', quantity: '5', stock: 'in stock' }),
+      item(3, { sku: 'P3', stock: '6' }),
+    ]);
+    expect(rows[1]).toMatchObject({ kind: 'upsert', fields: { sku: 'P2', quantity: 5, stock: 'in stock' } });
+    expect(rows[2]).toMatchObject({ kind: 'upsert', fields: { sku: 'P3', quantity: 6 } });
+  });
+
+  it('refuses a record whose two words give one field different values, under its key', async () => {
+    const { rows } = await mapOpen([
+      item(1, { sku: 'P1', price: '1' }),
+      item(2, { sku: 'P2', qty: '5', stock: '4' }),
+      item(3, { sku: 'P3', stock: '6', qty: '6' }),
     ]);
     expect(rows[1]).toEqual({
       kind: 'invalid',
@@ -89,16 +99,21 @@ describe("the generic preset's keys of a JSON source", () => {
       line: 2,
       key: 'P2',
       reason:
-        'quantity given twice, with different values: by quantity, and by stock read as quantity (docs/sources.md)',
+        'quantity given twice, with different values: by qty read as quantity, and by stock read as quantity (docs/sources.md)',
     });
     // The same value twice is the value.
     expect(rows[2]).toMatchObject({ kind: 'upsert', fields: { sku: 'P3', quantity: 6 } });
   });
 
-  it('claims no key for a record whose two keys give two different SKUs', async () => {
-    const { rows } = await mapOpen([item(1, { sku: 'P1', price: '1' }), item(2, { sku: 'P2', SKU: 'P9' })]);
+  it('claims no key for a record whose two keys give two different SKUs and no own name', async () => {
+    const { rows } = await mapOpen([item(1, { sku: 'P1', price: '1' }), item(2, { SKU: 'P2', Sku: 'P9' })]);
     expect(rows[1]).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('sku given twice') });
     expect(rows[1]).not.toHaveProperty('key');
+  });
+
+  it('keys a record by its own sku beside another case of it, sent under its own name', async () => {
+    const { rows } = await mapOpen([item(1, { sku: 'P1', price: '1' }), item(2, { sku: 'P2', SKU: 'P9' })]);
+    expect(rows[1]).toMatchObject({ kind: 'upsert', key: 'P2', fields: { sku: 'P2', SKU: 'P9' } });
   });
 });
 
