@@ -25,9 +25,9 @@ export interface GenericNames {
  */
 export function genericNames(
   columns: readonly string[],
-  run: { matchBy?: string | undefined; mapping?: MappingSpec; open: boolean },
+  run: { mapping?: MappingSpec; open: boolean },
 ): GenericNames {
-  const rule: KeyRule = { matchBy: run.matchBy, ...(run.mapping ? mappingUse(run.mapping) : {}) };
+  const rule: KeyRule = run.mapping ? mappingUse(run.mapping) : {};
   if (run.open) {
     const keys = new OpenKeys(rule);
     return {

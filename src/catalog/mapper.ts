@@ -89,6 +89,8 @@ export interface Mapper {
   readAs: ReadAs;
   /** The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`. */
   matchBy: string;
+  /** The match column's own names where it is read as the match field under another (match-field.ts). */
+  matchColumnNames: string[];
   /**
    * Every record yields exactly one row (a group's rows come out when the group closes). `parents`
    * hears of each row that took product fields from other records (a variant's parent), before any
@@ -127,7 +129,10 @@ export function createMapper(options: MapperOptions): Mapper {
     : undefined;
   const available = availableFields(base.fields(presetColumns), compiled);
   if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
-  const matchBy = matchField(options.matchBy, mapping, available, label === 'generic');
+  const generic = label === 'generic';
+  const match = matchField(options.matchBy, mapping, available, { columns, readAs, generic }, generic);
+  const { field: matchBy } = match;
+  if (match.line) detections.push(match.line);
   const send = options.fields ? checkFields(options.fields, available, readAs) : undefined;
   const run: PresetRun = { now: options.now ?? Date.now() };
   if (nameOf) run.nameOf = nameOf;
@@ -181,6 +186,7 @@ export function createMapper(options: MapperOptions): Mapper {
         : detections;
     },
     matchBy,
+    matchColumnNames: match.columnNames,
     fields: send ? available.filter((field) => send.has(field)) : available,
     sourceFields: available,
     readAs,

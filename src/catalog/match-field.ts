@@ -1,32 +1,101 @@
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
+import type { ReadAs } from './field-names.js';
 import type { MappingSpec } from './mapping-file.js';
 import { shownFields } from './shown-fields.js';
 
+/** The field a run matches by, and what the summary and the create check need to know of it. */
+export interface MatchField {
+  field: string;
+  /** For the summary: the name asked for was a column read as a field of another name. */
+  line?: string;
+  /**
+   * The match column's own names (as written, and in lower case) when the source reads it as the
+   * match field under another name (`EAN` as barcode): products an older run made may carry the
+   * key under one of them (guards/lookalike-creates.ts). None when matching by `sku`.
+   */
+  columnNames: string[];
+}
+
+/** How the source's columns are read (preset-choice.ts): its header, and the columns renamed. */
+export interface ReadColumns {
+  columns: readonly string[];
+  /** Columns read as a product field of another name (`stock` → quantity, `SKU` → sku). */
+  readAs: ReadAs;
+  /** The generic preset: each column not in `readAs` is the field of its own name. */
+  generic: boolean;
+}
+
 /**
- * The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`.
- * One the source cannot give is refused in one line saying where it came from, and, for a header no
- * preset knows (`unknownHeader`), what would read it.
+ * The field that identifies a product: `--match-by`, else the mapping file's `matchBy`, else `sku`,
+ * resolved as the other options naming fields are (field-names.ts readAsLine), never by reading a
+ * column otherwise than a run without it does: the products that run made carry the field it sends.
+ * `--match-by ean` had the generic preset read an `EAN` column as `ean` where every other run reads
+ * it as barcode, found none of the products made by it, and created the whole catalog again. So a
+ * name the source gives as a field is that field; else a column of that name (any case) is the field
+ * it is read as (`SKU` → sku, `EAN` → barcode: said in one line when more than its case differs);
+ * else a field in another case (`SKU` where a preset gives `sku`). Any other name is refused in one
+ * line saying where it came from, and, for a header no preset knows (`unknownHeader`), what would
+ * read it.
  */
 export function matchField(
   given: string | undefined,
   mapping: MappingSpec | undefined,
   available: readonly string[],
+  read: ReadColumns,
   unknownHeader: boolean,
-): string {
-  const matchBy = given ?? mapping?.matchBy ?? 'sku';
-  if (available.includes(matchBy)) return matchBy;
+): MatchField {
+  const asked = given ?? mapping?.matchBy ?? 'sku';
   const origin = given
-    ? `--match-by ${matchBy}`
+    ? `--match-by ${asked}`
     : mapping?.matchBy
-      ? `matchBy ${matchBy} (mapping file ${mapping.origin})`
-      : `--match-by ${matchBy} (the default)`;
+      ? `matchBy ${asked} (mapping file ${mapping.origin})`
+      : `--match-by ${asked} (the default)`;
+  const found = resolved(asked, available, read);
+  if (found !== undefined) {
+    const match: MatchField = { field: found.field, columnNames: columnNames(found.field, read) };
+    if (found.column !== undefined && found.field.toLowerCase() !== asked.toLowerCase())
+      match.line = `${origin}: this source's ${found.column} column is read as ${found.field}: matched by ${found.field}`;
+    return match;
+  }
   // Named absolutely: an installed package has the folder too, but no checkout to be relative to.
   const hint = unknownHeader
     ? `; no preset knows these columns: give --mapping FILE (see ${join(projectRoot(), 'fixtures', 'mappings')}/)`
     : '';
   throw new CatalogConfigError(
-    `${origin}: no column of this source gives the field "${matchBy}" (fields: ${shownFields(available)})${hint}`,
+    `${origin}: no column of this source gives the field "${asked}" (fields: ${shownFields(available)})${hint}`,
   );
+}
+
+function resolved(
+  asked: string,
+  available: readonly string[],
+  read: ReadColumns,
+): { field: string; column?: string } | undefined {
+  if (available.includes(asked)) return { field: asked };
+  const lower = asked.toLowerCase();
+  const column = read.columns.includes(asked) ? asked : only(read.columns, lower);
+  if (column !== undefined) {
+    const field = read.readAs.get(column) ?? (read.generic ? column : undefined);
+    if (field !== undefined && available.includes(field)) return { field, column };
+  }
+  const field = only(available, lower);
+  return field === undefined ? undefined : { field };
+}
+
+/** The one name of `names` that is `lower` in lower case; none when none or several are. */
+function only(names: readonly string[], lower: string): string | undefined {
+  const same = names.filter((name) => name.toLowerCase() === lower);
+  return same.length === 1 ? same[0] : undefined;
+}
+
+/** The names of the columns read as `field` under another name, as written and in lower case. */
+function columnNames(field: string, read: ReadColumns): string[] {
+  if (field === 'sku') return [];
+  const names = new Set<string>();
+  for (const column of read.columns)
+    if (read.readAs.get(column) === field)
+      for (const name of [column, column.toLowerCase()]) if (name !== field) names.add(name);
+  return [...names];
 }

@@ -98,8 +98,10 @@ export function choosePreset(
   let said: PresetChoice['said'];
   let presetColumns = localized?.columns ?? columns;
   if (label === 'generic' && !localized) {
+    // `--match-by` changes none of this (match-field.ts): read otherwise than by a run without it
+    // (`EAN` as ean where every other run reads barcode), the run found none of the products those
+    // runs made, and created them all again.
     const generic = genericNames(columns, {
-      matchBy: options.matchBy ?? mapping?.matchBy,
       ...(mapping ? { mapping } : {}),
       open: options.openColumns === true,
     });

@@ -58,7 +58,8 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
   const text = Array.isArray(raw) ? raw.join(', ') : raw;
   switch (spec.kind) {
     case 'string':
-      if (field === 'barcode' && isSpreadsheetMangled(text)) {
+      // The match field's own is the row's key: refused as an untrusted key (source-keys.ts), not left out.
+      if (field === 'barcode' && field !== rules.matchBy && isSpreadsheetMangled(text)) {
         return {
           ok: 'drop',
           note: `barcode "${text}" was mangled by a spreadsheet (scientific notation): not sent`,

@@ -17,8 +17,7 @@ export interface GenericHeader {
  * A header can give a field twice, which one column alone cannot: the field's own name wins, then
  * the first column naming it in another case (`SKU`, `Price`: a spreadsheet's usual header), then
  * another platform's word for it (`stock`, `Title`) where no other column gives it by another such
- * word (then neither word is read). The column the run matches by (`--match-by ean`) keeps its name:
- * the products are found by it. A name one edit from a field (`quantiy`; `height` is one from
+ * word (then neither word is read). `--match-by` changes none of this (catalog/match-field.ts). A name one edit from a field (`quantiy`; `height` is one from
  * `weight`) is never read as it, but said in one line while no column gives the field.
  */
 export function genericHeader(columns: readonly string[], rule: KeyRule = {}): GenericHeader {

@@ -35,8 +35,6 @@ const READ_OTHER_NAMES: ReadonlySet<string> = new Set([
 
 /** What of the run decides how the generic preset reads a name. */
 export interface KeyRule {
-  /** `--match-by`: the column named so keeps its name (the products are found by it). */
-  matchBy?: string | undefined;
   /**
    * The fields a mapping file with `preset: generic` lists, each with the columns it reads them
    * from (none: a constant), null where it removes the field (`price: null`).
@@ -58,17 +56,17 @@ export interface KeyField {
 /**
  * The field `column` names beside its own name, by that name alone: the same for every record of a
  * JSON source, whichever brings it first, and before any does (an option naming it is checked by it).
- * Undefined for a product field's own name, the `--match-by` column, and any other name (`Color`).
+ * Undefined for a product field's own name and any other name (`Color`); `--match-by` changes none
+ * of it (match-field.ts).
  * A product field in another case (`SKU`, `Price`), unless the mapping file gives that field from
  * other columns (`name: Titel`: `Name` is then not what is sent). Then another platform's word
  * (READ_OTHER_NAMES), unless the mapping file gives its field, or reads the column as a field of its
- * own (`stock: {column: stock, custom: true}`: its `In stock` is no quantity). The `--match-by`
- * field in another case (`EAN` with `--match-by ean`) is that field, not the one its word stands for.
+ * own (`stock: {column: stock, custom: true}`: its `In stock` is no quantity).
  */
 export function keyField(column: string, rule: KeyRule): KeyField | undefined {
-  if (column === rule.matchBy || FOLDED.has(column)) return undefined;
+  if (FOLDED.has(column)) return undefined;
   const lower = column.trim().toLowerCase();
-  if (FOLDED.has(lower) || lower === rule.matchBy) {
+  if (FOLDED.has(lower)) {
     const from = rule.mapped?.get(lower);
     if (!from || from.includes(column)) return { field: lower, word: false };
     // The mapping file's own column is its business: not said as if the preset had left it.
@@ -114,7 +112,7 @@ export function ownNameLines(columns: readonly string[], names: readonly string[
   const near: [column: string, field: string][] = [];
   columns.forEach((column, i) => {
     // The mapping file's own columns are its business (`quantity: quantiy`, `stock: {custom: true}`).
-    if (names[i] !== column || column === rule.matchBy || rule.reads?.has(column)) return;
+    if (names[i] !== column || rule.reads?.has(column)) return;
     const read = keyField(column, rule);
     if (read?.mapped) {
       mapped.push(`${column} (${read.field})`);

@@ -79,28 +79,3 @@ describe('an option naming a column the generic preset reads as another field', 
     expect(bySku(pipeline.products()).get('A-3')).toMatchObject({ quantity: 0, stock: '5' });
   });
 });
-
-// docs/sources.md: the `--match-by` column keeps its name. `EAN` was read as barcode by its word,
-// and `--match-by ean` refused: no column gave ean.
-describe('a generic header naming the --match-by field in another case', () => {
-  const pipeline = usePipeline();
-
-  it('EAN with --match-by ean is read as ean and matches the products by it', async () => {
-    const [id] = pipeline.sandbox.seedProducts('seller-main', [
-      { sku: 'OLD-1', name: 'Mug', price: 4, ean: '4006381333931' },
-    ]);
-    const path = join(pipeline.dir, 'ean.csv');
-    await writeFile(path, 'EAN,Title,Price,Stock\n4006381333931,Mug,5,3\n');
-
-    const result = await pipeline.cli(['run', path, '--match-by', 'ean']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
-      'columns read as product fields: EAN as ean, Title as name, Price as price, Stock as quantity',
-    );
-    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 1 });
-    expect(pipeline.products()).toEqual([
-      expect.objectContaining({ id: Number(id), sku: 'OLD-1', ean: '4006381333931', price: 5, quantity: 3 }),
-    ]);
-    expect(pipeline.products()[0]).not.toHaveProperty('barcode');
-  });
-});

@@ -117,24 +117,6 @@ describe("the generic preset's header", () => {
     });
   });
 
-  it('leaves the column the run matches by under its own name', () => {
-    // `--match-by ean`: the products are found by their own `ean` field.
-    expect(genericHeader(['ean', 'stock'], { matchBy: 'ean' }).localized).toEqual({
-      columns: ['ean', 'quantity'],
-      says: 'columns read as product fields: stock as quantity',
-    });
-  });
-
-  it('reads a column named as the --match-by field in another case as that field, not by its word', () => {
-    // `EAN` with `--match-by ean`: read as barcode, no column gave ean and the run was refused.
-    expect(genericHeader(['EAN', 'Title', 'Price', 'Stock'], { matchBy: 'ean' }).localized).toEqual({
-      columns: ['ean', 'name', 'price', 'quantity'],
-      says: 'columns read as product fields: EAN as ean, Title as name, Price as price, Stock as quantity',
-    });
-    // A column named so exactly is the one matched by: the other is not read as ean too.
-    expect(genericHeader(['ean', 'EAN'], { matchBy: 'ean' }).localized?.columns[1]).not.toBe('ean');
-  });
-
   it("counts a mapping file's fields as given: a column near one is not said to be", () => {
     // `preset: generic` with `fields: {quantity: quantiy}` reads it already. `stock` is not read as
     // quantity then, but sent as a field of its own: said (it was not).
@@ -180,8 +162,6 @@ describe("the generic preset's reading of one key (a JSON record's)", () => {
     expect(readName('stock', {})).toBe('quantity');
     expect(readName('Stock', {})).toBe('quantity');
     expect(readName('EAN', {})).toBe('barcode');
-    expect(readName('EAN', { matchBy: 'ean' })).toBe('ean');
-    expect(readName('ean', { matchBy: 'ean' })).toBe('ean');
     expect(readName('Price', {})).toBe('price');
     expect(readName('quantity', {})).toBe('quantity');
     expect(readName('sale', {})).toBe('sale');

@@ -135,22 +135,42 @@ describe('the generic preset', () => {
     ]);
   });
 
-  it('matches by a column named as --match-by, not read as the field it is a word for', async () => {
-    const [row] = await mapRows(['ean', 'stock'], [['4006381333931', '3']], { matchBy: 'ean' });
-    expect(row).toMatchObject({
-      kind: 'upsert',
-      key: '4006381333931',
-      fields: { ean: '4006381333931', quantity: 3 },
-    });
-  });
+  it.each([
+    [['ean', 'stock'], 'ean', 'ean'],
+    [['EAN', 'Stock'], 'ean', 'EAN'],
+    [['EAN', 'Stock'], 'EAN', 'EAN'],
+  ])(
+    '%j with --match-by %s matches by barcode, as every run reads the column, and says so',
+    async (columns, asked, column) => {
+      // Read as `ean` for --match-by alone, the products a run without it made (barcode) were not found.
+      const mapper = createMapper({ columns, matchBy: asked });
+      expect(mapper.matchBy).toBe('barcode');
+      expect(mapper.detections).toContain(
+        `--match-by ${asked}: this source's ${column} column is read as barcode: matched by barcode`,
+      );
+      expect(mapper.matchColumnNames).toEqual(column === 'ean' ? ['ean'] : ['EAN', 'ean']);
+      const [row] = await mapRows(columns, [['4006381333931', '3']], { matchBy: asked });
+      expect(row).toMatchObject({
+        kind: 'upsert',
+        key: '4006381333931',
+        fields: { barcode: '4006381333931', quantity: 3 },
+      });
+      expect(row).not.toHaveProperty('fields.ean');
+    },
+  );
 
-  it('matches by a column named as --match-by in another case, read as that field (EAN as ean)', async () => {
-    const [row] = await mapRows(['EAN', 'Stock'], [['4006381333931', '3']], { matchBy: 'ean' });
-    expect(row).toMatchObject({
-      kind: 'upsert',
-      key: '4006381333931',
-      fields: { ean: '4006381333931', quantity: 3 },
-    });
+  it('matches by a column named as --match-by in another case as the field it is read as (SKU as sku)', async () => {
+    const mapper = createMapper({ columns: ['SKU', 'Name', 'Price', 'Stock'], matchBy: 'SKU' });
+    expect(mapper.matchBy).toBe('sku');
+    expect(mapper.matchColumnNames).toEqual([]);
+    expect(mapper.detections.some((line) => line.startsWith('--match-by'))).toBe(false);
+    const [row] = await mapRows(['SKU', 'Name'], [['U1', 'a']], { matchBy: 'SKU' });
+    expect(row).toMatchObject({ kind: 'upsert', key: 'U1', fields: { sku: 'U1', name: 'a' } });
+    expect(row).not.toHaveProperty('fields.SKU');
+    // A column sent under its own name is matched by that name, as every run sends it.
+    expect(createMapper({ columns: ['sku', 'Color'], matchBy: 'color' }).matchBy).toBe('Color');
+    // A preset's field in another case is that field.
+    expect(createMapper({ columns: ['sku', 'name'], matchBy: 'SKU', preset: 'generic' }).matchBy).toBe('sku');
   });
 
   it('knows the columns it reads as another field, and refuses --fields naming one by its own name', () => {
@@ -286,7 +306,7 @@ describe('validation', () => {
     expect(byEan[0]).toMatchObject({
       kind: 'invalid',
       keyUntrusted: true,
-      reason: expect.stringMatching(/^ean "4.00638E\+12" was turned/),
+      reason: expect.stringMatching(/^barcode "4.00638E\+12" was turned/),
     });
     // Google Merchant's offer id is the key (read as sku).
     const merchant = await mapRows(
@@ -387,7 +407,7 @@ describe('--fields', () => {
       fields: ['sku', 'name'],
     });
     expect(rows[0]).toMatchObject({ kind: 'upsert', key: '400', fields: { sku: 'A-1', name: 'Mug' } });
-    expect(rows[0]).not.toHaveProperty('fields.ean');
+    expect(rows[0]).not.toHaveProperty('fields.barcode');
   });
 
   it('still needs the match field and refuses a duplicate one when it is not sent', async () => {
