@@ -6,6 +6,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import type { SellerApiClient } from '../seller-api/index.js';
 import { mayRelyOnRecord, noteFullRead, noteVerdict, voidRecordOfOtherField } from '../sync/incremental.js';
 import { notingFieldNames, refuseUnlistedNames } from '../sync/listed-fields.js';
+import { listedKeyFields } from '../sync/listed-keys.js';
 import type { RemoteIndex } from '../sync/remote-index.js';
 import { keepUnrecordedNames } from '../sync/unrecorded-names.js';
 
@@ -55,6 +56,8 @@ export async function loadRunIndex(
   const unkeyed = await index.load(
     notingFieldNames(client.listProducts(), listed),
     run.incremental === true && !run.dryRun,
+    // The run's own read: what a create of another field's run must not repeat (listed-keys.ts).
+    load === 'run' ? listedKeyFields(run) : [],
   );
   // The run's own read (an approval's creates nothing it was not approved to): products without a
   // SKU the tool has no record of, which a row with a derived key may stand for.

@@ -168,6 +168,7 @@ export async function prepareRun(
       baseUrl: api.baseUrl,
       keyEnv: api.keyEnv,
       matchBy: mapper.matchBy,
+      ...(mapper.matchColumnNames.length > 0 ? { matchColumnNames: mapper.matchColumnNames } : {}),
       dryRun: flags.dryRun,
       dailyReset: flags.dailyReset,
       dailyBudget: flags.dailyBudget ?? null,

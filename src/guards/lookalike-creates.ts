@@ -2,9 +2,11 @@ import type { Redis } from 'ioredis';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { ProductUpsert } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
+import type { RunRecord } from '../runs/run-record.js';
 import type { RowLookup } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { IDS_PER_COMMAND, nameKey } from '../sync/unrecorded-names.js';
+import { type ListedKeyCreate, listedKeyCreates, listedKeyText } from './listed-key-creates.js';
 import { planWrite } from './planned-writes.js';
 
 /*
@@ -17,6 +19,8 @@ import { planWrite } from './planned-writes.js';
  * Such a product may as well have been made elsewhere (by hand, by another app: a first migration
  * onto an account that has some): once the seller approved past it, it holds no run again
  * (rememberApproved).
+ * A run matched by another field is held so for a create of a value a listed product has
+ * (listed-key-creates.ts); both are kept in the run's lookalikes hash.
  */
 
 /** Run record field: some row of the run looks like such a product (its lookalikes hash has it). */
@@ -38,13 +42,20 @@ export interface Lookalike {
 /** A lookalike as stored; one stored by an earlier version names its first product alone. */
 type StoredLookalike = Omit<Lookalike, 'productIds'> & { productIds?: string[]; productId?: string };
 
-type CheckContext = Pick<RowSyncContext, 'runId' | 'index' | 'createOnly' | 'only' | 'keepRemote'>;
+/** A create the run is held for: named as a listed product without a SKU, or with a listed value. */
+export type HeldCreate = Lookalike | ListedKeyCreate;
+
+type CheckContext = Pick<RowSyncContext, 'runId' | 'index' | 'createOnly' | 'only' | 'keepRemote'> & {
+  run: Pick<RunRecord, 'id' | 'matchBy' | 'sentFields' | 'matchColumnNames'>;
+};
 
 /**
  * Before a chunk's rows are planned (or, in a dry run, said): its creates of rows with a derived key
- * whose name a listed product without a SKU unknown to the tool has, recorded for the run's verdict.
+ * whose name a listed product without a SKU unknown to the tool has, and (matched by another field
+ * than sku) its creates whose SKU or key a listed product has, recorded for the run's verdict.
  * Costs no command unless the run's list read found such products (RemoteIndex.listsUnrecorded) and
- * the chunk has a row with a derived key to create: then one look-up, and one write if any matches.
+ * the chunk has such a row to create: then one look-up, and one write if any matches. A run matched
+ * by sku asks the derived-key rows only, as before.
  */
 export async function noteLookalikeCreates(
   deps: { redis: Redis; keys: RedisKeys },
@@ -53,24 +64,29 @@ export async function noteLookalikeCreates(
   lookups: ReadonlyMap<number, RowLookup>,
 ): Promise<void> {
   if (!context.index.listsUnrecorded) return;
+  const creating = (row: ProductUpsert) =>
+    planWrite(context, {}, row, lookups.get(row.row) ?? {})?.action === 'create';
+  const found: string[] = [];
+  if (context.run.matchBy !== 'sku') {
+    const held = await listedKeyCreates(deps, context.run, rows.filter(creating));
+    for (const create of held) found.push(String(create.row), JSON.stringify(create));
+  }
   const creates = rows.flatMap((row) => {
     const name = row.derivedKey ? nameKey(row.fields.name) : null;
-    if (name === null) return [];
-    const write = planWrite(context, {}, row, lookups.get(row.row) ?? {});
-    return write?.action === 'create' ? [{ row, name }] : [];
+    return name !== null && creating(row) ? [{ row, name }] : [];
   });
-  if (creates.length === 0) return;
-  const ids = await deps.redis.hmget(
-    deps.keys.unrecordedNames(context.runId),
-    ...creates.map((create) => create.name),
-  );
-  const found: string[] = [];
-  creates.forEach(({ row }, i) => {
-    const productIds = ids[i]?.split(',');
-    if (!productIds) return;
-    const lookalike: Lookalike = { row: row.row, key: row.key, name: String(row.fields.name), productIds };
-    found.push(String(row.row), JSON.stringify(lookalike));
-  });
+  if (creates.length > 0) {
+    const ids = await deps.redis.hmget(
+      deps.keys.unrecordedNames(context.runId),
+      ...creates.map((create) => create.name),
+    );
+    creates.forEach(({ row }, i) => {
+      const productIds = ids[i]?.split(',');
+      if (!productIds) return;
+      const lookalike: Lookalike = { row: row.row, key: row.key, name: String(row.fields.name), productIds };
+      found.push(String(row.row), JSON.stringify(lookalike));
+    });
+  }
   if (found.length === 0) return;
   const key = deps.keys.lookalikes(context.runId);
   await deps.redis
@@ -81,12 +97,14 @@ export async function noteLookalikeCreates(
     .exec();
 }
 
-/** The run's lookalike creates (LOOKALIKE_ROWS set), in row order; none when it has none. */
-export async function lookalikesOf(redis: Redis, keys: RedisKeys, runId: string): Promise<Lookalike[]> {
+/** The run's held creates (LOOKALIKE_ROWS set), in row order; none when it has none. */
+export async function lookalikesOf(redis: Redis, keys: RedisKeys, runId: string): Promise<HeldCreate[]> {
   const stored = await redis.hvals(keys.lookalikes(runId));
   return stored
-    .map((json) => {
-      const { productId, productIds, ...lookalike } = JSON.parse(json) as StoredLookalike;
+    .map((json): HeldCreate => {
+      const held = JSON.parse(json) as StoredLookalike | ListedKeyCreate;
+      if ('field' in held) return held;
+      const { productId, productIds, ...lookalike } = held;
       return { ...lookalike, productIds: productIds ?? (productId ? [productId] : []) };
     })
     .sort((a, b) => a.row - b.row);
@@ -109,6 +127,7 @@ export async function rememberApproved(
   const approved = rows ? new Set(rows) : null;
   const ids = new Set(
     (await lookalikesOf(redis, keys, run.id))
+      .filter((held): held is Lookalike => !('field' in held))
       .filter((lookalike) => approved === null || approved.has(lookalike.row))
       .flatMap((lookalike) => lookalike.productIds),
   );
@@ -131,7 +150,14 @@ const NAMED = 3;
  * the row the same one if it is the row's own)`. Every product the rows look like is counted, the
  * first ones named.
  */
-export function lookalikeText(lookalikes: readonly Lookalike[]): string | null {
+export function lookalikeText(held: readonly HeldCreate[]): string | null {
+  const listed = held.filter((create): create is ListedKeyCreate => 'field' in create);
+  const named = nameText(held.filter((create): create is Lookalike => !('field' in create)));
+  const reasons = [listedKeyText(listed), named].filter((reason) => reason !== null);
+  return reasons.length > 0 ? reasons.join('; ') : null;
+}
+
+function nameText(lookalikes: readonly Lookalike[]): string | null {
   if (lookalikes.length === 0) return null;
   const oneRow = lookalikes.length === 1;
   const shown = lookalikes.slice(0, NAMED);

@@ -166,8 +166,18 @@ export class RedisKeys {
     return `${this.#run(runId)}:unrecorded-names`;
   }
   /**
+   * Hash: `[field, value]` (JSON) → the id of a listed product that has that value, for a run
+   * matched by another field than sku: its SKU, and the match value under the match column's own
+   * name (sync/listed-keys.ts). A create of a row with one of them may make that product a second
+   * time (guards/listed-key-creates.ts).
+   */
+  listedKeys(runId: string): string {
+    return `${this.#run(runId)}:listed-keys`;
+  }
+  /**
    * Hash: data row number → the create it would make and the product it looks like (JSON), for the
-   * run's rows with a derived key named as one of unrecordedNames: the run is held for them.
+   * run's rows with a derived key named as one of unrecordedNames, or with a value of listedKeys:
+   * the run is held for them.
    */
   lookalikes(runId: string): string {
     return `${this.#run(runId)}:lookalikes`;

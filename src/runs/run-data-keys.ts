@@ -25,13 +25,14 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
 }
 
 /**
- * The run's data that only a run whose list read found products without a SKU unknown to the tool
- * writes (RunRecord.lookalikeGuarded, guards/lookalike-creates.ts): given the run's lifetime when
+ * The run's data that only a run whose list read found products without a SKU unknown to the tool,
+ * or (matched by another field) products with a SKU, writes (RunRecord.lookalikeGuarded,
+ * guards/lookalike-creates.ts, guards/listed-key-creates.ts): given the run's lifetime when
  * written and not renewed with the rest (it serves until every row is planned), so that no other
  * run pays a command for it; dropped at the end with what only a running run reads.
  */
 export function lookalikeKeys(keys: RedisKeys, id: string): string[] {
-  return [keys.unrecordedNames(id), keys.lookalikes(id)];
+  return [keys.unrecordedNames(id), keys.listedKeys(id), keys.lookalikes(id)];
 }
 
 /**

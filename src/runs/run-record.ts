@@ -24,6 +24,11 @@ export interface RunSpec {
   baseUrl: string;
   keyEnv: string;
   matchBy: string;
+  /**
+   * The match column's own names where the source reads it as the match field under another name
+   * (`EAN`, `ean` for barcode: catalog/match-field.ts); absent for none.
+   */
+  matchColumnNames?: string[];
   dryRun: boolean;
   /**
    * The run's chunks are in a queue of their own (RedisKeys.ownRunQueue), served only by the process

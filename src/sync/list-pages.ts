@@ -7,6 +7,7 @@ import type { RemoteProduct } from '../seller-api/index.js';
 import type { IndexedProduct } from './diff.js';
 import type { IdMap } from './id-map.js';
 import { encodeEntry } from './index-entry.js';
+import { listedValue, queueListedKeys } from './listed-keys.js';
 
 /** What a page of the list read is written with (remote-index.ts, `load`). */
 export interface PageTarget {
@@ -17,6 +18,8 @@ export interface PageTarget {
   idMap: IdMap;
   /** A listed product as the run's index keeps it. */
   indexed: (product: RemoteProduct) => IndexedProduct;
+  /** The run's own read matched by another field than sku: the values kept besides (listed-keys.ts). */
+  listedKeyFields?: readonly string[];
 }
 
 /**
@@ -56,6 +59,7 @@ export async function writePage(
     if (recordListed) idMap.addListed(multi, key, product.id);
   }
   multi.hset(keys.products(runId), ...entries);
+  if (target.listedKeyFields?.length) queueListedKeys(multi, keys, runId, page, target.listedKeyFields);
   if (keyOfId.length > 0) multi.hset(keys.idToKey(runId), ...keyOfId);
   // The run's lifetime from the first page on, not only once the list is read: a read killed
   // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
@@ -100,8 +104,5 @@ export function listKeys(keys: RedisKeys, runId: string): string[] {
 }
 
 function matchKeyOf(product: RemoteProduct, matchBy: string): string | null {
-  const value = product.fields[matchBy];
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return null;
+  return listedValue(product.fields[matchBy]);
 }

@@ -76,9 +76,18 @@ export class RemoteIndex {
    * fetching the pages alone (less, when the client asks for numbered pages two at a time), and
    * holds three pages at most: the one written, the next, and the one asked for early.
    */
-  async load(pages: AsyncIterable<RemoteProduct[]>, recordListed = false): Promise<UnkeyedProduct[]> {
+  async load(
+    pages: AsyncIterable<RemoteProduct[]>,
+    recordListed = false,
+    /** The run's own read matched by another field than sku: values kept besides (listed-keys.ts). */
+    listedKeyFields: readonly string[] = [],
+  ): Promise<UnkeyedProduct[]> {
     const unkeyed: UnkeyedProduct[] = [];
-    const target = { ...this.factReads, indexed: (product: RemoteProduct) => this.indexed(product) };
+    const target = {
+      ...this.factReads,
+      indexed: (product: RemoteProduct) => this.indexed(product),
+      listedKeyFields,
+    };
     await forEachReadingAhead(pages, (page) => writePage(target, page, recordListed, unkeyed));
     return unkeyed;
   }
@@ -179,7 +188,8 @@ export class RemoteIndex {
 
   /**
    * Whether the run's list read found products without a SKU that the tool has no record of (their
-   * names kept: unrecorded-names.ts): known once a lookup of this index ran, with no command of its own.
+   * names kept: unrecorded-names.ts), or, matched by another field, products with a value a create
+   * must not repeat (listed-keys.ts): known once a lookup of this index ran, with no command of its own.
    */
   get listsUnrecorded(): boolean {
     return this.lookalikeGuarded;
