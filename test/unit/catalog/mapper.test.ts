@@ -159,6 +159,17 @@ describe('the generic preset', () => {
     },
   );
 
+  it('matches by a text field ean a mapping file reads the column as (docs/sources.md)', () => {
+    const mapping = parseMapping(
+      'preset: generic\nmatchBy: ean\nfields:\n  ean: {column: EAN, custom: true}\n',
+      'ean.yml',
+      'yaml',
+    );
+    const mapper = createMapper({ columns: ['EAN', 'Title', 'Price'], mapping });
+    expect(mapper.matchBy).toBe('ean');
+    expect(mapper.matchColumnNames).toEqual([]);
+  });
+
   it('matches by a column named as --match-by in another case as the field it is read as (SKU as sku)', async () => {
     const mapper = createMapper({ columns: ['SKU', 'Name', 'Price', 'Stock'], matchBy: 'SKU' });
     expect(mapper.matchBy).toBe('sku');
