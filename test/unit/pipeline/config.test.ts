@@ -7,6 +7,7 @@ import {
   parseTaxRate,
 } from '../../../src/cli/option-values.js';
 import { readApiConfig, readCommonConfig } from '../../../src/config.js';
+import { databaseIndexOf } from '../../../src/redis/redis-url.js';
 import { UsageError } from '../../../src/usage-error.js';
 
 /** The UsageError `run` throws, or a failure naming what did not throw. */
@@ -304,5 +305,56 @@ describe('a --redis-url flag with REDIS_CLUSTER set', () => {
   it('goes before it, as flags go before variables', () => {
     const config = readCommonConfig({ REDIS_CLUSTER: 'h:7000' }, { redisUrl: 'redis://other:6379' });
     expect(config).toMatchObject({ redisCluster: null, redisUrl: 'redis://other:6379' });
+  });
+});
+
+describe("REDIS_URL's database index", () => {
+  it('takes a database named in the path, or none (database 0)', () => {
+    expect(databaseIndexOf('redis://h:6379/3', 'REDIS_URL')).toBe(3);
+    expect(databaseIndexOf('redis://h:6379/', 'REDIS_URL')).toBe(0);
+    expect(databaseIndexOf('rediss://:pw@h:6379', 'REDIS_URL')).toBe(0);
+    expect(databaseIndexOf('redis://h:6379?db=2', 'REDIS_URL')).toBe(2);
+    expect(databaseIndexOf('redis://h:6379/2?db=2', 'REDIS_URL')).toBe(2);
+    expect(() => readCommonConfig({ REDIS_URL: 'redis://h:6379/15' })).not.toThrow();
+  });
+
+  it.each([
+    [
+      'redis://:s3cret@h:6379/abc',
+      /^REDIS_URL names database "abc": a database index is a whole number \(0, 1, …\)$/,
+    ],
+    ['redis://:s3cret@h:6379/1/2', /^REDIS_URL names database "1\/2": a database index is a whole number/],
+    ['redis://:s3cret@h:6379/-1', /^REDIS_URL names database "-1": a database index is a whole number/],
+    ['redis://:s3cret@h:6379/1?db=2', /^REDIS_URL names database 1 in its path and 2 in \?db=: name one$/],
+  ])('refuses %s in one line that holds no password', (value, message) => {
+    let said = '';
+    try {
+      readCommonConfig({ REDIS_URL: value });
+    } catch (error) {
+      said = (error as Error).message;
+    }
+    expect(said).toMatch(message);
+    expect(said).not.toContain('s3cret');
+  });
+
+  it('names --redis-url when the flag gave it', () => {
+    expect(() => readCommonConfig({}, { redisUrl: 'redis://h/x' })).toThrow(
+      /^--redis-url names database "x"/,
+    );
+  });
+
+  it('a Redis Cluster has only database 0: REDIS_CLUSTER naming another is refused, and so is REDIS_URL beside it', () => {
+    expect(() => readCommonConfig({ REDIS_CLUSTER: 'h:7000/3,h:7001' })).toThrow(
+      /^REDIS_CLUSTER names database 3 \("h:7000\/3"\): a Redis Cluster has only database 0; drop the \/3$/,
+    );
+    expect(() => readCommonConfig({ REDIS_CLUSTER: 'h:7000', REDIS_URL: 'redis://h:6379/2' })).toThrow(
+      /^REDIS_URL names database 2, but REDIS_CLUSTER is set, and a Redis Cluster has only database 0: unset REDIS_URL \(REDIS_CLUSTER is used instead\), or unset REDIS_CLUSTER$/,
+    );
+    expect(
+      readCommonConfig({ REDIS_CLUSTER: 'h:7000/0', REDIS_URL: 'redis://h:6379/0' }).redisCluster,
+    ).toEqual({
+      nodes: ['h:7000'],
+      tls: false,
+    });
   });
 });
