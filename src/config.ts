@@ -7,7 +7,7 @@ import {
   DEFAULT_RETRY_BASE_MS,
 } from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
-import { checkRedisUrl } from './redis/redis-url.js';
+import { checkRedisUrl, databaseIndexOf } from './redis/redis-url.js';
 import { secretTextRefusal } from './secret-text.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import {
@@ -103,6 +103,13 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   // REDIS_CLUSTER goes before REDIS_URL (README, Environment); a --redis-url flag before both (flags
   // override variables).
   const redisCluster = flags.redisUrl ? null : parseRedisCluster(env.REDIS_CLUSTER);
+  // Unused beside REDIS_CLUSTER, but the database it names would not be the one written to.
+  const database = redisUrl === undefined ? 0 : databaseIndexOf(redisUrl, 'REDIS_URL');
+  if (redisCluster && database !== 0) {
+    throw new UsageError(
+      `REDIS_URL names database ${database}, but REDIS_CLUSTER is set, and a Redis Cluster has only database 0: unset REDIS_URL (REDIS_CLUSTER is used instead), or unset REDIS_CLUSTER`,
+    );
+  }
   if (redisCluster && /[{}]/.test(prefix)) {
     // The tool tags every key per seller (runs/keys.ts); a tag in the prefix would come first and
     // put every key of the deployment in one slot, on one master.

@@ -33,7 +33,7 @@ export function parseRedisCluster(value: string | undefined): RedisClusterTarget
   const nodes = rest
     .slice(at + 1)
     .split(',')
-    .map((node) => node.trim());
+    .map((node) => withoutDatabase(node.trim()));
   for (const node of nodes) {
     const match = NODE.exec(node);
     const port = match ? Number(match[2]) : 0;
@@ -44,6 +44,21 @@ export function parseRedisCluster(value: string | undefined): RedisClusterTarget
     }
   }
   return { nodes, tls: scheme?.[1]?.toLowerCase() === 'rediss', ...credentials };
+}
+
+/**
+ * A node without a database index: a Redis Cluster has only database 0, so a node (REDIS_URL's
+ * form, `h:7000/3`) naming another is refused rather than its data written to database 0.
+ */
+function withoutDatabase(node: string): string {
+  const named = /^(.*)\/(\d+)$/.exec(node);
+  if (!named) return node;
+  if (Number(named[2]) !== 0) {
+    throw new UsageError(
+      `REDIS_CLUSTER names database ${named[2]} ("${node}"): a Redis Cluster has only database 0; drop the /${named[2]}`,
+    );
+  }
+  return named[1] ?? node;
 }
 
 function readCredentials(text: string): { username?: string; password?: string } {

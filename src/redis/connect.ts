@@ -1,6 +1,7 @@
 import type { Command, Redis } from 'ioredis';
 import { ioredis } from '../cjs-packages.js';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
+import { databaseIndexOf } from './redis-url.js';
 
 /**
  * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
@@ -9,8 +10,30 @@ import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
  */
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
-  constructor(url: string, cause: unknown) {
-    super(describeConnectFailure(url, cause), { cause });
+  constructor(url: string, cause: unknown, database?: DatabaseAsked) {
+    super(describeConnectFailure(url, cause, database), { cause });
+  }
+}
+
+/** The database REDIS_URL names, and how many the server has (its `databases`), when known. */
+export interface DatabaseAsked {
+  database: number;
+  databases: number | null;
+}
+
+/** Redis refused the SELECT: a database it does not have, or a cluster node (database 0 only). */
+function isDatabaseRefusal(cause: unknown): boolean {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return /DB index is out of range|SELECT is not allowed in cluster mode/i.test(reason);
+}
+
+/** The server's `databases` setting, for the message; null when CONFIG is refused (managed Redis). */
+async function databaseCount(redis: Redis): Promise<number | null> {
+  try {
+    const [, count] = (await redis.config('GET', 'databases')) as string[];
+    return count !== undefined && /^\d+$/.test(count) ? Number(count) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -60,13 +83,23 @@ const CERTIFICATE_CODES = new Set([
 ]);
 
 /** One line for a Redis that could not be used: what it said, in the tool's words. */
-export function describeConnectFailure(url: string, cause: unknown): string {
+export function describeConnectFailure(url: string, cause: unknown, asked?: DatabaseAsked): string {
   const at = displayRedisUrl(url);
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
   const code = (cause as { code?: unknown } | null)?.code;
   const cluster = isClusterDisplay(url);
   const redis = cluster ? 'Redis Cluster' : 'Redis';
   const variable = cluster ? 'REDIS_CLUSTER' : 'REDIS_URL';
+  if (asked && /SELECT is not allowed in cluster mode/i.test(reason)) {
+    return `REDIS_URL names database ${asked.database}, but Redis at ${at} is a cluster node (${reason}), which has only database 0: name the cluster's nodes in REDIS_CLUSTER instead`;
+  }
+  if (asked && /DB index is out of range/i.test(reason)) {
+    const range =
+      asked.databases === null
+        ? 'it has fewer (its `databases` setting)'
+        : `its databases are 0 to ${asked.databases - 1} (its \`databases\` setting)`;
+    return `REDIS_URL names database ${asked.database}, which Redis at ${at} does not have (${reason}): ${range}; name one of them in REDIS_URL, or none for database 0`;
+  }
   if (/^NOAUTH\b/.test(reason)) {
     return `${redis} at ${at} wants a password: put it in ${variable} as ${withPasswordPlaceholder(url)}`;
   }
@@ -152,12 +185,19 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   };
   redis.on('error', remember);
   redis.on('error', () => {});
+  const database = databaseIndexOf(url, 'REDIS_URL');
   try {
     await redis.connect();
     await redis.ping();
+    // ioredis SELECTs it as it connects, but when Redis refuses (a database it does not have) it
+    // only says so in an 'error' event and goes on in database 0: selected again here, so that a
+    // refusal ends the command before anything is written to another database than the one named.
+    if (database !== 0) await redis.select(database);
   } catch (error) {
+    const refusal = cause ?? error;
+    const databases = isDatabaseRefusal(refusal) ? await databaseCount(redis) : null;
     redis.disconnect();
-    throw new RedisUnavailableError(url, cause ?? error);
+    throw new RedisUnavailableError(url, refusal, { database, databases });
   } finally {
     redis.off('error', remember);
   }

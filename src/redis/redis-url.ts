@@ -2,16 +2,41 @@ import { UsageError } from '../usage-error.js';
 
 /**
  * Refuses, in one line naming where it came from (`--redis-url` or `REDIS_URL`), a Redis URL that
- * connect.ts could not connect to: not a URL, or not redis:// or rediss://. The URL is never quoted:
- * it may hold a password. Said before the connection, which only knew it as "(invalid REDIS_URL)".
+ * connect.ts could not connect to: not a URL, or not redis:// or rediss://, or a database index that
+ * is no whole number. The URL is never quoted: it may hold a password. Said before the connection,
+ * which only knew it as "(invalid REDIS_URL)".
  */
 export function checkRedisUrl(url: string, origin: string): void {
   let scheme: string | null = null;
   try {
     scheme = new URL(url).protocol;
   } catch {}
-  if (scheme === 'redis:' || scheme === 'rediss:') return;
-  throw new UsageError(
-    `${origin} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)`,
-  );
+  if (scheme !== 'redis:' && scheme !== 'rediss:')
+    throw new UsageError(
+      `${origin} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)`,
+    );
+  databaseIndexOf(url, origin);
+}
+
+/**
+ * The database a Redis URL names: its path (`redis://host:6379/3`), or ioredis' `?db=3`; 0 when it
+ * names none. ioredis would SELECT whatever it is given and, refused, go on in database 0: so what
+ * it is given is checked here (connect.ts checks that the server took it).
+ */
+export function databaseIndexOf(url: string, origin: string): number {
+  const parsed = new URL(url);
+  const inPath = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  const inQuery = parsed.searchParams.get('db');
+  const indexOf = (text: string): number => {
+    if (!/^\d{1,9}$/.test(text))
+      throw new UsageError(
+        `${origin} names database "${text}": a database index is a whole number (0, 1, …)`,
+      );
+    return Number(text);
+  };
+  const path = inPath === '' ? null : indexOf(inPath);
+  const query = inQuery === null ? null : indexOf(inQuery);
+  if (path !== null && query !== null && path !== query)
+    throw new UsageError(`${origin} names database ${path} in its path and ${query} in ?db=: name one`);
+  return path ?? query ?? 0;
 }
