@@ -4,7 +4,8 @@ import { queueOptions } from '../queue/queue-options.js';
 import { NetworkError, SellerApiClient } from '../seller-api/index.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { ReservedRequest } from '../sellers/seller-state.js';
-import { ApiUnreachableError, SellerPausedError } from '../sync/seller-pause.js';
+import { pauseOf } from '../sync/error-policy.js';
+import { ApiUnreachableError, NoApiAtBaseUrlError, SellerPausedError } from '../sync/seller-pause.js';
 import { outOfReachCause } from '../sync/unreached.js';
 import type { Runtime } from './runtime.js';
 
@@ -59,6 +60,12 @@ export async function liftReachPause(
         new ApiUnreachableError(seller.baseUrl, failure, Date.now()),
       );
       return { kind: 'still-unreachable', failure };
+    }
+    // An answer, but no API under the base URL (a 404 of /ping): the pause stands, its cause now.
+    const noApi = pauseOf(error);
+    if (noApi instanceof NoApiAtBaseUrlError) {
+      await runtime.sellers.markUnreachable(seller.ref, noApi);
+      return { kind: 'still-unreachable', failure: noApi.failure };
     }
   }
   await runtime.sellers.clearUnreachable(seller.ref);

@@ -5,6 +5,7 @@ import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
+import { noApiCause } from '../sync/seller-pause.js';
 import { SNAPSHOT_CAPPED, SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { ExitCode } from './exit-codes.js';
@@ -43,6 +44,17 @@ export async function reportOutcome(
       say(io, `${await rejectedKeyLine(runtime, spec, id, ended)}${unread ? `.${unread}` : ''}\n`);
       return ExitCode.unauthorized;
     case 'unreachable':
+      // The base URL answers, with 404 where the API's own endpoints are: a mistyped base URL.
+      if (waited.noApi) {
+        say(
+          io,
+          `catalog-sync: ${noApiCause(spec.baseUrl, waited.failure)}. ` +
+            (ended
+              ? `${dryEnded}.\n`
+              : `Run ${id}'s rows stay queued, none sent: drop them with catalog-sync cancel ${id}, then run again with the right base URL.${unread}\n`),
+        );
+        return ExitCode.usage;
+      }
       say(
         io,
         `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. ` +

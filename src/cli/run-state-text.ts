@@ -4,6 +4,7 @@ import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
+import { noApiCause } from '../sync/seller-pause.js';
 import { pausedMessage } from './progress.js';
 
 /**
@@ -46,7 +47,8 @@ function pauseText(run: RunRecord, seller: SellerStatus, now: number): string | 
       retryAt > now
         ? `probed again at ${new Date(retryAt).toISOString().slice(11, 19)} UTC`
         : 'probed by the next chunk';
-    return `paused: cannot reach ${baseUrl}: ${cause}; rows queued, ${next}`;
+    const what = seller.unreachable.noApi ? noApiCause(baseUrl, cause) : `cannot reach ${baseUrl}: ${cause}`;
+    return `paused: ${what}; rows queued, ${next}`;
   }
   if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);
   if (approvalStopped(run, now))

@@ -9,12 +9,13 @@ export type WaitResult =
   | { kind: 'held'; run: RunRecord }
   | { kind: 'unauthorized'; run: RunRecord }
   | { kind: 'paused'; run: RunRecord; until: number }
-  | { kind: 'unreachable'; run: RunRecord; failure: string }
+  | { kind: 'unreachable'; run: RunRecord; failure: string; noApi: boolean }
   | { kind: 'stopped' };
 
 /**
  * Waits until every row of the run is settled (`done`, or `held` by a guard), showing progress.
- * Returns early when the seller's key is rejected (exit 3), when no request reaches the API (exit 6),
+ * Returns early when the seller's key is rejected (exit 3), when no request reaches the API (exit 6)
+ * or no API answers under the base URL (exit 2),
  * or on a daily-limit pause when the user asked not to wait (exit 4).
  */
 export async function waitForRun(
@@ -50,7 +51,10 @@ export async function waitForRun(
     const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
     // A run in a queue of its own (a dry run) is stopped by its key's 401 without pausing its seller.
     if (seller.authRejected || run.keyRejectedAt !== undefined) return { kind: 'unauthorized', run };
-    if (seller.unreachable) return { kind: 'unreachable', run, failure: seller.unreachable.cause };
+    if (seller.unreachable) {
+      const { cause, noApi } = seller.unreachable;
+      return { kind: 'unreachable', run, failure: cause, noApi: noApi === true };
+    }
     if (seller.pausedUntil !== null) {
       if (!options.wait) return { kind: 'paused', run, until: seller.pausedUntil };
       if (seller.pausedUntil !== waitingUntil) await options.onWaiting?.(run, seller.pausedUntil);

@@ -4,6 +4,7 @@ import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts, untilText } from '../runs/summary.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
+import { noApiCause } from '../sync/seller-pause.js';
 
 /** A seller queue's jobs by state, as BullMQ counts them. */
 export interface QueueCounts {
@@ -78,7 +79,10 @@ const KEY_REJECTED_TEXT =
 /** "cannot reach https://…/api/v1: connection refused (ECONNREFUSED); probed again at 02:14:05 UTC" */
 function unreachableText(record: NonNullable<SellerStatus['unreachable']>): string {
   const at = new Date(record.retryAt).toISOString().slice(11, 19);
-  return `cannot reach ${record.baseUrl}: ${record.cause}; probed again at ${at} UTC`;
+  const what = record.noApi
+    ? noApiCause(record.baseUrl, record.cause)
+    : `cannot reach ${record.baseUrl}: ${record.cause}`;
+  return `${what}; probed again at ${at} UTC`;
 }
 
 export function sellerView(

@@ -3,13 +3,15 @@ import type { RunContext, WorkerDeps } from '../chunks/run-context.js';
 import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import { tellPauseToWaitingRuns } from '../notify/pause-notice.js';
 import { formatDuration } from '../runs/summary.js';
-import { ApiUnreachableError } from '../sync/seller-pause.js';
+import { pauseOf } from '../sync/error-policy.js';
+import { ApiUnreachableError, NoApiAtBaseUrlError } from '../sync/seller-pause.js';
 import { outOfReachCause } from '../sync/unreached.js';
 
 /**
  * One `GET /ping` for a seller whose API was out of reach, before a chunk sends anything: rejects
  * with the pause again (its wait doubles) when it still does not reach the API; otherwise the seller
- * is served again, said in one log line. Any answer (even a 500 or a 401) means the API is reached:
+ * is served again, said in one log line. Any answer (even a 500 or a 401) but a 404 of the ping
+ * itself (no API under the base URL) means the API is reached:
  * what the answer means, the chunk's own requests meet as usual.
  */
 export async function probeReach(deps: WorkerDeps, context: RunContext): Promise<void> {
@@ -20,6 +22,9 @@ export async function probeReach(deps: WorkerDeps, context: RunContext): Promise
     // Its one try: a server that closes every connection unanswered is as out of reach as a refusal.
     const failure = outOfReachCause([error], baseUrl);
     if (failure !== null) throw new ApiUnreachableError(baseUrl, failure, deps.now() + UNTIMED_PAUSE_MS);
+    // Reached, but no API there still (a 404 of /ping): paused again, its wait doubling.
+    const pause = pauseOf(error);
+    if (pause instanceof NoApiAtBaseUrlError) throw pause;
   }
   if (await deps.sellers.clearUnreachable(ref)) {
     deps.logger.info({ seller: ref }, `${baseUrl} answers again: seller ${ref} resumed`);

@@ -121,7 +121,7 @@ export class SellerApiClient {
       onRequest: options.onRequest ?? (() => {}),
       ...(options.gate ? { gate: options.gate } : {}),
     };
-    this.#errorContext = () => ({ now: now(), dailyReset, secret: options.apiKey });
+    this.#errorContext = () => ({ now: now(), dailyReset, secret: options.apiKey, baseUrl: options.baseUrl });
     this.#retry = options.retry;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#random = options.random ?? Math.random;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { UNREACHABLE_TTL_SECONDS } from '../defaults.js';
-import { ApiUnreachableError } from '../sync/seller-pause.js';
+import { ApiUnreachableError, NoApiAtBaseUrlError } from '../sync/seller-pause.js';
 
 /** A seller whose API could not be reached: since when, why, and when it is probed next. */
 export interface UnreachableRecord {
@@ -10,9 +10,11 @@ export interface UnreachableRecord {
   retryAt: number;
   /** Probes that failed since; the wait doubles with each. */
   probes: number;
-  /** `connection refused (ECONNREFUSED)`. */
+  /** `connection refused (ECONNREFUSED)`; or the 404 of the API's own endpoint, when `noApi`. */
   cause: string;
   baseUrl: string;
+  /** The base URL answers, but no Seller API is there (a 404 of its own endpoint): `run` exits 2. */
+  noApi?: boolean;
 }
 
 /** The wait before the first probe, doubling after each failed one up to `maxMs`. */
@@ -33,9 +35,10 @@ local probes = 0
 if old then
   local record = cjson.decode(old)
   if tonumber(record.retryAt) > now then
-    if record.cause == ARGV[4] and record.baseUrl == ARGV[5] then return {old, 0} end
+    if record.cause == ARGV[4] and record.baseUrl == ARGV[5] and record.noApi == ARGV[6] then return {old, 0} end
     record.cause = ARGV[4]
     record.baseUrl = ARGV[5]
+    record.noApi = ARGV[6]
     local updated = cjson.encode(record)
     redis.call('SET', KEYS[1], updated, 'EX', ${UNREACHABLE_TTL_SECONDS})
     return {updated, 0}
@@ -50,6 +53,7 @@ local record = cjson.encode({
   probes = string.format('%d', probes),
   cause = ARGV[4],
   baseUrl = ARGV[5],
+  noApi = ARGV[6],
 })
 redis.call('SET', KEYS[1], record, 'EX', ${UNREACHABLE_TTL_SECONDS})
 return {record, 1}
@@ -75,6 +79,7 @@ export async function markUnreachable(
     backoff.maxMs,
     pause.failure,
     pause.baseUrl,
+    pause instanceof NoApiAtBaseUrlError ? '1' : '0',
   )) as [string, number];
   const record = parseUnreachable(json);
   if (!record) throw new Error('the unreachable record just written could not be read back');
@@ -92,6 +97,7 @@ export function parseUnreachable(json: string | null | undefined): UnreachableRe
       probes: Number(raw.probes),
       cause: String(raw.cause ?? ''),
       baseUrl: String(raw.baseUrl ?? ''),
+      noApi: raw.noApi === '1',
     };
     return [record.since, record.retryAt, record.probes].every(Number.isFinite) ? record : null;
   } catch {
@@ -101,5 +107,7 @@ export function parseUnreachable(json: string | null | undefined): UnreachableRe
 
 /** The pause a record means, for this process to remember until the next probe. */
 export function pauseOfRecord(record: UnreachableRecord): ApiUnreachableError {
-  return new ApiUnreachableError(record.baseUrl, record.cause, record.retryAt);
+  return record.noApi
+    ? new NoApiAtBaseUrlError(record.baseUrl, record.cause, record.retryAt)
+    : new ApiUnreachableError(record.baseUrl, record.cause, record.retryAt);
 }

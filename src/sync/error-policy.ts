@@ -1,7 +1,9 @@
+import { UNTIMED_PAUSE_MS } from '../defaults.js';
 import { faultOf } from '../redis/health.js';
 import { redactHeld } from '../secret-forms.js';
 import {
   DailyLimitError,
+  EndpointNotFoundError,
   type GetRetry,
   InvalidRequestError,
   InvalidResponseError,
@@ -12,7 +14,7 @@ import {
 } from '../seller-api/index.js';
 import { ChunkLockLostError } from './chunk-lock-lost.js';
 import { KeyChangedError } from './key-changed.js';
-import { ApiUnreachableError, SellerPausedError } from './seller-pause.js';
+import { ApiUnreachableError, NoApiAtBaseUrlError, SellerPausedError } from './seller-pause.js';
 import { isConnectTimeout, isTlsMisfit, outOfReachCause, unreachedCause } from './unreached.js';
 
 /**
@@ -166,12 +168,16 @@ export function failsForGood(error: unknown): boolean {
 
 /**
  * The pause an error means, or null: the one place that says which errors stop a seller, and until
- * when. A 429 lifts at its reset instant; a rejected key needs a person (`until` null).
+ * when. A 429 lifts at its reset instant; a rejected key needs a person (`until` null); a base URL
+ * with no API under it is probed again as an API out of reach.
  */
 export function pauseOf(error: unknown): SellerPausedError | null {
   if (error instanceof SellerPausedError) return error;
   if (error instanceof DailyLimitError) return new SellerPausedError('daily-limit', error.resetAt.getTime());
   if (error instanceof UnauthorizedError) return new SellerPausedError('unauthorized', null);
+  // The API's own endpoint answered 404: no API under the base URL. Every row would answer so.
+  if (error instanceof EndpointNotFoundError)
+    return new NoApiAtBaseUrlError(error.baseUrl, error.message, Date.now() + UNTIMED_PAUSE_MS);
   return null;
 }
 

@@ -45,7 +45,31 @@ export class ApiUnreachableError extends SellerPausedError {
     /** What failed, in words and code: `connection refused (ECONNREFUSED)`. */
     readonly failure: string,
     until: number,
+    message = `cannot reach ${baseUrl}: ${failure}`,
   ) {
-    super('unreachable', until, `cannot reach ${baseUrl}: ${failure}`);
+    super('unreachable', until, message);
   }
+}
+
+/**
+ * The API's own endpoint answered 404 (EndpointNotFoundError): no Seller API under the base URL, a
+ * mistyped path. A configuration error (`run` exits 2), not the rows' failure: the seller pauses as
+ * for an API out of reach (nothing more is sent, the rows stay queued, and it is probed again as
+ * one), so a wrong base URL costs one request to know, not one per row.
+ */
+export class NoApiAtBaseUrlError extends ApiUnreachableError {
+  override name = 'NoApiAtBaseUrlError';
+  constructor(
+    baseUrl: string,
+    /** The 404 as the client said it: `GET /products: 404 Not Found: no such endpoint…`. */
+    failure: string,
+    until: number,
+  ) {
+    super(baseUrl, failure, until, noApiCause(baseUrl, failure));
+  }
+}
+
+/** What `ping` and `run` say of it, the same words: the base URL, the 404, and where to look. */
+export function noApiCause(baseUrl: string, failure: string): string {
+  return `no Seller API at ${baseUrl}: ${failure} (check the base URL: --base-url, SELLER_API_BASE_URL or the job's baseUrl)`;
 }

@@ -5,10 +5,12 @@ import { PING_TIMEOUT_MS } from '../../defaults.js';
 import { untilText } from '../../runs/summary.js';
 import {
   DailyLimitError,
+  EndpointNotFoundError,
   SellerApiClient,
   SellerApiError,
   UnauthorizedError,
 } from '../../seller-api/index.js';
+import { noApiCause } from '../../sync/seller-pause.js';
 import { outOfReachCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
@@ -19,7 +21,7 @@ export function registerPing(program: Command, io: CliIo): void {
   addConnectionOptions(program.command('ping'), { redis: false })
     .description(
       'checks the key (GET /ping); exit 0 valid, 3 rejected, 4 valid but the daily limit is spent (429), ' +
-        '6 API out of reach or answering 5xx (the key not checked)',
+        '6 API out of reach or answering 5xx (the key not checked), 2 no API under the base URL (404)',
     )
     .action(async (flags: ConnectionFlags) => {
       const api = readApiConfig(io.env, flags);
@@ -52,6 +54,10 @@ export function registerPing(program: Command, io: CliIo): void {
             `catalog-sync: ${api.baseUrl} answers ${answer}: the key in ${api.keyEnv} could not be checked; try again later\n`,
           );
           io.exitCode = ExitCode.apiUnreachable;
+        } else if (error instanceof EndpointNotFoundError) {
+          // A 404 of /ping itself: no API under the base URL (a 404 for one id would be a record's).
+          io.stderr.write(`catalog-sync: ${terminalSafeLine(noApiCause(api.baseUrl, error.message))}\n`);
+          io.exitCode = ExitCode.usage;
         } else if (error instanceof SellerApiError) {
           io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
           io.exitCode = ExitCode.usage;

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { MAX_BODY_LENGTH } from '../../defaults.js';
 import { resetInstant } from '../reset-instant.js';
 import { DailyLimitError } from './daily-limit-error.js';
+import { EndpointNotFoundError, namesNoRecord } from './endpoint-not-found-error.js';
 import { InvalidRequestError } from './invalid-request-error.js';
 import { NotFoundError } from './not-found-error.js';
 import { reasonFromBody } from './reason.js';
@@ -30,6 +31,8 @@ export interface ErrorContext {
   dailyReset: string;
   /** The API key: removed from everything the error carries, should the server echo it. */
   secret?: string;
+  /** The base URL the client was given: a 404 of the API's own endpoint names it. */
+  baseUrl?: string;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -61,7 +64,10 @@ export function errorFromResponse(response: ErrorResponse, context: ErrorContext
     case 401:
       return new UnauthorizedError(details, statusText);
     case 404:
-      return new NotFoundError(details, statusText);
+      // The request named no record (`GET /products`, `POST /products`): the endpoint itself is not there.
+      return context.baseUrl !== undefined && namesNoRecord(response.path)
+        ? new EndpointNotFoundError(details, statusText, context.baseUrl)
+        : new NotFoundError(details, statusText);
     case 429:
       return new DailyLimitError(details, resetInstant(headers, context.now, context.dailyReset), statusText);
     default:

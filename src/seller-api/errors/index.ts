@@ -1,6 +1,7 @@
 export { AnswerCapError } from './answer-cap-error.js';
 export { ConnectionFailure } from './connection-failure.js';
 export { DailyLimitError } from './daily-limit-error.js';
+export { EndpointNotFoundError } from './endpoint-not-found-error.js';
 export { errorFromFailure, type FailureContext } from './from-failure.js';
 export { type ErrorContext, type ErrorResponse, errorFromResponse } from './from-response.js';
 export { InvalidBaseUrlError } from './invalid-base-url-error.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConnectionFailure,
   DailyLimitError,
+  EndpointNotFoundError,
   errorFromFailure,
   errorFromResponse,
   InvalidRequestError,
@@ -53,6 +54,33 @@ describe('errorFromResponse', () => {
       expect(error.outcomeUnknown).toBe(outcomeUnknown);
     },
   );
+
+  it("tells a 404 of the API's own endpoint (no API under the base URL) from a 404 of one record", () => {
+    const base = 'http://127.0.0.1:43410/x/api/v1';
+    const at = (method: string, path: string) =>
+      errorFromResponse({ ...response(404), method, path }, { ...context, baseUrl: base });
+    for (const [method, path] of [
+      ['GET', '/ping'],
+      ['GET', '/products'],
+      ['POST', '/products'],
+      ['GET', '/orders'],
+    ] as const) {
+      const error = at(method, path);
+      expect(error, `${method} ${path}`).toBeInstanceOf(EndpointNotFoundError);
+      expect((error as EndpointNotFoundError).baseUrl).toBe(base);
+    }
+    // One product or order: gone, or another seller's (spec 2.3); a later page of a list: not the base URL's.
+    for (const [method, path] of [
+      ['PUT', '/products?id=7'],
+      ['GET', '/products?id=7'],
+      ['GET', '/orders?id=3'],
+      ['GET', '/products?page=2'],
+    ] as const) {
+      const error = at(method, path);
+      expect(error, `${method} ${path}`).toBeInstanceOf(NotFoundError);
+      expect(error, `${method} ${path}`).not.toBeInstanceOf(EndpointNotFoundError);
+    }
+  });
 
   it('leaves the outcome known for a 5xx on a GET (nothing to apply)', () => {
     expect(errorFromResponse({ ...response(503), method: 'GET' }, context).outcomeUnknown).toBe(false);

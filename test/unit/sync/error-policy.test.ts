@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DailyLimitError,
+  EndpointNotFoundError,
   InvalidBaseUrlError,
   InvalidRequestError,
   InvalidResponseError,
@@ -58,6 +59,13 @@ const cases: Case[] = [
     'fail-row',
     'fail-row',
     'recreate',
+  ],
+  [
+    "a 404 of the API's own endpoint (EndpointNotFoundError: no API under the base URL)",
+    (k) => new EndpointNotFoundError({ ...request(k), status: 404 }, 'Not Found', 'http://h/x/api/v1'),
+    'pause-seller',
+    'pause-seller',
+    'pause-seller',
   ],
   [
     'a 429 (DailyLimitError)',
