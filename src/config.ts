@@ -262,6 +262,7 @@ export function readApiConfig(
   env: NodeJS.ProcessEnv,
   flags: { baseUrl?: string; keyEnv?: string; allowInsecure?: boolean },
   sandboxOffered = false,
+  keysFile?: KeysFileNames,
 ): ApiConfig {
   const keyEnv = flags.keyEnv ?? DEFAULT_KEY_ENV;
   checkKeyEnv(keyEnv, readTrustRules(env));
@@ -280,11 +281,33 @@ export function readApiConfig(
     throw error;
   }
   const apiKey = env[keyEnv]?.trim();
-  if (!apiKey) throw new UsageError(`${keyEnv} is not set: it must hold the seller's API key`);
+  if (!apiKey) throw new UsageError(missingKeyLine(keyEnv, keysFile));
   // Sent, it would be a header Node refuses: every request failed and retried as a network error.
   const refusal = secretTextRefusal(keyEnv, apiKey, 'API key');
   if (refusal) throw new UsageError(refusal);
   return { baseUrl, keyEnv, apiKey, allowInsecure };
+}
+
+/** The `--keys-file` a command read: its name and the key variables it set (keys-file.ts). */
+export interface KeysFileNames {
+  file: string;
+  names: readonly string[];
+}
+
+/**
+ * The line for a key variable with no key. With a keys file, what it holds instead: a key under
+ * another name is read only once `--key-env` names it, which is what a newcomer misses.
+ */
+export function missingKeyLine(keyEnv: string, keysFile?: KeysFileNames): string {
+  if (!keysFile)
+    return `${keyEnv} is not set: it must hold the seller's API key (set it, give it in --keys-file, or name another variable with --key-env)`;
+  const held = `${keyEnv} is not set, and --keys-file ${keysFile.file} holds`;
+  const [first, ...others] = keysFile.names;
+  if (first === undefined) return `${held} no key: add a line ${keyEnv}=KEY to it`;
+  if (others.length === 0) return `${held} ${first} only: add --key-env ${first}`;
+  const shown =
+    keysFile.names.length > 5 ? `${keysFile.names.slice(0, 5).join(', ')}, …` : keysFile.names.join(', ');
+  return `${held} ${shown}: name this seller's with --key-env (--key-env ${first}, …)`;
 }
 
 /** True when LOG_LEVEL is set (and not empty): the user chose the level, no command quietens it. */

@@ -23,7 +23,8 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
   const entries = new Map<string, string>();
   const lines = text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
-    const line = raw.trim();
+    // `export NAME=KEY`, as dotenv reads it: the same file may be sourced by a shell (`. keys.env`).
+    const line = raw.trim().replace(/^export\s+/, '');
     if (line === '' || line.startsWith('#')) continue;
     const at = `--keys-file ${file}: line ${index + 1}`;
     const equals = line.indexOf('=');
@@ -42,8 +43,9 @@ export function parseKeysFile(text: string, file: string, keyEnvs: readonly stri
     // Nor is one that may not hold a key: a pasted base64 key ends in `=` and reads as a name.
     if (NOT_KEYS.has(name) || !isKeyEnvAllowed(name, keyEnvs))
       throw new UsageError(
-        `${at}: the name before = is not a key variable: a key name is SELLER_API_KEY, SELLER_API_KEY_<NAME> ` +
-          `or a name listed in ${KEY_ENVS_VARIABLE} (a comma list, in the environment)`,
+        // Both steps for a listed name: the list lets it hold a key, --key-env makes it the one read.
+        `${at}: the name before = is not a key variable: rename it SELLER_API_KEY (or SELLER_API_KEY_<NAME>, ` +
+          `and give --key-env SELLER_API_KEY_<NAME>), or list it in ${KEY_ENVS_VARIABLE} (a comma list, in the environment) and give --key-env with it`,
       );
     if (key === '') throw new UsageError(`${at}: ${name} has no key after =`);
     // No API key holds a space or a quote (a Bearer token cannot): sent, it would only be a 401

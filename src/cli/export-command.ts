@@ -46,7 +46,7 @@ export function exportOptions(command: Command, kind: Pick<ExportKind, 'linesFor
 
 /** Every record of every page to standard output or `--out`; resolves to the exit code. */
 export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind): Promise<number> {
-  const api = readApiConfig(io.env, flags);
+  const api = readApiConfig(io.env, flags, false, io.keysFile);
   const client = new SellerApiClient({
     ...api,
     // A page whose every try got no answer (refused, or closed unanswered) is the API out of reach.

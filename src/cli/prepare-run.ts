@@ -72,6 +72,7 @@ export async function prepareRun(
         allowInsecure: flags.allowInsecure,
       },
       command === 'run',
+      io.keysFile,
     );
     // A store option on a file or feed would be silently unused: the user meant another source.
     if (!isStoreSource(source) && (flags.sourceCredentials || flags.sourceApiVersion))

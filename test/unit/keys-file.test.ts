@@ -37,6 +37,14 @@ describe('the keys file syntax', () => {
     ]);
   });
 
+  it('reads a line starting with `export ` as dotenv does (a file also sourced by a shell)', () => {
+    const text = `export SELLER_API_KEY=${SECRET}\nexport\tSELLER_API_KEY_B="${SECRET}"\n`;
+    expect([...parseKeysFile(text, 'keys.env', [])]).toEqual([
+      ['SELLER_API_KEY', SECRET],
+      ['SELLER_API_KEY_B', SECRET],
+    ]);
+  });
+
   it.each<[string, string, RegExp]>([
     ['a line without =', `SELLER_API_KEY_A=x\n${SECRET}\n`, /keys\.env: line 2 is not NAME=KEY/],
     [
@@ -47,7 +55,7 @@ describe('the keys file syntax', () => {
     [
       'a name not allowed to hold a key',
       `DB_PASSWORD=${SECRET}\n`,
-      /line 1: the name before = is not a key variable.*CATALOG_SYNC_KEY_ENVS/,
+      /^--keys-file keys\.env: line 1: the name before = is not a key variable: rename it SELLER_API_KEY \(or SELLER_API_KEY_<NAME>, and give --key-env SELLER_API_KEY_<NAME>\), or list it in CATALOG_SYNC_KEY_ENVS \(a comma list, in the environment\) and give --key-env with it$/,
     ],
     [
       'the trust list itself',

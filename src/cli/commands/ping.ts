@@ -24,7 +24,7 @@ export function registerPing(program: Command, io: CliIo): void {
         '6 API out of reach or answering 5xx (the key not checked), 2 no API under the base URL (404)',
     )
     .action(async (flags: ConnectionFlags) => {
-      const api = readApiConfig(io.env, flags);
+      const api = readApiConfig(io.env, flags, false, io.keysFile);
       const client = new SellerApiClient({ ...api, timeoutMs: PING_TIMEOUT_MS });
       try {
         await client.ping();

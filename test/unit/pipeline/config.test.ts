@@ -159,6 +159,25 @@ describe('readApiConfig', () => {
     expectOneLineUsageError(() => readApiConfig(given, flags), names);
   });
 
+  it('says where a missing key may come from, and what a --keys-file given holds instead', () => {
+    const base = { SELLER_API_BASE_URL: env.SELLER_API_BASE_URL };
+    expect(usageErrorOf(() => readApiConfig(base, {})).message).toBe(
+      "SELLER_API_KEY is not set: it must hold the seller's API key (set it, give it in --keys-file, or name another variable with --key-env)",
+    );
+    const one = { file: 'keys.env', names: ['SELLER_API_KEY_SHOP'] };
+    expect(usageErrorOf(() => readApiConfig(base, {}, false, one)).message).toBe(
+      'SELLER_API_KEY is not set, and --keys-file keys.env holds SELLER_API_KEY_SHOP only: add --key-env SELLER_API_KEY_SHOP',
+    );
+    const two = { file: 'keys.env', names: ['SELLER_API_KEY_A', 'SELLER_API_KEY_B'] };
+    expect(usageErrorOf(() => readApiConfig(base, { keyEnv: 'SELLER_API_KEY_C' }, false, two)).message).toBe(
+      "SELLER_API_KEY_C is not set, and --keys-file keys.env holds SELLER_API_KEY_A, SELLER_API_KEY_B: name this seller's with --key-env (--key-env SELLER_API_KEY_A, …)",
+    );
+    const none = { file: 'keys.env', names: [] };
+    expect(usageErrorOf(() => readApiConfig(base, {}, false, none)).message).toBe(
+      'SELLER_API_KEY is not set, and --keys-file keys.env holds no key: add a line SELLER_API_KEY=KEY to it',
+    );
+  });
+
   it('never puts the key or the URL credentials in its errors', () => {
     const leaky = {
       SELLER_API_BASE_URL: 'https://bob:pa55@api.example.com/api/v1',
