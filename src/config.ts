@@ -18,7 +18,9 @@ import {
   hostOfUrl,
   isEnvName,
   KEY_ENVS_VARIABLE,
+  type KeysFileNames,
   keyEnvRefusal,
+  missingKeyLine,
   parseHostEntry,
   STORE_HOSTS_VARIABLE,
   type TrustRules,
@@ -63,6 +65,8 @@ export interface CommonConfig {
   redisCluster: RedisClusterTarget | null;
   /** True when REDIS_URL was given (by variable or flag): no private Redis is started then. */
   redisUrlGiven: boolean;
+  /** What gave redisUrl (REDIS_CLUSTER's nodes aside): the hint of an unreachable Redis names it. */
+  redisUrlFrom: '--redis-url' | 'REDIS_URL' | null;
   prefix: string;
   logLevel: string;
   lockDurationMs: number;
@@ -90,8 +94,9 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   // An empty variable (`REDIS_URL=` in a crontab) means unset, as in most tools.
   const redisUrl = flags.redisUrl ?? (env.REDIS_URL || undefined);
   // Here, where it is known whether the flag or the variable gave it.
-  if (redisUrl !== undefined)
-    checkRedisUrl(redisUrl, flags.redisUrl !== undefined ? '--redis-url' : 'REDIS_URL');
+  const redisUrlFrom =
+    redisUrl === undefined ? null : flags.redisUrl !== undefined ? '--redis-url' : 'REDIS_URL';
+  if (redisUrlFrom !== null) checkRedisUrl(redisUrl as string, redisUrlFrom);
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
@@ -123,6 +128,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
     redisUrl: redisCluster ? clusterDisplay(redisCluster) : (redisUrl ?? 'redis://127.0.0.1:6379'),
     redisCluster,
     redisUrlGiven: redisUrl !== undefined || redisCluster !== null,
+    redisUrlFrom: redisCluster ? null : redisUrlFrom,
     prefix,
     logLevel,
     lockDurationMs,
@@ -286,28 +292,6 @@ export function readApiConfig(
   const refusal = secretTextRefusal(keyEnv, apiKey, 'API key');
   if (refusal) throw new UsageError(refusal);
   return { baseUrl, keyEnv, apiKey, allowInsecure };
-}
-
-/** The `--keys-file` a command read: its name and the key variables it set (keys-file.ts). */
-export interface KeysFileNames {
-  file: string;
-  names: readonly string[];
-}
-
-/**
- * The line for a key variable with no key. With a keys file, what it holds instead: a key under
- * another name is read only once `--key-env` names it, which is what a newcomer misses.
- */
-export function missingKeyLine(keyEnv: string, keysFile?: KeysFileNames): string {
-  if (!keysFile)
-    return `${keyEnv} is not set: it must hold the seller's API key (set it, give it in --keys-file, or name another variable with --key-env)`;
-  const held = `${keyEnv} is not set, and --keys-file ${keysFile.file} holds`;
-  const [first, ...others] = keysFile.names;
-  if (first === undefined) return `${held} no key: add a line ${keyEnv}=KEY to it`;
-  if (others.length === 0) return `${held} ${first} only: add --key-env ${first}`;
-  const shown =
-    keysFile.names.length > 5 ? `${keysFile.names.slice(0, 5).join(', ')}, …` : keysFile.names.join(', ');
-  return `${held} ${shown}: name this seller's with --key-env (--key-env ${first}, …)`;
 }
 
 /** True when LOG_LEVEL is set (and not empty): the user chose the level, no command quietens it. */

@@ -55,6 +55,28 @@ export function keyEnvRefusal(name: string, rules: Pick<TrustRules, 'keyEnvs'>):
   );
 }
 
+/** The `--keys-file` a command read: its name and the key variables it set (keys-file.ts). */
+export interface KeysFileNames {
+  file: string;
+  names: readonly string[];
+}
+
+/**
+ * The line for a key variable with no key. With a keys file, what it holds instead: a key under
+ * another name is read only once `--key-env` names it, which is what a newcomer misses.
+ */
+export function missingKeyLine(keyEnv: string, keysFile?: KeysFileNames): string {
+  if (!keysFile)
+    return `${keyEnv} is not set: it must hold the seller's API key (set it, give it in --keys-file, or name another variable with --key-env)`;
+  const held = `${keyEnv} is not set, and --keys-file ${keysFile.file} holds`;
+  const [first, ...others] = keysFile.names;
+  if (first === undefined) return `${held} no key: add a line ${keyEnv}=KEY to it`;
+  if (others.length === 0) return `${held} ${first} only: add --key-env ${first}`;
+  const shown =
+    keysFile.names.length > 5 ? `${keysFile.names.slice(0, 5).join(', ')}, …` : keysFile.names.join(', ');
+  return `${held} ${shown}: name this seller's with --key-env (--key-env ${first}, …)`;
+}
+
 /**
  * One entry of `CATALOG_SYNC_API_HOSTS`: `host`, `host:port`, `[v6]` or `[v6]:port`. Returns null
  * for anything else (a URL, a path, credentials): a list that says more than hosts is a mistake.

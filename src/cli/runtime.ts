@@ -1,9 +1,17 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
 import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
-import { connectRedis, RedisUnavailableError } from '../redis/connect.js';
+import { projectRoot } from '../project-root.js';
+import {
+  connectRedis,
+  describeConnectFailure,
+  RedisUnavailableError,
+  type RedisUrlContext,
+} from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
 import {
@@ -94,7 +102,13 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     });
   } catch (error) {
     await privateRedis?.stop();
-    if (error instanceof RedisUnavailableError) throw new UsageError(error.message);
+    if (error instanceof RedisUnavailableError)
+      throw new UsageError(
+        describeConnectFailure(config.redisUrl, error.cause, {
+          ...redisUrlContext(config),
+          ...(error.asked ? { asked: error.asked } : {}),
+        }),
+      );
     throw error;
   }
   const info = await readServerInfo(redis);
@@ -173,4 +187,16 @@ export async function withRuntime<T>(
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * Where the Redis URL came from, and the checkout's docker-compose.yml if this copy has one: a copy
+ * installed from npm lacks it (package.json "files"), so its hint does not name it.
+ */
+function redisUrlContext(config: CommonConfig): RedisUrlContext {
+  const root = projectRoot();
+  return {
+    ...(config.redisUrlFrom ? { from: config.redisUrlFrom } : {}),
+    ...(existsSync(join(root, 'docker-compose.yml')) ? { composeFolder: root } : {}),
+  };
 }

@@ -10,8 +10,13 @@ import { databaseIndexOf } from './redis-url.js';
  */
 export class RedisUnavailableError extends Error {
   override name = 'RedisUnavailableError';
-  constructor(url: string, cause: unknown, database?: DatabaseAsked) {
-    super(describeConnectFailure(url, cause, database), { cause });
+  constructor(
+    url: string,
+    cause: unknown,
+    /** The database the URL names, when Redis refused it (the line says which it has). */
+    readonly asked?: DatabaseAsked,
+  ) {
+    super(describeConnectFailure(url, cause, asked ? { asked } : {}), { cause });
   }
 }
 
@@ -82,23 +87,37 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** Where a Redis URL came from, for the hint of the line that says it failed. */
+export interface RedisUrlContext {
+  /** The option or variable that gave it; none: the default, 127.0.0.1:6379. */
+  from?: '--redis-url' | 'REDIS_URL';
+  /** The checkout holding docker-compose.yml; none in a copy installed from npm, which lacks it. */
+  composeFolder?: string;
+}
+
 /** One line for a Redis that could not be used: what it said, in the tool's words. */
-export function describeConnectFailure(url: string, cause: unknown, asked?: DatabaseAsked): string {
+export function describeConnectFailure(
+  url: string,
+  cause: unknown,
+  context: RedisUrlContext & { asked?: DatabaseAsked } = {},
+): string {
   const at = displayRedisUrl(url);
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
   const code = (cause as { code?: unknown } | null)?.code;
   const cluster = isClusterDisplay(url);
   const redis = cluster ? 'Redis Cluster' : 'Redis';
-  const variable = cluster ? 'REDIS_CLUSTER' : 'REDIS_URL';
+  // `--redis-url` overrides REDIS_URL: a hint to change the variable would change nothing.
+  const variable = cluster ? 'REDIS_CLUSTER' : (context.from ?? 'REDIS_URL');
+  const { asked } = context;
   if (asked && /SELECT is not allowed in cluster mode/i.test(reason)) {
-    return `REDIS_URL names database ${asked.database}, but Redis at ${at} is a cluster node (${reason}), which has only database 0: name the cluster's nodes in REDIS_CLUSTER instead`;
+    return `${variable} names database ${asked.database}, but Redis at ${at} is a cluster node (${reason}), which has only database 0: name the cluster's nodes in REDIS_CLUSTER instead`;
   }
   if (asked && /DB index is out of range/i.test(reason)) {
     const range =
       asked.databases === null
         ? 'it has fewer (its `databases` setting)'
         : `its databases are 0 to ${asked.databases - 1} (its \`databases\` setting)`;
-    return `REDIS_URL names database ${asked.database}, which Redis at ${at} does not have (${reason}): ${range}; name one of them in REDIS_URL, or none for database 0`;
+    return `${variable} names database ${asked.database}, which Redis at ${at} does not have (${reason}): ${range}; name one of them in ${variable}, or none for database 0`;
   }
   if (/^NOAUTH\b/.test(reason)) {
     return `${redis} at ${at} wants a password: put it in ${variable} as ${withPasswordPlaceholder(url)}`;
@@ -127,10 +146,15 @@ export function describeConnectFailure(url: string, cause: unknown, asked?: Data
     const said = /Connection is closed|None of startup nodes/i.test(reason) ? 'no node answered' : reason;
     return `Redis Cluster is not reachable at ${at} (${said}${tlsHint}). Check REDIS_CLUSTER: every master must be reachable from here.`;
   }
-  return (
-    `Redis is not reachable at ${at} (${reason}${tlsHint}). ` +
-    'Start one with `docker compose up -d redis` or the `redis-server` package, or set REDIS_URL.'
-  );
+  const failed = `Redis is not reachable at ${at} (${reason}${tlsHint}).`;
+  if (context.from === '--redis-url') return `${failed} Check --redis-url, or start the Redis it names.`;
+  if (context.from === 'REDIS_URL')
+    return `${failed} Check REDIS_URL (now ${at}), or start the Redis it names.`;
+  // docker-compose.yml's Redis asks for a password (from .env): a URL without one gets NOAUTH.
+  const compose = context.composeFolder
+    ? `, or in ${context.composeFolder} \`docker compose up -d redis\` with REDIS_PASSWORD in .env as .env.example shows, then REDIS_URL=redis://:PASSWORD@127.0.0.1:6379`
+    : '';
+  return `${failed} Start one (the \`redis-server\` package${compose}), or set REDIS_URL to yours.`;
 }
 
 export interface ConnectOptions {

@@ -34,6 +34,7 @@ describe('readCommonConfig', () => {
     expect(readCommonConfig({})).toEqual({
       redisUrl: 'redis://127.0.0.1:6379',
       redisUrlGiven: false,
+      redisUrlFrom: null,
       redisCluster: null,
       prefix: 'catalog-sync',
       logLevel: 'info',
@@ -63,6 +64,7 @@ describe('readCommonConfig', () => {
     expect(config).toEqual({
       redisUrl: 'redis://redis.internal:6380/2',
       redisUrlGiven: true,
+      redisUrlFrom: 'REDIS_URL',
       redisCluster: null,
       prefix: 'cs-{staging}',
       logLevel: 'warn',
@@ -78,7 +80,11 @@ describe('readCommonConfig', () => {
 
   it('lets the --redis-url flag override REDIS_URL', () => {
     const config = readCommonConfig({ REDIS_URL: 'redis://a:6379' }, { redisUrl: 'redis://b:6379' });
-    expect(config).toMatchObject({ redisUrl: 'redis://b:6379', redisUrlGiven: true });
+    expect(config).toMatchObject({
+      redisUrl: 'redis://b:6379',
+      redisUrlGiven: true,
+      redisUrlFrom: '--redis-url',
+    });
   });
 
   it('checks for stalled jobs every half lock unless CATALOG_SYNC_STALL_CHECK_MS says otherwise', () => {

@@ -101,6 +101,43 @@ describe('describeConnectFailure: one line for a Redis that refused us, never th
     );
   });
 
+  describe('says what to change where the URL came from', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:43998'), {
+      code: 'ECONNREFUSED',
+    });
+    const at = 'redis://:s3cret@127.0.0.1:43998';
+
+    it('--redis-url: names the option, not REDIS_URL (which it overrides)', () => {
+      expect(describeConnectFailure(at, refused, { from: '--redis-url' })).toBe(
+        'Redis is not reachable at redis://:***@127.0.0.1:43998 (connect ECONNREFUSED 127.0.0.1:43998). Check --redis-url, or start the Redis it names.',
+      );
+      expect(
+        describeConnectFailure(at, reply('NOAUTH Authentication required.'), { from: '--redis-url' }),
+      ).toBe(
+        'Redis at redis://:***@127.0.0.1:43998 wants a password: put it in --redis-url as redis://:PASSWORD@127.0.0.1:43998',
+      );
+    });
+
+    it('REDIS_URL: check it (as it is now), not set it', () => {
+      expect(describeConnectFailure(at, refused, { from: 'REDIS_URL' })).toBe(
+        'Redis is not reachable at redis://:***@127.0.0.1:43998 (connect ECONNREFUSED 127.0.0.1:43998). Check REDIS_URL (now redis://:***@127.0.0.1:43998), or start the Redis it names.',
+      );
+    });
+
+    it('the default: docker compose only in a checkout that has the file, with the password it needs', () => {
+      const local = 'redis://127.0.0.1:6379';
+      const refusedHere = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), {
+        code: 'ECONNREFUSED',
+      });
+      expect(describeConnectFailure(local, refusedHere)).toBe(
+        'Redis is not reachable at redis://127.0.0.1:6379 (connect ECONNREFUSED 127.0.0.1:6379). Start one (the `redis-server` package), or set REDIS_URL to yours.',
+      );
+      expect(describeConnectFailure(local, refusedHere, { composeFolder: '/srv/catalog-sync' })).toBe(
+        'Redis is not reachable at redis://127.0.0.1:6379 (connect ECONNREFUSED 127.0.0.1:6379). Start one (the `redis-server` package, or in /srv/catalog-sync `docker compose up -d redis` with REDIS_PASSWORD in .env as .env.example shows, then REDIS_URL=redis://:PASSWORD@127.0.0.1:6379), or set REDIS_URL to yours.',
+      );
+    });
+  });
+
   it('shows a URL without its password', () => {
     expect(displayRedisUrl(url)).toBe('redis://:***@127.0.0.1:6395');
   });
