@@ -1,6 +1,7 @@
 import {
   CLOSE_DEADLINE_MS,
   DEFAULT_LOCK_MS,
+  DEFAULT_PREFIX,
   DEFAULT_PROBE_BACKOFF,
   DEFAULT_REDIS_DEADLINE_MS,
   DEFAULT_RETRIES,
@@ -101,7 +102,7 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`);
   }
-  const prefix = env.CATALOG_SYNC_PREFIX ?? 'catalog-sync';
+  const prefix = env.CATALOG_SYNC_PREFIX ?? DEFAULT_PREFIX;
   if (!/^[\w.{}-]+$/.test(prefix)) {
     throw new UsageError(`CATALOG_SYNC_PREFIX may hold letters, digits, _ . - { } only, not "${prefix}"`);
   }

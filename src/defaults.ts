@@ -8,6 +8,9 @@
 
 // ── The environment's defaults (config.ts reads the variables) ─────────────────────────────────
 
+/** CATALOG_SYNC_PREFIX: the first part of every Redis key (a line naming where runs are says another). */
+export const DEFAULT_PREFIX = 'catalog-sync';
+
 /**
  * CATALOG_SYNC_LOCK_MS: a chunk job's lock, renewed every half of it. A killed worker's jobs return
  * to the queue within lock + stall check (CATALOG_SYNC_STALL_CHECK_MS, half the lock by default),

@@ -29,7 +29,8 @@ export type CancelResult =
   | { kind: 'cancelled'; run: RunRecord }
   /** Chunks were in progress on a worker: they settle, then that worker ends the run as cancelled. */
   | { kind: 'ending'; inFlight: number }
-  | { kind: 'refused'; reason: string };
+  /** `unknown`: no such run here; the command names the Redis it looked in (cli/run-not-found.ts). */
+  | { kind: 'refused'; reason: string; unknown?: true };
 
 // A paused queue keeps its jobs in `wait` (BullMQ 6); a rate-limited one too.
 export const WAITING_STATES = ['wait', 'prioritized', 'delayed'] as const;
@@ -49,7 +50,8 @@ export async function cancelRun(
   supersededBy?: string,
 ): Promise<CancelResult> {
   const run = await deps.runs.get(runId);
-  if (!run) return { kind: 'refused', reason: `no run ${runId} in Redis (runs are kept 7 days)` };
+  if (!run)
+    return { kind: 'refused', reason: `no run ${runId} in Redis (runs are kept 7 days)`, unknown: true };
   if (run.state === 'done' || run.state === 'cancelled') {
     return { kind: 'refused', reason: `run ${runId} is already ${run.state}: nothing to cancel` };
   }

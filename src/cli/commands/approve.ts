@@ -14,6 +14,7 @@ import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
+import { noRunLine } from '../run-not-found.js';
 import { endedRunExitCode, interruptedLine, pauseCause, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
@@ -61,7 +62,7 @@ async function approve(
   vouched: readonly string[],
 ): Promise<number> {
   const run = await runtime.runs.get(runId);
-  if (!run) throw new UsageError(`no run ${terminalSafe(runId)} in Redis (runs are kept 7 days)`);
+  if (!run) throw new UsageError(noRunLine(terminalSafe(runId), runtime.config));
   // The run's base URL was read from Redis: --base-url, when given, vouches for it (it must be it).
   if (vouched.length > 0 && vouched[0] !== run.baseUrl)
     throw new UsageError(`run ${run.id} was made for ${run.baseUrl}, not for --base-url ${vouched[0]}`);

@@ -9,6 +9,7 @@ import { terminalSafe } from '../../terminal-safe.js';
 import type { TrustRules } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import type { CliIo } from '../program.js';
+import { noRunLine } from '../run-not-found.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
@@ -56,7 +57,7 @@ export function registerCancel(program: Command, io: CliIo): void {
         });
         switch (result.kind) {
           case 'refused':
-            throw new UsageError(result.reason);
+            throw new UsageError(result.unknown ? noRunLine(runId, runtime.config) : result.reason);
           case 'ending':
             io.stdout.write(
               terminalSafe(

@@ -7,6 +7,7 @@ import { writeReport, writeReportFile } from '../../runs/report.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
+import { noRunLine } from '../run-not-found.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
@@ -34,7 +35,7 @@ export function registerReport(program: Command, io: CliIo): void {
       if (flags.out) await checkOutputFile(flags.out, '--out');
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const run = await runtime.runs.get(runId);
-        if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
+        if (!run) throw new UsageError(noRunLine(runId, runtime.config));
         if (flags.failedOnly) return reportFailedRows(io, runtime, run, flags.out);
         const { unsettled } = flags.out
           ? await writeReportFile(runtime.runs, runId, flags.out)

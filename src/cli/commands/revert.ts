@@ -21,6 +21,7 @@ import { ExitCode } from '../exit-codes.js';
 import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
+import { noRunLine } from '../run-not-found.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
 
@@ -153,7 +154,7 @@ function revertKeyEnv(env: NodeJS.ProcessEnv, run: RunRecord, given: string | un
 /** The run, if `revert` may touch it: one line and exit 2 otherwise. */
 async function revertableRun(runtime: Runtime, runId: string): Promise<RunRecord> {
   const run = await runtime.runs.get(runId);
-  if (!run) throw new UsageError(`no run ${runId} in Redis (runs are kept 7 days)`);
+  if (!run) throw new UsageError(noRunLine(runId, runtime.config));
   if (run.dryRun)
     throw new UsageError(`run ${runId} was a dry run: it wrote nothing, so there is nothing to revert`);
   // A held run writes nothing more unless approved, and a reverted one is never approved: what a

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
 import { parseDuration } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
+import { projectRoot } from '../../project-root.js';
 import { delayedChunksOf } from '../../queue/delayed-chunks.js';
 import { readerStopped } from '../../queue/producing-mark.js';
 import { runWaitedFor } from '../../queue/run-order.js';
@@ -25,6 +26,7 @@ import type { SellerStatus } from '../../sellers/seller-status.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
 import type { CliIo } from '../program.js';
 import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
+import { noRunLine, noRunYetLine, runsPlace } from '../run-not-found.js';
 import { runStateText } from '../run-state-text.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { UsageError } from '../usage-error.js';
@@ -61,11 +63,11 @@ export function registerStatus(program: Command, io: CliIo): void {
         if (!id)
           throw new UsageError(
             refs
-              ? `no run of seller ${terminalSafe(flags.seller ?? '')} in Redis (runs are kept 7 days)`
-              : 'no run yet: start one with `catalog-sync run` or `catalog-sync import`',
+              ? `no run of seller ${terminalSafe(flags.seller ?? '')} in ${runsPlace(runtime.config)} (runs are kept 7 days)`
+              : noRunYetLine(runtime.config, projectRoot()),
           );
         const run = await runtime.runs.get(id);
-        if (!run) throw new UsageError(`no run ${id} in Redis (runs are kept 7 days)`);
+        if (!run) throw new UsageError(noRunLine(id, runtime.config));
         const seller = await runtime.sellers.status(run.sellerRef, run.dailyReset);
         const counts = runCounts(run);
         const info = await runtime.serverInfo();

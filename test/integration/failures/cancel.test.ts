@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { displayRedisUrl } from '../../../src/redis/connect.js';
 import { catalogRows, parseCsv } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import { eventually, runDone, SELLER_A, useFailureRig } from './support/rig.js';
 
 const ROWS = 250;
@@ -59,7 +61,7 @@ describe('`catalog-sync cancel` of a run paused on the daily limit', () => {
     expect(again.stderr).toBe(`catalog-sync: run ${runId} is already done: nothing to cancel\n`);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'catalog-sync: no run 20200101T000000-abcdef in Redis (runs are kept 7 days)\n',
+      `catalog-sync: no run 20200101T000000-abcdef in Redis at ${displayRedisUrl(TEST_REDIS_URL)} under CATALOG_SYNC_PREFIX=${rig.prefix} (runs are kept 7 days)\n`,
     );
   });
 });

@@ -1,0 +1,63 @@
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../src/project-root.js';
+import { displayRedisUrl } from '../../../src/redis/connect.js';
+import { catalogRows } from '../support/catalog.js';
+import { usePipeline } from '../support/pipeline.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
+
+/**
+ * What a newcomer following only the README meets: each line names what is at fault and a next
+ * step that works as typed. The lines are built by pure code (tested in test/unit); these check
+ * that the commands hand them what they know (the keys file read, the Redis and prefix asked).
+ */
+describe('hints that lead somewhere', () => {
+  const pipeline = usePipeline();
+  const where = () =>
+    `Redis at ${displayRedisUrl(TEST_REDIS_URL)} under CATALOG_SYNC_PREFIX=${pipeline.prefix}`;
+
+  it('a key under another name in --keys-file: the line names it and the --key-env that reads it', async () => {
+    const source = await pipeline.csv('catalog.csv', catalogRows(2));
+    const keys = join(pipeline.dir, 'keys.env');
+    await writeFile(keys, 'SELLER_API_KEY_SHOP=sk_test_main\n');
+    await chmod(keys, 0o600);
+    const { SELLER_API_KEY: _unset, ...env } = pipeline.env;
+
+    const result = await pipeline.cli(['run', source, '--keys-file', keys], { ...env, SELLER_API_KEY: '' });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `catalog-sync: SELLER_API_KEY is not set, and --keys-file ${keys} holds SELLER_API_KEY_SHOP only: add --key-env SELLER_API_KEY_SHOP\n`,
+    );
+    const followed = await pipeline.cli(
+      ['run', source, '--keys-file', keys, '--key-env', 'SELLER_API_KEY_SHOP'],
+      {
+        SELLER_API_KEY: '',
+      },
+    );
+    expect(followed.code).toBe(0);
+  });
+
+  it('`status` with no run says where it looked, and a command that runs as typed', async () => {
+    const result = await pipeline.cli(['status']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `catalog-sync: no run yet in ${where()}: start one with \`catalog-sync run products.csv\` (your file), ` +
+        `or rehearse with \`catalog-sync run ${join(projectRoot(), 'fixtures', 'catalog.csv')} --sandbox\`\n`,
+    );
+  });
+
+  it.each([['status'], ['report'], ['cancel'], ['approve'], ['revert']])(
+    '`%s` of an unknown id names the Redis and the prefix it looked in',
+    async (command) => {
+      const result = await pipeline.cli([command, '20200101T000000-abcdef']);
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `catalog-sync: no run 20200101T000000-abcdef in ${where()} (runs are kept 7 days)\n`,
+      );
+    },
+  );
+});
