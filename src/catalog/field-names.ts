@@ -164,7 +164,7 @@ export function unknownFieldLine(named: NamedField, known: readonly string[], ca
  * Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbouring letters,
  * one each (optimal string alignment): `qunatity` is one typo from `quantity`, not two.
  */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { editDistance } from '../catalog/field-names.js';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../config.js';
 import { parseDuration } from '../duration.js';
@@ -36,8 +38,13 @@ export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path
     }
     return { path, job: parseJob(text, path) };
   }
+  // `--job nightly.yml` is a path from here, not a name in jobs/: say the name when that is it.
+  const named =
+    extname(name) && !name.includes('/') && existsSync(join(cwd, 'jobs', name))
+      ? `; jobs/${name} is there: --job ${basename(name, extname(name))}`
+      : '';
   throw new UsageError(
-    `--job ${name}: no job file (looked for ${candidates.map((p) => basename(p)).join(', ')} in ${dirname(candidates[0] as string)})`,
+    `--job ${name}: no job file (looked for ${candidates.map((p) => basename(p)).join(', ')} in ${dirname(candidates[0] as string)})${named}`,
   );
 }
 
@@ -54,6 +61,10 @@ export function parseJob(text: string, path: string): JobFile {
   const parsed = jobFile().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    if (issue?.code === 'unrecognized_keys' && issue.path.length === 0 && issue.keys[0] !== undefined)
+      throw new UsageError(
+        `${basename(path)}: ${unknownKeyLine(issue.keys[0], Object.keys(jobFile().shape))}`,
+      );
     const where = issue?.path.length
       ? issue.path.join('.')
       : issue && 'keys' in issue
@@ -62,6 +73,28 @@ export function parseJob(text: string, path: string): JobFile {
     throw new UsageError(`${basename(path)}: ${where}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
+}
+
+/**
+ * A top-level key the file does not take, and the one meant: the same key in another case or
+ * spelling (`max-price-change`: the options' flag form), else the nearest, by commander's rule for a
+ * mistyped option (at most 2 edits, and more alike than not), so a job file and the command line
+ * answer a typo alike.
+ */
+export function unknownKeyLine(key: string, known: readonly string[]): string {
+  const plain = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
+  const same = known.find((name) => plain(name) === plain(key));
+  if (same !== undefined) return `${key}: not a job file key: keys are the options in camelCase (${same})`;
+  let nearest: { name: string; distance: number } | null = null;
+  for (const name of known) {
+    const distance = editDistance(key, name);
+    const alike = (Math.max(key.length, name.length) - distance) / Math.max(key.length, name.length);
+    if (distance <= 2 && alike > 0.4 && (nearest === null || distance < nearest.distance))
+      nearest = { name, distance };
+  }
+  return nearest
+    ? `${key}: not a job file key (did you mean ${nearest.name}?)`
+    : `${key}: not a job file key (the keys are the options of run in camelCase: catalog-sync run --help)`;
 }
 
 /**
