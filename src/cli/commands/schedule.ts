@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import {
   InvalidCronError,
@@ -13,6 +13,7 @@ import {
 } from '../../queue/scheduled-imports/index.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { parseJob } from '../job-file.js';
+import { checkJobsFolder } from '../jobs-folder.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
 import { JOB_FILE_EXTENSIONS } from '../scheduled-import.js';
@@ -45,10 +46,11 @@ export function registerSchedule(program: Command, io: CliIo): void {
     )
     .option('--dry-run', 'print what would change, change nothing', false)
     .option('--redis-url <url>', 'the Redis of queues and runs (overrides REDIS_URL and REDIS_CLUSTER)')
-    .action(async (flags: ScheduleFlags) => {
-      const jobsDir = resolve(flags.jobs);
+    .action(async (flags: ScheduleFlags, command: Command) => {
+      // Reading no folder must never mean "no job is scheduled": that would drop every scheduler.
+      const jobsDir = await checkJobsFolder(flags.jobs, command.getOptionValueSource('jobs') === 'cli');
       // Every file is checked before anything changes: one bad file leaves the schedule as it was.
-      const { scheduled, unscheduled } = await readJobFolder(jobsDir, flags.jobs);
+      const { scheduled, unscheduled } = await readJobFolder(jobsDir);
       await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
         const registry = new ScheduleRegistry(runtime.redis, runtime.config.prefix, runtime.logger);
         try {
@@ -73,14 +75,13 @@ export function registerSchedule(program: Command, io: CliIo): void {
 
 async function readJobFolder(
   jobsDir: string,
-  asGiven: string,
 ): Promise<{ scheduled: ScheduledJobFile[]; unscheduled: string[] }> {
   let entries: string[];
   try {
     entries = await readdir(jobsDir);
-  } catch {
-    // Reading no folder must never mean "no job is scheduled": that would drop every scheduler.
-    throw new UsageError(`--jobs ${asGiven}: no such folder (${jobsDir})`);
+  } catch (error) {
+    // Checked just before: only a folder that went, or that may not be read, ends here.
+    throw new UsageError(`${jobsDir}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   const files = entries.filter((entry) => JOB_FILE_EXTENSIONS.includes(extname(entry))).sort();
   const scheduled: ScheduledJobFile[] = [];

@@ -15,6 +15,7 @@ import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
+import { checkJobsFolder, isFolder } from '../jobs-folder.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
@@ -74,17 +75,23 @@ export function registerWorker(
       false,
     )
     .action(
-      async (flags: {
-        concurrency: number;
-        sellersAtOnce: number;
-        sellerSlice: number;
-        redisUrl?: string;
-        jobs: string;
-        dataDir?: string;
-        allowEviction: boolean;
-        metricsPort?: number;
-      }) => {
-        const jobsDir = resolve(flags.jobs);
+      async (
+        flags: {
+          concurrency: number;
+          sellersAtOnce: number;
+          sellerSlice: number;
+          redisUrl?: string;
+          jobs: string;
+          dataDir?: string;
+          allowEviction: boolean;
+          metricsPort?: number;
+        },
+        command: Command,
+      ) => {
+        // A folder named on the command line is refused as `schedule` refuses it. The default is
+        // left alone: a worker that serves imports only (the Docker image) has no jobs/ folder.
+        const jobsGiven = command.getOptionValueSource('jobs') === 'cli';
+        const jobsDir = jobsGiven ? await checkJobsFolder(flags.jobs, true) : resolve(flags.jobs);
         const options = {
           ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
           writes: { allowEviction: flags.allowEviction },
@@ -168,6 +175,11 @@ export function registerWorker(
             'worker started',
           );
           for (const line of unusableKeyLines(io.env, readTrustRules(io.env))) runtime.logger.warn(line);
+          // Said once, not at each firing only: a scheduled import this worker takes has no file.
+          if (!jobsGiven && !(await isFolder(jobsDir)))
+            runtime.logger.info(
+              `no jobs folder at ${jobsDir}: this worker runs no scheduled import (give --jobs DIR)`,
+            );
           const signal = await untilStopped();
           stopMarking();
           stopWatchingRedis();

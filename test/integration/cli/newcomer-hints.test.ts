@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/project-root.js';
 import { displayRedisUrl } from '../../../src/redis/connect.js';
 import { catalogRows } from '../support/catalog.js';
+import { assertBuilt, BIN } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 
@@ -60,4 +62,33 @@ describe('hints that lead somewhere', () => {
       );
     },
   );
+
+  /** The built CLI as a user types it, in `cwd` (a folder of the test's own, without jobs/). */
+  const typed = (args: string[], cwd: string) => {
+    assertBuilt();
+    return spawnSync(process.execPath, [BIN, ...args], {
+      cwd,
+      env: pipeline.env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+  };
+
+  it('`worker --jobs` of a folder that is not there is refused as `schedule` refuses it', () => {
+    const missing = join(pipeline.dir, 'nothere');
+    for (const command of ['worker', 'schedule']) {
+      const result = typed([command, '--jobs', missing], pipeline.dir);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`catalog-sync: --jobs ${missing}: no such folder (${missing})\n`);
+    }
+  });
+
+  it('`schedule` away from jobs/ names the default and where it looked, not an option never typed', () => {
+    const result = typed(['schedule'], pipeline.dir);
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `catalog-sync: no jobs folder at ${join(pipeline.dir, 'jobs')} (the default of --jobs: jobs/ in the current folder): cd into the folder that holds jobs/, or give --jobs DIR\n`,
+    );
+  });
 });
