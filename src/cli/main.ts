@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { commander } from '../cjs-packages.js';
@@ -11,6 +11,7 @@ import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { refuseEmptyValues } from './empty-values.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo, RegisterCommand } from './program.js';
+import { spacedPathHint } from './spaced-path.js';
 import { UsageError } from './usage-error.js';
 
 const packageJson = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
@@ -80,13 +81,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
       // A mistyped option is one line, as every usage error (exit 2, README: Exit codes), not the whole
       // help in
       // cron's mail: commander's "error: …" and its "(Did you mean …?)" joined, and where to look.
-      outputError: (s, write) =>
-        write(
-          `catalog-sync: ${s
-            .replace(/^error: /, '')
-            .replace(/\s*\n\s*/g, ' ')
-            .trim()} (--help lists the options)\n`,
-        ),
+      outputError: (s, write) => write(`catalog-sync: ${commanderLine(s, argv.slice(2))}\n`),
     });
 
   for (const register of await registrations(argv)) register(program, io);
@@ -101,6 +96,28 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
     holdSecrets([...loadedKeys(io.env), ...storeCredentialsIn(io.env)]);
   });
   return program;
+}
+
+/**
+ * Commander's error as one line, with where to look: the commands for a mistyped command, else the
+ * options; for too many arguments, the path with spaces left unquoted when that is the cause.
+ */
+function commanderLine(error: string, words: readonly string[]): string {
+  const line = error
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+  const spaced = /^too many arguments/.test(line) ? spacedPathHint(words, isFile) : null;
+  if (spaced) return `${line} (${spaced})`;
+  return `${line} (--help lists the ${/^unknown command/.test(line) ? 'commands' : 'options'})`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Runs the CLI and resolves to the exit code; never throws for a user mistake. */

@@ -41,4 +41,26 @@ describe('catalog-sync --help', () => {
     expect(text().stderr).toContain("unknown option '--no-such-option'");
     expect(text().stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('an unknown command: --help lists the commands, not the options', async () => {
+    const { io, text } = capture();
+    const code = await main(['node', 'catalog-sync', 'rn'], io);
+    expect(code).toBe(2);
+    expect(text().stderr).toBe(
+      "catalog-sync: unknown command 'rn' (Did you mean run?) (--help lists the commands)\n",
+    );
+  });
+
+  it.each(['run', 'import', 'worker', 'status', 'sandbox', 'schedule', 'products export', 'revert'])(
+    '`%s --help`: one default per option',
+    async (command) => {
+      const { io, text } = capture();
+      await main(['node', 'catalog-sync', ...command.split(' '), '--help'], io);
+      // An option's entry: from its flags to the next line that starts another.
+      const entries = text().stdout.split(/\n(?= {2}-)/);
+      for (const entry of entries)
+        expect(entry.match(/\(default\b/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
+      expect(text().stdout).not.toContain('(default: [])');
+    },
+  );
 });

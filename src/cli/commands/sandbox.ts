@@ -58,7 +58,6 @@ export function registerSandbox(
       '--key <KEY=SELLER>',
       'an API key and the seller it is linked to; repeatable (default: one generated pair)',
       collect,
-      [],
     )
     .option(
       '--daily-limit <n>',
@@ -210,7 +209,8 @@ async function listen(options: SandboxOptions): Promise<Sandbox> {
   }
 }
 
-function collect(value: string, previous: string[]): string[] {
+/** No default value: commander would print it as a second default, `(default: [])`. */
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 

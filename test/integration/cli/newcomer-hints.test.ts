@@ -91,4 +91,15 @@ describe('hints that lead somewhere', () => {
       `catalog-sync: no jobs folder at ${join(pipeline.dir, 'jobs')} (the default of --jobs: jobs/ in the current folder): cd into the folder that holds jobs/, or give --jobs DIR\n`,
     );
   });
+
+  it('`run my file.csv`: too many arguments, and the path to quote when that is the cause', async () => {
+    const source = await pipeline.csv('my file.csv', catalogRows(1));
+
+    const result = await pipeline.cli(['run', join(pipeline.dir, 'my'), 'file.csv']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `catalog-sync: too many arguments for 'run'. Expected 1 argument but got 2. (a path with spaces must be quoted: "${source}")\n`,
+    );
+  });
 });
