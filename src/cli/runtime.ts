@@ -9,11 +9,13 @@ import { projectRoot } from '../project-root.js';
 import {
   connectRedis,
   describeConnectFailure,
+  displayRedisUrl,
   RedisUnavailableError,
   type RedisUrlContext,
 } from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
+import { routeUnneededPasswordWarning, unneededPasswordLine } from '../redis/password-warning.js';
 import {
   hasRedisServerBinary,
   type PrivateRedis,
@@ -87,6 +89,17 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
       logger.info({ redis: privateRedis.url }, 'no Redis answered: started a private one for this run');
     }
   }
+  // A password the Redis does not need: said once, as a log line, not by ioredis per connection.
+  const unroute = /\/\/[^/@]*:[^/@]+@/.test(config.redisUrl)
+    ? routeUnneededPasswordWarning(() =>
+        logger.warn(
+          unneededPasswordLine(
+            displayRedisUrl(config.redisUrl),
+            config.redisCluster ? 'REDIS_CLUSTER' : (config.redisUrlFrom ?? 'REDIS_URL'),
+          ),
+        ),
+      )
+    : () => {};
   let redis: Redis;
   let commands: Redis;
   try {
@@ -101,6 +114,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
       throw error;
     });
   } catch (error) {
+    unroute();
     await privateRedis?.stop();
     if (error instanceof RedisUnavailableError)
       throw new UsageError(
@@ -116,6 +130,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
   if (unfit) {
     await Promise.all([closeRedis(redis), closeRedis(commands)]);
     await privateRedis?.stop();
+    unroute();
     throw new UsageError(unfit);
   }
   if (info && info.policy !== 'noeviction') {
@@ -165,6 +180,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
         await Promise.all([sellers.quota.giveBackAll(), runs.flushRequestCounts()]).catch(() => undefined);
       await Promise.all([closeRedis(redis), closeRedis(commands)]);
       await privateRedis?.stop();
+      unroute();
     },
   };
 }

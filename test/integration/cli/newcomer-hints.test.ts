@@ -102,4 +102,34 @@ describe('hints that lead somewhere', () => {
       `catalog-sync: too many arguments for 'run'. Expected 1 argument but got 2. (a path with spaces must be quoted: "${source}")\n`,
     );
   });
+
+  // The suite's Redis has no password unless TEST_REDIS_URL gives one: then there is nothing to see.
+  it.skipIf(new URL(TEST_REDIS_URL).password !== '')(
+    "a password given to a Redis without one: said once, in the log's format, not by ioredis per connection",
+    async () => {
+      const withPassword = new URL(TEST_REDIS_URL);
+      withPassword.password = 'not-needed';
+      const source = await pipeline.csv('catalog.csv', catalogRows(2));
+
+      // Spawned, not spawnSync: the child's requests go to this process's sandbox.
+      const child = pipeline.spawn(['run', source, '--redis-url', withPassword.toString()], {
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+      });
+
+      expect((await child.exited).code).toBe(0);
+      expect(child.stderr()).not.toContain('[WARN]');
+      const lines = child
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('password'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] as string)).toMatchObject({
+        level: 40,
+        msg: expect.stringMatching(
+          /^Redis at redis:\/\/:\*\*\*@.* needs no password, but --redis-url gives one/,
+        ),
+      });
+    },
+  );
 });
