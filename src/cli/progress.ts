@@ -97,6 +97,8 @@ class BarView implements ProgressView {
 export class LogView implements ProgressView {
   private lastLog = 0;
   private lastPauseLog = 0;
+  /** The end of the pause the last pause line said: a new pause is said as it begins. */
+  private lastPauseUntil: number | null = null;
   /** What the last progress line said: a run waiting out a daily limit says it once, not every 5 s. */
   private lastSaid = '';
 
@@ -118,9 +120,14 @@ export class LogView implements ProgressView {
     );
   }
 
+  /**
+   * Once a minute while a pause lasts, and at once when another begins (a second pause within the
+   * minute, a day scaled short): its line says its own end and wait, as the stderr line does.
+   */
   paused(until: number, now: number): void {
-    if (now - this.lastPauseLog < 60_000) return;
+    if (until === this.lastPauseUntil && now - this.lastPauseLog < 60_000) return;
     this.lastPauseLog = now;
+    this.lastPauseUntil = until;
     this.logger.warn({ until: new Date(until).toISOString() }, pausedMessage(until, now));
   }
 

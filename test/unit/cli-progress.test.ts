@@ -59,4 +59,23 @@ describe('LogView, the progress of a run without a terminal (cron, a log file)',
     const settled = written.map((line) => JSON.parse(line).settled);
     expect(settled).toEqual([10, 20, 30]);
   });
+
+  it("logs each pause as it begins, with its own end and wait: a second pause within a minute is not the first's line", async () => {
+    // A day scaled to a minute (`sandbox --day-length 60s`): the second pause begins 35 s after the first.
+    const { written, logger } = lines();
+    const view = new LogView(logger);
+    const first = Date.UTC(2025, 0, 1, 8, 25, 30);
+    view.paused(first, first - 29_700);
+    // The same pause, looked at again and again while it lasts: said once.
+    for (let i = 1; i <= 100; i++) view.paused(first, first - 29_700 + i * 250);
+    const second = Date.UTC(2025, 0, 1, 8, 26, 27);
+    view.paused(second, second - 51_900);
+    await new Promise((resolve) => setImmediate(resolve));
+    const said = written.map((line) => JSON.parse(line) as { msg: string; until: string });
+    expect(said.map((line) => line.msg)).toEqual([
+      'paused until 08:25 UTC (in 29.7 s)',
+      'paused until 08:26 UTC (in 51.9 s)',
+    ]);
+    expect(said[1]?.until).toBe(new Date(second).toISOString());
+  });
 });

@@ -59,6 +59,26 @@ function expectPausesKept(rig: FailureRig, inFlight: number): void {
   expect(observed.length, 'pauses that outlast the settling of the answers in flight').toBeGreaterThan(0);
 }
 
+/**
+ * Each pause the run waits out is said on stderr as it begins, and its log line says the same end:
+ * a pause within a minute of the one before is not left to that one's line. (The wait in brackets
+ * is left out: the two are computed a moment apart.)
+ */
+function expectEachPauseLogged(stderr: string): void {
+  const withoutWait = (text: string) => text.replace(/ \(in [^)]*\)$/, '');
+  const said = [...stderr.matchAll(/^catalog-sync: (paused until .*?) on /gm)].map((match) =>
+    withoutWait(match[1] ?? ''),
+  );
+  const logged = stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string; until?: string })
+    .filter((line) => line.msg?.startsWith('paused until '));
+  expect(said.length, 'pauses said on stderr').toBeGreaterThanOrEqual(2);
+  expect(logged.map((line) => withoutWait(line.msg ?? ''))).toEqual(said);
+  expect(new Set(logged.map((line) => line.until)).size, 'pause ends logged').toBe(said.length);
+}
+
 describe(`a run that crosses the daily limit (${ROWS} rows, ${DAILY_LIMIT} requests a day, ${DAY_MS} ms days)`, () => {
   const rig = useFailureRig(() => ({
     dailyLimit: DAILY_LIMIT,
@@ -78,6 +98,7 @@ describe(`a run that crosses the daily limit (${ROWS} rows, ${DAILY_LIMIT} reque
     expect(result.stdout).toContain(`rows      ${ROWS}: ${ROWS} created, 0 updated`);
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
     expectPausesKept(rig, 2 * CONCURRENCY);
+    expectEachPauseLogged(result.stderr);
   });
 
   it('with --no-wait exits 4 at once with the rows queued, and a worker finishes the run after the reset', {
