@@ -11,7 +11,7 @@ import { cancelApprovedRows } from './cancel-approval.js';
 import { cancelDueDeactivations } from './cancel-deactivations.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { endIfFinalisationOver, finaliseIfSettled } from './finalise.js';
-import { type MarkDeps, producerLives } from './producing-mark.js';
+import { type MarkDeps, producerLives, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
@@ -92,6 +92,8 @@ export async function cancelRun(
     await cancelDueDeactivations(deps, runId, active);
     // Approved rows not written yet are `held` still: resettled, they end the run (cancel-approval.ts).
     await cancelApprovedRows(deps, run, active);
+    // A dead reader's last beat listed the run as being read a minute more: taken off (unsent-rows.ts).
+    if (!run.produced) await readingEnded(deps, runId, run.sellerRef);
     // Its chunks gone, a later run of the seller that waited for them goes on (run-order.ts).
     if (!run.ownQueue) await wakeNextRun({ ...deps, now: Date.now }, run.sellerRef, queue);
     if (inFlight > 0) return { kind: 'ending', inFlight };

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
 import { bullmq } from '../cjs-packages.js';
@@ -9,7 +10,9 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
 import { type EndingCause, unsentReason, unsentReasonOf } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
+import { readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
+import { wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
 
 export interface UnsentDeps {
@@ -38,8 +41,26 @@ export async function endRunEarly(
     ...(run.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
     unsentReason: unsent,
   });
+  // A dead reader's last beat listed the run as being read for a minute more (producing-mark.ts),
+  // and it will never take itself off: taken off here, or the seller's later runs would wait for it
+  // until then, and past its end, to the one-minute backstop (run-order.ts). A live producer (its
+  // source broke) takes itself off as its read ends (enqueue-run.ts).
+  if (cause === 'reader-stopped') await readingEnded(deps, run.id, run.sellerRef);
   await settleUnsentRows(deps, { ...run, unsentReason: unsent });
   await finaliseIfSettled(deps, run.id);
+  // Its chunks taken out (and perhaps the run ended): the next run's chunks put back behind it go on.
+  if (cause === 'reader-stopped' && !run.ownQueue)
+    await wakeNextRun({ ...deps, now: Date.now }, run.sellerRef, () => runQueue(deps, run));
+}
+
+/** The run's queue (the seller's, or its own: run-queue.ts), its errors kept quiet. */
+function runQueue(deps: UnsentDeps, run: RunRecord): Queue<ChunkJobData> {
+  const queue = new (bullmq().Queue)<ChunkJobData>(
+    queueNameOf(deps.keys, run),
+    queueOptions(deps.redis, deps.prefix),
+  );
+  queue.on('error', () => undefined);
+  return queue;
 }
 
 /**
@@ -52,11 +73,7 @@ export async function endRunEarly(
  */
 export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promise<number> {
   const reason = unsentReasonOf(run);
-  const queue = new (bullmq().Queue)<ChunkJobData>(
-    queueNameOf(deps.keys, run),
-    queueOptions(deps.redis, deps.prefix),
-  );
-  queue.on('error', () => undefined);
+  const queue = runQueue(deps, run);
   let settled = 0;
   try {
     for (const job of await jobsOfRun(queue, run.id, WAITING_STATES)) {

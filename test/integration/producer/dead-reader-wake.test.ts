@@ -1,6 +1,7 @@
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
+import { cancelRun } from '../../../src/queue/cancel-run.js';
 import { enqueueRun } from '../../../src/queue/enqueue-run.js';
 import { finaliseIfSettled } from '../../../src/queue/finalise.js';
 import { queueOptions } from '../../../src/queue/queue-options.js';
@@ -107,6 +108,29 @@ describe('a run behind an earlier run of its address whose reader was killed', (
       expect(await queue.getJobState(first!.id!)).toBe('waiting');
     } finally {
       await worker.close(true);
+      await queue.close();
+    }
+  });
+
+  it('waits for nothing of A once `cancel` has ended it', async () => {
+    const queue = new Queue<ChunkJobData>(
+      rig.keys.sellerQueue(RUN_SPEC.sellerRef),
+      queueOptions(rig.redis, rig.prefix),
+    );
+    try {
+      const a = await killedRun(queue);
+      // Another file of the seller's: it leaves A be.
+      const other = { ...RUN_SPEC, sourceId: 'prices-v1', sourceAddressId: 'prices.csv' };
+      const b = await enqueueRun(deps(), other, countingSource(ROWS).rows());
+      const bId = b.kind === 'queued' ? b.run.id : '';
+      expect(await runWaitedFor(order(), RUN_SPEC.sellerRef, bId)).toBe(a.id);
+      // Its mark gone as a dead reader's goes: `cancel` looks no longer.
+      await rig.redis.del(rig.keys.producing(a.id));
+
+      expect((await cancelRun(deps(), a.id)).kind).toBe('cancelled');
+
+      expect(await runWaitedFor(order(), RUN_SPEC.sellerRef, bId)).toBeNull();
+    } finally {
       await queue.close();
     }
   });
