@@ -89,6 +89,23 @@ describe('the report of a run not over', () => {
     );
   });
 
+  it('a run whose reader was killed (its mark gone) is not said to be still being read', async () => {
+    const id = await runningRun(2, [1], false);
+    // Its reader's mark is gone (it expires a minute after a killed reader's last beat), and the run
+    // is older than a beat (a run younger than that may not have its first mark yet).
+    await rig.redis.hset(new RedisKeys(rig.prefix).run(id), 'createdAt', String(Date.now() - 600_000));
+
+    const report = await cli(['report', id]);
+
+    expect(parseCsv(report.stdout).map((line) => line.row)).toEqual(['1']);
+    expect(report.stderr).not.toContain('still being read');
+    expect(report.stderr.trim()).toBe(
+      `catalog-sync: run ${id} is not over (running): 1 row read so far still to settle is not listed; ` +
+        'its source was left unread: the process reading it stopped before the end; ' +
+        `\`catalog-sync cancel ${id}\` ends it`,
+    );
+  });
+
   it('a run that ended says nothing on stderr', async () => {
     const runs = new RunStore(rig.redis, new RedisKeys(rig.prefix));
     const id = await runningRun(2, [1, 2]);

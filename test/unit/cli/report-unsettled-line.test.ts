@@ -3,7 +3,10 @@ import { unsettledLine } from '../../../src/cli/commands/report.js';
 import type { RunRecord } from '../../../src/runs/run-record.js';
 
 const run = (over: Partial<RunRecord>) =>
-  ({ id: 'r1', state: 'running', produced: true, ...over }) as Pick<RunRecord, 'id' | 'state' | 'produced'>;
+  ({ id: 'r1', state: 'running', produced: true, sourceId: 'feed-1', ...over }) as Pick<
+    RunRecord,
+    'id' | 'state' | 'produced' | 'sourceId'
+  >;
 
 describe('what `report` says on stderr of the rows it left out', () => {
   it('a run not over: how many rows are still to settle', () => {
@@ -15,6 +18,14 @@ describe('what `report` says on stderr of the rows it left out', () => {
   it('a running run whose rows read so far all settled: that they are listed, and that it is not over', () => {
     expect(unsettledLine(run({ produced: false }), 0)).toBe(
       'run r1 is not over (running): every row read so far is settled and listed, its source is still being read; report it again once it ends',
+    );
+  });
+
+  it('a run whose reader stopped: not "still being read", but that it was left unread and how to end it', () => {
+    expect(unsettledLine(run({ produced: false }), 1, true)).toBe(
+      'run r1 is not over (running): 1 row read so far still to settle is not listed; its source was left unread: ' +
+        'the process reading it stopped before the end; run the same source again (that ends this run and reads ' +
+        'the source anew), or `catalog-sync cancel r1`',
     );
   });
 
