@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
 import { checkOutputFile, writeToFile } from '../../output-file.js';
+import { leftUnreadText, readerStopped } from '../../queue/producing-mark.js';
 import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
 import { writeReport, writeReportFile } from '../../runs/report.js';
@@ -40,7 +41,8 @@ export function registerReport(program: Command, io: CliIo): void {
         const { unsettled } = flags.out
           ? await writeReportFile(runtime.runs, runId, flags.out)
           : await writeReport(runtime.runs, runId, io.stdout, { terminal: true });
-        const said = unsettledLine(run, unsettled);
+        // One look at the reader's mark, as `status` takes it: a process gone is not said to read.
+        const said = unsettledLine(run, unsettled, await readerStopped(runtime, run));
         // On stderr: the CSV stays a clean CSV. The run's state is read from Redis: shown, never obeyed.
         if (said) io.stderr.write(terminalSafe(`catalog-sync: ${said}\n`));
       });
@@ -53,8 +55,10 @@ export function registerReport(program: Command, io: CliIo): void {
  * Null for a run that ended whole.
  */
 export function unsettledLine(
-  run: Pick<RunRecord, 'id' | 'state' | 'produced'>,
+  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'sourceId'>,
   unsettled: number,
+  /** Its source was left unread by a process that stopped (producing-mark.ts readerStopped). */
+  stopped = false,
 ): string | null {
   const over = run.state !== 'queued' && run.state !== 'running';
   if (over && unsettled === 0) return null;
@@ -66,6 +70,8 @@ export function unsettledLine(
     return `run ${run.id} ended (${run.state}) with ${rows} never settled: ${unsettled === 1 ? 'it is' : 'they are'} not listed`;
   const listed =
     unsettled === 0 ? `every row${readSoFar} is settled and listed` : `${rows} still to settle ${notListed}`;
+  // Left unread, it never ends by itself: how to end it, not to report it again once it ends.
+  if (stopped) return `run ${run.id} is not over (${run.state}): ${listed}; ${leftUnreadText(run)}`;
   const reading = run.produced ? '' : ', its source is still being read';
   return `run ${run.id} is not over (${run.state}): ${listed}${reading}; report it again once it ends`;
 }
