@@ -9,7 +9,10 @@ import type { ChunkMode, ChunkRows } from './chunk-rows.js';
 import type { RunContext, WorkerDeps } from './run-context.js';
 
 /** Rows that could not be synced at all: settled as failed, so the run still ends and says why. */
-export function notSyncedOutcomes(rows: ChunkJobData['rows'], reason: string): RowOutcome[] {
+export function notSyncedOutcomes(
+  rows: ReadonlyArray<{ row: number; key: string }>,
+  reason: string,
+): RowOutcome[] {
   return rows.map((row) => ({
     row: row.row,
     key: row.key,

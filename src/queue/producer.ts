@@ -199,8 +199,12 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
     // chunk before it failed; chunk numbers, the run's total and what is recorded only ever grow.
     await before;
     if (batch.header) await runs.setSourceHeader(runId, batch.header, options.sourceRows?.delimiter ?? ',');
-    // After the check that the run exists: a run gone gets no record of it.
-    if (batch.keyless) await redis.hset(keys.run(runId), batch.keyless);
+    // The batch's rows are counted read before any of them is settled or queued: a process killed
+    // in between leaves rows counted that nothing holds (the run's early end or `cancel` settles
+    // them: unsent-rows.ts, cancel-run.ts), never a row settled, or sent, that the run's total and
+    // its report leave out (`1400 settled of 1300 read`). After the check that the run exists: a
+    // run gone gets no record of it. The rows with no key read so far go in the same write.
+    await redis.hset(keys.run(runId), { ...batch.keyless, total: batch.totalNow });
     if (batch.settled.length > 0) await runs.settle(runId, batch.settled, batch.settledSources);
     await writeChunk(batch.rows, batch.sources, batch.totalNow, batch.last);
   };
@@ -217,7 +221,6 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       await addChunk(queue, { runId, chunk, rows, ...sources });
       chunks++;
     }
-    await runs.setTotalSoFar(runId, totalNow);
     recorded = totalNow;
     // The run's other keys (a worker's outcomes, the list read's products) get the run's lifetime
     // every few seconds rather than with every chunk: thirteen EXPIREs per 100 rows were most of

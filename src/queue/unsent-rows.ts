@@ -2,8 +2,10 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
 import { bullmq } from '../cjs-packages.js';
+import { CANCEL_JOBS_PAGE } from '../defaults.js';
 import { NOT_READ_TO_END } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
+import { PlanStore } from '../plan/plan-store.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -82,8 +84,53 @@ export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promis
       await deps.runs.settle(run.id, notSyncedOutcomes(job.data.rows, reason), sourcesByRow(job.data));
       settled += job.data.rows.length;
     }
+    settled += await settleUnheldRows(deps, run.id, queue, reason);
   } finally {
     await queue.close();
+  }
+  return settled;
+}
+
+/**
+ * Rows the run counted read that nothing holds: no settle recorded them and no chunk of it has them
+ * (its reader was killed between counting a batch read and queueing it: producer.ts), nor a plan (a
+ * guarded run's planned rows settle as it ends: ending-early.ts). Settled not sent too, with no key
+ * (it went with the process), so that the run can end with one report line per row it counted.
+ * Read page by page, once, as the run ends early.
+ */
+async function settleUnheldRows(
+  deps: UnsentDeps,
+  runId: string,
+  queue: Queue<ChunkJobData>,
+  reason: string,
+): Promise<number> {
+  // Its total as it is now: the caller's record may be older than the producer's last count.
+  const [total, planned] = await deps.redis.hmget(deps.keys.run(runId), 'total', 'planned');
+  const held = new Set<number>();
+  for (const job of await jobsOfRun(queue, runId, ['active', ...WAITING_STATES]))
+    for (const row of job.data.rows) held.add(row.row);
+  const plans = Number(planned ?? 0) > 0 ? new PlanStore(deps.redis, deps.keys) : null;
+  let settled = 0;
+  for (let first = 1; first <= Number(total ?? 0); first += CANCEL_JOBS_PAGE) {
+    const rows = Array.from(
+      { length: Math.min(CANCEL_JOBS_PAGE, Number(total) - first + 1) },
+      (_, i) => first + i,
+    );
+    const done = await deps.runs.settledRows(runId, rows);
+    let open = rows.filter((row) => !done.has(row) && !held.has(row));
+    if (plans && open.length > 0) {
+      const planFor = await plans.get(runId, open);
+      open = open.filter((row) => !planFor.has(row));
+    }
+    if (open.length === 0) continue;
+    await deps.runs.settle(
+      runId,
+      notSyncedOutcomes(
+        open.map((row) => ({ row, key: '' })),
+        reason,
+      ),
+    );
+    settled += open.length;
   }
   return settled;
 }
