@@ -53,19 +53,32 @@ export async function readOutcomes(
 export async function* reportLines(
   redis: Redis,
   keys: RedisKeys,
-  run: Pick<RunRecord, 'id' | 'total' | 'approvedQueued' | 'approvedRows'>,
+  run: Pick<RunRecord, 'id' | 'total' | 'settled' | 'approvedQueued' | 'approvedRows'>,
   batchSize: number,
   onUnsettled?: (row: number) => void,
 ): AsyncGenerator<RowOutcome> {
   const id = run.id;
   const approvedQueued = approvedQueuedTest(run);
+  /** Rows found settled (listed, or approved and not written yet). */
+  let found = 0;
   for (let first = 1; first <= run.total; first += batchSize) {
     const rows = Array.from({ length: Math.min(batchSize, run.total - first + 1) }, (_, i) => first + i);
     const outcomes = await readOutcomes(redis, keys, id, rows);
     for (const [i, outcome] of outcomes.entries()) {
+      if (outcome) found++;
       if (outcome && !approvedQueued(outcome)) yield outcome;
       else onUnsettled?.(rows[i] as number);
     }
+  }
+  // Rows settled past the rows counted read: a run recorded before its producer counted a chunk's
+  // rows read ahead of queueing it, its reader killed in between (producer.ts). Listed all the
+  // same, never left out; a run whose counts agree reads nothing more here.
+  for (let first = run.total + 1; found < run.settled; first += batchSize) {
+    const rows = Array.from({ length: batchSize }, (_, i) => first + i);
+    const outcomes = (await readOutcomes(redis, keys, id, rows)).filter((outcome) => outcome !== null);
+    if (outcomes.length === 0) break;
+    found += outcomes.length;
+    for (const outcome of outcomes) if (!approvedQueued(outcome)) yield outcome;
   }
   // All scores are 0, so ranks follow the members' sort keys: ascending product id.
   for (let start = 0; ; start += batchSize) {

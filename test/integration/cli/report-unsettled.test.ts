@@ -106,6 +106,16 @@ describe('the report of a run not over', () => {
     );
   });
 
+  it('lists every settled row, those past the rows it counted read too (a run recorded before they were counted first)', async () => {
+    // A reader killed between queueing a chunk and counting it read, under an earlier version: the
+    // chunk's rows were written and settled all the same (rows 3-4 of 2 counted read).
+    const id = await runningRun(2, [1, 2, 3, 4], false);
+
+    const report = await cli(['report', id]);
+
+    expect(parseCsv(report.stdout).map((line) => line.row)).toEqual(['1', '2', '3', '4']);
+  });
+
   it('a run that ended says nothing on stderr', async () => {
     const runs = new RunStore(rig.redis, new RedisKeys(rig.prefix));
     const id = await runningRun(2, [1, 2]);
