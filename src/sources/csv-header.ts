@@ -3,18 +3,37 @@ import type { SourceRecord } from '../interfaces.js';
 import { namedValues } from '../named-values.js';
 
 /**
- * A cell as the seller means it: a cell written `'=…` (the spreadsheet's "text" marker before a
+ * A cell as the seller means it. A cell written `'=…` (the spreadsheet's "text" marker before a
  * value that starts like a formula, as this tool's own CSV files write such values, csv-guard.ts)
  * is read without the `'`, so a file this tool wrote (`report --failed-only`, `products export`)
- * imports back with the values it holds. Any other cell is read as it is (`'Tis`, `-12.5`).
+ * imports back with the values it holds. A cell that is Excel text, `="00123"` (what ERP and Excel
+ * exports write to keep leading zeros), is read as its text, `00123`: read as written, a SKU so
+ * never matched the seller's own. Any other cell is read as it is (`'Tis`, `-12.5`, `=A1`). One
+ * look at the first character per cell: this runs for every cell of a file.
  */
 export function sourceCell(cell: string): string {
+  if (cell.charCodeAt(0) === EQUALS) return excelText(cell) ?? cell;
   return unguardCell(cell);
 }
 
+const EQUALS = 0x3d;
+/** The whole cell one Excel string literal: `="…"`, a quote inside it doubled. */
+const EXCEL_TEXT = /^="((?:[^"]|"")*)"$/s;
+
 /**
- * The header cells as written (a leading BOM and a formula guard removed, not trimmed): what a file
- * that gives the source's rows back (`report --failed-only`) writes as its header.
+ * The text of a cell that is one Excel string literal (`="say ""hi"""` is `say "hi"`), else
+ * undefined: any other formula (`=A1`, `="a"&"b"`) is no text the file gives, and is read as it is.
+ */
+function excelText(cell: string): string | undefined {
+  const inner = EXCEL_TEXT.exec(cell)?.[1];
+  if (inner === undefined) return undefined;
+  return inner.includes('"') ? inner.replaceAll('""', '"') : inner;
+}
+
+/**
+ * The header cells as written (a leading BOM and a formula guard removed, Excel text read as its
+ * text, not trimmed): what a file that gives the source's rows back (`report --failed-only`) writes
+ * as its header.
  */
 export function headerAsWritten(cells: readonly string[]): string[] {
   return cells.map((cell) => sourceCell(cell.replace(/^\uFEFF/, '')));

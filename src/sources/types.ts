@@ -76,7 +76,8 @@ export interface OpenedSource {
   openColumns: boolean;
   /**
    * CSV only: the header cells as the source writes them (not trimmed, BOM and formula guard
-   * removed), at the positions of `columns`; what `report --failed-only` writes back.
+   * removed, Excel text `="…"` read as its text), at the positions of `columns`; what
+   * `report --failed-only` writes back.
    */
   header?: string[];
   /** One human line per thing detected or forced, e.g. "delimiter ';' (detected)". */

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unguardCell } from '../../../src/csv-guard.js';
+import { sourceCell } from '../../../src/sources/csv-header.js';
 import { readCsvText } from './helpers.js';
 
 /** Characters that break naive CSV readers, plus multi-byte ones (2, 3 and 4 bytes in UTF-8). */
@@ -26,8 +26,9 @@ const tricky = fc.constantFrom(
 const cell = fc
   .array(fc.oneof(tricky, fc.string({ unit: 'grapheme-ascii', maxLength: 4 })), { maxLength: 6 })
   .map((parts) => parts.join(''));
-// A guarded name (`'-x`) reads as its value (`-x`): kept out here, so that names stay distinct.
-const columnName = cell.filter((name) => name.trim() === name && name !== '' && unguardCell(name) === name);
+// A guarded name (`'-x`) reads as its value (`-x`), Excel text (`="x"`) as its text: kept out
+// here, so that names stay distinct.
+const columnName = cell.filter((name) => name.trim() === name && name !== '' && sourceCell(name) === name);
 
 /** Two columns or more: a one-column file holds no delimiter to find. */
 const catalog = fc.uniqueArray(columnName, { minLength: 2, maxLength: 6 }).chain((columns) =>
@@ -39,11 +40,14 @@ const catalog = fc.uniqueArray(columnName, { minLength: 2, maxLength: 6 }).chain
   }),
 );
 
-/** Cell for cell, a formula guard taken off (`'=x` reads `=x`: csv-header.ts, sourceCell). */
+/**
+ * Cell for cell, a formula guard taken off (`'=x` reads `=x`) and a cell of Excel text read as its
+ * text (`="x"` reads `x`): csv-header.ts, sourceCell.
+ */
 const expected = (columns: string[], rows: string[][]) =>
   rows.map((cells, i) => ({
     row: i + 1,
-    values: Object.fromEntries(columns.map((name, c) => [name, unguardCell(cells[c] ?? '')])),
+    values: Object.fromEntries(columns.map((name, c) => [name, sourceCell(cells[c] ?? '')])),
   }));
 
 describe.each([',', ';', '\t', '|'])('a random catalog written by csv-stringify with %j', (delimiter) => {
