@@ -1,5 +1,6 @@
 import type { ProductFields } from '../interfaces.js';
 import { isSpreadsheetMangled, mangledKeyReason } from './fields.js';
+import { invisibleKeyReason } from './invisible-text.js';
 import { comparableKey } from './key-forms.js';
 import type { KeyDerivation } from './presets/key-derivation.js';
 import type { Draft } from './presets/types.js';
@@ -47,11 +48,18 @@ export function keyOfRow(
 
 /**
  * A key that makes its row invalid by what it is, not by another row's: not the key the seller
- * wrote (a spreadsheet turned `123456789` into `1.23457E+08`), so which product the row stands for
- * is not known. With `--missing` such a row counts as one with no key (runs/keyless-rows.ts).
+ * wrote (a spreadsheet turned `123456789` into `1.23457E+08`) or sees (an invisible character at
+ * its edge, `\u200bSKU-1`: invisible-text.ts), so which product the row stands for is not known.
+ * With `--missing` such a row counts as one with no key (runs/keyless-rows.ts).
  */
 export function untrustedKey(key: string): boolean {
-  return isSpreadsheetMangled(key);
+  return untrustedKeyReason('key', key) !== undefined;
+}
+
+/** Why the row's key is untrusted (untrustedKey), or undefined. */
+function untrustedKeyReason(matchBy: string, key: string): string | undefined {
+  if (isSpreadsheetMangled(key)) return mangledKeyReason(matchBy, key);
+  return invisibleKeyReason(matchBy, key);
 }
 
 /**
@@ -78,8 +86,9 @@ export class SourceKeys {
       errors.unshift(`missing ${matchBy}`);
       return undefined;
     }
-    if (untrustedKey(key)) {
-      errors.unshift(mangledKeyReason(matchBy, key));
+    const untrusted = untrustedKeyReason(matchBy, key);
+    if (untrusted !== undefined) {
+      errors.unshift(untrusted);
       return undefined;
     }
     const first = this.keys.firstRow(comparableKey(key), row);

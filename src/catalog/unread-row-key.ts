@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import { isInvisibleKey } from './invisible-text.js';
 import type { CompiledMapping } from './mapping.js';
 import type { RowMapper } from './presets/index.js';
 import type { RowRules } from './validate.js';
@@ -32,6 +33,9 @@ export function unreadRowKey(record: SourceRecord, parts: UnreadRowKeyParts): st
   const fields = { ...draft.fields };
   if (parts.compiled) parts.compiled.apply(record, fields);
   const key = fields[matchBy];
-  // U+FFFD stands where the bytes were (open-source.ts): such a key is not the file's.
-  return typeof key === 'string' && key !== '' && !key.includes('\uFFFD') ? key : undefined;
+  // U+FFFD stands where the bytes were (open-source.ts): such a key is not the file's. A key that
+  // shows nothing (invisible-text.ts) is none.
+  return typeof key === 'string' && key !== '' && !key.includes('\uFFFD') && !isInvisibleKey(key)
+    ? key
+    : undefined;
 }

@@ -9,6 +9,7 @@ import type {
 } from '../interfaces.js';
 import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
+import { isInvisibleKey } from './invisible-text.js';
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import { moneyAsSent } from './sent-money.js';
@@ -162,6 +163,9 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     } else if (converted.ok === 'drop') notes.push(converted.note);
     else errors.push(converted.reason);
   }
+  // A key cell that shows nothing (a lone zero-width space) is no key, as a blank one: not sent.
+  const own = fields[rules.matchBy];
+  if (typeof own === 'string' && isInvisibleKey(own)) delete fields[rules.matchBy];
   const rowKey = keyOfRow(draft, fields, rules.matchBy);
   const { key } = rowKey;
   // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
