@@ -13,8 +13,10 @@ const KEY = 'sk_commands';
 // The bench's scale (bench/goals/pace.ts): at 400 rows a run's fixed cost (its record, BullMQ's
 // per-queue commands, the list read's lock) was ~0.5 of the --incremental re-run's commands per row.
 const ROWS = 2000;
-// Issue 31's bound for a created row is 8; the wait of a settle keeps batches whole under load.
-const CREATED_AT_MOST = 7;
+// Issue 31's bound for a created row is 8; the wait of a settle keeps batches whole under load, but
+// not whole enough at a load average of 28 (a full CI beside other work): 6.5–6.6 measured on a quiet
+// machine, 7.16 so. One more command a row still goes over.
+const CREATED_AT_MOST = 7.5;
 // An unchanged nightly `--missing` re-run: the list read's and the missing scan's look-ups.
 const MISSING_AT_MOST = 4;
 
@@ -60,6 +62,10 @@ describe('Redis commands per row of a sync', () => {
       REDIS_URL: server.url,
       CATALOG_SYNC_PREFIX: 'cs-commands',
       LOG_LEVEL: 'silent',
+      // Commands a clock drives (a chunk's lock renewed and read every half lock, the stall check) are
+      // per second, not per row: a run slowed down by a loaded machine (CI at load 28) sent enough of
+      // them to pass the bound with no row's path changed. A lock longer than any run here keeps them out.
+      CATALOG_SYNC_LOCK_MS: '120000',
     });
     expect(result.code, result.stderr).toBe(0);
     const commands = commandsBetween(before, await commandCalls(counter), 1);
