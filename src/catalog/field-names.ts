@@ -47,6 +47,38 @@ const OTHER_NAMES: Readonly<Record<string, string>> = {
 /** Every product field the presets produce, in the table's order. */
 export const TOOL_FIELDS: readonly string[] = Object.keys(PRODUCT_FIELDS);
 
+/**
+ * Ordinary words a product is described by, each an attribute of its own (lower case): however near
+ * a product field in spelling (`height`, one letter from `weight`), a column or mapping key so named
+ * is never hinted at nor refused as a misspelt field. The hint `height (weight?)`, followed, sent the
+ * heights as weights; a mapping file's `height: Höhe` was refused every night. Kept short, and listed
+ * in docs/sources.md: a word is here because it is such an attribute, not because it is near a field.
+ */
+export const ATTRIBUTE_WORDS: ReadonlySet<string> = new Set([
+  'height',
+  'width',
+  'depth',
+  'length',
+  'size',
+  'color',
+  'colour',
+  'material',
+  'pattern',
+  'style',
+]);
+
+/**
+ * A name that is its own however near a product field it is spelt: an attribute word, or a field's
+ * name or another platform's word with a number after it (`price2`, `Image 2`, `ean13`: a second
+ * price, an image's place, a barcode's kind), which one edit from the field is no misspelling of it.
+ */
+export function ownWord(name: string): boolean {
+  const lower = name.trim().toLowerCase();
+  if (ATTRIBUTE_WORDS.has(lower)) return true;
+  const base = /^(.+?)[\s_-]?\d+$/.exec(lower)?.[1];
+  return base !== undefined && (TOOL_FIELDS.includes(base) || Object.hasOwn(OTHER_NAMES, base));
+}
+
 /** The names of `flags` that name product fields, each with its option (`all` is no field). */
 export function namedFields(flags: {
   missing?: Readonly<Record<string, unknown>> | null;
@@ -102,31 +134,35 @@ export function readAsLine(
 /**
  * The field a user meant by `name`: the product field it is another platform's word for, else the
  * known name nearest in spelling, another platform's words included (fewest edits; the first of
- * equals in `known`'s order).
+ * equals in `known`'s order), within `maxEdits` when given. None for an own word (`height`,
+ * `price2`): it means no field but itself.
  */
 export function nearestField(
   name: string,
   known: readonly string[],
+  maxEdits = Number.POSITIVE_INFINITY,
 ): { field: string; otherName: boolean } | null {
   const meant = OTHER_NAMES[name.toLowerCase()];
   if (meant !== undefined && known.includes(meant)) return { field: meant, otherName: true };
+  if (ownWord(name)) return null;
   // Another platform's word misspelt counts as that word (`stok` is nearer `stock` than `sku`).
   const candidates: [spelling: string, field: string][] = [
     ...known.map((field): [string, string] => [field, field]),
     ...Object.entries(OTHER_NAMES).filter(([, field]) => known.includes(field)),
   ];
   const best = nearestSpelling(name, candidates);
-  return best ? { field: best.field, otherName: false } : null;
+  return best && best.distance <= maxEdits ? { field: best.field, otherName: false } : null;
 }
 
 /**
  * The product field a name that is not one was surely meant to be: one another platform calls so
  * (`stock`), or one a single edit or a case away (`quantiy`, `Price`, `sale-price`). Null for a
- * product field, and for a name further from every one: a field of the marketplace's own may be
- * named so (`material`; `size`, though two edits from another platform's `sale`).
+ * product field, for an own word (`height`, `price2`), and for a name further from every field: a
+ * field of the marketplace's own may be named so (`material`; `size`, though two edits from
+ * another platform's `sale`).
  */
 export function meantField(name: string): { field: string; otherName: boolean } | null {
-  if (TOOL_FIELDS.includes(name)) return null;
+  if (TOOL_FIELDS.includes(name) || ownWord(name)) return null;
   const meant = OTHER_NAMES[name.toLowerCase()];
   if (meant !== undefined) return { field: meant, otherName: true };
   const best = nearestSpelling(

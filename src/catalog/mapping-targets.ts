@@ -6,8 +6,9 @@ import { meantField, TOOL_FIELDS } from './field-names.js';
  * (`quantiy`), in another case (`Price`) or under another platform's word (`stock`) would be sent as
  * a new text field that the marketplace keeps and ignores, while the field meant is never written:
  * refused, naming the key and the field meant, before the source is read. A name far from every
- * product field (`material`) is a custom field, sent as it is; `custom: true` sends a near one
- * (`height`, one letter from `weight`) all the same.
+ * product field (`material`), an ordinary attribute word however near one (`height`, one letter from
+ * `weight`) and a field's name numbered (`price2`) are custom fields, sent as they are (meantField);
+ * `custom: true` sends any other near one (`prices`) all the same.
  */
 export function checkMappingTargets(spec: {
   /** The mapping file's name. */

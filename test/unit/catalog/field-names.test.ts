@@ -122,6 +122,38 @@ describe('the product field a name that is not one was meant to be', () => {
       expect(meantField(name)).toBeNull();
     },
   );
+
+  // `height` is one letter from `weight`: the hint `weight: height` sent heights as weights, and a
+  // mapping file's `height: Höhe` was refused every night.
+  it.each(['height', 'Height', 'width', 'depth', 'length', 'colour'])(
+    '%s is none: an ordinary attribute word, however near a field it is spelt',
+    (name) => {
+      expect(meantField(name)).toBeNull();
+    },
+  );
+
+  // A second price, a second image: the field's name with a number, not a misspelling of it.
+  it.each(['sku2', 'price2', 'url2', 'category2', 'barcode2', 'Price 2', 'image_2', 'ean13'])(
+    '%s is none: a field (or word) numbered',
+    (name) => {
+      expect(meantField(name)).toBeNull();
+    },
+  );
+
+  it.each([
+    ['quantiy', 'quantity'],
+    ['pirce', 'price'],
+    ['descripton', 'description'],
+    ['pric3', 'price'],
+  ])('%s is still a typo of %s', (name, field) => {
+    expect(meantField(name)).toEqual({ field, otherName: false });
+  });
+
+  it('gives no nearest field for an attribute word or a numbered field in an option either', () => {
+    expect(nearestField('height', TOOL_FIELDS)).toBeNull();
+    expect(nearestField('price2', TOOL_FIELDS)).toBeNull();
+    expect(nearestField('prise', TOOL_FIELDS)).toEqual({ field: 'price', otherName: false });
+  });
 });
 
 describe('the field names the listed products show', () => {

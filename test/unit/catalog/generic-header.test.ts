@@ -99,12 +99,17 @@ describe("the generic preset's header", () => {
   });
 
   it('does not read a name one edit from a product field as the field, but says it is near it', () => {
-    // `height` is one letter from `weight`: a misspelling cannot be told from another field.
-    const header = genericHeader(['sku', 'quantiy', 'pirce', 'height']);
+    const header = genericHeader(['sku', 'quantiy', 'pirce', 'descripton']);
     expect(header.localized).toBeUndefined();
     expect(header.lines).toEqual([
-      `columns sent under their own name, near a product field: quantiy (quantity?), pirce (price?), height (weight?)${NEAR_HINT} (quantity: quantiy; docs/sources.md)`,
+      `columns sent under their own name, near a product field: quantiy (quantity?), pirce (price?), descripton (description?)${NEAR_HINT} (quantity: quantiy; docs/sources.md)`,
     ]);
+  });
+
+  it('says nothing of an attribute word or a numbered field, however near a field', () => {
+    // `height (weight?)`, followed, sent the heights as weights.
+    expect(genericHeader(['sku', 'name', 'price', 'height', 'width', 'depth']).lines).toEqual([]);
+    expect(genericHeader(['sku', 'sku2', 'price2', 'url2', 'category2', 'barcode2']).lines).toEqual([]);
   });
 
   it('says nothing of a near name whose field another column gives', () => {

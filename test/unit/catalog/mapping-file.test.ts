@@ -79,6 +79,16 @@ describe("a mapping file's target fields", () => {
     expect(refused(fields)).toThrow(new CatalogConfigError(message));
   });
 
+  it('takes an attribute word and a numbered field without custom: true', () => {
+    // `height: Höhe` ran every night until the check refused it (one letter from `weight`).
+    const spec = parseMapping(
+      'fields:\n  sku: Ref\n  height: Höhe\n  Width: B\n  price2: Preis2\n  image_2: Bild2\n',
+      'map.yml',
+      'yaml',
+    );
+    expect(Object.keys(spec.fields)).toEqual(['sku', 'height', 'Width', 'price2', 'image_2']);
+  });
+
   it('takes a custom field far from every product field, and a near one given custom: true', () => {
     const spec = parseMapping(
       'fields:\n  sku: Ref\n  material: Stoff\n  height: { column: H, custom: true }\n',
