@@ -16,7 +16,7 @@ export interface NamedField {
  * Names other platforms and habits give a product field (lower case): a user who types one of them
  * is told the field's name here rather than the one nearest in spelling.
  */
-const OTHER_NAMES: Readonly<Record<string, string>> = {
+export const OTHER_NAMES: Readonly<Record<string, string>> = {
   stock: 'quantity',
   qty: 'quantity',
   inventory: 'quantity',

@@ -16,6 +16,8 @@ export interface GenericNames {
    * keys met so far: one first met in a later record is read and said as a first one's).
    */
   lines: string[] | (() => string[]);
+  /** Why a row has no name, where a column or key near it is sent under its own name (PresetRun.unnamed). */
+  unnamed?: () => string | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export function genericNames(
         has: (name) => readName(name, rule) !== name,
       },
       lines: () => keys.lines(),
+      unnamed: () => keys.unnamed(),
     };
   }
   const header = genericHeader(columns, rule);
@@ -50,8 +53,14 @@ export function genericNames(
     columns.flatMap((column, i) => (names[i] === column ? [] : [[column, names[i] ?? column] as const])),
   );
   const lines = header.localized ? [header.localized.says, ...header.lines] : header.lines;
-  if (readAs.size === 0) return { presetColumns: names, readAs, lines };
-  return { presetColumns: names, nameOf: (column) => readAs.get(column) ?? column, readAs, lines };
+  const { unnamed } = header;
+  return {
+    presetColumns: names,
+    ...(readAs.size === 0 ? {} : { nameOf: (column: string) => readAs.get(column) ?? column }),
+    readAs,
+    lines,
+    ...(unnamed === undefined ? {} : { unnamed: () => unnamed }),
+  };
 }
 
 /** What a mapping file with `preset: generic` gives (KeyRule): its fields, and the columns it reads. */

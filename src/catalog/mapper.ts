@@ -118,7 +118,7 @@ export function createMapper(options: MapperOptions): Mapper {
   // A file from `report --failed-only` reads as the source it came from: its `error` column is not there.
   const columns = withoutErrorColumn(options.columns);
   const sample = (options.sample ?? []).map(recordWithoutError);
-  const { base, label, detections, presetColumns, rename, readAs, nameOf, said } = choosePreset(
+  const { base, label, detections, presetColumns, rename, readAs, nameOf, unnamed, said } = choosePreset(
     options,
     columns,
     sample,
@@ -136,6 +136,7 @@ export function createMapper(options: MapperOptions): Mapper {
   const send = options.fields ? checkFields(options.fields, available, readAs) : undefined;
   const run: PresetRun = { now: options.now ?? Date.now() };
   if (nameOf) run.nameOf = nameOf;
+  if (unnamed) run.unnamed = unnamed;
   if (send && !send.has('sale_price')) run.salePriceUnsent = true;
 
   const choice = decimalChoice(options, base.decimalStyle, label);

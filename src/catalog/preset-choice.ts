@@ -26,6 +26,8 @@ export interface PresetChoice {
   readAs: ReadAs;
   /** The generic preset's name for each column or key (PresetRun.nameOf); absent: their own. */
   nameOf?: (column: string) => string;
+  /** The generic preset's: why a row has no name, where a column near it is sent (PresetRun.unnamed). */
+  unnamed?: () => string | undefined;
   /**
    * Summary lines known only once the records are read (a JSON source's keys, generic-keys.ts):
    * said at `at` among `detections`, the keys met so far.
@@ -95,6 +97,7 @@ export function choosePreset(
     detections.push(detected.reason);
   }
   let nameOf: ((column: string) => string) | undefined;
+  let unnamed: (() => string | undefined) | undefined;
   let said: PresetChoice['said'];
   let presetColumns = localized?.columns ?? columns;
   if (label === 'generic' && !localized) {
@@ -105,7 +108,7 @@ export function choosePreset(
       ...(mapping ? { mapping } : {}),
       open: options.openColumns === true,
     });
-    ({ presetColumns, nameOf, readAs } = generic);
+    ({ presetColumns, nameOf, readAs, unnamed } = generic);
     // Options then name the field, not the column: checked where they are (field-names.ts readAsLine).
     const { lines } = generic;
     if (typeof lines === 'function') said = { at: detections.length, lines };
@@ -124,6 +127,7 @@ export function choosePreset(
     );
   const choice: PresetChoice = { base, label, detections, presetColumns, readAs };
   if (nameOf) choice.nameOf = nameOf;
+  if (unnamed) choice.unnamed = unnamed;
   if (said) choice.said = said;
   // Another preset reads a localized header by its own names: records are renamed on the way in.
   if (localized) choice.rename = renamer(columns, localized.columns, options.openColumns === true);

@@ -1,4 +1,11 @@
-import { type KeyRule, keyField, ownNameLines, readLine } from './generic-keys.js';
+import {
+  type KeyRule,
+  keyField,
+  ownNameColumns,
+  ownNameLines,
+  readLine,
+  unnamedLine,
+} from './generic-keys.js';
 import type { LocalizedHeader } from './types.js';
 
 /** How the generic preset reads a header. */
@@ -7,6 +14,8 @@ export interface GenericHeader {
   localized?: LocalizedHeader;
   /** For the summary: the columns sent under their own name that a product field was surely meant by. */
   lines: string[];
+  /** Why a row has no name, where a column near it is sent under its own name (unnamedLine). */
+  unnamed?: string;
 }
 
 /**
@@ -37,6 +46,11 @@ export function genericHeader(columns: readonly string[], rule: KeyRule = {}): G
   for (const [field, [i, ...others]] of words)
     if (i !== undefined && others.length === 0 && !given.has(field)) names[i] = field;
   const lines = ownNameLines(columns, names, rule);
+  const unnamed = unnamedLine(ownNameColumns(columns, names, rule).near, 'column');
   const says = readLine(columns, names);
-  return says === undefined ? { lines } : { localized: { columns: names, says }, lines };
+  return {
+    ...(says === undefined ? {} : { localized: { columns: names, says } }),
+    lines,
+    ...(unnamed === undefined ? {} : { unnamed }),
+  };
 }

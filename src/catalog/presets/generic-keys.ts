@@ -1,4 +1,5 @@
 import { meantField, TOOL_FIELDS } from '../field-names.js';
+import { nearField } from '../near-field.js';
 
 /** The names the generic preset reads whatever their case: the product fields, and the `id` column. */
 const FOLDED: ReadonlySet<string> = new Set([...TOOL_FIELDS, 'id']);
@@ -92,39 +93,25 @@ export function readLine(columns: readonly string[], names: readonly string[]): 
   return said.length > 0 ? `columns read as product fields: ${said.join(', ')}` : undefined;
 }
 
+/** A column sent under its own name that a product field was likely meant by, no column giving it. */
+export interface NearColumn {
+  column: string;
+  field: string;
+  /** Another platform's word it misspells or prefixes (near-field.ts). */
+  word?: string;
+}
+
+/** How the summary and a row's reason show it: `quantiy (quantity?)`, `Titel (title → name?)`. */
+function shown(near: NearColumn): string {
+  return `${near.column} (${near.word === undefined ? '' : `${near.word} → `}${near.field}?)`;
+}
+
 /**
  * The summary's lines for the columns sent under their own name that a product field was surely
- * meant by: a word READ_OTHER_NAMES holds whose field another column gives (which one), one whose
- * field the mapping file gives from others (`Name` beside `name: Titel`), and any such name whose
- * field no column gives (`quantiy (quantity?)`), with how to read it as the field. One whose field
- * another column gives (`Price` beside `price`, `prices`) is not said. `names`: what each column is
- * read as.
+ * meant by (ownNameColumns), with how to read a near one as the field.
  */
 export function ownNameLines(columns: readonly string[], names: readonly string[], rule: KeyRule): string[] {
-  // Each field some column is read as (or named exactly), with that column.
-  const from = new Map<string, string>();
-  columns.forEach((column, i) => {
-    const name = names[i] as string;
-    if (FOLDED.has(name) && !from.has(name)) from.set(name, column);
-  });
-  const another: string[] = [];
-  const mapped: string[] = [];
-  const near: [column: string, field: string][] = [];
-  columns.forEach((column, i) => {
-    // The mapping file's own columns are its business (`quantity: quantiy`, `stock: {custom: true}`).
-    if (names[i] !== column || rule.reads?.has(column)) return;
-    const read = keyField(column, rule);
-    if (read?.mapped) {
-      mapped.push(`${column} (${read.field})`);
-      return;
-    }
-    const meant = meantField(column.trim());
-    if (!meant || rule.mapped?.has(meant.field)) return;
-    const source = from.get(meant.field);
-    if (source === undefined) near.push([column, meant.field]);
-    else if (READ_OTHER_NAMES.has(column.trim().toLowerCase()))
-      another.push(`${column} (${meant.field} from ${source})`);
-  });
+  const { another, mapped, near } = ownNameColumns(columns, names, rule);
   const lines: string[] = [];
   if (another.length > 0)
     lines.push(
@@ -135,13 +122,58 @@ export function ownNameLines(columns: readonly string[], names: readonly string[
       `columns sent under their own name, the mapping file giving their field: ${mapped.join(', ')}`,
     );
   const [first] = near;
-  if (first) {
-    const listed = near.map(([column, field]) => `${column} (${field}?)`).join(', ');
+  if (first)
     lines.push(
-      `columns sent under their own name, near a product field: ${listed}: rename it, or read it with a mapping file (${first[1]}: ${first[0]}; docs/sources.md)`,
+      `columns sent under their own name, near a product field: ${near.map(shown).join(', ')}: rename it, or read it with a mapping file (${first.field}: ${first.column}; docs/sources.md)`,
     );
-  }
   return lines;
+}
+
+/**
+ * Why a row has no name, where columns sent under their own name are near it (`no name column; near
+ * it: Titel (title → name?)`): said after `missing name for a new product`. Undefined where none is.
+ */
+export function unnamedLine(near: readonly NearColumn[], what: 'column' | 'key'): string | undefined {
+  const named = near.filter((column) => column.field === 'name');
+  return named.length === 0 ? undefined : `no name ${what}; near it: ${named.map(shown).join(', ')}`;
+}
+
+/**
+ * The columns sent under their own name that a product field was surely meant by: a word
+ * READ_OTHER_NAMES holds whose field another column gives (`stock (quantity from quantity)`), one
+ * whose field the mapping file gives from others (`Name (name)` beside `name: Titel`), and any
+ * column near a field no column gives (near-field.ts: `quantiy`, `Titel`, `Product Name`). One whose
+ * field another column gives (`Price` beside `price`, `prices`) is not said. `names`: what each
+ * column is read as.
+ */
+export function ownNameColumns(
+  columns: readonly string[],
+  names: readonly string[],
+  rule: KeyRule,
+): { another: string[]; mapped: string[]; near: NearColumn[] } {
+  // Each field some column is read as (or named exactly), with that column.
+  const from = new Map<string, string>();
+  columns.forEach((column, i) => {
+    const name = names[i] as string;
+    if (FOLDED.has(name) && !from.has(name)) from.set(name, column);
+  });
+  const said = { another: [] as string[], mapped: [] as string[], near: [] as NearColumn[] };
+  columns.forEach((column, i) => {
+    // The mapping file's own columns are its business (`quantity: quantiy`, `stock: {custom: true}`).
+    if (names[i] !== column || rule.reads?.has(column)) return;
+    const read = keyField(column, rule);
+    if (read?.mapped) {
+      said.mapped.push(`${column} (${read.field})`);
+      return;
+    }
+    const meant = nearField(column);
+    if (!meant || rule.mapped?.has(meant.field)) return;
+    const source = from.get(meant.field);
+    if (source === undefined) said.near.push({ column, ...meant });
+    else if (READ_OTHER_NAMES.has(column.trim().toLowerCase()))
+      said.another.push(`${column} (${meant.field} from ${source})`);
+  });
+  return said;
 }
 
 /**
@@ -152,6 +184,9 @@ export function ownNameLines(columns: readonly string[], names: readonly string[
  */
 export class OpenKeys {
   private readonly names = new Map<string, string>();
+  /** unnamed()'s line, and the number of keys met when it was worked out. */
+  private unnamedLineNow: string | undefined;
+  private unnamedAt = -1;
 
   constructor(private readonly rule: KeyRule) {}
 
@@ -170,5 +205,19 @@ export class OpenKeys {
     const names = [...this.names.values()];
     const read = readLine(keys, names);
     return [...(read ? [read] : []), ...ownNameLines(keys, names, this.rule)];
+  }
+
+  /**
+   * Why a record has no name, by the keys met so far (unnamedLine): worked out again only once a
+   * new key was met, so a feed with no name key pays a lookup per record, not a pass over its keys.
+   */
+  unnamed(): string | undefined {
+    if (this.unnamedAt !== this.names.size) {
+      const keys = [...this.names.keys()];
+      const { near } = ownNameColumns(keys, [...this.names.values()], this.rule);
+      this.unnamedLineNow = unnamedLine(near, 'key');
+      this.unnamedAt = this.names.size;
+    }
+    return this.unnamedLineNow;
   }
 }

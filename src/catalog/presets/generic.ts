@@ -1,6 +1,6 @@
 import { kindOf, listItems } from '../fields.js';
 import { sourceList } from '../source-lists.js';
-import type { Preset, RawFields } from './types.js';
+import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './unsendable.js';
 
@@ -54,9 +54,15 @@ export const generic: Preset = {
         } else if (field === 'id') id = value as string;
         else fields[field] = value;
       }
-      const draft = id
-        ? { kind: 'product' as const, record, fields, id, notes: [] }
-        : { kind: 'product' as const, record, fields, notes: [] };
+      const draft: Extract<Draft, { kind: 'product' }> = id
+        ? { kind: 'product', record, fields, id, notes: [] }
+        : { kind: 'product', record, fields, notes: [] };
+      // Where a column near the name is sent under its own (`Titel`), a create says which: a mapping
+      // file may still give the name (validate.ts keeps this only where it does not).
+      if (fields.name === undefined) {
+        const unnamed = run.unnamed?.();
+        if (unnamed !== undefined) draft.unnamed = unnamed;
+      }
       if (twice === undefined) return draft;
       const [field] = twice;
       return { ...draft, refused: twiceReason(field as string, values, nameOf) };

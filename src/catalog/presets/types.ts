@@ -173,6 +173,12 @@ export interface PresetRun {
    * quantity (generic-header.ts, generic-keys.ts). Absent: its own.
    */
   nameOf?: (column: string) => string;
+  /**
+   * The generic preset's: why a row has no name where a column (a key met so far) near it is sent
+   * under its own name (`no name column; near it: Titel (title → name?)`), said after `missing name
+   * for a new product`. Asked for a row without a name only.
+   */
+  unnamed?: () => string | undefined;
 }
 
 export interface Preset {

@@ -43,4 +43,24 @@ describe("a generic header that names a product field by another platform's word
       quantiy: '3',
     });
   });
+
+  it("says columns near another platform's word, and a row with no name points at them", async () => {
+    // Before: no hint, and the row `missing name for a new product` with nothing pointing at Titel.
+    const report = join(pipeline.dir, 'w3-report.csv');
+    const result = await pipeline.cli([
+      'run',
+      await source('w3.csv', 'sku,Stok,Titel,Qtty,EAN13,Product Name,price\nW1,5,a,5,4006381333931,x,1.00\n'),
+      '--report',
+      report,
+    ]);
+
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain(
+      'columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), Product Name (name?): rename it, or read it with a mapping file (quantity: Stok; docs/sources.md)',
+    );
+    expect(await pipeline.readText('w3-report.csv')).toContain(
+      'missing name for a new product (no name column; near it: Titel (title → name?), Product Name (name?))',
+    );
+    expect(pipeline.products()).toEqual([]);
+  });
 });

@@ -106,6 +106,16 @@ describe("the generic preset's header", () => {
     ]);
   });
 
+  it("says a column near another platform's word, or a field under a product prefix, with the word", () => {
+    // No hint before: every row was `missing name for a new product`, nothing pointing at Titel.
+    const header = genericHeader(['sku', 'Stok', 'Titel', 'Qtty', 'EAN13', 'Product Name', 'price']);
+    expect(header.localized).toBeUndefined();
+    expect(header.lines).toEqual([
+      `columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), Product Name (name?)${NEAR_HINT} (quantity: Stok; docs/sources.md)`,
+    ]);
+    expect(genericHeader(['sku', 'name', 'Titel', 'Product Name']).lines).toEqual([]);
+  });
+
   it('says nothing of an attribute word or a numbered field, however near a field', () => {
     // `height (weight?)`, followed, sent the heights as weights.
     expect(genericHeader(['sku', 'name', 'price', 'height', 'width', 'depth']).lines).toEqual([]);
@@ -185,5 +195,15 @@ describe("the generic preset's reading of one key (a JSON record's)", () => {
     expect(near.lines()).toEqual([
       `columns sent under their own name, near a product field: pirce (price?)${NEAR_HINT} (price: pirce; docs/sources.md)`,
     ]);
+  });
+
+  it('says why a record has no name where a key met is near it, until a key gives the name', () => {
+    const keys = new OpenKeys({});
+    keys.nameOf('sku');
+    expect(keys.unnamed()).toBeUndefined();
+    keys.nameOf('Titel');
+    expect(keys.unnamed()).toBe('no name key; near it: Titel (title → name?)');
+    keys.nameOf('title');
+    expect(keys.unnamed()).toBeUndefined();
   });
 });

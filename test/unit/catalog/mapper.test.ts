@@ -211,6 +211,26 @@ describe('the generic preset', () => {
     expect(row).toMatchObject({ kind: 'upsert', fields: { sku: 'A-1', quantity: 3 } });
   });
 
+  it('says, on a row with no name, the columns near it (a create then says why it has none)', async () => {
+    const [row, named] = await mapRows(
+      ['sku', 'Titel', 'Product Name', 'price'],
+      [
+        ['W1', 'a', 'x', '1.00'],
+        ['W2', 'b', 'y', '2.00'],
+      ],
+    );
+    expect(row).toMatchObject({
+      kind: 'upsert',
+      unnamed: 'no name column; near it: Titel (title → name?), Product Name (name?)',
+    });
+    expect(named).toMatchObject({ kind: 'upsert', key: 'W2' });
+    // A name column, or none near one: no such word.
+    const [plain] = await mapRows(['sku', 'name', 'Titel'], [['W1', '', 'a']]);
+    expect(plain).not.toHaveProperty('unnamed');
+    const [far] = await mapRows(['sku', 'Bezeichnung'], [['W1', 'a']]);
+    expect(far).not.toHaveProperty('unnamed');
+  });
+
   it('keeps a name a later JSON item brings when the first item named a field in another case', async () => {
     const items: SourceRecord[] = [
       { row: 1, line: 1, values: { SKU: 'A', Price: '5' } },
