@@ -7,9 +7,17 @@ import { PRODUCT_FIELDS } from './fields.js';
  * `missing: {stock: 0}` left every product on sale).
  */
 export interface NamedField {
-  /** The option as the user knows it, e.g. `--missing`. */
+  /** The option as the user wrote it: `--missing`, or a job file's key `missing in nightly.yml`. */
   option: string;
   name: string;
+}
+
+/** The options that name product fields, by their attribute names. */
+export type FieldOption = 'missing' | 'first' | 'createOnlyFields' | 'keepRemoteEdits' | 'fields';
+
+/** An option's flag: `createOnlyFields` → `--create-only-fields`. */
+function flagOf(option: FieldOption): string {
+  return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
 /**
@@ -79,25 +87,33 @@ export function ownWord(name: string): boolean {
   return base !== undefined && (TOOL_FIELDS.includes(base) || Object.hasOwn(OTHER_NAMES, base));
 }
 
-/** The names of `flags` that name product fields, each with its option (`all` is no field). */
-export function namedFields(flags: {
-  missing?: Readonly<Record<string, unknown>> | null;
-  first?: readonly string[] | null;
-  createOnlyFields?: readonly string[] | null;
-  keepRemoteEdits?: readonly string[] | null;
-  fields?: readonly string[] | null;
-}): NamedField[] {
-  const named = (option: string, names: readonly string[] | null | undefined) =>
-    (names ?? []).map((name) => ({ option, name }));
+/**
+ * The names of `flags` that name product fields, each with its option (`all` is no field), named by
+ * `optionName` where the user wrote it (cli/option-origins.ts: a job file's `missing in
+ * nightly.yml`, as a cron line that has no `--missing` would be refused by a flag it lacks); by its
+ * flag without it.
+ */
+export function namedFields(
+  flags: {
+    missing?: Readonly<Record<string, unknown>> | null;
+    first?: readonly string[] | null;
+    createOnlyFields?: readonly string[] | null;
+    keepRemoteEdits?: readonly string[] | null;
+    fields?: readonly string[] | null;
+  },
+  optionName: (option: FieldOption) => string = flagOf,
+): NamedField[] {
+  const named = (option: FieldOption, names: readonly string[] | null | undefined) =>
+    (names ?? []).map((name) => ({ option: optionName(option), name }));
   return [
-    ...named('--missing', flags.missing ? Object.keys(flags.missing) : null),
-    ...named('--first', flags.first),
-    ...named('--create-only-fields', flags.createOnlyFields),
+    ...named('missing', flags.missing ? Object.keys(flags.missing) : null),
+    ...named('first', flags.first),
+    ...named('createOnlyFields', flags.createOnlyFields),
     ...named(
-      '--keep-remote-edits',
+      'keepRemoteEdits',
       flags.keepRemoteEdits?.filter((name) => name !== 'all'),
     ),
-    ...named('--fields', flags.fields),
+    ...named('fields', flags.fields),
   ];
 }
 

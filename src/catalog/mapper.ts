@@ -35,6 +35,8 @@ export interface MapperOptions {
   mapping?: MappingSpec;
   /** `--fields`: exactly the fields sent (the match field only when listed; rows keep their key). */
   fields?: string[];
+  /** Where `fields` comes from, for a refusal: `--fields` when absent, `fields in nightly.yml`. */
+  fieldsOption?: string;
   /** `--match-by`; absent: the mapping file's `matchBy`, else `sku`. */
   matchBy?: string;
   /** Overrides the preset's and the mapping file's decimal style (catalog/decimal-reader.ts). */
@@ -133,7 +135,9 @@ export function createMapper(options: MapperOptions): Mapper {
   const match = matchField(options.matchBy, mapping, available, { columns, readAs, generic }, generic);
   const { field: matchBy } = match;
   if (match.line) detections.push(match.line);
-  const send = options.fields ? checkFields(options.fields, available, readAs) : undefined;
+  const send = options.fields
+    ? checkFields(options.fields, available, readAs, options.fieldsOption)
+    : undefined;
   const run: PresetRun = { now: options.now ?? Date.now() };
   if (nameOf) run.nameOf = nameOf;
   if (unnamed) run.unnamed = unnamed;

@@ -12,17 +12,23 @@ export function availableFields(presetFields: string[], compiled: CompiledMappin
 
 /**
  * `--fields` checked against what the source gives: a column read as another field names that field
- * (readAsLine), a name the source does not give is refused with the nearest it does.
+ * (readAsLine), a name the source does not give is refused with the nearest it does. `option`: the
+ * option as the user wrote it (`fields in nightly.yml` for a job file's).
  */
-export function checkFields(wanted: string[], available: string[], readAs: ReadAs): Set<string> {
-  const named = wanted.map((name) => ({ option: '--fields', name }));
+export function checkFields(
+  wanted: string[],
+  available: string[],
+  readAs: ReadAs,
+  option = '--fields',
+): Set<string> {
+  const named = wanted.map((name) => ({ option, name }));
   const readLine = readAsLine(named, readAs, available);
   if (readLine !== null) throw new CatalogConfigError(readLine);
   const unknown = wanted.find((field) => !available.includes(field));
   if (unknown !== undefined) {
     // Only what the source gives can be sent: the nearest is sought among those.
     const line = unknownFieldLine(
-      { option: '--fields', name: unknown },
+      { option, name: unknown },
       available.filter(mayShowField),
       'this source gives no such field',
     );

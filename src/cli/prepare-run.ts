@@ -129,7 +129,7 @@ export async function prepareRun(
       // Where the preset was named, for the summary: `--preset`, or `preset in nightly.yml`.
       presetOrigin: opened.preset ? "the store's platform" : names.name('preset'),
       ...(mapping ? { mapping } : {}),
-      ...(flags.fields ? { fields: flags.fields } : {}),
+      ...(flags.fields ? { fields: flags.fields, fieldsOption: names.name('fields') } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
       openColumns: opened.openColumns,
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
@@ -141,7 +141,9 @@ export async function prepareRun(
     });
     // Before the other checks of these names: `stock` is refused for what it is, whatever the
     // listed products show (an older run's `stock` text field) or this run sends.
-    const readLine = readAsLine(namedFields(flags), mapper.readAs, mapper.sourceFields);
+    // Each named where the user wrote it: a flag, or a job file's key (`missing in nightly.yml`).
+    const named = namedFields(flags, (option) => names.name(option));
+    const readLine = readAsLine(named, mapper.readAs, mapper.sourceFields);
     if (readLine !== null) throw new UsageError(readLine);
     checkSentFields(flags, names, {
       fields: mapper.fields,
@@ -152,7 +154,7 @@ export async function prepareRun(
     });
     // A field name neither the tool nor this source knows may still be the marketplace's own: the
     // run's read of the seller's products decides, before any write (listed-fields.ts).
-    const unknownFields = unknownNames(namedFields(flags), [...TOOL_FIELDS, ...mapper.sourceFields]);
+    const unknownFields = unknownNames(named, [...TOOL_FIELDS, ...mapper.sourceFields]);
     // Before any write, after the source and mapping were found fit: the report is written when the
     // run is done, too late to say that its path is wrong.
     if (flags.report) await checkOutputFile(flags.report, '--report', source, flags.reportWithin);

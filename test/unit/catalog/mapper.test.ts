@@ -200,6 +200,18 @@ describe('the generic preset', () => {
     );
   });
 
+  it('names --fields where it was written (a job file key) when refusing a name in it', () => {
+    const options = { columns: ['sku', 'stock', 'price'], fieldsOption: 'fields in nightly.yml' };
+    expect(() => createMapper({ ...options, fields: ['sku', 'stock'] })).toThrow(
+      new CatalogConfigError(
+        "fields in nightly.yml: stock: this source's stock column is read as quantity: name quantity",
+      ),
+    );
+    expect(() => createMapper({ ...options, fields: ['sku', 'prce'] })).toThrow(
+      /^fields in nightly\.yml: prce: this source gives no such field; the nearest field is price /,
+    );
+  });
+
   it('says a column near a product field once, and not where a mapping file reads the field', async () => {
     const near =
       'columns sent under their own name, near a product field: quantiy (quantity?): rename it, or read it with a mapping file (quantity: quantiy; docs/sources.md)';

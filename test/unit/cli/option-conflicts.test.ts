@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { namedFields, readAsLine, TOOL_FIELDS, unknownFieldLine } from '../../../src/catalog/field-names.js';
 import { applyJob, parseJob } from '../../../src/cli/job-file.js';
 import { checkOptionsAlone, checkSentFields, type SentFields } from '../../../src/cli/option-conflicts.js';
 import { cliOrigins, OptionNames } from '../../../src/cli/option-origins.js';
@@ -191,6 +192,25 @@ describe('a job file and the command line', () => {
       /^maxUpdates in nightly\.yml: --only create updates nothing/,
     );
     expect(refusal([], { job: 'fullReadAfter: 1d\n' })).toMatch(/^fullReadAfter in nightly\.yml: /);
+  });
+
+  it("names a product field an option gives where it was written: a job file's key and file", () => {
+    // `missing: {stock: 0}` in the job was refused as `--missing: stock: …`, a flag the cron line lacks.
+    const flags = flagsOf(['--first', 'price'], 'missing:\n  stock: 0\nfields: [sku, prce]\n');
+    const names = new OptionNames(flags, flags.origins);
+    const named = namedFields(flags, (option) => names.name(option));
+    expect(named).toEqual([
+      { option: 'missing in nightly.yml', name: 'stock' },
+      { option: '--first', name: 'price' },
+      { option: 'fields in nightly.yml', name: 'sku' },
+      { option: 'fields in nightly.yml', name: 'prce' },
+    ]);
+    expect(readAsLine(named, new Map([['stock', 'quantity']]), ['sku', 'quantity'])).toBe(
+      "missing in nightly.yml: stock: this source's stock column is read as quantity: name quantity",
+    );
+    expect(unknownFieldLine(named[0]!, TOOL_FIELDS, 'no product has it')).toBe(
+      'missing in nightly.yml: stock: no product has it; the stock field is quantity',
+    );
   });
 
   it('a flag that overrides the same option of the job file is no repeat, and may make the combination fit', () => {
