@@ -1,5 +1,5 @@
 import { type FileHandle, readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import type { z } from 'zod';
 import { builtOnce, yaml, zod } from '../lazy-modules.js';
 import { CatalogConfigError } from './errors.js';
@@ -58,7 +58,7 @@ type Schemas = ReturnType<typeof schemas>;
 export type FieldRule = NonNullable<z.infer<Schemas['fieldRule']>>;
 
 export interface MappingSpec extends z.infer<Schemas['mappingFile']> {
-  /** The file's name, for error messages. */
+  /** The file as the user wrote its path (`maps/de.yml`), for error messages and the summary. */
   origin: string;
 }
 
@@ -76,12 +76,15 @@ export function syntaxErrorLine(error: unknown): string {
  * Reads a mapping file (JSON or YAML); every problem is one line naming the file and the key.
  * `opener`: how the file is opened when not by `readFile` (a job file's mapping is judged on the
  * descriptor it is read from); what it throws without a system error code is its refusal, as is.
+ * `written`: the path as the user wrote it where `path` is not (a job file's, resolved from its
+ * project folder): the file is named so, not by its base name alone (`de.yml`: which one?).
  */
 export async function loadMappingFile(
   path: string,
   opener?: (path: string) => Promise<FileHandle>,
+  written = path,
 ): Promise<MappingSpec> {
-  const origin = basename(path);
+  const origin = written;
   let text: string;
   try {
     text = opener === undefined ? await readFile(path, 'utf8') : await readOpened(await opener(path));

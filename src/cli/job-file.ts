@@ -179,6 +179,7 @@ export function applyJob(
   merged.origins = origins;
   // Written without following a symbolic link (checkJobPaths refused one already).
   if (job.report !== undefined && !fromCli('report')) merged.reportFromJob = true;
+  if (job.mapping !== undefined && !fromCli('mapping')) merged.mappingAsWritten = job.mapping;
   return {
     source: isLocalPath(job.source) ? localPath(jobPath, job.source) : job.source,
     flags: merged as unknown as RunFlags,

@@ -95,6 +95,7 @@ export async function prepareRun(
       ? await loadMappingFile(
           flags.mapping,
           reads?.mapping ? (path) => openJobFile(path, reads.mapping!, keysFile) : undefined,
+          flags.mappingAsWritten,
         )
       : undefined;
     opened = await openSource(source, {

@@ -13,6 +13,11 @@ export type OptionOrigins = Readonly<Record<string, string>>;
 export interface RunFlags {
   preset?: string;
   mapping?: string;
+  /**
+   * A job file's `mapping` as written there (`maps/de.yml`), where `mapping` is it resolved from the
+   * project folder: the mapping file's errors name it so. Absent where `--mapping` gave it.
+   */
+  mappingAsWritten?: string;
   fields?: string[];
   createOnlyFields?: string[];
   /** `--first a,b`: a run over the day's quota sends updates of these fields first (default price,quantity). */

@@ -174,6 +174,20 @@ describe('--job NAME (a job file in jobs/)', () => {
     expect(runIdOf(result.stdout)).toBeTruthy();
   });
 
+  it("a mapping file's error names it by the path the job file gives (maps/de.yml, not de.yml)", async () => {
+    await pipeline.csv('catalog.csv', catalogRows(2));
+    await mkdir(join(pipeline.dir, 'maps'), { recursive: true });
+    await writeFile(join(pipeline.dir, 'maps', 'de.yml'), 'fields:\n  quantiy: quantity\n', 'utf8');
+    const path = await job('n2', 'source: catalog.csv\nmapping: maps/de.yml\ndryRun: true\n');
+
+    const result = await pipeline.cli(['run', '--job', path]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'catalog-sync: maps/de.yml: fields.quantiy: no product field is named so; the nearest field is quantity (to send a field named quantiy all the same, give it custom: true)',
+    ]);
+  });
+
   it('an unknown key in the file is a one-line error naming it (exit 2)', async () => {
     const path = await job('typo', 'source: catalog.csv\nmatchby: sku\n');
 

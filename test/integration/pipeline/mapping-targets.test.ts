@@ -43,8 +43,9 @@ describe("a mapping file's target fields", () => {
 
       const result = await pipeline.cli(['run', source, '--mapping', map, ...flags]);
       expect(result.code).toBe(2);
+      // Named by the path the command line gives, not its base name alone.
       expect(result.stderr.trim()).toBe(
-        'catalog-sync: map.yml: fields.quantiy: no product field is named so; the nearest field is quantity (to send a field named quantiy all the same, give it custom: true)',
+        `catalog-sync: ${map}: fields.quantiy: no product field is named so; the nearest field is quantity (to send a field named quantiy all the same, give it custom: true)`,
       );
       expect(result.stdout).toBe('');
       expect(pipeline.sandbox.stats().total).toBe(0);

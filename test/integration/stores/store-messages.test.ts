@@ -114,7 +114,7 @@ describe('a store source given wrong', () => {
     expect(mapped.result.code).toBe(0);
     expect(mapped.result.stdout).toContain("            preset woocommerce (the store's platform)\n");
     expect(mapped.result.stdout).toContain(
-      "            fields from the mapping file map2.yml over the woocommerce preset's: sku, name, price\n",
+      `            fields from the mapping file ${mapping} over the woocommerce preset's: sku, name, price\n`,
     );
     // Applied: the name is the product's type, as the mapping says.
     expect(mapped.report.find((line) => line.key === 'VASE-1')).toMatchObject({ action: 'create' });
