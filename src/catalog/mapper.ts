@@ -39,6 +39,8 @@ export interface MapperOptions {
   fieldsOption?: string;
   /** `--match-by`; absent: the mapping file's `matchBy`, else `sku`. */
   matchBy?: string;
+  /** `matchBy` as the user wrote it, for the summary and a refusal: `matchBy: ean in nightly.yml`. */
+  matchByOption?: string;
   /** Overrides the preset's and the mapping file's decimal style (catalog/decimal-reader.ts). */
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
@@ -132,7 +134,14 @@ export function createMapper(options: MapperOptions): Mapper {
   const available = availableFields(base.fields(presetColumns), compiled);
   if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
   const generic = label === 'generic';
-  const match = matchField(options.matchBy, mapping, available, { columns, readAs, generic }, generic);
+  const match = matchField(
+    options.matchBy,
+    mapping,
+    available,
+    { columns, readAs, generic },
+    generic,
+    options.matchByOption,
+  );
   const { field: matchBy } = match;
   if (match.line) detections.push(match.line);
   const send = options.fields

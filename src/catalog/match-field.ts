@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
-import type { ReadAs } from './field-names.js';
+import { nearestField, type ReadAs } from './field-names.js';
 import type { MappingSpec } from './mapping-file.js';
-import { shownFields } from './shown-fields.js';
+import { mayShowField, shownFields } from './shown-fields.js';
 
 /** The field a run matches by, and what the summary and the create check need to know of it. */
 export interface MatchField {
@@ -36,8 +36,9 @@ export interface ReadColumns {
  * name the source gives as a field is that field; else a column of that name (any case) is the field
  * it is read as (`SKU` → sku, `EAN` → barcode: said in one line when more than its case differs);
  * else a field in another case (`SKU` where a preset gives `sku`). Any other name is refused in one
- * line saying where it came from, and, for a header no preset knows (`unknownHeader`), what would
- * read it.
+ * line saying where it came from (`givenAs`: `--match-by` as the user wrote it, a job file's
+ * `matchBy: ean in nightly.yml`), with the field one edit from it (`skuu`: sku), else, for a header
+ * no preset knows (`unknownHeader`), what would read it.
  */
 export function matchField(
   given: string | undefined,
@@ -45,10 +46,11 @@ export function matchField(
   available: readonly string[],
   read: ReadColumns,
   unknownHeader: boolean,
+  givenAs?: string,
 ): MatchField {
   const asked = given ?? mapping?.matchBy ?? 'sku';
   const origin = given
-    ? `--match-by ${asked}`
+    ? (givenAs ?? `--match-by ${asked}`)
     : mapping?.matchBy
       ? `matchBy ${asked} (mapping file ${mapping.origin})`
       : `--match-by ${asked} (the default)`;
@@ -59,12 +61,17 @@ export function matchField(
       match.line = `${origin}: this source's ${found.column} column is read as ${found.field}: matched by ${found.field}`;
     return match;
   }
+  // A typo of a field the source gives (`skuu`) is that field, not a header to write a mapping for.
+  // One edit at most: matched by a field further off, a run would create the catalog again.
+  const nearest = nearestField(asked, available.filter(mayShowField), 1);
+  const near = nearest ? `; the nearest field is ${nearest.field}` : '';
   // Named absolutely: an installed package has the folder too, but no checkout to be relative to.
-  const hint = unknownHeader
-    ? `; no preset knows these columns: give --mapping FILE (see ${join(projectRoot(), 'fixtures', 'mappings')}/)`
-    : '';
+  const hint =
+    unknownHeader && !nearest
+      ? `; no preset knows these columns: give --mapping FILE (see ${join(projectRoot(), 'fixtures', 'mappings')}/)`
+      : '';
   throw new CatalogConfigError(
-    `${origin}: no column of this source gives the field "${asked}" (fields: ${shownFields(available)})${hint}`,
+    `${origin}: no column of this source gives the field "${asked}"${near} (fields: ${shownFields(available)})${hint}`,
   );
 }
 

@@ -125,7 +125,9 @@ export async function prepareRun(
     const mapper = createMapper({
       columns: opened.columns,
       sample: peeked.sample,
-      ...(flags.matchBy ? { matchBy: flags.matchBy } : {}),
+      ...(flags.matchBy
+        ? { matchBy: flags.matchBy, matchByOption: names.withValue('matchBy', flags.matchBy) }
+        : {}),
       ...(preset ? { preset: preset as never } : {}),
       // Where the preset was named, for the summary: `--preset`, or `preset in nightly.yml`.
       presetOrigin: opened.preset ? "the store's platform" : names.name('preset'),

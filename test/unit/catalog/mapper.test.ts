@@ -406,6 +406,29 @@ describe('validation', () => {
     );
   });
 
+  it('refuses a --match-by one edit from a field with the nearest field, not a mapping file', () => {
+    // `--match-by skuu` on a header of the tool's own fields sent the newcomer to write a mapping file.
+    const columns = ['sku', 'name', 'price', 'description', 'quantity', 'brand'];
+    const refusal = () => createMapper({ columns, matchBy: 'skuu' });
+    expect(refusal).toThrow(
+      new CatalogConfigError(
+        '--match-by skuu: no column of this source gives the field "skuu"; the nearest field is sku (fields: sku, name, price, description, quantity, brand)',
+      ),
+    );
+    expect(() => createMapper({ columns, matchBy: 'Nmae' })).toThrow(/; the nearest field is name \(/);
+    // Far from every field, or a field numbered: no nearest, the mapping file's hint as before.
+    expect(() => createMapper({ columns, matchBy: 'gtin' })).toThrow(/; no preset knows these columns/);
+    expect(() => createMapper({ columns, matchBy: 'sku2' })).toThrow(/; no preset knows these columns/);
+  });
+
+  it("names a job file's matchBy where it was written", () => {
+    expect(() =>
+      createMapper({ columns: ['sku', 'name'], matchBy: 'skuu', matchByOption: 'matchBy: skuu in n1.yml' }),
+    ).toThrow(
+      /^matchBy: skuu in n1\.yml: no column of this source gives the field "skuu"; the nearest field is sku /,
+    );
+  });
+
   it("takes the mapping file's matchBy when --match-by is not given, and names it when no column gives it", async () => {
     const mapping = parseMapping(
       'matchBy: name\nfields:\n  name: Title\n  price: Cost\n',
