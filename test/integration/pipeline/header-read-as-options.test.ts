@@ -62,8 +62,9 @@ describe('an option naming a column the generic preset reads as another field', 
     const job = await write('nightly.yml', `source: ${night}\nmissing: {stock: 0}\nmaxMissing: 60%\n`);
 
     const result = await pipeline.cli(['run', '--job', job]);
+    // Named where it was written: the cron line has no --missing.
     expect(result.stderr.trim()).toBe(
-      "catalog-sync: --missing: stock: this source's stock column is read as quantity: name quantity",
+      "catalog-sync: missing in nightly.yml: stock: this source's stock column is read as quantity: name quantity",
     );
     expect(result.code).toBe(2);
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });

@@ -33,7 +33,8 @@ describe("README's night after night: a product gone from the feed stops selling
     await writeFile(job, jobFile('{stock: 0}'));
     const refused = await pipeline.cli(['run', '--job', job]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toBe(REFUSED);
+    // Named where it was written: the cron line has no --missing.
+    expect(refused.stderr.trim()).toBe(REFUSED.replace('--missing:', 'missing in nightly.yml:'));
     expect(writes()).toBe(0);
     expect(bySku(pipeline.products()).get(GONE)).toMatchObject({ quantity: 60 });
 
