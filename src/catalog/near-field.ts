@@ -13,15 +13,16 @@ export interface NearField {
  * misspelt (`Stok`, `Titel`, `Qtty`), else a field or word after `product`/`item` (`Product Name`,
  * `item_price`). meantField alone measured a name against the tool's own fields: a header
  * `sku,Titel,Product Name,price` got no hint, and every row was `missing name for a new product`.
- * None for an own word (`height`, `price2`).
+ * None for a product field itself, and an own word (`height`, `price2`).
  */
 export function nearField(name: string): NearField | null {
+  if (TOOL_FIELDS.includes(name)) return null;
   const meant = meantField(name.trim());
   if (meant) return { field: meant.field };
   if (ownWord(name)) return null;
-  const lower = name.trim().toLowerCase();
   const prefixed = prefixedField(name);
   if (prefixed) return prefixed;
+  const lower = name.trim().toLowerCase();
   for (const [word, field] of Object.entries(OTHER_NAMES)) if (misspells(lower, word)) return { field, word };
   return null;
 }
