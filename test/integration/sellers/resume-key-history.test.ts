@@ -55,6 +55,9 @@ describe('`resume` with a key whose seller has runs but no product created', () 
       const typoRun = runIdOf(typo.stderr);
       const typoSeller = (await rig.status(typoRun)).sellerRef;
       expect(typoSeller).not.toBe(ref);
+      // What this run itself recorded (its listing, the fields it sends) is no history of the key.
+      expect(typo.stderr).toContain('(mistyped?)');
+      expect(typo.stderr).toContain(`drop them with catalog-sync cancel ${typoRun}, then run again with the right key`);
 
       const resumed = await rig.cli(['resume', ...(named ? ['--seller', typoSeller] : [])], rig.env(KEY_A));
 
@@ -79,6 +82,13 @@ describe('`resume` with a key whose seller has runs but no product created', () 
     rig.sandbox.addKey(NEW_KEY, SELLER_A);
     const revoked = await rig.cli(['run', source], rig.env(KEY_A));
     expect(revoked.code, revoked.stderr).toBe(3);
+    // Its runs make the key an account of its own (key-holder.ts): revoked, not mistyped. Told to
+    // cancel and run again with the new key, the user would start a new seller, its history split.
+    const revokedRun = runIdOf(revoked.stderr);
+    expect(revoked.stderr).not.toContain('mistyped');
+    expect(revoked.stderr).toContain(
+      `(a revoked one: put the new key there), then: catalog-sync resume --seller ${ref} (or drop the run: catalog-sync cancel ${revokedRun})`,
+    );
 
     const resumed = await rig.cli(['resume'], rig.env(NEW_KEY));
 
@@ -87,5 +97,18 @@ describe('`resume` with a key whose seller has runs but no product created', () 
     const again = await rig.cli(['run', source], rig.env(NEW_KEY));
     expect(again.code, again.stderr).toBe(0);
     expect((await rig.status(runIdOf(again.stdout + again.stderr))).sellerRef).toBe(ref);
+  });
+
+  it('a dry run with the revoked key: its exit-3 line names the `resume` that links the new key, not a re-run', {
+    timeout: 60_000,
+  }, async () => {
+    const { source, ref } = await onboardMatched();
+    rig.sandbox.revokeKey(KEY_A);
+
+    const dry = await rig.cli(['run', source, '--dry-run'], rig.env(KEY_A));
+
+    expect(dry.code, dry.stderr).toBe(3);
+    expect(dry.stderr).not.toContain('mistyped');
+    expect(dry.stderr).toContain(`and link it to the seller once: catalog-sync resume --seller ${ref})`);
   });
 });
