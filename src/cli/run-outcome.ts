@@ -13,6 +13,7 @@ import type { PreparedRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
 import { pausedMessage } from './progress.js';
 import { queuedBesideLine } from './queued-beside.js';
+import { rejectedKeyLine } from './rejected-key-line.js';
 import type { RunFlags } from './run-flags.js';
 import type { Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
@@ -27,6 +28,8 @@ export async function reportOutcome(
   id: string,
   waited: WaitResult,
   leftUnread: SourceLeftUnreadError | null,
+  /** The key's seller had anything recorded before this run (rejected-key-line.ts): a 401 means revoked. */
+  keyKnown: boolean,
 ): Promise<number> {
   const { spec } = prepared;
   // A dry run with a queue of its own is ended as `run` stops serving it (own-queue-end.ts).
@@ -41,7 +44,7 @@ export async function reportOutcome(
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
     case 'unauthorized':
-      say(io, `${await rejectedKeyLine(runtime, spec, id, ended)}${unread ? `.${unread}` : ''}\n`);
+      say(io, `${await rejectedKeyLine(runtime, spec, id, ended, keyKnown)}${unread ? `.${unread}` : ''}\n`);
       return ExitCode.unauthorized;
     case 'unreachable':
       // The base URL answers, with 404 where the API's own endpoints are: a mistyped base URL.
@@ -141,48 +144,6 @@ export async function endedRunExitCode(io: CliIo, runtime: Runtime, run: RunReco
   // failures, that run (reported by its own process or worker) sends the source's current values.
   // A cron monitor is not called out for a night the next one took over.
   return run.supersededBy ? ExitCode.superseded : ExitCode.ok;
-}
-
-/**
- * What to do after a 401. A seller that has products recorded (or a name) had a key that worked:
- * the key was revoked or changed, and `resume` with the new one keeps its queue and id map. A key
- * under which nothing was ever recorded is most likely mistyped: the right key has its own seller,
- * whose id map knows its products, so the run is dropped and run again with it (linking the right
- * key to this empty seller would create the catalog again; `resume` refuses it anyway).
- */
-async function rejectedKeyLine(
-  runtime: Runtime,
-  spec: PreparedRun['spec'],
-  id: string,
-  /** A dry run ended as `run` stopped serving it: nothing of it stays queued. */
-  ended: boolean,
-): Promise<string> {
-  const cancel = `catalog-sync cancel ${id}`;
-  const known =
-    spec.sellerName !== undefined || (await runtime.registry.productsRecorded(spec.sellerRef)) > 0;
-  if (!known) {
-    return (
-      `catalog-sync: the API key was rejected (401), and no product was ever recorded under it (mistyped?). ` +
-      (ended
-        ? `Dry run ${id} is ended (nothing was written); run it again with the right key`
-        : `Run ${id}'s rows stay queued; drop them with ${cancel}, then run again with the right key`)
-    );
-  }
-  const resume = `catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}`;
-  if (ended) {
-    const dry = `catalog-sync: the API key was rejected (401). Dry run ${id} is ended (nothing was written); fix the key in ${spec.keyEnv}`;
-    // Its 401 paused no seller (own-queue-401.ts), unless another process's paused it: `resume` then.
-    if ((await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected)
-      return `${dry} (a revoked one: put the new key there), then: ${resume}, and run it again`;
-    // A named seller takes a new key with `--seller NAME`; one known by its key only, with `resume`.
-    return spec.sellerName !== undefined
-      ? `${dry} (a revoked one: put the new key there), and run it again`
-      : `${dry} (a revoked one: put the new key there, and link it to the seller once: ${resume}), and run it again`;
-  }
-  return (
-    `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
-    `(a revoked one: put the new key there), then: ${resume} (or drop the run: ${cancel})`
-  );
 }
 
 /**

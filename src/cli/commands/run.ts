@@ -17,6 +17,7 @@ import type { CliIo } from '../program.js';
 import { createProgressView } from '../progress.js';
 import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
+import { keyHadHistory } from '../rejected-key-line.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
@@ -72,10 +73,13 @@ export async function syncOnce(
     baseUrl: spec.baseUrl,
     queueName: runtime.keys.sellerQueue(spec.sellerRef),
   };
+  let keyKnown: boolean;
   try {
     // Before the first request (the key check below may send one).
     await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
     await resumeIfKeyWorksAgain(io, runtime, spec, seller);
+    // Before the run lists itself under its seller: what a 401 means (rejected-key-line.ts).
+    keyKnown = await keyHadHistory(io, runtime, spec);
   } catch (error) {
     await prepared.close();
     throw error;
@@ -235,7 +239,7 @@ export async function syncOnce(
       return await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
     }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
-    const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread);
+    const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread, keyKnown);
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {

@@ -59,7 +59,7 @@ describe('a dry run whose key the API rejects', () => {
     expect(dry.code).toBe(3);
     const runId = runIdOf(dry.stderr);
     expect(dry.stderr).toBe(
-      'catalog-sync: the API key was rejected (401), and no product was ever recorded under it (mistyped?). ' +
+      'catalog-sync: the API key was rejected (401), and nothing was ever recorded under it (no earlier run, no product: mistyped?). ' +
         `Dry run ${runId} is ended (nothing was written); run it again with the right key\n`,
     );
     const status = await rig.status(runId);

@@ -56,8 +56,10 @@ describe('`resume` with a key whose seller has runs but no product created', () 
       const typoSeller = (await rig.status(typoRun)).sellerRef;
       expect(typoSeller).not.toBe(ref);
       // What this run itself recorded (its listing, the fields it sends) is no history of the key.
-      expect(typo.stderr).toContain('(mistyped?)');
-      expect(typo.stderr).toContain(`drop them with catalog-sync cancel ${typoRun}, then run again with the right key`);
+      expect(typo.stderr).toContain('mistyped?)');
+      expect(typo.stderr).toContain(
+        `drop them with catalog-sync cancel ${typoRun}, then run again with the right key`,
+      );
 
       const resumed = await rig.cli(['resume', ...(named ? ['--seller', typoSeller] : [])], rig.env(KEY_A));
 
