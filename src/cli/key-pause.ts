@@ -6,10 +6,16 @@ import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import type { RunRecord, RunSpec } from '../runs/run-store.js';
-import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import {
+  EndpointNotFoundError,
+  SellerApiClient,
+  SellerApiError,
+  UnauthorizedError,
+} from '../seller-api/index.js';
 import type { KeyHolder } from '../sellers/key-holder.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
+import { outOfReachText } from '../sync/seller-pause.js';
 import { outOfReachCause } from '../sync/unreached.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
@@ -107,7 +113,10 @@ export async function liftKeyPause(
 function uncheckedKey(error: SellerApiError, baseUrl: string): KeyPauseResult {
   const cause = outOfReachCause([error], baseUrl);
   if (cause !== null)
-    return { kind: 'unreachable', reason: `cannot reach ${baseUrl}: ${cause}`, apiDown: true };
+    return { kind: 'unreachable', reason: outOfReachText(baseUrl, cause, false), apiDown: true };
+  // A 404 of /ping itself: no API under the base URL, as `ping` says it (nothing to wait for).
+  if (error instanceof EndpointNotFoundError)
+    return { kind: 'unreachable', reason: outOfReachText(baseUrl, error.message, true), apiDown: false };
   if (error.status !== null && error.status >= 500) {
     const text = STATUS_CODES[error.status];
     return {
@@ -202,7 +211,8 @@ export async function resumeIfKeyWorksAgain(
   if (result.kind === 'unreachable')
     throw new UsageError(
       `${rejected}, and cannot be checked now (${result.reason}): nothing was queued or sent`,
-      ExitCode.apiUnreachable,
+      // No API under the base URL (or another answer): nothing to wait for, as `ping`'s exit 2.
+      result.apiDown ? ExitCode.apiUnreachable : ExitCode.usage,
     );
   throw new UsageError(
     `${rejected}, and still is: nothing was queued or sent with it; put the seller's working key in ${spec.keyEnv}`,

@@ -5,7 +5,7 @@ import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
-import { noApiCause } from '../sync/seller-pause.js';
+import { outOfReachText } from '../sync/seller-pause.js';
 import { SNAPSHOT_CAPPED, SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { ExitCode } from './exit-codes.js';
@@ -51,7 +51,7 @@ export async function reportOutcome(
       if (waited.noApi) {
         say(
           io,
-          `catalog-sync: ${noApiCause(spec.baseUrl, waited.failure)}. ` +
+          `catalog-sync: ${outOfReachText(spec.baseUrl, waited.failure, true)}. ` +
             (ended
               ? `${dryEnded}.\n`
               : `Run ${id}'s rows stay queued, none sent: drop them with catalog-sync cancel ${id}, then run again with the right base URL.${unread}\n`),
@@ -60,7 +60,7 @@ export async function reportOutcome(
       }
       say(
         io,
-        `catalog-sync: cannot reach ${spec.baseUrl}: ${waited.failure}. ` +
+        `catalog-sync: ${outOfReachText(spec.baseUrl, waited.failure, false)}. ` +
           (ended
             ? `${dryEnded}; run it again once the API answers.\n`
             : `Run ${id}'s rows stay queued; ` +

@@ -4,7 +4,7 @@ import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
-import { noApiCause } from '../sync/seller-pause.js';
+import { outOfReachText } from '../sync/seller-pause.js';
 import { pausedMessage } from './progress.js';
 
 /**
@@ -47,7 +47,7 @@ function pauseText(run: RunRecord, seller: SellerStatus, now: number): string | 
       retryAt > now
         ? `probed again at ${new Date(retryAt).toISOString().slice(11, 19)} UTC`
         : 'probed by the next chunk';
-    const what = seller.unreachable.noApi ? noApiCause(baseUrl, cause) : `cannot reach ${baseUrl}: ${cause}`;
+    const what = outOfReachText(baseUrl, cause, seller.unreachable.noApi === true);
     return `paused: ${what}; rows queued, ${next}`;
   }
   if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);

@@ -4,7 +4,7 @@ import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts, untilText } from '../runs/summary.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
-import { noApiCause } from '../sync/seller-pause.js';
+import { outOfReachText } from '../sync/seller-pause.js';
 
 /** A seller queue's jobs by state, as BullMQ counts them. */
 export interface QueueCounts {
@@ -79,9 +79,7 @@ const KEY_REJECTED_TEXT =
 /** "cannot reach https://…/api/v1: connection refused (ECONNREFUSED); probed again at 02:14:05 UTC" */
 function unreachableText(record: NonNullable<SellerStatus['unreachable']>): string {
   const at = new Date(record.retryAt).toISOString().slice(11, 19);
-  const what = record.noApi
-    ? noApiCause(record.baseUrl, record.cause)
-    : `cannot reach ${record.baseUrl}: ${record.cause}`;
+  const what = outOfReachText(record.baseUrl, record.cause, record.noApi === true);
   return `${what}; probed again at ${at} UTC`;
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { type AllowedHost, webhookRefusal } from '../trust-rules.js';
-import { notifyBody, type RunEvent } from './payload.js';
+import { notifyBody, type PauseDetail, type RunEvent } from './payload.js';
 import { DEFAULT_DELIVERY, postWebhook, type WebhookDelivery } from './post-webhook.js';
 import { webhookOrigin } from './webhook-url.js';
 
@@ -42,20 +42,20 @@ export class RunNotifier {
   }
 
   /**
-   * `resumesAt`: when a daily-limit pause lifts. A pause's marker lasts until then, so the pause of
-   * a later day is told again; the other events are told once per run.
+   * `detail.resumesAt`: when a daily-limit pause lifts. A pause's marker lasts until then, so the
+   * pause of a later day is told again; the other events are told once per run.
    */
-  async notifyRun(event: RunEvent, run: RunRecord, resumesAt?: number | null): Promise<void> {
+  async notifyRun(event: RunEvent, run: RunRecord, detail: PauseDetail = {}): Promise<void> {
     if (!run.notify) return;
     const log = this.deps.logger.child({ run: run.id, event, webhook: webhookOrigin(run.notify) });
     try {
-      if (!(await this.claim(event, run.id, resumesAt))) return;
+      if (!(await this.claim(event, run.id, detail.resumesAt))) return;
       const refused = webhookRefusal(run.notify, this.deps.webhookHosts);
       if (refused) {
         log.warn({ reason: refused }, `webhook not told: ${refused}`);
         return;
       }
-      const result = await postWebhook(run.notify, notifyBody(event, run, resumesAt), this.delivery);
+      const result = await postWebhook(run.notify, notifyBody(event, run, detail), this.delivery);
       if (result.ok) log.debug({ attempts: result.attempts }, 'webhook told');
       else
         log.warn({ attempts: result.attempts, reason: result.reason }, `webhook not told: ${result.reason}`);
@@ -69,11 +69,11 @@ export class RunNotifier {
     event: RunEvent,
     runId: string,
     read: (id: string) => Promise<RunRecord | null>,
-    resumesAt?: number | null,
+    detail: PauseDetail = {},
   ): Promise<void> {
     try {
       const run = await read(runId);
-      if (run) await this.notifyRun(event, run, resumesAt);
+      if (run) await this.notifyRun(event, run, detail);
     } catch (error) {
       this.deps.logger.warn({ run: runId, event, reason: String(error) }, 'webhook not told');
     }

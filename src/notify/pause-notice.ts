@@ -4,7 +4,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import type { RunNotifier } from './notifier.js';
-import type { RunEvent } from './payload.js';
+import type { PauseDetail, RunEvent } from './payload.js';
 
 /**
  * A seller's pause holds every run of the seller, not only the one whose request met it: each run
@@ -13,16 +13,18 @@ import type { RunEvent } from './payload.js';
  * while the seller is already paused (no worker takes its chunks then, so no chunk would tell it).
  */
 
-/** A pause as its webhook event: `resumesAt` for a daily limit or budget. */
-export interface PauseEvent {
+/** A pause as its webhook event: `resumesAt` for a daily limit or budget, `unreachable` its cause. */
+export interface PauseEvent extends PauseDetail {
   event: Extract<RunEvent, 'paused' | 'key-rejected' | 'api-unreachable'>;
-  resumesAt?: number;
 }
 
 /** The pause the seller is under, in the order `status` names them; null when it is served. */
 export function pauseEventOf(seller: SellerStatus): PauseEvent | null {
   if (seller.authRejected) return { event: 'key-rejected' };
-  if (seller.unreachable) return { event: 'api-unreachable' };
+  if (seller.unreachable) {
+    const { cause, noApi } = seller.unreachable;
+    return { event: 'api-unreachable', unreachable: { cause, noApi: noApi === true } };
+  }
   if (seller.pausedUntil !== null) return { event: 'paused', resumesAt: seller.pausedUntil };
   return null;
 }
@@ -35,7 +37,7 @@ export async function tellPauseAtStart(
   if (!run.notify || !deps.notifier) return;
   try {
     const pause = pauseEventOf(await deps.sellers.status(run.sellerRef, run.dailyReset));
-    if (pause) await deps.notifier.notifyRun(pause.event, run, pause.resumesAt);
+    if (pause) await deps.notifier.notifyRun(pause.event, run, pause);
   } catch (error) {
     deps.logger.warn({ run: run.id, reason: String(error) }, 'webhook not told of the pause');
   }
@@ -61,11 +63,11 @@ export async function tellPauseToWaitingRuns(
 ): Promise<void> {
   const { notifier } = deps;
   if (!notifier) return;
-  await notifier.notifyRunById(pause.event, metBy, (id) => deps.runs.get(id), pause.resumesAt);
+  await notifier.notifyRunById(pause.event, metBy, (id) => deps.runs.get(id), pause);
   try {
     const waiting = await waitingRunsOf(deps, sellerRef, metBy);
     // At once: a hook that does not answer costs its bounded tries once, not once per run.
-    await Promise.all(waiting.map((run) => notifier.notifyRun(pause.event, run, pause.resumesAt)));
+    await Promise.all(waiting.map((run) => notifier.notifyRun(pause.event, run, pause)));
   } catch (error) {
     deps.logger.warn({ seller: sellerRef, reason: String(error) }, 'webhook not told of the pause');
   }

@@ -1,5 +1,6 @@
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
+import { outOfReachText } from '../sync/seller-pause.js';
 
 /** What happened to a run that a webhook hears of (README, Webhooks and metrics). */
 export type RunEvent = 'ended' | 'held' | 'paused' | 'key-rejected' | 'api-unreachable';
@@ -67,10 +68,19 @@ export function notifyCounts(run: RunRecord): NotifyCounts {
   };
 }
 
+/** What a pause's event says besides its name, as the seller's state holds it. */
+export interface PauseDetail {
+  /** `paused`: when the daily limit or budget lifts (ms). */
+  resumesAt?: number | null;
+  /** `api-unreachable`: what kept the requests from the API (the reach record's cause and noApi). */
+  unreachable?: { cause: string; noApi: boolean };
+}
+
 /** Said when the run's record does not say why it ended early (a run ended by the next import). */
 const NOT_READ_TO_THE_END = 'the source was not read to the end';
 
-export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number | null): NotifyBody {
+export function notifyBody(event: RunEvent, run: RunRecord, detail: PauseDetail = {}): NotifyBody {
+  const { resumesAt } = detail;
   const counts = notifyCounts(run);
   const body: NotifyBody = {
     event,
@@ -86,11 +96,11 @@ export function notifyBody(event: RunEvent, run: RunRecord, resumesAt?: number |
   if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
   if (run.aborted) body.endedEarly = run.endedEarly ?? NOT_READ_TO_THE_END;
   if (event === 'ended' && run.supersededBy) body.supersededBy = run.supersededBy;
-  body.text = `catalog-sync run ${run.id} ${what(body, run)} (seller ${run.sellerName ?? run.sellerRef})`;
+  body.text = `catalog-sync run ${run.id} ${what(body, run, detail)} (seller ${run.sellerName ?? run.sellerRef})`;
   return body;
 }
 
-function what(body: NotifyBody, run: RunRecord): string {
+function what(body: NotifyBody, run: RunRecord, detail: PauseDetail): string {
   const c = body.counts;
   switch (body.event) {
     case 'ended': {
@@ -116,8 +126,14 @@ function what(body: NotifyBody, run: RunRecord): string {
       return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; its rows stay queued`;
     case 'key-rejected':
       return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerName ?? run.sellerRef}`;
-    case 'api-unreachable':
-      return `paused: cannot reach ${run.baseUrl}; its rows stay queued and go on once the API answers`;
+    case 'api-unreachable': {
+      // In the words `run`, `status` and the dashboard use (outOfReachText); no cause known: the URL.
+      const reach = detail.unreachable;
+      if (reach?.noApi)
+        return `paused: ${outOfReachText(run.baseUrl, reach.cause, true)}; its rows stay queued, none sent: drop them with catalog-sync cancel ${run.id}`;
+      const what = reach ? outOfReachText(run.baseUrl, reach.cause, false) : `cannot reach ${run.baseUrl}`;
+      return `paused: ${what}; its rows stay queued and go on once the API answers`;
+    }
   }
 }
 

@@ -53,5 +53,8 @@ export async function pauseUnreachable(
   await queue.rateLimit(wait);
   // Once per run (the notifier's claim): a webhook told at every probe would be noise. Every run of
   // the seller waits on it, not only this one.
-  if (fresh) await tellPauseToWaitingRuns(deps, ref, { event: 'api-unreachable' }, runId);
+  if (fresh) {
+    const unreachable = { cause: pause.failure, noApi: pause instanceof NoApiAtBaseUrlError };
+    await tellPauseToWaitingRuns(deps, ref, { event: 'api-unreachable', unreachable }, runId);
+  }
 }

@@ -45,7 +45,7 @@ export class ApiUnreachableError extends SellerPausedError {
     /** What failed, in words and code: `connection refused (ECONNREFUSED)`. */
     readonly failure: string,
     until: number,
-    message = `cannot reach ${baseUrl}: ${failure}`,
+    message = outOfReachText(baseUrl, failure, false),
   ) {
     super('unreachable', until, message);
   }
@@ -65,11 +65,18 @@ export class NoApiAtBaseUrlError extends ApiUnreachableError {
     failure: string,
     until: number,
   ) {
-    super(baseUrl, failure, until, noApiCause(baseUrl, failure));
+    super(baseUrl, failure, until, outOfReachText(baseUrl, failure, true));
   }
 }
 
-/** What `ping` and `run` say of it, the same words: the base URL, the 404, and where to look. */
-export function noApiCause(baseUrl: string, failure: string): string {
-  return `no Seller API at ${baseUrl}: ${failure} (check the base URL: --base-url, SELLER_API_BASE_URL or the job's baseUrl)`;
+/**
+ * What every command (`run`, `ping`, `approve`, `revert`, `resume`), `status`, the dashboard and a
+ * webhook say of a seller's API out of reach, in one wording: `noApi`, the base URL answered but
+ * with a 404 of the API's own endpoint (the base URL, the 404, and where to look), else what kept
+ * the request from it. `failure` is the client's words, as the seller's reach record keeps them.
+ */
+export function outOfReachText(baseUrl: string, failure: string, noApi: boolean): string {
+  return noApi
+    ? `no Seller API at ${baseUrl}: ${failure} (check the base URL: --base-url, SELLER_API_BASE_URL or the job's baseUrl)`
+    : `cannot reach ${baseUrl}: ${failure}`;
 }

@@ -5,6 +5,7 @@ import { type Approved, parseRowList, queueApproval } from '../../queue/approval
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
+import { outOfReachText } from '../../sync/seller-pause.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
 import { closeWithinDeadline } from '../close-deadline.js';
@@ -120,12 +121,15 @@ async function approve(
         );
         return ExitCode.pausedDailyLimit;
       case 'unreachable':
+        // No API under the run's base URL (it moved): as `run` says it, exit 2; waiting will not help.
         say(
           io,
-          `catalog-sync: cannot reach ${run.baseUrl}: ${waited.failure}. The approved rows of run ${run.id} ` +
-            'stay queued and go on with any `catalog-sync worker` once the API answers.\n',
+          `catalog-sync: ${outOfReachText(run.baseUrl, waited.failure, waited.noApi)}. The approved rows of run ${run.id} ` +
+            (waited.noApi
+              ? `stay queued, none sent: drop them with catalog-sync cancel ${run.id}, then run the import again with the right base URL.\n`
+              : 'stay queued and go on with any `catalog-sync worker` once the API answers.\n'),
         );
-        return ExitCode.apiUnreachable;
+        return waited.noApi ? ExitCode.usage : ExitCode.apiUnreachable;
       case 'held':
       case 'done': {
         if (approved) io.stdout.write(`${terminalSafe(approvedLine(approved, run.id))}\n`);

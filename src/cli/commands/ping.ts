@@ -10,7 +10,7 @@ import {
   SellerApiError,
   UnauthorizedError,
 } from '../../seller-api/index.js';
-import { noApiCause } from '../../sync/seller-pause.js';
+import { outOfReachText } from '../../sync/seller-pause.js';
 import { outOfReachCause } from '../../sync/unreached.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
@@ -31,14 +31,13 @@ export function registerPing(program: Command, io: CliIo): void {
         io.stdout.write(`key in ${api.keyEnv} is valid for ${api.baseUrl}\n`);
         io.exitCode = ExitCode.ok;
       } catch (error) {
+        const unreached = outOfReachCause([error], api.baseUrl);
         if (error instanceof UnauthorizedError) {
           io.stderr.write(`catalog-sync: the key in ${api.keyEnv} was rejected by ${api.baseUrl} (401)\n`);
           io.exitCode = ExitCode.unauthorized;
-        } else if (outOfReachCause([error], api.baseUrl) !== null) {
+        } else if (unreached !== null) {
           // As `run`: the API is out of reach (its one try got no answer), which is no verdict on the key.
-          io.stderr.write(
-            `catalog-sync: cannot reach ${api.baseUrl}: ${outOfReachCause([error], api.baseUrl)}\n`,
-          );
+          io.stderr.write(`catalog-sync: ${outOfReachText(api.baseUrl, unreached, false)}\n`);
           io.exitCode = ExitCode.apiUnreachable;
         } else if (error instanceof DailyLimitError) {
           // A 429 is the daily limit of a key the API took (an unknown key is a 401): valid, only spent.
@@ -56,7 +55,9 @@ export function registerPing(program: Command, io: CliIo): void {
           io.exitCode = ExitCode.apiUnreachable;
         } else if (error instanceof EndpointNotFoundError) {
           // A 404 of /ping itself: no API under the base URL (a 404 for one id would be a record's).
-          io.stderr.write(`catalog-sync: ${terminalSafeLine(noApiCause(api.baseUrl, error.message))}\n`);
+          io.stderr.write(
+            `catalog-sync: ${terminalSafeLine(outOfReachText(api.baseUrl, error.message, true))}\n`,
+          );
           io.exitCode = ExitCode.usage;
         } else if (error instanceof SellerApiError) {
           io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);

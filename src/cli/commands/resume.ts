@@ -90,7 +90,9 @@ export function registerResume(program: Command, io: CliIo): void {
                 );
                 io.exitCode = ExitCode.apiUnreachable;
               } else {
-                io.stderr.write(`catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}\n`);
+                io.stderr.write(
+                  `catalog-sync: cannot check the key: ${terminalSafeLine(result.reason)}; nothing was linked or resumed for seller ${ref}\n`,
+                );
                 io.exitCode = ExitCode.usage;
               }
               break;

@@ -12,7 +12,7 @@ import type { RunRecord } from '../../runs/run-store.js';
 import { NetworkError, SellerApiClient, SellerApiError } from '../../seller-api/index.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { afterTries, pauseOf, readRetry } from '../../sync/error-policy.js';
-import type { SellerPausedError } from '../../sync/seller-pause.js';
+import { NoApiAtBaseUrlError, outOfReachText, type SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { DEFAULT_KEY_ENV, keyEnvRefusal } from '../../trust-rules.js';
@@ -205,10 +205,14 @@ async function stoppedLine(
   }
   const unreached = unreachedCause(error);
   if (unreached !== null || pause?.reason === 'unreachable') {
+    // The pause's own message is outOfReachText's, as `run` says it.
     const line =
-      unreached === null ? (pause as SellerPausedError).message : `cannot reach ${run.baseUrl}: ${unreached}`;
+      unreached === null
+        ? (pause as SellerPausedError).message
+        : outOfReachText(run.baseUrl, unreached, false);
     io.stderr.write(`catalog-sync: ${terminalSafeLine(line)} ${progress}\n`);
-    return ExitCode.apiUnreachable;
+    // No API under the run's base URL (it moved): a configuration error, exit 2 as `run`'s.
+    return pause instanceof NoApiAtBaseUrlError ? ExitCode.usage : ExitCode.apiUnreachable;
   }
   if (pause?.until != null) {
     // Every worker of this seller waits for the reset too.
