@@ -42,6 +42,26 @@ describe('status --list and status --seller', () => {
     expect(lines[1]).toMatch(/ {2}done {2}seller shop-b .* {2}3 created, 0 updated, 0 unchanged/);
   });
 
+  it("says a run's deactivations (--missing) beside its rows' outcomes", async () => {
+    const first = await pipeline.cli(['run', await pipeline.csv('all.csv', catalogRows(3))]);
+    expect(first.code, first.stderr).toBe(0);
+    const rows = catalogRows(2).map((row, i) => (i === 0 ? { ...row, price: '77.00' } : row));
+    const second = await pipeline.cli([
+      'run',
+      await pipeline.csv('two.csv', rows),
+      '--missing',
+      'quantity=0',
+      '--max-missing',
+      '1',
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+
+    const listed = await pipeline.cli(['status', '--list']);
+
+    const [newest] = listed.stdout.trim().split('\n');
+    expect(newest).toMatch(/ {2}0 created, 1 updated, 1 unchanged, 0 invalid, 0 failed, 1 deactivated$/);
+  });
+
   it('keeps to one seller with --seller, in text and in JSON', async () => {
     const [first, , third] = await threeRuns();
 
