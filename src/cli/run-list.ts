@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { countOf } from '../count-words.js';
 import { readerStopped } from '../queue/producing-mark.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import type { RedisKeys } from '../runs/keys.js';
@@ -85,7 +86,7 @@ export async function listRuns(
       sellerName: run.sellerName ?? null,
       source: run.source,
       dryRun: run.dryRun === true,
-      outcome: rowOutcomes(run, counts),
+      outcome: listedOutcome(run, counts),
       counts,
     });
   }
@@ -101,6 +102,29 @@ export async function latestRunOf(deps: RunListDeps, refs: readonly string[]): P
       latest = { id, at: Number(at) };
   }
   return latest?.id ?? null;
+}
+
+/**
+ * What became of a run: its rows' outcomes, then its `--missing` deactivations where it has any
+ * (not rows: the summary gives them a line of their own, and a list line without them would show a
+ * run that deactivated products as one that only wrote its rows). Those already showing the values
+ * are no write, and not said.
+ */
+export function listedOutcome(
+  run: Pick<RunRecord, 'dryRun' | 'approvedQueued'>,
+  counts: ReturnType<typeof runCounts>,
+): string {
+  return [
+    rowOutcomes(run, counts),
+    counts.deactivated ? `${counts.deactivated} deactivated` : '',
+    counts.toDeactivate ? `${counts.toDeactivate} to deactivate` : '',
+    counts.deactivateHeld ? countOf(counts.deactivateHeld, 'deactivation held', 'deactivations held') : '',
+    counts.deactivateFailed
+      ? countOf(counts.deactivateFailed, 'deactivation failed', 'deactivations failed')
+      : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** `20261127T020001-ab12cd  done  seller nightly (3f2a…)  feed.csv  12 created, …`: one line a run. */

@@ -51,7 +51,14 @@ describe('listedOutcome', () => {
       '0 to create, 0 to update, 0 unchanged, 0 invalid, 0 failed, 2 to deactivate',
     );
     expect(
-      outcome({ 'pair:deactivate:ok': 3, 'notes:already-so': 1, 'pair:deactivate:failed': 1, 'pair:deactivate:held': 4 }),
-    ).toBe('0 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 2 deactivated, 4 deactivations held, 1 deactivation failed');
+      outcome({
+        'pair:deactivate:ok': 3,
+        'notes:already-so': 1,
+        'pair:deactivate:failed': 1,
+        'pair:deactivate:held': 4,
+      }),
+    ).toBe(
+      '0 created, 0 updated, 0 unchanged, 0 invalid, 0 failed, 2 deactivated, 4 deactivations held, 1 deactivation failed',
+    );
   });
 });
