@@ -1,6 +1,9 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 import { KEY_A, useFailureRig } from './support/rig.js';
 
 const ROWS = 20;
@@ -68,5 +71,39 @@ describe('a base URL under which the Seller API answers 404', () => {
     expect(status.settled).toBe(0);
     expect(status.counts.failed).toBe(0);
     expect(rig.sandbox.stats().writesApplied).toBe(0);
+  });
+
+  it('`status` once the probe time is past and no process serves the seller: when it was last tried, and that no probe is scheduled', async () => {
+    const baseUrl = rig.sandbox.baseUrl.replace(/\/api\/v1$/, '/x/api/v1');
+    const env = rig.env(KEY_A, { SELLER_API_BASE_URL: baseUrl, CATALOG_SYNC_PROBE_MS: '200' });
+    const before = Date.now();
+    const result = await rig.cli(['run', await rig.csv('catalog.csv', catalogRows(3))], env);
+    expect(result.code, result.stderr).toBe(2);
+    const runId = runIdOf(result.stderr);
+    const { sellerRef } = await rig.status(runId, env);
+    // The `run` that served the seller has exited: its mark would run out 30 s later; gone now.
+    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    try {
+      await redis.del(new RedisKeys(rig.prefix).servedBy(sellerRef));
+    } finally {
+      redis.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const status = await rig.cli(['status', runId], env);
+
+    const [head] = status.stdout.split('\n');
+    expect(head).toContain(`no Seller API at ${baseUrl}`);
+    expect(head).not.toContain('probed');
+    const tried =
+      /rows queued, last tried at (\d\d):(\d\d):(\d\d) UTC; no probe scheduled: no running worker or run serves the seller$/.exec(
+        head ?? '',
+      );
+    expect(tried, head).not.toBeNull();
+    // The time of the run's 404, within the seconds the run took (seconds of the UTC day: midnight may pass).
+    const [, h, m, sec] = (tried as RegExpExecArray).map(Number) as [number, number, number, number];
+    const since = (h * 3600 + m * 60 + sec - (Math.floor(before / 1000) % 86_400) + 86_400) % 86_400;
+    expect(since).toBeLessThan(5);
+    expect(status.stdout).toContain('waiting   no running worker holds seller');
   });
 });

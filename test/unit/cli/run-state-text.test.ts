@@ -26,3 +26,37 @@ describe('runStateText of a run whose reader stopped half way', () => {
     expect(runStateText(run({}), ACTIVE, NOW, false)).toBe('running');
   });
 });
+
+describe('runStateText of a run whose seller is paused out of reach', () => {
+  const at = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+  const unreachable = (retryAt: number) => ({
+    since: NOW - 120_000,
+    at: NOW - 60_000,
+    retryAt,
+    probes: 1,
+    cause: 'connection refused (ECONNREFUSED)',
+    baseUrl: 'https://api.example.com/api/v1',
+  });
+  const paused = (retryAt: number, served: boolean): SellerStatus => ({
+    ...ACTIVE,
+    unreachable: unreachable(retryAt),
+    served,
+  });
+  const HEAD =
+    'paused: cannot reach https://api.example.com/api/v1: connection refused (ECONNREFUSED); rows queued';
+
+  it('names the next probe while a live worker or run serves the seller', () => {
+    expect(runStateText(run({}), paused(NOW + 5_000, true), NOW)).toBe(
+      `${HEAD}, probed again at ${at(NOW + 5_000)}`,
+    );
+    expect(runStateText(run({}), paused(NOW - 5_000, true), NOW)).toBe(`${HEAD}, probed by the next chunk`);
+  });
+
+  it('with no process serving it, says when it was last tried and that no probe is scheduled, however long ago', () => {
+    for (const retryAt of [NOW - 5_000, NOW - 6 * 3_600_000, NOW + 5_000]) {
+      expect(runStateText(run({}), paused(retryAt, false), NOW)).toBe(
+        `${HEAD}, last tried at ${at(NOW - 60_000)}; no probe scheduled: no running worker or run serves the seller`,
+      );
+    }
+  });
+});

@@ -78,6 +78,32 @@ describe('sellerView', () => {
   });
 });
 
+describe('sellerView of a seller out of reach that no process serves', () => {
+  it('says when it was last tried and that no probe is scheduled, not a probe time long past', () => {
+    const status = {
+      pausedUntil: null,
+      authRejected: false,
+      requestsToday: 1,
+      served: false,
+      unreachable: {
+        since: NOW - 3_600_000,
+        at: NOW - 3_600_000,
+        retryAt: NOW - 3_595_000,
+        probes: 0,
+        cause: 'GET /products: 404 Not Found: no such endpoint',
+        baseUrl: 'https://api.example.com/x/api/v1',
+        noApi: true,
+      },
+    };
+    const at = new Date(NOW - 3_600_000).toISOString().slice(11, 19);
+
+    expect(sellerView(info, status, queue, NOW).stateText).toBe(
+      "no Seller API at https://api.example.com/x/api/v1: GET /products: 404 Not Found: no such endpoint (check the base URL: --base-url, SELLER_API_BASE_URL or the job's baseUrl); " +
+        `last tried at ${at} UTC; no probe scheduled: no running worker or run serves the seller`,
+    );
+  });
+});
+
 describe('runView', () => {
   const run: RunRecord = runRecord({
     id: '20261122T210000-abcdef',
