@@ -3,6 +3,7 @@ import { leftUnreadText } from '../queue/producing-mark.js';
 import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
+import { nextProbeText } from '../sellers/seller-reach.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 import { outOfReachText } from '../sync/seller-pause.js';
 import { pausedMessage } from './progress.js';
@@ -42,11 +43,8 @@ export function runStateText(
 function pauseText(run: RunRecord, seller: SellerStatus, now: number): string | null {
   if (seller.authRejected) return 'paused: API key rejected (401)';
   if (seller.unreachable) {
-    const { baseUrl, cause, retryAt } = seller.unreachable;
-    const next =
-      retryAt > now
-        ? `probed again at ${new Date(retryAt).toISOString().slice(11, 19)} UTC`
-        : 'probed by the next chunk';
+    const { baseUrl, cause } = seller.unreachable;
+    const next = nextProbeText(seller.unreachable, now, seller.served !== false);
     const what = outOfReachText(baseUrl, cause, seller.unreachable.noApi === true);
     return `paused: ${what}; rows queued, ${next}`;
   }

@@ -2,6 +2,7 @@ import { leftUnreadText } from '../queue/producing-mark.js';
 import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts, untilText } from '../runs/summary.js';
+import { nextProbeText, type UnreachableRecord } from '../sellers/seller-reach.js';
 import type { SellerInfo } from '../sellers/seller-registry.js';
 import type { SellerStatus } from '../sellers/seller-state.js';
 import { outOfReachText } from '../sync/seller-pause.js';
@@ -77,10 +78,9 @@ const KEY_REJECTED_TEXT =
   'key rejected (401): fix the key, then `catalog-sync resume` (a mistyped key: `catalog-sync cancel` its run, then run again with the right key)';
 
 /** "cannot reach https://…/api/v1: connection refused (ECONNREFUSED); probed again at 02:14:05 UTC" */
-function unreachableText(record: NonNullable<SellerStatus['unreachable']>): string {
-  const at = new Date(record.retryAt).toISOString().slice(11, 19);
+function unreachableText(record: UnreachableRecord, served: boolean | undefined, now: number): string {
   const what = outOfReachText(record.baseUrl, record.cause, record.noApi === true);
-  return `${what}; probed again at ${at} UTC`;
+  return `${what}; ${nextProbeText(record, now, served !== false)}`;
 }
 
 export function sellerView(
@@ -100,7 +100,7 @@ export function sellerView(
     state === 'key-rejected'
       ? KEY_REJECTED_TEXT
       : status.unreachable
-        ? unreachableText(status.unreachable)
+        ? unreachableText(status.unreachable, status.served, now)
         : status.pausedUntil !== null
           ? pausedText(status.pausedUntil, now)
           : 'active';
@@ -138,7 +138,7 @@ export function runView(
           : held && seller.authRejected
             ? 'paused: API key rejected (401)'
             : held && seller.unreachable
-              ? `paused: ${unreachableText(seller.unreachable)}`
+              ? `paused: ${unreachableText(seller.unreachable, seller.served, now)}`
               : held && seller.pausedUntil !== null
                 ? pausedText(seller.pausedUntil, now)
                 : run.state;

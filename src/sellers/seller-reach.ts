@@ -6,6 +6,11 @@ import { ApiUnreachableError, NoApiAtBaseUrlError } from '../sync/seller-pause.j
 export interface UnreachableRecord {
   /** When the API was first found out of reach (ms); kept across probes that fail. */
   since: number;
+  /**
+   * When a request or probe last failed so (ms): the last try, which `status` names once no process
+   * is left to probe. Unset in a record written before it was kept.
+   */
+  at?: number;
   /** When the next probe may go (ms): until then nothing is sent to the seller. */
   retryAt: number;
   /** Probes that failed since; the wait doubles with each. */
@@ -39,6 +44,7 @@ if old then
     record.cause = ARGV[4]
     record.baseUrl = ARGV[5]
     record.noApi = ARGV[6]
+    record.at = string.format('%d', now)
     local updated = cjson.encode(record)
     redis.call('SET', KEYS[1], updated, 'EX', ${UNREACHABLE_TTL_SECONDS})
     return {updated, 0}
@@ -49,6 +55,7 @@ end
 local delay = math.min(tonumber(ARGV[3]), tonumber(ARGV[2]) * 2 ^ probes)
 local record = cjson.encode({
   since = string.format('%d', since),
+  at = string.format('%d', now),
   retryAt = string.format('%d', now + delay),
   probes = string.format('%d', probes),
   cause = ARGV[4],
@@ -98,11 +105,27 @@ export function parseUnreachable(json: string | null | undefined): UnreachableRe
       cause: String(raw.cause ?? ''),
       baseUrl: String(raw.baseUrl ?? ''),
       noApi: raw.noApi === '1',
+      ...(Number.isFinite(Number(raw.at)) && raw.at !== undefined ? { at: Number(raw.at) } : {}),
     };
     return [record.since, record.retryAt, record.probes].every(Number.isFinite) ? record : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * When the API is tried next, as `status` and the dashboard say it. Only a live process that serves
+ * the seller (`served`: a worker or a `run` holding its key, served-marks.ts) probes it: with none,
+ * no probe time is promised (it would stand long after it passed), the last try is named instead,
+ * and the next worker or `run` of the seller probes first.
+ */
+export function nextProbeText(record: UnreachableRecord, now: number, served: boolean): string {
+  const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+  if (!served) {
+    const last = record.at !== undefined ? `last tried at ${clock(record.at)}; ` : '';
+    return `${last}no probe scheduled: no running worker or run serves the seller`;
+  }
+  return record.retryAt > now ? `probed again at ${clock(record.retryAt)}` : 'probed by the next chunk';
 }
 
 /** The pause a record means, for this process to remember until the next probe. */

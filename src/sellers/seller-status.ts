@@ -17,6 +17,11 @@ export interface SellerStatus {
   requestsReserved?: number;
   /** Set while the seller's API cannot be reached (refused, DNS, timeouts): `run` exits 6. */
   unreachable?: UnreachableRecord | null;
+  /**
+   * A live process can serve the seller (a worker or a `run` holding its key renewed its mark:
+   * served-marks.ts), so one probes an API out of reach when due. Unset: not read.
+   */
+  served?: boolean;
 }
 
 /**
@@ -31,13 +36,15 @@ export async function readSellerStatus(
   dailyReset: string,
   now: number,
 ): Promise<SellerStatus> {
-  const [until, rejected, unreachable, cause, reset, resetBefore] = await redis.mget(
+  const [until, rejected, unreachable, cause, reset, resetBefore, served] = await redis.mget(
     keys.pausedUntil(ref),
     keys.authRejected(ref),
     keys.unreachable(ref),
     keys.pauseCause(ref),
     keys.limitReset(ref),
     keys.limitResetBefore(ref),
+    // In the same command (the seller's slot): whether anyone is left to probe an API out of reach.
+    keys.servedBy(ref),
   );
   const lastReset = passedReset(now, storedInstant(reset), storedInstant(resetBefore));
   const dayStart = sellerDayStart(now, dailyReset, lastReset);
@@ -58,5 +65,6 @@ export async function readSellerStatus(
     requestsToday: counted - reserved,
     requestsReserved: reserved,
     unreachable: parseUnreachable(unreachable),
+    served: served !== null,
   };
 }

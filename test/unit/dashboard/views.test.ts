@@ -79,6 +79,9 @@ describe('sellerView', () => {
 });
 
 describe('sellerView of a seller out of reach that no process serves', () => {
+  const info = { ref: 'abcdef0123456789', baseUrl: 'https://api.example.com/x/api/v1', queueName: 'sync-x' };
+  const queue = { waiting: 3, active: 0, delayed: 0, failed: 0 };
+
   it('says when it was last tried and that no probe is scheduled, not a probe time long past', () => {
     const status = {
       pausedUntil: null,
