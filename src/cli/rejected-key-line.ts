@@ -1,3 +1,5 @@
+import type { RunRecord } from '../runs/run-store.js';
+import { runCounts } from '../runs/summary.js';
 import { keyHolder } from '../sellers/key-holder.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { PreparedRun } from './prepare-run.js';
@@ -29,23 +31,25 @@ export async function keyHadHistory(
 }
 
 /**
- * What to do after a 401. A seller with anything recorded before this run (`known`: keyHadHistory)
- * had a key that worked: the key was revoked or changed, and `resume` with the new one keeps its
- * queue and id map. A key under which nothing was ever recorded is most likely mistyped: the right
- * key has its own seller, whose id map knows its products, so the run is dropped and run again with
- * it (linking the right key to this empty seller would create the catalog again; `resume` refuses it
- * anyway).
+ * What to do after a 401. A seller with anything recorded before this run (`known`: keyHadHistory),
+ * or whose key this very run got answers with (rows written or matched: revoked half way), had a key
+ * that worked: the key was revoked or changed, and `resume` with the new one keeps its queue and id
+ * map. A key under which nothing was ever recorded is most likely mistyped: the right key has its
+ * own seller, whose id map knows its products, so the run is dropped and run again with it (linking
+ * the right key to this empty seller would create the catalog again; `resume` refuses it anyway).
  */
 export async function rejectedKeyLine(
   runtime: Runtime,
   spec: PreparedRun['spec'],
-  id: string,
+  run: RunRecord,
   /** A dry run ended as `run` stopped serving it: nothing of it stays queued. */
   ended: boolean,
   known: boolean,
 ): Promise<string> {
+  const id = run.id;
   const cancel = `catalog-sync cancel ${id}`;
-  if (!known) {
+  const worked = known || answered(run) || (await runtime.registry.productsRecorded(spec.sellerRef)) > 0;
+  if (!worked) {
     return (
       `catalog-sync: the API key was rejected (401), and nothing was ever recorded under it (no earlier run, no product: mistyped?). ` +
       (ended
@@ -68,4 +72,10 @@ export async function rejectedKeyLine(
     `catalog-sync: the API key was rejected (401). Run ${id}'s rows stay queued; fix the key in ${spec.keyEnv} ` +
     `(a revoked one: put the new key there), then: ${resume} (or drop the run: ${cancel})`
   );
+}
+
+/** Rows of the run that the API answered for (written, matched, or planned from its list). */
+function answered(run: RunRecord): boolean {
+  const c = runCounts(run);
+  return c.created + c.updated + c.unchanged + c.toCreate + c.toUpdate > 0;
 }

@@ -44,7 +44,10 @@ export async function reportOutcome(
     case 'stopped':
       throw new Error('the run was stopped while its source was still being read');
     case 'unauthorized':
-      say(io, `${await rejectedKeyLine(runtime, spec, id, ended, keyKnown)}${unread ? `.${unread}` : ''}\n`);
+      say(
+        io,
+        `${await rejectedKeyLine(runtime, spec, waited.run, ended, keyKnown)}${unread ? `.${unread}` : ''}\n`,
+      );
       return ExitCode.unauthorized;
     case 'unreachable':
       // The base URL answers, with 404 where the API's own endpoints are: a mistyped base URL.
