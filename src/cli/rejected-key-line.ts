@@ -1,6 +1,6 @@
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
-import { keyHolder } from '../sellers/key-holder.js';
+import { keyHasHistory } from '../sellers/key-holder.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { PreparedRun } from './prepare-run.js';
 import type { CliIo } from './program.js';
@@ -11,7 +11,7 @@ import type { Runtime } from './runtime.js';
  * is created: a name, or anything recorded under its ref (runs, id map, limits, links: the judgement
  * `resume` makes of a key's own seller, key-holder.ts). Read before, because the run itself lists
  * itself under the ref and records the fields it sends: a mistyped key's first run would make it
- * look known. One read per run, never per row; none for a named seller.
+ * look known. Two commands per run for a seller with runs (never per row); none for a named seller.
  *
  * An earlier run of the same mistyped key counts as a record too: then `run`'s 401 line names
  * `resume`, which refuses, in one line, a working key that already serves another seller, and
@@ -27,7 +27,7 @@ export async function keyHadHistory(
   const key = io.env[spec.keyEnv]?.trim();
   // No key to fingerprint: the ref itself is the only one it could be.
   const fingerprint = key ? sellerRef(spec.baseUrl, key) : spec.sellerRef;
-  return (await keyHolder(runtime.redis, runtime.keys, spec.sellerRef, fingerprint)) !== null;
+  return keyHasHistory(runtime.redis, runtime.keys, spec.sellerRef, fingerprint);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
-import { productsRecorded } from '../sync/match-space.js';
+import { anyProductRecorded, productsRecorded } from '../sync/match-space.js';
 
 /** The seller a key already serves, when it may not serve another. */
 export interface KeyHolder {
@@ -40,6 +40,30 @@ export async function keyHolder(
   if (holder.name || runs > 0 || products > 0) return holder;
   // Linked to it (`resume`, `--seller`): the key was made this seller's on purpose.
   if (ref !== keyFingerprint) return holder;
+  return (await leftOrLinked(redis, keys, ref)) ? holder : null;
+}
+
+/**
+ * keyHolder's judgement as a yes or no, without counting the products (an HLEN per id map bucket):
+ * whether the seller `ref` that a key leads to has anything recorded, read before a run is created
+ * (`run`'s 401 line, rejected-key-line.ts). Two commands for a seller with a name or runs.
+ */
+export async function keyHasHistory(
+  redis: Redis,
+  keys: RedisKeys,
+  ref: string,
+  keyFingerprint: string,
+): Promise<boolean> {
+  const [name, runs] = await Promise.all([
+    redis.hget(keys.seller(ref), 'name'),
+    redis.zcard(keys.sellerRuns(ref)),
+  ]);
+  if (name || runs > 0 || ref !== keyFingerprint) return true;
+  return (await anyProductRecorded(redis, keys, ref)) || leftOrLinked(redis, keys, ref);
+}
+
+/** What a seller's runs leave besides its run list and id map, or another key linked to it. */
+async function leftOrLinked(redis: Redis, keys: RedisKeys, ref: string): Promise<boolean> {
   // What its runs leave besides (a week's run list expires; these do not): one EXISTS, one slot
   // on a cluster (every key of the seller carries its tag).
   const left = await redis.exists(
@@ -53,8 +77,8 @@ export async function keyHolder(
     keys.limitReset(ref),
     keys.acceptedRequests(ref),
   );
-  if (left > 0) return holder;
+  if (left > 0) return true;
   // Another key linked to it (a key replaced before this one): the seller is that key's too.
   // Read last and rarely: the aliases are one hash of every linked key.
-  return (await redis.hvals(keys.sellerAliases)).includes(ref) ? holder : null;
+  return (await redis.hvals(keys.sellerAliases)).includes(ref);
 }

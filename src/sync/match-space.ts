@@ -99,6 +99,17 @@ export async function productsRecorded(redis: Redis, keys: RedisKeys, sellerRef:
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
+/**
+ * Whether the seller's id map holds any product, or another match field's map was begun: what
+ * productsRecorded > 0 says, in one EXISTS (one slot on a cluster: the seller's tag), not an HLEN
+ * per bucket: for a check made once per run.
+ */
+export async function anyProductRecorded(redis: Redis, keys: RedisKeys, sellerRef: string): Promise<boolean> {
+  await new IdMap(redis, keys, sellerRef).ready();
+  const buckets = Array.from({ length: ID_MAP_BUCKETS }, (_, bucket) => keys.idMapBucket(sellerRef, bucket));
+  return (await redis.exists(keys.idMapFields(sellerRef), ...buckets)) > 0;
+}
+
 /** How many products the id map of the run's match field holds (the record an `--incremental` run relies on). */
 export async function productsRecordedByField(
   redis: Redis,
