@@ -54,6 +54,12 @@ export interface SourceRecord {
    * (catalog/unread-row-key.ts). Absent: a cell may be out of its column (more cells than the header).
    */
   cellsInPlace?: true;
+  /**
+   * CSV only: the cells read from Excel text (`="00123"` read as `00123`: sources/csv-header.ts),
+   * each with the text read. An earlier version read such a cell as written, so a product made then
+   * may have it as its key (ProductUpsert.excelKey). Absent when the record has none.
+   */
+  excelText?: { text: string; cell: string }[];
 }
 
 /** A record mapped and validated: ready to be diffed against the seller's products. */
@@ -80,6 +86,12 @@ export interface ProductUpsert {
    * again. Absent for most rows.
    */
   formerKey?: string;
+  /**
+   * Set when the row's key was read from a cell of Excel text (`="00123"` read as `00123`): the key
+   * as an earlier version read that cell, as written. A product found under no form of the key is
+   * looked for under this one (sync/excel-text-keys.ts), then given the key. Absent for most rows.
+   */
+  excelKey?: string;
   /**
    * Set when the key is one the preset derived (the row has no SKU): the row is matched to its
    * product through the ids this tool records alone, so its create is checked against the listed
@@ -127,6 +139,8 @@ export interface InvalidRow {
   reason: string;
   /** As an upsert's: with `--missing`, the source holds the product under it too. */
   formerKey?: string;
+  /** As an upsert's (ProductUpsert.excelKey): with `--missing`, the source holds the product under it too. */
+  excelKey?: string;
 }
 
 /**
@@ -160,6 +174,8 @@ export interface SkippedRow {
   reason: string;
   /** As an upsert's (ProductUpsert.formerKey). */
   formerKey?: string;
+  /** As an invalid row's (InvalidRow.excelKey). */
+  excelKey?: string;
   /**
    * Left out because the source does not sell it (a draft, an archived product), in a run with
    * `--missing`: the seller took it off sale, so the source no longer offers it, and its product is

@@ -1,4 +1,4 @@
-import type { ProductFields } from '../interfaces.js';
+import type { ProductFields, SourceRecord } from '../interfaces.js';
 import { isSpreadsheetMangled, mangledKeyReason } from './fields.js';
 import { invisibleKeyReason } from './invisible-text.js';
 import { comparableKey } from './key-forms.js';
@@ -44,6 +44,16 @@ export function keyOfRow(
   return former === undefined || comparableKey(former) === comparableKey(own)
     ? { key: own, derived: false }
     : { key: own, derived: false, former };
+}
+
+/**
+ * The row's key as an earlier version read it (ProductUpsert.excelKey): the cell of Excel text the
+ * key was read from, as written (`="00123"`), where the record had one. That version sent it so:
+ * the product it made has it as its SKU. Costs nothing for a record without such a cell.
+ */
+export function excelKeyOf(record: SourceRecord, rowKey: RowKey): string | undefined {
+  if (record.excelText === undefined || rowKey.derived || rowKey.key === '') return undefined;
+  return record.excelText.find(({ text }) => text.trim() === rowKey.key)?.cell;
 }
 
 /**

@@ -13,7 +13,7 @@ import { isInvisibleKey } from './invisible-text.js';
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import { moneyAsSent } from './sent-money.js';
-import { keyOfRow, type SourceKeys, untrustedKey } from './source-keys.js';
+import { excelKeyOf, keyOfRow, type SourceKeys, untrustedKey } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { leftOutUnsold, notSoldWithoutStatus, stateOfOwnStatus } from './unsold.js';
 
@@ -168,12 +168,15 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   if (typeof own === 'string' && isInvisibleKey(own)) delete fields[rules.matchBy];
   const rowKey = keyOfRow(draft, fields, rules.matchBy);
   const { key } = rowKey;
+  const excelKey = excelKeyOf(record, rowKey);
   // Left out before its key is claimed or its errors count: a draft is not sent, so neither matters.
-  // With `--missing`, its former key goes where its key goes (what the source holds, or not).
+  // With `--missing`, its former key and its key as Excel text go where its key goes (what the
+  // source holds, or not).
   if (draft.external !== undefined && !rules.includeExternal)
     return withFormer(
       skipped(record.row, record.line, `${draft.external} (--include-external sends it)`, key || undefined),
       rules.missing && rowKey.former,
+      rules.missing && excelKey,
     );
   if (draft.external !== undefined) notes.push(`${draft.external}: sent as asked (--include-external)`);
   // A preset's published state, else the row's own `status` field (a generic file's column).
@@ -183,6 +186,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     const row = withFormer(
       skipped(record.row, record.line, leftOut.reason, key || undefined),
       rules.missing && rowKey.former,
+      rules.missing && excelKey,
     );
     if (leftOut.unsold) row.unsold = true;
     return row;
@@ -202,6 +206,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     return withFormer(
       invalid(record.row, record.line, errors.join('; '), key || undefined),
       rules.missing && former,
+      rules.missing && excelKey,
     );
 
   const upsert: ProductUpsert = {
@@ -213,6 +218,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   };
   if (draft.id !== undefined) upsert.id = draft.id;
   if (former !== undefined) upsert.formerKey = former;
+  if (excelKey !== undefined) upsert.excelKey = excelKey;
   if (rowKey.derived) upsert.derivedKey = true;
   if (draft.unpriced !== undefined) upsert.unpriced = draft.unpriced;
   if (notSold !== undefined) upsert.notSold = notSold;
@@ -254,8 +260,16 @@ function invalid(row: number, line: number, reason: string, key?: string): Inval
   return result;
 }
 
-/** A row not sent keeps its former key for `--missing` alone (what the source holds, producer.ts). */
-function withFormer<Row extends InvalidRow | SkippedRow>(row: Row, former: string | false | undefined): Row {
+/**
+ * A row not sent keeps its former key and its key as Excel text for `--missing` alone (what the
+ * source holds, producer.ts).
+ */
+function withFormer<Row extends InvalidRow | SkippedRow>(
+  row: Row,
+  former: string | false | undefined,
+  excelKey: string | false | undefined,
+): Row {
   if (former) row.formerKey = former;
+  if (excelKey) row.excelKey = excelKey;
   return row;
 }

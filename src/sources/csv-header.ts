@@ -80,8 +80,18 @@ export function recordFromCells(
 ): SourceRecord {
   const values = namedValues();
   const width = Math.min(columns.length, cells.length);
-  for (let i = 0; i < width; i++) values[columns[i]!] = sourceCell(cells[i]!);
+  // Made at the first cell of Excel text: a record without one costs a comparison per cell.
+  let excelText: SourceRecord['excelText'];
+  for (let i = 0; i < width; i++) {
+    const cell = cells[i]!;
+    const text = sourceCell(cell);
+    values[columns[i]!] = text;
+    if (text === cell || cell.charCodeAt(0) !== EQUALS) continue;
+    excelText ??= [];
+    excelText.push({ text, cell });
+  }
   const record: SourceRecord = { row, line, values };
+  if (excelText) record.excelText = excelText;
   if (cells.length > columns.length && cells.slice(columns.length).some((cell) => cell !== '')) {
     record.problem = `row ${row} has ${cells.length} cells, the header has ${columns.length}`;
   }

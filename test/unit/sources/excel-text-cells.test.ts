@@ -40,6 +40,24 @@ describe('a CSV cell written as Excel text (`="…"`)', () => {
     ]);
   });
 
+  it('keeps each such cell as written beside its text, for a key an earlier version read so', async () => {
+    const csv = 'sku,name,ean\n"=""00123""",a,="4006381333931"\nPLAIN,="=A1",=A1\n';
+    const { records } = await readCsvText(csv);
+    expect(records.map((record) => record.excelText)).toEqual([
+      [
+        { text: '00123', cell: '="00123"' },
+        { text: '4006381333931', cell: '="4006381333931"' },
+      ],
+      // `="=A1"` is text (`=A1`); `=A1` itself is a formula, read as written.
+      [{ text: '=A1', cell: '="=A1"' }],
+    ]);
+  });
+
+  it('adds nothing to a record without such a cell', async () => {
+    const { records } = await readCsvText("sku,name\n00123,a\n'=x,=A1\n");
+    expect(records.map((record) => 'excelText' in record)).toEqual([false, false]);
+  });
+
   it('reads a JSON value as it is: its strings are typed, not spreadsheet cells', async () => {
     const { records } = await readCsvText('[{"sku": "=\\"00123\\"", "name": "a"}]', { format: 'json' });
     expect(records.map((record) => record.values)).toEqual([{ sku: '="00123"', name: 'a' }]);
