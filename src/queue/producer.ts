@@ -248,6 +248,15 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
       // The product the row had before its SKU is still held by the source (with `--missing`):
       // a write that fails, or a row refused, leaves it be rather than deactivated.
       if (mapped.kind !== 'merged' && mapped.formerKey) keysOf(mapped)?.push(mapped.formerKey);
+      // So is the product an earlier version made under the row's key as Excel text (`="00123"`)
+      // until the row's write gives it the clean key. Not for a row whose id column names its
+      // product: that product's key is checked against the source's (id-row-facts.ts).
+      if (
+        mapped.kind !== 'merged' &&
+        mapped.excelKey &&
+        (mapped.kind !== 'upsert' || mapped.id === undefined)
+      )
+        keysOf(mapped)?.push(mapped.excelKey);
       const values = options.sourceRows?.take(mapped.row) ?? null;
       if (mapped.kind === 'upsert') {
         upserts.push(mapped);

@@ -5,6 +5,7 @@ import { defineScripts } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import type { IndexedProduct } from './diff.js';
+import { EXCEL_TEXT_LISTED, looksLikeExcelText } from './excel-text-keys.js';
 import type { IdMap } from './id-map.js';
 import { encodeEntry } from './index-entry.js';
 import { listedValue, queueListedKeys } from './listed-keys.js';
@@ -43,6 +44,7 @@ export async function writePage(
   const entries: string[] = [];
   const keyOfId: string[] = [];
   const idOfKey: string[] = [];
+  let excelText = false;
   for (const product of page) {
     const indexed = target.indexed(product);
     entries.push(product.id, encodeEntry(indexed));
@@ -56,11 +58,15 @@ export async function writePage(
     }
     idOfKey.push(key, product.id);
     keyOfId.push(product.id, key);
+    excelText ||= looksLikeExcelText(key);
     if (recordListed) idMap.addListed(multi, key, product.id);
   }
   multi.hset(keys.products(runId), ...entries);
   if (target.listedKeyFields?.length) queueListedKeys(multi, keys, runId, page, target.listedKeyFields);
   if (keyOfId.length > 0) multi.hset(keys.idToKey(runId), ...keyOfId);
+  // A key an earlier version sent as Excel text (excel-text-keys.ts): rows read from such cells look
+  // it up. A read that lists none spares their chunks the look-up.
+  if (excelText) multi.hset(keys.run(runId), EXCEL_TEXT_LISTED, 1);
   // The run's lifetime from the first page on, not only once the list is read: a read killed
   // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
   for (const key of listKeys(keys, runId)) multi.expire(key, RUN_TTL_SECONDS);

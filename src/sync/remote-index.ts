@@ -7,6 +7,7 @@ import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
+import { EXCEL_TEXT_LISTED, type ExcelTextMatch, lookUpExcelText } from './excel-text-keys.js';
 import { type FormerMatch, formerIdsOf, formerKeysOf, matchFormerKeys } from './former-keys.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
@@ -40,6 +41,8 @@ export interface RowLookup {
   refused?: string;
   /** The product the row's former key names (former-keys.ts); its record under that key goes. */
   former?: FormerMatch;
+  /** The product under the row's key as its Excel text cell is written (excel-text-keys.ts). */
+  excelText?: ExcelTextMatch;
 }
 
 /**
@@ -49,6 +52,8 @@ export interface RowLookup {
 export class RemoteIndex {
   private listRead = false;
   private lookalikeGuarded = false;
+  /** The run's list read listed a key written as Excel text (excel-text-keys.ts). */
+  private excelTextListed = false;
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -113,6 +118,12 @@ export class RemoteIndex {
     const formerIds = formerIdsOf(ask, idsByAsked.slice(keys.length), known);
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
     const inOtherForm = await lookUpOtherForms(this.factReads, upserts, ids);
+    const fromRecord = await this.relyingOnRecord();
+    // After a list read that listed no key written as Excel text, no row finds a product under one.
+    const asExcelText =
+      this.listRead && !this.excelTextListed
+        ? new Map<number, ExcelTextMatch>()
+        : await lookUpExcelText(this.factReads, upserts, ids, this.listRead);
     const wanted = [...ids, ...formerIds].filter((id): id is string => id !== null);
     const products =
       wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
@@ -121,7 +132,6 @@ export class RemoteIndex {
       const json = products[i];
       if (json) byId.set(id, decodeEntry(id, json));
     });
-    const fromRecord = await this.relyingOnRecord();
     // Listed under a row's key, unknown to the id map: an --incremental run relying on the record
     // would create it again (incremental.ts). Rows the map knows, nearly all, cost nothing here.
     if (!fromRecord && upserts.some((u, i) => idsByKey[i] != null && !known.has(u.key)))
@@ -150,7 +160,10 @@ export class RemoteIndex {
       const ownKnown = known.get(adopted ? (upsert.formerKey as string) : upsert.key);
       const named = upsert.id ?? (adopted ? id : undefined);
       const another = named !== undefined && ownKnown?.id !== named;
-      const knownProduct = another ? undefined : (ownKnown ?? inOtherForm.get(upsert.row)?.product);
+      const excelText = asExcelText.get(upsert.row);
+      const knownProduct = another
+        ? undefined
+        : (ownKnown ?? inOtherForm.get(upsert.row)?.product ?? excelText?.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded: IndexedProduct | undefined =
@@ -160,6 +173,7 @@ export class RemoteIndex {
       if (knownProduct) lookup.known = knownProduct;
       const knownAs = known.has(upsert.key) ? undefined : inOtherForm.get(upsert.row)?.form;
       if (knownAs !== undefined) lookup.knownAs = knownAs;
+      if (excelText && reason === undefined && !former) lookup.excelText = excelText;
       if (createdHere[i]) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
@@ -174,15 +188,18 @@ export class RemoteIndex {
   private async relyingOnRecord(): Promise<boolean> {
     if (this.listRead) return false;
     // Asked in the same command: whether the list read found products without a SKU unknown to the
-    // tool (unrecorded-names.ts), set before the snapshot is ready, so before any lookup.
-    const [skipped, reread, guarded] = await this.redis.hmget(
+    // tool (unrecorded-names.ts) or keys written as Excel text (excel-text-keys.ts), set before the
+    // snapshot is ready, so before any lookup.
+    const [skipped, reread, guarded, excelText] = await this.redis.hmget(
       this.keys.run(this.runId),
       LIST_SKIPPED,
       APPROVAL_READ,
       LOOKALIKE_GUARDED,
+      EXCEL_TEXT_LISTED,
     );
     if (skipped !== '1') this.listRead = true;
     this.lookalikeGuarded = guarded === '1';
+    this.excelTextListed = excelText === '1';
     return skipped === '1' && reread !== '1';
   }
 

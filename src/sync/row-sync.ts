@@ -5,6 +5,7 @@ import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfShown } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
+import { excelTextNote } from './excel-text-keys.js';
 import { formerKeyNote } from './former-keys.js';
 import type { KnownProduct } from './id-map.js';
 import { onlyFilter } from './only-filter.js';
@@ -33,13 +34,16 @@ export async function syncRow(
   lookup: RowLookup,
 ): Promise<RowOutcome> {
   const adopted = lookup.former?.adopted ? lookup.former.key : undefined;
+  const { excelText } = lookup;
   const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
     const own = notesOfOutcome(upsert.notes ?? [], action, status);
-    // Found by its former key: said, with the SKU once the write that gives it went out.
-    const former = adopted
-      ? [formerKeyNote(adopted, action === 'update' && status === 'ok' && sendsKey(ctx, upsert))]
-      : [];
-    const note = [...own, ...former, ...notes].join('; ');
+    const written = action === 'update' && status === 'ok';
+    // Found by its former key or under its key as Excel text (while the product is that one, not
+    // one created anew): said, with the key once the write that gives it went out.
+    const former = adopted ? [formerKeyNote(adopted, written && sendsKey(ctx, upsert))] : [];
+    const excel =
+      excelText && productId === excelText.id ? [excelTextNote(excelText, upsert, ctx, written)] : [];
+    const note = [...own, ...former, ...excel, ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
   // Another product has the key its id column would give the product, or another row writes it.
@@ -47,10 +51,13 @@ export async function syncRow(
   // Found in the id map under the key's other Unicode form: recorded under that form again, so the
   // map keeps one entry per product (the report still names the row's key, `outcome` above).
   const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
-  // A row with a former key: what it records of its product removes the entry under that key.
-  const rowCtx = lookup.former ? { ...ctx, former: { key: lookup.former.key, id: lookup.former.id } } : ctx;
+  // A row with a former key, or found under its key as Excel text: what it records of its product
+  // removes the entry under that key, so the product is recorded under the row's key alone.
+  const moved = lookup.former ?? excelText;
+  const rowCtx = moved ? { ...ctx, former: { key: moved.key, id: moved.id } } : ctx;
   const created = lookup.createdByThisRun === true;
-  return syncAgainst(rowCtx, recorded, lookup.remote, lookup.known, created, outcome, adopted !== undefined);
+  const rekeyed = adopted !== undefined || excelText !== undefined;
+  return syncAgainst(rowCtx, recorded, lookup.remote, lookup.known, created, outcome, rekeyed);
 }
 
 /** The row's write sends its match key (`sku`): not when `--create-only-fields` keeps it from a PUT. */
@@ -65,7 +72,7 @@ async function syncAgainst(
   known: KnownProduct | undefined,
   createdByThisRun: boolean,
   outcome: Outcome,
-  /** Found by its former key: recorded under its key even when nothing is written. */
+  /** Found by its former key or its key as Excel text: recorded under its key even when nothing is written. */
   adopted = false,
 ): Promise<RowOutcome> {
   const diff = onlyFilter(diffProduct(upsert, remote, known, diffOptionsOf(ctx)), ctx.only);
