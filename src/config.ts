@@ -6,6 +6,7 @@ import {
   DEFAULT_REDIS_DEADLINE_MS,
   DEFAULT_RETRIES,
   DEFAULT_RETRY_BASE_MS,
+  PRODUCING_BEAT_MS,
 } from './defaults.js';
 import { clusterDisplay, parseRedisCluster, type RedisClusterTarget } from './redis/cluster-nodes.js';
 import { checkRedisUrl, databaseIndexOf } from './redis/redis-url.js';
@@ -50,6 +51,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_CLOSE_DEADLINE_MS | how long a command's workers may take to close as it ends (1 s at most without Redis) | 10000 |
  * | LOG_FORMAT                | `pretty` or `json` log lines                        | pretty on a terminal, else json |
  * | CATALOG_SYNC_PROBE_MS     | first wait before an API out of reach is probed again (doubles, up to 5 min) | 5000 |
+ * | CATALOG_SYNC_PRODUCING_BEAT_MS | how often a process reading a source renews its mark; a killed reader is known dead 3 beats on | 10000 |
  * | NO_COLOR                  | no progress bar: no escape sequence is written at all | unset                   |
  * | CATALOG_SYNC_KEY_ENVS     | further variables that may hold a key (comma list)  | none                     |
  * | CATALOG_SYNC_API_HOSTS    | hosts a base URL not from the command line may name | none                     |
@@ -80,6 +82,11 @@ export interface CommonConfig {
   closeDeadlineMs: number;
   /** CATALOG_SYNC_PROBE_MS: the first wait before an API out of reach is probed again (it doubles). */
   probeFirstMs: number;
+  /**
+   * CATALOG_SYNC_PRODUCING_BEAT_MS: how often a process reading a source renews its `producing` mark
+   * (queue/producing-mark.ts); the later import that finds a killed reader's mark waits 3 beats.
+   */
+  producingBeatMs: number;
 }
 
 export interface ApiConfig {
@@ -158,6 +165,11 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
       env.CATALOG_SYNC_PROBE_MS,
       'CATALOG_SYNC_PROBE_MS',
       DEFAULT_PROBE_BACKOFF.firstMs,
+    ),
+    producingBeatMs: positiveInteger(
+      env.CATALOG_SYNC_PRODUCING_BEAT_MS,
+      'CATALOG_SYNC_PRODUCING_BEAT_MS',
+      PRODUCING_BEAT_MS,
     ),
   };
 }

@@ -53,6 +53,8 @@ export interface Runtime {
   health: RedisHealth;
   /** Tells a run's `--notify` webhook of its end, hold and pauses (one POST per event). */
   notifier: RunNotifier;
+  /** How often a source's reader renews its mark (config: CATALOG_SYNC_PRODUCING_BEAT_MS; MarkDeps). */
+  producingBeatMs: number;
   /** INFO as read now (memory used, maxmemory, policy, role); null when the server does not tell. */
   serverInfo(): Promise<RedisServerInfo | null>;
   /** Closes Redis and stops a private Redis if one was started. */
@@ -160,6 +162,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     registry: new SellerRegistry(commands, keys),
     logger,
     health,
+    producingBeatMs: config.producingBeatMs,
     // The webhook's retries wait as long as a failed API request's first backoff (a test seam too).
     notifier: new RunNotifier({
       redis: commands,

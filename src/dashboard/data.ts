@@ -30,6 +30,8 @@ export interface DashboardDataDeps {
   registry: SellerRegistry;
   queues: QueueCounter;
   now?: () => number;
+  /** How often a source's reader renews its mark (readerStopped: producing-mark.ts). */
+  producingBeatMs?: number;
 }
 
 // The quota day of a seller depends on the `--daily-reset` of its runs; a seller with no run

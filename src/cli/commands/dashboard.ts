@@ -43,6 +43,7 @@ export function registerDashboard(
           sellers: runtime.sellers,
           registry: runtime.registry,
           queues,
+          producingBeatMs: runtime.producingBeatMs,
         });
         try {
           const dashboard = await listen(
