@@ -47,7 +47,7 @@ export async function noWorkerNoticed(
 /**
  * What to do about it, in one line: which worker to start, with which key; or leave it to the next
  * `run` (cron's, after a `run` was killed or exited 4): one of the same source waits for the run and
- * writes it, one of a changed file or feed of that source supersedes it (claim-source.ts).
+ * writes it, one of a changed file or feed of that source supersedes it (earlier-source-runs.ts).
  */
 export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
   return (

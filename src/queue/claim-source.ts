@@ -2,9 +2,8 @@ import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RunStore } from '../runs/run-store.js';
-import { type MarkDeps, producerLives } from './producing-mark.js';
+import { type MarkDeps, producerLives, readingEnded } from './producing-mark.js';
 import { releaseSource } from './source-claim.js';
-import { supersedeIfUnwritten } from './supersede.js';
 import { endRunEarly } from './unsent-rows.js';
 
 /** What the claims need of the enqueue's deps (enqueue-run.ts). */
@@ -39,32 +38,6 @@ export async function claimSource(
 }
 
 /**
- * A new run of a source whose content changed (another file size or mtime, another feed) is not
- * the earlier run's, but a run of the same address stopped before its source was read to the end
- * can never end by itself all the same: ended here, as a re-run of the same content ends it
- * (claimSource). One read to the end whose rows nobody is writing now is superseded (supersede.ts):
- * waiting out the seller's daily limit, or queued after it with no worker on it. One still being
- * read, or being written now, is left to run first; a held one is left to `approve`.
- */
-export async function endStoppedRunOfAddress(
-  deps: ClaimDeps,
-  ref: string,
-  addressId: string,
-  runId: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  const key = deps.keys.lastRunOfSource(ref, addressId);
-  const answers = await deps.redis.multi().get(key).set(key, runId, 'EX', RUN_TTL_SECONDS).exec();
-  const earlier = answers?.[0]?.[1];
-  if (typeof earlier !== 'string' || earlier === runId) return;
-  if ((await endIfStopped(deps, earlier, runId, signal)) !== 'unfinished') return;
-  // Unfinished: still being read (left to its reader), or read to the end.
-  const run = await deps.runs.get(earlier);
-  if (run?.produced && (run.state === 'queued' || run.state === 'running'))
-    await supersedeIfUnwritten(deps, run, runId);
-}
-
-/**
  * `earlier`, unfinished: still being read, or read to the end, it is `unfinished`. Stopped before
  * its source was read to the end (Redis refused a write, its process died or left it unread on a
  * pause) it can never end by itself: it is `ended` here as a run whose source broke ends
@@ -79,9 +52,22 @@ async function endIfStopped(
   earlier: string,
   runId: string,
   signal?: AbortSignal,
-): Promise<'unfinished' | 'ended' | 'over'> {
-  // The mark first, then the record: the producer clears the mark and sets `produced` in one step.
-  const beingRead = await producerLives(deps, earlier, { signal });
+): Promise<StoppedOutcome> {
+  return endUnlessRead(deps, earlier, runId, await producerLives(deps, earlier, { signal }));
+}
+
+export type StoppedOutcome = 'unfinished' | 'ended' | 'over';
+
+/**
+ * endIfStopped, its reader's mark watched already: `beingRead` (producerLives). The mark first, then
+ * the record: the producer clears the mark and sets `produced` in one step.
+ */
+export async function endUnlessRead(
+  deps: ClaimDeps,
+  earlier: string,
+  runId: string,
+  beingRead: boolean,
+): Promise<StoppedOutcome> {
   const run = await deps.runs.get(earlier);
   if (!run || run.state === 'done' || run.state === 'held' || run.state === 'cancelled') return 'over';
   // Ending already (its source broke, another import ended it, `cancel`): it ends by itself.
@@ -89,6 +75,8 @@ async function endIfStopped(
   if (beingRead || run.produced) return 'unfinished';
   const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
   await deps.redis.del(deps.keys.producing(earlier));
+  // Read no more: the seller's later runs (this one first) do not wait for its mark to run out.
+  await readingEnded(deps, earlier, run.sellerRef);
   deps.logger.warn(
     { run: earlier },
     `run ${earlier} stopped before its source was read to the end: it ends once the rows under way settle (its queued rows are not sent); run ${runId} starts over`,

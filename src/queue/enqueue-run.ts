@@ -18,7 +18,8 @@ import type { SourceRows } from '../runs/source-rows.js';
 import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
-import { claimSource, endStoppedRunOfAddress } from './claim-source.js';
+import { claimSource } from './claim-source.js';
+import { endEarlierRunsOfSource } from './earlier-source-runs.js';
 import { endedEarlyReason } from './ended-early.js';
 import { unsentReason } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
@@ -179,8 +180,8 @@ async function produceRun(
   const queueName = queueNameOf(deps.keys, run);
   if (spec.sourceId) {
     const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
-    if (!earlier && spec.sourceAddressId)
-      await endStoppedRunOfAddress(deps, spec.sellerRef, spec.sourceAddressId, run.id, hooks.signal);
+    // Attached, this run is no more: the runs of its source are left to the one it attached to.
+    if (!earlier) await endEarlierRunsOfSource(deps, run, hooks.signal);
     hooks.onEarlierRunsSettled?.();
     if (earlier) {
       // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its

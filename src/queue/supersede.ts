@@ -25,7 +25,7 @@ export interface SupersedeDeps extends CancelDeps {
  * took it (cron alone), its `run` was killed, or the only worker is busy elsewhere. Left to run first: a run being written
  * now (a chunk of it active, the seller not paused: a live `run` or `worker` took it), and any run
  * while a --daily-budget pauses the seller (the budget's run cancelled, its pause would go with it
- * and tonight's run would spend what the budget kept). A held run is never here (claim-source.ts).
+ * and tonight's run would spend what the budget kept). A held run is never here (earlier-source-runs.ts).
  */
 export async function supersedeIfUnwritten(
   deps: SupersedeDeps,

@@ -238,8 +238,16 @@ export class RedisKeys {
     return `${this.#seller(sellerRef)}:active:${sourceId}`;
   }
   /**
-   * String: the latest run of a source by its address (a file's path, a feed's URL) whatever its
-   * content: a run of a changed file or feed ends that run there if it stopped unread (claim-source.ts).
+   * Sorted set: the runs of a source not known to be over, by creation time (ms): by its address (a
+   * file's path, a feed's URL) whatever its content, a store's by its sourceId. A new run of the
+   * source ends every one of them whose process stopped unread, or supersedes it (queue/earlier-source-runs.ts).
+   */
+  runsOfSource(sellerRef: string, sourceKey: string): string {
+    return `${this.#seller(sellerRef)}:source-runs:${sourceKey}`;
+  }
+  /**
+   * String, written by earlier versions: the latest run of a source by its address. Read once (and
+   * deleted) by the next run of that address, so that a run such a version left unread still ends.
    */
   lastRunOfSource(sellerRef: string, addressId: string): string {
     return `${this.#seller(sellerRef)}:last-run:${addressId}`;

@@ -15,7 +15,7 @@ export interface RunSpec {
   sourceId: string | null;
   /**
    * The source by its path or URL and the options, not its content (absent for stdin and stores):
-   * a run of a changed file or feed ends an earlier run of it that stopped unread (claim-source.ts).
+   * a run of a changed file or feed ends every earlier run of it that stopped unread (earlier-source-runs.ts).
    */
   sourceAddressId?: string | null;
   sellerRef: string;

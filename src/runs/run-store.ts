@@ -20,6 +20,7 @@ import type { RowWrite } from './settle-batch.js';
 import { fenceArgs, type SettleFence } from './settle-fence.js';
 import { runSettle } from './settle-step.js';
 import type { RowSource } from './source-rows.js';
+import { listAmongSourceRuns } from './source-runs.js';
 
 export { decodeOutcome, encodeOutcome } from './outcome-codec.js';
 export { newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
@@ -41,8 +42,10 @@ export class RunStore {
   async create(spec: RunSpec, now = Date.now()): Promise<RunRecord> {
     const id = newRunId(now, this.keys.runIdSuffix(spec.sellerRef));
     const key = this.keys.run(id);
-    await this.redis
-      .multi()
+    const multi = this.redis.multi();
+    // Listed with its record, in its seller's slot: found by the next run of its source (source-runs.ts).
+    listAmongSourceRuns(multi, this.keys, spec, id, now);
+    await multi
       .hset(key, {
         spec: JSON.stringify(spec),
         state: 'queued',

@@ -37,7 +37,6 @@ describe('a run of a source whose content changed since its earlier run', () => 
   async function lastNight(produced: boolean) {
     const run = await rig.runs.create(LAST_NIGHT);
     await rig.redis.set(rig.keys.activeRun(RUN_SPEC.sellerRef, 'feed-night-1'), run.id);
-    await rig.redis.set(rig.keys.lastRunOfSource(RUN_SPEC.sellerRef, 'feed'), run.id);
     await withSellerQueue((queue) =>
       addChunk(queue, { runId: run.id, chunk: 0, rows: [upsert(1), upsert(2)] }),
     );
@@ -54,9 +53,51 @@ describe('a run of a source whose content changed since its earlier run', () => 
     expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
     // Only tonight's chunk is left waiting.
     expect(await waitingChunks()).toBe(1);
-    expect(await rig.redis.get(rig.keys.lastRunOfSource(RUN_SPEC.sellerRef, 'feed'))).toBe(
+    // Over, last night's run leaves its source's runs; tonight's is listed.
+    expect(await rig.redis.zrange(rig.keys.runsOfSource(RUN_SPEC.sellerRef, 'feed'), 0, -1)).toEqual([
       tonight.kind === 'queued' ? tonight.run.id : '',
-    );
+    ]);
+  });
+
+  it('ends every earlier run of that address left unread, however many: also one that never claimed the source', async () => {
+    const claimed = await lastNight(false);
+    // Killed while it waited on the first one's reader: it never claimed the source.
+    const waited = await rig.runs.create(LAST_NIGHT);
+    // Of other content again, killed as it read.
+    const other = await rig.runs.create({ ...LAST_NIGHT, sourceId: 'feed-night-0' });
+
+    const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+    expect(tonight.kind).toBe('queued');
+    for (const earlier of [claimed, waited, other])
+      expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
+    expect(await waitingChunks()).toBe(1);
+  });
+
+  it('ends a run left unread that an earlier version kept as the last of that address', async () => {
+    const earlier = await lastNight(false);
+    // As that version left it: not among its source's runs, only its last-run key.
+    await rig.redis.del(rig.keys.runsOfSource(RUN_SPEC.sellerRef, 'feed'));
+    const former = rig.keys.lastRunOfSource(RUN_SPEC.sellerRef, 'feed');
+    await rig.redis.set(former, earlier.id);
+
+    await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
+
+    expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
+    expect(await rig.redis.exists(former)).toBe(0);
+  });
+
+  it('ends an earlier run of a store left unread, which never claimed the store (attached to none)', async () => {
+    const STORE = { ...RUN_SPEC, sourceId: 'store-a' };
+    const holder = await rig.runs.create(STORE);
+    await rig.redis.set(rig.keys.activeRun(RUN_SPEC.sellerRef, 'store-a'), holder.id);
+    const waited = await rig.runs.create(STORE);
+
+    const next = await enqueueRun(deps(), STORE, countingSource(3).rows());
+
+    expect(next.kind).toBe('queued');
+    for (const earlier of [holder, waited])
+      expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
   });
 
   it('supersedes an earlier run read to the end that no worker is writing: cancelled, its rows skipped', async () => {
