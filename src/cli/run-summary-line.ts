@@ -18,7 +18,8 @@ export function logRunSummary(
   logger.info(
     {
       run: run.id,
-      state: run.state,
+      // A run ended early is `done` with `aborted` in its record: said as `status` says it.
+      state: run.aborted ? 'ended-early' : run.state,
       // A run that a newer read of its source superseded (queue/supersede.ts) says which.
       outcome: run.supersededBy ? 'superseded' : outcome,
       ...(run.supersededBy ? { supersededBy: run.supersededBy } : {}),

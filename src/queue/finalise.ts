@@ -16,6 +16,7 @@ import {
   deactivationVerdict,
   MISSING_NOT_APPLIED,
   MISSING_WOULD_HOLD,
+  NOT_READ_TO_END,
   partialRead,
   wouldHoldText,
 } from '../missing/verdict.js';
@@ -235,13 +236,20 @@ async function endRun(
   return true;
 }
 
-/** The one line a worker's log holds per run end (and per approval round's end): what became of its rows. */
+/**
+ * The one line a worker's log holds per run end (and per approval round's end): what became of its
+ * rows. A run ended early is `done` with `aborted` in its record: said `ended-early`, with why, as
+ * `status` and its webhook say it, never taken for a whole run by whoever reads the log.
+ */
 function logRunEnd(deps: FinaliseDeps, run: RunRecord): void {
+  const early = run.aborted ? { state: 'ended-early', endedEarly: run.endedEarly ?? NOT_READ_TO_END } : null;
   deps.logger?.info(
     {
       run: run.id,
       seller: run.sellerRef,
-      state: run.state,
+      state: early?.state ?? run.state,
+      ...(early ? { endedEarly: early.endedEarly } : {}),
+      ...(run.supersededBy ? { supersededBy: run.supersededBy } : {}),
       rows: run.total,
       ...runCounts(run),
       requests: run.requests,
@@ -249,6 +257,6 @@ function logRunEnd(deps: FinaliseDeps, run: RunRecord): void {
       // Lower bounds: a process serving the run died before it had added its counts.
       ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
     },
-    `run ${run.id} ${run.state}`,
+    early ? `run ${run.id} ended early: ${early.endedEarly}` : `run ${run.id} ${run.state}`,
   );
 }

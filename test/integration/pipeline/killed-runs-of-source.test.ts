@@ -8,7 +8,9 @@ import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 import { until } from '../support/until.js';
 
-const ROWS = 1500;
+const ROWS = 400;
+// Rows of some 250 bytes: the feed passes the 64 KiB a run sniffs before it stalls.
+const DESCRIPTION = 'A description long enough to pass 64 KiB in a few hundred rows. '.repeat(3);
 // The seams: a reader's mark renewed every second (10 s by default), so that a killed reader is
 // known dead 3 s on; a killed process's chunk locks run out in 1 s, and a live process's stall check
 // looks every 200 ms (its chunks of the killed runs are settled by it).
@@ -33,15 +35,22 @@ function useFeed() {
   return async () => {
     server = createServer((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'text/csv' });
-      response.write('sku,name,price\n');
+      response.write('sku,name,price,description\n');
       for (const row of catalogRows(ROWS))
-        response.write(`${row.sku},Product ${row.sku} with a name long enough to pass 64 KiB,${row.price}\n`);
+        response.write(`${row.sku},Product ${row.sku},${row.price},${DESCRIPTION}\n`);
       if (feed.ends) response.end();
     });
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     feed.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.csv`;
     return feed;
   };
+}
+
+function jsonLines(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('a full run of a source after two runs of it were killed (kill -9)', () => {
@@ -78,7 +87,7 @@ describe('a full run of a source after two runs of it were killed (kill -9)', ()
     expect(await statusOf(firstRun)).toMatchObject({ aborted: false });
 
     feed.ends = true;
-    const full = await pipeline.cli(['run', feed.url], SEAMS);
+    const full = await pipeline.cli(['run', feed.url], { ...SEAMS, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
 
     expect(full.code, full.stderr).toBe(0);
     const fullRun = runIdOf(full.stdout);
@@ -97,6 +106,17 @@ describe('a full run of a source after two runs of it were killed (kill -9)', ()
       state: string;
     }>;
     expect(listed.map((run) => run.state)).toEqual(['done', 'done', 'done']);
+    // The log line of each one's end gives the state `status` gives: ended early, never `done`.
+    for (const killed of [firstRun, secondRun]) {
+      const ends = jsonLines(full.stderr).filter((line) => line.run === killed && line.rows !== undefined);
+      expect(ends).toEqual([
+        expect.objectContaining({
+          state: 'ended-early',
+          endedEarly: endedEarly.replace('ended early: ', ''),
+          msg: `run ${killed} ${endedEarly}`,
+        }),
+      ]);
+    }
     const products = pipeline.products();
     expect(new Set(products.map((product) => product.sku)).size).toBe(ROWS);
     expect(products).toHaveLength(ROWS);

@@ -1,0 +1,29 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { logRunSummary } from '../../../src/cli/run-summary-line.js';
+import { createLogger } from '../../../src/logger.js';
+import { runRecord } from '../../support/run-record.js';
+
+/** The `run summary` line logged for `run`, as JSON (stderr not a terminal). */
+function summaryOf(run: ReturnType<typeof runRecord>): Record<string, unknown> {
+  const stream = new PassThrough();
+  let written = '';
+  stream.on('data', (chunk: Buffer) => {
+    written += chunk.toString('utf8');
+  });
+  logRunSummary(stream, createLogger('info', stream, 'json'), run, 'done', 1);
+  stream.end();
+  return JSON.parse(written.trim()) as Record<string, unknown>;
+}
+
+describe('the `run summary` log line', () => {
+  it('says `ended-early` of a run ended before its source was read to the end, as `status` does', () => {
+    const run = runRecord({ state: 'done', aborted: true, endedEarly: 'the feed broke' });
+
+    expect(summaryOf(run)).toMatchObject({ msg: 'run summary', state: 'ended-early' });
+  });
+
+  it("says the record's state of any other run", () => {
+    expect(summaryOf(runRecord({ state: 'done' }))).toMatchObject({ state: 'done' });
+  });
+});
