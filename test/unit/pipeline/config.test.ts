@@ -45,6 +45,7 @@ describe('readCommonConfig', () => {
       redisDeadlineMs: 20_000,
       closeDeadlineMs: 10_000,
       probeFirstMs: 5_000,
+      producingBeatMs: 10_000,
     });
   });
 
@@ -60,6 +61,7 @@ describe('readCommonConfig', () => {
       CATALOG_SYNC_REDIS_DEADLINE_MS: '2000',
       CATALOG_SYNC_CLOSE_DEADLINE_MS: '500',
       CATALOG_SYNC_PROBE_MS: '250',
+      CATALOG_SYNC_PRODUCING_BEAT_MS: '100',
     });
     expect(config).toEqual({
       redisUrl: 'redis://redis.internal:6380/2',
@@ -75,6 +77,7 @@ describe('readCommonConfig', () => {
       redisDeadlineMs: 2000,
       closeDeadlineMs: 500,
       probeFirstMs: 250,
+      producingBeatMs: 100,
     });
   });
 
@@ -104,6 +107,7 @@ describe('readCommonConfig', () => {
     ['CATALOG_SYNC_STALL_CHECK_MS', { CATALOG_SYNC_STALL_CHECK_MS: '0' }],
     ['CATALOG_SYNC_RETRY_BASE_MS', { CATALOG_SYNC_RETRY_BASE_MS: 'fast' }],
     ['CATALOG_SYNC_RETRIES', { CATALOG_SYNC_RETRIES: '-1' }],
+    ['CATALOG_SYNC_PRODUCING_BEAT_MS', { CATALOG_SYNC_PRODUCING_BEAT_MS: '0' }],
   ])('refuses a bad %s in one line naming it', (name, env) => {
     const error = expectOneLineUsageError(() => readCommonConfig(env), name);
     expect(error.message).toContain(`"${Object.values(env)[0]}"`);
