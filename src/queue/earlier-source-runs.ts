@@ -1,37 +1,89 @@
 import type { RunRecord } from '../runs/run-store.js';
 import { runsOfSourceKey } from '../runs/source-runs.js';
 import { type ClaimDeps, endUnlessRead } from './claim-source.js';
-import { producerLives } from './producing-mark.js';
+import { beatEvery, producerLives } from './producing-mark.js';
 import { supersedeIfUnwritten } from './supersede.js';
 
+/** An earlier run of the source, and whether its reader's mark still changes (producerLives). */
+interface WatchedRun {
+  id: string;
+  createdAt: number;
+  beingRead: boolean;
+}
+
+/** The earlier runs of a source as their marks are watched; `stop` gives the watch up (attached). */
+export interface EarlierRunsWatch {
+  runs: Promise<WatchedRun[]>;
+  stop(): void;
+}
+
 /**
- * Every earlier run of this run's source not known to be over (RedisKeys.runsOfSource), however
- * many: a run whose process stopped before its source was read to the end can never end by itself,
- * and is ended here as a re-run of the same content ends its holder (claimSource). Not only the
- * holder of the source's claim: a run killed while it waited on an earlier reader (it never claimed
- * the source), or a run of the same address with other content (a changed file or feed), is ended
- * all the same. One of a file or feed read to the end whose rows nobody is writing now is superseded
- * (supersede.ts): waiting out the seller's daily limit, or queued after it with no worker on it. One
- * still being read, or being written now, is left to run first; a held one is left to `approve`.
- * Runs found over leave the set: what this costs is a few commands per earlier run, once per run.
+ * Starts watching the readers' marks of every earlier run of this run's source not known to be
+ * over (RedisKeys.runsOfSource), however many, at once: a killed reader's mark takes three beats to
+ * be known dead, each as long. Begun before the source is claimed, so that the claim's own watch of
+ * its holder (claimSource) and these overlap; acted on by endEarlierRunsOfSource once it is claimed.
+ */
+export function watchEarlierRuns(deps: ClaimDeps, run: RunRecord, signal?: AbortSignal): EarlierRunsWatch {
+  const stopped = new AbortController();
+  const stop = () => stopped.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  const runs = (async () => {
+    const key = runsOfSourceKey(deps.keys, run);
+    if (!key) return [];
+    const scored = await deps.redis.zrangebyscore(key, '-inf', run.createdAt, 'WITHSCORES');
+    const found = new Map<string, number>();
+    for (let i = 0; i + 1 < scored.length; i += 2) found.set(scored[i] as string, Number(scored[i + 1]));
+    const former = await formerLastRun(deps, run);
+    if (former !== null && !found.has(former)) found.set(former, 0);
+    found.delete(run.id);
+    // Given up (interrupted, attached): taken as alive, so that nothing is ended.
+    return Promise.all(
+      [...found].map(async ([id, createdAt]) => ({
+        id,
+        createdAt,
+        beingRead: await producerLives(deps, id, { signal: stopped.signal }),
+      })),
+    );
+  })();
+  runs.catch(() => undefined);
+  return {
+    runs,
+    stop() {
+      stop();
+      signal?.removeEventListener('abort', stop);
+    },
+  };
+}
+
+/**
+ * Ends every earlier run of this run's source that its watch found stopped unread: such a run can
+ * never end by itself, and is ended here as a re-run of the same content ends its holder
+ * (claimSource). Not only the claim's holder: a run killed while it waited on an earlier reader (it
+ * never claimed the source), or a run of the same address with other content (a changed file or
+ * feed), is ended all the same. One of a file or feed read to the end whose rows nobody is writing
+ * now is superseded (supersede.ts): waiting out the seller's daily limit, or queued after it with no
+ * worker on it. One still being read, or being written now, is left to run first; a held one is
+ * left to `approve`. Runs found over leave the set. A few commands per earlier run, once per run.
  */
 export async function endEarlierRunsOfSource(
   deps: ClaimDeps,
   run: RunRecord,
+  watch: EarlierRunsWatch,
   signal?: AbortSignal,
 ): Promise<void> {
-  const key = runsOfSourceKey(deps.keys, run);
-  if (!key) return;
-  const listed = await deps.redis.zrangebyscore(key, '-inf', run.createdAt);
-  const earlier = new Set([...listed, ...(await formerLastRun(deps, run))]);
-  earlier.delete(run.id);
-  const ids = [...earlier];
-  // Watched at once: a killed reader's mark takes three beats to be known dead, each as long.
-  const beingRead = await Promise.all(ids.map((id) => producerLives(deps, id, { signal })));
+  const watched = await watch.runs;
+  watch.stop();
   // Interrupted: nothing is ended or superseded on the way out.
   if (signal?.aborted) return;
-  for (const [i, id] of ids.entries()) {
-    const outcome = await endUnlessRead(deps, id, run.id, beingRead[i] === true);
+  const key = runsOfSourceKey(deps.keys, run);
+  if (!key) return;
+  // Read once: from now on a run of that address an earlier version left is listed, or over.
+  if (run.sourceAddressId)
+    await deps.redis.del(deps.keys.lastRunOfSource(run.sellerRef, run.sourceAddressId));
+  for (const { id, createdAt, beingRead } of watched) {
+    // Created a round trip before its first mark: one younger than a beat is being read.
+    const starting = Date.now() - createdAt < beatEvery(deps);
+    const outcome = await endUnlessRead(deps, id, run.id, beingRead || starting);
     // Unfinished: still being read (left to its reader), or read to the end. A store's is never
     // superseded: its rows are read as they are queued (it is attached to, as its claim's holder).
     if (outcome === 'unfinished' && run.sourceAddressId) {
@@ -47,13 +99,10 @@ export async function endEarlierRunsOfSource(
 }
 
 /**
- * The run an earlier version kept as the latest of this address (RedisKeys.lastRunOfSource), read
- * and deleted: a run it left unread is not listed among its source's runs, and would never end.
+ * The run an earlier version kept as the latest of this address (RedisKeys.lastRunOfSource): a run
+ * it left unread is not listed among its source's runs, and would never end otherwise.
  */
-async function formerLastRun(deps: ClaimDeps, run: RunRecord): Promise<string[]> {
-  if (!run.sourceAddressId) return [];
-  const key = deps.keys.lastRunOfSource(run.sellerRef, run.sourceAddressId);
-  const answers = await deps.redis.multi().get(key).del(key).exec();
-  const former = answers?.[0]?.[1];
-  return typeof former === 'string' ? [former] : [];
+async function formerLastRun(deps: ClaimDeps, run: RunRecord): Promise<string | null> {
+  if (!run.sourceAddressId) return null;
+  return deps.redis.get(deps.keys.lastRunOfSource(run.sellerRef, run.sourceAddressId));
 }

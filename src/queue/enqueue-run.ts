@@ -19,7 +19,7 @@ import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
 import { claimSource } from './claim-source.js';
-import { endEarlierRunsOfSource } from './earlier-source-runs.js';
+import { endEarlierRunsOfSource, watchEarlierRuns } from './earlier-source-runs.js';
 import { endedEarlyReason } from './ended-early.js';
 import { unsentReason } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
@@ -179,9 +179,17 @@ async function produceRun(
 ): Promise<EnqueueResult> {
   const queueName = queueNameOf(deps.keys, run);
   if (spec.sourceId) {
-    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal);
+    // Watched while the source is claimed: each killed reader's mark takes three beats to be known dead.
+    const watch = watchEarlierRuns(deps, run, hooks.signal);
+    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal).catch(
+      (error: unknown) => {
+        watch.stop();
+        throw error;
+      },
+    );
     // Attached, this run is no more: the runs of its source are left to the one it attached to.
-    if (!earlier) await endEarlierRunsOfSource(deps, run, hooks.signal);
+    if (earlier) watch.stop();
+    else await endEarlierRunsOfSource(deps, run, watch, hooks.signal);
     hooks.onEarlierRunsSettled?.();
     if (earlier) {
       // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its

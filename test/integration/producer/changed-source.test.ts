@@ -17,6 +17,8 @@ describe('a run of a source whose content changed since its earlier run', () => 
   const LAST_NIGHT = { ...RUN_SPEC, sourceId: 'feed-night-1', sourceAddressId: 'feed' };
   const TONIGHT = { ...RUN_SPEC, sourceId: 'feed-night-2', sourceAddressId: 'feed' };
   const deps = () => enqueueDeps(rig, { producingBeatMs: 50 });
+  // Last night: long before tonight's run, its reader long marked (or dead).
+  const HOURS = 3 * 3_600_000;
 
   /** `body` on the seller's queue, closed after. */
   async function withSellerQueue<T>(body: (queue: Queue<ChunkJobData>) => Promise<T>): Promise<T> {
@@ -35,7 +37,7 @@ describe('a run of a source whose content changed since its earlier run', () => 
 
   /** Last night's run as a `run --no-wait` leaves it on a pause: its first rows queued; `produced` as given. */
   async function lastNight(produced: boolean) {
-    const run = await rig.runs.create(LAST_NIGHT);
+    const run = await rig.runs.create(LAST_NIGHT, Date.now() - HOURS);
     await rig.redis.set(rig.keys.activeRun(RUN_SPEC.sellerRef, 'feed-night-1'), run.id);
     await withSellerQueue((queue) =>
       addChunk(queue, { runId: run.id, chunk: 0, rows: [upsert(1), upsert(2)] }),
@@ -62,9 +64,9 @@ describe('a run of a source whose content changed since its earlier run', () => 
   it('ends every earlier run of that address left unread, however many: also one that never claimed the source', async () => {
     const claimed = await lastNight(false);
     // Killed while it waited on the first one's reader: it never claimed the source.
-    const waited = await rig.runs.create(LAST_NIGHT);
+    const waited = await rig.runs.create(LAST_NIGHT, Date.now() - HOURS);
     // Of other content again, killed as it read.
-    const other = await rig.runs.create({ ...LAST_NIGHT, sourceId: 'feed-night-0' });
+    const other = await rig.runs.create({ ...LAST_NIGHT, sourceId: 'feed-night-0' }, Date.now() - HOURS);
 
     const tonight = await enqueueRun(deps(), TONIGHT, countingSource(30).rows());
 
@@ -72,6 +74,16 @@ describe('a run of a source whose content changed since its earlier run', () => 
     for (const earlier of [claimed, waited, other])
       expect(await rig.runs.get(earlier.id)).toMatchObject({ state: 'done', aborted: true });
     expect(await waitingChunks()).toBe(1);
+  });
+
+  it('leaves an earlier run created a moment ago, its reader not marked yet, to read its source', async () => {
+    // Created a round trip before its reader's first mark: a live process, a beat (here 10 s) to mark it.
+    const starting = await rig.runs.create(LAST_NIGHT);
+
+    await enqueueRun(enqueueDeps(rig, { producingBeatMs: 10_000 }), TONIGHT, countingSource(3).rows());
+
+    expect(await rig.runs.get(starting.id)).toMatchObject({ state: 'queued', aborted: false });
+    expect(await rig.runs.get(starting.id)).not.toHaveProperty('endingEarly');
   });
 
   it('ends a run left unread that an earlier version kept as the last of that address', async () => {
@@ -89,9 +101,9 @@ describe('a run of a source whose content changed since its earlier run', () => 
 
   it('ends an earlier run of a store left unread, which never claimed the store (attached to none)', async () => {
     const STORE = { ...RUN_SPEC, sourceId: 'store-a' };
-    const holder = await rig.runs.create(STORE);
+    const holder = await rig.runs.create(STORE, Date.now() - HOURS);
     await rig.redis.set(rig.keys.activeRun(RUN_SPEC.sellerRef, 'store-a'), holder.id);
-    const waited = await rig.runs.create(STORE);
+    const waited = await rig.runs.create(STORE, Date.now() - HOURS);
 
     const next = await enqueueRun(deps(), STORE, countingSource(3).rows());
 

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MappedRow } from '../../../src/interfaces.js';
 import type { RunNotifier } from '../../../src/notify/notifier.js';
 import { cancelRun } from '../../../src/queue/cancel-run.js';
@@ -43,6 +43,34 @@ describe('importing a source whose earlier run is not read to the end', () => {
     expect(await rig.redis.exists(rig.keys.producing(dead.id))).toBe(0);
     if (result.kind === 'queued')
       expect(await rig.runs.get(result.run.id)).toMatchObject({ produced: true, total: 30 });
+  });
+
+  it("watches every dead reader of the source at once, the claim's holder and a run killed as it waited", async () => {
+    const hoursAgo = Date.now() - 3_600_000;
+    // The claim's holder, killed as it read; and a run killed while it waited on that reader.
+    const holder = await rig.runs.create(SOURCED, hoursAgo);
+    await rig.redis.set(rig.keys.activeRun(SOURCED.sellerRef, 'feed-1'), holder.id);
+    const waited = await rig.runs.create(SOURCED, hoursAgo);
+    for (const dead of [holder, waited]) await rig.redis.set(rig.keys.producing(dead.id), '3', 'PX', 60_000);
+    const gets = vi.spyOn(rig.redis, 'get');
+    const dels = vi.spyOn(rig.redis, 'del');
+
+    const result = await enqueueRun(deps(), SOURCED, countingSource(3).rows());
+
+    expect(result.kind).toBe('queued');
+    for (const dead of [holder, waited])
+      expect(await rig.runs.get(dead.id)).toMatchObject({ state: 'done', aborted: true });
+    // Each dead mark is known so only three beats on: the waited run's is watched from the start,
+    // before the holder is found dead and ended (its mark deleted), not after it.
+    const order = (spy: { mock: { calls: unknown[][]; invocationCallOrder: number[] } }, key: string) => {
+      const at = spy.mock.calls.findIndex((call) => call.flat().includes(key));
+      return at < 0 ? Number.POSITIVE_INFINITY : (spy.mock.invocationCallOrder[at] as number);
+    };
+    const holderEnded = order(dels, rig.keys.producing(holder.id));
+    expect(holderEnded).toBeLessThan(Number.POSITIVE_INFINITY);
+    expect(order(gets, rig.keys.producing(waited.id))).toBeLessThan(holderEnded);
+    gets.mockRestore();
+    dels.mockRestore();
   });
 
   it("leaves the source's claim to the re-run that took over, when its own source then breaks", async () => {
