@@ -36,7 +36,7 @@ export const generic: Preset = {
         // word or another case is sent under its own name, as a CSV header with both columns reads
         // it: the own name is what the exporter meant by the field, and a feed that always carries
         // both is not refused row by row.
-        if (field !== column && field !== 'id' && ownNameGiven(values, field)) field = column;
+        if (field !== column && field !== 'id' && givenBefore(values, column, field)) field = column;
         // A list field takes a list the source gave item by item (an item may hold a `,`); a
         // text field, and a list field from a CSV cell, the text (split on `,` by its kind).
         const list = lists && kindOf(field) === 'list' ? sourceList(record, column) : undefined;
@@ -71,9 +71,24 @@ export const generic: Preset = {
 };
 
 /** Whether `values` gives `field` under its own name, not blank (a blank cell leaves it as it is). */
-function ownNameGiven(values: Record<string, string>, field: string): boolean {
-  const own = Object.hasOwn(values, field) ? values[field] : undefined;
-  return typeof own === 'string' ? own.trim() !== '' : own !== undefined;
+/**
+ * Whether `values` gives `field` by a name that goes before `column` (read as it), not blank: as a CSV
+ * header reads them, the field's own name before any other, and its own name in another case
+ * (`Quantity`) before another platform's word (`stock`). (A blank cell leaves the field as it is.)
+ */
+function givenBefore(values: Record<string, string>, column: string, field: string): boolean {
+  if (given(values, field)) return true;
+  // `column` is the field in another case: only the own name goes before it.
+  if (column.trim().toLowerCase() === field) return false;
+  // `column` is a word: the field in any case goes before it (a loop only for a word's key: rare).
+  for (const other in values)
+    if (other !== column && other.trim().toLowerCase() === field && given(values, other)) return true;
+  return false;
+}
+
+function given(values: Record<string, string>, name: string): boolean {
+  const value = Object.hasOwn(values, name) ? values[name] : undefined;
+  return typeof value === 'string' ? value.trim() !== '' : value !== undefined;
 }
 
 function sameValue(a: string | string[], b: string | string[]): boolean {

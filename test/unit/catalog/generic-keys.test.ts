@@ -87,6 +87,19 @@ describe("the generic preset's keys of a JSON source", () => {
     expect(rows[2]).toMatchObject({ kind: 'upsert', fields: { sku: 'P3', quantity: 6 } });
   });
 
+  it('reads the field in another case before a word beside it, as a CSV header does', async () => {
+    const { rows } = await mapOpen([
+      item(1, { sku: 'J1', name: 'Jar 1', price: '2', Quantity: '5', stock: 'in stock' }),
+      item(2, { SKU: 'K1', Name: 'Kettle', title: 'Kettle 1.7 l steel', Price: '20', qty: '3' }),
+    ]);
+    expect(rows[0]).toMatchObject({ kind: 'upsert', fields: { quantity: 5, stock: 'in stock' } });
+    expect(rows[1]).toMatchObject({
+      kind: 'upsert',
+      key: 'K1',
+      fields: { sku: 'K1', name: 'Kettle', title: 'Kettle 1.7 l steel', price: 20, quantity: 3 },
+    });
+  });
+
   it('refuses a record whose two words give one field different values, under its key', async () => {
     const { rows } = await mapOpen([
       item(1, { sku: 'P1', price: '1' }),
