@@ -117,7 +117,7 @@ export function describeConnectFailure(
       asked.databases === null
         ? 'it has fewer (its `databases` setting)'
         : `its databases are 0 to ${asked.databases - 1} (its \`databases\` setting)`;
-    return `${variable} names database ${asked.database}, which Redis at ${at} does not have (${reason}): ${range}; name one of them in ${variable}, or none for database 0`;
+    return `${variable} names database ${asked.database}, which Redis at ${at} does not have (${reason}): ${range}; name one of them in ${variable}, or none for database 0 (where runs of an earlier version with this URL went: their id maps and runs are there)`;
   }
   if (/^NOAUTH\b/.test(reason)) {
     return `${redis} at ${at} wants a password: put it in ${variable} as ${withPasswordPlaceholder(url)}`;

@@ -69,7 +69,7 @@ describe('REDIS_URL naming a database index the server does not have', () => {
     const line =
       `catalog-sync: REDIS_URL names database ${databases}, which Redis at ${shown(url).replace(/\/$/, '')} does not have ` +
       `(ERR DB index is out of range): its databases are 0 to ${databases - 1} (its \`databases\` setting); ` +
-      'name one of them in REDIS_URL, or none for database 0\n';
+      'name one of them in REDIS_URL, or none for database 0 (where runs of an earlier version with this URL went: their id maps and runs are there)\n';
 
     for (const args of [['run', source], ['import', source], ['status']]) {
       const result = await pipeline.cli(args, { REDIS_URL: url, LOG_LEVEL: 'warn' });
