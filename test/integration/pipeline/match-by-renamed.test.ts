@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIdOf } from '../support/cli.js';
-import { bySku, requestCounts, usePipeline } from '../support/pipeline.js';
+import { bySku, MAIN_KEY, requestCounts, usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 
 const EAN_FILE = 'SKU,Name,Price,EAN\nV1,a,1.00,4006381333931\nV2,b,1.00,4006381333948\n';
@@ -68,9 +68,69 @@ describe('--match-by naming a column the generic preset reads as a product field
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(held.stdout).toContain(
       `  held      row 1 (barcode 4006381333931) would create a product, but product ${id} has its ean ` +
-        '4006381333931: creating it may duplicate that product (approve creates it anyway): nothing was sent',
+        '4006381333931: ean is a text field of that product, as --match-by ean made products before this ' +
+        'version read the EAN column as barcode; to match by it, run with --mapping FILE, FILE holding ' +
+        '{preset: generic, fields: {ean: {column: EAN, custom: true}}, matchBy: ean} (approve would create ' +
+        'that product a second time): nothing was sent',
     );
     expect(pipeline.products()).toHaveLength(1);
+  });
+
+  // The upgrade of a nightly cron line `run --match-by ean ean.csv`: yesterday's version read the
+  // EAN column as a text field ean and made the products so; today's reads it as barcode, finds
+  // none by it and is held every night. `approve` would make the catalog a second time; the line
+  // gives the mapping file that matches by ean as before.
+  it('a cron line of an earlier --match-by ean is held with the mapping file that matches, which does', async () => {
+    const made = [
+      { ean: '4006381333931', name: 'Pen Blue', price: 1.5, quantity: 10 },
+      { ean: '4006381333948', name: 'Pen Red', price: 1.6, quantity: 12 },
+    ];
+    const ids: string[] = [];
+    for (const product of made) {
+      const response = await fetch(`${pipeline.sandbox.baseUrl}/products`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${MAIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(product),
+      });
+      expect(response.status).toBe(201);
+      ids.push(new URL(response.headers.get('location') ?? '').searchParams.get('id') ?? '');
+    }
+    pipeline.sandbox.resetStats();
+    const path = await file(
+      'ean.csv',
+      'EAN,name,price,stock\n4006381333931,Pen Blue,1.50,10\n4006381333948,Pen Red,1.60,12\n',
+    );
+
+    const held = await pipeline.cli(['run', path, '--match-by', 'ean']);
+
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
+    const mapping = '{preset: generic, fields: {ean: {column: EAN, custom: true}}, matchBy: ean}';
+    expect(held.stdout).toContain(
+      `  held      rows 1 (barcode 4006381333931; product ${ids[0]} has its ean 4006381333931) and 2 (barcode ` +
+        `4006381333948; product ${ids[1]} has its ean 4006381333948) would create products: ean is a text ` +
+        'field of those products, as --match-by ean made products before this version read the EAN column as ' +
+        `barcode; to match by it, run with --mapping FILE, FILE holding ${mapping} (approve would create a ` +
+        'second product of each): nothing was sent',
+    );
+    expect(held.stdout).not.toContain('approve creates');
+
+    // The cron line with the mapping file the line gives added.
+    const given = /FILE holding (\{.*\}) \(approve/.exec(held.stdout)?.[1];
+    expect(given).toBe(mapping);
+    const map = await file('ean.yml', `${given}\n`);
+    pipeline.sandbox.resetStats();
+    const matched = await pipeline.cli(['run', path, '--match-by', 'ean', '--mapping', map]);
+
+    expect(matched.code, matched.stdout + matched.stderr).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0 });
+    expect(pipeline.products()).toHaveLength(2);
+    expect(pipeline.products().map((product) => product.ean)).toEqual(['4006381333931', '4006381333948']);
+    // The file's matchBy is enough: a cron line that drops --match-by matches the same.
+    const alone = await pipeline.cli(['run', path, '--mapping', map]);
+    expect(alone.code, alone.stdout + alone.stderr).toBe(0);
+    expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0 });
+    expect(pipeline.products()).toHaveLength(2);
   });
 });
 

@@ -48,6 +48,27 @@ describe('the reason a run is held for creates of a value a listed product has',
     );
   });
 
+  it('says a value under the match column’s own name is an earlier --match-by’s, with the mapping file that matches', () => {
+    const byEan = (row: number) => ({ ...create(row, 'ean', `400${row}`), column: 'EAN' });
+    expect(listedKeyText([byEan(1)])).toBe(
+      'row 1 (barcode 4001) would create a product, but product 101 has its ean 4001: ean is a text field of ' +
+        'that product, as --match-by ean made products before this version read the EAN column as barcode; ' +
+        'to match by it, run with --mapping FILE, FILE holding {preset: generic, fields: {ean: {column: EAN, ' +
+        'custom: true}}, matchBy: ean} (approve would create that product a second time)',
+    );
+    // Beside creates held for a listed SKU, each said as before; a run held before `column` was kept
+    // names the field for it.
+    const { column: _, ...older } = byEan(3);
+    expect(listedKeyText([create(1), create(2), older])).toBe(
+      'rows 1 (barcode 4001; product 101 has its sku V1) and 2 (barcode 4002; product 102 has its sku V2) ' +
+        'would create products: creating them may duplicate those products (approve creates them anyway); ' +
+        'row 3 (barcode 4003) would create a product, but product 103 has its ean 4003: ean is a text field ' +
+        'of that product, as --match-by ean made products before this version read the ean column as barcode; ' +
+        'to match by it, run with --mapping FILE, FILE holding {preset: generic, fields: {ean: {column: ean, ' +
+        'custom: true}}, matchBy: ean} (approve would create that product a second time)',
+    );
+  });
+
   it('is one of the held reasons beside the lookalikes by name; none: no reason', () => {
     const byName = { row: 7, key: 'shopify:tea', name: 'Tea', productIds: ['9'] };
     expect(lookalikeText([create(1, 'ean', '4001'), byName])).toMatch(
