@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { readTrustRules } from './config.js';
 import { fileSignature, type LoadedKeysFile, mergeKeys, readKeysFileAt } from './keys-file.js';
 import type { Logger } from './logger.js';
 import { holdSecrets } from './secret-forms.js';
+import { readTrustRules } from './trust-config.js';
 
 /**
  * A long-running `worker`'s `--keys-file`, read again when it changes: a key fixed in the file (a

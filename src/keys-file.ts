@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readTrustRules } from './config.js';
 import { projectRoot } from './project-root.js';
 import { secretTextRefusal } from './secret-text.js';
 import { isStoreCredentialVariable } from './sources/stores/credentials.js';
+import { readTrustRules } from './trust-config.js';
 import { API_HOSTS_VARIABLE, isEnvName, isKeyEnvAllowed, KEY_ENVS_VARIABLE } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,9 +1,9 @@
-import { readKey } from '../config.js';
 import type { RunRecord } from '../runs/run-store.js';
 import type { RejectedKeys } from '../sellers/rejected-keys.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { SellerRegistry } from '../sellers/seller-registry.js';
 import { heldKeys } from '../sellers/servable-sellers.js';
+import { readKey } from '../trust-config.js';
 import { keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 
 /** What finding a run's key reads: the process's keys and trust rules, the seller's links and rejected keys. */

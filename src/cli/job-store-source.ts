@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { readStoreHosts } from '../config.js';
 import { SourceError } from '../sources/index.js';
 import {
   isLoopbackDouble,
@@ -7,6 +6,7 @@ import {
   parseStoreSource,
   type StoreAddress,
 } from '../sources/stores/store-url.js';
+import { readStoreHosts } from '../trust-config.js';
 import { storeHostRefusal } from '../trust-rules.js';
 import { UsageError } from './usage-error.js';
 

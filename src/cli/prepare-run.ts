@@ -1,6 +1,6 @@
 import { namedFields, readAsLine, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
-import { checkKeyEnv, readApiConfig, readTrustRules } from '../config.js';
+import { readApiConfig } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { checkOutputFile } from '../output-file.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
@@ -14,6 +14,7 @@ import { sellerRef } from '../sellers/seller-ref.js';
 import { type OpenedSource, openSource, type RowEstimate, SourceError } from '../sources/index.js';
 import { isStoreSource } from '../sources/stores/store-url.js';
 import { terminalSafeLine } from '../terminal-safe.js';
+import { checkKeyEnv, readTrustRules } from '../trust-config.js';
 import { openJobFile } from './job-file-open.js';
 import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';

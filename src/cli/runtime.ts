@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { type CommonConfig, readCommonConfig, readLogFormat, readWebhookHosts } from '../config.js';
+import { type CommonConfig, readCommonConfig, readLogFormat } from '../config.js';
 import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { createLogger, type Logger } from '../logger.js';
 import { RunNotifier } from '../notify/notifier.js';
@@ -28,6 +28,7 @@ import { RedisKeys } from '../runs/keys.js';
 import { RunStore } from '../runs/run-store.js';
 import { SellerRegistry } from '../sellers/seller-registry.js';
 import { SellerState } from '../sellers/seller-state.js';
+import { readWebhookHosts } from '../trust-config.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';
 import { UsageError } from './usage-error.js';

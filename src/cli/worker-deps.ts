@@ -1,10 +1,11 @@
 import pLimit from 'p-limit';
 import type { WorkerDeps } from '../chunks/run-context.js';
-import { type CommonConfig, readTrustRules } from '../config.js';
+import type { CommonConfig } from '../config.js';
 import { DEFAULT_TIMEOUT_MS, RETRY_MAX_DELAY_MS } from '../defaults.js';
 import { SellerWorkers, type SellerWorkersOptions } from '../queue/seller-workers.js';
 import { createHttpRequester } from '../seller-api/index.js';
 import { blockSizeFor } from '../sellers/request-quota.js';
+import { readTrustRules } from '../trust-config.js';
 import type { Runtime } from './runtime.js';
 
 /**

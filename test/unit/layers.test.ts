@@ -19,7 +19,12 @@ const LAYERS: readonly (readonly string[])[] = [
   /* a seller's pauses and quota */ ['sellers'],
   /* one row against the seller's products */ ['sync'],
   /* run records, outcomes, the report */ ['runs'],
-  /* the environment read into the edges' settings */ ['config.ts', 'keys-file.ts', 'keys-file-reload.ts'],
+  /* the environment read into the edges' settings */ [
+    'config.ts',
+    'trust-config.ts',
+    'keys-file.ts',
+    'keys-file-reload.ts',
+  ],
   /* the edges */ ['seller-api', 'sources', 'catalog', 'redis', 'net', 'exports', 'sandbox'],
   /* the base: imports nothing above */
   [

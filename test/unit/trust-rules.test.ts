@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { readApiConfig } from '../../src/config.js';
 import {
   checkBaseUrlHost,
   checkKeyEnv,
-  readApiConfig,
   readStoreHosts,
   readTrustRules,
   readWebhookHosts,
-} from '../../src/config.js';
+} from '../../src/trust-config.js';
 import {
   baseUrlRefusal,
   isHostAllowed,

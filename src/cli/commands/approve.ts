@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { readCheckedKey, readTrustRules } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -7,6 +6,7 @@ import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { outOfReachText } from '../../sync/seller-pause.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { readCheckedKey, readTrustRules } from '../../trust-config.js';
 import { baseUrlRefusal, keyEnvRefusal } from '../../trust-rules.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';

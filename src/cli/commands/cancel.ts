@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../config.js';
 import { cancelRun } from '../../queue/cancel-run.js';
 import { liftMarksOfIdleSeller } from '../../queue/idle-seller-marks.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { terminalSafe } from '../../terminal-safe.js';
+import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../trust-config.js';
 import type { TrustRules } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import type { CliIo } from '../program.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../config.js';
 import { keyHolderText, sellerLabel } from '../../queue/seller-names.js';
 import type { KeyHolder } from '../../sellers/key-holder.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
+import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../trust-config.js';
 import { baseUrlRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';

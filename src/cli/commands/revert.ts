@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
-import { readApiConfig, readTrustRules } from '../../config.js';
+import { readApiConfig } from '../../config.js';
 import { countOf } from '../../count-words.js';
 import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
 import { deactivationsUndone } from '../../missing/deactivation-undone.js';
@@ -15,6 +15,7 @@ import { afterTries, pauseOf, readRetry } from '../../sync/error-policy.js';
 import { NoApiAtBaseUrlError, outOfReachText, type SellerPausedError } from '../../sync/seller-pause.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
+import { readTrustRules } from '../../trust-config.js';
 import { DEFAULT_KEY_ENV, keyEnvRefusal } from '../../trust-rules.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';

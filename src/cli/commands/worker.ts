@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { commander } from '../../cjs-packages.js';
-import { readTrustRules } from '../../config.js';
 import { SLOTS_TICK_MS } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
@@ -13,6 +12,7 @@ import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { clearKeyChanged, keepMarkedServed, markKeyChanged, markServed } from '../../queue/served-marks.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
+import { readTrustRules } from '../../trust-config.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { checkJobsFolder, isFolder } from '../jobs-folder.js';

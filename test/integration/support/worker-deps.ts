@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import type { WorkerDeps } from '../../../src/chunks/run-context.js';
-import { readTrustRules } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { SellerRegistry } from '../../../src/sellers/seller-registry.js';
 import { SellerState } from '../../../src/sellers/seller-state.js';
+import { readTrustRules } from '../../../src/trust-config.js';
 
 /**
  * What a `worker` process gives the chunk processor, for a test that runs it in its own process:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCheckedKey, readKey, readTrustRules } from '../../../src/config.js';
 import { heldKeys, unusableKeyLines } from '../../../src/sellers/servable-sellers.js';
+import { readCheckedKey, readKey, readTrustRules } from '../../../src/trust-config.js';
 import { UsageError } from '../../../src/usage-error.js';
 
 /**
