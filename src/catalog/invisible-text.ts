@@ -53,23 +53,62 @@ export function isInvisibleKey(key: string): boolean {
 
 /**
  * Why a key with such a character at its start or end (`\u200bSKU-1`) is refused, or undefined.
- * It is not the key it looks like: taken as written, it finds no product of the key the seller
- * sees (`SKU-1`), and that one would be created a second time; taken without the character, a
- * product created under the key as written before (by a version of this tool that took it so)
- * would be. Refused, neither happens, and the seller removes the character once. Inside a key one is left alone: a joiner is
- * part of words in some scripts. Two looks per key (first and last character) for any other key.
+ * It is not the key it looks like, and the seller's file is the place to make it the one they see:
+ * stripped here, the marketplace would get a SKU the seller's other systems (the ERP the file came
+ * from, its order import) do not have, a change nobody made (docs/sources.md). Removing it from the
+ * cell is safe: the clean row finds the product an earlier version made under the key as written
+ * (sync/invisible-edge-keys.ts) and cleans its SKU, never making it again. Inside a key one is left
+ * alone: a joiner is part of words in some scripts. Two looks per key (first and last character).
  */
 export function invisibleKeyReason(field: string, key: string): string | undefined {
+  const edge = invisibleEdge(key);
+  if (edge === undefined) return undefined;
+  return `${field} "${shownKey(key)}" ${edge.where} with an invisible character (${edge.code} ${edge.name}): it is not the key it looks like; remove the character from the cell (the product made under it is found then, and its ${field} cleaned)`;
+}
+
+/** The invisible character at a key's edge (its start's first): which, and where. */
+export interface InvisibleEdge {
+  /** `U+200B`. */
+  code: string;
+  /** `zero width space`. */
+  name: string;
+  where: 'starts' | 'ends';
+}
+
+/** The key's invisible edge character, or undefined (two looks for any key). */
+export function invisibleEdge(key: string): InvisibleEdge | undefined {
   const first = key.charCodeAt(0);
   const last = key.charCodeAt(key.length - 1);
   const code = isInvisible(first) ? first : isInvisible(last) ? last : undefined;
   if (code === undefined) return undefined;
-  const where = code === first ? 'starts' : 'ends';
-  return `${field} "${shown(key)}" ${where} with an invisible character (${codePoint(code)} ${NAMES.get(code)}): it is not the key it looks like; remove the character from the cell`;
+  return {
+    code: codePoint(code),
+    name: NAMES.get(code) as string,
+    where: code === first ? 'starts' : 'ends',
+  };
+}
+
+/** The key without the invisible characters at its edges (`\u200b\u2060SKU-1\u200b` → `SKU-1`). */
+export function withoutInvisibleEdges(key: string): string {
+  let start = 0;
+  let end = key.length;
+  while (start < end && isInvisible(key.charCodeAt(start))) start++;
+  while (end > start && isInvisible(key.charCodeAt(end - 1))) end--;
+  return key.slice(start, end);
+}
+
+/** Each key a product may have been made under that shows as `key`: one invisible character before or after it. */
+export function invisibleEdgeForms(key: string): string[] {
+  const forms: string[] = [];
+  for (const code of NAMES.keys()) {
+    const char = String.fromCharCode(code);
+    forms.push(char + key, key + char);
+  }
+  return forms;
 }
 
 /** The key with each such character written as its escape (`\u200b`), so that a message shows it. */
-function shown(key: string): string {
+export function shownKey(key: string): string {
   let out = '';
   for (const char of key) {
     const code = char.charCodeAt(0);

@@ -61,7 +61,7 @@ describe('a key with an invisible character at its start or end', () => {
           line: 2,
           key,
           keyUntrusted: true,
-          reason: `${says}: it is not the key it looks like; remove the character from the cell`,
+          reason: `${says}: it is not the key it looks like; remove the character from the cell (the product made under it is found then, and its sku cleaned)`,
         },
       ]);
     },
