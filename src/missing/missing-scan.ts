@@ -6,6 +6,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { IdMap } from '../sync/id-map.js';
 import { noteUnrecorded } from '../sync/incremental.js';
 import { decodeEntry } from '../sync/index-entry.js';
+import { cleanKeyPair } from '../sync/invisible-edge-keys.js';
 import { alreadySo, type MissingValues } from './missing-values.js';
 
 interface ScanDeps {
@@ -76,8 +77,12 @@ export async function scanMissing(
     const matchKeys = await redis.hmget(keys.idToKey(runId), ...openIds);
     const keyed = matchKeys.map((key, i) => key ?? recordedKeys.get(openIds[i] as string) ?? '');
     const placeholders = keyed.map((key) => key || '\u0000');
-    const [inSource, owners, recorded] = await Promise.all([
-      redis.smismember(keys.sourceKeys(runId), ...placeholders),
+    // Listed under a key with an invisible edge character (`\u200bZW-1`): the source's clean row
+    // (ZW-1) finds it and cleans it (invisible-edge-keys.ts), so the source holds it under that key
+    // too, as under its own: a row held, refused or failed leaves it be. Asked in the same command.
+    const cleanKeys = keyed.flatMap((key) => cleanKeyPair(key)?.[0] ?? []);
+    const [inSourceOrClean, owners, recorded] = await Promise.all([
+      redis.smismember(keys.sourceKeys(runId), ...placeholders, ...cleanKeys),
       redis.hmget(keys.keyToId(runId), ...placeholders),
       idMap.getMany(keyed.filter((key) => key !== '')),
     ]);
@@ -85,12 +90,15 @@ export async function scanMissing(
     // run relies on does not hold it, and that run would create it (incremental.ts).
     if (!countOnly && keyed.some((key) => key !== '' && !recorded.has(key)))
       await noteUnrecorded(redis, keys, runId);
+    const inSource = inSourceOrClean.slice(0, keyed.length);
+    let clean = keyed.length;
+    const cleanHeld = keyed.map((key) => cleanKeyPair(key) !== undefined && inSourceOrClean[clean++] === 1);
     const lines: RowOutcome[] = [];
     const due: string[] = [];
     open.forEach(({ id, listed: entry }, i) => {
       const managedKey = managedKeys.get(id);
       const owner = owners[i] ?? null;
-      if (inSource[i] === 1 && owner === id) return;
+      if ((inSource[i] === 1 && owner === id) || cleanHeld[i]) return;
       const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
       // A key the source holds covers one product only, its row's: a second one listed under it is
       // said, never deactivated (the key is not gone from the source), whoever made it.

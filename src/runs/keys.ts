@@ -108,6 +108,13 @@ export class RedisKeys {
   keyToId(runId: string): string {
     return `${this.#run(runId)}:key-to-id`;
   }
+  /**
+   * Hash: a listed key with an invisible character at its edge, without it → the key as listed
+   * (`ZW-1` → `\u200bZW-1`: sync/invisible-edge-keys.ts). Written only by a read that lists one.
+   */
+  invisibleEdgeKeys(runId: string): string {
+    return `${this.#run(runId)}:invisible-edge-keys`;
+  }
   /** Hash: remote id → match key (the reverse of keyToId). */
   idToKey(runId: string): string {
     return `${this.#run(runId)}:id-to-key`;

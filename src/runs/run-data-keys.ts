@@ -16,6 +16,7 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
     keys.products(id),
     keys.keyToId(id),
     keys.idToKey(id),
+    keys.invisibleEdgeKeys(id),
     keys.touched(id),
     keys.createdKeys(id),
     keys.plan(id),

@@ -8,6 +8,7 @@ import type { IndexedProduct } from './diff.js';
 import { EXCEL_TEXT_LISTED, looksLikeExcelText } from './excel-text-keys.js';
 import type { IdMap } from './id-map.js';
 import { encodeEntry } from './index-entry.js';
+import { cleanKeyPair, INVISIBLE_EDGE_LISTED } from './invisible-edge-keys.js';
 import { listedValue, queueListedKeys } from './listed-keys.js';
 
 /** What a page of the list read is written with (remote-index.ts, `load`). */
@@ -45,6 +46,8 @@ export async function writePage(
   const keyOfId: string[] = [];
   const idOfKey: string[] = [];
   let excelText = false;
+  // Keys with an invisible edge character, clean → as listed: none on nearly every page.
+  const cleanKeys: string[] = [];
   for (const product of page) {
     const indexed = target.indexed(product);
     entries.push(product.id, encodeEntry(indexed));
@@ -59,6 +62,8 @@ export async function writePage(
     idOfKey.push(key, product.id);
     keyOfId.push(product.id, key);
     excelText ||= looksLikeExcelText(key);
+    const pair = cleanKeyPair(key);
+    if (pair) cleanKeys.push(...pair);
     if (recordListed) idMap.addListed(multi, key, product.id);
   }
   multi.hset(keys.products(runId), ...entries);
@@ -67,6 +72,14 @@ export async function writePage(
   // A key an earlier version sent as Excel text (excel-text-keys.ts): rows read from such cells look
   // it up. A read that lists none spares their chunks the look-up.
   if (excelText) multi.hset(keys.run(runId), EXCEL_TEXT_LISTED, 1);
+  // A key an earlier version sent with an invisible edge character (invisible-edge-keys.ts): the
+  // clean row finds it under its clean form. The first listed keeps it (a clean one listed itself
+  // is found first, under its own key).
+  if (cleanKeys.length > 0) {
+    queueSetAbsent(multi, keys.invisibleEdgeKeys(runId), cleanKeys);
+    multi.expire(keys.invisibleEdgeKeys(runId), RUN_TTL_SECONDS);
+    multi.hset(keys.run(runId), INVISIBLE_EDGE_LISTED, 1);
+  }
   // The run's lifetime from the first page on, not only once the list is read: a read killed
   // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
   for (const key of listKeys(keys, runId)) multi.expire(key, RUN_TTL_SECONDS);

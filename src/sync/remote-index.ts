@@ -13,6 +13,7 @@ import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
 import { APPROVAL_READ, LIST_SKIPPED, noteUnrecorded } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
+import { INVISIBLE_EDGE_LISTED, lookUpInvisibleEdges } from './invisible-edge-keys.js';
 import { writePage } from './list-pages.js';
 import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
@@ -43,6 +44,8 @@ export interface RowLookup {
   former?: FormerMatch;
   /** The product under the row's key as its Excel text cell is written (excel-text-keys.ts). */
   excelText?: ExcelTextMatch;
+  /** The product under the row's key with an invisible edge character (invisible-edge-keys.ts). */
+  invisibleEdge?: ExcelTextMatch;
 }
 
 /**
@@ -54,6 +57,8 @@ export class RemoteIndex {
   private lookalikeGuarded = false;
   /** The run's list read listed a key written as Excel text (excel-text-keys.ts). */
   private excelTextListed = false;
+  /** The run's list read listed a key with an invisible edge character (invisible-edge-keys.ts). */
+  private invisibleEdgeListed = false;
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -119,11 +124,15 @@ export class RemoteIndex {
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
     const inOtherForm = await lookUpOtherForms(this.factReads, upserts, ids);
     const fromRecord = await this.relyingOnRecord();
-    // After a list read that listed no key written as Excel text, no row finds a product under one.
+    // After a list read that listed no key written as Excel text (or with an invisible edge
+    // character), no row finds a product under one.
+    const [read, none] = [this.listRead, new Map<number, ExcelTextMatch>()];
     const asExcelText =
-      this.listRead && !this.excelTextListed
-        ? new Map<number, ExcelTextMatch>()
-        : await lookUpExcelText(this.factReads, upserts, ids, this.listRead);
+      read && !this.excelTextListed ? none : await lookUpExcelText(this.factReads, upserts, ids, read);
+    const withInvisibleEdge =
+      read && !this.invisibleEdgeListed
+        ? none
+        : await lookUpInvisibleEdges(this.factReads, upserts, ids, read);
     const wanted = [...ids, ...formerIds].filter((id): id is string => id !== null);
     const products =
       wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
@@ -161,9 +170,10 @@ export class RemoteIndex {
       const named = upsert.id ?? (adopted ? id : undefined);
       const another = named !== undefined && ownKnown?.id !== named;
       const excelText = asExcelText.get(upsert.row);
+      const invisibleEdge = withInvisibleEdge.get(upsert.row);
       const knownProduct = another
         ? undefined
-        : (ownKnown ?? inOtherForm.get(upsert.row)?.product ?? excelText?.product);
+        : (ownKnown ?? inOtherForm.get(upsert.row)?.product ?? (excelText ?? invisibleEdge)?.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded: IndexedProduct | undefined =
@@ -174,6 +184,7 @@ export class RemoteIndex {
       const knownAs = known.has(upsert.key) ? undefined : inOtherForm.get(upsert.row)?.form;
       if (knownAs !== undefined) lookup.knownAs = knownAs;
       if (excelText && reason === undefined && !former) lookup.excelText = excelText;
+      if (invisibleEdge && reason === undefined && !former) lookup.invisibleEdge = invisibleEdge;
       if (createdHere[i]) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
@@ -188,18 +199,20 @@ export class RemoteIndex {
   private async relyingOnRecord(): Promise<boolean> {
     if (this.listRead) return false;
     // Asked in the same command: whether the list read found products without a SKU unknown to the
-    // tool (unrecorded-names.ts) or keys written as Excel text (excel-text-keys.ts), set before the
+    // tool (unrecorded-names.ts), keys written as Excel text or with an invisible edge character, set before the
     // snapshot is ready, so before any lookup.
-    const [skipped, reread, guarded, excelText] = await this.redis.hmget(
+    const [skipped, reread, guarded, excelText, invisibleEdge] = await this.redis.hmget(
       this.keys.run(this.runId),
       LIST_SKIPPED,
       APPROVAL_READ,
       LOOKALIKE_GUARDED,
       EXCEL_TEXT_LISTED,
+      INVISIBLE_EDGE_LISTED,
     );
     if (skipped !== '1') this.listRead = true;
     this.lookalikeGuarded = guarded === '1';
     this.excelTextListed = excelText === '1';
+    this.invisibleEdgeListed = invisibleEdge === '1';
     return skipped === '1' && reread !== '1';
   }
 

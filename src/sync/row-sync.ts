@@ -8,6 +8,7 @@ import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import { excelTextNote } from './excel-text-keys.js';
 import { formerKeyNote } from './former-keys.js';
 import type { KnownProduct } from './id-map.js';
+import { invisibleEdgeNote } from './invisible-edge-keys.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
 import { notesOfOutcome } from './row-notes.js';
@@ -34,16 +35,18 @@ export async function syncRow(
   lookup: RowLookup,
 ): Promise<RowOutcome> {
   const adopted = lookup.former?.adopted ? lookup.former.key : undefined;
-  const { excelText } = lookup;
+  const { excelText, invisibleEdge } = lookup;
   const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
     const own = notesOfOutcome(upsert.notes ?? [], action, status);
     const written = action === 'update' && status === 'ok';
-    // Found by its former key or under its key as Excel text (while the product is that one, not
-    // one created anew): said, with the key once the write that gives it went out.
+    // Found by its former key, under its key as Excel text or with an invisible edge character
+    // (while the product is that one, not one created anew): said, with the key once written.
     const former = adopted ? [formerKeyNote(adopted, written && sendsKey(ctx, upsert))] : [];
-    const excel =
-      excelText && productId === excelText.id ? [excelTextNote(excelText, upsert, ctx, written)] : [];
-    const note = [...own, ...former, ...excel, ...notes].join('; ');
+    const earlier = [
+      excelText?.id === productId && excelTextNote(excelText, upsert, ctx, written),
+      invisibleEdge?.id === productId && invisibleEdgeNote(invisibleEdge, upsert, ctx, written),
+    ].filter((text) => typeof text === 'string');
+    const note = [...own, ...former, ...earlier, ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
   // Another product has the key its id column would give the product, or another row writes it.
@@ -51,12 +54,12 @@ export async function syncRow(
   // Found in the id map under the key's other Unicode form: recorded under that form again, so the
   // map keeps one entry per product (the report still names the row's key, `outcome` above).
   const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
-  // A row with a former key, or found under its key as Excel text: what it records of its product
-  // removes the entry under that key, so the product is recorded under the row's key alone.
-  const moved = lookup.former ?? excelText;
+  // A row with a former key, or found under its key as an earlier version sent it: what it records
+  // of its product removes the entry under that key, so it is recorded under the row's key alone.
+  const moved = lookup.former ?? excelText ?? invisibleEdge;
   const rowCtx = moved ? { ...ctx, former: { key: moved.key, id: moved.id } } : ctx;
   const created = lookup.createdByThisRun === true;
-  const rekeyed = adopted !== undefined || excelText !== undefined;
+  const rekeyed = adopted !== undefined || (moved !== undefined && moved !== lookup.former);
   return syncAgainst(rowCtx, recorded, lookup.remote, lookup.known, created, outcome, rekeyed);
 }
 

@@ -48,7 +48,7 @@ describe('upgrading over a product made under a key with an invisible edge chara
       body: JSON.stringify({ sku: OLD_SKU, name: 'Zero one', price: 1 }),
     });
     expect(answer.status).toBe(201);
-    const id = String(((await answer.json()) as { id: unknown }).id);
+    const id = String(pipeline.products().find((product) => product.sku === OLD_SKU)?.id);
     await idMap((map) => map.remember(OLD_SKU, { id, sent: { sku: OLD_SKU, name: 'Zero one', price: 1 } }));
     return id;
   }
@@ -57,31 +57,34 @@ describe('upgrading over a product made under a key with an invisible edge chara
     ['a full run', []],
     ['a full run with --missing quantity=0', ['--missing', 'quantity=0']],
     ['--incremental relying on the record', ['--incremental']],
-  ])('%s: the clean row finds the product, cleans its SKU once, and the next night is unchanged', async (_, args) => {
-    const id = await oldState(args);
+  ])(
+    '%s: the clean row finds the product, cleans its SKU once, and the next night is unchanged',
+    async (_, args) => {
+      const id = await oldState(args);
 
-    const upgraded = await sync('clean.csv', CLEAN_CSV, args);
+      const upgraded = await sync('clean.csv', CLEAN_CSV, args);
 
-    if (args.includes('--incremental')) expect(upgraded.lists).toBe(0);
-    expect(upgraded).toMatchObject({ creates: 0, updates: 1 });
-    expect([...bySku(pipeline.products()).keys()].sort()).toEqual(['ZW-1', 'ZW-2']);
-    expect(upgraded.lines.find((line) => line.key === 'ZW-1')).toMatchObject({
-      action: 'update',
-      status: 'ok',
-      product_id: id,
-      note: 'sku was "\\u200bZW-1" on the marketplace (an invisible U+200B at its start): sent as ZW-1',
-    });
-    expect(upgraded.lines.some((line) => line.action === 'deactivate')).toBe(false);
-    // Known by its clean SKU alone: the next night needs no second look.
-    const recorded = await idMap(async (map) => {
-      const known = await map.getMany(['ZW-1', OLD_SKU]);
-      return { clean: known.get('ZW-1')?.id, old: known.get(OLD_SKU)?.id ?? null, size: await map.size() };
-    });
-    expect(recorded).toEqual({ clean: id, old: null, size: 2 });
+      if (args.includes('--incremental')) expect(upgraded.lists).toBe(0);
+      expect(upgraded).toMatchObject({ creates: 0, updates: 1 });
+      expect([...bySku(pipeline.products()).keys()].sort()).toEqual(['ZW-1', 'ZW-2']);
+      expect(upgraded.lines.find((line) => line.key === 'ZW-1')).toMatchObject({
+        action: 'update',
+        status: 'ok',
+        product_id: id,
+        note: 'sku was "\\u200bZW-1" on the marketplace (an invisible U+200B at its start): sent as ZW-1',
+      });
+      expect(upgraded.lines.some((line) => line.action === 'deactivate')).toBe(false);
+      // Known by its clean SKU alone: the next night needs no second look.
+      const recorded = await idMap(async (map) => {
+        const known = await map.getMany(['ZW-1', OLD_SKU]);
+        return { clean: known.get('ZW-1')?.id, old: known.get(OLD_SKU)?.id ?? null, size: await map.size() };
+      });
+      expect(recorded).toEqual({ clean: id, old: null, size: 2 });
 
-    const again = await sync('again.csv', CLEAN_CSV, args);
-    expect(again).toMatchObject({ creates: 0, updates: 0 });
-    expect(again.lines.every((line) => line.action === 'unchanged')).toBe(true);
-    expect(pipeline.products()).toHaveLength(2);
-  });
+      const again = await sync('again.csv', CLEAN_CSV, args);
+      expect(again).toMatchObject({ creates: 0, updates: 0 });
+      expect(again.lines.every((line) => line.action === 'unchanged')).toBe(true);
+      expect(pipeline.products()).toHaveLength(2);
+    },
+  );
 });
