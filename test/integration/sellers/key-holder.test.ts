@@ -28,10 +28,18 @@ describe('whether a key may be linked to another seller', () => {
     expect(await registry().resolveRef(KEY)).toBe(KEY);
   });
 
-  it('nor one whose seller kept what its runs learned, its runs expired (a limit learned, fields sent)', async () => {
+  it('a key whose seller has only a dry run listed, and the quota its read spent and learned, is linked', async () => {
+    await new RunStore(rig.redis, keys()).create(runSpec({ sellerRef: KEY, dryRun: true }));
     await rig.redis.set(keys().learnedLimit(KEY), '{"limit":1000}');
+    await rig.redis.set(keys().limitReset(KEY), String(Date.now()));
+    expect(await registry().claimKey(KEY, PAUSED)).toBeNull();
+    expect(await registry().resolveRef(KEY)).toBe(PAUSED);
+  });
+
+  it('nor one whose seller kept what its runs wrote, its runs expired (its match field, fields sent)', async () => {
+    await rig.redis.set(keys().idMapHome(KEY), 'sku');
     expect(await registry().claimKey(KEY, PAUSED)).toMatchObject({ ref: KEY, runs: 0 });
-    await rig.redis.del(keys().learnedLimit(KEY));
+    await rig.redis.del(keys().idMapHome(KEY));
     await rig.redis.sadd(keys().fieldsSent(KEY), 'price');
     expect(await registry().claimKey(KEY, PAUSED)).toMatchObject({ ref: KEY });
     expect(await registry().resolveRef(KEY)).toBe(KEY);

@@ -53,6 +53,17 @@ describe('one id map per match field', () => {
     expect(await redis.get(keys.idMapHome(REF))).toBe('barcode');
   });
 
+  it('a dry run decides no home and notes no field: it reads the space the next real run would', async () => {
+    const dry = await runs.create(spec({ matchBy: 'name', dryRun: true }));
+    expect(await matchSpaceOf(redis, keys, REF, 'name', dry.id, true)).toBe('');
+    expect(await redis.exists(keys.idMapHome(REF), keys.idMapFields(REF))).toBe(0);
+
+    const real = await runs.create(spec({ matchBy: 'sku' }));
+    expect(await matchSpaceOf(redis, keys, REF, 'sku', real.id)).toBe('');
+    expect(await matchSpaceOf(redis, keys, REF, 'name', dry.id, true)).toBe('~name');
+    expect(await redis.exists(keys.idMapFields(REF))).toBe(0);
+  });
+
   it('an id map from before spaces is the field of the latest earlier run that could write it', async () => {
     await new IdMap(redis, keys, REF).remember('Lamp', { id: '1', sent: {} });
     await runs.create(spec({ matchBy: 'name' }), 1_000);
