@@ -264,7 +264,7 @@ export class RunContexts {
       },
     });
     // The id map and claims of the run's match field (match-space.ts).
-    const space = await matchSpaceOf(deps.redis, deps.keys, ref, run.matchBy, runId);
+    const space = await matchSpaceOf(deps.redis, deps.keys, ref, run.matchBy, runId, run.dryRun);
     const idMap = new IdMap(deps.redis, deps.keys, ref, space);
     const claims = new CreateClaims(
       deps.redis,

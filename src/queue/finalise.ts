@@ -124,7 +124,7 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
   // Said in the summary: `--missing` given and nothing deactivated is never silent.
   if (notApplied !== null) await deps.redis.hset(deps.keys.run(runId), MISSING_NOT_APPLIED, notApplied);
   const deactivate = run.missing && notApplied === null ? run.missing : null;
-  const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId);
+  const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId, run.dryRun);
   const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space, run.matchBy);
   if (figures.due > 0) {
     // Held rows, or a whole-run guard that tripped (`--max-missing` among them) with no write to hold.

@@ -27,7 +27,9 @@ const RUNS_ASKED = 50;
 /**
  * The space of `matchBy` for the seller: '' when it is the seller's home field (decided here the
  * first time: see homeField), else its own, noted in keys.idMapFields (productsRecorded counts it).
- * `runId`: the run asking, left out of the runs asked.
+ * `runId`: the run asking, left out of the runs asked. A dry run (`dryRun`) decides and notes
+ * nothing: it writes no id map, and what it left would make the seller look used (key-holder.ts),
+ * its field the home of a seller no real run has matched yet.
  */
 export async function matchSpaceOf(
   redis: Redis,
@@ -35,16 +37,18 @@ export async function matchSpaceOf(
   sellerRef: string,
   matchBy: string,
   runId?: string,
+  dryRun = false,
 ): Promise<string> {
-  const home = await homeField(redis, keys, sellerRef, matchBy, runId);
+  const home = await homeField(redis, keys, sellerRef, matchBy, runId, dryRun);
   if (home === matchBy) return '';
-  await redis.sadd(keys.idMapFields(sellerRef), matchBy);
+  if (!dryRun) await redis.sadd(keys.idMapFields(sellerRef), matchBy);
   return spaceOfField(matchBy);
 }
 
 /**
  * The seller's home field, set once for good (SET NX: every process agrees). Not cached: a Redis
- * that lost its state decides again, as its id map is gone too.
+ * that lost its state decides again, as its id map is gone too. Not set for a dry run (`peek`):
+ * what it would be, as the next real run decides it.
  */
 async function homeField(
   redis: Redis,
@@ -52,11 +56,13 @@ async function homeField(
   sellerRef: string,
   matchBy: string,
   runId: string | undefined,
+  peek: boolean,
 ): Promise<string> {
   const key = keys.idMapHome(sellerRef);
   const known = await redis.get(key);
   if (known !== null) return known;
   const chosen = await fieldOfUnspacedMap(redis, keys, sellerRef, runId);
+  if (peek) return chosen ?? matchBy;
   await redis.set(key, chosen ?? matchBy, 'NX');
   return (await redis.get(key)) ?? chosen ?? matchBy;
 }
@@ -114,8 +120,8 @@ export async function anyProductRecorded(redis: Redis, keys: RedisKeys, sellerRe
 export async function productsRecordedByField(
   redis: Redis,
   keys: RedisKeys,
-  run: { id: string; sellerRef: string; matchBy: string },
+  run: { id: string; sellerRef: string; matchBy: string; dryRun?: boolean },
 ): Promise<number> {
-  const space = await matchSpaceOf(redis, keys, run.sellerRef, run.matchBy, run.id);
+  const space = await matchSpaceOf(redis, keys, run.sellerRef, run.matchBy, run.id, run.dryRun);
   return new IdMap(redis, keys, run.sellerRef, space).size();
 }
