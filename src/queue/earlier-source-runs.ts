@@ -81,9 +81,7 @@ export async function endEarlierRunsOfSource(
   if (run.sourceAddressId)
     await deps.redis.del(deps.keys.lastRunOfSource(run.sellerRef, run.sourceAddressId));
   for (const { id, createdAt, beingRead } of watched) {
-    // Created a round trip before its first mark: one younger than a beat is being read.
-    const starting = Date.now() - createdAt < beatEvery(deps);
-    const outcome = await endUnlessRead(deps, id, run.id, beingRead || starting);
+    const outcome = await endUnlessRead(deps, id, run.id, beingRead || (await starting(deps, id, createdAt)));
     // Unfinished: still being read (left to its reader), or read to the end. A store's is never
     // superseded: its rows are read as they are queued (it is attached to, as its claim's holder).
     if (outcome === 'unfinished' && run.sourceAddressId) {
@@ -105,4 +103,16 @@ export async function endEarlierRunsOfSource(
 async function formerLastRun(deps: ClaimDeps, run: RunRecord): Promise<string | null> {
   if (!run.sourceAddressId) return null;
   return deps.redis.get(deps.keys.lastRunOfSource(run.sellerRef, run.sourceAddressId));
+}
+
+/**
+ * A run created a round trip before its reader's first mark: younger than a beat and with no row
+ * read yet, it is taken as being read. One that read rows and stopped (its queue full under a
+ * `--no-wait` pause, the process gone) is not starting, however young: a changed feed's next run
+ * ends it at once, as it did before runs were listed per source.
+ */
+async function starting(deps: ClaimDeps, id: string, createdAt: number): Promise<boolean> {
+  if (Date.now() - createdAt >= beatEvery(deps)) return false;
+  const record = await deps.runs.get(id);
+  return record !== null && record.total === 0;
 }
