@@ -91,6 +91,9 @@ async function storedVerdict(deps: DecideDeps, run: RunRecord, weighMissing: Wei
     lookalikes: lookalikeText(lookalikes),
   });
   await deps.redis.hsetnx(key, VERDICT, JSON.stringify(refusal ?? ''));
+  // Held for values listed under the match column's own name: approving would duplicate them.
+  if (refusal && lookalikes.some((held) => 'field' in held && held.field !== 'sku'))
+    await deps.redis.hset(key, 'approveDuplicates', 1);
   return wholeRunVerdict(deps.redis, deps.keys, run.id);
 }
 

@@ -14,8 +14,14 @@ interface Held {
  * run (queue/approval.ts) or one holding nothing. `--rows` is named only while rows are held: a
  * held deactivation has no row number, and `--rows` of a run holding none is refused.
  */
-export function approveLine(run: Pick<RunRecord, 'id' | 'revertedAt'>, c: Held): string | null {
+export function approveLine(
+  run: Pick<RunRecord, 'id' | 'revertedAt' | 'approveDuplicates'>,
+  c: Held,
+): string | null {
   if (run.revertedAt !== undefined) return null;
+  // The held line gives the way on (a mapping file): approving would make a second product of each.
+  if (c.held > 0 && run.approveDuplicates)
+    return `  approve   not this one: it would create a second product of each held row (the held line says what to run instead)`;
   if (c.held > 0)
     return `  approve   catalog-sync approve ${run.id}   (sends the held writes; --rows 3,7 for some)`;
   if (c.deactivateHeld > 0)

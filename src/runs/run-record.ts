@@ -126,6 +126,12 @@ export interface RunRecord extends RunSpec {
   counts: Record<string, number>;
   /** A guard held the run: one line saying what tripped. */
   heldReason?: string;
+  /**
+   * Held for creates of values listed products carry under the match column's own name (`ean`, as
+   * an earlier version's `--match-by ean` sent it): `approve` would make a second product of each,
+   * so its line is not offered (approve-hint.ts).
+   */
+  approveDuplicates?: boolean;
   /** When `approve` sent what a guard held back. */
   approvedAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
@@ -193,6 +199,7 @@ export function newRunId(now = Date.now(), suffix = ''): string {
 export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   const fields: Partial<RunRecord> = {};
   if (hash.heldReason) fields.heldReason = hash.heldReason;
+  if (hash.approveDuplicates === '1') fields.approveDuplicates = true;
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
   // approve.ts: what an approval approves is kept until its round's writes are all queued.
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)

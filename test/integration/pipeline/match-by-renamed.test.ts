@@ -114,6 +114,14 @@ describe('--match-by naming a column the generic preset reads as a product field
         'second product of each): nothing was sent',
     );
     expect(held.stdout).not.toContain('approve creates');
+    // Nor is approving offered as the way on, in the summary or in `status`.
+    const notOffered =
+      '  approve   not this one: it would create a second product of each held row (the held line says what to run instead)';
+    expect(held.stdout).toContain(notOffered);
+    expect(held.stdout).not.toMatch(/approve\s+catalog-sync approve/);
+    const runId = /run (\S+?):/.exec(held.stdout)?.[1] as string;
+    const status = await pipeline.cli(['status', runId]);
+    expect(status.stdout).toContain(notOffered);
 
     // The cron line with the mapping file the line gives added.
     const given = /FILE holding (\{.*\}) \(approve/.exec(held.stdout)?.[1];
