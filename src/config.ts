@@ -13,22 +13,7 @@ import { checkRedisUrl, databaseIndexOf } from './redis/redis-url.js';
 import { secretTextRefusal } from './secret-text.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import { checkKeyEnv, readTrustRules } from './trust-config.js';
-import {
-  type AllowedHost,
-  API_HOSTS_VARIABLE,
-  baseUrlRefusal,
-  DEFAULT_KEY_ENV,
-  hostOfUrl,
-  isEnvName,
-  KEY_ENVS_VARIABLE,
-  type KeysFileNames,
-  keyEnvRefusal,
-  missingKeyLine,
-  parseHostEntry,
-  STORE_HOSTS_VARIABLE,
-  type TrustRules,
-  WEBHOOK_HOSTS_VARIABLE,
-} from './trust-rules.js';
+import { DEFAULT_KEY_ENV, type KeysFileNames, missingKeyLine } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
 /**
