@@ -90,9 +90,25 @@ export function excelTextNote(
   options: { createOnly: ReadonlySet<string> },
   written: boolean,
 ): string {
+  return formerFormNote(match, upsert, options, written, `${match.key} (Excel text)`, '');
+}
+
+/**
+ * `sku was OLD on the marketplace…: sent as NEW` once the write sent the match field, else `sku is
+ * OLD …: matched as NEW`: the note of a row whose product was found under another written form of
+ * its key (Excel text here, an invisible edge character: invisible-edge-keys.ts).
+ */
+export function formerFormNote(
+  match: ExcelTextMatch,
+  upsert: ProductUpsert,
+  options: { createOnly: ReadonlySet<string> },
+  written: boolean,
+  shown: string,
+  why: string,
+): string {
   const { matchBy } = match;
   const sent = written && upsert.fields[matchBy] !== undefined && !options.createOnly.has(matchBy);
   return sent
-    ? `${matchBy} was ${match.key} (Excel text) on the marketplace: sent as ${upsert.key}`
-    : `${matchBy} is ${match.key} (Excel text) on the marketplace: matched as ${upsert.key}`;
+    ? `${matchBy} was ${shown} on the marketplace${why}: sent as ${upsert.key}`
+    : `${matchBy} is ${shown} on the marketplace${why}: matched as ${upsert.key}`;
 }

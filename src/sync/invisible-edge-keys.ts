@@ -5,7 +5,7 @@ import {
   withoutInvisibleEdges,
 } from '../catalog/invisible-text.js';
 import type { ProductUpsert } from '../interfaces.js';
-import type { ExcelTextMatch } from './excel-text-keys.js';
+import { type ExcelTextMatch, formerFormNote } from './excel-text-keys.js';
 import type { KnownProduct } from './id-map.js';
 import type { FactReads } from './id-row-facts.js';
 
@@ -90,12 +90,8 @@ export function invisibleEdgeNote(
   options: { createOnly: ReadonlySet<string> },
   written: boolean,
 ): string {
-  const { matchBy } = match;
   const edge = invisibleEdge(match.key);
   const at = edge?.where === 'ends' ? 'end' : 'start';
-  const which = `an invisible ${edge?.code} at its ${at}`;
-  const sent = written && upsert.fields[matchBy] !== undefined && !options.createOnly.has(matchBy);
-  return sent
-    ? `${matchBy} was "${shownKey(match.key)}" on the marketplace (${which}): sent as ${upsert.key}`
-    : `${matchBy} is "${shownKey(match.key)}" on the marketplace (${which}): matched as ${upsert.key}`;
+  const why = ` (an invisible ${edge?.code} at its ${at})`;
+  return formerFormNote(match, upsert, options, written, `"${shownKey(match.key)}"`, why);
 }
