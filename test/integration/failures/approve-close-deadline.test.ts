@@ -49,14 +49,13 @@ describe('approve, when its workers cannot close promptly', () => {
       CATALOG_SYNC_CLOSE_DEADLINE_MS: String(CLOSE_DEADLINE_MS),
     });
     await firstPut;
-    const stoppedAt = Date.now();
     approve.process.kill('SIGTERM');
 
     // Without the deadline it is still waiting for its chunk (30 s and more); with the unscaled
-    // one, 10 s. The bound is well over the scaled deadline and the process's stop (~0.7 s here).
-    const bound = new Promise((resolve) => setTimeout(() => resolve('still running'), 5000));
+    // one, 10 s. The bound tells ended from still waiting, well over the scaled deadline and the
+    // process's stop (~0.7 s here): no duration is asserted (timings are bench/'s).
+    const bound = new Promise((resolve) => setTimeout(() => resolve('still running'), 8000));
     expect(await Promise.race([approve.exited, bound])).toEqual({ code: 143, signal: null });
-    expect(Date.now() - stoppedAt).toBeLessThan(5000);
     expect(approve.stderr().trim().split('\n').at(-1)).toBe(
       `catalog-sync: interrupted (SIGTERM): the approved rows of run ${id} stay queued and go on with any ` +
         `\`catalog-sync worker\` or another \`catalog-sync approve ${id}\`.`,
