@@ -76,10 +76,11 @@ describe('a Redis with a maxmemory (noeviction) that a run fills', () => {
     const writes = pipeline.sandbox.stats().writesApplied;
     expect(writes).toBeGreaterThan(0);
     expect(writes).toBeLessThan(rows.length);
-    // Only the requests already under way when Redis refused (at most --concurrency) were answered
-    // after that; none was started later.
+    // Answered after Redis refused: the requests under way then (at most --concurrency), and at most
+    // one more per slot, started by an answer the tool read before the refusal's reply reached it (on
+    // a loaded machine that reply can come a few milliseconds after the refusal). None after that.
     expect(requestsAtFirstOom).not.toBeNull();
-    expect(pipeline.sandbox.stats().total - (requestsAtFirstOom ?? 0)).toBeLessThanOrEqual(4);
+    expect(pipeline.sandbox.stats().total - (requestsAtFirstOom ?? 0)).toBeLessThanOrEqual(2 * 4);
     // The rows not settled stay queued: the run is not done, and not all rows have an outcome.
     const status = JSON.parse((await pipeline.cli(['status', '--json'], env())).stdout) as {
       state: string;
