@@ -181,11 +181,26 @@ export function meantField(name: string): { field: string; otherName: boolean } 
   if (TOOL_FIELDS.includes(name) || ownWord(name)) return null;
   const meant = OTHER_NAMES[name.toLowerCase()];
   if (meant !== undefined) return { field: meant, otherName: true };
-  const best = nearestSpelling(
-    name,
-    TOOL_FIELDS.map((field): [string, string] => [field, field]),
-  );
-  return best && best.distance <= 1 ? { field: best.field, otherName: false } : null;
+  const lower = name.toLowerCase();
+  const field = TOOL_FIELDS.find((candidate) => candidate === lower || oneTypoFrom(lower, candidate));
+  return field === undefined ? null : { field, otherName: false };
+}
+
+/**
+ * `lower` is `word` with one typo. A short word's one edit is mostly another word (`min` is one
+ * letter from `mpn`, `tag` from `tax`, `sale` from `sole`, `link` from `line`), so under five
+ * letters only a letter typed twice (`skuu`, `qtty`) or two neighbours swapped (`nmae`) count.
+ */
+export function oneTypoFrom(lower: string, word: string): boolean {
+  if (word.length >= 5) return editDistance(lower, word) === 1;
+  if (lower.length === word.length)
+    return [...word].some(
+      (_, i) => i + 1 < word.length && lower === word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2),
+    );
+  if (lower.length !== word.length + 1) return false;
+  for (let i = 1; i < lower.length; i++)
+    if (lower[i] === lower[i - 1] && lower.slice(0, i) + lower.slice(i + 1) === word) return true;
+  return false;
 }
 
 /** The candidate whose spelling is fewest edits from `name`, case aside (the first of equals). */

@@ -1,4 +1,4 @@
-import { editDistance, meantField, OTHER_NAMES, ownWord, TOOL_FIELDS } from './field-names.js';
+import { meantField, OTHER_NAMES, oneTypoFrom, ownWord, TOOL_FIELDS } from './field-names.js';
 
 /** The product field a column sent under its own name is near, for the summary's hint. */
 export interface NearField {
@@ -13,17 +13,21 @@ export interface NearField {
  * misspelt (`Stok`, `Titel`, `Qtty`), else a field or word after `product`/`item` (`Product Name`,
  * `item_price`). meantField alone measured a name against the tool's own fields: a header
  * `sku,Titel,Product Name,price` got no hint, and every row was `missing name for a new product`.
- * None for a product field itself, and an own word (`height`, `price2`).
+ * A barcode's kind (`EAN13`) is the barcode's. None for a product field itself, and an own word
+ * (`height`, `price2`).
  */
 export function nearField(name: string): NearField | null {
   if (TOOL_FIELDS.includes(name)) return null;
   const meant = meantField(name.trim());
   if (meant) return { field: meant.field };
+  const barcode = barcodeKind(name);
+  if (barcode) return { field: 'barcode', word: barcode };
   if (ownWord(name)) return null;
   const prefixed = prefixedField(name);
   if (prefixed) return prefixed;
   const lower = name.trim().toLowerCase();
-  for (const [word, field] of Object.entries(OTHER_NAMES)) if (misspells(lower, word)) return { field, word };
+  for (const [word, field] of Object.entries(OTHER_NAMES))
+    if (oneTypoFrom(lower, word)) return { field, word };
   return null;
 }
 
@@ -42,14 +46,10 @@ function prefixedField(name: string): NearField | null {
 }
 
 /**
- * `lower` is `word` with one typo. A short word's one edit is mostly another word (`tag`: `tax`,
- * `sale`: `sales`, `sole`, `scale`; `link`: `line`; `ean`: `mean`), so under five letters only a
- * letter typed twice counts (`qtty`).
+ * `EAN13`, `GTIN-14`, `UPC-A`, `ISBN 10`: a barcode named with its standard's length or kind, the
+ * usual header of an ERP's or a wholesaler's barcode column. Unlike `price2` (a second price) it is
+ * the barcode itself, so it is hinted at (never read as it: a file may carry two of them).
  */
-function misspells(lower: string, word: string): boolean {
-  if (word.length >= 5) return editDistance(lower, word) === 1;
-  if (lower.length !== word.length + 1) return false;
-  for (let i = 1; i < lower.length; i++)
-    if (lower[i] === lower[i - 1] && lower.slice(0, i) + lower.slice(i + 1) === word) return true;
-  return false;
+function barcodeKind(name: string): string | null {
+  return /^(ean|gtin|upc|isbn)[\s_-]?(?:8|10|12|13|14|a|e)$/i.exec(name.trim())?.[1]?.toLowerCase() ?? null;
 }

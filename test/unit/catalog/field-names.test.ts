@@ -112,9 +112,21 @@ describe('the product field a name that is not one was meant to be', () => {
     ['salePrice', 'sale_price', false],
     ['SKU', 'sku', false],
     ['Quantity', 'quantity', false],
+    // A short field: a letter typed twice, or two neighbours swapped.
+    ['skuu', 'sku', false],
+    ['mpnn', 'mpn', false],
+    ['ksu', 'sku', false],
   ])('%s is %s', (name, field, otherName) => {
     expect(meantField(name)).toEqual({ field, otherName });
   });
+
+  // `min (mpn?)`, `uri (url?)`: one letter changed in a short field is mostly another word.
+  it.each(['min', 'uri', 'mpm', 'sk', 'nam', 'same', 'tabs'])(
+    '%s is none: one letter from a short field',
+    (name) => {
+      expect(meantField(name)).toBeNull();
+    },
+  );
 
   it.each(['sku', 'quantity', 'sale_price', 'material', 'color', 'size', 'style', 'base_price', 'stok'])(
     '%s is none: a product field, or far from every one',

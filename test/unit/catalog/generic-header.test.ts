@@ -111,7 +111,7 @@ describe("the generic preset's header", () => {
     const header = genericHeader(['sku', 'Stok', 'Titel', 'Qtty', 'EAN13', 'Product Name', 'price']);
     expect(header.localized).toBeUndefined();
     expect(header.lines).toEqual([
-      `columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), Product Name (name?)${NEAR_HINT} (quantity: Stok; docs/sources.md)`,
+      `columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), EAN13 (ean → barcode?), Product Name (name?)${NEAR_HINT} (quantity: Stok; docs/sources.md)`,
     ]);
     expect(genericHeader(['sku', 'name', 'Titel', 'Product Name']).lines).toEqual([]);
   });

@@ -37,12 +37,24 @@ describe('the product field a column sent under its own name is near', () => {
     expect(nearField(name)).toEqual({ field });
   });
 
+  // A barcode column named by its standard (ERP and wholesaler exports) is the barcode, not a second
+  // one: hinted at, where a numbered field (`price2`) is not.
+  it.each([
+    ['EAN13', 'ean'],
+    ['ean-13', 'ean'],
+    ['GTIN14', 'gtin'],
+    ['UPC-A', 'upc'],
+    ['ISBN 10', 'isbn'],
+  ])('%s is the barcode, as %s', (name, word) => {
+    expect(nearField(name)).toEqual({ field: 'barcode', word });
+  });
+
   it.each([
     // Attribute words and numbered fields (a second price).
     'height',
     'Width',
     'price2',
-    'EAN13',
+    'min',
     // A short word misspelt is mostly another word: tax is not tag, sales not sale, line not link.
     'tax',
     'sales',
