@@ -56,7 +56,7 @@ describe("a generic header that names a product field by another platform's word
 
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toContain(
-      'columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), Product Name (name?): rename it, or read it with a mapping file (quantity: Stok; docs/sources.md)',
+      'columns sent under their own name, near a product field: Stok (stock → quantity?), Titel (title → name?), Qtty (qty → quantity?), EAN13 (ean → barcode?), Product Name (name?): rename it, or read it with a mapping file (quantity: Stok; docs/sources.md)',
     );
     expect(await pipeline.readText('w3-report.csv')).toContain(
       'missing name for a new product (no name column; near it: Titel (title → name?), Product Name (name?))',
