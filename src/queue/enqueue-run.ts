@@ -96,7 +96,7 @@ export async function enqueueRun(
     ...(spec.sellerName ? { name: spec.sellerName } : {}),
   });
   if (spec.sentFields) {
-    const absent = await fieldsNoLongerInSource(deps.redis, deps.keys, spec.sellerRef, spec.sentFields, spec);
+    const absent = await fieldsNoLongerInSource(deps.redis, deps.keys, spec.sellerRef, spec.sentFields);
     // With --fields the user chose what goes out: the others are absent on purpose.
     if (absent.length > 0 && spec.fields === null) spec = { ...spec, absentFields: absent };
   }

@@ -25,6 +25,7 @@ import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { finalisationOver, type LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { recordFieldsSent } from '../runs/managed-fields.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
@@ -192,6 +193,8 @@ export async function tellApprovalEnd(deps: FinaliseDeps, runId: string): Promis
   const run = await deps.runs.get(runId);
   // Cancelled in between (a held run): the cancel's end step told that end.
   if (!run || (run.state !== 'done' && run.state !== 'held')) return true;
+  // The round sent the held rows: their fields count as sent from now on (managed-fields.ts).
+  await recordFieldsSent(deps.redis, deps.keys, run);
   logRunEnd(deps, run);
   if (run.state === 'done') await deps.notifier?.notifyRun('ended', run);
   return true;
@@ -225,6 +228,8 @@ async function endRun(
   // A read that found products the record lacks, and did not become the record: the next
   // --incremental run reads them rather than creating them again.
   if (run) await voidRecordLacking(redis, keys, run);
+  // Only a run that wrote rows sent its fields: not one held before it wrote (managed-fields.ts).
+  if (run) await recordFieldsSent(redis, keys, run);
   if (run) logRunEnd(deps, run);
   if (run?.sourceId) {
     // Only this run's claim: a newer import of the same source may hold the key by now.
