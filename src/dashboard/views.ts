@@ -172,13 +172,17 @@ export function runView(
 }
 
 /**
- * "approved 2026-05-10 09:12 UTC", "reverted …: 3 reverted, 1 failed", "cancelled …" (": superseded
- * by run …"): by time.
+ * "held 2026-05-10 03:01 UTC" (of a run approved since), "approved 2026-05-10 09:12 UTC", "reverted …:
+ * 3 reverted, 1 failed", "cancelled …" (": superseded by run …"): by time.
  */
 export function runHistory(run: RunRecord): string[] {
   const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const events: Array<[number, string]> = [];
-  if (run.approvedAt !== undefined) events.push([run.approvedAt, `approved ${at(run.approvedAt)}`]);
+  if (run.approvedAt !== undefined) {
+    // An approved run's finish is its approval's end (held-rows.ts): when it was held is said apart.
+    if (run.heldAt !== undefined) events.push([run.heldAt, `held ${at(run.heldAt)}`]);
+    events.push([run.approvedAt, `approved ${at(run.approvedAt)}`]);
+  }
   for (const revert of run.reverts ?? []) {
     // By name: the counts are a hash read from Redis, which keeps no order of its own.
     const counts = Object.entries(revert.counts)

@@ -33,7 +33,7 @@ export const APPROVAL_END_UNTOLD = 'approvalEndUntold';
 // (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
 // ARGV[1] is the time of the call, taken after its rows were written: APPROVAL_WROTE_AT keeps the
 // latest (every batch's, not the last one's alone: another caller's rows may be written later than
-// this caller's clock read, and settled before it). Fenced by an approve chunk's attempt
+// this caller's clock read, and settled before it), and the round's end is the run's `finishedAt`. Fenced by an approve chunk's attempt
 // (runs/settle-fence.ts: KEYS[6] its job lock, ARGV[2] its tokens): none once another holds the chunk.
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
@@ -86,7 +86,10 @@ if replaced > 0 then
     if redis.call('HEXISTS', KEYS[2], 'cancelledAt') == 1 then
       redis.call('HDEL', KEYS[2], 'approvalRows', 'approvalCount')
     else
-      redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done', '${APPROVAL_END_UNTOLD}', 1)
+      -- The round ends when its rows were last written: the run's finishedAt from now on (the
+      -- hold's own instant stays in heldAt), as approve's summary and status tell it.
+      local wrote = redis.call('HGET', KEYS[2], '${APPROVAL_WROTE_AT}')
+      redis.call('HSET', KEYS[2], 'state', held > 0 and 'held' or 'done', '${APPROVAL_END_UNTOLD}', 1, 'finishedAt', wrote)
     end
   end
 end

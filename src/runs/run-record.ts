@@ -132,7 +132,12 @@ export interface RunRecord extends RunSpec {
    * so its line is not offered (approve-hint.ts).
    */
   approveDuplicates?: boolean;
-  /** When `approve` sent what a guard held back. */
+  /**
+   * When a guard held the run (ms): the end of the run's own work. `finishedAt` says it too until an
+   * approval ends a round; from then on `finishedAt` is that round's end (held-rows.ts RESETTLE).
+   */
+  heldAt?: number;
+  /** When `approve` began to send what a guard held back (its latest round's start). */
   approvedAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
   approvalUnqueued?: boolean;
@@ -200,6 +205,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   const fields: Partial<RunRecord> = {};
   if (hash.heldReason) fields.heldReason = hash.heldReason;
   if (hash.approveDuplicates === '1') fields.approveDuplicates = true;
+  if (hash.heldAt) fields.heldAt = Number(hash.heldAt);
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
   // approve.ts: what an approval approves is kept until its round's writes are all queued.
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)

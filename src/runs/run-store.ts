@@ -278,7 +278,8 @@ export class RunStore {
       ? { aborted: 1, ...(how.endedEarly ? { endedEarly: how.endedEarly } : {}) }
       : {};
     const notApplied = how.missingNotApplied ? { missingNotApplied: how.missingNotApplied } : {};
-    const fields = { state, finishedAt: now, ...early, ...notApplied };
+    // A held run's `finishedAt` becomes its approval's end later: the hold's own instant is kept apart.
+    const fields = { state, finishedAt: now, ...(how.held ? { heldAt: now } : {}), ...early, ...notApplied };
     defineScripts(this.redis, FINISH);
     const multi = this.redis.multi();
     // The requests this process counted for the run are in its record when it ends (spent, they

@@ -172,6 +172,24 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/**
+ * How long the run took, as its headline says it. An approved run's end is its approval's
+ * (held-rows.ts): from the run's start that would count the wait between the hold and `approve` (a
+ * night), and from the start to the hold is the held run's own time, not what `approve` did. So it
+ * is the approval's (approvedAt to finishedAt), with the held run's own beside it where the record
+ * has the hold's instant: `812 ms by approve (the run was held after 555 ms)`.
+ */
+function tookText(run: RunRecord): string {
+  if (!run.finishedAt) return 'still running';
+  // An approval's end is never before its start: a record whose end is the hold's still (an older
+  // version approved it) says the run's own time, as it did then.
+  if (run.approvedAt === undefined || run.finishedAt < run.approvedAt)
+    return formatDuration(run.finishedAt - run.createdAt);
+  const held =
+    run.heldAt === undefined ? '' : ` (the run was held after ${formatDuration(run.heldAt - run.createdAt)})`;
+  return `${formatDuration(run.finishedAt - run.approvedAt)} by approve${held}`;
+}
+
 /** How the run ended, after its id: `done in 2.1 s`, `held`, `superseded by run …`. */
 function headline(run: RunRecord, took: string): string {
   // A run whose source broke half way is `done` too (enqueue-run.ts): it must not read as whole.
@@ -198,9 +216,8 @@ export function formatSummary(
   learned: LearnedLimit | null = null,
 ): string {
   const c = runCounts(run);
-  const took = run.finishedAt ? formatDuration(run.finishedAt - run.createdAt) : 'still running';
   const lines = [
-    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${headline(run, took)}`,
+    `run ${run.id}${run.dryRun ? ' (dry run: nothing written)' : ''}: ${headline(run, tookText(run))}`,
     `  source    ${run.source} (preset ${run.preset})`,
   ];
   for (const detection of detections) lines.push(`            ${detection}`);

@@ -4,8 +4,8 @@ import type { RunRecord } from '../runs/run-store.js';
 
 /**
  * Run record field: the latest time (ms) an approval of the run settled rows, each after its write
- * (guards/held-rows.ts): the run wrote until then. Its `finishedAt` does not say so: a round that its
- * last row ends leaves it the hold's (what `status` and the dashboard show).
+ * (guards/held-rows.ts): the run wrote until then. A round that its last row ends makes it the run's
+ * `finishedAt` too; a record an earlier version approved kept the hold's `finishedAt`, and says it here only.
  */
 export const APPROVAL_WROTE_AT = 'approvalWroteAt';
 
@@ -18,8 +18,8 @@ const MAY_WRITE = new Set(['queued', 'running', 'held']);
  * none. Read from the seller's runs (keys.sellerRuns: every run of the last 7 days, which covers any
  * run still able to write). An `--incremental` full read begun at `since` does not hold what such a
  * run created: it is recorded in its own field's id map only (match-space.ts).
- * A held run approved since wrote after its `finishedAt` (the hold's, kept when its approval ends
- * with its last row): when its approval last wrote counts too (APPROVAL_WROTE_AT).
+ * A held run approved since may have written after its `finishedAt` (the hold's, in a record an
+ * earlier version approved): when its approval last wrote counts too (APPROVAL_WROTE_AT).
  */
 export async function otherFieldRunSince(
   redis: Redis,

@@ -226,6 +226,22 @@ describe('runView of runs that guards, approve, revert and cancel touched', () =
     expect(view.durationMs).toBe(60_000);
   });
 
+  it("tells when an approved run was held, before its approval: its finish is the approval's end", () => {
+    const view = runView(
+      runRecord({
+        state: 'done',
+        createdAt: at,
+        heldAt: at + 60_000,
+        approvedAt: at + 7 * 3_600_000,
+        finishedAt: at + 7 * 3_600_000 + 2_000,
+      }),
+      undefined,
+      at + 8 * 3_600_000,
+    );
+    expect(view.history).toEqual(['held 2026-03-02 02:01 UTC', 'approved 2026-03-02 09:00 UTC']);
+    expect(view.finishedAt).toBe(at + 7 * 3_600_000 + 2_000);
+  });
+
   it('names the run that superseded a cancelled run (a newer read of its source)', () => {
     const view = runView(
       runRecord({

@@ -348,6 +348,24 @@ describe('formatSummary', () => {
     const text = formatSummary(runRecord({ state: 'running', finishedAt: null }));
     expect(text.split('\n')[0]).toBe('run 20240510T020000-abc123: running');
   });
+
+  it("gives an approved run's approval time, the held run's own beside it, never the night between", () => {
+    // Held 555 ms after its start, approved 7 h later, its approval done 1.2 s after that.
+    const heldAt = createdAt + 555;
+    const approvedAt = createdAt + 7 * 3_600_000;
+    const approved = runRecord({ heldAt, approvedAt, finishedAt: approvedAt + 1_200 });
+    expect(formatSummary(approved).split('\n')[0]).toBe(
+      'run 20240510T020000-abc123: done in 1.2 s by approve (the run was held after 555 ms)',
+    );
+    // A record without the hold's instant: the approval's time alone.
+    expect(formatSummary({ ...approved, heldAt: undefined }).split('\n')[0]).toBe(
+      'run 20240510T020000-abc123: done in 1.2 s by approve',
+    );
+    // One an earlier version approved, its end the hold's still: the run's own time, as then.
+    expect(formatSummary({ ...approved, heldAt: undefined, finishedAt: heldAt }).split('\n')[0]).toBe(
+      'run 20240510T020000-abc123: done in 555 ms',
+    );
+  });
 });
 
 describe('pausedMessage', () => {
