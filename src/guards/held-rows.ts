@@ -33,8 +33,9 @@ export const APPROVAL_END_UNTOLD = 'approvalEndUntold';
 // (queue/finalise.ts endIfFinalisationOver), which tells its webhook and logs its end, once.
 // ARGV[1] is the time of the call, taken after its rows were written: APPROVAL_WROTE_AT keeps the
 // latest (every batch's, not the last one's alone: another caller's rows may be written later than
-// this caller's clock read, and settled before it), and the round's end is the run's `finishedAt`. Fenced by an approve chunk's attempt
-// (runs/settle-fence.ts: KEYS[6] its job lock, ARGV[2] its tokens): none once another holds the chunk.
+// this caller's clock read, and settled before it), and the round's end is the run's `finishedAt`.
+// Fenced by an approve chunk's attempt (runs/settle-fence.ts: KEYS[6] its job lock, ARGV[2] its
+// tokens): none once another holds the chunk.
 const RESETTLE_SCRIPT = luaScript(
   'resettle',
   6,
