@@ -12,8 +12,9 @@ import type { ReadAs } from './field-names.js';
 import { kindOf } from './fields.js';
 import { compileMapping } from './mapping.js';
 import type { MappingSpec } from './mapping-file.js';
-import { matchField } from './match-field.js';
+import { matchField, type ReadColumns } from './match-field.js';
 import { choosePreset } from './preset-choice.js';
+import { readsWhenAsked } from './preset-reads.js';
 import { Columns } from './presets/columns.js';
 import type { Draft, PresetName, PresetRun, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
@@ -134,14 +135,23 @@ export function createMapper(options: MapperOptions): Mapper {
   const available = availableFields(base.fields(presetColumns), compiled);
   if (available.includes(UNSENDABLE_FIELD)) throw new CatalogConfigError(unsendableReason('the source'));
   const generic = label === 'generic';
-  const match = matchField(
-    options.matchBy,
-    mapping,
-    available,
-    { columns, readAs, generic },
-    generic,
-    options.matchByOption,
-  );
+  const read: ReadColumns = { columns, readAs, generic };
+  // A platform preset's columns, for `--match-by title`: read by its own row mapper, if asked.
+  if (!generic && base.fields(presetColumns).length > 0)
+    read.preset = {
+      name: label,
+      reads: readsWhenAsked({
+        columns,
+        presetColumns,
+        sample: rename ? sample.map(rename) : sample,
+        create: () =>
+          base.create(new Columns(presetColumns, options.openColumns === true), {
+            now: options.now ?? Date.now(),
+          }),
+        given: Object.keys(mapping?.fields ?? {}),
+      }),
+    };
+  const match = matchField(options.matchBy, mapping, available, read, generic, options.matchByOption);
   const { field: matchBy } = match;
   if (match.line) detections.push(match.line);
   const send = options.fields

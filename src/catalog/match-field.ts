@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
-import { nearestField, type ReadAs } from './field-names.js';
+import { editDistance, nearestField, type ReadAs } from './field-names.js';
 import type { MappingSpec } from './mapping-file.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 
@@ -25,6 +25,11 @@ export interface ReadColumns {
   readAs: ReadAs;
   /** The generic preset: each column not in `readAs` is the field of its own name. */
   generic: boolean;
+  /**
+   * A platform preset's: its name, and the columns it reads as a product field (`title` → name in a
+   * Google Merchant feed: preset-reads.ts), found when first asked for (a column named, not a field).
+   */
+  preset?: { name: string; reads: () => ReadonlyMap<string, string> };
 }
 
 /**
@@ -34,11 +39,13 @@ export interface ReadColumns {
  * `--match-by ean` had the generic preset read an `EAN` column as `ean` where every other run reads
  * it as barcode, found none of the products made by it, and created the whole catalog again. So a
  * name the source gives as a field is that field; else a column of that name (any case) is the field
- * it is read as (`SKU` → sku, `EAN` → barcode: said in one line when more than its case differs);
- * else a field in another case (`SKU` where a preset gives `sku`). Any other name is refused in one
- * line saying where it came from (`givenAs`: `--match-by` as the user wrote it, a job file's
- * `matchBy: ean in nightly.yml`), with the field one edit from it (`skuu`: sku), else, for a header
- * no preset knows (`unknownHeader`), what would read it.
+ * it is read as (`SKU` → sku, `EAN` → barcode, a Google Merchant `title` → name, a Shopify `Variant
+ * Barcode` → barcode: said in one line when more than its case differs); else a field in another case
+ * (`SKU` where a preset gives `sku`). Any other name is refused in one line saying where it came from
+ * (`givenAs`: `--match-by` as the user wrote it, a job file's `matchBy: ean in nightly.yml`): a column
+ * the preset reads as no field, as such; with the column one edit from it that the preset reads as a
+ * field (`titel`: title, read as name), else the field one edit from it (`skuu`: sku), else, for a
+ * header no preset knows (`unknownHeader`), what would read it.
  */
 export function matchField(
   given: string | undefined,
@@ -55,40 +62,64 @@ export function matchField(
       ? `matchBy ${asked} (mapping file ${mapping.origin})`
       : `--match-by ${asked} (the default)`;
   const found = resolved(asked, available, read);
-  if (found !== undefined) {
+  if (found.field !== undefined) {
     const match: MatchField = { field: found.field, columnNames: columnNames(found.field, read) };
     if (found.column !== undefined && found.field.toLowerCase() !== asked.toLowerCase())
       match.line = `${origin}: this source's ${found.column} column is read as ${found.field}: matched by ${found.field}`;
     return match;
   }
-  // A typo of a field the source gives (`skuu`) is that field, not a header to write a mapping for.
-  // One edit at most: matched by a field further off, a run would create the catalog again.
-  const nearest = nearestField(asked, available.filter(mayShowField), 1);
-  const near = nearest ? `; the nearest field is ${nearest.field}` : '';
+  // A typo of a column the preset reads (`titel`) or of a field the source gives (`skuu`) is that
+  // one, not a header to write a mapping for. One edit at most: matched by a field further off, a
+  // run would create the catalog again.
+  const column = read.preset ? nearestColumn(asked, read.preset.reads(), available) : undefined;
+  const nearest = column ? undefined : nearestField(asked, available.filter(mayShowField), 1);
+  const near = column
+    ? `; the nearest column is ${column.column}, read as ${column.field}`
+    : nearest
+      ? `; the nearest field is ${nearest.field}`
+      : '';
+  const fields = `(fields: ${shownFields(available)})`;
+  if (found.column !== undefined && read.preset)
+    throw new CatalogConfigError(
+      `${origin}: the ${read.preset.name} preset reads this source's ${found.column} column as no product field${near} ${fields}`,
+    );
   // Named absolutely: an installed package has the folder too, but no checkout to be relative to.
   const hint =
     unknownHeader && !nearest
       ? `; no preset knows these columns: give --mapping FILE (see ${join(projectRoot(), 'fixtures', 'mappings')}/)`
       : '';
   throw new CatalogConfigError(
-    `${origin}: no column of this source gives the field "${asked}"${near} (fields: ${shownFields(available)})${hint}`,
+    `${origin}: no column of this source gives the field "${asked}"${near} ${fields}${hint}`,
   );
 }
 
+/** The field `asked` names, and the column it names where it names one (read as no field: none). */
 function resolved(
   asked: string,
   available: readonly string[],
   read: ReadColumns,
-): { field: string; column?: string } | undefined {
+): { field?: string; column?: string } {
   if (available.includes(asked)) return { field: asked };
   const lower = asked.toLowerCase();
   const column = read.columns.includes(asked) ? asked : only(read.columns, lower);
   if (column !== undefined) {
-    const field = read.readAs.get(column) ?? (read.generic ? column : undefined);
+    const field = read.readAs.get(column) ?? (read.generic ? column : read.preset?.reads().get(column));
     if (field !== undefined && available.includes(field)) return { field, column };
   }
   const field = only(available, lower);
-  return field === undefined ? undefined : { field };
+  return field !== undefined ? { field } : column !== undefined ? { column } : {};
+}
+
+/** The column one edit from `asked` (case aside) that the preset reads as a field the source gives. */
+function nearestColumn(
+  asked: string,
+  reads: ReadonlyMap<string, string>,
+  available: readonly string[],
+): { column: string; field: string } | undefined {
+  for (const [column, field] of reads.entries())
+    if (available.includes(field) && editDistance(asked.toLowerCase(), column.toLowerCase()) <= 1)
+      return { column, field };
+  return undefined;
 }
 
 /** The one name of `names` that is `lower` in lower case; none when none or several are. */
