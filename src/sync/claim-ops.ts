@@ -13,6 +13,12 @@ export interface ClaimOp {
   now: number;
   /** The stale value a look-up found nothing for ('' for none): only it may be taken over. */
   takeOver: string;
+  /**
+   * The id-map entry head (entryHead) of a product whose PUT answered 404 ('' for none): an entry
+   * under the key that still names it is not `known`, so the key is claimed for its new create while
+   * the entry stays until that create is recorded (row-sync.ts).
+   */
+  replacing: string;
 }
 
 /** A renew of a claim by its holder (`prefix` is `run|token|`): `value` '' releases it. */
@@ -36,12 +42,13 @@ export type ClaimOpAnswer = ClaimAnswer | boolean;
 // one turn go as several executions, one after the other.
 const OPS_PER_SCRIPT = 1000;
 
-const ARGS_PER_OP = 7;
+const ARGS_PER_OP = 8;
 
 // KEYS[1]: the claims hash; then the run records and id-map buckets the ops name, each once.
-// ARGV: per op, in the order asked, 7 values:
-//   'claim', key, KEYS index of the run record (0: unchecked), of the bucket, value, now, stale value
-//   'renew', key, 0, 0, holder's prefix, new value ('' releases), ''
+// ARGV: per op, in the order asked, 8 values:
+//   'claim', key, KEYS index of the run record (0: unchecked), of the bucket, value, now, stale value,
+//            the head of an entry that is not `known` ('' for none)
+//   'renew', key, 0, 0, holder's prefix, new value ('' releases), '', ''
 // The ops are applied one after the other as if each ran alone: the claims hash is read once (HMGET)
 // into a table the ops read and change, and written once at the end (HSET, HDEL). No op changes a
 // run's record or the id map, so they are read first: each run's record once, each claimed key in
@@ -63,6 +70,11 @@ for b = 0, #ARGV - 1, ${ARGS_PER_OP} do
       op.lost = runLost[run]
     end
     if not op.lost then op.known = redis.call('HGET', KEYS[tonumber(ARGV[b + 4])], op.key) end
+    local replacing = ARGV[b + 8]
+    if op.known and replacing ~= '' and
+      (op.known == replacing or string.sub(op.known, 1, #replacing + 1) == replacing .. '|') then
+      op.known = false
+    end
   end
   if not op.lost and not op.known and not asked[op.key] then
     asked[op.key] = true
@@ -156,8 +168,17 @@ async function applySlice(
   };
   const args = ops.flatMap((op): (string | number)[] =>
     op.op === 'claim'
-      ? ['claim', op.key, keyIndex(op.runKey), keyIndex(op.bucketKey), op.value, op.now, op.takeOver]
-      : ['renew', op.key, 0, 0, op.prefix, op.value, ''],
+      ? [
+          'claim',
+          op.key,
+          keyIndex(op.runKey),
+          keyIndex(op.bucketKey),
+          op.value,
+          op.now,
+          op.takeOver,
+          op.replacing,
+        ]
+      : ['renew', op.key, 0, 0, op.prefix, op.value, '', ''],
   );
   const flat = (await runScriptWithKeys(redis, CLAIM_OPS_SCRIPT, keys, args)) as string[];
   return ops.map((op, i): ClaimOpAnswer => {

@@ -12,7 +12,7 @@ import {
   type RenewOp,
 } from './claim-ops.js';
 import { idMapKeyOf } from './id-map-buckets.js';
-import { decodeKnown, type KnownProduct } from './id-map-entry.js';
+import { decodeKnown, entryHead, type KnownProduct } from './id-map-entry.js';
 import { migrateOldIdMap } from './id-map-migration.js';
 
 /**
@@ -57,9 +57,10 @@ export class CreateClaims {
    * Claims `key` for a create by `runId`; `takeOver` is the stale value a look-up found nothing for.
    * A run whose record is gone (Redis lost its state) claims nothing: the id map and claims that keep
    * it from creating a product twice may be gone with it (request numbers are checked per block
-   * only, request-quota.ts).
+   * only, request-quota.ts). `replacing`: the id of a product whose PUT answered 404, which the id
+   * map may still hold under the key: not `known`, as the create is to replace it.
    */
-  async claim(key: string, runId: string, takeOver = ''): Promise<Claim> {
+  async claim(key: string, runId: string, takeOver = '', replacing = ''): Promise<Claim> {
     const token = randomUUID();
     await migrateOldIdMap(this.redis, this.keys, this.sellerRef);
     // A claim's answer is its kind and value (a renew's only is a boolean).
@@ -71,6 +72,7 @@ export class CreateClaims {
       value: this.value(runId, token, this.now() + this.claimMs),
       now: this.now(),
       takeOver,
+      replacing: replacing === '' ? '' : entryHead(replacing),
     })) as ClaimAnswer;
     switch (kind) {
       case 'lost':

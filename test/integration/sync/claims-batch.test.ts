@@ -155,6 +155,22 @@ describe('claims applied together keep every claim exact', () => {
     expect(await redis.hkeys(keys.pendingCreates(REF))).toEqual(['sku-free']);
   });
 
+  it('claim a key whose entry names the product being replaced (404 on PUT), not one naming another', async () => {
+    for (const [key, id] of [
+      ['sku-gone', '42'],
+      ['sku-other', '421'],
+    ] as const) {
+      await redis.hset(idMapKeyOf(keys, REF, key), key, encodeKnown(key, { id, sent: { sku: key } }));
+    }
+    const claims = claimsOf();
+    const results = await inOneTurn(2, (i) =>
+      claims.claim(i === 0 ? 'sku-gone' : 'sku-other', 'run-1', '', '42'),
+    );
+    expect(results[0]).toMatchObject({ kind: 'claimed' });
+    expect(results[1]).toEqual({ kind: 'known', product: { id: '421', sent: { sku: 'sku-other' } } });
+    expect(await redis.hkeys(keys.pendingCreates(REF))).toEqual(['sku-gone']);
+  });
+
   it('apply a release before a claim of the same key asked after it in the turn', async () => {
     const claims = claimsOf();
     const first = await claims.claim('sku-r', 'run-1');
