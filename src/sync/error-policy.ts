@@ -25,7 +25,8 @@ import { isConnectTimeout, isTlsMisfit, outOfReachCause, unreachedCause } from '
  *   and nothing is recorded as the row's outcome; the row stays queued for a run after the fault.
  *   So too when the run's key changed in a keys file: the chunk is taken again with the new key.
  * - `pause-seller`: the seller's queue stops (429, budget, 401); the row stays queued.
- * - `recreate`: a PUT answered 404: the product is gone or not ours; forget the mapping, create once.
+ * - `recreate`: a PUT answered 404: the product is gone or not ours; create once. Its mapping goes
+ *   only with the create's answer (row-sync.ts): a base URL with no API answers the PUT with 404 too.
  * - `look-first`: a POST whose outcome is unknown: look for the product before sending it again.
  * - `retry`: back off and try the same request again, a bounded number of times, in one layer
  *   only: the client for reads (GET), row sync for writes (POST, PUT). What happens once the tries

@@ -19,6 +19,11 @@ export interface Remembered {
    * SKU from now on: its derived key leads nowhere.
    */
   former?: { key: string; id: string };
+  /**
+   * The product the map held under `matchKey` whose PUT answered 404, now replaced by `product`
+   * (row-sync.ts): its reverse entry goes in the same step, while it still names the key.
+   */
+  replaces?: string;
 }
 
 /**
@@ -82,16 +87,19 @@ export class IdMap {
     return total;
   }
 
-  /** Records a product; `claim` (a create's claim token) is released in the same step. */
+  /**
+   * Records a product; `claim` (a create's claim token) is released in the same step, and the
+   * entries `also` names (a former key's, a replaced product's reverse) are removed in it.
+   */
   async remember(
     matchKey: string,
     product: KnownProduct,
     claim = '',
-    former?: Remembered['former'],
+    also: Pick<Remembered, 'former' | 'replaces'> = {},
   ): Promise<void> {
     await this.ready();
     const writes = new WriteList();
-    this.writeRemembered(writes, [{ matchKey, product, claim, ...(former ? { former } : {}) }]);
+    this.writeRemembered(writes, [{ matchKey, product, claim, ...also }]);
     await runWrites(this.redis, writes);
   }
 
@@ -114,14 +122,17 @@ export class IdMap {
     };
     const claims: string[] = [];
     const formers: NonNullable<Remembered['former']>[] = [];
-    for (const { matchKey, product, claim, former } of items) {
+    const replaced: { key: string; id: string }[] = [];
+    for (const { matchKey, product, claim, former, replaces } of items) {
       add(this.bucketOf(matchKey), matchKey, encodeKnown(matchKey, product));
       add(this.reverseBucketOf(product.id), product.id, matchKey);
       if (claim !== '') claims.push(matchKey, claim);
       if (former && former.key !== matchKey) formers.push(former);
+      if (replaces !== undefined && replaces !== product.id) replaced.push({ key: matchKey, id: replaces });
     }
     for (const [bucket, values] of buckets) writes.hset(bucket, values);
     for (const { key, id } of formers) writes.deleteWhereFirstItem(this.bucketOf(key), [key, entryHead(id)]);
+    for (const { key, id } of replaced) writes.deleteWhereFirstItem(this.reverseBucketOf(id), [id, key]);
     writes.deleteWherePrefixed(this.keys.pendingCreates(this.sellerRef, this.space), claims);
   }
 
@@ -136,7 +147,11 @@ export class IdMap {
     multi.hsetnx(this.reverseBucketOf(id), id, matchKey);
   }
 
-  /** After a 404 on PUT: the product is gone or not this seller's, so the mapping is wrong. */
+  /**
+   * After a 404 on PUT whose create then failed for good: the API answered, so the product is gone
+   * or not this seller's, and the mapping is wrong (row-sync.ts). Never before the API is known to
+   * be there: a base URL that answers 404 to everything answers a PUT so too.
+   */
   async forget(matchKey: string, id: string): Promise<void> {
     await this.ready();
     await this.redis

@@ -54,6 +54,12 @@ export interface RowSyncContext {
    * (RowLookup.former). Recording the row's product under its key removes that entry.
    */
   former?: Remembered['former'];
+  /**
+   * Set for one row whose PUT answered 404 (row-sync.ts): the product's id. The id map keeps it under
+   * the row's key until the create that replaces it is recorded, or fails for good: a base URL that
+   * answers 404 to everything answers the PUT so too, and the create then stops the run.
+   */
+  gone?: string;
 }
 
 /** The reason an update of `remote` is held (nothing sent, the row settles `held`), or null to send it. */

@@ -110,7 +110,7 @@ async function syncAgainst(
       const seen = ctx.recordUnchanged ? memoryOfShown(learned, upsert.fields, remote?.values ?? {}) : null;
       const before = seen ? { id: diff.id, ...seen } : learned;
       const result = await writeUpdate(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
-      if (result === 'gone') return create(ctx, upsert, outcome);
+      if (result === 'gone') return create({ ...ctx, gone: (remote as IndexedProduct).id }, upsert, outcome);
       return 'failed' in result
         ? outcome('update', diff.id, 'failed', result.failed, diff.notes)
         : outcome('update', diff.id, 'ok', '', [...diff.notes, ...result.notes]);
@@ -124,16 +124,21 @@ async function syncAgainst(
 /**
  * Creates the row's product once, whatever else holds its key (create-claims.ts): a key created
  * meanwhile is diffed against the product made; a key another live create holds is waited for; a
- * key whose holder stopped is taken over, then looked for before it is sent again.
+ * key whose holder stopped is taken over, then looked for before it is sent again. A product whose
+ * PUT or GET answered 404 (`ctx.gone`) stays in the id map until its create is recorded (it is
+ * replaced) or fails for good (it is dropped): a create that stops the run (no API at the base URL,
+ * a pause) leaves the map as it was.
  */
 async function create(ctx: RowSyncContext, upsert: ProductUpsert, outcome: Outcome): Promise<RowOutcome> {
   let takeOver = '';
   for (;;) {
-    const claim = await ctx.claims.claim(upsert.key, ctx.runId, takeOver);
+    const claim = await ctx.claims.claim(upsert.key, ctx.runId, takeOver, ctx.gone);
     switch (claim.kind) {
       case 'known': {
         const settled = await againstKnown(ctx, upsert, claim.product, outcome);
-        if (settled) return settled;
+        if (settled !== 'gone') return settled;
+        // Gone since it was recorded: the key is free to create again, replacing it.
+        ctx = { ...ctx, gone: claim.product.id };
         takeOver = '';
         continue;
       }
@@ -156,7 +161,7 @@ async function againstKnown(
   upsert: ProductUpsert,
   known: KnownProduct,
   outcome: Outcome,
-): Promise<RowOutcome | null> {
+): Promise<RowOutcome | 'gone'> {
   let remote: IndexedProduct;
   try {
     remote = ctx.index.indexed(await ctx.client.getProduct(known.id));
@@ -164,9 +169,7 @@ async function againstKnown(
     const action = errorAction(error, 'update');
     if (action === 'pause-seller' || action === 'stop') throw error;
     if (action !== 'recreate') return outcome('create', null, 'failed', reasonOf(error));
-    // Gone since it was recorded: the mapping is wrong, and the key is free to create again.
-    await ctx.idMap.forget(upsert.key, known.id);
-    return null;
+    return 'gone';
   }
   ctx.logger.info({ row: upsert.row, id: known.id }, 'the key was created meanwhile by another run');
   return syncAgainst(ctx, upsert, remote, known, false, outcome);
@@ -221,6 +224,7 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
       const found = created.id === null ? await ctx.finder.find(upsert.key, upsert.fields, markedAt) : null;
       const id = created.id ?? found?.id ?? null;
       if (id === null) {
+        await dropGone(ctx, upsert);
         await ctx.claims.leaveForLookUp(upsert.key, token);
         return outcome(
           'create',
@@ -257,15 +261,23 @@ async function post(ctx: RowSyncContext, upsert: ProductUpsert, token: string, o
         await ctx.sleep(backoffDelay(attempt, ctx.retry, ctx.random));
         continue;
       }
+      // No try reached the API: not applied (the key is free again), and the row stays queued.
+      const final = givenUp(ctx, error, tries);
+      // Else the API answered: a product whose PUT answered 404 is gone for good. Dropped while the
+      // claim holds the key: no other create can record it meanwhile.
+      if (!pauseOf(final)) await dropGone(ctx, upsert);
       // An outcome still unknown leaves the key to be looked up by whoever creates it next.
       if (action === 'look-first') await ctx.claims.leaveForLookUp(upsert.key, token);
       else await ctx.claims.release(upsert.key, token);
-      // No try reached the API: not applied (the key is free again), and the row stays queued.
-      const final = givenUp(ctx, error, tries);
       if (pauseOf(final)) throw final;
       return outcome('create', null, 'failed', reasonOf(error));
     }
   }
+}
+
+/** A product whose PUT answered 404, once a create's failure for good shows the API is there. */
+async function dropGone(ctx: RowSyncContext, upsert: ProductUpsert): Promise<void> {
+  if (ctx.gone !== undefined) await ctx.idMap.forget(upsert.key, ctx.gone);
 }
 
 /** The create had been applied after all: keep that product, and bring it in line if it differs. */

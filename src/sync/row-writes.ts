@@ -29,13 +29,13 @@ export async function recordCreated(
     return;
   }
   await ctx.index.put(upsert.key, entry);
-  await ctx.idMap.remember(upsert.key, product, token, ctx.former);
+  await ctx.idMap.remember(upsert.key, product, token, alsoOf(ctx));
 }
 
 /** What the id map learned of an unchanged product: with the row's settle when it is held for it. */
 export async function remember(ctx: RowSyncContext, key: string, product: KnownProduct): Promise<void> {
   if (ctx.rowWrites) ctx.rowWrites.push(rowWrite(ctx.idMap.remembered, remembered(ctx, key, product, '')));
-  else await ctx.idMap.remember(key, product, '', ctx.former);
+  else await ctx.idMap.remember(key, product, '', alsoOf(ctx));
 }
 
 /** What a PUT changed: the id map's memory, and the run's index entry (with what it replaced). */
@@ -56,10 +56,21 @@ export async function recordUpdated(
     );
     return;
   }
-  await Promise.all([ctx.idMap.remember(key, known, '', ctx.former), ctx.index.refresh(entry, replaced)]);
+  await Promise.all([ctx.idMap.remember(key, known, '', alsoOf(ctx)), ctx.index.refresh(entry, replaced)]);
 }
 
-/** A row's record in the id map; a row with a former key's product removes that key's entry (id-map.ts). */
+/** A row's record in the id map (id-map.ts), with what it removes: see `alsoOf`. */
 function remembered(ctx: RowSyncContext, matchKey: string, product: KnownProduct, claim: string): Remembered {
-  return ctx.former ? { matchKey, product, claim, former: ctx.former } : { matchKey, product, claim };
+  return { matchKey, product, claim, ...alsoOf(ctx) };
+}
+
+/**
+ * What a row's record removes besides: a row with a former key's product, that key's entry; a row
+ * whose product answered a PUT with 404, that product's reverse entry (its key now names another).
+ */
+function alsoOf(ctx: RowSyncContext): Pick<Remembered, 'former' | 'replaces'> {
+  return {
+    ...(ctx.former ? { former: ctx.former } : {}),
+    ...(ctx.gone !== undefined ? { replaces: ctx.gone } : {}),
+  };
 }

@@ -37,7 +37,8 @@ export async function writeUpdate(
       if (action === 'pause-seller' || action === 'stop') throw error;
       if (action === 'recreate') {
         ctx.logger.info({ row: upsert.row, id: remote.id }, 'product gone (404 on PUT): creating it again');
-        await ctx.idMap.forget(upsert.key, remote.id);
+        // The run's own index drops it; the id map keeps it until the create tells more (row-sync.ts):
+        // a base URL with no API under it answers this PUT with a 404 too.
         await ctx.index.forget(upsert.key, remote.id);
         return 'gone';
       }

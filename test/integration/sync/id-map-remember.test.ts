@@ -97,7 +97,9 @@ describe('IdMap: the records of a settle', () => {
     ]);
     await runWrites(redis, writes);
     // The call outside a settle does the same.
-    await idMap.remember('TABLE-1', { id: '70', sent: {} }, '', { key: 'woocommerce:id:71', id: '70' });
+    await idMap.remember('TABLE-1', { id: '70', sent: {} }, '', {
+      former: { key: 'woocommerce:id:71', id: '70' },
+    });
 
     const known = await idMap.getMany([
       'CHAIR-01',

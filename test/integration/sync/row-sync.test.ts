@@ -6,6 +6,8 @@ import { silentLogger } from '../../../src/logger.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import {
   DailyLimitError,
+  EndpointNotFoundError,
+  InvalidRequestError,
   NetworkError,
   NotFoundError,
   type RemoteProduct,
@@ -308,13 +310,57 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
     expect(await claimsHeld()).toEqual({});
   });
 
-  it('creates once again a product gone since (404 on PUT)', async () => {
+  const gonePut = () => new NotFoundError({ method: 'PUT', path: '/products?id=1', status: 404 });
+  /** The id map's product under A, and the key the reverse entry of product 1 names. */
+  async function mapped() {
+    const idMap = new IdMap(redis, new RedisKeys(prefix), REF);
+    const known = await idMap.getMany(['A']);
+    return { A: known.get('A')?.id, of1: (await idMap.keysOfIds(['1'])).get('1') };
+  }
+
+  it('creates once again a product gone since (404 on PUT), and maps the key to it', async () => {
     await sync(context(), row({ sku: 'A', name: 'Lamp', price: 2 }));
-    api.faults.update.push(new NotFoundError({ method: 'PUT', path: '/products?id=1', status: 404 }));
+    api.faults.update.push(gonePut());
 
     const outcome = await sync(context('run-2'), row({ sku: 'A', name: 'Lamp, brass', price: 2 }));
 
     expect(outcome).toMatchObject({ action: 'create', status: 'ok', productId: '2' });
     expect(api.calls.create).toBe(2);
+    expect(await mapped()).toEqual({ A: '2', of1: undefined });
+    expect(await claimsHeld()).toEqual({});
+  });
+
+  it('keeps the mapping of a product whose PUT answered 404 when the create finds no API there', async () => {
+    await sync(context(), row({ sku: 'A', name: 'Lamp', price: 2 }));
+    api.faults.update.push(gonePut());
+    const noApi = new EndpointNotFoundError(
+      { method: 'POST', path: '/products', status: 404 },
+      'Not Found',
+      'http://127.0.0.1:1/api/v1',
+    );
+    api.faults.create.push(noApi);
+
+    await expect(sync(context('run-2'), row({ sku: 'A', name: 'Lamp, brass', price: 2 }))).rejects.toBe(
+      noApi,
+    );
+
+    expect(await mapped()).toEqual({ A: '1', of1: 'A' });
+    expect(await claimsHeld()).toEqual({});
+    // Once the API answers again, the row is an update of that product: nothing is created twice.
+    const next = await sync(context('run-2'), row({ sku: 'A', name: 'Lamp, brass', price: 2 }));
+    expect(next).toMatchObject({ action: 'update', status: 'ok', productId: '1' });
+    expect(api.products.size).toBe(1);
+  });
+
+  it('drops the mapping of a product whose PUT answered 404 once the API refuses its create', async () => {
+    await sync(context(), row({ sku: 'A', name: 'Lamp', price: 2 }));
+    api.faults.update.push(gonePut());
+    api.faults.create.push(new InvalidRequestError({ method: 'POST', path: '/products', status: 400 }));
+
+    const outcome = await sync(context('run-2'), row({ sku: 'A', name: 'Lamp, brass', price: 2 }));
+
+    expect(outcome).toMatchObject({ action: 'create', status: 'failed' });
+    expect(await mapped()).toEqual({ A: undefined, of1: undefined });
+    expect(await claimsHeld()).toEqual({});
   });
 });
