@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { interruptible, onInterrupt, untilSignal } from '../../../src/cli/signals.js';
+import { BeforeRun, interruptible, onInterrupt, untilSignal } from '../../../src/cli/signals.js';
 
 /** A CLI run inside a test process hears SIGINT from an emitter of its own (CliIo.signals). */
 describe('signals from a source other than the process', () => {
@@ -30,5 +30,40 @@ describe('signals from a source other than the process', () => {
     const waiting = interruptible(() => new Promise(() => {}), 'while the shop prepares', source);
     source.emit('SIGINT', 'SIGINT');
     await expect(waiting).rejects.toThrow('interrupted (SIGINT) while the shop prepares');
+  });
+
+  it('BeforeRun says the innermost wait under way, and closes what a wait given up opens later', async () => {
+    const source = new EventEmitter();
+    const before = new BeforeRun('before the run was created', source);
+    let open: (value: string) => void = () => {};
+    const closed: string[] = [];
+    const outer = before.during(
+      () =>
+        before.during(() => new Promise<string>((resolve) => (open = resolve)), {
+          what: 'while the shop prepares',
+          abandon: (late) => closed.push(late),
+        }),
+      { abandon: (late) => closed.push(`outer ${late}`) },
+    );
+    source.emit('SIGTERM', 'SIGTERM');
+
+    await expect(outer).rejects.toMatchObject({
+      message: 'interrupted (SIGTERM) while the shop prepares',
+      exitCode: 143,
+    });
+    open('the file');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toEqual(['the file']);
+    expect(() => before.check()).toThrow('interrupted (SIGTERM) while the shop prepares');
+    expect(source.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it("BeforeRun handed over: a signal is the next listener's, and a step is not given up", async () => {
+    const source = new EventEmitter();
+    const before = new BeforeRun('before the run was created', source);
+    expect(await before.during(async () => 'opened')).toBe('opened');
+    before.handOver();
+    expect(source.listenerCount('SIGINT')).toBe(0);
+    expect(() => before.check()).not.toThrow();
   });
 });
