@@ -20,7 +20,7 @@ import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
-import { interruptible } from './signals.js';
+import { type BeforeRun, interruptible } from './signals.js';
 import { displaySource, sourceIdentity } from './source-identity.js';
 import { UsageError } from './usage-error.js';
 
@@ -42,6 +42,7 @@ export interface PreparedRun {
  * From the command line to a run: the API endpoint (or an in-process sandbox), the opened source,
  * the preset or mapping, and the run's spec. Every user mistake becomes a one-line UsageError.
  * `command`: `run` takes `--sandbox`, and its missing base URL's line says so; `import`'s does not.
+ * `before`: the command's interrupt until its run exists, which a store's wait for its file joins.
  */
 export async function prepareRun(
   io: CliIo,
@@ -49,6 +50,7 @@ export async function prepareRun(
   flags: RunFlags,
   sellers: SellerLookup,
   command: 'run' | 'import' = 'import',
+  before?: BeforeRun,
 ): Promise<PreparedRun> {
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
@@ -117,7 +119,8 @@ export async function prepareRun(
         ...(io.storeSeams ?? {}),
         onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
         // Ctrl-C or a cron `timeout` while the shop prepares its file: one line, 130/143.
-        whilePreparing: (wait, what) => interruptible(wait, what, io.signals),
+        whilePreparing: (wait, what) =>
+          before ? before.during(wait, { what }) : interruptible(wait, what, io.signals),
       },
     });
     const preset = opened.preset ?? flags.preset;

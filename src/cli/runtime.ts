@@ -31,6 +31,7 @@ import { SellerState } from '../sellers/seller-state.js';
 import { readWebhookHosts } from '../trust-config.js';
 import type { CliIo } from './program.js';
 import { redisFaultLine } from './redis-room.js';
+import type { BeforeRun } from './signals.js';
 import { UsageError } from './usage-error.js';
 
 /** What a command that touches Redis holds, and how to let it all go. */
@@ -77,6 +78,11 @@ export interface RuntimeOptions {
   notify?: string;
   /** `--allow-private-source` on this command line: webhooks too may reach what the address policy refuses. */
   allowPrivateSource?: boolean;
+  /**
+   * `run` and `import`: connecting (seconds, to a Redis that does not answer) is given up at once on
+   * an interrupt before the run exists (withRuntime); the connections made after it are closed.
+   */
+  before?: BeforeRun;
 }
 
 export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -195,7 +201,10 @@ export async function withRuntime<T>(
   options: RuntimeOptions,
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
-  const runtime = await openRuntime(io, options);
+  const { before } = options;
+  const runtime = before
+    ? await before.during(() => openRuntime(io, options), { abandon: (late) => late.close() })
+    : await openRuntime(io, options);
   try {
     return await body(runtime);
   } catch (error) {

@@ -8,6 +8,7 @@ import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js'
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { withRuntime } from '../runtime.js';
+import { BEFORE_THE_RUN, BeforeRun } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { noWorkerNoticed, workerWaitText } from '../worker-wait.js';
 
@@ -19,19 +20,28 @@ export function registerImport(program: Command, io: CliIo): void {
     'import',
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
     const { source, flags } = await resolveRunInput(command, sourceArgument, options, io.env);
+    // Heard from the start: connecting to Redis and opening the source come before the run exists.
+    const before = new BeforeRun(BEFORE_THE_RUN, io.signals);
     const runtimeOptions = {
       ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
       writes: { allowEviction: flags.allowEviction },
       ...(flags.notify ? { notify: flags.notify } : {}),
       allowPrivateSource: flags.allowPrivateSource,
+      before,
     };
     await withRuntime(io, runtimeOptions, async (runtime) => {
-      const prepared = await prepareRun(io, source, flags, runtime.registry);
+      const prepared = await before.during(
+        () => prepareRun(io, source, flags, runtime.registry, 'import', before),
+        { abandon: (late) => late.close() },
+      );
       let lastBackpressureLog = 0;
       let lastPause: string | null = null;
       let runId: string | null = null;
       try {
         await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
+        before.check();
+        // From here a signal ends the process as before (Node's default): nothing of import's to stop.
+        before.handOver();
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },
           prepared.spec,
@@ -92,6 +102,6 @@ export function registerImport(program: Command, io: CliIo): void {
       } finally {
         await prepared.close();
       }
-    });
+    }).finally(() => before.handOver());
   });
 }

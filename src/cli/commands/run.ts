@@ -23,7 +23,7 @@ import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
-import { onInterrupt } from '../signals.js';
+import { BEFORE_THE_RUN, BeforeRun, onInterrupt } from '../signals.js';
 import { reportSourceBroke, SourceBroke, sourceBroke } from '../source-broke.js';
 import { RunWake, type WaitResult, waitForRun } from '../wait-for-run.js';
 import { chunksAtOnceFor, startSellerWorkers } from '../worker-deps.js';
@@ -44,19 +44,26 @@ export function registerRun(program: Command, io: CliIo): void {
 
 /** `run`: what cron calls when no separate worker runs. Resolves to its exit code (README, Exit codes). */
 export async function runCommand(io: CliIo, source: string, flags: RunFlags): Promise<number> {
-  return withRuntime(
-    io,
-    {
-      ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
-      privateRedisAllowed: flags.sandbox,
-      writes: { allowEviction: flags.allowEviction },
-      ...(flags.notify ? { notify: flags.notify } : {}),
-      allowPrivateSource: flags.allowPrivateSource,
-      // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
-      ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
-    },
-    (runtime) => syncOnce(io, runtime, source, flags),
-  );
+  // Heard from the start: connecting to Redis and opening the source come before the run exists.
+  const before = new BeforeRun(BEFORE_THE_RUN, io.signals);
+  try {
+    return await withRuntime(
+      io,
+      {
+        ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+        privateRedisAllowed: flags.sandbox,
+        writes: { allowEviction: flags.allowEviction },
+        ...(flags.notify ? { notify: flags.notify } : {}),
+        allowPrivateSource: flags.allowPrivateSource,
+        // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
+        ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
+        before,
+      },
+      (runtime) => syncOnce(io, runtime, source, flags, before),
+    );
+  } finally {
+    before.handOver();
+  }
 }
 
 /** One run on an open runtime (also used by `npm start`, which runs twice on one sandbox). */
@@ -65,8 +72,16 @@ export async function syncOnce(
   runtime: Runtime,
   source: string,
   flags: RunFlags,
+  before = new BeforeRun(BEFORE_THE_RUN, io.signals),
 ): Promise<number> {
-  const prepared = await prepareRun(io, source, flags, runtime.registry, 'run');
+  const prepared = await before
+    .during(() => prepareRun(io, source, flags, runtime.registry, 'run', before), {
+      abandon: (late) => late.close(),
+    })
+    .catch((error: unknown) => {
+      before.handOver();
+      throw error;
+    });
   const spec = inOwnQueueIfDry(prepared.spec);
   const seller = {
     ref: spec.sellerRef,
@@ -74,17 +89,22 @@ export async function syncOnce(
     queueName: runtime.keys.sellerQueue(spec.sellerRef),
   };
   let keyKnown: boolean;
+  let answersAgain: Awaited<ReturnType<typeof liftReachPause>>;
   try {
     // Before the first request (the key check below may send one).
     await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
     await resumeIfKeyWorksAgain(io, runtime, spec, seller);
     // Before the run lists itself under its seller: what a 401 means (rejected-key-line.ts).
     keyKnown = await keyHadHistory(io, runtime, spec);
+    before.check();
+    answersAgain = await liftReachPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
+    // Interrupted meanwhile: these steps were let finish (a pause lifted whole), nothing queued yet.
+    before.check();
   } catch (error) {
+    before.handOver();
     await prepared.close();
     throw error;
   }
-  const answersAgain = await liftReachPause(runtime, seller, io.env[spec.keyEnv]?.trim(), spec);
   if (answersAgain.kind === 'resumed') {
     say(io, `catalog-sync: ${spec.baseUrl} answers again: seller ${spec.sellerRef} resumed\n`);
   }
@@ -125,6 +145,8 @@ export async function syncOnce(
     ? () => {}
     : keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
+  // No await since the last check: the run's own interrupt takes over before the run is created.
+  before.handOver();
   const interrupt = onInterrupt(io.signals);
   // Stops the wait when the source breaks half way, the user interrupts, or Redis refuses a write.
   const stop = new AbortController();

@@ -35,12 +35,22 @@ export async function runCli(
   /** Seams of the process's io (a store source's sleep, a step before the report is written). */
   seams: Pick<Partial<CliIo>, 'storeSeams' | 'network' | 'answerCaps' | 'beforeReportWrite'> = {},
 ): Promise<CliResult> {
+  return startCli(args, env, stdin, seams).result;
+}
+
+/** runCli, and the call's own SIGINT (as Ctrl-C sends it to a process): for a test that interrupts it. */
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+  seams: Pick<Partial<CliIo>, 'storeSeams' | 'network' | 'answerCaps' | 'beforeReportWrite'> = {},
+): { result: Promise<CliResult>; interrupt: () => void } {
   const stdout = capture();
   const stderr = capture();
   const input = new PassThrough();
   input.end(stdin);
   const { signals, interrupt } = callSignals();
-  const code = await trackCall(args, env, interrupt, () =>
+  const call = trackCall(args, env, interrupt, () =>
     main(['node', 'catalog-sync', ...args], {
       stdout: stdout.stream,
       stderr: stderr.stream,
@@ -50,9 +60,12 @@ export async function runCli(
       ...seams,
     }),
   );
-  // Let the captures take in what was written just before the end.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const result = call.then(async (code) => {
+    // Let the captures take in what was written just before the end.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  });
+  return { result, interrupt };
 }
 
 /**
