@@ -3,6 +3,14 @@
  * All start with the deployment prefix (REDIS prefix option), so several deployments can share a Redis.
  * Nothing here holds an API key: sellers are named by their ref (a fingerprint).
  */
+
+/**
+ * The key forms of earlier versions a list read indexes, each in its hash (sync/former-key-forms.ts):
+ * a form added there names its hash here, so that the run's end deletes it (run-data-keys.ts).
+ */
+export const FORMER_KEY_FORM_INDEXES = ['excel-text', 'invisible-edge'] as const;
+export type FormerKeyFormIndex = (typeof FORMER_KEY_FORM_INDEXES)[number];
+
 export class RedisKeys {
   /**
    * Cluster mode (REDIS_CLUSTER): every key carries a hash tag so that one seller's keys (its
@@ -109,11 +117,12 @@ export class RedisKeys {
     return `${this.#run(runId)}:key-to-id`;
   }
   /**
-   * Hash: a listed key with an invisible character at its edge, without it → the key as listed
-   * (`ZW-1` → `\u200bZW-1`: sync/invisible-edge-keys.ts). Written only by a read that lists one.
+   * Hash per former key form: a listed key an earlier version wrote in that form, in its clean form →
+   * the key as listed (`ZW-1` → `\u200bZW-1`: sync/former-key-forms.ts). Written only by a read that
+   * lists one.
    */
-  invisibleEdgeKeys(runId: string): string {
-    return `${this.#run(runId)}:invisible-edge-keys`;
+  formerFormKeys(runId: string, form: FormerKeyFormIndex): string {
+    return `${this.#run(runId)}:${form}-keys`;
   }
   /** Hash: remote id → match key (the reverse of keyToId). */
   idToKey(runId: string): string {

@@ -1,4 +1,4 @@
-import type { RedisKeys } from './keys.js';
+import { FORMER_KEY_FORM_INDEXES, type RedisKeys } from './keys.js';
 
 // What a run that ended keeps (issue 12: Redis kept per product). After the end, only `report`,
 // `report --failed-only`, `status`, `revert` and the dashboard read a run: they read the record,
@@ -16,7 +16,7 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
     keys.products(id),
     keys.keyToId(id),
     keys.idToKey(id),
-    keys.invisibleEdgeKeys(id),
+    ...FORMER_KEY_FORM_INDEXES.map((form) => keys.formerFormKeys(id, form)),
     keys.touched(id),
     keys.createdKeys(id),
     keys.plan(id),

@@ -24,7 +24,7 @@ const EXCEL_TEXT = /^="((?:[^"]|"")*)"$/s;
  * The text of a cell that is one Excel string literal (`="say ""hi"""` is `say "hi"`), else
  * undefined: any other formula (`=A1`, `="a"&"b"`) is no text the file gives, and is read as it is.
  */
-function excelText(cell: string): string | undefined {
+export function excelText(cell: string): string | undefined {
   const inner = EXCEL_TEXT.exec(cell)?.[1];
   if (inner === undefined) return undefined;
   return inner.includes('"') ? inner.replaceAll('""', '"') : inner;

@@ -5,10 +5,9 @@ import { defineScripts } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RemoteProduct } from '../seller-api/index.js';
 import type { IndexedProduct } from './diff.js';
-import { EXCEL_TEXT_LISTED, looksLikeExcelText } from './excel-text-keys.js';
+import { type FormerPairs, noteFormerForm, queueFormerPairs } from './former-key-forms.js';
 import type { IdMap } from './id-map.js';
 import { encodeEntry } from './index-entry.js';
-import { cleanKeyPair, INVISIBLE_EDGE_LISTED } from './invisible-edge-keys.js';
 import { listedValue, queueListedKeys } from './listed-keys.js';
 
 /** What a page of the list read is written with (remote-index.ts, `load`). */
@@ -45,9 +44,8 @@ export async function writePage(
   const entries: string[] = [];
   const keyOfId: string[] = [];
   const idOfKey: string[] = [];
-  let excelText = false;
-  // Keys with an invisible edge character, clean → as listed: none on nearly every page.
-  const cleanKeys: string[] = [];
+  // Keys an earlier version wrote another way (former-key-forms.ts): none on nearly every page.
+  const formerPairs: FormerPairs = new Map();
   for (const product of page) {
     const indexed = target.indexed(product);
     entries.push(product.id, encodeEntry(indexed));
@@ -61,25 +59,13 @@ export async function writePage(
     }
     idOfKey.push(key, product.id);
     keyOfId.push(product.id, key);
-    excelText ||= looksLikeExcelText(key);
-    const pair = cleanKeyPair(key);
-    if (pair) cleanKeys.push(...pair);
+    noteFormerForm(formerPairs, key);
     if (recordListed) idMap.addListed(multi, key, product.id);
   }
   multi.hset(keys.products(runId), ...entries);
   if (target.listedKeyFields?.length) queueListedKeys(multi, keys, runId, page, target.listedKeyFields);
   if (keyOfId.length > 0) multi.hset(keys.idToKey(runId), ...keyOfId);
-  // A key an earlier version sent as Excel text (excel-text-keys.ts): rows read from such cells look
-  // it up. A read that lists none spares their chunks the look-up.
-  if (excelText) multi.hset(keys.run(runId), EXCEL_TEXT_LISTED, 1);
-  // A key an earlier version sent with an invisible edge character (invisible-edge-keys.ts): the
-  // clean row finds it under its clean form. The first listed keeps it (a clean one listed itself
-  // is found first, under its own key).
-  if (cleanKeys.length > 0) {
-    queueSetAbsent(multi, keys.invisibleEdgeKeys(runId), cleanKeys);
-    multi.expire(keys.invisibleEdgeKeys(runId), RUN_TTL_SECONDS);
-    multi.hset(keys.run(runId), INVISIBLE_EDGE_LISTED, 1);
-  }
+  queueFormerPairs(multi, keys, runId, formerPairs);
   // The run's lifetime from the first page on, not only once the list is read: a read killed
   // midway (SIGTERM, a crash, a list past a cap) leaves nothing in Redis for ever.
   for (const key of listKeys(keys, runId)) multi.expire(key, RUN_TTL_SECONDS);

@@ -7,13 +7,17 @@ import type { RemoteProduct } from '../seller-api/index.js';
 import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
-import { EXCEL_TEXT_LISTED, type ExcelTextMatch, lookUpExcelText } from './excel-text-keys.js';
+import {
+  FORMER_KEY_FORMS,
+  type FormerForm,
+  type FormerFormLookup,
+  lookUpFormerForms,
+} from './former-key-forms.js';
 import { type FormerMatch, formerIdsOf, formerKeysOf, matchFormerKeys } from './former-keys.js';
 import type { IdMap, KnownProduct } from './id-map.js';
 import { chunkRefusals, type FactReads, lookedUpRows } from './id-row-facts.js';
 import { APPROVAL_READ, LIST_SKIPPED, noteUnrecorded } from './incremental.js';
 import { decodeEntry, encodeEntry } from './index-entry.js';
-import { INVISIBLE_EDGE_LISTED, lookUpInvisibleEdges } from './invisible-edge-keys.js';
 import { writePage } from './list-pages.js';
 import { lookUpOtherForms } from './other-forms.js';
 import { forEachReadingAhead } from './read-ahead.js';
@@ -31,7 +35,7 @@ export interface UnkeyedProduct extends IndexedProduct {
   name?: string;
 }
 
-export interface RowLookup {
+export interface RowLookup extends FormerFormLookup {
   remote?: IndexedProduct;
   known?: KnownProduct;
   /** This run created the product already (a chunk tried again after its worker died). */
@@ -42,10 +46,6 @@ export interface RowLookup {
   refused?: string;
   /** The product the row's former key names (former-keys.ts); its record under that key goes. */
   former?: FormerMatch;
-  /** The product under the row's key as its Excel text cell is written (excel-text-keys.ts). */
-  excelText?: ExcelTextMatch;
-  /** The product under the row's key with an invisible edge character (invisible-edge-keys.ts). */
-  invisibleEdge?: ExcelTextMatch;
 }
 
 /**
@@ -55,10 +55,8 @@ export interface RowLookup {
 export class RemoteIndex {
   private listRead = false;
   private lookalikeGuarded = false;
-  /** The run's list read listed a key written as Excel text (excel-text-keys.ts). */
-  private excelTextListed = false;
-  /** The run's list read listed a key with an invisible edge character (invisible-edge-keys.ts). */
-  private invisibleEdgeListed = false;
+  /** The key forms of earlier versions the run's list read listed a key in (former-key-forms.ts). */
+  private formsListed: readonly FormerForm[] = [];
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -124,15 +122,9 @@ export class RemoteIndex {
     const ids = upserts.map((u, i) => u.id ?? idsByKey[i] ?? known.get(u.key)?.id ?? null);
     const inOtherForm = await lookUpOtherForms(this.factReads, upserts, ids);
     const fromRecord = await this.relyingOnRecord();
-    // After a list read that listed no key written as Excel text (or with an invisible edge
-    // character), no row finds a product under one.
-    const [read, none] = [this.listRead, new Map<number, ExcelTextMatch>()];
-    const asExcelText =
-      read && !this.excelTextListed ? none : await lookUpExcelText(this.factReads, upserts, ids, read);
-    const withInvisibleEdge =
-      read && !this.invisibleEdgeListed
-        ? none
-        : await lookUpInvisibleEdges(this.factReads, upserts, ids, read);
+    // After a list read, only forms it listed a key in are looked up; without one, the id map.
+    const listed = this.listRead ? this.formsListed : undefined;
+    const inFormerForm = await lookUpFormerForms(this.factReads, upserts, ids, listed);
     const wanted = [...ids, ...formerIds].filter((id): id is string => id !== null);
     const products =
       wanted.length > 0 ? await this.redis.hmget(this.keys.products(this.runId), ...wanted) : [];
@@ -169,11 +161,10 @@ export class RemoteIndex {
       const ownKnown = known.get(adopted ? (upsert.formerKey as string) : upsert.key);
       const named = upsert.id ?? (adopted ? id : undefined);
       const another = named !== undefined && ownKnown?.id !== named;
-      const excelText = asExcelText.get(upsert.row);
-      const invisibleEdge = withInvisibleEdge.get(upsert.row);
+      const earlier = inFormerForm.get(upsert.row);
       const knownProduct = another
         ? undefined
-        : (ownKnown ?? inOtherForm.get(upsert.row)?.product ?? (excelText ?? invisibleEdge)?.product);
+        : (ownKnown ?? inOtherForm.get(upsert.row)?.product ?? earlier?.match.product);
       // An --incremental run that read no product diffs against what this tool last sent alone
       // (a field the listing does not show is compared with the record, see diffProduct).
       const recorded: IndexedProduct | undefined =
@@ -183,8 +174,7 @@ export class RemoteIndex {
       if (knownProduct) lookup.known = knownProduct;
       const knownAs = known.has(upsert.key) ? undefined : inOtherForm.get(upsert.row)?.form;
       if (knownAs !== undefined) lookup.knownAs = knownAs;
-      if (excelText && reason === undefined && !former) lookup.excelText = excelText;
-      if (invisibleEdge && reason === undefined && !former) lookup.invisibleEdge = invisibleEdge;
+      if (earlier && reason === undefined && !former) lookup[earlier.form.name] = earlier.match;
       if (createdHere[i]) lookup.createdByThisRun = true;
       result.set(upsert.row, lookup);
     });
@@ -199,20 +189,18 @@ export class RemoteIndex {
   private async relyingOnRecord(): Promise<boolean> {
     if (this.listRead) return false;
     // Asked in the same command: whether the list read found products without a SKU unknown to the
-    // tool (unrecorded-names.ts), keys written as Excel text or with an invisible edge character, set before the
-    // snapshot is ready, so before any lookup.
-    const [skipped, reread, guarded, excelText, invisibleEdge] = await this.redis.hmget(
+    // tool (unrecorded-names.ts), and keys in an earlier version's form, set before the snapshot is
+    // ready, so before any lookup.
+    const [skipped, reread, guarded, ...forms] = await this.redis.hmget(
       this.keys.run(this.runId),
       LIST_SKIPPED,
       APPROVAL_READ,
       LOOKALIKE_GUARDED,
-      EXCEL_TEXT_LISTED,
-      INVISIBLE_EDGE_LISTED,
+      ...FORMER_KEY_FORMS.map((form) => form.listed),
     );
     if (skipped !== '1') this.listRead = true;
     this.lookalikeGuarded = guarded === '1';
-    this.excelTextListed = excelText === '1';
-    this.invisibleEdgeListed = invisibleEdge === '1';
+    this.formsListed = FORMER_KEY_FORMS.filter((_, i) => forms[i] === '1');
     return skipped === '1' && reread !== '1';
   }
 

@@ -5,10 +5,9 @@ import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfShown } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
-import { excelTextNote } from './excel-text-keys.js';
+import { formerFormNote, formerFormOf } from './former-key-forms.js';
 import { formerKeyNote } from './former-keys.js';
 import type { KnownProduct } from './id-map.js';
-import { invisibleEdgeNote } from './invisible-edge-keys.js';
 import { onlyFilter } from './only-filter.js';
 import type { RowLookup } from './remote-index.js';
 import { notesOfOutcome } from './row-notes.js';
@@ -35,18 +34,15 @@ export async function syncRow(
   lookup: RowLookup,
 ): Promise<RowOutcome> {
   const adopted = lookup.former?.adopted ? lookup.former.key : undefined;
-  const { excelText, invisibleEdge } = lookup;
+  const earlier = formerFormOf(lookup);
   const outcome: Outcome = (action, productId, status, error = '', notes = []) => {
     const own = notesOfOutcome(upsert.notes ?? [], action, status);
     const written = action === 'update' && status === 'ok';
-    // Found by its former key, under its key as Excel text or with an invisible edge character
-    // (while the product is that one, not one created anew): said, with the key once written.
+    // Found by its former key, or under its key as an earlier version wrote it (while the product
+    // is that one, not one created anew): said, with the key once written.
     const former = adopted ? [formerKeyNote(adopted, written && sendsKey(ctx, upsert))] : [];
-    const earlier = [
-      excelText?.id === productId && excelTextNote(excelText, upsert, ctx, written),
-      invisibleEdge?.id === productId && invisibleEdgeNote(invisibleEdge, upsert, ctx, written),
-    ].filter((text) => typeof text === 'string');
-    const note = [...own, ...former, ...earlier, ...notes].join('; ');
+    const inForm = earlier?.match.id === productId ? [formerFormNote(earlier, upsert, ctx, written)] : [];
+    const note = [...own, ...former, ...inForm, ...notes].join('; ');
     return { row: upsert.row, key: upsert.key, action, productId, status, error, ...(note ? { note } : {}) };
   };
   // Another product has the key its id column would give the product, or another row writes it.
@@ -56,7 +52,7 @@ export async function syncRow(
   const recorded = lookup.knownAs === undefined ? upsert : { ...upsert, key: lookup.knownAs };
   // A row with a former key, or found under its key as an earlier version sent it: what it records
   // of its product removes the entry under that key, so it is recorded under the row's key alone.
-  const moved = lookup.former ?? excelText ?? invisibleEdge;
+  const moved = lookup.former ?? earlier?.match;
   const rowCtx = moved ? { ...ctx, former: { key: moved.key, id: moved.id } } : ctx;
   const created = lookup.createdByThisRun === true;
   const rekeyed = adopted !== undefined || (moved !== undefined && moved !== lookup.former);
