@@ -13,7 +13,7 @@ import { checkRedisUrl, databaseIndexOf } from './redis/redis-url.js';
 import { secretTextRefusal } from './secret-text.js';
 import { InvalidBaseUrlError, parseBaseUrl } from './seller-api/index.js';
 import { checkKeyEnv, readTrustRules } from './trust-config.js';
-import { DEFAULT_KEY_ENV, type KeysFileNames, missingKeyLine } from './trust-rules.js';
+import { DEFAULT_KEY_ENV, type KeyEnvAsked, type KeysFileNames, missingKeyLine } from './trust-rules.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -163,12 +163,14 @@ export function readCommonConfig(env: NodeJS.ProcessEnv, flags: { redisUrl?: str
 /**
  * The Seller API endpoint and key; the key is read from the variable `--key-env` names.
  * `sandboxOffered`: the command takes `--sandbox` (`run` alone), so the missing base URL's line names it.
+ * `asked`: how the variable was named and for which seller, for the line of a missing key (trust-rules.ts).
  */
 export function readApiConfig(
   env: NodeJS.ProcessEnv,
   flags: { baseUrl?: string; keyEnv?: string; allowInsecure?: boolean },
   sandboxOffered = false,
   keysFile?: KeysFileNames,
+  asked?: KeyEnvAsked,
 ): ApiConfig {
   const keyEnv = flags.keyEnv ?? DEFAULT_KEY_ENV;
   checkKeyEnv(keyEnv, readTrustRules(env));
@@ -187,7 +189,7 @@ export function readApiConfig(
     throw error;
   }
   const apiKey = env[keyEnv]?.trim();
-  if (!apiKey) throw new UsageError(missingKeyLine(keyEnv, keysFile));
+  if (!apiKey) throw new UsageError(missingKeyLine(keyEnv, keysFile, asked));
   // Sent, it would be a header Node refuses: every request failed and retried as a network error.
   const refusal = secretTextRefusal(keyEnv, apiKey, 'API key');
   if (refusal) throw new UsageError(refusal);

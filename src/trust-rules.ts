@@ -61,20 +61,87 @@ export interface KeysFileNames {
   names: readonly string[];
 }
 
+/** How the key variable was asked for: what a missing key's hint may suggest, and in whose words. */
+export interface KeyEnvAsked {
+  /** True when the user named the variable (`--key-env`, a job's `keyEnv:`); false: the default. */
+  named: boolean;
+  /** Another variable, said where the user would give it: `--key-env NAME`, `keyEnv: NAME in nightly.yml`. */
+  option: (name: string) => string;
+  /** The seller the run is for (`--seller`, a job's `seller:`), when one is given. */
+  seller?: string;
+}
+
 /**
  * The line for a key variable with no key. With a keys file, what it holds instead: a key under
- * another name is read only once `--key-env` names it, which is what a newcomer misses.
+ * another name is read only once `--key-env` names it, which is what a newcomer misses. The hint is
+ * followed as typed, and another seller's variable would write this seller's catalog into that
+ * seller's account: so a name the user gave is swapped only for the same name mistyped, and the
+ * one name of a file is not offered for a seller it is clearly not named for.
+ * `asked` absent: a command that keeps no origins (ping, the exports), where only SELLER_API_KEY
+ * can be the default.
  */
-export function missingKeyLine(keyEnv: string, keysFile?: KeysFileNames): string {
+export function missingKeyLine(
+  keyEnv: string,
+  keysFile?: KeysFileNames,
+  asked: KeyEnvAsked = { named: keyEnv !== DEFAULT_KEY_ENV, option: (name) => `--key-env ${name}` },
+): string {
   if (!keysFile)
     return `${keyEnv} is not set: it must hold the seller's API key (set it, give it in --keys-file, or name another variable with --key-env)`;
-  const held = `${keyEnv} is not set, and --keys-file ${keysFile.file} holds`;
-  const [first, ...others] = keysFile.names;
-  if (first === undefined) return `${held} no key: add a line ${keyEnv}=KEY to it`;
-  if (others.length === 0) return `${held} ${first} only: add --key-env ${first}`;
-  const shown =
-    keysFile.names.length > 5 ? `${keysFile.names.slice(0, 5).join(', ')}, …` : keysFile.names.join(', ');
-  return `${held} ${shown}: name this seller's with --key-env (--key-env ${first}, …)`;
+  const { names } = keysFile;
+  const held = `${keyEnv} is not set, and --keys-file ${keysFile.file}`;
+  if (names.length === 0) return `${held} holds no key: add a line ${keyEnv}=KEY to it`;
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')}, …` : names.join(', ');
+  if (asked.named) {
+    const meant = onlyOne(names.filter((name) => name !== keyEnv && sameNameMistyped(keyEnv, name)));
+    return `${held} does not hold it (it holds ${shown}): ${
+      meant ? `use ${asked.option(meant)} instead` : `add this seller's key to it as ${keyEnv}=KEY`
+    }`;
+  }
+  const { seller } = asked;
+  const only = names.length === 1 ? names[0] : undefined;
+  if (only !== undefined && (seller === undefined || namedFor(only, seller)))
+    return `${held} holds ${only} only: add ${asked.option(only)}`;
+  if (only !== undefined)
+    return `${held} holds ${only} only, not named for seller ${seller}: add this seller's key to it as ${KEY_ENV_PREFIX}<NAME>=KEY and give ${asked.option(`${KEY_ENV_PREFIX}<NAME>`)}`;
+  const sellers = seller === undefined ? undefined : onlyOne(names.filter((name) => namedFor(name, seller)));
+  return `${held} holds ${shown}: ${sellers ? `add ${asked.option(sellers)}` : `name this seller's with ${asked.option('NAME')}`}`;
+}
+
+function onlyOne(names: readonly string[]): string | undefined {
+  return names.length === 1 ? names[0] : undefined;
+}
+
+/**
+ * Plainly one name typed two ways: the same letters and digits in another case or with other
+ * underscores (`SHOPB`, `shop_b`: `SHOP_B`), or two neighbouring letters swapped (`SHPO_B`). Not a
+ * letter or digit other, more or less: `SHOP_A`, `STORE12`, `SHOPS` are as often another seller.
+ */
+function sameNameMistyped(asked: string, held: string): boolean {
+  const a = folded(asked);
+  const b = folded(held);
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  const differ = [...a].flatMap((letter, at) => (letter === b[at] ? [] : [at]));
+  const [at, next] = differ;
+  return (
+    differ.length === 2 &&
+    at !== undefined &&
+    next === at + 1 &&
+    a[at] === b[next] &&
+    a[next] === b[at] &&
+    /^[A-Z]{2}$/.test(a.slice(at, at + 2))
+  );
+}
+
+/** True when variable `name` is plainly named for `seller` (`SELLER_API_KEY_SHOP_B`, seller `shop-b`). */
+function namedFor(name: string, seller: string): boolean {
+  const suffix = name.toUpperCase().startsWith(KEY_ENV_PREFIX) ? name.slice(KEY_ENV_PREFIX.length) : name;
+  return folded(suffix) !== '' && sameNameMistyped(suffix, seller);
+}
+
+/** Upper case, letters and digits only: what is left of a name once case and separators are set aside. */
+function folded(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
 /**

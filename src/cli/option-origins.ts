@@ -61,6 +61,19 @@ export class OptionNames {
       return value === '' ? flagOf(name) : `${flagOf(name)} ${value}`;
     return `${name}: ${value === '' ? 'true' : value} in ${origin}`;
   }
+
+  /**
+   * An option to give with `value`, said where the user would give it: where they gave it, else in
+   * the job file the run's other options came from (a scheduled import has no command line), else
+   * as its flag: `keyEnv: SELLER_API_KEY_SHOP in nightly.yml`, `--key-env SELLER_API_KEY_SHOP`.
+   */
+  toGive(name: keyof RunFlags, value: string): string {
+    const job = Object.values(this.origins ?? {}).find((origin) => origin !== FROM_CLI);
+    const origin = this.origins?.[name] ?? job;
+    return origin === undefined || origin === FROM_CLI
+      ? `${flagOf(name)} ${value}`
+      : `${name}: ${value} in ${origin}`;
+  }
 }
 
 /**

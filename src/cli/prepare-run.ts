@@ -15,6 +15,7 @@ import { type OpenedSource, openSource, type RowEstimate, SourceError } from '..
 import { isStoreSource } from '../sources/stores/store-url.js';
 import { terminalSafeLine } from '../terminal-safe.js';
 import { checkKeyEnv, readTrustRules } from '../trust-config.js';
+import { DEFAULT_KEY_ENV } from '../trust-rules.js';
 import { openJobFile } from './job-file-open.js';
 import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';
@@ -76,6 +77,12 @@ export async function prepareRun(
       },
       command === 'run',
       io.keysFile,
+      {
+        // A caller that keeps no origins (a test) cannot tell `--key-env SELLER_API_KEY` from the default.
+        named: names.given('keyEnv') || flags.keyEnv !== DEFAULT_KEY_ENV,
+        option: (name) => names.toGive('keyEnv', name),
+        ...(flags.seller ? { seller: flags.seller } : {}),
+      },
     );
     // A store option on a file or feed would be silently unused: the user meant another source.
     if (!isStoreSource(source) && (flags.sourceCredentials || flags.sourceApiVersion))

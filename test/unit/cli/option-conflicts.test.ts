@@ -213,6 +213,18 @@ describe('a job file and the command line', () => {
     );
   });
 
+  it('an option to give is said where the user gives it: the job file (a worker has no command line), else the flag', () => {
+    const toGive = (args: string[], job?: string) => {
+      const flags = flagsOf(args, job);
+      return new OptionNames(flags, flags.origins).toGive('keyEnv', 'SELLER_API_KEY_SHOP');
+    };
+
+    expect(toGive([], 'keyEnv: SELLER_API_KEY_SHOPB\n')).toBe('keyEnv: SELLER_API_KEY_SHOP in nightly.yml');
+    expect(toGive([], 'seller: shop\n')).toBe('keyEnv: SELLER_API_KEY_SHOP in nightly.yml');
+    expect(toGive(['--key-env', 'SELLER_API_KEY_X'], 'seller: shop\n')).toBe('--key-env SELLER_API_KEY_SHOP');
+    expect(toGive([])).toBe('--key-env SELLER_API_KEY_SHOP');
+  });
+
   it('a flag that overrides the same option of the job file is no repeat, and may make the combination fit', () => {
     expect(
       refusal(['--fields', 'sku,price', '--max-price-change', '10%'], { job: 'fields: [name]\n' }),

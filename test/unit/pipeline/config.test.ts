@@ -180,7 +180,7 @@ describe('readApiConfig', () => {
     );
     const two = { file: 'keys.env', names: ['SELLER_API_KEY_A', 'SELLER_API_KEY_B'] };
     expect(usageErrorOf(() => readApiConfig(base, { keyEnv: 'SELLER_API_KEY_C' }, false, two)).message).toBe(
-      "SELLER_API_KEY_C is not set, and --keys-file keys.env holds SELLER_API_KEY_A, SELLER_API_KEY_B: name this seller's with --key-env (--key-env SELLER_API_KEY_A, …)",
+      "SELLER_API_KEY_C is not set, and --keys-file keys.env does not hold it (it holds SELLER_API_KEY_A, SELLER_API_KEY_B): add this seller's key to it as SELLER_API_KEY_C=KEY",
     );
     const none = { file: 'keys.env', names: [] };
     expect(usageErrorOf(() => readApiConfig(base, {}, false, none)).message).toBe(
