@@ -1,120 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream, type Stats } from 'node:fs';
-import {
-  access,
-  chmod,
-  chown,
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  realpath,
-  rename,
-  stat,
-  unlink,
-} from 'node:fs/promises';
+import { access, chmod, chown, lstat, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type ConfinedFolder, OUTSIDE, openFileWithin, openFolderWithin } from './confined-folder.js';
+import { type ConfinedFolder, openFileWithin, openFolderWithin } from './confined-folder.js';
 import { UsageError } from './usage-error.js';
 
 /**
  * The files a command writes when its work is done (`--report`, `report --out`, `products export
- * --out`). Checked before any work: a nightly run must not send its writes and then die on a path it
- * could never write, with a stack trace in the cron mail and the report lost.
+ * --out`). Checked before any work (output-check.ts): a nightly run must not send its writes and
+ * then die on a path it could never write, with a stack trace in the cron mail and the report lost.
  */
-
-/**
- * Refuses, in one line, a path that cannot be written or that is the source being read. `within`:
- * a job file chose it, and its folder is made and tried only inside those folders (see writeToFile).
- */
-export async function checkOutputFile(
-  path: string,
-  option: string,
-  source?: string,
-  within?: readonly string[],
-): Promise<void> {
-  const shown = `${option} ${path}`;
-  if (source !== undefined && (await sameFile(path, source)))
-    throw new UsageError(`${shown} is the source being read: the report would overwrite it`);
-  const existing = await statOrNull(path, shown);
-  if (existing?.isDirectory()) throw new UsageError(`${shown} is a directory: give a file name`);
-  // A device or a pipe is not opened: a pipe with no reader would wait for one (or refuse at once).
-  if (existing && !existing.isFile()) return writable(path, shown);
-  const folder = within
-    ? await openFolderWithin(dirname(resolve(path)), within, true).catch(refuseFolder(shown))
-    : null;
-  if (folder) {
-    try {
-      return await openableIn(folder.at(basename(path)), shown, existing === null);
-    } finally {
-      await folder.close();
-    }
-  }
-  // Not there yet: its folder is made now (it would be at the end), so that it is known to be
-  // writable before any work.
-  if (!existing) {
-    try {
-      await makeFolders(dirname(resolve(path)));
-    } catch (error) {
-      throw new UsageError(`${shown}: its folder cannot be made (${(error as NodeJS.ErrnoException).code})`);
-    }
-  }
-  await openable(path, shown, existing === null);
-}
-
-/**
- * Opens the file for writing, as the command will at its end, and closes it: access(W_OK) says yes
- * to root for any path (/proc/nope.csv), and the run sent its writes before the report failed. A
- * file that is there is not emptied (no O_TRUNC); one made by this check only is removed.
- */
-async function openable(path: string, shown: string, create: boolean, throughLink = false): Promise<void> {
-  // O_EXCL: a file made meanwhile by someone else is not taken for this check's own, nor removed.
-  const exclusive = throughLink ? 0 : constants.O_EXCL;
-  const flags = constants.O_WRONLY | (create ? constants.O_CREAT | exclusive : 0);
-  let file: FileHandle;
-  try {
-    file = await open(path, flags, 0o644);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // A link to a file not made yet is written through, as the command will; else made meanwhile.
-    if (create && code === 'EEXIST') return openable(path, shown, await isDanglingLink(path), true);
-    throw new UsageError(`${shown}: cannot be written (${code})`);
-  }
-  const made = create ? await realpath(path).catch(() => null) : null;
-  await file.close();
-  if (made) await unlink(made).catch(() => undefined);
-}
-
-/** `openable` in a folder held open (confined-folder.ts): no link is followed, nor any folder's path. */
-async function openableIn(target: string, shown: string, create: boolean): Promise<void> {
-  const flags =
-    constants.O_WRONLY | constants.O_NOFOLLOW | (create ? constants.O_CREAT | constants.O_EXCL : 0);
-  let file: FileHandle;
-  try {
-    file = await open(target, flags, 0o644);
-  } catch (error) {
-    const code = codeOf(error);
-    // Made meanwhile by someone else: tried as it is, not removed; a link there is refused.
-    if (create && code === 'EEXIST') return openableIn(target, shown, false);
-    throw new UsageError(
-      `${shown}: ${code === 'ELOOP' ? 'it is a symbolic link' : `cannot be written (${code})`}`,
-    );
-  }
-  await file.close();
-  if (create) await unlink(target).catch(() => undefined);
-}
-
-function refuseFolder(shown: string): (error: unknown) => never {
-  return (error) => {
-    const code = codeOf(error);
-    throw new UsageError(`${shown}: ${code === OUTSIDE ? OUTSIDE : `its folder cannot be made (${code})`}`);
-  };
-}
-
-async function isDanglingLink(path: string): Promise<boolean> {
-  const link = await lstat(path).catch(() => null);
-  return link?.isSymbolicLink() === true && (await stat(path).catch(() => null)) === null;
-}
 
 /**
  * Creates the file (and its missing folders), lets `write` fill it, and resolves once it is on disk.
@@ -181,7 +76,7 @@ async function replaceWhole<T>(
   const target = folder.at(name);
   const replaced = await replaceable(target, options).catch((error) => Promise.reject(fileError(error)));
   if (replaced === 'in place') return writeStream(target, write, options, fileError);
-  const partial = folder.at(`.${name}.${randomUUID().slice(0, 8)}.partial`);
+  const partial = folder.at(besideName(name));
   try {
     const result = await writeStream(partial, write, { ...options, exclusive: true }, fileError);
     if (replaced) await keepOwnership(partial, replaced);
@@ -265,14 +160,23 @@ async function writeStream<T>(
   }
 }
 
-function codeOf(error: unknown): string {
+/**
+ * The name of a new file beside `name`: the write's partial file, and the check's probe of it (the
+ * same length, so a name the folder's file system finds too long is refused by the check). Random,
+ * so that no other process (another run writing or checking the same report) uses it at once.
+ */
+export function besideName(name: string): string {
+  return `.${name}.${randomUUID().slice(0, 8)}.partial`;
+}
+
+export function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** A file that could not be written after all (a full disk, a folder removed meanwhile). */
 export class OutputFileError extends UsageError {}
 
-async function makeFolders(folder: string): Promise<void> {
+export async function makeFolders(folder: string): Promise<void> {
   try {
     if ((await stat(folder)).isDirectory()) return;
   } catch (error) {
@@ -282,29 +186,4 @@ async function makeFolders(folder: string): Promise<void> {
   await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
-}
-
-async function statOrNull(path: string, shown: string) {
-  try {
-    return await stat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new UsageError(`${shown}: cannot be written (${code})`);
-  }
-}
-
-async function writable(path: string, shown: string): Promise<void> {
-  try {
-    await access(path, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`${shown}: cannot be written (${(error as NodeJS.ErrnoException).code})`);
-  }
-}
-
-async function sameFile(path: string, source: string): Promise<boolean> {
-  if (/^https?:\/\//i.test(source) || source === '-') return false;
-  if (resolve(path) === resolve(source)) return true;
-  const [a, b] = await Promise.all([stat(path).catch(() => null), stat(source).catch(() => null)]);
-  return a !== null && b !== null && a.dev === b.dev && a.ino === b.ino;
 }

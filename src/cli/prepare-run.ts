@@ -2,7 +2,7 @@ import { namedFields, readAsLine, TOOL_FIELDS, unknownNames } from '../catalog/f
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { readApiConfig } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
-import { checkOutputFile } from '../output-file.js';
+import { checkOutputFile } from '../output-check.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
 import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import type { RunSpec } from '../runs/run-store.js';

@@ -43,6 +43,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'loopback-host.ts',
     'named-values.ts',
     'output-file.ts',
+    'output-check.ts',
     'confined-folder.ts',
     'project-root.ts',
     'sale-window.ts',

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkOutputFile, writeToFile } from '../../src/output-file.js';
+import { checkOutputFile } from '../../src/output-check.js';
+import { writeToFile } from '../../src/output-file.js';
 
 /**
  * A job file's report (`within` its folders): no folder on its way swapped for a link to a folder
@@ -103,6 +104,16 @@ describe.runIf(existsSync('/proc/self/fd'))("a job file's report, a folder on it
 
     expect(await readFile(join(project, 'rd', 'nightly', 'r.csv'), 'utf8')).toBe('row,key\n');
     expect(await readdir(join(project, 'rd', 'nightly'))).toEqual(['r.csv']);
+  });
+
+  it('the check refuses a link to a file not made yet, and makes nothing where it leads', async () => {
+    await symlink(join(outside, 'made.csv'), join(project, 'rd', 'out.csv'));
+
+    const checking = checkOutputFile(join(project, 'rd', 'out.csv'), '--report', undefined, [project]);
+
+    await expect(checking).rejects.toThrow(/^--report .*out\.csv: it is a symbolic link$/);
+    expect(await readdir(outside)).toEqual([]);
+    expect(await readdir(join(project, 'rd'))).toEqual(['out.csv']);
   });
 
   it('a report that became a link meanwhile is not written through', async () => {

@@ -14,7 +14,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkOutputFile, OutputFileError, writeToFile } from '../../src/output-file.js';
+import { checkOutputFile } from '../../src/output-check.js';
+import { OutputFileError, writeToFile } from '../../src/output-file.js';
 import { UsageError } from '../../src/usage-error.js';
 
 /** The files written at a command's end (--report, --out), on a real file system. */

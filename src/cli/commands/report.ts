@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
-import { checkOutputFile, writeToFile } from '../../output-file.js';
+import { checkOutputFile } from '../../output-check.js';
+import { writeToFile } from '../../output-file.js';
 import { leftUnreadText, readerStopped } from '../../queue/producing-mark.js';
 import { writeFailedRows } from '../../runs/failed-report.js';
 import { sourceShape } from '../../runs/failed-rows.js';
