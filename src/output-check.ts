@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, type FileHandle, lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type ConfinedFolder, OUTSIDE, openFolderWithin } from './confined-folder.js';
-import { besideName, codeOf, makeFolders } from './output-file.js';
+import { besideName, codeOf, type FileSeen, fileSeen, makeFolders } from './output-file.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -11,26 +11,29 @@ import { UsageError } from './usage-error.js';
  *
  * Refuses, in one line, a path that cannot be written or that is the source being read. `within`:
  * a job file chose it, and its folder is made and tried only inside those folders (see writeToFile).
+ * Resolves to what is there (FileSeen), for the write to tell another's file put there since;
+ * undefined for a device or a pipe.
  */
 export async function checkOutputFile(
   path: string,
   option: string,
   source?: string,
   within?: readonly string[],
-): Promise<void> {
+): Promise<FileSeen | undefined> {
   const shown = `${option} ${path}`;
   if (source !== undefined && (await sameFile(path, source)))
     throw new UsageError(`${shown} is the source being read: the report would overwrite it`);
   const existing = await statOrNull(path, shown);
   if (existing?.isDirectory()) throw new UsageError(`${shown} is a directory: give a file name`);
   // A device or a pipe is not opened: a pipe with no reader would wait for one (or refuse at once).
-  if (existing && !existing.isFile()) return writable(path, shown);
+  if (existing && !existing.isFile()) return writable(path, shown).then(() => undefined);
   const folder = within
     ? await openFolderWithin(dirname(resolve(path)), within, true).catch(refuseFolder(shown))
     : null;
   if (folder) {
     try {
-      return await openableIn(folder, basename(path), shown, existing === null);
+      await openableIn(folder, basename(path), shown, existing === null);
+      return fileSeen(existing);
     } finally {
       await folder.close();
     }
@@ -45,6 +48,7 @@ export async function checkOutputFile(
     }
   }
   await openable(path, shown, existing === null);
+  return fileSeen(existing);
 }
 
 /**

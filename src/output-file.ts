@@ -28,6 +28,37 @@ export interface WriteOptions {
    * it is changed.
    */
   within?: readonly string[];
+  /**
+   * What was at the path when it was checked, before the run (output-check.ts): `changed` is
+   * called, just before the file is put in place, when the path holds another file since (another
+   * run's report: two cron firings of one job). The file is still written: the last one wins.
+   */
+  sinceCheck?: { seen: FileSeen; changed: () => void };
+}
+
+/**
+ * A regular file at a path, as a check saw it (null: none there). Another file put in place since
+ * (a rename) has another inode; one written in place, another time or size.
+ */
+export type FileSeen = Pick<Stats, 'dev' | 'ino' | 'mtimeMs' | 'size'> | null;
+
+export function fileSeen(found: Stats | null): FileSeen {
+  return found && { dev: found.dev, ino: found.ino, mtimeMs: found.mtimeMs, size: found.size };
+}
+
+/** Calls `sinceCheck.changed` if the regular file at `path` (per `look`) is not the one seen. */
+async function noteChange(path: string, options: WriteOptions, look: typeof stat): Promise<void> {
+  if (!options.sinceCheck) return;
+  const now = await look(path).catch(() => null);
+  if (!now?.isFile()) return;
+  const { seen, changed } = options.sinceCheck;
+  const same =
+    seen !== null &&
+    now.dev === seen.dev &&
+    now.ino === seen.ino &&
+    now.mtimeMs === seen.mtimeMs &&
+    now.size === seen.size;
+  if (!same) changed();
 }
 
 export async function writeToFile<T>(
@@ -47,7 +78,8 @@ export async function writeToFile<T>(
   if (folder) {
     try {
       // Held open, the folder is the check: nothing in it is reached through a path again.
-      return await replaceWhole(folder, basename(path), write, { noFollow: true }, fileError);
+      const held = { noFollow: true, ...(options.sinceCheck ? { sinceCheck: options.sinceCheck } : {}) };
+      return await replaceWhole(folder, basename(path), write, held, fileError);
     } finally {
       await folder.close();
     }
@@ -75,11 +107,16 @@ async function replaceWhole<T>(
 ): Promise<T> {
   const target = folder.at(name);
   const replaced = await replaceable(target, options).catch((error) => Promise.reject(fileError(error)));
-  if (replaced === 'in place') return writeStream(target, write, options, fileError);
+  if (replaced === 'in place') {
+    await noteChange(target, options, stat);
+    return writeStream(target, write, options, fileError);
+  }
   const partial = folder.at(besideName(name));
   try {
     const result = await writeStream(partial, write, { ...options, exclusive: true }, fileError);
     if (replaced) await keepOwnership(partial, replaced);
+    // Looked at last, as near the rename as can be: a report another run put in place meanwhile.
+    await noteChange(target, options, lstat);
     await rename(partial, target).catch((error) => Promise.reject(fileError(error)));
     return result;
   } catch (error) {

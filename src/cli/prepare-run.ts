@@ -3,6 +3,7 @@ import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '
 import { readApiConfig } from '../config.js';
 import type { MappedRow } from '../interfaces.js';
 import { checkOutputFile } from '../output-check.js';
+import type { FileSeen } from '../output-file.js';
 import { DEFAULT_FIRST } from '../plan/first-order.js';
 import { type SellerLookup, sellerOfRun } from '../queue/seller-names.js';
 import type { RunSpec } from '../runs/run-store.js';
@@ -35,6 +36,8 @@ export interface PreparedRun {
   /** The rows the source holds, about, when that can be known before reading it (Redis sizing). */
   rowEstimate: RowEstimate | null;
   sandbox: Sandbox | null;
+  /** What was at `--report`'s path before the run (output-check.ts): its write says if another's file replaced it. */
+  reportSeen?: FileSeen | undefined;
   /** Closes the source and stops the in-process sandbox, if any. */
   close(): Promise<void>;
 }
@@ -171,7 +174,9 @@ export async function prepareRun(
     const unknownFields = unknownNames(named, [...TOOL_FIELDS, ...mapper.sourceFields]);
     // Before any write, after the source and mapping were found fit: the report is written when the
     // run is done, too late to say that its path is wrong.
-    if (flags.report) await checkOutputFile(flags.report, '--report', source, flags.reportWithin);
+    const reportSeen = flags.report
+      ? await checkOutputFile(flags.report, '--report', source, flags.reportWithin)
+      : undefined;
     const seller = await sellerOfRun(
       sellers,
       { ...api, keyFingerprint: sellerRef(api.baseUrl, api.apiKey) },
@@ -227,6 +232,7 @@ export async function prepareRun(
       },
       rowEstimate: openedSource.rowEstimate,
       sandbox,
+      reportSeen,
       async close() {
         await openedSource.close();
         await sandbox?.close();

@@ -1,5 +1,5 @@
 import { countOf } from '../count-words.js';
-import { OutputFileError } from '../output-file.js';
+import { type FileSeen, OutputFileError } from '../output-file.js';
 import type { SourceLeftUnreadError } from '../queue/producer-stops.js';
 import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
@@ -95,24 +95,32 @@ export async function reportOutcome(
       io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
       const beside = waited.run.ownQueue ? await queuedBesideLine(runtime, waited.run) : null;
       if (beside) say(io, `${beside}\n`);
-      await writeRunReport(io, runtime, flags, id);
+      await writeRunReport(io, runtime, flags, id, prepared.reportSeen);
       return endedRunExitCode(io, runtime, waited.run);
     }
   }
 }
 
-/** `--report FILE`: the run's report written there, and said (after the summary). */
+/**
+ * `--report FILE`: the run's report written there, and said (after the summary). `seen`: what was
+ * there before the run (its check). A file put there since, by another run (two cron firings of one
+ * job), is replaced, the latest report wins, and one line says so: that run's report is not lost
+ * unsaid, and `catalog-sync report <its id>` gives it again.
+ */
 export async function writeRunReport(
   io: CliIo,
   runtime: Runtime,
   flags: Pick<RunFlags, 'report' | 'reportFromJob' | 'reportWithin'>,
   id: string,
+  seen: FileSeen | undefined,
 ): Promise<void> {
   if (!flags.report) return;
   await io.beforeReportWrite?.();
+  let replacedAnother = false;
   await writeReportFile(runtime.runs, id, flags.report, {
     noFollow: flags.reportFromJob === true,
     ...(flags.reportWithin ? { within: flags.reportWithin } : {}),
+    ...(seen !== undefined ? { sinceCheck: { seen, changed: () => (replacedAnother = true) } } : {}),
   }).catch((error: unknown) => {
     // Exit 2 says the report is missing; the summary above still says how the run ended.
     if (error instanceof OutputFileError)
@@ -120,7 +128,13 @@ export async function writeRunReport(
     throw error;
   });
   io.stdout.write(`  report    ${flags.report}\n`);
+  if (replacedAnother) io.stdout.write(`            ${REPLACED_ANOTHER}\n`);
 }
+
+/** Said under `report` when the report's path got another file during the run (writeRunReport). */
+export const REPLACED_ANOTHER =
+  "replaced a file another process put there during this run (another run's report?): " +
+  "catalog-sync status --list names the runs, catalog-sync report <run-id> gives a run's report again";
 
 /**
  * The exit code of a run that ended, or is held, by its end state: `run`'s, and `approve`'s once

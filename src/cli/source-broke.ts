@@ -56,7 +56,7 @@ export async function reportSourceBroke(
   const run = (await runtime.runs.get(id)) ?? ended;
   io.stdout.write(formatSummary(run, prepared.detections));
   io.stderr.write(`catalog-sync: ${terminalSafeLine(`${broke.error.message}. ${endedEarlyText(run)}`)}\n`);
-  await writeRunReport(io, runtime, flags, id);
+  await writeRunReport(io, runtime, flags, id, prepared.reportSeen);
   logRunSummary(io.stderr, runtime.logger, run, 'source-broke', ExitCode.usage);
   return ExitCode.usage;
 }

@@ -27,7 +27,7 @@ const ATTEMPTS = 400;
  * steps queue in lockstep and rarely cross; spread out, one's probe is made and removed between
  * another's steps.
  */
-async function allAtOnce(check: () => Promise<void>): Promise<string[]> {
+async function allAtOnce(check: () => Promise<unknown>): Promise<string[]> {
   const begun = Array.from({ length: ATTEMPTS }, (_, i) =>
     new Promise((resolve) => setTimeout(resolve, i % 20)).then(check),
   );

@@ -106,6 +106,26 @@ describe.runIf(existsSync('/proc/self/fd'))("a job file's report, a folder on it
     expect(await readdir(join(project, 'rd', 'nightly'))).toEqual(['r.csv']);
   });
 
+  it("says that another's report was put in place since the check, and writes its own", async () => {
+    const report = join(project, 'rd', 'out.csv');
+    const seen = await checkOutputFile(report, '--report', undefined, [project]);
+    let changed = false;
+
+    await writeToFile(
+      report,
+      async (file) => {
+        file.write('mine\n');
+        await writeFile(join(project, 'rd', 'theirs.tmp'), 'theirs\n');
+        await rename(join(project, 'rd', 'theirs.tmp'), report);
+      },
+      { ...options(), sinceCheck: { seen: seen ?? null, changed: () => (changed = true) } },
+    );
+
+    expect(changed).toBe(true);
+    expect(await readFile(report, 'utf8')).toBe('mine\n');
+    expect(await readdir(join(project, 'rd'))).toEqual(['out.csv']);
+  });
+
   it('the check refuses a link to a file not made yet, and makes nothing where it leads', async () => {
     await symlink(join(outside, 'made.csv'), join(project, 'rd', 'out.csv'));
 

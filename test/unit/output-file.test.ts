@@ -6,6 +6,7 @@ import {
   mkdtemp,
   readdir,
   readFile,
+  rename,
   rm,
   stat,
   symlink,
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkOutputFile } from '../../src/output-check.js';
-import { OutputFileError, writeToFile } from '../../src/output-file.js';
+import { type FileSeen, OutputFileError, writeToFile } from '../../src/output-file.js';
 import { UsageError } from '../../src/usage-error.js';
 
 /** The files written at a command's end (--report, --out), on a real file system. */
@@ -51,7 +52,7 @@ describe('checkOutputFile', () => {
     await checkOutputFile(deep, '--report', join(dir, 'feed.csv'));
     expect(existsSync(join(dir, 'reports', 'nightly'))).toBe(true);
     await writeFile(deep, 'old');
-    await expect(checkOutputFile(deep, '--out')).resolves.toBeUndefined();
+    await expect(checkOutputFile(deep, '--out')).resolves.toMatchObject({ size: 3 });
   });
 
   it('opens a file that is there without emptying it, and leaves no file where there was none', async () => {
@@ -162,5 +163,59 @@ describe('writeToFile', () => {
     await expect(writeToFile(join(dir, 'taken.csv'), async () => 0)).rejects.toThrow(
       new OutputFileError(`cannot write ${join(dir, 'taken.csv')}: EISDIR`),
     );
+  });
+});
+
+describe('writeToFile, told what its check saw (sinceCheck)', () => {
+  /** Writes `line` to `path`, with `meanwhile` run while it writes; resolves to whether a change was said. */
+  async function written(
+    path: string,
+    seen: FileSeen | undefined,
+    meanwhile = async () => {},
+  ): Promise<boolean> {
+    if (seen === undefined) throw new Error("a regular file's path was checked as a device");
+    let changed = false;
+    await writeToFile(
+      path,
+      async (file) => {
+        file.write('mine\n');
+        await meanwhile();
+      },
+      { sinceCheck: { seen, changed: () => (changed = true) } },
+    );
+    return changed;
+  }
+
+  it('says nothing when the path holds what the check saw: nothing, or the same file', async () => {
+    const path = join(dir, 'r.csv');
+    expect(await written(path, await checkOutputFile(path, '--report'))).toBe(false);
+
+    expect(await written(path, await checkOutputFile(path, '--report'))).toBe(false);
+    expect(await readFile(path, 'utf8')).toBe('mine\n');
+  });
+
+  it("says so when another's file was put there since (first night, or over the last report), and still writes", async () => {
+    const path = join(dir, 'r.csv');
+    const another = async () => {
+      await writeFile(join(dir, 'other.tmp'), 'theirs\n');
+      await rename(join(dir, 'other.tmp'), path);
+    };
+    expect(await written(path, await checkOutputFile(path, '--report'), another)).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe('mine\n');
+
+    expect(await written(path, await checkOutputFile(path, '--report'), another)).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe('mine\n');
+    expect(await readdir(dir)).toEqual(['r.csv']);
+  });
+
+  it('says so of a file written in place (another hard link) since', async () => {
+    const path = join(dir, 'r.csv');
+    await writeFile(path, 'old\n');
+    await link(path, join(dir, 'other-name.csv'));
+    const seen = await checkOutputFile(path, '--report');
+    await writeFile(path, 'theirs, longer\n');
+
+    expect(await written(path, seen)).toBe(true);
+    expect(await readFile(join(dir, 'other-name.csv'), 'utf8')).toBe('mine\n');
   });
 });
