@@ -88,25 +88,33 @@ export async function producerLives(
  */
 export async function readerStopped(
   deps: Pick<MarkDeps, 'redis' | 'keys'>,
-  run: Pick<RunRecord, 'id' | 'state' | 'produced' | 'aborted' | 'endingEarly' | 'cancelledAt' | 'createdAt'>,
+  run: Pick<
+    RunRecord,
+    'id' | 'state' | 'produced' | 'aborted' | 'endingEarly' | 'cancelledAt' | 'createdAt' | 'total'
+  >,
   now = Date.now(),
 ): Promise<boolean> {
   // A run ending early (its source broke) ends by itself once its rows under way settle.
   if (run.produced || run.aborted || run.endingEarly !== undefined || run.cancelledAt !== undefined)
     return false;
-  // A run is created a round trip before its first mark: one younger than a beat is being read.
-  if (now - run.createdAt < beatEvery(deps)) return false;
+  // A run is created a round trip before its first mark: one younger than a beat is being read,
+  // unless it counted rows already (its mark came before its first row: an import interrupted
+  // seconds in took its mark away on purpose).
+  if (now - run.createdAt < beatEvery(deps) && run.total === 0) return false;
   if (run.state !== 'queued' && run.state !== 'running') return false;
   return (await deps.redis.exists(deps.keys.producing(run.id))) === 0;
 }
 
 /** Why the run can never end by itself, and the two ways to end it. */
 export function leftUnreadText(run: Pick<RunRecord, 'id' | 'sourceId'>): string {
+  return `its source was left unread: the process reading it stopped before the end; ${endWays(run)}`;
+}
+
+/** The ways to end a run whose source was left unread (leftUnreadText), in words for the user. */
+export function endWays(run: Pick<RunRecord, 'id' | 'sourceId'>): string {
   const cancel = `\`catalog-sync cancel ${run.id}\``;
   // Standard input is never taken for an earlier run's source: only a cancel ends it.
-  const ways =
-    run.sourceId === null
-      ? `${cancel} ends it`
-      : `run the same source again (that ends this run and reads the source anew), or ${cancel}`;
-  return `its source was left unread: the process reading it stopped before the end; ${ways}`;
+  return run.sourceId === null
+    ? `${cancel} ends it`
+    : `run the same source again (that ends this run and reads the source anew), or ${cancel}`;
 }
