@@ -25,7 +25,7 @@ import { unsentReason } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks } from './producer.js';
-import { SourceLeftUnreadError } from './producer-stops.js';
+import { RunInterruptedError, SourceLeftUnreadError } from './producer-stops.js';
 import { beatEvery, producerLives, producingBeat, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
@@ -58,6 +58,11 @@ export interface EnqueueHooks {
   /** Called while the queue is full, with why the seller's workers send nothing now (or null). */
   onBackpressure?: (waitingJobs: number, sellerPause: string | null) => void;
   signal?: AbortSignal;
+  /**
+   * An interrupt (`signal`) leaves the run open with the rows queued so far, for the workers, as a
+   * stopped reader leaves it (`import`); without it the run ends early, its queued rows unsent (`run`).
+   */
+  interruptLeavesQueued?: boolean;
   /** Leaves the rest of the source unread, the run open (SourceLeftUnreadError): see produceChunks. */
   leaveUnread?: AbortSignal;
   /** Throws once Redis refused a write: the producer stops (health.ts). */
@@ -250,9 +255,13 @@ async function produceRun(
     deps.logger.info({ run: run.id, rows: total, chunks }, 'run queued');
     return { kind: 'queued', run, total };
   } catch (error) {
-    if (error instanceof SourceLeftUnreadError) {
-      // Left open on purpose: its queued rows go on after the pause. Unmarked as producing, so
-      // that the next import of the source ends it and reads the source anew (claimSource).
+    if (
+      error instanceof SourceLeftUnreadError ||
+      (error instanceof RunInterruptedError && hooks.interruptLeavesQueued)
+    ) {
+      // Left open on purpose: its queued rows go on after the pause (or the interrupt). Unmarked as
+      // producing, so that the next import of the source ends it and reads the source anew
+      // (claimSource); `status` says its source was left unread meanwhile (readerStopped).
       await deps.redis.del(deps.keys.producing(run.id));
       throw error;
     }

@@ -26,10 +26,14 @@ export interface ReadStops {
   assertHealthy?: () => void;
 }
 
-/** The producer was told to stop before the source was read to the end. */
+/**
+ * The producer was told to stop before the source was read to the end. `rowsQueued`: the rows it
+ * recorded (queued, or settled at once) before it stopped, its chunks under way written whole
+ * (produceChunks says it; 0 where the stop is first met).
+ */
 export class RunInterruptedError extends Error {
   override name = 'RunInterruptedError';
-  constructor() {
+  constructor(readonly rowsQueued = 0) {
     super('interrupted before the source was read to the end');
   }
 }

@@ -278,6 +278,9 @@ export async function produceChunks(options: ProduceOptions): Promise<{ total: n
   } catch (error) {
     // The chunks still being written end first; a failure of theirs came first, so it is the one thrown.
     await finishWriting();
+    // Interrupted: the read stops between chunks, every chunk it let go written whole, the rows read
+    // since not recorded (a source closed because of the interrupt is not a source that broke).
+    if (options.signal?.aborted) throw new RunInterruptedError(recorded);
     if (source.failed() && options.unsentReason !== undefined) {
       // The rows read since the last chunk are rows read all the same: recorded, none sent.
       for (const [i, upsert] of upserts.entries()) {

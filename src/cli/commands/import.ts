@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
+import { RunInterruptedError } from '../../queue/producer-stops.js';
+import { endWays } from '../../queue/producing-mark.js';
+import type { RunRecord } from '../../runs/run-store.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { rejectedKeyText } from '../key-pause.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
@@ -7,8 +10,9 @@ import type { CliIo } from '../program.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
+import { interruptedLine, say } from '../run-outcome.js';
 import { withRuntime } from '../runtime.js';
-import { BEFORE_THE_RUN, BeforeRun } from '../signals.js';
+import { BEFORE_THE_RUN, BeforeRun, onInterrupt } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { noWorkerNoticed, workerWaitText } from '../worker-wait.js';
 
@@ -37,11 +41,19 @@ export function registerImport(program: Command, io: CliIo): void {
       let lastBackpressureLog = 0;
       let lastPause: string | null = null;
       let runId: string | null = null;
+      let created: RunRecord | null = null;
+      let stopListening = () => {};
       try {
         await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
         before.check();
-        // From here a signal ends the process as before (Node's default): nothing of import's to stop.
+        // No await since the last check: the run's own interrupt takes over before the run is created.
         before.handOver();
+        const interrupt = onInterrupt(io.signals);
+        stopListening = interrupt.dispose;
+        // A source that stalls (a slow feed) would keep the producer waiting for its next row.
+        interrupt.signal.addEventListener('abort', () => prepared.close().catch(() => undefined), {
+          once: true,
+        });
         const result = await enqueueRun(
           { ...runtime, prefix: runtime.config.prefix },
           prepared.spec,
@@ -49,7 +61,11 @@ export function registerImport(program: Command, io: CliIo): void {
           {
             onRunCreated: (run) => {
               runId = run.id;
+              created = run;
             },
+            // Stopped between chunks; the run is left open with the rows queued so far, for the workers.
+            signal: interrupt.signal,
+            interruptLeavesQueued: true,
             sourceRows: prepared.sourceRows,
             assertHealthy: () => runtime.health.assertWritable(),
             // Called every poll while the queue is full: said once a minute, and at once when the
@@ -68,6 +84,11 @@ export function registerImport(program: Command, io: CliIo): void {
             },
           },
         ).catch(async (error: unknown) => {
+          if (error instanceof RunInterruptedError)
+            throw new UsageError(
+              interruptedImportLine(interrupt.name, created, error.rowsQueued),
+              interrupt.exitCode(),
+            );
           // Redis refused a write (full, read-only) or lost the run: one line, exit 2.
           const fault = runtime.health.note(error);
           if (!fault) throw asUsageError(error);
@@ -75,6 +96,16 @@ export function registerImport(program: Command, io: CliIo): void {
             fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
           throw new UsageError(await redisFaultLine(runtime, fault, need));
         });
+        if (interrupt.signal.aborted) {
+          // Heard as the read ended: nothing of the source left unread. Interrupted as it waited on
+          // the run that holds the source, this import queued nothing (its own run is gone).
+          if (result.kind === 'already-queued')
+            throw new UsageError(`interrupted (${interrupt.name}) ${BEFORE_THE_RUN}`, interrupt.exitCode());
+          io.stdout.write(`${result.run.id}\n`);
+          say(io, interruptedLine(interrupt.name, result.run, result.run.id, 'run'));
+          io.exitCode = interrupt.exitCode();
+          return;
+        }
         if (result.kind === 'already-queued') {
           // The id of the queued run is read from Redis.
           const runId = terminalSafeLine(result.runId);
@@ -100,8 +131,22 @@ export function registerImport(program: Command, io: CliIo): void {
           ));
         if (rejected) io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(rejected)}\n`);
       } finally {
+        stopListening();
         await prepared.close();
       }
     }).finally(() => before.handOver());
   });
+}
+
+/**
+ * `import` interrupted while it read its source: the rows it queued stay queued, the run open until
+ * the next run of the source ends it (or `cancel`), as a reader that stopped leaves it.
+ */
+function interruptedImportLine(signal: string, run: RunRecord | null, rowsQueued: number): string {
+  if (run === null) return `interrupted (${signal}) ${BEFORE_THE_RUN}`;
+  return (
+    `interrupted (${signal}) after queueing ${rowsQueued} of the source's rows: ` +
+    `run ${run.id}'s rows stay queued and go on with any \`catalog-sync worker\`; ` +
+    `the rest of the source is unread: ${endWays(run)}.`
+  );
 }
