@@ -8,9 +8,9 @@ import type { RunRecord } from './run-record.js';
  * marketplace, which is right for a column dropped on purpose and a surprise for one dropped by
  * mistake. Kept without expiry, like the id map: a few field names per seller.
  *
- * Read as a run starts (fieldsNoLongerInSource), added to as a run ends having written
- * (recordFieldsSent): a run a guard held, a dry run, a run cancelled before it wrote sent nothing,
- * and naming their fields "sent by earlier runs" would name fields no run ever sent.
+ * Read as a run starts (fieldsNoLongerInSource), added to as a run ends having written or found
+ * rows unchanged (recordFieldsSent): a run a guard held, a dry run, a run cancelled before it wrote
+ * sent nothing, and naming their fields "sent by earlier runs" would name fields no run ever sent.
  */
 export async function fieldsNoLongerInSource(
   redis: Redis,
@@ -25,13 +25,18 @@ export async function fieldsNoLongerInSource(
 
 /**
  * Called at a run's end and at an approval round's end: once some row of the run was created or
- * updated (the API took the write), its source's fields were sent. Deactivations alone do not
- * count: they send the `--missing` values, not the source's columns. Safe to call again (a set).
+ * updated (the API took the write), or found unchanged (the marketplace already holds the source's
+ * values: a migration, a products export sent back), its source's fields are on the marketplace as
+ * the source has them. Deactivations alone do not count: they send the `--missing` values, not the
+ * source's columns. Safe to call again (a set).
  */
 export async function recordFieldsSent(redis: Redis, keys: RedisKeys, run: RunRecord): Promise<void> {
   if (run.dryRun || !run.sentFields || run.sentFields.length === 0) return;
-  const written = (run.counts['pair:create:ok'] ?? 0) + (run.counts['pair:update:ok'] ?? 0);
-  if (written === 0) return;
+  const inLine = ['pair:create:ok', 'pair:update:ok', 'action:unchanged'].reduce(
+    (sum, count) => sum + (run.counts[count] ?? 0),
+    0,
+  );
+  if (inLine === 0) return;
   await redis.sadd(keys.fieldsSent(run.sellerRef), ...run.sentFields);
 }
 

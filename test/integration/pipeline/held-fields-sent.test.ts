@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CatalogRow, catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
-import { usePipeline } from '../support/pipeline.js';
+import { MAIN_SELLER, usePipeline } from '../support/pipeline.js';
 
 const ABSENT_COLOR =
   '  absent    color: sent by earlier runs, not in this source (left as they are on the marketplace)';
@@ -56,6 +56,28 @@ describe('the fields sent by earlier runs, and a run that sent nothing', () => {
     const approved = await pipeline.cli(['approve', heldId]);
     expect(approved.code, approved.stderr).toBe(1);
     expect(pipeline.products()).toHaveLength(3);
+
+    const result = await runWithoutColor();
+
+    expect(result.stdout).toContain(ABSENT_COLOR);
+  });
+
+  // A seller whose marketplace already matched the file (a migration, a products export sent back):
+  // every row unchanged, the fields are on the marketplace as the source has them all the same.
+  it('a run that found every row unchanged: the next run names the column it lacks', {
+    timeout: 60_000,
+  }, async () => {
+    const rows = catalogRows(3).map((row) => ({ ...row, color: 'red' }));
+    pipeline.sandbox.seedProducts(
+      MAIN_SELLER,
+      rows.map((row) => ({ sku: row.sku, name: row.name, price: Number(row.price), color: 'red' })),
+    );
+    const first = await pipeline.cli([
+      'run',
+      await pipeline.csv('colored.csv', rows, ['sku', 'name', 'price', 'color']),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/3 unchanged/);
 
     const result = await runWithoutColor();
 
