@@ -81,7 +81,7 @@ export function matchField(
   const fields = `(fields: ${shownFields(available)})`;
   if (found.column !== undefined && read.preset)
     throw new CatalogConfigError(
-      `${origin}: the ${read.preset.name} preset reads this source's ${found.column} column as no product field${near} ${fields}`,
+      `${origin}: the ${read.preset.name} preset does not read this source's ${found.column} column as one product field in every row, so rows cannot be matched by it${near} ${fields}`,
     );
   // Named absolutely: an installed package has the folder too, but no checkout to be relative to.
   const hint =

@@ -79,7 +79,7 @@ describe('--match-by a column of a real platform export', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain(
-      "--match-by identifier_exists: the google-merchant preset reads this source's identifier_exists column as no product field (fields: ",
+      "--match-by identifier_exists: the google-merchant preset does not read this source's identifier_exists column as one product field in every row, so rows cannot be matched by it (fields: ",
     );
     expect(pipeline.sandbox.stats().total).toBe(0);
   });

@@ -100,10 +100,10 @@ describe('--match-by a column of a platform preset', () => {
   it('a column the preset reads as no field is refused in one line saying so', () => {
     const message = refusal(() => mapper(GOOGLE, GOOGLE_ROWS, { matchBy: 'identifier_exists' }));
     expect(message).toBe(
-      "--match-by identifier_exists: the google-merchant preset reads this source's identifier_exists column as no product field (fields: sku, name, description, price, sale_price, currency, url, images, availability, condition, brand, barcode, mpn, category, status)",
+      "--match-by identifier_exists: the google-merchant preset does not read this source's identifier_exists column as one product field in every row, so rows cannot be matched by it (fields: sku, name, description, price, sale_price, currency, url, images, availability, condition, brand, barcode, mpn, category, status)",
     );
     expect(refusal(() => mapper(SHOPIFY, SHOPIFY_ROWS, { matchBy: 'Handle' }))).toMatch(
-      /^--match-by Handle: the shopify preset reads this source's Handle column as no product field \(fields: /,
+      /^--match-by Handle: the shopify preset does not read this source's Handle column as one product field in every row, so rows cannot be matched by it \(fields: /,
     );
   });
 
@@ -131,14 +131,14 @@ describe('--match-by a column of a platform preset', () => {
           matchByOption: 'matchBy: identifier_exists in n.yml',
         }),
       ),
-    ).toMatch(/^matchBy: identifier_exists in n\.yml: the google-merchant preset reads /);
+    ).toMatch(/^matchBy: identifier_exists in n\.yml: the google-merchant preset does not read /);
   });
 
   it('a column read otherwise through a mapping file over the preset is not the preset field', () => {
     // The mapping gives name from `description`: `title` is read as no field any more.
     const mapping = parseMapping('preset: google-merchant\nfields:\n  name: description\n', 'g.yml', 'yaml');
     expect(refusal(() => mapper(GOOGLE, GOOGLE_ROWS, { mapping, matchBy: 'title' }))).toMatch(
-      /^--match-by title: the google-merchant preset reads this source's title column as no product field/,
+      /^--match-by title: the google-merchant preset does not read this source's title column as one product field in every row, so rows cannot be matched by it/,
     );
     // Its other columns are still read as the preset reads them.
     expect(mapper(GOOGLE, GOOGLE_ROWS, { mapping, matchBy: 'gtin' }).matchBy).toBe('barcode');
