@@ -2,6 +2,7 @@ import { nearestField, TOOL_FIELDS } from '../catalog/field-names.js';
 import { MONEY_FIELDS } from '../catalog/money.js';
 import { PUBLISHED_STATE_PRESETS } from '../catalog/presets/index.js';
 import { mayShowField, shownFields } from '../catalog/shown-fields.js';
+import { DEFAULT_MAX_MISSING } from '../guards/verdict.js';
 import { isStoreSource } from '../sources/stores/store-url.js';
 import type { OptionNames } from './option-origins.js';
 import type { RunFlags } from './run-flags.js';
@@ -123,15 +124,23 @@ export function checkOptionsAlone(source: string, flags: RunFlags, names: Option
   return dryRunLines(flags, names);
 }
 
-/** The guards and `--first` act on writes: a dry run, which writes nothing, does not apply them. */
+/**
+ * The guards and `--first` act on writes: a dry run, which writes nothing, does not apply them. The
+ * guard `--missing` brings with it (`--max-missing 20%` when not given) is named too: nobody typed
+ * it, and it is the one a real run is held by in surprise (the summary says when it would be).
+ */
 function dryRunLines(flags: RunFlags, names: OptionNames): string[] {
   if (!flags.dryRun) return [];
-  const idle = (['maxInvalid', 'maxUpdates', 'maxPriceChange', 'maxMissing', 'first'] as const).filter(
-    (name) => names.given(name),
+  const idle = (['maxInvalid', 'maxUpdates', 'maxPriceChange', 'maxMissing', 'first'] as const).flatMap(
+    (name) => {
+      if (names.given(name)) return [names.name(name)];
+      if (name === 'maxMissing' && flags.missing) return [`--max-missing ${DEFAULT_MAX_MISSING} (default)`];
+      return [];
+    },
   );
   if (idle.length === 0) return [];
   return [
-    `--dry-run: ${idle.map((name) => names.name(name)).join(', ')} ${idle.length === 1 ? 'acts' : 'act'} on writes and ${idle.length === 1 ? 'is' : 'are'} not applied: a dry run writes nothing and holds nothing`,
+    `--dry-run: ${idle.join(', ')} ${idle.length === 1 ? 'acts' : 'act'} on writes and ${idle.length === 1 ? 'is' : 'are'} not applied: a dry run writes nothing and holds nothing`,
   ];
 }
 

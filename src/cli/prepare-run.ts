@@ -35,6 +35,8 @@ export interface PreparedRun {
   detections: string[];
   /** The rows the source holds, about, when that can be known before reading it (Redis sizing). */
   rowEstimate: RowEstimate | null;
+  /** `run`'s lines on what its `--dry-run` does not apply, to say once it is not refused (option-conflicts.ts). */
+  dryRunNotes: string[];
   sandbox: Sandbox | null;
   /** What was at `--report`'s path before the run (output-check.ts): its write says if another's file replaced it. */
   reportSeen?: FileSeen | undefined;
@@ -218,8 +220,10 @@ export async function prepareRun(
       first: flags.first ?? [...DEFAULT_FIRST],
       ...(unknownFields.length > 0 ? { unknownFields } : {}),
     };
-    // Said once the run is sure to go on: a refused run says only why it was refused.
-    for (const line of dryRunLines) io.stderr.write(`catalog-sync: ${terminalSafeLine(line)}\n`);
+    // Said once the run is sure to go on: a refused run says only why it was refused. `run` says
+    // them with its summary (run-outcome.ts): the read of the products may refuse its run yet.
+    const notes = dryRunLines.map((line) => `catalog-sync: ${terminalSafeLine(line)}\n`);
+    if (command !== 'run') for (const note of notes) io.stderr.write(note);
     const openedSource = opened;
     const sourceRows = new SourceRowCapture(opened.columns, opened.header, opened.delimiter);
     return {
@@ -231,6 +235,7 @@ export async function prepareRun(
         return [...openedSource.detections, ...mapper.detections];
       },
       rowEstimate: openedSource.rowEstimate,
+      dryRunNotes: command === 'run' ? notes : [],
       sandbox,
       reportSeen,
       async close() {

@@ -89,6 +89,7 @@ export async function reportOutcome(
         say(io, `catalog-sync: ${waited.run.fieldsRefused}\n`);
         return ExitCode.usage;
       }
+      for (const note of prepared.dryRunNotes) io.stderr.write(note);
       const learned = waited.run.dryRun
         ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
         : null;

@@ -12,9 +12,9 @@ describe('--missing --dry-run over the --max-missing limit', () => {
   const rows = catalogRows(3).map((row, i) => ({ ...row, quantity: String(5 + i) }));
 
   it.each([
-    ['the default', [], '--max-missing 20% (default)'],
-    ['one given', ['--max-missing', '10%'], '--max-missing 10%'],
-  ])('%s: the summary says a run without --dry-run would be held by it', async (_, limit, named) => {
+    ['the default', [], '--max-missing 20% (default)', '--max-missing 20% (default)'],
+    ['one given', ['--max-missing', '10%'], '--max-missing 10%', '--max-missing'],
+  ])('%s: the summary says a run without --dry-run would be held by it', async (_, limit, named, noted) => {
     expect((await pipeline.cli(['run', await pipeline.csv('c3.csv', rows)])).code).toBe(0);
     const two = await pipeline.csv('c2.csv', rows.slice(0, 2));
     const args = ['run', two, '--missing', 'quantity=0', ...limit];
@@ -22,6 +22,10 @@ describe('--missing --dry-run over the --max-missing limit', () => {
     pipeline.sandbox.resetStats();
     const dry = await pipeline.cli([...args, '--dry-run']);
     expect(dry.code).toBe(0);
+    // The guard it does not apply is named on stderr, the default one nobody typed too.
+    expect(dry.stderr).toBe(
+      `catalog-sync: --dry-run: ${noted} acts on writes and is not applied: a dry run writes nothing and holds nothing\n`,
+    );
     expect(requestCounts(pipeline.sandbox.stats())).toMatchObject({ creates: 0, updates: 0 });
     expect(dry.stdout).toContain('  deactivate 1 to deactivate');
     expect(dry.stdout).toContain(

@@ -273,6 +273,17 @@ describe('--dry-run: what it does not apply is said, not refused', () => {
     ]);
   });
 
+  it('names the default --max-missing that --missing brings, which nobody typed', () => {
+    const flags = flagsOf(['--dry-run', '--missing', 'quantity=0']);
+    expect(checkOptionsAlone('a.csv', flags, new OptionNames(flags, flags.origins))).toEqual([
+      '--dry-run: --max-missing 20% (default) acts on writes and is not applied: a dry run writes nothing and holds nothing',
+    ]);
+    const given = flagsOf(['--dry-run', '--missing', 'quantity=0', '--max-missing', '5']);
+    expect(checkOptionsAlone('a.csv', given, new OptionNames(given, given.origins))).toEqual([
+      '--dry-run: --max-missing acts on writes and is not applied: a dry run writes nothing and holds nothing',
+    ]);
+  });
+
   it('says nothing of a dry run without them', () => {
     const flags = flagsOf(['--dry-run']);
     expect(checkOptionsAlone('a.csv', flags, new OptionNames(flags, flags.origins))).toEqual([]);
