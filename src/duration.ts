@@ -11,6 +11,18 @@ export function parseDuration(text: string): number | null {
   return Number.isFinite(ms) && ms >= 1 ? Math.round(ms) : null;
 }
 
+/**
+ * The line refusing a duration option's value given with no unit (`24`), or null when it has one.
+ * parseDuration reads a bare number as milliseconds, which no option meant in seconds, hours or days
+ * wants: `status --list --since 24` listed the last 24 ms and said there was no run. `unit` is the
+ * one the option is most often given in, for the fix the line shows: `--since 24h`.
+ */
+export function unitlessLine(option: string, text: string, unit: 's' | 'h' | 'd'): string | null {
+  const bare = String(text).trim();
+  if (!/^\d+(?:\.\d+)?$/.test(bare)) return null;
+  return `${option}: ${bare} has no unit: give ${option} ${bare}${unit} (units: ms, s, m, h, d)`;
+}
+
 /** Milliseconds as messages say them: `30 s` for whole seconds, else `1500 ms`. */
 export function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;

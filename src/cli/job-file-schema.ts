@@ -1,7 +1,6 @@
 import type { z as Z } from 'zod';
 import { PRESET_NAMES } from '../catalog/index.js';
 import { MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
-import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { builtOnce, zod } from '../lazy-modules.js';
 import { type MissingValues, missingValuesOfMap, parseMissingValues } from '../missing/missing-values.js';
@@ -14,7 +13,9 @@ import {
   checkDailyReset,
   parseDelimiter,
   parseFieldList,
+  parseFullReadAfter,
   parsePriceDecimals,
+  parseSourceTimeout,
   parseTaxRate,
 } from './option-values.js';
 
@@ -108,7 +109,7 @@ export const jobFile = builtOnce(() => {
       incremental: z.boolean().optional(),
       fullReadAfter: z
         .string()
-        .refine((text) => parseDuration(text) !== null, 'must be a duration such as 7d, 12h or 30m')
+        .refine((text) => parses(() => parseFullReadAfter(text)), 'must be a duration such as 7d, 12h or 30m')
         .optional(),
       matchBy: text(z).optional(),
       concurrency: z.number().int().min(1).max(256).optional(),
@@ -151,7 +152,7 @@ export const jobFile = builtOnce(() => {
         .optional(),
       sourceTimeout: z
         .string()
-        .refine((text) => (parseDuration(text) ?? 0) >= 100, 'must be a duration such as 30s or 2m')
+        .refine((text) => parses(() => parseSourceTimeout(text)), 'must be a duration such as 30s or 2m')
         .optional(),
       maxRecordBytes: z
         .union([z.number().int(), z.string()])

@@ -1,5 +1,5 @@
 import { MAX_PRICE_DECIMALS, MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration, unitlessLine } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
 import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
@@ -70,6 +70,8 @@ export function parsePriceDecimals(value: string): number {
 
 /** `--full-read-after`: how old the last full read of the seller's products may be for `--incremental`. */
 export function parseFullReadAfter(value: string): number {
+  const unitless = unitlessLine('--full-read-after', value, 'd');
+  if (unitless) throw new UsageError(unitless);
   const ms = parseDuration(value);
   if (ms === null)
     throw new UsageError(`--full-read-after takes a duration such as 7d, 12h or 30m, not "${value}"`);
@@ -78,6 +80,8 @@ export function parseFullReadAfter(value: string): number {
 
 /** `--source-timeout`: the stall window of a source URL. */
 export function parseSourceTimeout(value: string): number {
+  const unitless = unitlessLine('--source-timeout', value, 's');
+  if (unitless) throw new UsageError(unitless);
   const ms = parseDuration(value);
   if (ms === null || ms < 100)
     throw new UsageError(

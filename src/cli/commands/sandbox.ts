@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_PORT } from '../../defaults.js';
+import { unitlessLine } from '../../duration.js';
 import {
   isLoopbackHost,
   LIST_SHAPES,
@@ -125,6 +126,8 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
   if (flags.key && flags.key.length > 0) options.keys = flags.key.map(keyPair);
   if (flags.dailyLimit !== undefined) options.dailyLimit = integer('--daily-limit', flags.dailyLimit, 0);
   if (flags.dayLength !== undefined) {
+    const unitless = unitlessLine('--day-length', flags.dayLength, 'h');
+    if (unitless) throw new UsageError(unitless);
     const ms = parseDuration(flags.dayLength);
     if (ms === null)
       throw new UsageError(`--day-length: ${flags.dayLength} is not a duration such as 24h, 30s or 500ms`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
-import { parseDuration } from '../../duration.js';
+import { parseDuration, unitlessLine } from '../../duration.js';
 import { webhookOrigin } from '../../notify/webhook-url.js';
 import { projectRoot } from '../../project-root.js';
 import { delayedChunksOf } from '../../queue/delayed-chunks.js';
@@ -171,6 +171,8 @@ function listSince(runId: string | undefined, flags: StatusFlags, sinceGiven: bo
     return null;
   }
   if (runId !== undefined) throw new UsageError('--list lists runs: give no run id with it');
+  const unitless = unitlessLine('--since', flags.since, 'h');
+  if (unitless) throw new UsageError(unitless);
   const since = parseDuration(flags.since);
   if (since === null)
     throw new UsageError(`--since ${terminalSafe(flags.since)}: not a duration (e.g. 24h, 7d)`);

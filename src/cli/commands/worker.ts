@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { commander } from '../../cjs-packages.js';
 import { SLOTS_TICK_MS } from '../../defaults.js';
-import { parseDuration } from '../../duration.js';
+import { parseDuration, unitlessLine } from '../../duration.js';
 import { KEYS_FILE_HELP } from '../../keys-file.js';
 import { KeysFileReload } from '../../keys-file-reload.js';
 import { parseMetricsPort } from '../../metrics/metrics-server.js';
@@ -209,6 +209,8 @@ function parseSellersAtOnce(text: string): number {
 
 /** A duration from 100 ms to a day (`15s`, `1m`). */
 function parseSellerSlice(text: string): number {
+  const unitless = unitlessLine('--seller-slice', text, 's');
+  if (unitless) throw new UsageError(unitless);
   const ms = parseDuration(text);
   if (ms === null || ms < 100 || ms > 86_400_000) {
     throw new UsageError(`--seller-slice takes a duration from 100ms to 24h (e.g. 15s, 1m), not "${text}"`);

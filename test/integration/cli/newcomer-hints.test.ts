@@ -83,6 +83,14 @@ describe('hints that lead somewhere', () => {
     }
   });
 
+  it('`worker --seller-slice 15` (no unit, read as 15 ms before) is refused with the fix', () => {
+    const result = typed(['worker', '--seller-slice', '15'], pipeline.dir);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      'catalog-sync: --seller-slice: 15 has no unit: give --seller-slice 15s (units: ms, s, m, h, d)\n',
+    );
+  });
+
   it('`schedule` away from jobs/ names the default and where it looked, not an option never typed', () => {
     const result = typed(['schedule'], pipeline.dir);
 

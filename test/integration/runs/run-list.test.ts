@@ -99,6 +99,8 @@ describe('status --list and status --seller', () => {
     for (const [args, message] of [
       [['--seller', 'nobody'], '--seller nobody: no such seller has a run or a queue here'],
       [['--list', '--since', 'soon'], '--since soon: not a duration (e.g. 24h, 7d)'],
+      // A bare number was read as milliseconds: `no run in the last 24`, a silent wrong answer.
+      [['--list', '--since', '24'], '--since: 24 has no unit: give --since 24h (units: ms, s, m, h, d)'],
       [['--since', '2h'], '--since goes with --list'],
     ] as const) {
       const refused = await pipeline.cli(['status', ...args]);

@@ -77,6 +77,7 @@ describe('sandboxOptionsFromFlags', () => {
     [{ dailyLimit: '2.5' }, '--daily-limit'],
     [{ dayLength: 'tomorrow' }, '--day-length'],
     [{ dayLength: '0s' }, '--day-length'],
+    [{ dayLength: '24' }, '--day-length'],
     [{ resetHeader: 'date' }, '--reset-header'],
     [{ latency: 'slow' }, '--latency'],
     [{ failRate: '1.5' }, '--fail-rate'],
