@@ -9,6 +9,7 @@ import { isSellerName } from '../queue/seller-names.js';
 import { parseByteSize } from '../sources/limits.js';
 import { CREDENTIALS_NAME } from '../sources/stores/credentials.js';
 import { checkApiVersion, SHOPIFY_API_VERSION } from '../sources/stores/shopify/bulk-query.js';
+import { nearestName } from './nearest-name.js';
 import {
   checkDailyReset,
   parseDelimiter,
@@ -26,12 +27,10 @@ import {
  */
 /** A guard's limit in a job file: a count (`5`) or a percentage (`"10%"`), as the flag takes. */
 function countOrPercent(z: typeof Z, option: string, counted: 'row' | 'product' = 'row') {
+  const message = `must be a ${counted} count (e.g. 5) or a percentage up to 100% (e.g. 10%)`;
   return z
-    .union([z.string(), z.number()])
-    .refine(
-      (value) => parses(() => parseCountOrPercent(String(value), option, counted)),
-      `must be a ${counted} count (e.g. 5) or a percentage up to 100% (e.g. 10%)`,
-    )
+    .union([z.string(), z.number()], { error: message })
+    .refine((value) => parses(() => parseCountOrPercent(String(value), option, counted)), message)
     .optional();
 }
 
@@ -40,13 +39,26 @@ function countOrPercent(z: typeof Z, option: string, counted: 'row' | 'product' 
  * one name (`fields: " , "` would otherwise send a field named "").
  */
 function fieldList(z: typeof Z) {
+  const message = 'must name at least one product field (a list, or names separated by commas)';
   return z
-    .union([z.string(), z.array(z.string())])
-    .refine(
-      (value) => parses(() => parseFieldList(Array.isArray(value) ? value.join(',') : value)),
-      'must name at least one product field (a list, or names separated by commas)',
-    )
+    .union([z.string(), z.array(z.string())], { error: message })
+    .refine((value) => parses(() => parseFieldList(Array.isArray(value) ? value.join(',') : value)), message)
     .optional();
+}
+
+/**
+ * A whole number from 1 (to `max`): one message, the option's, whatever is wrong with the value (text,
+ * a fraction, 0), rather than the schema's own (`expected number, received string`).
+ */
+function wholeNumber(z: typeof Z, max: number | null, message: string) {
+  const number = z.number({ error: message }).int({ error: message }).min(1, { error: message });
+  return (max === null ? number : number.max(max, { error: message })).optional();
+}
+
+/** `preset:` that is none: the presets, and the one meant when it is a typo (`shopfy`). */
+function presetMessage(name: string): string {
+  const nearest = nearestName(name, PRESET_NAMES);
+  return `must be one of ${PRESET_NAMES.join(', ')}, as --preset takes${nearest ? ` (did you mean ${nearest}?)` : ''}`;
 }
 
 function parses(parse: () => unknown): boolean {
@@ -66,6 +78,14 @@ function text(z: typeof Z) {
   return z.string().min(1, 'is empty: give a value, or leave the line out');
 }
 
+/* What a key takes, said alike of a value of the wrong type (`fullReadAfter: 7`) and of a wrong value. */
+const TAX_RATE = 'must be a percentage such as 20% or 7.7%';
+const PRICE_DECIMALS = 'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)';
+const FULL_READ_AFTER = 'must be a duration such as 7d, 12h or 30m';
+const SOURCE_TIMEOUT = 'must be a duration such as 30s or 2m';
+const RECORD_BYTES = 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576';
+const PRICE_CHANGE = 'must be a percentage such as 50%';
+
 const MISSING_FORMS =
   'takes field: value pairs, e.g. missing: {quantity: 0} (or the flag\'s form, missing: "quantity=0")';
 
@@ -81,10 +101,9 @@ export const jobFile = builtOnce(() => {
     .object({
       source: z.string().min(1),
       preset: text(z)
-        .refine(
-          (name) => (PRESET_NAMES as readonly string[]).includes(name),
-          `must be one of ${PRESET_NAMES.join(', ')}, as --preset takes`,
-        )
+        .refine((name) => (PRESET_NAMES as readonly string[]).includes(name), {
+          error: (issue) => presetMessage(String(issue.input)),
+        })
         .optional(),
       mapping: text(z).optional(),
       fields: fieldList(z),
@@ -95,31 +114,32 @@ export const jobFile = builtOnce(() => {
       includeExternal: z.boolean().optional(),
       priceIncludesTax: z.boolean().optional(),
       taxRate: z
-        .union([z.string(), z.number()])
-        .refine((value) => isTaxRate(String(value)), 'must be a percentage such as 20% or 7.7%')
+        .union([z.string(), z.number()], { error: TAX_RATE })
+        .refine((value) => isTaxRate(String(value)), TAX_RATE)
         .optional(),
       /** `--price-decimals N`. */
       priceDecimals: z
-        .union([z.number(), z.string()])
-        .refine(
-          (value) => parses(() => parsePriceDecimals(String(value))),
-          'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)',
-        )
+        .union([z.number(), z.string()], { error: PRICE_DECIMALS })
+        .refine((value) => parses(() => parsePriceDecimals(String(value))), PRICE_DECIMALS)
         .optional(),
       incremental: z.boolean().optional(),
       fullReadAfter: z
-        .string()
-        .refine((text) => parses(() => parseFullReadAfter(text)), 'must be a duration such as 7d, 12h or 30m')
+        .string({ error: FULL_READ_AFTER })
+        .refine((text) => parses(() => parseFullReadAfter(text)), FULL_READ_AFTER)
         .optional(),
       matchBy: text(z).optional(),
-      concurrency: z.number().int().min(1).max(256).optional(),
+      concurrency: wholeNumber(z, 256, 'must be a whole number from 1 to 256, as --concurrency takes'),
       dryRun: z.boolean().optional(),
       report: text(z).optional(),
       dailyReset: z
         .string()
         .refine((text) => parses(() => checkDailyReset(text)), 'must be HH:MM (UTC)')
         .optional(),
-      dailyBudget: z.number().int().min(1).optional(),
+      dailyBudget: wholeNumber(
+        z,
+        null,
+        "must be a whole number above 0 (the requests a day to spend of the seller's quota), as --daily-budget takes",
+      ),
       keyEnv: z
         .string()
         .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
@@ -151,21 +171,21 @@ export const jobFile = builtOnce(() => {
         .refine(checkApiVersion, `must be a Shopify API version such as ${SHOPIFY_API_VERSION}`)
         .optional(),
       sourceTimeout: z
-        .string()
-        .refine((text) => parses(() => parseSourceTimeout(text)), 'must be a duration such as 30s or 2m')
+        .string({ error: SOURCE_TIMEOUT })
+        .refine((text) => parses(() => parseSourceTimeout(text)), SOURCE_TIMEOUT)
         .optional(),
       maxRecordBytes: z
-        .union([z.number().int(), z.string()])
+        .union([z.number().int(), z.string()], { error: RECORD_BYTES })
         .refine((value) => {
           const bytes = typeof value === 'number' ? value : parseByteSize(value);
           return bytes !== null && bytes >= MIN_RECORD_BYTES && bytes <= MAX_RECORD_BYTES;
-        }, 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576')
+        }, RECORD_BYTES)
         .optional(),
       maxInvalid: countOrPercent(z, '--max-invalid'),
       maxUpdates: countOrPercent(z, '--max-updates'),
       maxPriceChange: z
-        .union([z.string(), z.number()])
-        .refine((value) => parses(() => parsePercent(String(value), '')), 'must be a percentage such as 50%')
+        .union([z.string(), z.number()], { error: PRICE_CHANGE })
+        .refine((value) => parses(() => parsePercent(String(value), '')), PRICE_CHANGE)
         .optional(),
       only: z.enum(['create', 'update']).optional(),
       /**

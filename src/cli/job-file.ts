@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { editDistance } from '../catalog/field-names.js';
 import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
@@ -12,6 +11,7 @@ import { parseByteSize } from '../sources/limits.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../trust-config.js';
 import { type JobFile, jobFile, missingValuesOfJob } from './job-file-schema.js';
 import { isLocalPath, localPath } from './job-paths.js';
+import { nearestName } from './nearest-name.js';
 import { cliOrigins, jobOrigin } from './option-origins.js';
 import { checkDailyReset, parseDelimiter, parsePriceDecimals, parseTaxRate } from './option-values.js';
 import type { RunFlags } from './run-flags.js';
@@ -26,9 +26,7 @@ import { UsageError } from './usage-error.js';
 export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path: string; job: JobFile }> {
   const candidates = extname(name)
     ? [resolve(cwd, name)]
-    : ['.yml', '.yaml', '.json'].map(
-        (ext) => resolve(cwd, name.includes('/') ? name : join('jobs', name)) + ext,
-      );
+    : JOB_EXTENSIONS.map((ext) => resolve(cwd, name.includes('/') ? name : join('jobs', name)) + ext);
   for (const path of candidates) {
     let text: string;
     try {
@@ -42,10 +40,27 @@ export async function loadJob(name: string, cwd = process.cwd()): Promise<{ path
   const named =
     extname(name) && !name.includes('/') && existsSync(join(cwd, 'jobs', name))
       ? `; jobs/${name} is there: --job ${basename(name, extname(name))}`
-      : '';
+      : await nearestJobHint(name, dirname(candidates[0] as string));
   throw new UsageError(
     `--job ${name}: no job file (looked for ${candidates.map((p) => basename(p)).join(', ')} in ${dirname(candidates[0] as string)})${named}`,
   );
+}
+
+const JOB_EXTENSIONS = ['.yml', '.yaml', '.json'];
+
+/**
+ * The job of the folder looked in that a mistyped `--job` was meant to be (`; did you mean --job
+ * example-nightly?`), or nothing: a name is compared with the jobs' names, a path with an
+ * extension with the files' names.
+ */
+async function nearestJobHint(name: string, folder: string): Promise<string> {
+  const files = await readdir(folder).catch(() => [] as string[]);
+  const jobFiles = files.filter((file) => !file.startsWith('.') && JOB_EXTENSIONS.includes(extname(file)));
+  const withExt = extname(name) !== '';
+  const known = new Set(jobFiles.map((file) => (withExt ? file : basename(file, extname(file)))));
+  const nearest = nearestName(basename(name), known);
+  if (nearest === null) return '';
+  return `; did you mean --job ${name.includes('/') ? `${dirname(name)}/${nearest}` : nearest}?`;
 }
 
 export function parseJob(text: string, path: string): JobFile {
@@ -70,9 +85,30 @@ export function parseJob(text: string, path: string): JobFile {
       : issue && 'keys' in issue
         ? String(issue.keys)
         : 'the file';
-    throw new UsageError(`${basename(path)}: ${where}: ${issue?.message ?? 'invalid'}`);
+    throw new UsageError(`${basename(path)}: ${where}: ${issue ? issueText(issue) : 'invalid'}`);
   }
   return parsed.data;
+}
+
+/** What a key of the wrong type takes, in the file's words, where its schema says no more. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  boolean: 'must be true or false',
+  string: 'must be text (in quotes when it looks like a number)',
+  number: 'must be a number',
+  array: 'must be a list',
+  object: 'must be a map of key: value lines',
+};
+
+/**
+ * A schema issue as a job file's line says it: the key's own message, or for a value of the wrong
+ * type that has none, what the key takes; never zod's `Invalid input: expected number, received string`.
+ */
+function issueText(issue: { code: string; message: string; expected?: unknown; values?: unknown }): string {
+  if (!/^Invalid (input|option)/.test(issue.message)) return issue.message;
+  if (issue.code === 'invalid_value' && Array.isArray(issue.values))
+    return `must be one of ${issue.values.join(', ')}`;
+  if (issue.code === 'invalid_type') return TYPE_WORDS[String(issue.expected)] ?? issue.message;
+  return issue.message;
 }
 
 /**
@@ -85,15 +121,9 @@ export function unknownKeyLine(key: string, known: readonly string[]): string {
   const plain = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
   const same = known.find((name) => plain(name) === plain(key));
   if (same !== undefined) return `${key}: not a job file key: keys are the options in camelCase (${same})`;
-  let nearest: { name: string; distance: number } | null = null;
-  for (const name of known) {
-    const distance = editDistance(key, name);
-    const alike = (Math.max(key.length, name.length) - distance) / Math.max(key.length, name.length);
-    if (distance <= 2 && alike > 0.4 && (nearest === null || distance < nearest.distance))
-      nearest = { name, distance };
-  }
+  const nearest = nearestName(key, known);
   return nearest
-    ? `${key}: not a job file key (did you mean ${nearest.name}?)`
+    ? `${key}: not a job file key (did you mean ${nearest}?)`
     : `${key}: not a job file key (the keys are the options of run in camelCase: catalog-sync run --help)`;
 }
 
