@@ -105,6 +105,8 @@ export async function readKeysFileAt(
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    // A wrong path is the common case: said in words, not as the errno a newcomer has to look up.
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`--keys-file ${file}: no such file`);
     throw new UsageError(`--keys-file ${file} cannot be read (${code})`);
   }
   return { entries: parseKeysFile(text, file, keyEnvs), signature };

@@ -157,8 +157,12 @@ describe('the keys file on disk', () => {
   );
 
   it('refuses a missing file or a folder in one line', async () => {
-    expect((await refusalOf(() => readKeysFile(join(dir, 'none'), []))).message).toMatch(
-      /--keys-file .*none cannot be read \(ENOENT\)/,
+    // A wrong path says so in words (it said `cannot be read (ENOENT)`), the path as given.
+    expect((await refusalOf(() => readKeysFile(join(dir, 'none'), []))).message).toBe(
+      `--keys-file ${join(dir, 'none')}: no such file`,
+    );
+    expect((await refusalOf(() => readKeysFile(join(dir, 'none', 'keys.env'), []))).message).toBe(
+      `--keys-file ${join(dir, 'none', 'keys.env')}: no such file`,
     );
     const folder = join(dir, 'folder');
     await mkdir(folder, { mode: 0o700 });
