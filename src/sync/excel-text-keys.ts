@@ -14,6 +14,8 @@ export const EXCEL_TEXT = {
   name: 'excelText',
   listed: 'excelTextListed',
   index: 'excel-text',
+  // d1ba056 kept no such hash: it asked keyToId for the key as written (former-key-forms.ts).
+  indexed: 'excelTextIndexed',
   /** `="…`: two characters. */
   is: (key: string) => key.charCodeAt(0) === EQUALS && key.charCodeAt(1) === QUOTE,
   // A listed key that is no whole string literal (`="a"&"b"`) is no cell's: no row finds it.

@@ -23,6 +23,12 @@ export interface FormerKeyForm {
   listed: string;
   /** The run's hash of such listed keys, clean → as listed (RedisKeys.formerFormKeys). */
   index: FormerKeyFormIndex;
+  /**
+   * Run record field set beside `listed` where the earlier version (d1ba056) listed keys in this
+   * form without that hash: a run still queued from it has `listed` alone, and its rows ask keyToId
+   * for their keys as written (`recorded`), as it did. None: that version kept the same hash.
+   */
+  indexed?: string;
   /** Whether a listed key is in this form: a look at a character or two, for every listed product. */
   is(key: string): boolean;
   /** A listed key in this form, cleaned: its field in the index ('': no row asks for it). */
@@ -72,6 +78,36 @@ export function formerFormOf(lookup: FormerFormLookup): FoundInFormerForm | unde
   return undefined;
 }
 
+/** The field saying a run's read wrote the form's hash, where an earlier version's did not. */
+function indexedField(form: FormerKeyForm): string | undefined {
+  return form.indexed;
+}
+
+/**
+ * A form the run's list read listed a key in. `unindexed`: the read was the earlier version's,
+ * which kept no hash of the form (FormerKeyForm.indexed): its rows look the earlier way.
+ */
+export interface ListedForm {
+  form: FormerForm;
+  unindexed: boolean;
+}
+
+/**
+ * The run record fields listedForms reads, two a form: `listed`, and `indexed` (a form without one:
+ * `listed` again, so that a listed form is indexed). Asked in the command that asks the others.
+ */
+export const FORMS_LISTED_FIELDS = FORMER_KEY_FORMS.flatMap((form) => [
+  form.listed,
+  indexedField(form) ?? form.listed,
+]);
+
+/** The forms the run's list read listed a key in, from the values of FORMS_LISTED_FIELDS. */
+export function listedForms(values: readonly (string | null | undefined)[]): ListedForm[] {
+  return FORMER_KEY_FORMS.flatMap((form, i) =>
+    values[2 * i] === '1' ? [{ form, unindexed: values[2 * i + 1] !== '1' }] : [],
+  );
+}
+
 /** A listed key in a former form, by form: clean → as listed, flat. None on nearly every page. */
 export type FormerPairs = Map<FormerForm, string[]>;
 
@@ -102,7 +138,8 @@ export function queueFormerPairs(
     const index = keys.formerFormKeys(runId, form.index);
     queueSetAbsent(multi, index, pair);
     multi.expire(index, RUN_TTL_SECONDS);
-    multi.hset(keys.run(runId), form.listed, 1);
+    const indexed = indexedField(form);
+    multi.hset(keys.run(runId), { [form.listed]: 1, ...(indexed ? { [indexed]: 1 } : {}) });
   }
 }
 
@@ -118,14 +155,16 @@ interface Asked {
  * earlier version wrote it. Its id goes into `ids`; the matches are returned by row. `listed`: the
  * forms the run's list read listed a key in (undefined: no list read). After a list read, one HMGET
  * per such form for the chunk, asked only by rows that may have had the form, and more only for a
- * key found; a read that listed none asks nothing. Without one (an `--incremental` run relying on
- * the record), one id map read of the rows' keys in every form: only rows about to be created ask.
+ * key found; a read that listed none asks nothing. A run the earlier version read, which kept no
+ * hash of a form (ListedForm.unindexed), asks keyToId for its rows' keys as written instead, in the
+ * HMGET that asks it for the keys found. Without a list read (an `--incremental` run relying on the
+ * record), one id map read of the rows' keys in every form: only rows about to be created ask.
  */
 export async function lookUpFormerForms(
   reads: Pick<FactReads, 'redis' | 'keys' | 'runId' | 'idMap' | 'matchBy'>,
   upserts: readonly ProductUpsert[],
   ids: (string | null)[],
-  listed: readonly FormerForm[] | undefined,
+  listed: readonly ListedForm[] | undefined,
 ): Promise<Map<number, FoundInFormerForm>> {
   const matches = new Map<number, FoundInFormerForm>();
   const open = upserts.flatMap((_, i) => (ids[i] === null ? [i] : []));
@@ -155,15 +194,23 @@ export async function lookUpFormerForms(
   return matches;
 }
 
-/** The keys as listed that the open rows' clean keys name in each listed form's index: one HMGET a form. */
+/**
+ * The keys as listed that the open rows' clean keys name in each listed form's index: one HMGET a
+ * form. A form the earlier version listed without an index: the rows' keys as written, unasked
+ * (keyToId, asked next, holds every listed key as listed).
+ */
 async function listedUnder(
   reads: Pick<FactReads, 'redis' | 'keys' | 'runId'>,
   upserts: readonly ProductUpsert[],
   open: readonly number[],
-  listed: readonly FormerForm[],
+  listed: readonly ListedForm[],
 ): Promise<Asked[]> {
   const found = await Promise.all(
-    listed.map(async (form) => {
+    listed.map(async ({ form, unindexed }) => {
+      if (unindexed)
+        return open.flatMap((i) =>
+          form.recorded(upserts[i] as ProductUpsert).map((key) => ({ i, form, key })),
+        );
       const asking = open.flatMap((i) => {
         const clean = form.asks(upserts[i] as ProductUpsert);
         return clean === undefined ? [] : [{ i, clean }];

@@ -8,9 +8,10 @@ import { compactFields, isKept } from './compact-value.js';
 import type { CreateClaims } from './create-claims.js';
 import type { IndexedProduct } from './diff.js';
 import {
-  FORMER_KEY_FORMS,
-  type FormerForm,
+  FORMS_LISTED_FIELDS,
   type FormerFormLookup,
+  type ListedForm,
+  listedForms,
   lookUpFormerForms,
 } from './former-key-forms.js';
 import { type FormerMatch, formerIdsOf, formerKeysOf, matchFormerKeys } from './former-keys.js';
@@ -56,7 +57,7 @@ export class RemoteIndex {
   private listRead = false;
   private lookalikeGuarded = false;
   /** The key forms of earlier versions the run's list read listed a key in (former-key-forms.ts). */
-  private formsListed: readonly FormerForm[] = [];
+  private formsListed: readonly ListedForm[] = [];
   private readonly notKept: ReadonlySet<string>;
   private readonly factReads: FactReads;
 
@@ -196,11 +197,11 @@ export class RemoteIndex {
       LIST_SKIPPED,
       APPROVAL_READ,
       LOOKALIKE_GUARDED,
-      ...FORMER_KEY_FORMS.map((form) => form.listed),
+      ...FORMS_LISTED_FIELDS,
     );
     if (skipped !== '1') this.listRead = true;
     this.lookalikeGuarded = guarded === '1';
-    this.formsListed = FORMER_KEY_FORMS.filter((_, i) => forms[i] === '1');
+    this.formsListed = listedForms(forms);
     return skipped === '1' && reread !== '1';
   }
 

@@ -104,6 +104,23 @@ describe('RemoteIndex: a key read from Excel text (real Redis)', () => {
     });
   });
 
+  it('finds it under the key as written in a run the earlier version read (d1ba056: no index by text)', async () => {
+    await idMap.remember('="00123"', { id: '7', sent: { sku: '="00123"' } });
+    await index().load(pages([product('7', '="00123"'), product('8', 'PLAIN')]));
+    // What d1ba056's read left: the record says it listed such a key; keyToId holds it as written.
+    await redis.del(keys.formerFormKeys(RUN, 'excel-text'));
+    await redis.hdel(keys.run(RUN), 'excelTextIndexed');
+
+    const found = await index().lookup([row(1, '00123', '="00123"'), row(2, 'NEW', '="NEW"')]);
+
+    expect(found.get(1)).toMatchObject({
+      remote: { id: '7', values: { sku: '="00123"' } },
+      known: { id: '7' },
+      excelText: { key: '="00123"', id: '7', matchBy: 'sku' },
+    });
+    expect(found.get(2)).toEqual({});
+  });
+
   it('finds the product in the id map alone in an --incremental run that read none', async () => {
     await idMap.remember('="00123"', { id: '7', sent: { sku: '="00123"', name: 'Mug' } });
     await redis.hset(keys.run(RUN), LIST_SKIPPED, '1');
