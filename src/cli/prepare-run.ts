@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { namedFields, readAsLine, TOOL_FIELDS, unknownNames } from '../catalog/field-names.js';
 import { CatalogConfigError, createMapper, loadMappingFile, peekRecords } from '../catalog/index.js';
 import { readApiConfig } from '../config.js';
@@ -191,6 +192,7 @@ export async function prepareRun(
       ...(seller.name ? { sellerName: seller.name } : {}),
       baseUrl: api.baseUrl,
       keyEnv: api.keyEnv,
+      ...(io.keysFile ? { keysFile: resolve(io.keysFile.file) } : {}),
       matchBy: mapper.matchBy,
       ...(mapper.matchColumnNames.length > 0 ? { matchColumnNames: mapper.matchColumnNames } : {}),
       dryRun: flags.dryRun,

@@ -23,6 +23,11 @@ export interface RunSpec {
   sellerName?: string;
   baseUrl: string;
   keyEnv: string;
+  /**
+   * The `--keys-file` the run's process read keys from, as an absolute path (absent: none): the
+   * `approve` line the run prints names it, for a shell that exported nothing. A path, never a key.
+   */
+  keysFile?: string;
   matchBy: string;
   /**
    * The match column's own names where the source reads it as the match field under another name

@@ -3,9 +3,12 @@ import { catalogRows, fourPricedRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 
-/** The hint a run holding only deactivations gives: they have no row number, `--rows` is refused. */
-const deactivationsHint = (runId: string) =>
-  `  approve   catalog-sync approve ${runId}   (sends the held deactivations)\n`;
+/**
+ * The hint a run holding only deactivations gives: they have no row number, `--rows` is refused.
+ * It carries the run's base URL (approve-as-printed.test.ts: it works from an empty environment).
+ */
+const deactivationsHint = (runId: string, baseUrl: string) =>
+  `  approve   catalog-sync approve ${runId} --base-url ${baseUrl}   (sends the held deactivations)\n`;
 
 describe('the `approve` hint of a run that holds deactivations and no row', () => {
   const pipeline = usePipeline();
@@ -27,8 +30,8 @@ describe('the `approve` hint of a run that holds deactivations and no row', () =
 
     // Before: `(sends the held writes; --rows 3,7 for some)` and `[--rows 3,7,…]`, while
     // `approve --rows 5` is refused (`row 5 … is not held`).
-    expect(held.stdout).toContain(deactivationsHint(runId));
-    expect(status.stdout).toContain(deactivationsHint(runId));
+    expect(held.stdout).toContain(deactivationsHint(runId, pipeline.sandbox.baseUrl));
+    expect(status.stdout).toContain(deactivationsHint(runId, pipeline.sandbox.baseUrl));
     expect(held.stdout + status.stdout).not.toContain('--rows');
   });
 
@@ -47,8 +50,8 @@ describe('the `approve` hint of a run that holds deactivations and no row', () =
     const status = await pipeline.cli(['status', runId]);
 
     expect(approved.code).toBe(5);
-    expect(approved.stdout).toContain(deactivationsHint(runId));
-    expect(status.stdout).toContain(deactivationsHint(runId));
+    expect(approved.stdout).toContain(deactivationsHint(runId, pipeline.sandbox.baseUrl));
+    expect(status.stdout).toContain(deactivationsHint(runId, pipeline.sandbox.baseUrl));
     expect(approved.stdout + status.stdout).not.toContain('--rows 3,7');
     expect((await pipeline.cli(['approve', runId])).code).toBe(0);
   });
