@@ -1,9 +1,12 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { KEYS_FILE_HELP } from '../keys-file.js';
+import { shellWord } from '../runs/connection-words.js';
+import type { RunRecord } from '../runs/run-store.js';
 // Not the package index: cancel loads no HTTP client for a check of its --base-url.
 import { parseBaseUrl } from '../seller-api/base-url.js';
 import { InvalidBaseUrlError } from '../seller-api/errors/invalid-base-url-error.js';
-import { DEFAULT_KEY_ENV } from '../trust-rules.js';
+import { baseUrlRefusal, DEFAULT_KEY_ENV, type KeysFileNames, type TrustRules } from '../trust-rules.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -62,4 +65,28 @@ export function commandLineBaseUrls(flags: Pick<ConnectionFlags, 'baseUrl' | 'al
     if (error instanceof InvalidBaseUrlError) throw new UsageError(`--base-url: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * Why a key may not go to a base URL read from Redis (a run's, a paused seller's), ending with the
+ * option that vouches for it: from a shell that exported nothing of cron's line, `--base-url` is
+ * the way (`approve`, `resume`). Null when this environment allows its host.
+ */
+export function recordedBaseUrlRefusal(url: string, rules: Pick<TrustRules, 'hosts'>): string | null {
+  const refusal = baseUrlRefusal(url, rules);
+  return refusal && `${refusal}; or give it on the command line: --base-url ${shellWord(url)}`;
+}
+
+/**
+ * `give --keys-file PATH, which run … read it from` when the run recorded a keys file other than
+ * the one given here (`approve`, `revert` of a run whose key is not found, or is another seller's),
+ * else `otherwise`.
+ */
+export function runKeysFileHelp(
+  run: Pick<RunRecord, 'id' | 'keysFile'>,
+  given: Pick<KeysFileNames, 'file'> | undefined,
+  otherwise: string,
+): string {
+  if (!run.keysFile || (given && resolve(given.file) === run.keysFile)) return otherwise;
+  return `give --keys-file ${shellWord(run.keysFile)}, which run ${run.id} read it from`;
 }

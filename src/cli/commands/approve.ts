@@ -1,18 +1,22 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import { sellerLabel } from '../../queue/seller-names.js';
-import { shellWord } from '../../runs/connection-words.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary } from '../../runs/summary.js';
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { outOfReachText } from '../../sync/seller-pause.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { readCheckedKey, readTrustRules } from '../../trust-config.js';
-import { baseUrlRefusal, type KeysFileNames, keyEnvRefusal, missingKeyLine } from '../../trust-rules.js';
+import { type KeysFileNames, keyEnvRefusal, missingKeyLine } from '../../trust-rules.js';
 import { closeWithinDeadline } from '../close-deadline.js';
-import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
+import {
+  addConnectionOptions,
+  type ConnectionFlags,
+  commandLineBaseUrls,
+  recordedBaseUrlRefusal,
+  runKeysFileHelp,
+} from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
@@ -194,23 +198,18 @@ async function checkKeyFor(
   const refusal =
     keyEnvRefusal(run.keyEnv, rules) ??
     keyEnvRefusal(keyEnv, rules) ??
-    hostRefusal(run.baseUrl, baseUrlRefusal(run.baseUrl, rules));
+    recordedBaseUrlRefusal(run.baseUrl, rules);
   if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
   const key = readCheckedKey(io.env, keyEnv, rules);
   if (!key) throw new UsageError(runKeyMissingLine(keyEnv, run, io.keysFile));
   if ((await runtime.registry.resolveRef(sellerRef(run.baseUrl, key))) !== run.sellerRef) {
-    const file = keysFileHelp(run, io.keysFile, 'give the --keys-file that holds its key');
+    const file = runKeysFileHelp(run, io.keysFile, 'give the --keys-file that holds its key');
     throw new UsageError(
       `${keyEnv} holds another seller's key: run ${run.id} is seller ${sellerLabel(run.sellerRef, run.sellerName)}'s; ` +
         `${file}, or name the variable that holds its key with --key-env`,
     );
   }
   await refuseRejectedKey(runtime, run, key, keyEnv);
-}
-
-/** The run's base URL refused here (not on an allowed host): the command line vouches for it with `--base-url`. */
-function hostRefusal(baseUrl: string, refusal: string | null): string | null {
-  return refusal && `${refusal}; or give it on the command line: --base-url ${shellWord(baseUrl)}`;
 }
 
 /**
@@ -222,17 +221,8 @@ function runKeyMissingLine(keyEnv: string, run: RunRecord, given: KeysFileNames 
   if (given) return `run ${run.id}'s key: ${missingKeyLine(keyEnv, given)}`;
   const what =
     keyEnv === run.keyEnv ? `run ${run.id} was made with the key in it` : `it must hold run ${run.id}'s key`;
-  const where = keysFileHelp(run, given, 'set it, give it in --keys-file');
+  const where = runKeysFileHelp(run, given, 'set it, give it in --keys-file');
   return `${keyEnv} is not set: ${what} (${where}, or name another variable with --key-env)`;
-}
-
-/**
- * `give --keys-file PATH, which run … read it from` when the run recorded a keys file other than
- * the one given here, else `otherwise`.
- */
-function keysFileHelp(run: RunRecord, given: KeysFileNames | undefined, otherwise: string): string {
-  if (!run.keysFile || (given && resolve(given.file) === run.keysFile)) return otherwise;
-  return `give --keys-file ${shellWord(run.keysFile)}, which run ${run.id} read it from`;
 }
 
 /** Run ids and refs come back from Redis: shown escaped. */

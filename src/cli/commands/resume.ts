@@ -4,8 +4,12 @@ import type { KeyHolder } from '../../sellers/key-holder.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { checkKeyEnv, readCheckedKey, readTrustRules } from '../../trust-config.js';
-import { baseUrlRefusal } from '../../trust-rules.js';
-import { addConnectionOptions, type ConnectionFlags, commandLineBaseUrls } from '../connection-options.js';
+import {
+  addConnectionOptions,
+  type ConnectionFlags,
+  commandLineBaseUrls,
+  recordedBaseUrlRefusal,
+} from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { liftKeyPause } from '../key-pause.js';
 import type { CliIo } from '../program.js';
@@ -60,7 +64,7 @@ export function registerResume(program: Command, io: CliIo): void {
           // The seller's base URL was read from Redis: the key goes there only if this environment allows its host.
           const result = await liftKeyPause(runtime, seller, apiKey, {
             ...flags,
-            baseUrlRefusal: (url) => baseUrlRefusal(url, rules),
+            baseUrlRefusal: (url) => recordedBaseUrlRefusal(url, rules),
             sellerNamed: flags.seller !== undefined,
           });
           switch (result.kind) {
