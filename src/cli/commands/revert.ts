@@ -6,6 +6,7 @@ import { RETRY_MAX_DELAY_MS } from '../../defaults.js';
 import { deactivationsUndone } from '../../missing/deactivation-undone.js';
 import { inRevertTurn } from '../../queue/revert-turn.js';
 import type { RunInTheWay } from '../../queue/run-order.js';
+import { sellerLabel } from '../../queue/seller-names.js';
 import { revertLines, revertSummary } from '../../revert/lines.js';
 import { type RevertResult, revertRun } from '../../revert/revert-run.js';
 import type { RunRecord } from '../../runs/run-store.js';
@@ -17,7 +18,7 @@ import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { readTrustRules } from '../../trust-config.js';
 import { DEFAULT_KEY_ENV, keyEnvRefusal } from '../../trust-rules.js';
-import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
+import { addConnectionOptions, type ConnectionFlags, runKeysFileHelp } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
@@ -62,8 +63,10 @@ async function revertCommand(
   const api = readApiConfig(io.env, { ...flags, keyEnv: revertKeyEnv(io.env, run, flags.keyEnv) });
   const keyRef = await runtime.registry.resolveRef(sellerRef(api.baseUrl, api.apiKey));
   if (keyRef !== run.sellerRef) {
+    const file = runKeysFileHelp(run, io.keysFile, 'give the --keys-file that holds its key');
     throw new UsageError(
-      `run ${runId} is seller ${run.sellerRef}'s; the key in ${api.keyEnv} for ${api.baseUrl} is seller ${keyRef}'s: nothing was read or sent`,
+      `run ${runId} is seller ${sellerLabel(run.sellerRef, run.sellerName)}'s; the key in ${api.keyEnv} for ${api.baseUrl} ` +
+        `is seller ${keyRef}'s: nothing was read or sent; ${file}, or name the variable that holds its key with --key-env`,
     );
   }
   await refuseRejectedKey(runtime, { ...run, baseUrl: api.baseUrl }, api.apiKey, api.keyEnv);

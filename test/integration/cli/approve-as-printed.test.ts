@@ -198,4 +198,23 @@ describe('the approve line of a held run, used as printed the next morning', () 
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
+  it("revert with another seller's key: the line names the run's seller and its keys file, as approve's", async () => {
+    const { runId, file } = await heldRun();
+    const wrong = await keysFile('other.env', OTHER_KEY);
+    pipeline.sandbox.resetStats();
+
+    const result = await pipeline.cli(
+      ['revert', runId, '--base-url', pipeline.sandbox.baseUrl, '--keys-file', wrong],
+      NOTHING_EXPORTED,
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`run ${runId} is seller ${SHOP} (`);
+    expect(result.stderr).toContain(
+      `nothing was read or sent; give --keys-file '${file}', which run ${runId} read it from, ` +
+        'or name the variable that holds its key with --key-env\n',
+    );
+    expect(result.stderr).not.toContain(OTHER_KEY);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
 });

@@ -44,6 +44,10 @@ describe('`revert` refuses, in one line and exit 2, what it cannot revert', () =
 
     expect(result.code).toBe(2);
     oneLine(result, /is seller [0-9a-f]{16}'s; the key in SELLER_API_KEY .* is seller [0-9a-f]{16}'s/);
+    // The options that fix it, as `approve` names them.
+    expect(result.stderr).toContain(
+      'nothing was read or sent; give the --keys-file that holds its key, or name the variable that holds its key with --key-env\n',
+    );
     expect(result.stderr).not.toContain('sk_test_other');
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
