@@ -70,11 +70,13 @@ export function commandLineBaseUrls(flags: Pick<ConnectionFlags, 'baseUrl' | 'al
 /**
  * Why a key may not go to a base URL read from Redis (a run's, a paused seller's), ending with the
  * option that vouches for it: from a shell that exported nothing of cron's line, `--base-url` is
- * the way (`approve`, `resume`). Null when this environment allows its host.
+ * the way (`approve`, `resume`). Named as an option, never filled in with the URL Redis holds: a
+ * forged record's URL pasted back would be the operator vouching for it. Null when this
+ * environment allows its host.
  */
 export function recordedBaseUrlRefusal(url: string, rules: Pick<TrustRules, 'hosts'>): string | null {
   const refusal = baseUrlRefusal(url, rules);
-  return refusal && `${refusal}; or give it on the command line: --base-url ${shellWord(url)}`;
+  return refusal && `${refusal}; or give the API's URL on the command line with --base-url`;
 }
 
 /**

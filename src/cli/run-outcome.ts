@@ -1,6 +1,7 @@
 import { countOf } from '../count-words.js';
 import { type FileSeen, OutputFileError } from '../output-file.js';
 import type { SourceLeftUnreadError } from '../queue/producer-stops.js';
+import { ownConnection } from '../runs/connection-words.js';
 import { readLearnedLimit } from '../runs/learned-limit.js';
 import { writeReportFile } from '../runs/report.js';
 import type { RunRecord } from '../runs/run-store.js';
@@ -93,7 +94,7 @@ export async function reportOutcome(
       const learned = waited.run.dryRun
         ? await readLearnedLimit(runtime.redis, runtime.keys, spec.sellerRef)
         : null;
-      io.stdout.write(formatSummary(waited.run, prepared.detections, learned));
+      io.stdout.write(formatSummary(waited.run, ownConnection(spec), prepared.detections, learned));
       const beside = waited.run.ownQueue ? await queuedBesideLine(runtime, waited.run) : null;
       if (beside) say(io, `${beside}\n`);
       await writeRunReport(io, runtime, flags, id, prepared.reportSeen);

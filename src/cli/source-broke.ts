@@ -1,6 +1,7 @@
 import { countOf } from '../count-words.js';
 import { finaliseIfSettled } from '../queue/finalise.js';
 import { settleUnsentRows } from '../queue/unsent-rows.js';
+import { ownConnection } from '../runs/connection-words.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { formatSummary, runCounts } from '../runs/summary.js';
 import { terminalSafeLine } from '../terminal-safe.js';
@@ -54,7 +55,7 @@ export async function reportSourceBroke(
     await finaliseIfSettled(deps, id);
   }
   const run = (await runtime.runs.get(id)) ?? ended;
-  io.stdout.write(formatSummary(run, prepared.detections));
+  io.stdout.write(formatSummary(run, ownConnection(prepared.spec), prepared.detections));
   io.stderr.write(`catalog-sync: ${terminalSafeLine(`${broke.error.message}. ${endedEarlyText(run)}`)}\n`);
   await writeRunReport(io, runtime, flags, id, prepared.reportSeen);
   logRunSummary(io.stderr, runtime.logger, run, 'source-broke', ExitCode.usage);

@@ -1,5 +1,5 @@
 import { countOf } from '../count-words.js';
-import { connectionWords } from './connection-words.js';
+import { type ApproveConnection, approveConnectionWords } from './connection-words.js';
 import type { RunRecord } from './run-store.js';
 
 /** What a held run still holds, as the summary and `status` count it. */
@@ -15,21 +15,32 @@ interface Held {
  * run (queue/approval.ts) or one holding nothing. `--rows` is named only while rows are held: a
  * held deactivation has no row number, and `--rows` of a run holding none is refused. The command
  * carries the run's base URL and keys file (connection-words.ts): it works as printed from a shell
- * that has none of cron's variables.
+ * that has none of cron's variables. A run read from Redis whose base URL this process does not
+ * allow gets placeholders instead, and says whose values fill them: never the record's as a command.
  */
 export function approveLine(
-  run: Pick<RunRecord, 'id' | 'revertedAt' | 'approveDuplicates' | 'baseUrl' | 'allowInsecure' | 'keysFile'>,
+  run: Pick<RunRecord, 'id' | 'revertedAt' | 'approveDuplicates' | 'baseUrl' | 'keysFile'>,
   c: Held,
+  connection: ApproveConnection,
 ): string | null {
   if (run.revertedAt !== undefined) return null;
   // The held line gives the way on (a mapping file): approving would make a second product of each.
   if (c.held > 0 && run.approveDuplicates)
     return `  approve   not this one: it would create a second product of each held row (the held line says what to run instead)`;
-  const command = `catalog-sync approve ${run.id} ${connectionWords(run)}`;
-  if (c.held > 0) return `  approve   ${command}   (sends the held writes; --rows 3,7 for some)`;
-  if (c.deactivateHeld > 0) return `  approve   ${command}   (sends the held deactivations)`;
+  const { words, fillIn } = approveConnectionWords(run, connection);
+  const command = `catalog-sync approve ${run.id} ${words}`;
+  const fill = fillIn ? FILL_IN : '';
+  if (c.held > 0) return `  approve   ${command}   (sends the held writes; --rows 3,7 for some${fill})`;
+  if (c.deactivateHeld > 0) return `  approve   ${command}   (sends the held deactivations${fill})`;
   return null;
 }
+
+/**
+ * Said after placeholders: the values are the operator's own, as the command that made the run gave
+ * them (a cron line's); the record's are shown by `status --json`, as information only.
+ */
+const FILL_IN =
+  '; with the values of the command that made the run: its record in Redis is not vouched for here';
 
 /**
  * `status` of a held run that was reverted since: what it held is never sent (`approve` refuses

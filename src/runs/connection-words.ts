@@ -1,18 +1,71 @@
 import { isLoopback } from '../seller-api/base-url.js';
+import { type AllowedHost, isHostAllowed } from '../trust-rules.js';
 import type { RunRecord } from './run-store.js';
 
 /**
- * The connection options a command of a run (`approve`) takes from the run itself, as words of a
- * shell command: `--base-url URL`, `--allow-insecure` where that URL needs it, `--keys-file PATH`
- * where the run read keys from one. A held run is approved the next morning from a shell that
- * exported nothing of cron's line: with these it works as printed. Never a key: the run records
- * only the variable's name (which `approve` reads by default) and the file's path.
+ * A process's own connection to the Seller API, as its command line and environment gave it: the
+ * operator's own words (docs/security.md, "Trusted"), never a record read back from Redis.
  */
-export function connectionWords(run: Pick<RunRecord, 'baseUrl' | 'allowInsecure' | 'keysFile'>): string {
-  const words = ['--base-url', shellWord(run.baseUrl)];
-  if (run.allowInsecure && needsInsecure(run.baseUrl)) words.push('--allow-insecure');
-  if (run.keysFile) words.push('--keys-file', shellWord(run.keysFile));
+export interface OwnConnection {
+  baseUrl: string;
+  allowInsecure: boolean;
+  /** The `--keys-file` it read keys from, as an absolute path. */
+  keysFile?: string;
+}
+
+/**
+ * Where the connection words of a run's `approve` line come from. `own`: the process that made the
+ * run prints its own options, which its operator gave. `allowedHosts`: the run was read from Redis
+ * (`status`, `approve`, `cancel`), where whoever can write Redis could have written it; its values
+ * are printed as a command only where this process's environment (or command line) already allows
+ * its base URL's host.
+ */
+export type ApproveConnection = { own: OwnConnection } | { allowedHosts: readonly AllowedHost[] };
+
+/** The connection words of an `approve` line; `fillIn`: placeholders the operator fills in, not a command as is. */
+export interface ApproveWords {
+  words: string;
+  fillIn: boolean;
+}
+
+/**
+ * The connection options of a run's `approve` line, as words of a shell command. A held run is
+ * approved the next morning from a shell that exported nothing of cron's line: with these it works
+ * as printed. Never a key: the run records only the variable's name (which `approve` reads by
+ * default) and the file's path.
+ */
+export function approveConnectionWords(
+  run: Pick<RunRecord, 'baseUrl' | 'keysFile'>,
+  connection: ApproveConnection,
+): ApproveWords {
+  if ('own' in connection) return { words: connectionWords(connection.own), fillIn: false };
+  // A record is no new trust only where its host is allowed here: pasted, a forged one would send
+  // the key (of a keys file it names) to a host of the forger's choice. `--allow-insecure` is never
+  // vouched for by a record, so a URL that needs it is said in words too.
+  if (isHostAllowed(run.baseUrl, connection.allowedHosts) && !needsInsecure(run.baseUrl)) {
+    const own = { baseUrl: run.baseUrl, allowInsecure: false, ...optionalKeysFile(run) };
+    return { words: connectionWords(own), fillIn: false };
+  }
+  return { words: `--base-url <API URL>${run.keysFile ? ' --keys-file <keys file>' : ''}`, fillIn: true };
+}
+
+/** `--base-url URL`, `--allow-insecure` where that URL needs it, `--keys-file PATH` where one was read. */
+export function connectionWords(own: OwnConnection): string {
+  const words = ['--base-url', shellWord(own.baseUrl)];
+  if (own.allowInsecure && needsInsecure(own.baseUrl)) words.push('--allow-insecure');
+  if (own.keysFile) words.push('--keys-file', shellWord(own.keysFile));
   return words.join(' ');
+}
+
+/** The run's own connection, from the spec its process built (prepare-run.ts), before any Redis. */
+export function ownConnection(spec: Pick<RunRecord, 'baseUrl' | 'allowInsecure' | 'keysFile'>): {
+  own: OwnConnection;
+} {
+  return { own: { baseUrl: spec.baseUrl, allowInsecure: spec.allowInsecure, ...optionalKeysFile(spec) } };
+}
+
+function optionalKeysFile(run: Pick<RunRecord, 'keysFile'>): { keysFile?: string } {
+  return run.keysFile ? { keysFile: run.keysFile } : {};
 }
 
 /**

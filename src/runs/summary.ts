@@ -1,6 +1,7 @@
 import { countOf } from '../count-words.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { approveLine } from './approve-hint.js';
+import type { ApproveConnection } from './connection-words.js';
 import type { LearnedLimit } from './learned-limit.js';
 import { absentFieldsLine } from './managed-fields.js';
 import { daysNeeded, dayWord, knownLimit } from './run-plan.js';
@@ -208,10 +209,13 @@ export function supersededText(by: string): string {
 
 /**
  * The summary `run` prints when a run settles: what a person reads the next morning. It quotes the
- * source's name and columns and what Redis holds: control characters are shown escaped.
+ * source's name and columns and what Redis holds: control characters are shown escaped. `connection`
+ * is where a held run's `approve` line takes its options from (connection-words.ts): the process
+ * that made the run gives its own; one that read the run from Redis, the hosts it allows.
  */
 export function formatSummary(
   run: RunRecord,
+  connection: ApproveConnection,
   detections: string[] = [],
   learned: LearnedLimit | null = null,
 ): string {
@@ -243,7 +247,7 @@ export function formatSummary(
   if (wouldHold) lines.push(wouldHold);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);
-    const approve = approveLine(run, c);
+    const approve = approveLine(run, c, connection);
     if (approve) lines.push(approve);
   }
   const gone = c.missing - c.sameKey;

@@ -140,7 +140,9 @@ async function approve(
       case 'held':
       case 'done': {
         if (approved) io.stdout.write(`${terminalSafe(approvedLine(approved, run.id))}\n`);
-        io.stdout.write(formatSummary(waited.run));
+        // Read back from Redis: its options are printed as a command only on a host allowed here.
+        const allowedHosts = readTrustRules(io.env, vouched).hosts;
+        io.stdout.write(formatSummary(waited.run, { allowedHosts }));
         // As `run` would end on the same state: rows invalid or failed, earlier or now, are exit 1.
         return endedRunExitCode(io, runtime, waited.run);
       }

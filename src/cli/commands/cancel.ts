@@ -67,7 +67,7 @@ export function registerCancel(program: Command, io: CliIo): void {
             );
             return;
           case 'cancelled': {
-            io.stdout.write(formatSummary(result.run));
+            io.stdout.write(formatSummary(result.run, { allowedHosts: rules.hosts }));
             const { sellerRef, sellerName } = result.run;
             const lifted = await liftMarksOfIdleSeller(
               { ...runtime, prefix: runtime.config.prefix },

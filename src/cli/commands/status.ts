@@ -24,6 +24,8 @@ import {
 } from '../../runs/summary.js';
 import type { SellerStatus } from '../../sellers/seller-status.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
+import { readTrustRules } from '../../trust-config.js';
+import type { AllowedHost } from '../../trust-rules.js';
 import type { CliIo } from '../program.js';
 import { latestRunOf, listedRunLine, listRuns, sellerRefsOf } from '../run-list.js';
 import { noRunLine, noRunYetLine, runsPlace } from '../run-not-found.js';
@@ -120,7 +122,11 @@ export function registerStatus(program: Command, io: CliIo): void {
               ),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
               ...[missingNotAppliedLine(run), missingWouldHoldLine(run)].filter((line) => line !== null),
-              ...(run.state === 'held' ? [approveLine(run, counts)].filter((line) => line !== null) : []),
+              ...(run.state === 'held'
+                ? [approveLine(run, counts, { allowedHosts: allowedHostsHere(io.env) })].filter(
+                    (line) => line !== null,
+                  )
+                : []),
               `  requests  ${requestCount(run, run.requests)} by this run${run.requestsAtLeast ? ` (${REQUESTS_AT_LEAST_WHY})` : ''}; ${sellerTodayText(seller)} for seller ${sellerLabel(run.sellerRef, run.sellerName)}${reservedText(seller)}`,
               ...revertLines(run),
               ...(info ? [`  redis     ${describeMemory(info)}, maxmemory-policy ${info.policy}`] : []),
@@ -130,6 +136,21 @@ export function registerStatus(program: Command, io: CliIo): void {
         );
       });
     });
+}
+
+/**
+ * The hosts this environment allows a base URL on (SELLER_API_BASE_URL's, CATALOG_SYNC_API_HOSTS):
+ * a held run's `approve` line carries the base URL and keys file its record in Redis names only on
+ * one of them, where they are no new trust. A bad list allows none: `status` sends nothing, so it
+ * still answers, and the line says in words what to give.
+ */
+function allowedHostsHere(env: NodeJS.ProcessEnv): readonly AllowedHost[] {
+  try {
+    return readTrustRules(env).hosts;
+  } catch (error) {
+    if (error instanceof UsageError) return [];
+    throw error;
+  }
 }
 
 /** `, 2 approved and queued (not sent yet)`: rows an `approve` under way is still to write; '' for none. */

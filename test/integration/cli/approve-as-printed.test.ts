@@ -3,9 +3,11 @@ import { once } from 'node:events';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RedisKeys } from '../../../src/runs/keys.js';
 import { catalogRows } from '../support/catalog.js';
 import { assertBuilt, BIN, runIdOf } from '../support/cli.js';
 import { bySku, MAIN_KEY, MAIN_SELLER, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 const OTHER_KEY = 'sk_test_other_shop';
 const SHOP = 'night-shop';
@@ -111,8 +113,18 @@ describe('the approve line of a held run, used as printed the next morning', () 
     expect(printed, stdout).toBeDefined();
     // Never the key: the variable's name and the file's path only.
     expect(stdout).not.toContain(MAIN_KEY);
-    // `status` prints the same line.
-    expect((await pipeline.cli(['status', runId], NOTHING_EXPORTED)).stdout).toContain(`${printed}   (`);
+    // `status` reads the run from Redis: the same line where this environment allows its host (no
+    // new trust), else the options in words, for the operator to fill in with cron's.
+    const allowed = await pipeline.cli(['status', runId], {
+      ...NOTHING_EXPORTED,
+      CATALOG_SYNC_API_HOSTS: new URL(pipeline.sandbox.baseUrl).host,
+    });
+    expect(allowed.stdout).toContain(`${printed}   (`);
+    const bare = (await pipeline.cli(['status', runId], NOTHING_EXPORTED)).stdout;
+    expect(bare).toContain(
+      `  approve   catalog-sync approve ${runId} --base-url <API URL> --keys-file <keys file>   (sends the held writes;`,
+    );
+    expect(bare).not.toContain(pipeline.sandbox.baseUrl);
 
     const approved = await asTyped(printed as string);
 
@@ -121,7 +133,7 @@ describe('the approve line of a held run, used as printed the next morning', () 
     expect(bySku(pipeline.products()).get(catalogRows(5)[0]?.sku as string)?.price).toBe(300);
   });
 
-  it('without --base-url: the refusal names --base-url and the run’s base URL', async () => {
+  it('without --base-url: the refusal names the host and --base-url, never the URL Redis holds as a fix', async () => {
     const { runId } = await heldRun();
     pipeline.sandbox.resetStats();
 
@@ -132,8 +144,8 @@ describe('the approve line of a held run, used as printed the next morning', () 
     expect(result.stderr).toBe(
       `catalog-sync: run ${runId} cannot be approved here: host ${host} is not allowed: a base URL not ` +
         "given on the command line must be on SELLER_API_BASE_URL's host or a host listed in " +
-        'CATALOG_SYNC_API_HOSTS (a comma list, in the environment); or give it on the command line: ' +
-        `--base-url ${pipeline.sandbox.baseUrl}\n`,
+        "CATALOG_SYNC_API_HOSTS (a comma list, in the environment); or give the API's URL on the command " +
+        'line with --base-url\n',
     );
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(pipeline.sandbox.stats().total).toBe(0);
@@ -215,6 +227,54 @@ describe('the approve line of a held run, used as printed the next morning', () 
         'or name the variable that holds its key with --key-env\n',
     );
     expect(result.stderr).not.toContain(OTHER_KEY);
+    expect(pipeline.sandbox.stats().total).toBe(0);
+  });
+  it('a record rewritten in Redis is never printed as a command: not by status, nor by the refusal', {
+    timeout: 60_000,
+  }, async () => {
+    const { runId, stdout } = await heldRun();
+    // Whoever can write Redis: the key of a keys file it names, sent in the clear to its host.
+    const forgedUrl = 'http://collector.invalid/api/v1';
+    const forgedFile = '/srv/forged/keys.env';
+    await withRedis(async (redis) => {
+      const key = new RedisKeys(pipeline.prefix).run(runId);
+      const spec = JSON.parse((await redis.hget(key, 'spec')) as string) as Record<string, unknown>;
+      await redis.hset(key, {
+        spec: JSON.stringify({ ...spec, baseUrl: forgedUrl, keysFile: forgedFile, allowInsecure: true }),
+      });
+    });
+    pipeline.sandbox.resetStats();
+
+    // The run's own summary was printed from its own options, before any of this.
+    expect(stdout).toContain(`--base-url ${pipeline.sandbox.baseUrl} --keys-file`);
+    const placeholders = `  approve   catalog-sync approve ${runId} --base-url <API URL> --keys-file <keys file>   (`;
+    for (const env of [
+      NOTHING_EXPORTED,
+      // The run's real API allowed here is no vouching for the host the record names now.
+      { ...NOTHING_EXPORTED, SELLER_API_BASE_URL: pipeline.sandbox.baseUrl },
+      // Its host allowed, the record's http:// is still no --allow-insecure.
+      { ...NOTHING_EXPORTED, CATALOG_SYNC_API_HOSTS: 'collector.invalid' },
+    ]) {
+      const status = await pipeline.cli(['status', runId], env);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(placeholders);
+      expect(status.stdout).not.toContain('collector.invalid');
+      expect(status.stdout).not.toContain(forgedFile);
+      expect(status.stdout).not.toContain('--allow-insecure');
+    }
+    // Shown as what Redis holds, as information: `status --json`.
+    expect((await pipeline.cli(['status', runId, '--json'], NOTHING_EXPORTED)).stdout).toContain(forgedUrl);
+
+    const refused = await pipeline.cli(['approve', runId], NOTHING_EXPORTED);
+
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `run ${runId} cannot be approved here: host collector.invalid is not allowed: `,
+    );
+    expect(refused.stderr).toContain("; or give the API's URL on the command line with --base-url\n");
+    expect(refused.stderr).not.toContain(forgedUrl);
+    expect(refused.stderr).not.toContain(forgedFile);
+    expect(refused.stderr).not.toContain('--allow-insecure');
     expect(pipeline.sandbox.stats().total).toBe(0);
   });
 });

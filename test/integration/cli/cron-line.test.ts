@@ -200,8 +200,8 @@ describe("the README's cron line, from an empty environment", () => {
     );
     expect(unvouched.code).toBe(2);
     expect(unvouched.output).toContain(`seller ${seller} stays paused: its base URL's host`);
-    // The refusal names the option that vouches for it, with the seller's base URL.
-    expect(unvouched.output).toContain(`; or give it on the command line: --base-url ${sandbox.baseUrl}\n`);
+    // The refusal names the option that vouches for it, never filled in with the URL Redis holds.
+    expect(unvouched.output).toContain("; or give the API's URL on the command line with --base-url\n");
     const resumed = await asCron(`catalog-sync resume --seller ${seller} ${options}`);
 
     expect(resumed.code, resumed.output).toBe(0);

@@ -6,6 +6,10 @@ import { runRecord as baseRecord } from '../../support/run-record.js';
 
 const createdAt = Date.parse('2024-05-10T02:00:00Z');
 
+/** The summary of a run as read from Redis, with no host allowed (connection-words.ts). */
+const summaryOf = (run: RunRecord, detections?: string[]): string =>
+  formatSummary(run, { allowedHosts: [] }, detections);
+
 const runRecord = (overrides: Partial<RunRecord> = {}): RunRecord =>
   baseRecord({
     sourceId: 'file:/srv/catalog.csv:1234:1715306400000',
@@ -152,7 +156,7 @@ describe('formatDuration', () => {
 
 describe('formatSummary', () => {
   describe('when every row of a run settled well', () => {
-    const text = formatSummary(
+    const text = summaryOf(
       runRecord({
         total: 20,
         requests: 12,
@@ -182,7 +186,7 @@ describe('formatSummary', () => {
     });
 
     it('says the counts are lower bounds after a chunk was taken from a process that stopped mid-chunk', () => {
-      const atLeast = formatSummary(runRecord({ total: 20, requests: 12, writes: 1, requestsAtLeast: true }));
+      const atLeast = summaryOf(runRecord({ total: 20, requests: 12, writes: 1, requestsAtLeast: true }));
       // Killed, or stopped (SIGSTOP, cut off from Redis) past its lock: "died" says only the first.
       expect(atLeast).toContain(
         '  requests  at least 12 (at least 1 write): a process serving the run stopped mid-chunk (it died, or was stopped or cut off past its lock) and its chunk was taken over: the last requests it sent may be missing\n',
@@ -206,14 +210,14 @@ describe('formatSummary', () => {
       ['a failed create', [['create', 'failed', 1]]],
       ['a failed update', [['update', 'failed', 1]]],
     ])('sends the reader to the report after %s', (_case, rows) => {
-      const text = formatSummary(runRecord({ total: 1, counts: counted(rows) }));
+      const text = summaryOf(runRecord({ total: 1, counts: counted(rows) }));
       expect(text.trimEnd().split('\n').at(-1)).toBe(
         '  see       catalog-sync report 20240510T020000-abc123',
       );
     });
 
     it('counts invalid and failed rows apart', () => {
-      const text = formatSummary(
+      const text = summaryOf(
         runRecord({
           total: 10,
           counts: counted([
@@ -229,7 +233,7 @@ describe('formatSummary', () => {
   });
 
   describe('when the run is a dry run', () => {
-    const text = formatSummary(
+    const text = summaryOf(
       runRecord({
         dryRun: true,
         total: 9,
@@ -255,7 +259,7 @@ describe('formatSummary', () => {
   });
 
   it('lists remote products the source does not hold', () => {
-    const text = formatSummary(runRecord({ counts: counted([['missing', 'ok', 4]]) }));
+    const text = summaryOf(runRecord({ counts: counted([['missing', 'ok', 4]]) }));
     expect(text).toContain('  missing   4 remote products are not in the source (listed in the report)\n');
     expect(text).not.toContain('catalog-sync report');
   });
@@ -263,7 +267,7 @@ describe('formatSummary', () => {
   it('counts apart a second product under a key the source holds: it is not gone from the source', () => {
     const run = runRecord({ counts: counted([['missing', 'ok', 3]]) });
     run.counts['notes:same-key'] = 2;
-    const text = formatSummary(run);
+    const text = summaryOf(run);
     expect(text).toContain('  missing   1 remote product is not in the source (listed in the report)\n');
     expect(text).toContain(
       "  same key  2 remote products have the key of a source row that writes another product: not written (the report's note names it)\n",
@@ -271,7 +275,7 @@ describe('formatSummary', () => {
   });
 
   it('says whether an --incremental run read the products, and why --missing was not applied', () => {
-    const text = formatSummary(
+    const text = summaryOf(
       runRecord({
         counts: counted([['missing', 'ok', 1]]),
         incrementalRead: 'products read: the last full read matched by sku, this run by name',
@@ -284,7 +288,7 @@ describe('formatSummary', () => {
         '  deactivate none: --missing not applied, --only update leaves rows out\n' +
         '  missing   1 remote product is not in the source',
     );
-    expect(formatSummary(runRecord())).not.toMatch(/incremental|deactivate/);
+    expect(summaryOf(runRecord())).not.toMatch(/incremental|deactivate/);
   });
 
   it('puts each count in the number it takes: one row, one write, one product', () => {
@@ -295,7 +299,7 @@ describe('formatSummary', () => {
     two.counts['notes:rows'] = 2;
     two.counts['notes:not-applied'] = 2;
 
-    const [single, plural] = [formatSummary(one), formatSummary(two)];
+    const [single, plural] = [summaryOf(one), summaryOf(two)];
 
     expect(single).toContain('  notes     1 row carries a note: what the tool did');
     expect(single).toContain('  not applied 1 row: the API accepted the write');
@@ -308,7 +312,7 @@ describe('formatSummary', () => {
   });
 
   it('counts merged rows only when there are some', () => {
-    const text = formatSummary(
+    const text = summaryOf(
       runRecord({
         total: 3,
         counts: counted([
@@ -321,7 +325,7 @@ describe('formatSummary', () => {
   });
 
   it('counts rows left out on purpose as skipped, apart from rows that failed', () => {
-    const text = formatSummary(
+    const text = summaryOf(
       runRecord({
         total: 3,
         counts: counted([
@@ -335,7 +339,7 @@ describe('formatSummary', () => {
   });
 
   it('prints what was detected about the source under it', () => {
-    const text = formatSummary(runRecord(), ['detected preset shopify', 'encoding windows-1252']);
+    const text = summaryOf(runRecord(), ['detected preset shopify', 'encoding windows-1252']);
     const lines = text.split('\n');
     expect(lines.slice(1, 4)).toEqual([
       '  source    catalog.csv (preset generic)',
@@ -345,7 +349,7 @@ describe('formatSummary', () => {
   });
 
   it('shows the state of a run that has not finished', () => {
-    const text = formatSummary(runRecord({ state: 'running', finishedAt: null }));
+    const text = summaryOf(runRecord({ state: 'running', finishedAt: null }));
     expect(text.split('\n')[0]).toBe('run 20240510T020000-abc123: running');
   });
 
@@ -354,15 +358,15 @@ describe('formatSummary', () => {
     const heldAt = createdAt + 555;
     const approvedAt = createdAt + 7 * 3_600_000;
     const approved = runRecord({ heldAt, approvedAt, finishedAt: approvedAt + 1_200 });
-    expect(formatSummary(approved).split('\n')[0]).toBe(
+    expect(summaryOf(approved).split('\n')[0]).toBe(
       'run 20240510T020000-abc123: done in 1.2 s by approve (the run was held after 555 ms)',
     );
     // A record without the hold's instant: the approval's time alone.
-    expect(formatSummary({ ...approved, heldAt: undefined }).split('\n')[0]).toBe(
+    expect(summaryOf({ ...approved, heldAt: undefined }).split('\n')[0]).toBe(
       'run 20240510T020000-abc123: done in 1.2 s by approve',
     );
     // One an earlier version approved, its end the hold's still: the run's own time, as then.
-    expect(formatSummary({ ...approved, heldAt: undefined, finishedAt: heldAt }).split('\n')[0]).toBe(
+    expect(summaryOf({ ...approved, heldAt: undefined, finishedAt: heldAt }).split('\n')[0]).toBe(
       'run 20240510T020000-abc123: done in 555 ms',
     );
   });
