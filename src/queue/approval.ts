@@ -37,6 +37,20 @@ export interface Approved {
   superseded: ReadonlyMap<string, number>;
 }
 
+/**
+ * Run record field: when an approve took over the round an earlier one began and stopped (before
+ * its writes were queued, or after, leaving them unsent): the approval's time is told from then
+ * (runs/summary.ts), `approvedAt` keeping the round's first start. Absent: one approve did it all.
+ */
+export const APPROVAL_RESUMED_AT = 'approvalResumedAt';
+
+// Set only while the round is under way: one that ended meanwhile keeps the instants it ended with.
+const RESUMED_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], '${APPROVAL_RESUMED_AT}', ARGV[1])
+return 1
+`;
+
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
 // seller's products is dropped, so that the approved rows are diffed against the products as they
 // are now: a product changed meanwhile is re-planned, not blindly written (an --incremental run that
@@ -48,7 +62,7 @@ const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'heldReason', ARGV[5]) end
-redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}')
+redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}', '${APPROVAL_RESUMED_AT}')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
 `;
@@ -179,8 +193,25 @@ export function approvalStopped(run: RunRecord, now: number): boolean {
   return (
     run.state === 'running' &&
     run.approvalUnqueued === true &&
-    now - (run.approvedAt ?? 0) >= APPROVAL_STOPPED_AFTER_MS
+    now - approveStartedAt(run) >= APPROVAL_STOPPED_AFTER_MS
   );
+}
+
+/** When the latest approve of the round began: the one that took it over, if one did. */
+function approveStartedAt(run: Pick<RunRecord, 'approvedAt' | 'approvalResumedAt'>): number {
+  return run.approvalResumedAt ?? run.approvedAt ?? 0;
+}
+
+/**
+ * Notes that an approve takes over the round under way (an earlier approve began it and stopped):
+ * the approval's time is this approve's from now on. Nothing once the round has ended.
+ */
+export async function noteApprovalResumed(
+  deps: Pick<ApprovalDeps, 'redis' | 'keys'>,
+  runId: string,
+  now = Date.now(),
+): Promise<void> {
+  await deps.redis.eval(RESUMED_SCRIPT, 1, deps.keys.run(runId), now);
 }
 
 /**
@@ -195,7 +226,7 @@ async function unfinishedApproval(
 ): Promise<ApprovalRound | null> {
   if (run.state !== 'running' || !run.approvalUnqueued) return null;
   if (!approvalStopped(run, now)) {
-    const since = run.approvedAt ?? 0;
+    const since = approveStartedAt(run);
     throw new UsageError(
       `run ${run.id} is being approved already (since ${new Date(since).toISOString()}); if that approve was stopped, run this again after ${new Date(since + APPROVAL_STOPPED_AFTER_MS).toISOString()}`,
     );
@@ -215,6 +246,7 @@ async function unfinishedApproval(
         `finish it first with \`catalog-sync approve ${run.id}\`${stopped ? ` --rows ${approvedRows}` : ''}`,
     );
   }
+  await noteApprovalResumed(deps, run.id, now);
   return { round: Number(approvals), rows: stopped, count: Number(count ?? 0), resumed: true };
 }
 

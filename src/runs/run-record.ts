@@ -144,6 +144,11 @@ export interface RunRecord extends RunSpec {
   heldAt?: number;
   /** When `approve` began to send what a guard held back (its latest round's start). */
   approvedAt?: number;
+  /**
+   * When an `approve` took over that round, begun by an earlier one that stopped (its writes unqueued,
+   * or queued and not all sent): the approval's time is told from then. Absent: one approve did it.
+   */
+  approvalResumedAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
   approvalUnqueued?: boolean;
   /**
@@ -212,6 +217,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.approveDuplicates === '1') fields.approveDuplicates = true;
   if (hash.heldAt) fields.heldAt = Number(hash.heldAt);
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
+  if (hash.approvalResumedAt) fields.approvalResumedAt = Number(hash.approvalResumedAt);
   // approve.ts: what an approval approves is kept until its round's writes are all queued.
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)
     fields.approvalUnqueued = true;

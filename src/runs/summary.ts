@@ -177,8 +177,11 @@ export function formatDuration(ms: number): string {
  * How long the run took, as its headline says it. An approved run's end is its approval's
  * (held-rows.ts): from the run's start that would count the wait between the hold and `approve` (a
  * night), and from the start to the hold is the held run's own time, not what `approve` did. So it
- * is the approval's (approvedAt to finishedAt), with the held run's own beside it where the record
- * has the hold's instant: `812 ms by approve (the run was held after 555 ms)`.
+ * is the approval's, with the held run's own beside it where the record has the hold's instant:
+ * `812 ms by approve (the run was held after 555 ms)`. The approval's is that of the approve that
+ * finished it: one that took over a round an earlier approve began and stopped (Ctrl-C at night,
+ * finished in the morning) counts from its own start, and says when the earlier one began:
+ * `1.2 s by approve (started by an earlier approve at 23:14 UTC; the run was held after 555 ms)`.
  */
 function tookText(run: RunRecord): string {
   if (!run.finishedAt) return 'still running';
@@ -186,9 +189,26 @@ function tookText(run: RunRecord): string {
   // version approved it) says the run's own time, as it did then.
   if (run.approvedAt === undefined || run.finishedAt < run.approvedAt)
     return formatDuration(run.finishedAt - run.createdAt);
-  const held =
-    run.heldAt === undefined ? '' : ` (the run was held after ${formatDuration(run.heldAt - run.createdAt)})`;
-  return `${formatDuration(run.finishedAt - run.approvedAt)} by approve${held}`;
+  // Taken over as the round's last writes settled: they were the earlier approve's, its start counts.
+  const resumedAt =
+    run.approvalResumedAt !== undefined && run.approvalResumedAt <= run.finishedAt
+      ? run.approvalResumedAt
+      : undefined;
+  const asides = [
+    resumedAt === undefined
+      ? ''
+      : `started by an earlier approve at ${clockText(run.approvedAt, run.finishedAt)}`,
+    run.heldAt === undefined ? '' : `the run was held after ${formatDuration(run.heldAt - run.createdAt)}`,
+  ].filter(Boolean);
+  const aside = asides.length > 0 ? ` (${asides.join('; ')})` : '';
+  return `${formatDuration(run.finishedAt - (resumedAt ?? run.approvedAt))} by approve${aside}`;
+}
+
+/** `23:14 UTC`, dated (`2026-11-27 23:14 UTC`) when not on the same day (UTC) as `reference`. */
+function clockText(at: number, reference: number): string {
+  const iso = new Date(at).toISOString();
+  const sameDay = iso.slice(0, 10) === new Date(reference).toISOString().slice(0, 10);
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`;
 }
 
 /** How the run ended, after its id: `done in 2.1 s`, `held`, `superseded by run …`. */

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { formatDuration } from '../../../src/runs/summary.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
+import { RedisStall } from '../support/redis-stall.js';
 
 const HOUR = 3_600_000;
 /** The held run's own time, by construction: far longer than any approval in a test takes. */
@@ -111,5 +112,67 @@ describe('approve: the duration it says is the approval’s', () => {
     // Its last round ended after it was approved, not at the first hold.
     expect(status.finishedAt as number).toBeGreaterThanOrEqual(status.approvedAt as number);
     expect(status.approvedAt as number).toBeGreaterThan(heldAt);
+  });
+
+  describe('an approval an earlier approve began and was killed before it had queued its writes', () => {
+    let stall: RedisStall | null = null;
+    afterEach(async () => {
+      await stall?.close();
+      stall = null;
+    });
+
+    /** `23:14 UTC`, dated when on another day (UTC) than `reference`, as the summary says it. */
+    function clock(at: number, reference: number): string {
+      const iso = new Date(at).toISOString();
+      const day =
+        iso.slice(0, 10) === new Date(reference).toISOString().slice(0, 10) ? '' : `${iso.slice(0, 10)} `;
+      return `${day}${iso.slice(11, 16)} UTC`;
+    }
+
+    it('is timed from the approve that finished it, which says when the earlier one began', {
+      timeout: 30_000,
+    }, async () => {
+      const good = catalogRows(6);
+      expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
+      const renamed = good.map((row) => ({ ...row, name: `${row.name} v2` }));
+      const held = await pipeline.cli([
+        'run',
+        await pipeline.csv('renamed.csv', renamed),
+        '--max-updates',
+        '2',
+      ]);
+      const runId = runIdOf(held.stdout);
+      const { heldAt } = await heldLastNight(runId);
+      // Killed at its last queueing step (noting the round queued: the second command naming the
+      // field, after START_SCRIPT's): the run is left running, its approval unqueued.
+      stall = await RedisStall.start('approvalQueued', 2);
+      const killed = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
+      await stall.stalled;
+      killed.process.kill('SIGKILL');
+      await killed.exited;
+      // The killed approve began at night, an hour after the hold; it is finished in the morning.
+      const startedAt = heldAt + HOUR;
+      await withRedis((redis) =>
+        redis.hset(new RedisKeys(pipeline.prefix).run(runId), 'approvedAt', startedAt),
+      );
+
+      const finished = await pipeline.cli(['approve', runId]);
+
+      expect(finished.stderr).toContain(
+        `an earlier approve of run ${runId} stopped before it had queued its writes: finishing it`,
+      );
+      expect(finished.code).toBe(0);
+      const status = await statusOf(runId);
+      const finishedAt = status.finishedAt as number;
+      const resumedAt = status.approvalResumedAt as number;
+      expect(status).toMatchObject({ state: 'done', heldAt, approvedAt: startedAt });
+      expect(resumedAt).toBeGreaterThan(startedAt);
+      expect(finishedAt).toBeGreaterThanOrEqual(resumedAt);
+      const headline = finished.stdout.split('\n').find((line) => line.startsWith(`run ${runId}: `));
+      expect(headline).toBe(
+        `run ${runId}: done in ${formatDuration(finishedAt - resumedAt)} by approve ` +
+          `(started by an earlier approve at ${clock(startedAt, finishedAt)}; the run was held after ${formatDuration(HELD_AFTER)})`,
+      );
+    });
   });
 });

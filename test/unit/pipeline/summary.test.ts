@@ -370,6 +370,29 @@ describe('formatSummary', () => {
       'run 20240510T020000-abc123: done in 555 ms',
     );
   });
+
+  it('times an approval taken over from an earlier, stopped approve from the one that finished it', () => {
+    // Held 555 ms after its start; an approve began 7 h later and was stopped; another took it
+    // over 16 h later (the next morning) and finished it 1.2 s after.
+    const heldAt = createdAt + 555;
+    const approvedAt = createdAt + 7 * 3_600_000;
+    const approvalResumedAt = approvedAt + 16 * 3_600_000;
+    const resumed = runRecord({
+      heldAt,
+      approvedAt,
+      approvalResumedAt,
+      finishedAt: approvalResumedAt + 1_200,
+    });
+    // The earlier approve began on another day (UTC) than the approval ended: dated.
+    expect(formatSummary(resumed).split('\n')[0]).toBe(
+      'run 20240510T020000-abc123: done in 1.2 s by approve (started by an earlier approve at 2024-05-10 09:00 UTC; the run was held after 555 ms)',
+    );
+    // Taken over the same day, without the hold's instant.
+    const sameDay = { ...resumed, heldAt: undefined, approvalResumedAt: approvedAt + 600_000 };
+    expect(formatSummary({ ...sameDay, finishedAt: approvedAt + 601_200 }).split('\n')[0]).toBe(
+      'run 20240510T020000-abc123: done in 1.2 s by approve (started by an earlier approve at 09:00 UTC)',
+    );
+  });
 });
 
 describe('pausedMessage', () => {
