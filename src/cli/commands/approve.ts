@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { countOf } from '../../count-words.js';
-import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
+import { type Approved, noteApprovalResumed, parseRowList, queueApproval } from '../../queue/approval.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary } from '../../runs/summary.js';
@@ -25,7 +25,7 @@ import { createProgressView, pausedMessage } from '../progress.js';
 import { noRunLine } from '../run-not-found.js';
 import { endedRunExitCode, interruptedLine, pauseCause, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
-import { onInterrupt } from '../signals.js';
+import { BeforeRun, onInterrupt } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 import { waitForRun } from '../wait-for-run.js';
 import { startSellerWorkers } from '../worker-deps.js';
@@ -55,11 +55,22 @@ export function registerApprove(program: Command, io: CliIo): void {
     .action(async (runId: string, flags: ApproveFlags) => {
       // Checked before Redis is: a mistyped --base-url is said as itself.
       const vouched = commandLineBaseUrls(flags);
-      await withRuntime(io, flags.redisUrl ? { redisUrl: flags.redisUrl } : {}, async (runtime) => {
-        io.exitCode = await approve(io, runtime, runId, flags, vouched);
-      });
+      // Heard from the start (CliIo.signals), as `run` hears them: unheard, Node's default ended the
+      // process silently (exit 130, no line), leaving a cron mail to guess what state the run is in.
+      const before = new BeforeRun(BEFORE_THE_APPROVAL, io.signals);
+      try {
+        const options = { ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}), before };
+        await withRuntime(io, options, async (runtime) => {
+          io.exitCode = await approve(io, runtime, runId, flags, vouched, before);
+        });
+      } finally {
+        before.handOver();
+      }
     });
 }
+
+/** The line's words for an `approve` interrupted before it marked the run approved. */
+const BEFORE_THE_APPROVAL = 'before the approval began: nothing was approved, queued or sent';
 
 /** Like `run`, in this process: queue the held writes, serve them, wait, say what became of them. */
 async function approve(
@@ -68,6 +79,7 @@ async function approve(
   runId: string,
   flags: ApproveFlags,
   vouched: readonly string[],
+  before: BeforeRun,
 ): Promise<number> {
   const run = await runtime.runs.get(runId);
   if (!run) throw new UsageError(noRunLine(terminalSafe(runId), runtime.config));
@@ -80,11 +92,36 @@ async function approve(
     throw new UsageError(
       `run ${run.id} is being approved: its writes are queued; \`catalog-sync approve ${run.id}\` (without --rows) sends them`,
     );
+  before.check();
+  // Ctrl-C (or SIGTERM) from here on: said, exit 130/143, as `run` does. While the writes are being
+  // queued (Redis alone, short) the queueing is let finish, never left half done: the line can then
+  // say where they are (queued, for a worker or the next approve), not leave the next approve a
+  // minute's wait to tell a stopped approval from one still queueing.
+  const interrupt = onInterrupt(io.signals);
+  before.handOver();
+  try {
+    return await approveQueued(io, runtime, run, flags, vouched, queued, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** `approve` once its signals are its own: queue the approval (or take it over), serve it, wait. */
+async function approveQueued(
+  io: CliIo,
+  runtime: Runtime,
+  run: RunRecord,
+  flags: ApproveFlags,
+  vouched: readonly string[],
+  queued: boolean,
+  interrupt: ReturnType<typeof onInterrupt>,
+): Promise<number> {
+  const deps = { ...runtime, prefix: runtime.config.prefix };
   // An approve stopped (Ctrl-C, killed) once its writes were queued: this one serves them.
-  const approved = queued
-    ? null
-    : await queueApproval({ ...runtime, prefix: runtime.config.prefix }, run, flags.rows ?? null);
+  const approved = queued ? null : await queueApproval(deps, run, flags.rows ?? null);
   if (queued) {
+    // The approval's time is this approve's from now on (runs/summary.ts), not the stopped one's.
+    await noteApprovalResumed(deps, run.id);
     say(io, `catalog-sync: the writes of run ${run.id}'s approval are queued already: sending them\n`);
   }
   if (approved?.resumed) {
@@ -93,15 +130,16 @@ async function approve(
       `catalog-sync: an earlier approve of run ${run.id} stopped before it had queued its writes: finishing it\n`,
     );
   }
+  if (interrupt.signal.aborted) {
+    say(io, interruptedLine(interrupt.name, run, run.id, 'approve'));
+    return interrupt.exitCode();
+  }
   const workers = startSellerWorkers(runtime, io.env, flags.concurrency, vouched, { command: 'approve' });
   workers.serve({
     ref: run.sellerRef,
     baseUrl: run.baseUrl,
     queueName: runtime.keys.sellerQueue(run.sellerRef),
   });
-  // Ctrl-C (or SIGTERM) while the approval is served or waits: said, exit 130/143, as `run` does;
-  // before its writes are queued it is not caught (the next approve finishes an unqueued one).
-  const interrupt = onInterrupt(io.signals);
   try {
     const progress = createProgressView(io.stderr, runtime.logger, false);
     // Said in words, as `run` says it, not only in a JSON log line: a cron mail shows why nothing moves.
@@ -148,7 +186,6 @@ async function approve(
       }
     }
   } finally {
-    interrupt.dispose();
     // As `run`'s: a chunk that cannot finish (no answer, Redis gone) is left to its lock's end.
     await closeWithinDeadline(runtime, workers.close());
   }

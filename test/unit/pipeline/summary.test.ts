@@ -384,12 +384,12 @@ describe('formatSummary', () => {
       finishedAt: approvalResumedAt + 1_200,
     });
     // The earlier approve began on another day (UTC) than the approval ended: dated.
-    expect(formatSummary(resumed).split('\n')[0]).toBe(
+    expect(summaryOf(resumed).split('\n')[0]).toBe(
       'run 20240510T020000-abc123: done in 1.2 s by approve (started by an earlier approve at 2024-05-10 09:00 UTC; the run was held after 555 ms)',
     );
     // Taken over the same day, without the hold's instant.
     const sameDay = { ...resumed, heldAt: undefined, approvalResumedAt: approvedAt + 600_000 };
-    expect(formatSummary({ ...sameDay, finishedAt: approvedAt + 601_200 }).split('\n')[0]).toBe(
+    expect(summaryOf({ ...sameDay, finishedAt: approvedAt + 601_200 }).split('\n')[0]).toBe(
       'run 20240510T020000-abc123: done in 1.2 s by approve (started by an earlier approve at 09:00 UTC)',
     );
   });

@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogRows } from '../support/catalog.js';
+import { runIdOf, startCli } from '../support/cli.js';
+import { type Pipeline, usePipeline } from '../support/pipeline.js';
+import { RedisStall } from '../support/redis-stall.js';
+
+/** The catalog synced, then every price doubled under --max-price-change 10%: every row held. */
+async function heldRun(pipeline: Pipeline, count = 20): Promise<string> {
+  const rows = catalogRows(count);
+  expect((await pipeline.cli(['run', await pipeline.csv('good.csv', rows)])).code).toBe(0);
+  const doubled = rows.map((row) => ({ ...row, price: String(Number(row.price) * 2) }));
+  const held = await pipeline.cli([
+    'run',
+    await pipeline.csv('doubled.csv', doubled),
+    '--max-price-change',
+    '10%',
+  ]);
+  expect(held.code).toBe(5);
+  return runIdOf(held.stdout);
+}
+
+async function statusOf(pipeline: Pipeline, runId: string) {
+  return JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout) as Record<string, unknown>;
+}
+
+function queuedLine(signal: string, runId: string): string {
+  return (
+    `catalog-sync: interrupted (${signal}): the approved rows of run ${runId} stay queued and go on with any ` +
+    `\`catalog-sync worker\` or another \`catalog-sync approve ${runId}\`.`
+  );
+}
+
+/**
+ * `approve` interrupted (Ctrl-C, SIGTERM) at each of its steps ends with one line saying the state
+ * it left, exit 130/143, never silently. The steps between Redis commands are caught through a
+ * relay that holds a command back (RedisStall); no timing is relied on.
+ */
+describe('approve, interrupted', () => {
+  const pipeline = usePipeline();
+  let stall: RedisStall | null = null;
+  afterEach(async () => {
+    await stall?.close();
+    stall = null;
+  });
+
+  it('while it queues its writes: lets the queueing finish, says they are queued, exits 130', {
+    timeout: 30_000,
+  }, async () => {
+    const runId = await heldRun(pipeline);
+    // START_SCRIPT (queue/approval.ts) is the first command of approve's naming this field.
+    stall = await RedisStall.start('approvalRows');
+    const approve = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
+    await stall.stalled;
+
+    approve.process.kill('SIGINT');
+    stall.release();
+
+    expect(await approve.exited).toEqual({ code: 130, signal: null });
+    expect(approve.stderr().trim().split('\n')).toEqual([queuedLine('SIGINT', runId)]);
+    // As the line says: queued (not to be finished a minute later), nothing sent yet.
+    const status = await statusOf(pipeline, runId);
+    expect(status).toMatchObject({ state: 'running', approvedQueued: 20 });
+    expect(status.approvalUnqueued).toBeUndefined();
+    expect(pipeline.sandbox.stats().byRoute['PUT /products'] ?? 0).toBe(0);
+    // … and the next approve sends them.
+    const next = await pipeline.cli(['approve', runId]);
+    expect(next.stderr).toContain(`the writes of run ${runId}'s approval are queued already: sending them`);
+    expect(next.stdout).toMatch(new RegExp(`^run ${runId}: done in `, 'm'));
+    expect(next.code).toBe(0);
+  });
+
+  it('before it began: nothing approved, exits 143 on SIGTERM, the run still held', {
+    timeout: 30_000,
+  }, async () => {
+    const runId = await heldRun(pipeline);
+    // Its first command naming the run: reading its record.
+    stall = await RedisStall.start(runId);
+    const approve = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
+    await stall.stalled;
+
+    approve.process.kill('SIGTERM');
+    stall.release();
+
+    expect(await approve.exited).toEqual({ code: 143, signal: null });
+    expect(approve.stderr().trim().split('\n')).toEqual([
+      'catalog-sync: interrupted (SIGTERM) before the approval began: nothing was approved, queued or sent',
+    ]);
+    expect(await statusOf(pipeline, runId)).toMatchObject({ state: 'held' });
+  });
+});
+
+/** In this process, through the rig's interrupt (CliIo.signals), once the writes are queued. */
+describe('approve, interrupted in-process once its writes are queued', () => {
+  let holding = false;
+  let putHeld: () => void = () => {};
+  let release: () => void = () => {};
+  const answered = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // The first PUT, once `holding`, waits until released: the approval's writes are under way.
+  const pipeline = usePipeline({
+    hold: (request) => {
+      if (!holding || request.method !== 'PUT') return undefined;
+      putHeld();
+      return answered;
+    },
+  });
+  // Registered after usePipeline, so it runs first: the sandbox answers what it held, then closes.
+  afterEach(() => release());
+
+  it('says its line and exits 130', { timeout: 30_000 }, async () => {
+    const runId = await heldRun(pipeline);
+    const firstPut = new Promise<void>((resolve) => {
+      putHeld = resolve;
+    });
+    holding = true;
+    const approve = startCli(['approve', runId, '--concurrency', '1'], pipeline.env);
+    await firstPut;
+
+    approve.interrupt();
+    release();
+
+    const result = await approve.result;
+    expect(result.code).toBe(130);
+    expect(result.stderr.trim().split('\n')).toEqual([queuedLine('SIGINT', runId)]);
+  });
+});
