@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RowOutcome } from '../../../src/interfaces.js';
+import { producingBeat } from '../../../src/queue/producing-mark.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { runSpec } from '../../support/run-record.js';
@@ -80,6 +81,9 @@ describe('the report of a run not over', () => {
 
   it('a run whose source is still being read says its count is of the rows read so far', async () => {
     const id = await runningRun(2, [1], false);
+    // Its reader lives: its mark is there (a reader writes it before it counts a row).
+    const keys = new RedisKeys(rig.prefix);
+    await producingBeat({ redis: rig.redis, keys }, id, runSpec().sellerRef)();
 
     const report = await cli(['report', id]);
 
