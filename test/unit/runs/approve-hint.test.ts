@@ -41,8 +41,8 @@ describe("a held run's approve line carries the run's connection options", () =>
   });
 
   it('--allow-insecure only where the base URL needs it: http:// to a host not loopback', () => {
-    expect(connectionWords({ baseUrl: 'http://10.0.0.5/api/v1', allowInsecure: true })).toBe(
-      '--base-url http://10.0.0.5/api/v1 --allow-insecure',
+    expect(connectionWords({ baseUrl: 'http://api.example.test/api/v1', allowInsecure: true })).toBe(
+      '--base-url http://api.example.test/api/v1 --allow-insecure',
     );
     expect(connectionWords({ baseUrl: 'http://127.0.0.1:4010/api/v1', allowInsecure: true })).toBe(
       '--base-url http://127.0.0.1:4010/api/v1',
@@ -87,11 +87,11 @@ describe('the approve line of a run read from Redis (status, approve, cancel)', 
   });
 
   it('never --allow-insecure: an http:// URL not on loopback is said in words, even on an allowed host', () => {
-    const plain = { ...record, baseUrl: 'http://10.0.0.5/api/v1', allowInsecure: true };
-    const line = approveLine(plain, held, { allowedHosts: [host('10.0.0.5')] });
+    const plain = { ...record, baseUrl: 'http://api.example.test/api/v1', allowInsecure: true };
+    const line = approveLine(plain, held, { allowedHosts: [host('api.example.test')] });
     expect(line).toContain('--base-url <API URL> --keys-file <keys file>');
     expect(line).not.toContain('--allow-insecure');
-    expect(line).not.toContain('10.0.0.5');
+    expect(line).not.toContain('api.example.test');
   });
 
   it('no keys file in the record: no --keys-file placeholder', () => {
