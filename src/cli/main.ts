@@ -10,6 +10,7 @@ import { storeCredentialsIn } from '../sources/stores/credentials.js';
 import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { refuseEmptyValues } from './empty-values.js';
 import { ExitCode } from './exit-codes.js';
+import { nearestName } from './nearest-name.js';
 import type { CliIo, RegisterCommand } from './program.js';
 import { spacedPathHint } from './spaced-path.js';
 import { UsageError } from './usage-error.js';
@@ -109,7 +110,16 @@ function commanderLine(error: string, words: readonly string[]): string {
     .trim();
   const spaced = /^too many arguments/.test(line) ? spacedPathHint(words, isFile) : null;
   if (spaced) return `${line} (${spaced})`;
+  const meant = meantChoice(line);
+  if (meant) return `${line} (did you mean ${meant}?)`;
   return `${line} (--help lists the ${/^unknown command/.test(line) ? 'commands' : 'options'})`;
+}
+
+/** The choice a mistyped value of an option with choices was meant to be (`--preset shopfy`), or null. */
+function meantChoice(line: string): string | null {
+  const refused = /argument '([^']*)' is invalid\. Allowed choices are (.+)\.$/.exec(line);
+  if (!refused) return null;
+  return nearestName(refused[1] as string, (refused[2] as string).split(', '));
 }
 
 function isFile(path: string): boolean {

@@ -128,6 +128,22 @@ describe('`run` exit codes', () => {
       expect(pipeline.sandbox.stats().total).toBe(0);
     });
 
+    it("a mistyped choice names the one meant (a job file's preset: does too), else the help", async () => {
+      const source = await pipeline.csv('ok.csv', catalogRows(1));
+
+      const typo = await pipeline.cli(['run', source, '--preset', 'shopfy']);
+      const far = await pipeline.cli(['run', source, '--preset', 'spreadsheet']);
+
+      expect(typo.code).toBe(2);
+      expectOneLineError(
+        typo.stderr,
+        "catalog-sync: option '--preset <name>' argument 'shopfy' is invalid. Allowed choices are generic, shopify, woocommerce, etsy, amazon, ebay, magento, google-merchant, prestashop, shopware, bigcommerce. (did you mean shopify?)",
+      );
+      expect(far.code).toBe(2);
+      expect(far.stderr).toMatch(/argument 'spreadsheet' is invalid\. .* \(--help lists the options\)\n$/);
+      expect(pipeline.sandbox.stats().total).toBe(0);
+    });
+
     it.each([['products'], ['orders']])(
       '%s export: a misspelt option is one line and exit 2 too',
       async (noun) => {
