@@ -55,7 +55,10 @@ export class KeysFileReload {
     try {
       signature = fileSignature(await stat(file));
     } catch (error) {
-      this.sayOnce(`unread:${errorCode(error)}`, `cannot be read (${errorCode(error)})`);
+      const code = errorCode(error);
+      // As the first read says it (keys-file.ts): a file gone is said in words.
+      const gone = code === 'ENOENT' || code === 'ENOTDIR';
+      this.sayOnce(`unread:${code}`, gone ? 'is gone (no such file)' : `cannot be read (${code})`);
       return false;
     }
     if (signature === this.loaded.signature || signature === this.failed) return false;
