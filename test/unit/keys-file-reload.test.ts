@@ -99,6 +99,8 @@ describe("a worker's keys file, read again when it changes", () => {
     expect(await reload.refresh()).toBe(false);
     expect(await reload.refresh()).toBe(false);
     expect(env).toEqual({ SELLER_API_KEY_B: OLD });
-    expect(log.trim().split('\n')).toEqual([expect.stringMatching(/ is gone \(no such file\): this worker keeps the keys it read before/)]);
+    expect(log.trim().split('\n')).toEqual([
+      expect.stringMatching(/ is gone \(no such file\): this worker keeps the keys it read before/),
+    ]);
   });
 });
