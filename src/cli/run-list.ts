@@ -111,7 +111,7 @@ export async function latestRunOf(deps: RunListDeps, refs: readonly string[]): P
  * are no write, and not said.
  */
 export function listedOutcome(
-  run: Pick<RunRecord, 'dryRun' | 'approvedQueued'>,
+  run: Pick<RunRecord, 'dryRun' | 'approvedQueued' | 'approvalUnqueued'>,
   counts: ReturnType<typeof runCounts>,
 ): string {
   return [

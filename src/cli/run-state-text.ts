@@ -1,5 +1,5 @@
-import { approvalStopped } from '../queue/approval.js';
 import { leftUnreadText } from '../queue/producing-mark.js';
+import { unqueuedApprovalText } from '../runs/approval-phase.js';
 import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
@@ -49,7 +49,7 @@ function pauseText(run: RunRecord, seller: SellerStatus, now: number): string | 
     return `paused: ${what}; rows queued, ${next}`;
   }
   if (seller.pausedUntil) return pausedMessage(seller.pausedUntil, now);
-  if (approvalStopped(run, now))
-    return `running: an approve stopped before it had queued its writes; \`catalog-sync approve ${run.id}\` finishes it`;
-  return null;
+  // Approved, its writes not queued yet: an approve under way, or one that stopped (approval-phase.ts).
+  const unqueued = unqueuedApprovalText(run, now);
+  return unqueued ? `running: ${unqueued}` : null;
 }

@@ -1,4 +1,5 @@
 import { leftUnreadText } from '../queue/producing-mark.js';
+import { unqueuedApprovalText } from '../runs/approval-phase.js';
 import { revertedHeldText } from '../runs/approve-hint.js';
 import type { RunRecord, RunState } from '../runs/run-store.js';
 import { formatDuration, runCounts, untilText } from '../runs/summary.js';
@@ -141,7 +142,7 @@ export function runView(
               ? `paused: ${unreachableText(seller.unreachable, seller.served, now)}`
               : held && seller.pausedUntil !== null
                 ? pausedText(seller.pausedUntil, now)
-                : run.state;
+                : approvalText(run, now);
   // A cancelled run stopped when it was cancelled, not now.
   const durationMs = Math.max(0, (run.finishedAt ?? run.cancelledAt ?? now) - run.createdAt);
   return {
@@ -169,6 +170,12 @@ export function runView(
     durationText: formatDuration(durationMs),
     reportUrl: reportPath(run.id),
   };
+}
+
+/** `running: an approve stopped before it had queued its writes; …`, as `status` says it; else the state. */
+function approvalText(run: RunRecord, now: number): string {
+  const unqueued = unqueuedApprovalText(run, now);
+  return unqueued ? `${run.state}: ${unqueued}` : run.state;
 }
 
 /**

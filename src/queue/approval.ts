@@ -10,6 +10,7 @@ import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
 import { PlanStore } from '../plan/plan-store.js';
+import { approvalPhase, approveStartedAt } from '../runs/approval-phase.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RunRecord } from '../runs/run-store.js';
@@ -190,16 +191,7 @@ const WHOLE_HOLD_END = /: (?:nothing was sent|\d+ rows? still held, the others a
 
 /** True when the run's last approve stopped before it had queued its writes (`status` says so). */
 export function approvalStopped(run: RunRecord, now: number): boolean {
-  return (
-    run.state === 'running' &&
-    run.approvalUnqueued === true &&
-    now - approveStartedAt(run) >= APPROVAL_STOPPED_AFTER_MS
-  );
-}
-
-/** When the latest approve of the round began: the one that took it over, if one did. */
-function approveStartedAt(run: Pick<RunRecord, 'approvedAt' | 'approvalResumedAt'>): number {
-  return run.approvalResumedAt ?? run.approvedAt ?? 0;
+  return approvalPhase(run, now) === 'stopped';
 }
 
 /**

@@ -79,7 +79,7 @@ export function planLine(run: RunRecord, writes: number, learned: LearnedLimit |
  * can have, so the counts add up to the rows settled (merged, skipped and held only when some are).
  */
 export function rowOutcomes(
-  run: Pick<RunRecord, 'dryRun' | 'approvedQueued'>,
+  run: Pick<RunRecord, 'dryRun' | 'approvedQueued' | 'approvalUnqueued'>,
   c: ReturnType<typeof runCounts>,
 ): string {
   const writes = run.dryRun
@@ -91,8 +91,10 @@ export function rowOutcomes(
     c.skipped ? `, ${c.skipped} skipped` : '',
     c.held ? `, ${c.held} held` : '',
     // Approved, not written yet (approved-queued.ts): neither held nor settled, and counted here so
-    // that the outcomes add up to the rows.
-    run.approvedQueued ? `, ${run.approvedQueued} approved and queued` : '',
+    // that the outcomes add up to the rows. Queued only once the approve noted its writes queued.
+    run.approvedQueued
+      ? `, ${run.approvedQueued} approved ${run.approvalUnqueued ? 'and not queued yet' : 'and queued'}`
+      : '',
   ].join('');
 }
 

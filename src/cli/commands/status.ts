@@ -8,6 +8,7 @@ import { readerStopped } from '../../queue/producing-mark.js';
 import { runWaitedFor } from '../../queue/run-order.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
+import { approvedRowsText } from '../../runs/approval-phase.js';
 import { approveLine } from '../../runs/approve-hint.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import {
@@ -104,7 +105,7 @@ export function registerStatus(program: Command, io: CliIo): void {
             [
               `run ${id}: ${state}${run.dryRun ? ' (dry run)' : ''}`,
               `  source    ${run.source} (preset ${run.preset})`,
-              `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}${approvedQueuedText(run)}`,
+              `  rows      ${run.settled} settled of ${run.total}${run.produced ? '' : ' read so far'}${approvedRowsText(run, Date.now())}`,
               ...(waitsForRun
                 ? [
                     `  order     waits for run ${waitsForRun} of this seller to end: a seller's runs are written in the order they were created`,
@@ -151,11 +152,6 @@ function allowedHostsHere(env: NodeJS.ProcessEnv): readonly AllowedHost[] {
     if (error instanceof UsageError) return [];
     throw error;
   }
-}
-
-/** `, 2 approved and queued (not sent yet)`: rows an `approve` under way is still to write; '' for none. */
-function approvedQueuedText(run: RunRecord): string {
-  return run.approvedQueued ? `, ${run.approvedQueued} approved and queued (not sent yet)` : '';
 }
 
 /** The seller's requests of the day sent, as counted: "5 today", "at least 5 today" while blocks are held. */

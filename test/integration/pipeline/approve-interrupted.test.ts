@@ -61,6 +61,9 @@ describe('approve, interrupted', () => {
     const status = await statusOf(pipeline, runId);
     expect(status).toMatchObject({ state: 'running', approvedQueued: 20 });
     expect(status.approvalUnqueued).toBeUndefined();
+    const text = (await pipeline.cli(['status', runId])).stdout;
+    expect(text).toMatch(new RegExp(`^run ${runId}: running$`, 'm'));
+    expect(text).toContain('  rows      0 settled of 20, 20 approved and queued (not sent yet)');
     expect(pipeline.sandbox.stats().byRoute['PUT /products'] ?? 0).toBe(0);
     // … and the next approve sends them.
     const next = await pipeline.cli(['approve', runId]);

@@ -60,3 +60,25 @@ describe('runStateText of a run whose seller is paused out of reach', () => {
     }
   });
 });
+
+describe('runStateText of a run approved, its writes not queued yet', () => {
+  const approved = (since: number, unqueued = true) =>
+    run({ approvedAt: NOW - since, ...(unqueued ? { approvalUnqueued: true } : {}), approvedQueued: 3 });
+
+  it('says an approve is queueing them, and from when the approve finishes one that stopped', () => {
+    expect(runStateText(approved(5_000), ACTIVE, NOW)).toBe(
+      `running: an approve is queueing its writes (since ${new Date(NOW - 5_000).toISOString()}); if it was stopped, ` +
+        `\`catalog-sync approve r1\` finishes it from ${new Date(NOW + 55_000).toISOString()}`,
+    );
+  });
+
+  it('says the approve stopped once it began too long ago, and the command that finishes it', () => {
+    expect(runStateText(approved(60_000), ACTIVE, NOW)).toBe(
+      'running: an approve stopped before it had queued its writes; `catalog-sync approve r1` finishes it',
+    );
+  });
+
+  it('says the state alone once its writes are queued', () => {
+    expect(runStateText(approved(120_000, false), ACTIVE, NOW)).toBe('running');
+  });
+});

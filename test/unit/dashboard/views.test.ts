@@ -184,6 +184,24 @@ describe('runView', () => {
 describe('runView of runs that guards, approve, revert and cancel touched', () => {
   const at = Date.parse('2026-03-02T02:00:00Z');
 
+  it('says an approve stopped before it had queued its writes, as status does; the state alone once queued', () => {
+    const approved = (unqueued: boolean) =>
+      runView(
+        runRecord({
+          state: 'running',
+          finishedAt: null,
+          approvedAt: at - 120_000,
+          ...(unqueued ? { approvalUnqueued: true } : {}),
+        }),
+        undefined,
+        at,
+      ).stateText;
+    expect(approved(true)).toBe(
+      `running: an approve stopped before it had queued its writes; \`catalog-sync approve ${runRecord({}).id}\` finishes it`,
+    );
+    expect(approved(false)).toBe('running');
+  });
+
   it('says what tripped a held run, and counts the rows held back', () => {
     const view = runView(
       runRecord({
