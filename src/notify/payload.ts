@@ -123,18 +123,28 @@ function what(body: NotifyBody, run: RunRecord, detail: PauseDetail): string {
     case 'held':
       return `held: ${run.heldReason ?? 'a guard held the writes back'}; nothing held was sent (catalog-sync approve ${run.id})`;
     case 'paused':
-      return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; its rows stay queued`;
+      return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; ${unqueuedRows(run) ?? 'its rows stay queued'}`;
     case 'key-rejected':
       return `paused: the API key was rejected (401); fix it, then catalog-sync resume --seller ${run.sellerName ?? run.sellerRef}`;
     case 'api-unreachable': {
       // In the words `run`, `status` and the dashboard use (outOfReachText); no cause known: the URL.
       const reach = detail.unreachable;
+      const unqueued = unqueuedRows(run);
       if (reach?.noApi)
-        return `paused: ${outOfReachText(run.baseUrl, reach.cause, true)}; its rows stay queued, none sent: drop them with catalog-sync cancel ${run.id}`;
+        return `paused: ${outOfReachText(run.baseUrl, reach.cause, true)}; ${unqueued ?? 'its rows stay queued'}, none sent: drop them with catalog-sync cancel ${run.id}`;
       const what = reach ? outOfReachText(run.baseUrl, reach.cause, false) : `cannot reach ${run.baseUrl}`;
-      return `paused: ${what}; its rows stay queued and go on once the API answers`;
+      return `paused: ${what}; ${unqueued ?? 'its rows stay queued and go on once the API answers'}`;
     }
   }
+}
+
+/**
+ * Said of a run an `approve` marked approved whose writes are not all queued yet (queue/approval.ts):
+ * not "its rows stay queued", which a run whose approve stopped then would wait on forever. Null otherwise.
+ */
+function unqueuedRows(run: RunRecord): string | null {
+  if (run.state !== 'running' || run.approvalUnqueued !== true) return null;
+  return `its approved rows are not all queued yet (if the approve queueing them stopped, catalog-sync approve ${run.id} finishes it)`;
 }
 
 /** How an `ended` run ended, as the text line's head: never `done` for a run that did not end whole. */

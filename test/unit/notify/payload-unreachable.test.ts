@@ -37,6 +37,22 @@ describe("the `api-unreachable` webhook's text", () => {
     );
   });
 
+  it('a run approved, its writes not all queued: never "its rows stay queued", and the approve that finishes it', () => {
+    const approving = { ...run, approvedAt: 1, approvalUnqueued: true };
+    const unqueued = `its approved rows are not all queued yet (if the approve queueing them stopped, catalog-sync approve ${run.id} finishes it)`;
+    const reach = notifyBody('api-unreachable', approving, {
+      unreachable: { cause: 'connection refused (ECONNREFUSED)', noApi: false },
+    });
+    const limit = notifyBody('paused', approving, { resumesAt: Date.UTC(2026, 10, 23) });
+
+    expect(reach.text).toBe(
+      `catalog-sync run ${run.id} paused: cannot reach ${BASE_URL}: connection refused (ECONNREFUSED); ${unqueued} (seller abcdef0123456789)`,
+    );
+    expect(limit.text).toBe(
+      `catalog-sync run ${run.id} paused on the daily limit until 2026-11-23T00:00:00.000Z; ${unqueued} (seller abcdef0123456789)`,
+    );
+  });
+
   it("a pause met at a run's start carries the seller's reach record into the event", () => {
     const unreachable = {
       since: 1,
