@@ -170,7 +170,8 @@ export class RunContexts {
     await deps.refreshKeys?.();
     const found = await keyOfSeller(deps, run);
     if (found.missing === 'rejected') throw new KeyRejectedError(rejectedKeyLine(deps, run, found.names));
-    if (found.missing !== undefined) throw new KeyUnavailableError(keyUnavailableLine(run, found.missing));
+    if (found.missing !== undefined)
+      throw new KeyUnavailableError(keyUnavailableLine(deps, run, found.missing));
     const apiKey = found.key;
     const stillHeld = () => keyStillHeld(deps.env, found);
     const ref = run.sellerRef;

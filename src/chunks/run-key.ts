@@ -1,3 +1,4 @@
+import { resumeCommand } from '../runs/connection-words.js';
 import type { RunRecord } from '../runs/run-store.js';
 import type { RejectedKeys } from '../sellers/rejected-keys.js';
 import { sellerRef } from '../sellers/seller-ref.js';
@@ -67,14 +68,18 @@ export function keyStillHeld(env: NodeJS.ProcessEnv, found: { key: string; name:
 }
 
 /** Why the worker cannot serve the run with the key its variable holds (KeyUnavailableError's line). */
-export function keyUnavailableLine(run: RunRecord, missing: 'unset' | 'other-seller' | 'unlinked'): string {
+export function keyUnavailableLine(
+  deps: Pick<KeyDeps, 'trust'>,
+  run: RunRecord,
+  missing: 'unset' | 'other-seller' | 'unlinked',
+): string {
   const seller = run.sellerName ?? run.sellerRef;
   if (missing === 'unset') return `$${run.keyEnv} is not set in this worker; run ${run.id} needs it`;
   if (missing === 'other-seller')
     return `$${run.keyEnv} in this worker holds another seller's key than run ${run.id}'s`;
   return (
     `$${run.keyEnv} in this worker holds a key linked to no seller, not to run ${run.id}'s seller ${seller}: ` +
-    `if it is that seller's new key, \`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\` links it`
+    `if it is that seller's new key, ${resumeCommand(run, run.keyEnv, { allowedHosts: deps.trust.hosts })} links it`
   );
 }
 
@@ -102,6 +107,6 @@ export function rejectedKeyLine(deps: KeyDeps, run: RunRecord, names: readonly s
   return (
     `run ${run.id}: the key in ${where} of this worker was rejected (401) for seller ${seller}: not sent, ` +
     `its rows stay queued; put the fixed key in ${file}, or, if the marketplace accepts this key again, ` +
-    `check it with \`catalog-sync resume --seller ${run.sellerName ?? run.sellerRef} --key-env ${names[0] ?? run.keyEnv}\``
+    `check it with ${resumeCommand(run, names[0] ?? run.keyEnv, { allowedHosts: deps.trust.hosts })}`
   );
 }

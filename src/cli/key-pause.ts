@@ -5,6 +5,7 @@ import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { sellerLabel } from '../queue/seller-names.js';
+import { type ApproveConnection, resumeCommand } from '../runs/connection-words.js';
 import type { RunRecord, RunSpec } from '../runs/run-store.js';
 import {
   EndpointNotFoundError,
@@ -150,11 +151,12 @@ export async function isKeyPaused(
  */
 export async function refuseRejectedKey(
   runtime: Runtime,
-  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl'>,
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl' | 'keysFile'>,
   apiKey: string,
   keyEnv: string,
+  connection: ApproveConnection,
 ): Promise<void> {
-  const line = await rejectedKeyText(runtime, run, apiKey, keyEnv, 'nothing was sent with it');
+  const line = await rejectedKeyText(runtime, run, apiKey, keyEnv, 'nothing was sent with it', connection);
   if (line) throw new UsageError(line, ExitCode.unauthorized);
 }
 
@@ -165,16 +167,17 @@ export async function refuseRejectedKey(
  */
 export async function rejectedKeyText(
   runtime: Runtime,
-  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl'>,
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl' | 'keysFile'>,
   apiKey: string,
   keyEnv: string,
   outcome: string,
+  connection: ApproveConnection,
 ): Promise<string | null> {
   if (!(await runtime.sellers.rejectedKeys.has(run.sellerRef, sellerRef(run.baseUrl, apiKey)))) return null;
   const label = sellerLabel(run.sellerRef, run.sellerName);
   return (
     `the key in ${keyEnv} was rejected (401) for seller ${label}: ${outcome}; once it is fixed, ` +
-    `\`catalog-sync resume --seller ${run.sellerName ?? run.sellerRef} --key-env ${keyEnv}\` checks it`
+    `${resumeCommand(run, keyEnv, connection)} checks it`
   );
 }
 

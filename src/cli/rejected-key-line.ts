@@ -1,3 +1,4 @@
+import { ownConnection, resumeCommand } from '../runs/connection-words.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { keyHasHistory } from '../sellers/key-holder.js';
@@ -57,7 +58,8 @@ export async function rejectedKeyLine(
         : `Run ${id}'s rows stay queued; drop them with ${cancel}, then run again with the right key`)
     );
   }
-  const resume = `catalog-sync resume --seller ${spec.sellerName ?? spec.sellerRef}`;
+  // The run's own options (its operator's): the hint works as printed from a shell without cron's variables.
+  const resume = resumeCommand(spec, spec.keyEnv, ownConnection(spec));
   if (ended) {
     const dry = `catalog-sync: the API key was rejected (401). Dry run ${id} is ended (nothing was written); fix the key in ${spec.keyEnv}`;
     // Its 401 paused no seller (own-queue-401.ts), unless another process's paused it: `resume` then.

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { WORKER_NOTICE_MS } from '../defaults.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import { hasKeyChanged, isServed } from '../queue/served-marks.js';
+import { type ApproveConnection, resumeCommand } from '../runs/connection-words.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -63,11 +64,15 @@ export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' |
  * worker cannot know the new key is this seller's (it might be another account's) until `resume`
  * pings it and links it; then that worker goes on with it.
  */
-export function keyLinkWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv'>): string {
-  const seller = run.sellerName ?? run.sellerRef;
+export function keyLinkWaitText(
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv' | 'baseUrl' | 'keysFile'>,
+  connection: ApproveConnection,
+): string {
+  // The new key is in the worker's keys file, which the run's record does not name: FILE.
+  const resume = resumeCommand(run, run.keyEnv, connection, 'FILE');
   return (
     `a running worker read a changed key for seller ${sellerLabel(run.sellerRef, run.sellerName)} in its ` +
     `--keys-file, one not linked to this seller yet: if it is its new key in $${run.keyEnv}, ` +
-    `\`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv} --keys-file FILE\` links it`
+    `${resume} links it`
   );
 }

@@ -49,6 +49,27 @@ export function approveConnectionWords(
   return { words: `--base-url <API URL>${run.keysFile ? ' --keys-file <keys file>' : ''}`, fillIn: true };
 }
 
+/**
+ * A `resume` command for a seller paused by a rejected key (401), as one word of a line: it carries
+ * the connection words of `approve` (above, with the same trust rule), for the same reason: it is run
+ * later, from a shell that has none of cron's variables, where `resume` refuses a base URL read from
+ * Redis without `--base-url` and finds no key without `--keys-file`. `keysFile: null`: the key is in
+ * a file the record does not name (a worker's), said as FILE.
+ */
+export function resumeCommand(
+  run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl' | 'keysFile'>,
+  keyEnv: string,
+  connection: ApproveConnection,
+  keysFile: 'run' | 'FILE' = 'run',
+): string {
+  const target = keysFile === 'run' ? run : { baseUrl: run.baseUrl };
+  const { words, fillIn } = approveConnectionWords(target, connection);
+  const file = keysFile === 'FILE' ? ' --keys-file FILE' : '';
+  const seller = shellWord(run.sellerName ?? run.sellerRef);
+  const command = `\`catalog-sync resume --seller ${seller} --key-env ${keyEnv} ${words}${file}\``;
+  return fillIn ? `${command} (with the values of the command that made the run)` : command;
+}
+
 /** `--base-url URL`, `--allow-insecure` where that URL needs it, `--keys-file PATH` where one was read. */
 export function connectionWords(own: OwnConnection): string {
   const words = ['--base-url', shellWord(own.baseUrl)];

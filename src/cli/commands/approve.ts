@@ -248,7 +248,7 @@ async function checkKeyFor(
         `${file}, or name the variable that holds its key with --key-env`,
     );
   }
-  await refuseRejectedKey(runtime, run, key, keyEnv);
+  await refuseRejectedKey(runtime, run, key, keyEnv, { allowedHosts: rules.hosts });
 }
 
 /**

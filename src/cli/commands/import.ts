@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer-stops.js';
 import { endWays } from '../../queue/producing-mark.js';
+import { ownConnection } from '../../runs/connection-words.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
 import { rejectedKeyText } from '../key-pause.js';
@@ -128,6 +129,7 @@ export function registerImport(program: Command, io: CliIo): void {
             key,
             prepared.spec.keyEnv,
             'no worker sends with it',
+            ownConnection(prepared.spec),
           ));
         if (rejected) io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(rejected)}\n`);
       } finally {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { readApiConfig } from '../../config.js';
@@ -69,7 +70,11 @@ async function revertCommand(
         `is seller ${keyRef}'s: nothing was read or sent; ${file}, or name the variable that holds its key with --key-env`,
     );
   }
-  await refuseRejectedKey(runtime, { ...run, baseUrl: api.baseUrl }, api.apiKey, api.keyEnv);
+  // This command's own options (its operator's), as the API was reached with them: a `resume` as is.
+  const keysFile = io.keysFile ? resolve(io.keysFile.file) : undefined;
+  await refuseRejectedKey(runtime, { ...run, baseUrl: api.baseUrl }, api.apiKey, api.keyEnv, {
+    own: { baseUrl: api.baseUrl, allowInsecure: api.allowInsecure, keysFile },
+  });
   const ref = run.sellerRef;
   const { pausedUntil } = await runtime.sellers.status(ref, run.dailyReset);
   if (pausedUntil !== null && !flags.dryRun) return dailyLimitLine(io, runId, pausedUntil);

@@ -10,6 +10,7 @@ import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
 import { approvedRowsText } from '../../runs/approval-phase.js';
 import { approveLine } from '../../runs/approve-hint.js';
+import { resumeCommand } from '../../runs/connection-words.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import {
   deactivationText,
@@ -88,7 +89,7 @@ export function registerStatus(program: Command, io: CliIo): void {
             : null;
         // A worker holding a key the API rejected (401) sends nothing with it: the run waits, unsaid otherwise.
         const rejectedKeys = await runtime.sellers.rejectedKeys.count(run.sellerRef);
-        const keysLine = await rejectedKeysLine(runtime, run, seller.authRejected, rejectedKeys);
+        const keysLine = await rejectedKeysLine(runtime, run, seller.authRejected, rejectedKeys, io.env);
         if (flags.json) {
           const { id: _id, ...rest } = run;
           // A webhook URL may hold a token (Slack's is in its path): its origin says which hook it is.
@@ -112,7 +113,7 @@ export function registerStatus(program: Command, io: CliIo): void {
                   ]
                 : []),
               ...(waitingForKeyLink
-                ? [`  waiting   ${keyLinkWaitText(run)}`]
+                ? [`  waiting   ${keyLinkWaitText(run, { allowedHosts: allowedHostsHere(io.env) })}`]
                 : waitingForWorker
                   ? [`  waiting   ${workerWaitText(run)}`]
                   : []),
@@ -208,15 +209,14 @@ async function rejectedKeysLine(
   run: RunRecord,
   paused: boolean,
   count: number,
+  env: NodeJS.ProcessEnv,
 ): Promise<string | null> {
   if (count === 0 || run.state === 'done' || run.state === 'cancelled') return null;
   const keys = `${countOf(count, 'key')} of this seller rejected by the API (401)`;
   if (paused) {
-    const seller = run.sellerName ?? run.sellerRef;
-    return (
-      `${keys}: a worker holding one sends nothing. Put the working key in $${run.keyEnv}, then ` +
-      `\`catalog-sync resume --seller ${seller} --key-env ${run.keyEnv}\``
-    );
+    // Read from Redis: its base URL and keys file are a command only on a host this environment allows.
+    const resume = resumeCommand(run, run.keyEnv, { allowedHosts: allowedHostsHere(env) });
+    return `${keys}: a worker holding one sends nothing. Put the working key in $${run.keyEnv}, then ${resume}`;
   }
   const queue = runtime.keys.sellerQueue(run.sellerRef);
   const putOff = await delayedChunksOf(runtime.commands, runtime.config.prefix, queue, run.id);

@@ -103,8 +103,11 @@ describe("the README's cron line, from an empty environment", () => {
   }
 
   /** `sh -c line` with nothing in its environment but PATH (and the test's Redis prefix). */
-  async function asCron(line: string): Promise<{ code: number | null; output: string }> {
-    const env: NodeJS.ProcessEnv = { PATH: cronPath, CATALOG_SYNC_PREFIX: prefix };
+  async function asCron(
+    line: string,
+    more: NodeJS.ProcessEnv = {},
+  ): Promise<{ code: number | null; output: string }> {
+    const env: NodeJS.ProcessEnv = { PATH: cronPath, CATALOG_SYNC_PREFIX: prefix, ...more };
     if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
     const child = spawn('/bin/sh', ['-c', line], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -208,6 +211,33 @@ describe("the README's cron line, from an empty environment", () => {
     expect(resumed.output).toContain(`seller ${seller}: resumed`);
     const again = await asCron(ours(cronLine));
     expect(again.code).toBe(0);
+    expect(sandbox.products(SELLER)).toHaveLength(4);
+  });
+
+  it('resume: the hint the rejected run printed works as printed, from a shell that exported nothing', {
+    timeout: 60_000,
+  }, async () => {
+    await writeCsv(project, 'feed.csv', catalogRows(3));
+    expect((await asCron(ours(cronLine))).code).toBe(0);
+    sandbox.revokeKey(KEY);
+    await writeCsv(project, 'feed.csv', catalogRows(4));
+    expect((await asCron(ours(cronLine))).code).toBe(3);
+    const log = await readFile(join(project, 'logs', 'nightly.log'), 'utf8');
+    // The command up to its closing backquote, or the line's next parenthesis.
+    const hint = /(catalog-sync resume [^`(]*[^`( ])/.exec(log)?.[1];
+    expect(hint, log).toBeDefined();
+    sandbox.addKey('sk_cron_new', SELLER);
+    await writeFile(join(project, 'keys.env'), 'SELLER_API_KEY=sk_cron_new\n');
+
+    // The line as printed, nothing added: the morning's shell has none of cron's options.
+    const resumed = await asCron(hint as string, { LOG_LEVEL: 'warn' });
+
+    expect(resumed.code, resumed.output).toBe(0);
+    // Checked and linked: the new key, read from the keys file the hint names, serves the seller.
+    expect(resumed.output).toMatch(/seller \S+: the key in SELLER_API_KEY now serves this seller\n/);
+    expect(resumed.output).toMatch(/seller \S+: resumed/);
+    expect(resumed.output).not.toContain('without checking');
+    expect((await asCron(ours(cronLine))).code).toBe(0);
     expect(sandbox.products(SELLER)).toHaveLength(4);
   });
 });
