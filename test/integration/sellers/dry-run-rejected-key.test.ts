@@ -81,7 +81,8 @@ describe('a dry run whose key the API rejects', () => {
     expect(dry.code).toBe(3);
     const seller = (await rig.status(runIdOf(dry.stderr))).sellerRef;
     expect(dry.stderr).toContain(
-      `(a revoked one: put the new key there, and link it to the seller once: catalog-sync resume --seller ${seller})`,
+      '(a revoked one: put the new key there, and link it to the seller once: ' +
+        `\`catalog-sync resume --seller ${seller} --key-env SELLER_API_KEY --base-url ${rig.sandbox.baseUrl}\`)`,
     );
     const resumed = await rig.cli(['resume', '--seller', seller], rig.env(NEW_KEY));
     expect(resumed.code, resumed.stderr).toBe(0);

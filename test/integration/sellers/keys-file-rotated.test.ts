@@ -105,7 +105,8 @@ describe("a key rotated in a running worker's --keys-file", () => {
       '  waiting   a running worker read a changed key for seller shop-c (' +
         waiting.split('shop-c (')[1]?.split(')')[0] +
         ') in its --keys-file, one not linked to this seller yet: if it is its new key in ' +
-        '$SELLER_API_KEY_C, `catalog-sync resume --seller shop-c --key-env SELLER_API_KEY_C --keys-file FILE` links it',
+        '$SELLER_API_KEY_C, `catalog-sync resume --seller shop-c --key-env SELLER_API_KEY_C ' +
+        `--base-url ${rig.sandbox.baseUrl} --keys-file FILE\` links it`,
     );
     expect(waiting).not.toContain('no running worker holds');
 

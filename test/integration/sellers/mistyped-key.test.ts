@@ -88,7 +88,8 @@ describe('a mistyped key, fixed the way the tool says', () => {
     const runId = runIdOf(revoked.stderr);
     const seller = (await rig.status(runId)).sellerRef;
     expect(revoked.stderr).toContain(
-      `then: catalog-sync resume --seller ${seller} (or drop the run: catalog-sync cancel ${runId})`,
+      `then: \`catalog-sync resume --seller ${seller} --key-env SELLER_API_KEY --base-url ${rig.sandbox.baseUrl}\` ` +
+        `(or drop the run: catalog-sync cancel ${runId})`,
     );
   });
 });

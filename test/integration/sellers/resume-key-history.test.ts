@@ -89,7 +89,8 @@ describe('`resume` with a key whose seller has runs but no product created', () 
     const revokedRun = runIdOf(revoked.stderr);
     expect(revoked.stderr).not.toContain('mistyped');
     expect(revoked.stderr).toContain(
-      `(a revoked one: put the new key there), then: catalog-sync resume --seller ${ref} (or drop the run: catalog-sync cancel ${revokedRun})`,
+      `(a revoked one: put the new key there), then: \`catalog-sync resume --seller ${ref} --key-env SELLER_API_KEY ` +
+        `--base-url ${rig.sandbox.baseUrl}\` (or drop the run: catalog-sync cancel ${revokedRun})`,
     );
 
     const resumed = await rig.cli(['resume'], rig.env(NEW_KEY));
@@ -111,6 +112,8 @@ describe('`resume` with a key whose seller has runs but no product created', () 
 
     expect(dry.code, dry.stderr).toBe(3);
     expect(dry.stderr).not.toContain('mistyped');
-    expect(dry.stderr).toContain(`and link it to the seller once: catalog-sync resume --seller ${ref})`);
+    expect(dry.stderr).toContain(
+      `and link it to the seller once: \`catalog-sync resume --seller ${ref} --key-env SELLER_API_KEY --base-url ${rig.sandbox.baseUrl}\`)`,
+    );
   });
 });

@@ -132,7 +132,8 @@ describe('sellers with names', () => {
     const typo = await rig.cli(['run', source, '--seller', 'acme'], rig.env(TYPO));
     expect(typo.code).toBe(3);
     expect(typo.stderr).toContain(
-      `then: catalog-sync resume --seller acme (or drop the run: catalog-sync cancel ${runIdOf(typo.stderr)})\n`,
+      `then: \`catalog-sync resume --seller acme --key-env SELLER_API_KEY --base-url ${rig.sandbox.baseUrl}\` ` +
+        `(or drop the run: catalog-sync cancel ${runIdOf(typo.stderr)})\n`,
     );
     expect(typo.stderr).not.toContain(TYPO);
 

@@ -117,7 +117,8 @@ describe('a key the API rejected, held where it was not fixed', () => {
     expect(listed.stdout).not.toContain('  keys');
     expect(shown.stdout).toContain(
       '  keys      1 key of this seller rejected by the API (401): a worker holding one sends nothing. ' +
-        'Put the working key in $SELLER_API_KEY_B, then `catalog-sync resume --seller s12-b --key-env SELLER_API_KEY_B`',
+        'Put the working key in $SELLER_API_KEY_B, then ' +
+        `\`catalog-sync resume --seller s12-b --key-env SELLER_API_KEY_B --base-url ${rig.sandbox.baseUrl}\``,
     );
     expect(json.rejectedKeys).toBe(1);
   });
