@@ -31,6 +31,7 @@ import { matchSpaceOf } from '../sync/match-space.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
+import { insecureRunRefusal } from './insecure-run.js';
 import { KeyRejectedError, KeyUnavailableError, RunNotAllowedError } from './key-errors.js';
 import { loadRunIndex } from './load-index.js';
 import { keyOfSeller, keyStillHeld, keyUnavailableLine, rejectedKeyLine } from './run-key.js';
@@ -60,6 +61,11 @@ export interface WorkerDeps {
    * served only when its key variable and its base URL's host pass these rules.
    */
   trust: TrustRules;
+  /**
+   * This process's own `--allow-insecure`: a run's base URL that is `http://` to a host not loopback
+   * is served only with it, whatever the run's record says (insecure-run.ts).
+   */
+  allowInsecure: boolean;
   /**
    * Every Seller API request of this process passes it (`--concurrency`; docs/architecture.md,
    * decision 2).
@@ -164,8 +170,12 @@ export class RunContexts {
     const { deps } = this;
     const run = await deps.runs.get(runId);
     if (!run) return null;
-    // Redis is not trusted: whoever can write to it must not choose which variable is read, nor where it goes.
-    const refusal = keyEnvRefusal(run.keyEnv, deps.trust) ?? baseUrlRefusal(run.baseUrl, deps.trust);
+    // Redis is not trusted: whoever can write to it must not choose which variable is read, nor
+    // where it goes, nor that it goes in clear.
+    const refusal =
+      keyEnvRefusal(run.keyEnv, deps.trust) ??
+      baseUrlRefusal(run.baseUrl, deps.trust) ??
+      insecureRunRefusal(run.baseUrl, deps);
     if (refusal) throw new RunNotAllowedError(`run ${runId} is not served by this worker: ${refusal}`);
     await deps.refreshKeys?.();
     const found = await keyOfSeller(deps, run);
@@ -189,7 +199,8 @@ export class RunContexts {
     const client = new SellerApiClient({
       baseUrl: run.baseUrl,
       apiKey,
-      allowInsecure: run.allowInsecure,
+      // This process's own flag, never the record's (checked above).
+      allowInsecure: deps.allowInsecure,
       dailyReset: run.dailyReset,
       timeoutMs: deps.timeoutMs,
       ...(deps.answerCaps ? { answerCaps: deps.answerCaps } : {}),

@@ -10,14 +10,15 @@ import type { Runtime } from './runtime.js';
 
 /**
  * The workers of this process: one request limiter of `concurrency` shared by every seller's queue.
- * They serve a run only when `env` allows its key variable and base URL host; `trustedBaseUrls` adds
- * the base URLs this process was given itself (`run --base-url`, `--sandbox`).
+ * They serve a run only when `env` allows its key variable and base URL host; `own.baseUrls` adds
+ * the base URLs this process was given itself (`run --base-url`, `--sandbox`), and a base URL that
+ * is `http://` to a host not loopback only with this process's own `--allow-insecure`.
  */
 export function startSellerWorkers(
   runtime: Runtime,
   env: NodeJS.ProcessEnv,
   concurrency: number,
-  trustedBaseUrls: readonly string[] = [],
+  own: { baseUrls?: readonly string[]; allowInsecure: boolean },
   observe: Pick<
     WorkerDeps,
     'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps' | 'refreshKeys' | 'command'
@@ -32,7 +33,8 @@ export function startSellerWorkers(
     sellers: runtime.sellers,
     registry: runtime.registry,
     env,
-    trust: readTrustRules(env, trustedBaseUrls),
+    trust: readTrustRules(env, own.baseUrls ?? []),
+    allowInsecure: own.allowInsecure,
     limiter: pLimit(concurrency),
     // At most `concurrency` requests are in flight (the limiter): as many keep-alive sockets serve them.
     request: createHttpRequester({ maxSockets: concurrency }),

@@ -60,6 +60,20 @@ export function displayPath(baseUrl: URL, url: URL): string {
   return shown + url.search;
 }
 
+/**
+ * The host (and port) of a base URL that sends the key in clear, `http://` to a host that is not
+ * loopback: what only `--allow-insecure` allows. Null for any other URL, or text that is none.
+ */
+export function plainHttpHost(baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' && !isLoopback(url.hostname) ? url.host : null;
+}
+
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return (

@@ -1,4 +1,4 @@
-export { displayPath, endpointUrl, isLoopback, parseBaseUrl } from './base-url.js';
+export { displayPath, endpointUrl, isLoopback, parseBaseUrl, plainHttpHost } from './base-url.js';
 export {
   type CreateResult,
   MAX_LIST_PAGES,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { insecureRunRefusal } from '../../chunks/insecure-run.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, noteApprovalResumed, parseRowList, queueApproval } from '../../queue/approval.js';
 import { sellerLabel } from '../../queue/seller-names.js';
@@ -86,7 +87,7 @@ async function approve(
   // The run's base URL was read from Redis: --base-url, when given, vouches for it (it must be it).
   if (vouched.length > 0 && vouched[0] !== run.baseUrl)
     throw new UsageError(`run ${run.id} was made for ${run.baseUrl}, not for --base-url ${vouched[0]}`);
-  await checkKeyFor(io, runtime, run, flags.keyEnv ?? run.keyEnv, vouched);
+  await checkKeyFor(io, runtime, run, flags.keyEnv ?? run.keyEnv, vouched, flags.allowInsecure);
   const queued = approvalQueued(run);
   if (queued && flags.rows)
     throw new UsageError(
@@ -134,7 +135,13 @@ async function approveQueued(
     say(io, interruptedLine(interrupt.name, run, run.id, 'approve'));
     return interrupt.exitCode();
   }
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, vouched, { command: 'approve' });
+  const workers = startSellerWorkers(
+    runtime,
+    io.env,
+    flags.concurrency,
+    { baseUrls: vouched, allowInsecure: flags.allowInsecure },
+    { command: 'approve' },
+  );
   workers.serve({
     ref: run.sellerRef,
     baseUrl: run.baseUrl,
@@ -232,12 +239,15 @@ async function checkKeyFor(
   run: RunRecord,
   keyEnv: string,
   vouched: readonly string[],
+  allowInsecure: boolean,
 ): Promise<void> {
   const rules = readTrustRules(io.env, vouched);
+  // Said here, before anything is queued, rather than by this process's workers (run-context.ts).
   const refusal =
     keyEnvRefusal(run.keyEnv, rules) ??
     keyEnvRefusal(keyEnv, rules) ??
-    recordedBaseUrlRefusal(run.baseUrl, rules);
+    recordedBaseUrlRefusal(run.baseUrl, rules) ??
+    insecureRunRefusal(run.baseUrl, { allowInsecure, command: 'approve' });
   if (refusal) throw new UsageError(`run ${run.id} cannot be approved here: ${refusal}`);
   const key = readCheckedKey(io.env, keyEnv, rules);
   if (!key) throw new UsageError(runKeyMissingLine(keyEnv, run, io.keysFile));

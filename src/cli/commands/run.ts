@@ -126,13 +126,19 @@ export async function syncOnce(
   const onRowsBegun = (started: string) => {
     if (started === runIdKnown) rowsBegun();
   };
-  const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [spec.baseUrl], {
-    command: 'run',
-    onRunPlan,
-    onRunLeft,
-    onRowsBegun,
-    ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
-  });
+  const workers = startSellerWorkers(
+    runtime,
+    io.env,
+    flags.concurrency,
+    { baseUrls: [spec.baseUrl], allowInsecure: flags.allowInsecure },
+    {
+      command: 'run',
+      onRunPlan,
+      onRunLeft,
+      onRowsBegun,
+      ...(io.answerCaps ? { answerCaps: io.answerCaps } : {}),
+    },
+  );
   // A dry run's queue is its own, served once the run is created; any other run's is its seller's,
   // with the rows its other runs left queued (docs/options.md): served once the earlier runs of the
   // source are dealt with, so that none of their chunks is taken that this run supersedes.

@@ -70,6 +70,11 @@ export function registerWorker(
       parseMetricsPort,
     )
     .option(
+      '--allow-insecure',
+      "serve runs whose base URL is http:// to a host that is not loopback (the key travels unencrypted; a run's record cannot allow it)",
+      false,
+    )
+    .option(
       '--allow-eviction',
       'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
       false,
@@ -84,6 +89,7 @@ export function registerWorker(
           jobs: string;
           dataDir?: string;
           allowEviction: boolean;
+          allowInsecure: boolean;
           metricsPort?: number;
         },
         command: Command,
@@ -114,10 +120,16 @@ export function registerWorker(
           // it changed, before a run's key is read and at each look at the seller queues.
           const keysFile = io.keysFile ? new KeysFileReload(io.env, io.keysFile, runtime.logger) : null;
           const refreshKeys = keysFile ? { refreshKeys: () => keysFile.refresh() } : {};
-          const workers = startSellerWorkers(runtime, io.env, flags.concurrency, [], {
-            ...(metrics ? { onRequestSent: metrics.onRequestSent } : {}),
-            ...refreshKeys,
-          });
+          const workers = startSellerWorkers(
+            runtime,
+            io.env,
+            flags.concurrency,
+            { allowInsecure: flags.allowInsecure },
+            {
+              ...(metrics ? { onRequestSent: metrics.onRequestSent } : {}),
+              ...refreshKeys,
+            },
+          );
           const stopWatchingRedis = pauseWhileRedisRefuses(runtime, workers);
           // `catalog-sync schedule` registers the schedulers; whichever worker is free runs a firing.
           const scheduled = serveScheduledImports({

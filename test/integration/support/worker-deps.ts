@@ -21,6 +21,7 @@ export function testWorkerDeps(redis: Redis, keys: RedisKeys, env: NodeJS.Proces
     registry: new SellerRegistry(redis, keys),
     env,
     trust: readTrustRules(env),
+    allowInsecure: false,
     limiter: pLimit(4),
     logger: silentLogger,
     retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
