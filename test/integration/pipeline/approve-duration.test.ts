@@ -3,6 +3,7 @@ import { RedisKeys } from '../../../src/runs/keys.js';
 import { formatDuration } from '../../../src/runs/summary.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
+import { renamedHeld } from '../support/held-run.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 import { RedisStall } from '../support/redis-stall.js';
@@ -64,18 +65,7 @@ describe('approve: the duration it says is the approval’s', () => {
   }
 
   it('held rows (--max-updates)', async () => {
-    const good = catalogRows(6);
-    expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
-    const renamed = good.map((row) => ({ ...row, name: `${row.name} v2` }));
-    const held = await pipeline.cli([
-      'run',
-      await pipeline.csv('renamed.csv', renamed),
-      '--max-updates',
-      '2',
-    ]);
-    expect(held.code).toBe(5);
-
-    await approveAndCheck(runIdOf(held.stdout));
+    await approveAndCheck(await renamedHeld(pipeline));
   });
 
   it('held deactivations (--missing over --max-missing)', async () => {
@@ -93,16 +83,7 @@ describe('approve: the duration it says is the approval’s', () => {
   });
 
   it('approve --rows that leaves rows held: the run is held again, its record says when', async () => {
-    const good = catalogRows(6);
-    expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
-    const renamed = good.map((row) => ({ ...row, name: `${row.name} v2` }));
-    const held = await pipeline.cli([
-      'run',
-      await pipeline.csv('renamed.csv', renamed),
-      '--max-updates',
-      '2',
-    ]);
-    const runId = runIdOf(held.stdout);
+    const runId = await renamedHeld(pipeline);
     const { heldAt } = await heldLastNight(runId);
 
     expect((await pipeline.cli(['approve', runId, '--rows', '1,2'])).code).toBe(5);
@@ -132,16 +113,7 @@ describe('approve: the duration it says is the approval’s', () => {
     it('is timed from the approve that finished it, which says when the earlier one began', {
       timeout: 30_000,
     }, async () => {
-      const good = catalogRows(6);
-      expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
-      const renamed = good.map((row) => ({ ...row, name: `${row.name} v2` }));
-      const held = await pipeline.cli([
-        'run',
-        await pipeline.csv('renamed.csv', renamed),
-        '--max-updates',
-        '2',
-      ]);
-      const runId = runIdOf(held.stdout);
+      const runId = await renamedHeld(pipeline);
       const { heldAt } = await heldLastNight(runId);
       // Killed at its last queueing step (noting the round queued: the second command naming the
       // field, after START_SCRIPT's): the run is left running, its approval unqueued.

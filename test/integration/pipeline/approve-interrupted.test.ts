@@ -1,23 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogRows } from '../support/catalog.js';
-import { runIdOf, startCli } from '../support/cli.js';
+import { startCli } from '../support/cli.js';
+import { pricesDoubledHeld } from '../support/held-run.js';
 import { type Pipeline, usePipeline } from '../support/pipeline.js';
 import { RedisStall } from '../support/redis-stall.js';
-
-/** The catalog synced, then every price doubled under --max-price-change 10%: every row held. */
-async function heldRun(pipeline: Pipeline, count = 20): Promise<string> {
-  const rows = catalogRows(count);
-  expect((await pipeline.cli(['run', await pipeline.csv('good.csv', rows)])).code).toBe(0);
-  const doubled = rows.map((row) => ({ ...row, price: String(Number(row.price) * 2) }));
-  const held = await pipeline.cli([
-    'run',
-    await pipeline.csv('doubled.csv', doubled),
-    '--max-price-change',
-    '10%',
-  ]);
-  expect(held.code).toBe(5);
-  return runIdOf(held.stdout);
-}
 
 async function statusOf(pipeline: Pipeline, runId: string) {
   return JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout) as Record<string, unknown>;
@@ -46,7 +31,7 @@ describe('approve, interrupted', () => {
   it('while it queues its writes: lets the queueing finish, says they are queued, exits 130', {
     timeout: 30_000,
   }, async () => {
-    const runId = await heldRun(pipeline);
+    const runId = await pricesDoubledHeld(pipeline);
     // START_SCRIPT (queue/approval.ts) is the first command of approve's naming this field.
     stall = await RedisStall.start('approvalRows');
     const approve = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
@@ -75,7 +60,7 @@ describe('approve, interrupted', () => {
   it('before it began: nothing approved, exits 143 on SIGTERM, the run still held', {
     timeout: 30_000,
   }, async () => {
-    const runId = await heldRun(pipeline);
+    const runId = await pricesDoubledHeld(pipeline);
     // Its first command naming the run: reading its record.
     stall = await RedisStall.start(runId);
     const approve = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
@@ -112,7 +97,7 @@ describe('approve, interrupted in-process once its writes are queued', () => {
   afterEach(() => release());
 
   it('says its line and exits 130', { timeout: 30_000 }, async () => {
-    const runId = await heldRun(pipeline);
+    const runId = await pricesDoubledHeld(pipeline);
     const firstPut = new Promise<void>((resolve) => {
       putHeld = resolve;
     });

@@ -1,26 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APPROVAL_STOPPED_AFTER_MS } from '../../../src/defaults.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import { catalogRows } from '../support/catalog.js';
-import { runIdOf } from '../support/cli.js';
-import { type Pipeline, usePipeline } from '../support/pipeline.js';
+import { pricesDoubledHeld } from '../support/held-run.js';
+import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 import { RedisStall } from '../support/redis-stall.js';
-
-/** The catalog synced, then every price doubled under --max-price-change 10%: every row held. */
-async function heldRun(pipeline: Pipeline, count = 20): Promise<string> {
-  const rows = catalogRows(count);
-  expect((await pipeline.cli(['run', await pipeline.csv('good.csv', rows)])).code).toBe(0);
-  const doubled = rows.map((row) => ({ ...row, price: String(Number(row.price) * 2) }));
-  const held = await pipeline.cli([
-    'run',
-    await pipeline.csv('doubled.csv', doubled),
-    '--max-price-change',
-    '10%',
-  ]);
-  expect(held.code).toBe(5);
-  return runIdOf(held.stdout);
-}
 
 /**
  * `status` of a run an `approve` marked approved before it queued its writes: it never says they
@@ -44,7 +28,7 @@ describe('status of an approval whose writes are not queued', () => {
   it('says it is being queued, then that the approve stopped and how to finish it', {
     timeout: 30_000,
   }, async () => {
-    const runId = await heldRun(pipeline);
+    const runId = await pricesDoubledHeld(pipeline);
     // The first chunk job the approve adds (its data names the phase): nothing of it is in Redis yet.
     stall = await RedisStall.start('"phase":"approve"');
     const approve = pipeline.spawn(['approve', runId], { REDIS_URL: stall.url });
