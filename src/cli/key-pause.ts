@@ -5,7 +5,7 @@ import { PING_TIMEOUT_MS } from '../defaults.js';
 import { queueOptions } from '../queue/queue-options.js';
 import { runsInQueue } from '../queue/queued-runs.js';
 import { sellerLabel } from '../queue/seller-names.js';
-import { type ApproveConnection, resumeCommand } from '../runs/connection-words.js';
+import { type HintConnection, resumeCommand } from '../runs/connection-words.js';
 import type { RunRecord, RunSpec } from '../runs/run-store.js';
 import {
   EndpointNotFoundError,
@@ -154,7 +154,7 @@ export async function refuseRejectedKey(
   run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl' | 'keysFile'>,
   apiKey: string,
   keyEnv: string,
-  connection: ApproveConnection,
+  connection: HintConnection,
 ): Promise<void> {
   const line = await rejectedKeyText(runtime, run, apiKey, keyEnv, 'nothing was sent with it', connection);
   if (line) throw new UsageError(line, ExitCode.unauthorized);
@@ -171,7 +171,7 @@ export async function rejectedKeyText(
   apiKey: string,
   keyEnv: string,
   outcome: string,
-  connection: ApproveConnection,
+  connection: HintConnection,
 ): Promise<string | null> {
   if (!(await runtime.sellers.rejectedKeys.has(run.sellerRef, sellerRef(run.baseUrl, apiKey)))) return null;
   const label = sellerLabel(run.sellerRef, run.sellerName);

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { WORKER_NOTICE_MS } from '../defaults.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import { hasKeyChanged, isServed } from '../queue/served-marks.js';
-import { type ApproveConnection, resumeCommand } from '../runs/connection-words.js';
+import { type HintConnection, resumeCommand } from '../runs/connection-words.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -66,7 +66,7 @@ export function workerWaitText(run: Pick<RunRecord, 'sellerRef' | 'sellerName' |
  */
 export function keyLinkWaitText(
   run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'keyEnv' | 'baseUrl' | 'keysFile'>,
-  connection: ApproveConnection,
+  connection: HintConnection,
 ): string {
   // The new key is in the worker's keys file, which the run's record does not name: FILE.
   const resume = resumeCommand(run, run.keyEnv, connection, 'FILE');

@@ -1,5 +1,5 @@
 import { countOf } from '../count-words.js';
-import { type ApproveConnection, approveConnectionWords } from './connection-words.js';
+import { type HintConnection, hintConnectionWords } from './connection-words.js';
 import type { RunRecord } from './run-store.js';
 
 /** What a held run still holds, as the summary and `status` count it. */
@@ -21,13 +21,13 @@ interface Held {
 export function approveLine(
   run: Pick<RunRecord, 'id' | 'revertedAt' | 'approveDuplicates' | 'baseUrl' | 'keysFile'>,
   c: Held,
-  connection: ApproveConnection,
+  connection: HintConnection,
 ): string | null {
   if (run.revertedAt !== undefined) return null;
   // The held line gives the way on (a mapping file): approving would make a second product of each.
   if (c.held > 0 && run.approveDuplicates)
     return `  approve   not this one: it would create a second product of each held row (the held line says what to run instead)`;
-  const { words, fillIn } = approveConnectionWords(run, connection);
+  const { words, fillIn } = hintConnectionWords(run, connection);
   const command = `catalog-sync approve ${run.id} ${words}`;
   const fill = fillIn ? FILL_IN : '';
   if (c.held > 0) return `  approve   ${command}   (sends the held writes; --rows 3,7 for some${fill})`;

@@ -1,4 +1,4 @@
-import { isLoopback } from '../seller-api/base-url.js';
+import { plainHttpHost } from '../seller-api/base-url.js';
 import { type AllowedHost, isHostAllowed } from '../trust-rules.js';
 import type { RunRecord } from './run-store.js';
 
@@ -14,30 +14,30 @@ export interface OwnConnection {
 }
 
 /**
- * Where the connection words of a run's `approve` line come from. `own`: the process that made the
+ * Where the connection words of a run's printed `approve` or `resume` line come from. `own`: the process that made the
  * run prints its own options, which its operator gave. `allowedHosts`: the run was read from Redis
  * (`status`, `approve`, `cancel`), where whoever can write Redis could have written it; its values
  * are printed as a command only where this process's environment (or command line) already allows
  * its base URL's host.
  */
-export type ApproveConnection = { own: OwnConnection } | { allowedHosts: readonly AllowedHost[] };
+export type HintConnection = { own: OwnConnection } | { allowedHosts: readonly AllowedHost[] };
 
-/** The connection words of an `approve` line; `fillIn`: placeholders the operator fills in, not a command as is. */
-export interface ApproveWords {
+/** The connection words of a printed line; `fillIn`: placeholders the operator fills in, not a command as is. */
+export interface HintWords {
   words: string;
   fillIn: boolean;
 }
 
 /**
- * The connection options of a run's `approve` line, as words of a shell command. A held run is
+ * The connection options of a run's printed `approve` (or `resume`) line, as words of a shell command. A held run is
  * approved the next morning from a shell that exported nothing of cron's line: with these it works
  * as printed. Never a key: the run records only the variable's name (which `approve` reads by
  * default) and the file's path.
  */
-export function approveConnectionWords(
+export function hintConnectionWords(
   run: Pick<RunRecord, 'baseUrl' | 'keysFile'>,
-  connection: ApproveConnection,
-): ApproveWords {
+  connection: HintConnection,
+): HintWords {
   if ('own' in connection) return { words: connectionWords(connection.own), fillIn: false };
   // A record is no new trust only where its host is allowed here: pasted, a forged one would send
   // the key (of a keys file it names) to a host of the forger's choice. `--allow-insecure` is never
@@ -59,11 +59,11 @@ export function approveConnectionWords(
 export function resumeCommand(
   run: Pick<RunRecord, 'sellerRef' | 'sellerName' | 'baseUrl' | 'keysFile'>,
   keyEnv: string,
-  connection: ApproveConnection,
+  connection: HintConnection,
   keysFile: 'run' | 'FILE' = 'run',
 ): string {
   const target = keysFile === 'run' ? run : { baseUrl: run.baseUrl };
-  const { words, fillIn } = approveConnectionWords(target, connection);
+  const { words, fillIn } = hintConnectionWords(target, connection);
   const file = keysFile === 'FILE' ? ' --keys-file FILE' : '';
   const seller = shellWord(run.sellerName ?? run.sellerRef);
   const command = `\`catalog-sync resume --seller ${seller} --key-env ${keyEnv} ${words}${file}\``;
@@ -100,10 +100,5 @@ export function shellWord(text: string): string {
 
 /** `http://` to a host that is not loopback: refused without `--allow-insecure` (base-url.ts). */
 function needsInsecure(baseUrl: string): boolean {
-  try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' && !isLoopback(url.hostname);
-  } catch {
-    return false;
-  }
+  return plainHttpHost(baseUrl) !== null;
 }

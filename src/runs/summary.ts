@@ -1,7 +1,7 @@
 import { countOf } from '../count-words.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { approveLine } from './approve-hint.js';
-import type { ApproveConnection } from './connection-words.js';
+import type { HintConnection } from './connection-words.js';
 import type { LearnedLimit } from './learned-limit.js';
 import { absentFieldsLine } from './managed-fields.js';
 import { daysNeeded, dayWord, knownLimit } from './run-plan.js';
@@ -237,7 +237,7 @@ export function supersededText(by: string): string {
  */
 export function formatSummary(
   run: RunRecord,
-  connection: ApproveConnection,
+  connection: HintConnection,
   detections: string[] = [],
   learned: LearnedLimit | null = null,
 ): string {

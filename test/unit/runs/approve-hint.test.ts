@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approveLine } from '../../../src/runs/approve-hint.js';
-import { type ApproveConnection, connectionWords, shellWord } from '../../../src/runs/connection-words.js';
+import { connectionWords, type HintConnection, shellWord } from '../../../src/runs/connection-words.js';
 import type { AllowedHost } from '../../../src/trust-rules.js';
 
 const run = {
@@ -10,7 +10,7 @@ const run = {
 };
 const held = { held: 2, deactivateHeld: 0 };
 /** The process that made the run prints its own options. */
-const own = (keysFile?: string): ApproveConnection => ({
+const own = (keysFile?: string): HintConnection => ({
   own: { baseUrl: run.baseUrl, allowInsecure: false, ...(keysFile ? { keysFile } : {}) },
 });
 const host = (hostname: string, port: string | null = null): AllowedHost => ({
