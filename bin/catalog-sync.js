@@ -4,7 +4,10 @@
 import '../dist/bundle/heap-growth.js';
 // Then a line for an interrupt that comes before the command listens for one (early-signals.js).
 import './early-signals.js';
-import { exitAfterFlush, main } from '../dist/bundle/catalog-sync.js';
+
+// Loaded only now: a static import would be parsed and linked before early-signals.js runs, and an
+// interrupt while the bundle loads (a few hundred ms on a busy machine) would end with no line.
+const { exitAfterFlush, main } = await import('../dist/bundle/catalog-sync.js');
 
 // `catalog-sync report <id> | head`: a reader that stops early is not an error.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,7 +1,13 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { projectRoot } from '../../../src/project-root.js';
 import { usePipeline } from '../support/pipeline.js';
 
 /**
@@ -37,5 +43,61 @@ describe('an interrupt no command listens for', () => {
 
     expect(await ping.exited).toEqual({ code, signal: null });
     expect(ping.stderr()).toBe(`catalog-sync: interrupted (${signal})\n`);
+  });
+});
+
+/**
+ * An interrupt while the launcher still loads the CLI's bundle (parsing 4 MB takes a few hundred ms
+ * on a loaded machine): the early handler must already listen. A loader hook holds the bundle's load
+ * until the test has sent the signal, so the window is as long as the test needs, not a race.
+ */
+describe('an interrupt while the bundle loads', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'catalog-sync-early-'));
+    // The hook runs on Node's loader thread: it says it holds the bundle through a file, then waits.
+    await writeFile(
+      join(dir, 'hold.mjs'),
+      [
+        "import { writeFileSync } from 'node:fs';",
+        'export async function load(url, context, next) {',
+        "  if (url.endsWith('/dist/bundle/catalog-sync.js')) {",
+        `    writeFileSync(${JSON.stringify(join(dir, 'held'))}, '');`,
+        '    await new Promise(() => setInterval(() => {}, 1000));',
+        '  }',
+        '  return next(url, context);',
+        '}',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hold.mjs')).href)});\n`,
+    );
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: one line, exit %i', { timeout: 30_000 }, async (signal, code) => {
+    await rm(join(dir, 'held'), { force: true });
+    const child = spawn(
+      process.execPath,
+      ['--import', join(dir, 'register.mjs'), join(projectRoot(), 'bin/catalog-sync.js'), 'status'],
+      { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = once(child, 'exit');
+    await vi.waitFor(() => access(join(dir, 'held')), { timeout: 20_000, interval: 20 });
+
+    child.kill(signal);
+
+    expect(await exited).toEqual([code, null]);
+    expect(stderr).toBe(`catalog-sync: interrupted (${signal})\n`);
   });
 });
