@@ -116,6 +116,24 @@ describe("a Shopify bulk operation's result file", () => {
     );
   });
 
+  it("shorter than the fileSize Shopify gave (cut at a line's end, the answer complete as sent): the run ends early, nothing deactivated", async () => {
+    shop = await startShopifyDouble(twoSizeShop(30), { token: TOKEN });
+    expect((await run()).result.code).toBe(0);
+    const before = pipeline.products().map((product) => product.status);
+    // 75 of the 90 lines: products 26 to 30 are not in the file, as if they had left the shop.
+    shop.seams.resultLines = 75;
+
+    const cut = await run('--missing', 'status=inactive');
+
+    expect(cut.result.code).toBe(2);
+    const line = oneLine(cut.result.stderr);
+    expect(line).toMatch(
+      /^catalog-sync: \S+: the result file ended after [\d,]+ of its [\d,]+ bytes \(Shopify's fileSize\): run again/,
+    );
+    expect(line).toContain(`catalog-sync: ${shop.source}: `);
+    expect(pipeline.products().map((product) => product.status)).toEqual(before);
+  });
+
   it('COMPLETED with objects counted but no file is one line, exit 2: not an empty shop, nothing deactivated', async () => {
     shop = await startShopifyDouble(sampleShop(), { token: TOKEN });
     expect((await run()).result.code).toBe(0);

@@ -10,6 +10,8 @@ export interface BulkOperation {
   status: string;
   errorCode?: string | null;
   objectCount?: string | number | null;
+  /** The bytes of the file at `url` (UnsignedInt64, as a string). */
+  fileSize?: string | number | null;
   url?: string | null;
   query?: string | null;
   createdAt?: string | null;

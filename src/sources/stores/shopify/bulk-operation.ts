@@ -10,6 +10,8 @@ import { POLL_BULK_QUERY } from './bulk-query.js';
 export interface BulkResult {
   url: string | null;
   objects: number;
+  /** The file's size as Shopify gave it (`fileSize`): a file read shorter is not whole. Null: not given. */
+  bytes: number | null;
   joined: { begun: string } | null;
 }
 
@@ -72,7 +74,7 @@ async function untilWritten(
             label,
             `Shopify's bulk operation completed with ${thousands(objects)} objects but gave no file to read them from: run again; nothing was sent`,
           );
-        return { url: operation.url ?? null, objects, joined };
+        return { url: operation.url ?? null, objects, bytes: sizeOf(operation.fileSize), joined };
       case 'FAILED':
         throw sourceError(
           label,
@@ -92,6 +94,11 @@ async function untilWritten(
         wait = Math.min(SHOPIFY_POLL_MAX_MS, wait * 2);
     }
   }
+}
+
+function sizeOf(fileSize: BulkOperation['fileSize']): number | null {
+  const bytes = Number(fileSize ?? Number.NaN);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : null;
 }
 
 function canceled(label: string) {

@@ -89,7 +89,7 @@ export const RUN_BULK_MUTATION = `mutation RunBulk($query: String!) {
 
 export const POLL_BULK_QUERY = `query Poll($id: ID!) {
   node(id: $id) {
-    ... on BulkOperation { id status errorCode objectCount url partialDataUrl }
+    ... on BulkOperation { id status errorCode objectCount fileSize url partialDataUrl }
   }
 }`;
 

@@ -53,6 +53,8 @@ export function operationNode(
   operation: DoubleOperation,
   pace: OperationPace,
   total: number,
+  /** The bytes of its file (`fileSize`, given with the `url`). */
+  fileSize: number,
   resultUrl: (id: string) => string | null,
 ): Record<string, unknown> {
   const status = statusOf(operation, pace);
@@ -72,6 +74,7 @@ export function operationNode(
     ),
     // Shopify gives no file for an operation that found nothing.
     url: status === 'COMPLETED' && total > 0 ? resultUrl(operation.id) : null,
+    fileSize: status === 'COMPLETED' && total > 0 ? String(fileSize) : null,
     partialDataUrl: null,
   };
 }

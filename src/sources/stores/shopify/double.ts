@@ -62,6 +62,11 @@ export interface ShopifyDoubleSeams extends OperationPace {
   ungrouped?: boolean;
   /** This line of the result file (1-based) is not JSON. */
   brokenLine?: number;
+  /**
+   * The file is served cut after this many lines, as a complete answer (a body that ends at a line's
+   * end with the connection's close): only its size against the operation's `fileSize` tells.
+   */
+  resultLines?: number;
   /** A COMPLETED operation gives no `url` though it counted objects (never an empty shop's). */
   noResultUrl?: boolean;
 }
@@ -109,6 +114,9 @@ export async function startShopifyDouble(
     return { status: failing.answer, body: '{"errors":"Internal Server Error"}' };
   };
 
+  const fileOf = (operation: DoubleOperation | undefined) =>
+    resultFile(products, operation?.grouped !== false && !double.seams.ungrouped, double.seams.brokenLine);
+
   const handle = (request: DoubleRequest, origin: string): DoubleAnswer => {
     const path = request.url.pathname;
     const token = header(request, 'x-shopify-access-token');
@@ -123,11 +131,19 @@ export async function startShopifyDouble(
           headers: { 'content-type': 'application/xml' },
           body: '<?xml version="1.0"?><Error><Code>ExpiredToken</Code><Message>The provided token has expired.</Message></Error>',
         };
-      const grouped = operations[Number(file[1]) - 1]?.grouped !== false && !double.seams.ungrouped;
+      const whole = fileOf(operations[Number(file[1]) - 1]);
+      const { resultLines } = double.seams;
       return {
         status: 200,
         headers: { 'content-type': 'application/jsonl' },
-        body: resultFile(products, grouped, double.seams.brokenLine),
+        body:
+          resultLines === undefined
+            ? whole
+            : whole
+                .split('\n')
+                .slice(0, resultLines)
+                .map((line) => `${line}\n`)
+                .join(''),
       };
     }
     const api = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(path);
@@ -151,7 +167,7 @@ export async function startShopifyDouble(
     }
     const pace = double.seams;
     const node = (found: DoubleOperation) =>
-      operationNode(found, pace, objectCount(products), (id) => {
+      operationNode(found, pace, objectCount(products), Buffer.byteLength(fileOf(found)), (id) => {
         if (double.seams.noResultUrl) return null;
         const n = id.split('/').pop();
         return `${double.seams.resultOrigin ?? origin}/bulk-results/${n}.jsonl?X-Goog-Signature=double`;

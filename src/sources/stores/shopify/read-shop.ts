@@ -25,13 +25,13 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
   const api = new ShopifyAdminApi(store, credentials, version, options);
   // Absent a CLI to interrupt it, the wait runs as it is (a signal never aborted).
   const whilePreparing = options.whilePreparing ?? ((wait) => wait(new AbortController().signal));
-  const { url, objects, joined } = await whilePreparing(
+  const { url, objects, bytes, joined } = await whilePreparing(
     (signal) => runProductsBulkOperation(api, store.display, { ...options, signal }),
     interruptedLine(store.display, version),
   );
   async function* rows(): AsyncGenerator<Record<string, string>> {
     if (url === null) return;
-    for await (const product of readBulkProducts(url, api.kind, store.display, options)) {
+    for await (const product of readBulkProducts(url, bytes, api.kind, store.display, options)) {
       yield* exportRows(product);
     }
   }

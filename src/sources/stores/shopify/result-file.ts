@@ -14,10 +14,13 @@ export type { BulkProduct } from './product-groups.js';
  * images (product-groups.ts: one product held at a time, the file being grouped). The file's host is judged by the
  * address policy as a redirect from the API's, and gets no token (its URL is signed). Its GET is
  * tried again (store-tries.ts) until its answer begins; a file that breaks off once it streams ends
- * the read (the lines it gave are rows already).
+ * the read (the lines it gave are rows already), and so does one that ends short of the `fileSize`
+ * Shopify gave: a body cut at a line's end, its connection closed, reads as whole otherwise, and the
+ * products after the cut would be taken for gone from the shop (`--missing`).
  */
 export async function* readBulkProducts(
   url: string,
+  fileSize: number | null,
   from: AddressKind | undefined,
   label: string,
   options: StoreReadOptions,
@@ -60,7 +63,7 @@ export async function* readBulkProducts(
     answer.destroy();
     throw sourceError(label, `the bulk operation's result file answered ${status}`);
   }
-  yield* productsOf(objectsOf(answer, label, options), label);
+  yield* productsOf(objectsOf(answer, label, options, fileSize), label);
 }
 
 /** The file's lines as objects, with their line numbers; a line that is not JSON ends the read. */
@@ -68,9 +71,12 @@ async function* objectsOf(
   answer: Parameters<typeof linesOf>[0],
   label: string,
   options: StoreReadOptions,
+  fileSize: number | null,
 ): AsyncGenerator<BulkLine> {
   let line = 0;
-  for await (const text of linesOf(answer, label, options.maxRecordBytes, options.timeoutMs)) {
+  const size = fileSize === null ? null : { bytes: fileSize, by: "Shopify's fileSize" };
+  const lines = linesOf(answer, label, options.maxRecordBytes, options.timeoutMs, size);
+  for await (const text of lines) {
     line++;
     let object: Record<string, unknown>;
     try {
