@@ -231,11 +231,15 @@ export const UNTIMED_PAUSE_MS = 60_000;
 export const WAKE_LEAD_MS = 250;
 
 /**
- * How long an approval may take to queue its writes before another approve takes it for stopped: a
- * run of 100,000 held rows queues them in a few seconds. Sooner, the other approve is refused as
- * before (two at once: one wins), so two live ones never queue the same writes side by side.
+ * How often an approve renews its heartbeat on the run record while it queues its writes
+ * (queue/approval-beat.ts), and how old that heartbeat must be before another approve, `status` and
+ * the dashboard take the approve for stopped. However long a live one takes to queue (a huge held
+ * run, a slow Redis), it is never taken for stopped, so two live ones never queue the same writes
+ * side by side. Six beats: a few late or lost renewals (Redis away a moment), and a few seconds
+ * between the clocks of the host that approves and the one that asks, are not a stop.
  */
-export const APPROVAL_STOPPED_AFTER_MS = 60_000;
+export const APPROVAL_BEAT_MS = 5_000;
+export const APPROVAL_STOPPED_AFTER_MS = 6 * APPROVAL_BEAT_MS;
 
 // ── Workers and their sellers ─────────────────────────────────────────────────────────────────
 

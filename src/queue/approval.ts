@@ -10,21 +10,24 @@ import type { ProductUpsert } from '../interfaces.js';
 import { enqueueDeactivations } from '../missing/deactivations.js';
 import { heldDeactivations, makeHeldDue } from '../missing/held-deactivations.js';
 import { PlanStore } from '../plan/plan-store.js';
-import { approvalPhase, approveStartedAt } from '../runs/approval-phase.js';
+import { approvalPhase, approveLastHeardAt, approveStartedAt } from '../runs/approval-phase.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { addChunk } from '../runs/chunk-job.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { APPROVAL_READ } from '../sync/incremental.js';
 import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
+import { APPROVAL_ALIVE_AT, type ApprovalBeatDeps, beatWhileQueueing } from './approval-beat.js';
+import { APPROVAL_RESUMED_AT, takeOverStoppedApproval } from './approval-takeover.js';
 import { endAfterDeactivations, type FinaliseDeps, tellApprovalEnd } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 
 /**
  * What queueing an approval reads and writes: Redis, its keys and the run store; the webhook and
- * the log of a round that ends here (every row superseded, every deactivation back in the source).
+ * the log of a round that ends here (every row superseded, every deactivation back in the source);
+ * the heartbeat renewed while it queues (approval-beat.ts).
  */
-export interface ApprovalDeps extends FinaliseDeps {
+export interface ApprovalDeps extends FinaliseDeps, ApprovalBeatDeps {
   prefix: string;
 }
 
@@ -38,32 +41,19 @@ export interface Approved {
   superseded: ReadonlyMap<string, number>;
 }
 
-/**
- * Run record field: when an approve took over the round an earlier one began and stopped (before
- * its writes were queued, or after, leaving them unsent): the approval's time is told from then
- * (runs/summary.ts), `approvedAt` keeping the round's first start. Absent: one approve did it all.
- */
-export const APPROVAL_RESUMED_AT = 'approvalResumedAt';
-
-// Set only while the round is under way: one that ended meanwhile keeps the instants it ended with.
-const RESUMED_SCRIPT = `
-if redis.call('HGET', KEYS[1], 'state') ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], '${APPROVAL_RESUMED_AT}', ARGV[1])
-return 1
-`;
-
 // A held run becomes running again, once (two approves at once: one wins). The run's index of the
 // seller's products is dropped, so that the approved rows are diffed against the products as they
 // are now: a product changed meanwhile is re-planned, not blindly written (an --incremental run that
 // read no product reads the held ones then, guards/approval-read.ts). What is approved (the
 // rows, '' for all) is kept until the round's writes are all queued (APPROVAL_QUEUED): an approve
-// stopped in between (killed, Redis gone) is finished by the next one. A held reason that counts the
-// held rows (ARGV[5], '' for none) says, from now on, those left held.
+// stopped in between (killed, Redis gone) is finished by the next one, once its heartbeat is old
+// (approval-beat.ts). A held reason that counts the held rows (ARGV[5], '' for none) says, from
+// now on, those left held.
 const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'heldReason', ARGV[5]) end
-redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}', '${APPROVAL_RESUMED_AT}')
+redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}', '${APPROVAL_RESUMED_AT}', '${APPROVAL_ALIVE_AT}')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
 `;
@@ -104,9 +94,12 @@ export async function queueApproval(
 ): Promise<Approved & { resumed: boolean }> {
   const approval =
     (await unfinishedApproval(deps, run, rows, now)) ?? (await startApproval(deps, run, rows, now));
-  // Before its writes are queued: an approve stopped after them is finished by `approve` without this.
-  await rememberApproved(deps.redis, deps.keys, run, approval.rows);
-  const { deactivations, superseded } = await queueApprovedWrites(deps, run, approval);
+  // Alive from here until the round is noted queued: no other approve takes it over meanwhile.
+  const { deactivations, superseded } = await beatWhileQueueing(deps, run.id, approval.round, async () => {
+    // Before its writes are queued: an approve stopped after them is finished by `approve` without this.
+    await rememberApproved(deps.redis, deps.keys, run, approval.rows);
+    return queueApprovedWrites(deps, run, approval);
+  });
   const unwritten = [...superseded.values()].reduce((sum, n) => sum + n, 0);
   return {
     rows: Math.max(0, approval.count - unwritten),
@@ -195,20 +188,9 @@ export function approvalStopped(run: RunRecord, now: number): boolean {
 }
 
 /**
- * Notes that an approve takes over the round under way (an earlier approve began it and stopped):
- * the approval's time is this approve's from now on. Nothing once the round has ended.
- */
-export async function noteApprovalResumed(
-  deps: Pick<ApprovalDeps, 'redis' | 'keys'>,
-  runId: string,
-  now = Date.now(),
-): Promise<void> {
-  await deps.redis.eval(RESUMED_SCRIPT, 1, deps.keys.run(runId), now);
-}
-
-/**
  * The approval of a running run whose writes were not all queued (its approve was stopped), or
- * null. Asked with other `--rows` than it approved, or too soon to tell it stopped: one line.
+ * null. Asked with other `--rows` than it approved, or while the approve queueing it is alive (its
+ * heartbeat fresh, approval-beat.ts): one line.
  */
 async function unfinishedApproval(
   deps: ApprovalDeps,
@@ -217,12 +199,7 @@ async function unfinishedApproval(
   now: number,
 ): Promise<ApprovalRound | null> {
   if (run.state !== 'running' || !run.approvalUnqueued) return null;
-  if (!approvalStopped(run, now)) {
-    const since = approveStartedAt(run);
-    throw new UsageError(
-      `run ${run.id} is being approved already (since ${new Date(since).toISOString()}); if that approve was stopped, run this again after ${new Date(since + APPROVAL_STOPPED_AFTER_MS).toISOString()}`,
-    );
-  }
+  if (!approvalStopped(run, now)) throw beingApprovedError(run);
   // run-record.ts: an unqueued approval has its rows ('' for all) in the record.
   const [approvals, kept, count] = await deps.redis.hmget(
     deps.keys.run(run.id),
@@ -238,8 +215,19 @@ async function unfinishedApproval(
         `finish it first with \`catalog-sync approve ${run.id}\`${stopped ? ` --rows ${approvedRows}` : ''}`,
     );
   }
-  await noteApprovalResumed(deps, run.id, now);
-  return { round: Number(approvals), rows: stopped, count: Number(count ?? 0), resumed: true };
+  const round = Number(approvals);
+  // Its approve renewed its heartbeat since the record was read (or another took it over): alive.
+  if (!(await takeOverStoppedApproval(deps, run.id, round, now))) throw beingApprovedError(run);
+  return { round, rows: stopped, count: Number(count ?? 0), resumed: true };
+}
+
+/** Another approve is queueing the run's writes: when it began, and from when it may be taken for stopped. */
+function beingApprovedError(run: RunRecord): UsageError {
+  const since = approveStartedAt(run);
+  const stoppedFrom = approveLastHeardAt(run) + APPROVAL_STOPPED_AFTER_MS;
+  return new UsageError(
+    `run ${run.id} is being approved already (since ${new Date(since).toISOString()}); if that approve was stopped, run this again after ${new Date(stoppedFrom).toISOString()}`,
+  );
 }
 
 /**

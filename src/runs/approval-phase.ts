@@ -4,27 +4,41 @@ import type { RunRecord } from './run-record.js';
 /**
  * Where an approval round under way stands, as `status`, its list and the dashboard tell it. The
  * run is marked approved (`approving` counts its rows) before any write is queued: until the round
- * is noted queued, the rows are approved and not queued. No live mark tells a running approve from
- * one killed: after APPROVAL_STOPPED_AFTER_MS it is taken for stopped, as the next approve takes it.
- * - `queueing`: an approve began queueing the writes, too recently to tell it stopped;
+ * is noted queued, the rows are approved and not queued. The approve queueing them renews a
+ * heartbeat (`approvalAliveAt`, queue/approval-beat.ts): silent for APPROVAL_STOPPED_AFTER_MS it is
+ * taken for stopped, as the next approve takes it; however long a live one queues, it never is.
+ * - `queueing`: an approve is queueing the writes, heard from too recently to tell it stopped;
  * - `stopped`: the approve that began it stopped before it had queued them: `approve` finishes it;
  * - `queued`: every write is in the queue (waiting for a worker, or being sent);
  * null: no approval round under way.
  */
 export type ApprovalPhase = 'queueing' | 'stopped' | 'queued';
 
-type PhaseFields = Pick<RunRecord, 'state' | 'approvalUnqueued' | 'approvedAt' | 'approvalResumedAt'>;
+type PhaseFields = Pick<
+  RunRecord,
+  'state' | 'approvalUnqueued' | 'approvedAt' | 'approvalResumedAt' | 'approvalAliveAt'
+>;
 
 export function approvalPhase(run: PhaseFields, now: number): ApprovalPhase | null {
   if (run.state !== 'running') return null;
   if (run.approvalUnqueued === true)
-    return now - approveStartedAt(run) >= APPROVAL_STOPPED_AFTER_MS ? 'stopped' : 'queueing';
+    return now - approveLastHeardAt(run) >= APPROVAL_STOPPED_AFTER_MS ? 'stopped' : 'queueing';
   return run.approvedAt === undefined ? null : 'queued';
 }
 
 /** When the latest approve of the round began: the one that took it over, if one did. */
 export function approveStartedAt(run: Pick<RunRecord, 'approvedAt' | 'approvalResumedAt'>): number {
   return run.approvalResumedAt ?? run.approvedAt ?? 0;
+}
+
+/**
+ * When the approve queueing the round was last heard from: its heartbeat, or its start when later
+ * (it has not beaten yet, or a record written before approves had a heartbeat).
+ */
+export function approveLastHeardAt(
+  run: Pick<RunRecord, 'approvedAt' | 'approvalResumedAt' | 'approvalAliveAt'>,
+): number {
+  return Math.max(run.approvalAliveAt ?? 0, approveStartedAt(run));
 }
 
 /**
@@ -37,9 +51,10 @@ export function unqueuedApprovalText(run: PhaseFields & Pick<RunRecord, 'id'>, n
     return `an approve stopped before it had queued its writes; \`catalog-sync approve ${run.id}\` finishes it`;
   if (phase !== 'queueing') return null;
   const since = approveStartedAt(run);
+  const stoppedFrom = approveLastHeardAt(run) + APPROVAL_STOPPED_AFTER_MS;
   return (
     `an approve is queueing its writes (since ${new Date(since).toISOString()}); if it was stopped, ` +
-    `\`catalog-sync approve ${run.id}\` finishes it from ${new Date(since + APPROVAL_STOPPED_AFTER_MS).toISOString()}`
+    `\`catalog-sync approve ${run.id}\` finishes it from ${new Date(stoppedFrom).toISOString()}`
   );
 }
 

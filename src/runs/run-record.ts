@@ -149,6 +149,11 @@ export interface RunRecord extends RunSpec {
    * or queued and not all sent): the approval's time is told from then. Absent: one approve did it.
    */
   approvalResumedAt?: number;
+  /**
+   * While an `approve` queues its writes: when it last renewed its heartbeat (queue/approval-beat.ts).
+   * Long silent, it is taken for stopped (approval-phase.ts).
+   */
+  approvalAliveAt?: number;
   /** An `approve` began and has not yet queued all its writes (still queueing, or stopped). */
   approvalUnqueued?: boolean;
   /**
@@ -218,6 +223,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.heldAt) fields.heldAt = Number(hash.heldAt);
   if (hash.approvedAt) fields.approvedAt = Number(hash.approvedAt);
   if (hash.approvalResumedAt) fields.approvalResumedAt = Number(hash.approvalResumedAt);
+  if (hash.approvalAliveAt) fields.approvalAliveAt = Number(hash.approvalAliveAt);
   // approve.ts: what an approval approves is kept until its round's writes are all queued.
   if (hash.approvalRows !== undefined && hash.approvals && hash.approvalQueued !== hash.approvals)
     fields.approvalUnqueued = true;

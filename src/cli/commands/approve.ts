@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { insecureRunRefusal } from '../../chunks/insecure-run.js';
 import { countOf } from '../../count-words.js';
-import { type Approved, noteApprovalResumed, parseRowList, queueApproval } from '../../queue/approval.js';
+import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
+import { noteApprovalResumed } from '../../queue/approval-takeover.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary } from '../../runs/summary.js';
@@ -96,8 +97,8 @@ async function approve(
   before.check();
   // Ctrl-C (or SIGTERM) from here on: said, exit 130/143, as `run` does. While the writes are being
   // queued (Redis alone, short) the queueing is let finish, never left half done: the line can then
-  // say where they are (queued, for a worker or the next approve), not leave the next approve a
-  // minute's wait to tell a stopped approval from one still queueing.
+  // say where they are (queued, for a worker or the next approve), not leave the next approve to
+  // wait out the heartbeat's silence (approval-beat.ts) to tell a stopped approval from one queueing.
   const interrupt = onInterrupt(io.signals);
   before.handOver();
   try {

@@ -42,7 +42,7 @@ describe('approve, interrupted', () => {
 
     expect(await approve.exited).toEqual({ code: 130, signal: null });
     expect(approve.stderr().trim().split('\n')).toEqual([queuedLine('SIGINT', runId)]);
-    // As the line says: queued (not to be finished a minute later), nothing sent yet.
+    // As the line says: queued (not to be finished once its heartbeat is silent), nothing sent yet.
     const status = await statusOf(pipeline, runId);
     expect(status).toMatchObject({ state: 'running', approvedQueued: 20 });
     expect(status.approvalUnqueued).toBeUndefined();

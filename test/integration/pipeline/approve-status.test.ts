@@ -51,12 +51,16 @@ describe('status of an approval whose writes are not queued', () => {
     approve.process.kill('SIGKILL');
     await approve.exited;
     stall.release();
-    // Killed: taken for stopped once it began too long ago for an approve still queueing.
+    // Killed: taken for stopped once it has been silent too long for an approve still queueing (its
+    // start and its last heartbeat, if it beat before the kill, moved back rather than waited out).
+    const silentSince = Date.now() - APPROVAL_STOPPED_AFTER_MS - 1_000;
     await withRedis((redis) =>
       redis.hset(
         new RedisKeys(pipeline.prefix).run(runId),
         'approvedAt',
-        Date.now() - APPROVAL_STOPPED_AFTER_MS - 1_000,
+        silentSince,
+        'approvalAliveAt',
+        silentSince,
       ),
     );
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runStateText } from '../../../src/cli/run-state-text.js';
+import { APPROVAL_STOPPED_AFTER_MS } from '../../../src/defaults.js';
 import type { RunRecord } from '../../../src/runs/run-record.js';
 import type { SellerStatus } from '../../../src/sellers/seller-state.js';
 
@@ -62,20 +63,33 @@ describe('runStateText of a run whose seller is paused out of reach', () => {
 });
 
 describe('runStateText of a run approved, its writes not queued yet', () => {
-  const approved = (since: number, unqueued = true) =>
-    run({ approvedAt: NOW - since, ...(unqueued ? { approvalUnqueued: true } : {}), approvedQueued: 3 });
+  const approved = (since: number, unqueued = true, aliveAgo?: number) =>
+    run({
+      approvedAt: NOW - since,
+      ...(unqueued ? { approvalUnqueued: true } : {}),
+      ...(aliveAgo === undefined ? {} : { approvalAliveAt: NOW - aliveAgo }),
+      approvedQueued: 3,
+    });
 
   it('says an approve is queueing them, and from when the approve finishes one that stopped', () => {
     expect(runStateText(approved(5_000), ACTIVE, NOW)).toBe(
       `running: an approve is queueing its writes (since ${new Date(NOW - 5_000).toISOString()}); if it was stopped, ` +
-        `\`catalog-sync approve r1\` finishes it from ${new Date(NOW + 55_000).toISOString()}`,
+        `\`catalog-sync approve r1\` finishes it from ${new Date(NOW - 5_000 + APPROVAL_STOPPED_AFTER_MS).toISOString()}`,
     );
   });
 
-  it('says the approve stopped once it began too long ago, and the command that finishes it', () => {
-    expect(runStateText(approved(60_000), ACTIVE, NOW)).toBe(
-      'running: an approve stopped before it had queued its writes; `catalog-sync approve r1` finishes it',
+  it('says one begun long ago and heard from lately is queueing, from when its heartbeat would be silent too long', () => {
+    expect(runStateText(approved(600_000, true, 2_000), ACTIVE, NOW)).toBe(
+      `running: an approve is queueing its writes (since ${new Date(NOW - 600_000).toISOString()}); if it was stopped, ` +
+        `\`catalog-sync approve r1\` finishes it from ${new Date(NOW - 2_000 + APPROVAL_STOPPED_AFTER_MS).toISOString()}`,
     );
+  });
+
+  it('says the approve stopped once it has been silent too long, and the command that finishes it', () => {
+    const stopped =
+      'running: an approve stopped before it had queued its writes; `catalog-sync approve r1` finishes it';
+    expect(runStateText(approved(APPROVAL_STOPPED_AFTER_MS), ACTIVE, NOW)).toBe(stopped);
+    expect(runStateText(approved(600_000, true, APPROVAL_STOPPED_AFTER_MS), ACTIVE, NOW)).toBe(stopped);
   });
 
   it('says the state alone once its writes are queued', () => {
