@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWooDouble, type WooDouble } from '../../../src/sources/stores/woocommerce/double.js';
@@ -46,4 +47,44 @@ describe('a WooCommerce store read from its CSV export, then from its REST API, 
       expect(outcomes(fromApi.report)).toEqual(outcomes(csvReport));
     },
   );
+
+  // The export writes a variation's own SKU (blank); the REST API gives its parent's instead
+  // (WC_Product_Variation::get_sku, `view` context), which no other product may have.
+  it("variations without a SKU of their own: the API's parent SKU is no SKU, each its own product by ID", async () => {
+    const file = join(pipeline.dir, 'tee-export.csv');
+    await writeFile(
+      file,
+      [
+        'ID,Type,SKU,Name,Published,Visibility in catalog,Regular price,Parent,Attribute 1 name,Attribute 1 value(s)',
+        '2,variable,TEE,Tee,1,visible,,,Size,"S, M, L"',
+        '3,variation,,Tee - S,1,visible,10,TEE,Size,S',
+        '4,variation,,Tee - M,1,visible,10,TEE,Size,M',
+        '5,variation,,Tee - L,1,visible,12,TEE,Size,L',
+      ].join('\n'),
+    );
+    const fromCsv = await pipeline.cli(['run', file, '--report', join(pipeline.dir, 'csv.csv')]);
+    expect(fromCsv.code).toBe(0);
+    const created = pipeline.products();
+    expect(created).toHaveLength(3);
+    expect(created.every((product) => product.sku === undefined)).toBe(true);
+
+    const { products, categories } = await storeFromWooExport(file);
+    store = await startWooDouble(products, categories, KEYS);
+    const fromApi = await runStore(pipeline, store.source, [], {
+      WOO_CONSUMER_KEY: KEYS.consumerKey,
+      WOO_CONSUMER_SECRET: KEYS.consumerSecret,
+    });
+
+    expect(fromApi.result.stderr).toBe('');
+    expect(fromApi.result.code).toBe(0);
+    const actions = fromApi.report.map((line) => `${line.key} ${line.action}`).sort();
+    expect(actions).toEqual([
+      'TEE merged',
+      'woocommerce:id:3 unchanged',
+      'woocommerce:id:4 unchanged',
+      'woocommerce:id:5 unchanged',
+    ]);
+    expect(fromApi.writes).toMatchObject({ creates: 0, updates: 0 });
+    expect(pipeline.products()).toEqual(created);
+  });
 });

@@ -85,7 +85,7 @@ describe("a WooCommerce product as its export's row", () => {
           stock_status: 'onbackorder',
           attributes: [{ name: 'Size', option: 'M' }],
         },
-        '4',
+        { id: 4 },
       );
     expect(row('publish', true)).toMatchObject({
       Published: '1',
@@ -96,6 +96,15 @@ describe("a WooCommerce product as its export's row", () => {
     });
     expect(row('private', 'parent')).toMatchObject({ Published: '0', Stock: '3' });
     expect(row('draft', false)).toMatchObject({ Published: '-1', Stock: '' });
+  });
+
+  it("a variation's SKU that is its parent's (the API's stand-in for none) is blank, as the export writes it", () => {
+    const parent = { id: 2, type: 'variable', sku: 'TEE' };
+    const row = (sku: string) => variationRow({ id: 3, status: 'publish', sku }, parent).SKU;
+    expect(row('TEE')).toBe('');
+    expect(row('TEE-S')).toBe('TEE-S');
+    expect(row('')).toBe('');
+    expect(variationRow({ id: 3, status: 'publish', sku: 'TEE' }, { id: 2, sku: '' }).SKU).toBe('TEE');
   });
 
   it('category paths follow parents, and a loop of parents ends', () => {

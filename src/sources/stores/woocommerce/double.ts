@@ -112,7 +112,8 @@ export interface WooDouble extends RunningDouble {
  * `per_page` and `page` (or `offset`, which wins over `page` as in WordPress) with `X-WP-Total`,
  * `X-WP-TotalPages` and a `Link` header; `orderby=id` with `order` (products and variations default
  * to `desc`, categories to `asc`; without `orderby`, the store's own order: the array's), `type` on
- * products, and WordPress' `_fields`; HTTP Basic with
+ * products, and WordPress' `_fields`; a variation without a SKU of its own listed with its
+ * parent's; HTTP Basic with
  * the consumer key and secret; 401 with WordPress' error body otherwise. The site lives under `/shop`
  * (a WordPress in a folder), as `woocommerce://HOST/path` allows.
  */
@@ -175,7 +176,7 @@ export async function startWooDouble(
     else if (route[2]) {
       const product = products.find((item) => item.id === Number(route[2]));
       if (!product) return wooError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
-      items = product.variations ?? [];
+      items = (product.variations ?? []).map((variation) => asServed(variation, product));
     } else
       items = products
         .filter((product) => !params.has('type') || product.type === params.get('type'))
@@ -200,6 +201,16 @@ export async function startWooDouble(
     requests,
   };
   return double;
+}
+
+/**
+ * A variation as the REST API gives it: one without a SKU of its own shows its parent's, as
+ * WC_Product_Variation::get_sku() does in the `view` context the API reads it in (PHP's empty():
+ * `0` too). The export writes the variation's own, blank.
+ */
+function asServed(variation: WooVariation, product: WooProduct): WooVariation {
+  const own = variation.sku ?? '';
+  return own === '' || own === '0' ? { ...variation, sku: product.sku ?? '' } : variation;
 }
 
 /** `orderby=id` sorts by id (`order`: asc or desc, else `fallback`); any other order is the array's. */

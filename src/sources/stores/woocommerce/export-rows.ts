@@ -91,15 +91,24 @@ export function productRow(product: Record<string, unknown>, paths: CategoryPath
   return row;
 }
 
-export function variationRow(variation: Record<string, unknown>, parentId: string): Record<string, string> {
+/** A variation of `parent` (its variable product, as the API listed it). */
+export function variationRow(
+  variation: Record<string, unknown>,
+  parent: Record<string, unknown>,
+): Record<string, string> {
   const row = blankRow();
   row.ID = text(variation.id);
   row.Type = 'variation';
   row.Name = text(variation.name);
   row['Visibility in catalog'] = 'visible';
   row.Description = text(variation.description);
-  row.Parent = `id:${parentId}`;
+  row.Parent = `id:${text(parent.id)}`;
   putCommon(row, variation);
+  // The API gives a variation without a SKU of its own its parent's (WC_Product_Variation::get_sku
+  // in the `view` context); the export writes its own, blank. WooCommerce keeps SKUs unique across
+  // products and variations, so one equal to the parent's is never the variation's: read as none,
+  // keyed by its ID as the export keys it, not as a second product with the parent's SKU.
+  if (row.SKU !== '' && row.SKU === text(parent.sku)) row.SKU = '';
   const image = variation.image as { src?: unknown } | null | undefined;
   row.Images = text(image?.src);
   list(variation.attributes)

@@ -42,11 +42,10 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
     for await (const product of readById(products({}), label, '/products', first)) {
       yield productRow(product, paths);
       if (product.type !== 'variable') continue;
-      const id = String(product.id);
-      const path = `/products/${encodeURIComponent(id)}/variations`;
+      const path = `/products/${encodeURIComponent(String(product.id))}/variations`;
       const variations = (offset: number) => api.page(path, { ...BY_ID, offset: String(offset) });
       for await (const variation of readById(variations, label, path)) {
-        yield variationRow(variation, id);
+        yield variationRow(variation, product);
       }
     }
   }
