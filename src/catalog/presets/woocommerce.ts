@@ -5,6 +5,7 @@ import { fromId, fromName, fromVariant, type KeyDerivation } from './key-derivat
 import { inherit, Parents } from './parents.js';
 import { timedSale, twoDates, WOO_WRITES, wooSaleDate } from './sale-dates.js';
 import type { Draft, Preset, PresetRun, RawFields, RowMapper, SourceState } from './types.js';
+import { wooDescriptionOfCell } from './woocommerce-description.js';
 import { localizeWooHeader } from './woocommerce-header.js';
 
 /**
@@ -31,6 +32,9 @@ const INHERITED = ['description', 'category', 'images', 'brand', 'tags', 'weight
  * exporter writes `'-1`: its escaping of a cell that begins with `=`, `+`, `-` or `@` is undone for
  * every cell); `Visibility in catalog` hidden is hidden. A variation of a parent that is not
  * published is not sold either.
+ *
+ * A `\n` in Description or Short description is a newline, as the exporter writes one
+ * (woocommerce-description.ts).
  *
  * The header is in the store's language: see woocommerce-header.ts.
  */
@@ -81,6 +85,11 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
     if (column === undefined) return () => '';
     return (record: SourceRecord) => unescapeWoo(record.values[column] ?? '').trim();
   };
+  /** A description column: its `\n` are newlines (woocommerce-description.ts). */
+  const descriptionReader = (name: string) => {
+    const read = reader(name);
+    return (record: SourceRecord) => wooDescriptionOfCell(read(record)).trim();
+  };
   const read = {
     id: reader('id'),
     type: reader('type'),
@@ -88,8 +97,8 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
     name: reader('name'),
     published: reader('published'),
     visibility: reader('visibility in catalog'),
-    description: reader('description'),
-    short: reader('short description'),
+    description: descriptionReader('description'),
+    short: descriptionReader('short description'),
     regular: reader('regular price'),
     sale: reader('sale price'),
     saleFrom: reader('date sale price starts'),

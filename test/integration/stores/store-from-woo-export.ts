@@ -1,4 +1,5 @@
 import { unescapeWoo } from '../../../src/catalog/presets/woocommerce.js';
+import { wooDescriptionOfCell } from '../../../src/catalog/presets/woocommerce-description.js';
 import { openSource } from '../../../src/sources/index.js';
 import type {
   WooCategory,
@@ -16,7 +17,8 @@ const STOCK: Record<string, WooProduct['stock_status']> = {
 /**
  * The store a WooCommerce CSV export was written from, as its REST API would give it: each row a
  * product, each `variation` row a variation of the product its Parent names (by SKU or `id:NN`),
- * the category paths (`Clothing > Tshirts`) a tree of categories. What seeds the double for "the
+ * the category paths (`Clothing > Tshirts`) a tree of categories, a description's `\n` (as the
+ * exporter writes a newline) a newline. What seeds the double for "the
  * same store from its CSV export and from its API".
  */
 export async function storeFromWooExport(
@@ -81,8 +83,8 @@ export async function storeFromWooExport(
         ? { catalog_visibility: row['Visibility in catalog'] as WooProduct['catalog_visibility'] }
         : {}),
       sku: row.SKU ?? '',
-      description: row.Description ?? '',
-      short_description: row['Short description'] ?? '',
+      description: wooDescriptionOfCell(row.Description ?? ''),
+      short_description: wooDescriptionOfCell(row['Short description'] ?? ''),
       regular_price: row['Regular price'] ?? '',
       sale_price: row['Sale price'] ?? '',
       ...stockOf(row),
@@ -109,7 +111,7 @@ export async function storeFromWooExport(
       name: row.Name ?? '',
       sku: row.SKU ?? '',
       status: row.Published === '0' ? 'private' : 'publish',
-      description: row.Description ?? '',
+      description: wooDescriptionOfCell(row.Description ?? ''),
       regular_price: row['Regular price'] ?? '',
       sale_price: row['Sale price'] ?? '',
       ...stockOf(row),

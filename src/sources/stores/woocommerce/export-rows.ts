@@ -61,8 +61,8 @@ export function productRow(product: Record<string, unknown>, paths: CategoryPath
   row.Type = text(product.type);
   row.Name = text(product.name);
   row['Visibility in catalog'] = text(product.catalog_visibility);
-  row['Short description'] = text(product.short_description);
-  row.Description = text(product.description);
+  row['Short description'] = asExported(text(product.short_description));
+  row.Description = asExported(text(product.description));
   putCommon(row, product);
   row.Categories = list(product.categories)
     .map((category) => paths.get(Number(category.id)) ?? text(category.name))
@@ -101,7 +101,7 @@ export function variationRow(
   row.Type = 'variation';
   row.Name = text(variation.name);
   row['Visibility in catalog'] = 'visible';
-  row.Description = text(variation.description);
+  row.Description = asExported(text(variation.description));
   row.Parent = `id:${text(parent.id)}`;
   putCommon(row, variation);
   // The API gives a variation without a SKU of its own its parent's (WC_Product_Variation::get_sku
@@ -146,6 +146,15 @@ function gmtText(value: unknown): string {
   if (typeof value !== 'string' || value === '') return '';
   const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(at) ? '' : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * A description as the exporter writes it (WC_Product_CSV_Exporter::filter_description_field,
+ * WooCommerce 3.5.4+): a `\n` the text holds as `\\n`, then each newline as `\n`. The preset
+ * reads the export's cell back to the text (catalog/presets/woocommerce-description.ts).
+ */
+function asExported(description: string): string {
+  return description.replaceAll('\\n', '\\\\n').replaceAll('\n', '\\n');
 }
 
 function blankRow(): Record<string, string> {
