@@ -170,6 +170,9 @@ function fromNumber(n: number): Decimal {
 /** The significant digits a double is sure to carry: any decimal of up to 15 of them round-trips. */
 export const DOUBLE_DIGITS = 15;
 
+/** The most significant digits the shortest form of a double has (what String() and JSON write). */
+const SHORTEST_DOUBLE_DIGITS = 17;
+
 /**
  * The decimal a source number stands for, without the float noise a spreadsheet or a JSON writer
  * leaves in it (`1.5699999999999998` → `1.57`, `0.30000000000000004` → `0.3`): rounded to 15
@@ -178,12 +181,15 @@ export const DOUBLE_DIGITS = 15;
  * half goes away from zero, where toPrecision would follow the double's binary value. A decimal
  * of up to 15 significant digits comes back unchanged: `19.99`, `1.234567`, `0.000001` stay exact.
  *
- * A value of more than 15 significant digits that is not noise (`1234567.8901234567`) is read as
- * its 15-digit rounding too, on purpose: past 15 digits the text cannot tell a real digit from a
- * double's noise, and the price goes out as a JSON number, which no API reads back with more
- * digits than that. Taking the 15-digit reading makes what is sent, what is compared and what the
- * API keeps the same number, where refusing the row or keeping 17 digits would make it fail or
- * never compare equal.
+ * A value of 16 or 17 significant digits that is not noise (`1234567.8901234567`) is read as its
+ * 15-digit rounding too, on purpose: there the text cannot tell a real digit from a double's
+ * noise, and the value goes out as a JSON number, which no API reads back with more digits than
+ * that. Taking the 15-digit reading makes what is sent, what is compared and what the API keeps
+ * the same number, where refusing the row or keeping 17 digits would make it fail or never
+ * compare equal. A value of more than 17 (`12345678901234567890.12`) is no double's shortest
+ * form, so no writer's noise: it comes back as written, and validate.ts refuses it as too long to
+ * send exactly, as it refuses such a quantity (a 15-digit reading would change it in silence).
+ * A price rounded to the currency's decimals is rounded from the text as written (validate.ts).
  */
 export function withoutFloatNoise(d: Decimal): Decimal {
   // No more digits than characters: a short decimal needs no look (nearly every price).
@@ -192,6 +198,8 @@ export function withoutFloatNoise(d: Decimal): Decimal {
   const [whole = '0', frac = ''] = (negative ? d.slice(1) : d).split('.');
   const digits = (whole + frac).replace(/^0+/, '');
   if (digits.length <= DOUBLE_DIGITS) return d;
+  // Trailing zeros of the whole part are a double's too (String(12345678901234567890) ends in 000).
+  if (digits.replace(/0+$/, '').length > SHORTEST_DOUBLE_DIGITS) return d;
   const dropped = 10n ** BigInt(digits.length - DOUBLE_DIGITS);
   const rounded = ((BigInt(whole + frac) + dropped / 2n) / dropped) * dropped;
   const text = rounded.toString().padStart(frac.length + 1, '0');

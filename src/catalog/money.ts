@@ -46,10 +46,11 @@ export function asMoney(d: Decimal, places: number): string {
 /**
  * The row's note for a price sent with fewer decimals than the file gave it: `price 125.966387 →
  * 125.97`, or with the tax added first, from the unrounded net (`price 125.966387 + 19% tax → 149.90`).
+ * `given` is the cell as the file writes it (`125,966387`).
  */
 export function roundedNote(
   field: string,
-  given: Decimal,
+  given: string,
   sent: Decimal,
   places: number,
   taxRate?: Decimal,
@@ -61,17 +62,19 @@ export function roundedNote(
 /**
  * Why a money value must not be sent: the source gives it above 0 and rounding (to `places`
  * decimals, after any tax) made it 0. A product the source prices would go on sale for nothing; a
- * free product is one whose source says 0. Null when it may be sent.
+ * free product is one whose source says 0. Null when it may be sent. `written`: the cell as the
+ * file writes it, which the reason quotes (`given` unless told).
  */
 export function roundedToZero(
   field: string,
   given: Decimal,
   sent: Decimal,
   places: number,
-  taxRate?: Decimal,
+  how: { taxRate?: Decimal | undefined; written?: string } = {},
 ): string | null {
   if (sent !== '0' || given === '0' || given.startsWith('-')) return null;
+  const { taxRate, written = given } = how;
   const tax = taxRate === undefined ? '' : ` + ${taxRate}% tax`;
   const smallest = places === 0 ? '1' : `0.${'0'.repeat(places - 1)}1`;
-  return `${field} ${given}${tax} rounds to ${asMoney('0' as Decimal, places)} (${places} decimal${places === 1 ? '' : 's'}): a price above 0 is never sent as 0; give at least ${smallest}, or 0 for a free product`;
+  return `${field} ${written}${tax} rounds to ${asMoney('0' as Decimal, places)} (${places} decimal${places === 1 ? '' : 's'}): a price above 0 is never sent as 0; give at least ${smallest}, or 0 for a free product`;
 }

@@ -1,7 +1,7 @@
 import type { Decimal, ProductFields } from '../interfaces.js';
 import { addPercent, decimalToNumber, parseDecimal, toDecimal } from './decimal.js';
 import { roundedNote, roundedToZero } from './money.js';
-import type { Draft } from './presets/types.js';
+import type { Draft, RawFields } from './presets/types.js';
 
 /** What of a run's rules makes a row's prices what is sent (validate.ts RowRules has them). */
 export interface MoneyRules {
@@ -13,17 +13,27 @@ export interface MoneyRules {
   send?: ReadonlySet<string>;
 }
 
+/** A money value the file gave with more decimals than are sent (validate.ts convertField). */
+export interface Unrounded {
+  /** The decimal as written, which the sent value is rounded from (and the gross computed from). */
+  exact: Decimal;
+  /** Rounding took away only float noise (`1.5699999999999998` → 1.57): the file's price, no note. */
+  noise: boolean;
+}
+
 /**
  * A row's price and sale price as they are sent (validate.ts finishDraft): made gross where the run
  * says the file's are net, and refused where rounding (and tax) brought a positive value to 0; the
- * notes of the values sent with fewer decimals than the file gave (`unrounded`: the values as the
- * file gave them, where rounded). `fields` is changed in place.
+ * notes of the values sent otherwise than the file wrote them (`unrounded`: the values as the file
+ * gave them, where rounded; `raws`: the cells, which notes and reasons quote as written).
+ * `fields` is changed in place.
  */
 export function moneyAsSent(
   fields: ProductFields,
   tax: Extract<Draft, { kind: 'product' }>['tax'],
   rules: MoneyRules,
-  unrounded: Record<string, Decimal> | undefined,
+  unrounded: Record<string, Unrounded> | undefined,
+  raws: RawFields,
 ): { errors: string[]; notes: string[] } {
   const errors: string[] = [];
   // The money values as the source gave them, before rounding and tax: a positive one sent as 0 is refused.
@@ -33,8 +43,12 @@ export function moneyAsSent(
     taxed = withTax(fields, tax, rules.gross.rate, unrounded, rules.priceDecimals);
     if (typeof taxed === 'string') errors.push(taxed);
   }
-  errors.push(...zeroedMoney(fields, given, rules, taxed));
-  const notes = unrounded ? notesOfRounding(fields, unrounded, rules.priceDecimals ?? 0, taxed) : [];
+  errors.push(...zeroedMoney(fields, given, rules, taxed, raws));
+  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
+  const notes =
+    unrounded || rate !== undefined
+      ? notesOfRounding(fields, given, unrounded, { places: rules.priceDecimals ?? 0, rate, raws })
+      : [];
   return { errors, notes };
 }
 
@@ -54,7 +68,7 @@ function withTax(
   fields: ProductFields,
   tax: Extract<Draft, { kind: 'product' }>['tax'],
   fallback: Decimal | undefined,
-  unrounded: Record<string, Decimal> | undefined,
+  unrounded: Record<string, Unrounded> | undefined,
   places: number | undefined,
 ): Taxed {
   if (tax?.basis === 'gross') return undefined;
@@ -68,7 +82,7 @@ function withTax(
   if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
   for (const field of TAXED) {
     const value = fields[field];
-    const net = unrounded?.[field] ?? (typeof value === 'number' ? toDecimal(value) : null);
+    const net = unrounded?.[field]?.exact ?? (typeof value === 'number' ? toDecimal(value) : null);
     if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate, places));
   }
   return { rate };
@@ -77,11 +91,11 @@ function withTax(
 /** The money fields of a row as the file gave them (before rounding and tax). */
 function moneyGiven(
   fields: ProductFields,
-  unrounded: Record<string, Decimal> | undefined,
+  unrounded: Record<string, Unrounded> | undefined,
 ): Array<[field: string, given: Decimal]> {
   const given: Array<[string, Decimal]> = [];
   for (const field of TAXED) {
-    const value = unrounded?.[field] ?? toDecimal(fields[field]);
+    const value = unrounded?.[field]?.exact ?? toDecimal(fields[field]);
     if (value !== null && value !== undefined) given.push([field, value]);
   }
   return given;
@@ -93,30 +107,50 @@ function zeroedMoney(
   given: Array<[field: string, given: Decimal]>,
   rules: MoneyRules,
   taxed: Taxed,
+  raws: RawFields,
 ): string[] {
   const rate = typeof taxed === 'object' ? taxed.rate : undefined;
   const reasons: string[] = [];
   for (const [field, value] of given) {
     if (rules.send && !rules.send.has(field)) continue;
     const sent = toDecimal(fields[field]);
-    const reason = sent === null ? null : roundedToZero(field, value, sent, rules.priceDecimals ?? 2, rate);
+    if (sent === null) continue;
+    const reason = roundedToZero(field, value, sent, rules.priceDecimals ?? 2, {
+      taxRate: rate,
+      written: written(raws, field, value),
+    });
     if (reason) reasons.push(reason);
   }
   return reasons;
 }
 
-/** The row's notes for its money values sent with fewer decimals than the file gave them. */
+/**
+ * The row's notes for its money values sent otherwise than the file wrote them: rounded to fewer
+ * decimals (float noise aside), or, with tax, a gross that rounds back to the net (`0.01` + 19% is
+ * 0.0119, sent as 0.01: the price would read as if no tax were added). A gross that differs from
+ * the net needs none: the summary says prices are sent gross, rounded.
+ */
 function notesOfRounding(
   fields: ProductFields,
-  unrounded: Record<string, Decimal>,
-  places: number,
-  taxed: Taxed,
+  given: Array<[field: string, given: Decimal]>,
+  unrounded: Record<string, Unrounded> | undefined,
+  how: { places: number; rate: Decimal | undefined; raws: RawFields },
 ): string[] {
-  const rate = typeof taxed === 'object' ? taxed.rate : undefined;
+  const { places, rate, raws } = how;
   const notes: string[] = [];
-  for (const field in unrounded) {
+  for (const [field, value] of given) {
     const sent = toDecimal(fields[field]);
-    if (sent !== null) notes.push(roundedNote(field, unrounded[field]!, sent, places, rate));
+    if (sent === null) continue;
+    const own = unrounded?.[field];
+    const rounded = own !== undefined && !own.noise;
+    const taxLost = rate !== undefined && rate !== '0' && value !== '0' && sent === value;
+    if (rounded || taxLost) notes.push(roundedNote(field, written(raws, field, value), sent, places, rate));
   }
   return notes;
+}
+
+/** The cell of a money field as the file wrote it (`125,966387`), for a note or a reason to quote. */
+function written(raws: RawFields, field: string, value: Decimal): string {
+  const raw = raws[field];
+  return typeof raw === 'string' ? raw.trim() : value;
 }

@@ -12,7 +12,7 @@ import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } fr
 import { isInvisibleKey } from './invisible-text.js';
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
-import { moneyAsSent } from './sent-money.js';
+import { moneyAsSent, type Unrounded } from './sent-money.js';
 import { excelKeyOf, keyOfRow, type SourceKeys, untrustedKey } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { leftOutUnsold, notSoldWithoutStatus, stateOfOwnStatus } from './unsold.js';
@@ -47,7 +47,7 @@ export interface RowRules {
 
 type Converted =
   /** `unrounded`: the money value as the file gave it, when `value` is it rounded (priceDecimals). */
-  | { ok: true; value: ProductFields[string]; note?: string; unrounded?: Decimal }
+  | { ok: true; value: ProductFields[string]; note?: string; unrounded?: Unrounded }
   | { ok: false; reason: string }
   | { ok: 'drop'; note: string };
 
@@ -88,10 +88,14 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           reason: `ambiguous ${field} "${text}" (a decimal or thousands separator?): set decimal: comma or dot in a mapping file`,
         };
       }
-      // A price (any decimal field) is what it stands for, without float noise: `1.5699999999999998`
-      // is sent and compared as 1.57 (see withoutFloatNoise, also for values past 15 digits). A
-      // whole number keeps its digits: a quantity too long to send exactly is refused below.
-      const value = spec.kind === 'decimal' ? withoutFloatNoise(parsed.value) : parsed.value;
+      // Money is rounded to its decimals (below) from the decimal as written: `12345.67499999999` is
+      // 12345.67, where its 15-digit reading (12345.675) would round up. Any other decimal is what it
+      // stands for, without float noise: `1.5699999999999998` is sent and compared as 1.57 (see
+      // withoutFloatNoise). A whole number keeps its digits. A value too long to send exactly is
+      // refused below.
+      const places = MONEY_FIELDS.has(field) ? rules.priceDecimals : undefined;
+      const value =
+        spec.kind === 'decimal' && places === undefined ? withoutFloatNoise(parsed.value) : parsed.value;
       if (spec.kind === 'integer' && value.includes('.')) {
         return { ok: false, reason: `invalid ${field} "${text}": not a whole number` };
       }
@@ -104,11 +108,8 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
         return { ok: true, value: 0, note: `quantity ${text} (sold beyond stock): sent as 0` };
       }
       // Money has no more decimals than its minor unit: what is sent (and so compared) is rounded.
-      const places = rules.priceDecimals;
       const rounded =
-        places !== undefined && MONEY_FIELDS.has(field) && decimalsOf(value) > places
-          ? roundHalfUp(value, places)
-          : undefined;
+        places !== undefined && decimalsOf(value) > places ? roundHalfUp(value, places) : undefined;
       const sent = rounded ?? value;
       if (!isExactAsNumber(sent)) {
         return {
@@ -116,8 +117,10 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
       }
-      if (rounded !== undefined) return { ok: true, value: decimalToNumber(rounded), unrounded: value };
-      return { ok: true, value: decimalToNumber(value) };
+      if (rounded === undefined) return { ok: true, value: decimalToNumber(value) };
+      // Float noise rounded away is the price the file stands for (1.5699999999999998 → 1.57): no note.
+      const noise = rounded === withoutFloatNoise(value);
+      return { ok: true, value: decimalToNumber(rounded), unrounded: { exact: value, noise } };
     }
   }
 }
@@ -150,7 +153,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   const errors: string[] = draft.refused === undefined ? [] : [draft.refused];
   const raws: RawFields = draft.fields;
   // The money values the file gave with more decimals than are sent (rare: made only for such a row).
-  let unrounded: Record<string, Decimal> | undefined;
+  let unrounded: Record<string, Unrounded> | undefined;
   for (const field in raws) {
     const converted = convertField(field, raws[field]!, rules);
     if (converted.ok === true) {
@@ -198,7 +201,7 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     if (draft.state.status !== 'active' && notSold === undefined)
       notes.push(`sent with status ${draft.state.status}: ${draft.state.says}`);
   }
-  const money = moneyAsSent(fields, draft.tax, rules, unrounded);
+  const money = moneyAsSent(fields, draft.tax, rules, unrounded, raws);
   errors.push(...money.errors);
   notes.push(...money.notes);
   const former = seen.claim(record.row, rowKey, rules.matchBy, errors, notes);

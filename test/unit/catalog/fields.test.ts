@@ -57,9 +57,8 @@ describe('convertField', () => {
     ['price', '0', 0],
     ['price', '-0', 0],
     ['price', '123456789012.345', 123456789012.345],
-    // More than 15 significant digits and not noise: the 15-digit reading.
+    // Up to 17 significant digits (a double's shortest form) and not noise: the 15-digit reading.
     ['price', '1234567.8901234567', 1234567.89012346],
-    ['price', '12345678901234567890', 12345678901234600000],
   ])('%s %j is read as the price it stands for: %j', (field, raw, expected) => {
     expect(convertField(field, raw, rules())).toEqual({ ok: true, value: expected });
   });
@@ -73,10 +72,48 @@ describe('convertField', () => {
     ['price', '-0.30000000000000004', 'invalid price "-0.30000000000000004": negative'],
     ['sale_price', '-1.5699999999999998', 'invalid sale_price "-1.5699999999999998": negative'],
     ['quantity', '12345678901234567890', 'has too many digits to send exactly'],
+    // More digits than any double's shortest form: the seller's own, refused as a quantity's are.
+    ['price', '12345678901234567890', 'price "12345678901234567890" has too many digits to send exactly'],
+    ['weight', '1.2345678901234567891', 'has too many digits to send exactly'],
   ])('%s %j is refused: %s', (field, raw, reason) => {
     const result = convertField(field, raw, rules());
     expect(result.ok).toBe(false);
     expect(result).toHaveProperty('reason', expect.stringContaining(reason));
+  });
+
+  describe('with --price-decimals (money is rounded to it)', () => {
+    const money = (): RowRules => ({ ...rules(), priceDecimals: 2 });
+
+    it('rounds half up from the decimal as written, never from its 15-digit reading', () => {
+      // Its 15-digit reading is 12345.675, which would round up to 12345.68.
+      expect(convertField('price', '12345.67499999999', money())).toMatchObject({
+        ok: true,
+        value: 12345.67,
+      });
+      expect(convertField('sale_price', '2.6749999999999998', money())).toMatchObject({
+        ok: true,
+        value: 2.67,
+      });
+      // Noise that rounds to what it stands for is the decimal it stands for.
+      expect(convertField('price', '1.5699999999999998', money())).toMatchObject({ ok: true, value: 1.57 });
+    });
+
+    it.each([['12345678901234567890.12'], ['12345678901234567890'], ['9007199254740993']])(
+      'refuses %s, too long to send exactly, as a quantity is refused',
+      (raw) => {
+        expect(convertField('price', raw, money())).toEqual({
+          ok: false,
+          reason: `price "${raw}" has too many digits to send exactly as a JSON number`,
+        });
+      },
+    );
+
+    it('sends a long price a double holds exactly as it is', () => {
+      expect(convertField('price', '12345678901234.56', money())).toEqual({
+        ok: true,
+        value: 12345678901234.56,
+      });
+    });
   });
 
   it('drops a barcode a spreadsheet mangled, with a note', () => {

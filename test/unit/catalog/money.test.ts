@@ -174,6 +174,59 @@ describe('a price with more decimals than money has, as the mapper sends it', ()
   });
 });
 
+describe('a rounded price, as its note says it', () => {
+  const COLUMNS = ['sku', 'name', 'price'];
+
+  it('quotes the cell as written, and rounds from it, not from its 15-digit reading', async () => {
+    const rows = await mapRows(COLUMNS, [
+      ['A', 'Mug', '1234567890.123456'],
+      ['B', 'Cup', '12345.67499999999'],
+    ]);
+    expect(rows.map((row) => upsert(row).fields.price)).toEqual([1234567890.12, 12345.67]);
+    expect(upsert(rows[0]).notes).toEqual([
+      'price 1234567890.123456 → 1234567890.12 (rounded half up to 2 decimals)',
+    ]);
+    expect(upsert(rows[1]).notes).toEqual([
+      'price 12345.67499999999 → 12345.67 (rounded half up to 2 decimals)',
+    ]);
+  });
+
+  it('quotes a comma-decimal cell as the file writes it', async () => {
+    const rows = await mapRows(COLUMNS, [['A', 'Mug', '125,966387']], { delimiter: ';' });
+    expect(upsert(rows[0]).notes).toEqual(['price 125,966387 → 125.97 (rounded half up to 2 decimals)']);
+  });
+
+  it('refuses a price too long to send exactly, in one line, before anything is sent', async () => {
+    const rows = await mapRows(COLUMNS, [
+      ['A', 'Mug', '12345678901234567890.12'],
+      ['B', 'Cup', '12.50'],
+    ]);
+    expect(rows[0]).toMatchObject({
+      kind: 'invalid',
+      row: 1,
+      key: 'A',
+      reason: 'price "12345678901234567890.12" has too many digits to send exactly as a JSON number',
+    });
+    expect(upsert(rows[1]).fields.price).toBe(12.5);
+  });
+
+  it('with --tax-rate: a gross that rounds back to the net says so, as other rounded rows do', async () => {
+    const rows = await mapRows(
+      COLUMNS,
+      [
+        ['A', 'Mug', '0.01'],
+        ['B', 'Cup', '0.05'],
+      ],
+      { taxRate: '19' },
+    );
+    // 0.01 × 1.19 = 0.0119 → 0.01: the row would read as if no tax were added.
+    expect(rows.map((row) => upsert(row).fields.price)).toEqual([0.01, 0.06]);
+    expect(upsert(rows[0]).notes).toEqual(['price 0.01 + 19% tax → 0.01 (rounded half up to 2 decimals)']);
+    // 0.0595 → 0.06: the tax shows in the price; the summary says prices are rounded to cents.
+    expect(upsert(rows[1]).notes).toBeUndefined();
+  });
+});
+
 describe('a price above 0 that rounding makes 0 is never sent', () => {
   const columns = ['sku', 'name', 'price', 'sale_price'];
   const reason = (row: MappedRow | undefined) =>
