@@ -4,6 +4,7 @@
  * (`"12.50"` equals `12.5`: docs/architecture.md, decision 3).
  */
 import type { Decimal } from '../interfaces.js';
+import { CURRENCY_PREFIX, CURRENCY_SUFFIX } from './currency-marks.js';
 import { NO_DOT, NOT_PLAIN, plainCanonical, plainDot } from './plain-decimal.js';
 
 /**
@@ -29,9 +30,6 @@ export type ParsedDecimal =
     }
   | { ok: false; reason: string };
 
-/** Currency symbols (any Unicode `Sc`) or an ISO 4217-like code, before or after the number. */
-const CURRENCY_PREFIX = /^(?:\p{Sc}|[A-Z]{3}(?![A-Z]))\s*/u;
-const CURRENCY_SUFFIX = /\s*(?:\p{Sc}|(?<![A-Z])[A-Z]{3})$/u;
 /** Spaces (plain, no-break, narrow no-break) and apostrophes only ever group thousands. */
 const GROUPED_BY_SPACE = /^\d{1,3}(?:[ '’]\d{3})+(?:[.,]\d*)?$/;
 const ONLY_NUMBER_CHARS = /^[\d.,]*\d[\d.,]*$|^[\d.,]*[.,]\d+$/;

@@ -1,4 +1,5 @@
 import { kindOf, listItems } from '../fields.js';
+import { currencyOfPrices } from '../price-currency.js';
 import { sourceList } from '../source-lists.js';
 import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
@@ -15,7 +16,12 @@ export const generic: Preset = {
   signature: { required: [], distinctive: [] },
   decimalStyle: 'auto',
   // A JSON record's keys may name one field twice (`quantity`, `stock`): one field all the same.
-  fields: (columns) => [...new Set(columns)].filter((column) => column !== 'id'),
+  // A price may carry its currency (`12.50 EUR`), sent as `currency` (price-currency.ts).
+  fields: (columns) => {
+    const fields = [...new Set(columns)].filter((column) => column !== 'id');
+    const priced = fields.includes('price') || fields.includes('sale_price');
+    return priced && !fields.includes('currency') ? [...fields, 'currency'] : fields;
+  },
   create: (_columns, run) => {
     const nameOf = run.nameOf ?? ((column: string) => column);
     return oneToOne((record) => {
@@ -54,9 +60,14 @@ export const generic: Preset = {
         } else if (field === 'id') id = value as string;
         else fields[field] = value;
       }
+      // The currency a price cell writes (`12.50 USD`) is sent, never dropped in silence.
+      const priced = currencyOfPrices(fields);
+      if (priced.currency !== undefined) fields.currency = priced.currency;
+      const notes = priced.note === undefined ? [] : [priced.note];
       const draft: Extract<Draft, { kind: 'product' }> = id
-        ? { kind: 'product', record, fields, id, notes: [] }
-        : { kind: 'product', record, fields, notes: [] };
+        ? { kind: 'product', record, fields, id, notes }
+        : { kind: 'product', record, fields, notes };
+      if (priced.refused !== undefined) draft.refused = priced.refused;
       // Where a column near the name is sent under its own (`Titel`), a create says which: a mapping
       // file may still give the name (validate.ts keeps this only where it does not).
       if (fields.name === undefined) {
@@ -65,7 +76,8 @@ export const generic: Preset = {
       }
       if (twice === undefined) return draft;
       const [field] = twice;
-      return { ...draft, refused: twiceReason(field as string, values, nameOf) };
+      const refused = twiceReason(field as string, values, nameOf);
+      return { ...draft, refused: draft.refused ? `${refused}; ${draft.refused}` : refused };
     });
   },
 };
