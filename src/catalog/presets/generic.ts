@@ -16,12 +16,7 @@ export const generic: Preset = {
   signature: { required: [], distinctive: [] },
   decimalStyle: 'auto',
   // A JSON record's keys may name one field twice (`quantity`, `stock`): one field all the same.
-  // A price may carry its currency (`12.50 EUR`), sent as `currency` (price-currency.ts).
-  fields: (columns) => {
-    const fields = [...new Set(columns)].filter((column) => column !== 'id');
-    const priced = fields.includes('price') || fields.includes('sale_price');
-    return priced && !fields.includes('currency') ? [...fields, 'currency'] : fields;
-  },
+  fields: (columns) => [...new Set(columns)].filter((column) => column !== 'id'),
   create: (_columns, run) => {
     const nameOf = run.nameOf ?? ((column: string) => column);
     return oneToOne((record) => {

@@ -412,7 +412,7 @@ describe('validation', () => {
     const refusal = () => createMapper({ columns, matchBy: 'skuu' });
     expect(refusal).toThrow(
       new CatalogConfigError(
-        '--match-by skuu: no column of this source gives the field "skuu"; the nearest field is sku (fields: sku, name, price, description, quantity, brand, currency)',
+        '--match-by skuu: no column of this source gives the field "skuu"; the nearest field is sku (fields: sku, name, price, description, quantity, brand)',
       ),
     );
     expect(() => createMapper({ columns, matchBy: 'Nmae' })).toThrow(/; the nearest field is name \(/);
@@ -501,8 +501,7 @@ describe('--fields', () => {
   it('refuses a field this source does not give, in one line', () => {
     expect(() => createMapper({ columns: ['sku', 'price'], fields: ['prise'] })).toThrow(
       new CatalogConfigError(
-        // A price cell may write its currency (`12.50 EUR`): the generic preset gives it.
-        '--fields: prise: this source gives no such field; the nearest field is price (this source gives: sku, price, currency)',
+        '--fields: prise: this source gives no such field; the nearest field is price (this source gives: sku, price)',
       ),
     );
   });

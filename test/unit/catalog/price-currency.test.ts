@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createMapper } from '../../../src/catalog/index.js';
 import type { MappedRow } from '../../../src/interfaces.js';
 import { mapRows } from './map-rows.js';
 
@@ -85,14 +84,6 @@ describe('a currency written in a generic file’s price cell', () => {
       { kind: 'invalid', reason: 'price "12.50 EUR" is in EUR, but the row\'s currency is USD' },
       { kind: 'invalid', reason: 'sale_price "9.99 EUR" is in EUR, but price "12.50 USD" is in USD' },
       { fields: { sku: 'E', name: 'Pan', price: 12.5, sale_price: 9.99, currency: 'EUR' }, notes: undefined },
-    ]);
-  });
-
-  it('makes currency a field the source gives, so that --fields may name it', () => {
-    expect(createMapper({ columns: COLUMNS, fields: ['sku', 'price', 'currency'] }).fields).toEqual([
-      'sku',
-      'price',
-      'currency',
     ]);
   });
 });
