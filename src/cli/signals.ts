@@ -54,6 +54,11 @@ export function onInterrupt(source: SignalSource = process) {
   };
 }
 
+/** Whether `code` is the exit code of an interrupt (onInterrupt's): 130 (SIGINT) or 143 (SIGTERM). */
+export function isInterruptExitCode(code: number): boolean {
+  return code === 130 || code === 143;
+}
+
 /** The line's words for `run` and `import` interrupted before their run is created. */
 export const BEFORE_THE_RUN = 'before the run was created: no row was queued or sent';
 

@@ -11,6 +11,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
 import type { RunFlags } from '../run-flags.js';
 import { withRuntime } from '../runtime.js';
+import { isInterruptExitCode } from '../signals.js';
 import { syncOnce } from './run.js';
 
 /**
@@ -57,6 +58,11 @@ export function registerDemo(program: Command, io: CliIo): void {
           async (runtime) => {
             io.stdout.write(`sandbox Seller API at ${sandbox.baseUrl}\n\nfirst sync of ${options.source}:\n`);
             const first = await syncOnce(io, runtime, options.source, flags);
+            // Interrupted (Ctrl-C), its line said: the second sync is not begun.
+            if (isInterruptExitCode(first)) {
+              io.exitCode = first;
+              return;
+            }
             io.stdout.write('\nthe same catalog again (every row unchanged, no write):\n');
             const second = await syncOnce(io, runtime, options.source, flags);
             io.exitCode = first === ExitCode.ok ? second : first;

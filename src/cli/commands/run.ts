@@ -18,6 +18,7 @@ import { createProgressView } from '../progress.js';
 import { liftReachPause } from '../reach-pause.js';
 import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
 import { keyHadHistory } from '../rejected-key-line.js';
+import { type RunClosing, withRunClosing } from '../run-closing.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
@@ -47,32 +48,51 @@ export async function runCommand(io: CliIo, source: string, flags: RunFlags): Pr
   // Heard from the start: connecting to Redis and opening the source come before the run exists.
   const before = new BeforeRun(BEFORE_THE_RUN, io.signals);
   try {
-    return await withRuntime(
-      io,
-      {
-        ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
-        privateRedisAllowed: flags.sandbox,
-        writes: { allowEviction: flags.allowEviction },
-        ...(flags.notify ? { notify: flags.notify } : {}),
-        allowPrivateSource: flags.allowPrivateSource,
-        // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
-        ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
-        before,
-      },
-      (runtime) => syncOnce(io, runtime, source, flags, before),
+    // Heard to the end: once the run's outcome is said, its closing, Redis' close too.
+    return await withRunClosing(io, (closing) =>
+      withRuntime(
+        io,
+        {
+          ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
+          privateRedisAllowed: flags.sandbox,
+          writes: { allowEviction: flags.allowEviction },
+          ...(flags.notify ? { notify: flags.notify } : {}),
+          allowPrivateSource: flags.allowPrivateSource,
+          // While a progress bar owns the terminal it shows pauses itself; only errors are logged.
+          ...(progressBarAllowed(io.env, io.stderr) && !logLevelGiven(io.env) ? { logLevel: 'error' } : {}),
+          before,
+        },
+        (runtime) => syncOnce(io, runtime, source, flags, before, closing),
+      ),
     );
   } finally {
     before.handOver();
   }
 }
 
-/** One run on an open runtime (also used by `npm start`, which runs twice on one sandbox). */
+/**
+ * One run on an open runtime (also used by `npm start`, which runs twice on one sandbox). `closing`:
+ * the caller's, when it closes more after (`run`: the runtime); else one of this call's own.
+ */
 export async function syncOnce(
   io: CliIo,
   runtime: Runtime,
   source: string,
   flags: RunFlags,
   before = new BeforeRun(BEFORE_THE_RUN, io.signals),
+  closing?: RunClosing,
+): Promise<number> {
+  if (closing) return await syncAndClose(io, runtime, source, flags, before, closing);
+  return await withRunClosing(io, (own) => syncAndClose(io, runtime, source, flags, before, own));
+}
+
+async function syncAndClose(
+  io: CliIo,
+  runtime: Runtime,
+  source: string,
+  flags: RunFlags,
+  before: BeforeRun,
+  closing: RunClosing,
 ): Promise<number> {
   const prepared = await before
     .during(() => prepareRun(io, source, flags, runtime.registry, 'run', before), {
@@ -249,7 +269,12 @@ export async function syncOnce(
       }
     }
     progress.stop();
-    if (stopped.fault) return await reportFault(io, runtime, stopped.fault, runIdKnown, prepared);
+    // From each outcome said on, an interrupt cuts only the closing short (run-closing.ts).
+    if (stopped.fault) {
+      const code = await reportFault(io, runtime, stopped.fault, runIdKnown, prepared);
+      closing.hear(interrupt, runIdKnown === null ? 'the run had stopped' : `run ${runIdKnown} had stopped`);
+      return code;
+    }
     if (id === null) throw new Error('the run was not created, and no Redis fault says why');
     if (interrupt.signal.aborted) {
       say(
@@ -264,19 +289,23 @@ export async function syncOnce(
       // This process's chunks settle first (the wait ended with the run, or on a pause): the
       // summary says what they wrote.
       await closeWithinDeadline(runtime, workers.close());
-      return await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
+      const code = await reportSourceBroke(io, runtime, prepared, flags, id, sourceRead);
+      closing.hear(interrupt, `run ${id} had ended`);
+      return code;
     }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
     const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread, keyKnown);
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
+    const ended = waited.kind === 'done' || waited.kind === 'held';
+    closing.hear(interrupt, `run ${id} had ${ended ? 'ended' : 'stopped'}`);
     return code;
   } finally {
     stopMarking();
     stopOnFault();
-    interrupt.dispose();
+    if (!closing.hears(interrupt)) interrupt.dispose();
     progress.stop();
     // With Redis gone, BullMQ cannot hand jobs back; their locks expire and another worker takes them.
-    await closeWithinDeadline(runtime, workers.close());
+    await closeWithinDeadline(runtime, workers.close(), closing.signal);
     // Its own deadline, not chained to the close: a close can outlast its deadline (a chunk's
     // daily-limit pause met as the workers close), and the dry run is to be ended all the same.
     await closeWithinDeadline(runtime, closeOwnQueueOf(runtime, deps, spec, runIdKnown));

@@ -41,4 +41,21 @@ describe('the close deadline', () => {
       'no',
     );
   });
+
+  it('gives up at once when its signal aborts (an interrupt while `run` closes), or is aborted already', async () => {
+    const interrupt = new AbortController();
+    let done = false;
+    const closing = closeWithinDeadline(runtimeOf('ready'), new Promise(() => {}), interrupt.signal).then(
+      () => {
+        done = true;
+      },
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(false);
+    interrupt.abort();
+    await closing;
+    expect(done).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    await closeWithinDeadline(runtimeOf('ready'), new Promise(() => {}), interrupt.signal);
+  });
 });
