@@ -22,6 +22,7 @@ import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
 import { say } from './run-outcome.js';
 import type { Runtime } from './runtime.js';
+import type { BeforeRun } from './signals.js';
 import { UsageError } from './usage-error.js';
 
 export type KeyPauseResult =
@@ -58,6 +59,11 @@ export async function liftKeyPause(
     baseUrlRefusal?: (baseUrl: string) => string | null;
     /** `resume --seller`: this seller was named, so a new key is linked to it though it is not paused. */
     sellerNamed?: boolean;
+    /**
+     * How the ping is waited for; unset, to its answer. `run` gives it up at once on an interrupt
+     * (its BeforeRun throws the line): nothing is written then, whatever the ping answers later.
+     */
+    awaitPing?: (ping: () => Promise<void>) => Promise<void>;
   },
 ): Promise<KeyPauseResult> {
   const queue = new (bullmq().Queue)(seller.queueName, queueOptions(runtime.redis, runtime.config.prefix));
@@ -86,7 +92,7 @@ export async function liftKeyPause(
         timeoutMs: PING_TIMEOUT_MS,
       });
       try {
-        await client.ping();
+        await (options.awaitPing ?? ((ping) => ping()))(() => client.ping());
       } catch (error) {
         if (error instanceof UnauthorizedError) return { kind: 'still-rejected' };
         if (error instanceof SellerApiError) return uncheckedKey(error, seller.baseUrl);
@@ -192,6 +198,7 @@ export async function resumeIfKeyWorksAgain(
   runtime: Runtime,
   spec: RunSpec,
   seller: SellerInfo,
+  before: BeforeRun,
 ): Promise<void> {
   const key = io.env[spec.keyEnv]?.trim() || undefined;
   const marked = (await runtime.sellers.status(spec.sellerRef, spec.dailyReset)).authRejected;
@@ -199,8 +206,18 @@ export async function resumeIfKeyWorksAgain(
     key !== undefined &&
     (await runtime.sellers.rejectedKeys.has(spec.sellerRef, sellerRef(spec.baseUrl, key)));
   if (!marked && !listed) return;
-  const result = await liftKeyPause(runtime, seller, key, spec);
   const label = sellerLabel(spec.sellerRef, spec.sellerName);
+  // The ping (15 s and its retries when the API does not answer) is given up at once on an
+  // interrupt; what follows it (a key linked, the pause lifted) is let finish, never half done.
+  const checking = marked
+    ? `while checking the key in ${spec.keyEnv} for seller ${label}, paused by a rejected key (401): ` +
+      'the check was abandoned, the seller stays paused; no row was queued or sent'
+    : `while checking the key in ${spec.keyEnv}, rejected (401) for seller ${label}: ` +
+      'the check was abandoned, the key stays listed as rejected; no row was queued or sent';
+  const result = await liftKeyPause(runtime, seller, key, {
+    ...spec,
+    awaitPing: (ping) => before.during(ping, { what: checking }),
+  });
   if (result.kind === 'resumed') {
     // Not listed: the 401 that paused the seller was another key's (a mistyped one), which stays listed.
     const accepted = listed ? 'is accepted again' : 'is accepted';

@@ -113,7 +113,7 @@ async function syncAndClose(
   try {
     // Before the first request (the key check below may send one).
     await checkRedisRoom(runtime, prepared.rowEstimate, flags.force);
-    await resumeIfKeyWorksAgain(io, runtime, spec, seller);
+    await resumeIfKeyWorksAgain(io, runtime, spec, seller, before);
     // Before the run lists itself under its seller: what a 401 means (rejected-key-line.ts).
     keyKnown = await keyHadHistory(io, runtime, spec);
     before.check();

@@ -34,7 +34,7 @@ describe('when `run` is interrupted while it closes, once it has said how its ru
   });
 
   it('after its summary, as it closes its connections to Redis: says the run had ended, exit 130', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const rows = catalogRows(5);
     const source = await pipeline.csv('catalog.csv', rows);
@@ -64,7 +64,7 @@ describe('when `run` is interrupted while it closes, once it has said how its ru
 
   it('after its pause line (--no-wait), its workers waiting for a chunk whose create gets no answer: ' +
     'says the run had stopped, exit 143 without waiting for the chunk', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     // The listing and SKU-1's create use the day; SKU-3's create meets the limit while SKU-2's is held.
     pipeline.sandbox.setFaults({ dailyLimit: 2 });
