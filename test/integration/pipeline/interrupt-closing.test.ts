@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHUNK_SIZE } from '../../../src/defaults.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
-import { usePipeline } from '../support/pipeline.js';
+import { MAIN_KEY, usePipeline } from '../support/pipeline.js';
 import { RedisStall } from '../support/redis-stall.js';
 
 /** The tail of the line of an interrupt that only cut the closing short. */
@@ -15,15 +16,23 @@ const CUT_SHORT =
  * run was cut short.
  */
 describe('when `run` is interrupted while it closes, once it has said how its run ended', () => {
-  let writesHeld = false;
+  // Per test: once `holding`, the create of SKU-00002 waits until the test ends (its chunk cannot finish).
+  let holding = false;
+  let createHeld: () => void = () => {};
   let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
+  let released = Promise.resolve();
+  beforeEach(() => {
+    holding = false;
+    released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
   });
-  // Once `writesHeld`, the create of SKU-2 waits until the test ends: its chunk cannot finish.
   const pipeline = usePipeline({
-    hold: (request) =>
-      writesHeld && request.method === 'POST' && request.body?.includes('"SKU-2"') ? released : undefined,
+    hold: (request) => {
+      if (!holding || request.method !== 'POST' || !request.body?.includes('"SKU-00002"')) return undefined;
+      createHeld();
+      return released;
+    },
   });
   let stall: RedisStall | null = null;
   // Registered after usePipeline, so it runs first: the sandbox answers what it held, then closes.
@@ -62,24 +71,32 @@ describe('when `run` is interrupted while it closes, once it has said how its ru
     expect(status.counts).toMatchObject({ created: rows.length, failed: 0 });
   });
 
-  it('after its pause line (--no-wait), its workers waiting for a chunk whose create gets no answer: ' +
+  it('after its line of a rejected key, its workers waiting for a chunk whose create gets no answer: ' +
     'says the run had stopped, exit 143 without waiting for the chunk', {
     timeout: 60_000,
   }, async () => {
-    // The listing and SKU-1's create use the day; SKU-3's create meets the limit while SKU-2's is held.
-    pipeline.sandbox.setFaults({ dailyLimit: 2 });
-    writesHeld = true;
-    const source = await pipeline.csv('catalog.csv', catalogRows(5));
+    // Two chunks at once: the first's create of SKU-00002 gets no answer, and the key is revoked as
+    // it comes; the next requests meet the 401, the other chunk pauses the seller, and the run's
+    // wait ends (exit 3) while the first chunk still waits for its answer.
+    const held = new Promise<void>((resolve) => {
+      createHeld = () => {
+        pipeline.sandbox.revokeKey(MAIN_KEY);
+        resolve();
+      };
+    });
+    holding = true;
+    const source = await pipeline.csv('catalog.csv', catalogRows(DEFAULT_CHUNK_SIZE + 50));
     // Far off: without an answer to the interrupt, the process would wait there for the chunk.
-    const run = pipeline.spawn(['run', source, '--no-wait', '--concurrency', '2'], {
+    const run = pipeline.spawn(['run', source, '--concurrency', '2'], {
       CATALOG_SYNC_CLOSE_DEADLINE_MS: '600000',
     });
-    await run.waitForStderr(/rows stay queued and resume after the reset/);
+    await held;
+    await run.waitForStderr(/rejected \(401\).*\n/);
     const runId = runIdOf(run.stderr());
 
     run.process.kill('SIGTERM');
 
-    // The create of SKU-2 is still held: the chunk under way did not end, the close was given up.
+    // The create of SKU-00002 is still held: the chunk under way did not end, the close was given up.
     expect(await run.exited).toEqual({ code: 143, signal: null });
     expect(run.stderr().split('\n').at(-2)).toBe(
       `catalog-sync: interrupted (SIGTERM) while closing: run ${runId} had stopped, as said above; ${CUT_SHORT}`.trimEnd(),
