@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../interfaces.js';
+import { trimCell } from './cell-text.js';
 import { CatalogConfigError } from './errors.js';
 import { kindOf, splitList } from './fields.js';
 import type { FieldRule, MappingSpec } from './mapping-file.js';
@@ -105,7 +106,7 @@ function fieldSetter(
   spec: FieldSpec,
   transforms: NonNullable<FieldRule['transform']>,
 ): (record: SourceRecord, fields: RawFields) => void {
-  const transform = (text: string) => applyTextTransforms(text.trim(), transforms);
+  const transform = (text: string) => applyTextTransforms(trimCell(text), transforms);
   // A list field takes a list the source gave (a JSON array, repeated XML elements) item by item,
   // each transformed; a text field, the text (`values`: the items joined with `|`).
   const cell = (record: SourceRecord, column: string): string | string[] => {

@@ -1,4 +1,5 @@
 import type { ProductFields, SourceRecord } from '../interfaces.js';
+import { trimCell } from './cell-text.js';
 import { isSpreadsheetMangled, mangledKeyReason } from './fields.js';
 import { invisibleKeyReason } from './invisible-text.js';
 import { comparableKey } from './key-forms.js';
@@ -53,7 +54,7 @@ export function keyOfRow(
  */
 export function excelKeyOf(record: SourceRecord, rowKey: RowKey): string | undefined {
   if (record.excelText === undefined || rowKey.derived || rowKey.key === '') return undefined;
-  return record.excelText.find(({ text }) => text.trim() === rowKey.key)?.cell;
+  return record.excelText.find(({ text }) => trimCell(text) === rowKey.key)?.cell;
 }
 
 /**

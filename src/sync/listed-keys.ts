@@ -1,4 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
+import { trimCell } from '../catalog/cell-text.js';
 import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunSpec } from '../runs/run-record.js';
@@ -55,9 +56,16 @@ export function queueListedKeys(
   multi.hset(keys.run(runId), LOOKALIKE_GUARDED, 1);
 }
 
-/** A listed value as a row's key is compared (list-pages.ts matchKeyOf). */
+/**
+ * A listed value as a row's key is compared (list-pages.ts matchKeyOf): read as a cell is (trimCell),
+ * so that `SP` in the file finds the product whose SKU is `SP `, and one with a byte order mark at
+ * its edge is a key with an invisible character (sync/invisible-edge-keys.ts), not the clean key.
+ */
 export function listedValue(value: unknown): string | null {
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (typeof value === 'string') {
+    const key = trimCell(value);
+    return key === '' ? null : key;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 }

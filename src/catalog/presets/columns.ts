@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
+import { trimCell } from '../cell-text.js';
 import { listCell } from '../source-lists.js';
 
 /**
@@ -61,12 +62,12 @@ export class Columns {
   /** A reader of one column's trimmed text ('' when blank or absent). */
   reader(...candidates: (string | RegExp)[]): (record: SourceRecord) => string {
     const column = this.find(...candidates);
-    if (column !== undefined) return (record) => (record.values[column] ?? '').trim();
+    if (column !== undefined) return (record) => trimCell(record.values[column] ?? '');
     if (!this.open) return () => '';
     const later = this.foundLater(candidates);
     return (record) => {
       const found = later(record);
-      return found === undefined ? '' : (record.values[found] ?? '').trim();
+      return found === undefined ? '' : trimCell(record.values[found] ?? '');
     };
   }
 

@@ -1,3 +1,4 @@
+import { trimCell } from '../cell-text.js';
 import { kindOf, listItems } from '../fields.js';
 import { currencyOfPrices } from '../price-currency.js';
 import { sourceList } from '../source-lists.js';
@@ -41,7 +42,7 @@ export const generic: Preset = {
         // A list field takes a list the source gave item by item (an item may hold a `,`); a
         // text field, and a list field from a CSV cell, the text (split on `,` by its kind).
         const list = lists && kindOf(field) === 'list' ? sourceList(record, column) : undefined;
-        const value = list ? listItems(list) : (values[column] as string).trim();
+        const value = list ? listItems(list) : trimCell(values[column] as string);
         // A blank cell means "leave as it is": no value, and none to differ from another.
         if ((Array.isArray(value) ? value.length === 0 : value === '') || twice?.has(field)) continue;
         const before = field === 'id' ? id : Object.hasOwn(fields, field) ? fields[field] : undefined;

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../../interfaces.js';
+import { trimCell } from '../cell-text.js';
 import { splitList } from '../fields.js';
 import { type Columns, put, slug } from './columns.js';
 import { fromId, fromName, fromVariant, type KeyDerivation } from './key-derivation.js';
@@ -83,7 +84,7 @@ function createWooMapper(c: Columns, run: PresetRun): RowMapper {
   const reader = (...names: (string | RegExp)[]) => {
     const column = c.find(...names);
     if (column === undefined) return () => '';
-    return (record: SourceRecord) => unescapeWoo(record.values[column] ?? '').trim();
+    return (record: SourceRecord) => trimCell(unescapeWoo(record.values[column] ?? ''));
   };
   /** A description column: its `\n` are newlines (woocommerce-description.ts). */
   const descriptionReader = (name: string) => {

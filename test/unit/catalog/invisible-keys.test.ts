@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isBlankRecord } from '../../../src/catalog/blank-record.js';
+import { parseMapping } from '../../../src/catalog/mapping-file.js';
 import { mapRows } from './map-rows.js';
 
 // Characters that take no room on screen (format characters): a cell of only these looks empty to
@@ -50,6 +51,10 @@ describe('a key with an invisible character at its start or end', () => {
     ['SKU-1\u2060', 'sku "SKU-1\\u2060" ends with an invisible character (U+2060 word joiner)'],
     ['\u00adSKU-1', 'sku "\\u00adSKU-1" starts with an invisible character (U+00AD soft hyphen)'],
     ['SKU-1\u200e', 'sku "SKU-1\\u200e" ends with an invisible character (U+200E left-to-right mark)'],
+    // String.prototype.trim strips a byte order mark: it was sent as Z4, unsaid.
+    ['\ufeffZ4', 'sku "\\ufeffZ4" starts with an invisible character (U+FEFF byte order mark)'],
+    ['Z5\ufeff', 'sku "Z5\\ufeff" ends with an invisible character (U+FEFF byte order mark)'],
+    [' \ufeffZ6 ', 'sku "\\ufeffZ6" starts with an invisible character (U+FEFF byte order mark)'],
   ])(
     'is refused in one line naming the character (%j), as a key the tool cannot trust',
     async (key, says) => {
@@ -59,7 +64,7 @@ describe('a key with an invisible character at its start or end', () => {
           kind: 'invalid',
           row: 1,
           line: 2,
-          key,
+          key: key.replace(/^ | $/g, ''),
           keyUntrusted: true,
           reason: `${says}: it is not the key it looks like; remove the character from the cell (the product made under it is found then, and its sku cleaned)`,
         },
@@ -76,6 +81,35 @@ describe('a key with an invisible character at its start or end', () => {
       ],
     );
     expect(rows.map((row) => row.kind)).toEqual(['upsert', 'invalid']);
+  });
+
+  it.each([
+    [
+      'a Shopify export',
+      ['Handle', 'Title', 'Variant SKU', 'Variant Price'],
+      ['mug', 'Mug', '\ufeffM-1', '5'],
+      {},
+    ],
+    [
+      'a mapping file',
+      ['Art', 'Name', 'Price'],
+      ['\ufeffM-1', 'Mug', '5'],
+      {
+        mapping: parseMapping(
+          'preset: generic\nfields:\n  sku: Art\n  name: Name\n  price: Price\n',
+          'm.yml',
+          'yaml',
+        ),
+      },
+    ],
+  ])('is a byte order mark refused in %s too', async (_, columns, cells, options) => {
+    const rows = await mapRows(columns, [cells], options);
+    expect(rows[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(
+        /^sku "\\ufeffM-1" starts with an invisible character \(U\+FEFF byte order mark\)/,
+      ),
+    });
   });
 
   it('leaves one inside a key alone (a joiner is part of some scripts’ words)', async () => {
