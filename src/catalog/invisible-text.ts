@@ -107,15 +107,21 @@ export function invisibleEdgeForms(key: string): string[] {
   return forms;
 }
 
-/** The key with each such character written as its escape (`\u200b`), so that a message shows it. */
+/**
+ * The key with each such character written as its escape (`\u200b`), so that a message shows it;
+ * white space other than a space too (a no-break space, a tab: `\u00a0`), which shows as one.
+ */
 export function shownKey(key: string): string {
   let out = '';
   for (const char of key) {
     const code = char.charCodeAt(0);
-    out += isInvisible(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+    const hidden = isInvisible(code) || (code !== 0x20 && OTHER_SPACE.test(char));
+    out += hidden ? `\\u${code.toString(16).padStart(4, '0')}` : char;
   }
   return out;
 }
+
+const OTHER_SPACE = /\s/;
 
 function codePoint(code: number): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;

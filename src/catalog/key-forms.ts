@@ -1,3 +1,6 @@
+import { SPACE_CLASS, trimCell } from './cell-text.js';
+import { shownKey } from './invisible-text.js';
+
 /**
  * The other ways a match key can be written in Unicode: `é` as one character (the composed form,
  * NFC) or as `e` and a combining accent (the decomposed form, NFD). Two exports of one catalog can
@@ -23,3 +26,35 @@ export function comparableKey(key: string): string {
 }
 
 const NOT_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * Whether a listed key (`theirs`, as the product shows it) is `key` with white space at its edges:
+ * `SP ` for `SP`. Cells and listed keys are both read without it (cell-text.ts, sync/listed-keys.ts),
+ * so the row was matched to that product by it; sending `SP` would change the seller's SKU on the
+ * marketplace to one their other systems (the ERP the file came from, an order import) do not
+ * know, as stripping an invisible character would (docs/sources.md). The diff keeps it (diff.ts).
+ */
+export function edgeSpacedKey(key: string, theirs: unknown): theirs is string {
+  return typeof theirs === 'string' && theirs.length > key.length && trimCell(theirs) === key;
+}
+
+/**
+ * A listed key with white space at its edges as a note shows it: quoted, so that a space shows, any
+ * other white space written as its escape (`"NB\u00a0"`), and where it is (` (a space at its end)`),
+ * as a former key form's words are (sync/former-key-forms.ts).
+ */
+export function listedKeyWords(key: string): { shown: string; why: string } {
+  const start = key.length - key.replace(LEADING_SPACES, '').length;
+  const end = key.length - key.replace(TRAILING_SPACES, '').length;
+  const count = (n: number) => (n === 1 ? 'a space' : `${n} spaces`);
+  const where =
+    start > 0 && end > 0
+      ? 'spaces at its start and end'
+      : start > 0
+        ? `${count(start)} at its start`
+        : `${count(end)} at its end`;
+  return { shown: `"${shownKey(key)}"`, why: ` (${where})` };
+}
+
+const LEADING_SPACES = new RegExp(`^${SPACE_CLASS}+`);
+const TRAILING_SPACES = new RegExp(`${SPACE_CLASS}+$`);

@@ -316,6 +316,7 @@ export class RunContexts {
       createOnly: new Set(run.createOnlyFields ?? []),
       ...(run.keepRemoteEdits ? { keepRemote: keepRemoteOf(run.keepRemoteEdits) } : {}),
       ...(run.fields ? { sent: new Set(run.fields) } : {}),
+      matchBy: run.matchBy,
       recordUnchanged: run.incremental === true,
       only: run.only ?? null,
       loadIndex,

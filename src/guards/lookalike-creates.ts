@@ -45,7 +45,10 @@ type StoredLookalike = Omit<Lookalike, 'productIds'> & { productIds?: string[]; 
 /** A create the run is held for: named as a listed product without a SKU, or with a listed value. */
 export type HeldCreate = Lookalike | ListedKeyCreate;
 
-type CheckContext = Pick<RowSyncContext, 'runId' | 'index' | 'createOnly' | 'only' | 'keepRemote'> & {
+type CheckContext = Pick<
+  RowSyncContext,
+  'runId' | 'index' | 'createOnly' | 'only' | 'keepRemote' | 'matchBy'
+> & {
   run: Pick<RunRecord, 'id' | 'matchBy' | 'sentFields' | 'matchColumnNames'>;
 };
 

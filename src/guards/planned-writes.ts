@@ -11,7 +11,7 @@ import { diffOptionsOf, type RowSyncContext } from '../sync/row-sync-context.js'
 import { buyerPriceRefusal, lastSentBuyerPriceRefusal, type ShownPrices } from './buyer-price.js';
 import { lastSentPriceRefusal, priceChangeRefusal } from './limits.js';
 
-type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote'>;
+type PlanContext = Pick<RowSyncContext, 'createOnly' | 'only' | 'keepRemote' | 'sent' | 'matchBy'>;
 
 /**
  * The write a guarded run plans for a row, or null when it needs none (or this run created it

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { edgeSpacedKey, listedKeyWords } from '../catalog/key-forms.js';
 import type { RowOutcome } from '../interfaces.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { SAME_KEY_NOTE } from '../runs/run-scripts.js';
@@ -99,15 +100,25 @@ export async function scanMissing(
       const managedKey = managedKeys.get(id);
       const owner = owners[i] ?? null;
       if ((inSource[i] === 1 && owner === id) || cleanHeld[i]) return;
-      const line = { row: null, key: keyed[i] ?? '', productId: id, status: 'ok', error: '' } as const;
+      const key = keyed[i] ?? '';
+      // Shown as the product lists it (`dup `, matched as `dup`), and said: a space does not show.
+      const spaced = edgeSpacedListing(id, entry, key, matchBy);
+      const line = { row: null, key: spaced ?? key, productId: id, status: 'ok', error: '' } as const;
+      const notes = spaced === undefined ? [] : [spacedNote(matchBy, spaced)];
       // A key the source holds covers one product only, its row's: a second one listed under it is
       // said, never deactivated (the key is not gone from the source), whoever made it.
       if (inSource[i] === 1 && owner !== null) {
-        const which = recorded.get(line.key)?.id === owner ? 'the one it recorded' : 'listed first';
-        const note = `${SAME_KEY_NOTE} ${matchBy} ${line.key}: this tool writes product ${owner} (${which}), not this one`;
-        lines.push({ ...line, action: 'missing', note });
+        const which = recorded.get(key)?.id === owner ? 'the one it recorded' : 'listed first';
+        notes.unshift(
+          `${SAME_KEY_NOTE} ${matchBy} ${key}: this tool writes product ${owner} (${which}), not this one`,
+        );
+        lines.push({ ...line, action: 'missing', note: notes.join('; ') });
       } else if (!deactivate || !managedKey) {
-        lines.push({ ...line, action: 'missing' });
+        lines.push(
+          notes.length > 0
+            ? { ...line, action: 'missing', note: notes.join('; ') }
+            : { ...line, action: 'missing' },
+        );
       } else if (alreadySo(decodeEntry(id, entry).values, deactivate)) {
         lines.push({ ...line, key: managedKey, action: 'deactivate', note: 'already so' });
       } else {
@@ -165,4 +176,21 @@ async function createdByRun(
     redis.hmget(keys.keyToId(runId), ...placeholders),
   ]);
   return new Set(ids.filter((id, i) => isCreated[i] === 1 && owners[i] === id));
+}
+
+/**
+ * The key as the product lists it where that is the run's key of it with white space at its edges
+ * (`dup ` for `dup`: listed keys are read as cells are, sync/listed-keys.ts), else undefined. Most
+ * entries hold the key as it is: told without parsing the entry.
+ */
+function edgeSpacedListing(id: string, entry: string, key: string, matchBy: string): string | undefined {
+  if (key === '' || entry.includes(JSON.stringify(key))) return undefined;
+  const listed = decodeEntry(id, entry).values[matchBy];
+  return edgeSpacedKey(key, listed) ? listed : undefined;
+}
+
+/** `sku is "dup " on the marketplace (a space at its end)`. */
+function spacedNote(matchBy: string, listed: string): string {
+  const { shown, why } = listedKeyWords(listed);
+  return `${matchBy} is ${shown} on the marketplace${why}`;
 }

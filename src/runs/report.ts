@@ -7,6 +7,9 @@ import type { RunStore } from './run-store.js';
 
 export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error', 'note'] as const;
 
+/** A cell with white space at its edge is quoted: a key listed as `dup ` shows its space in any text view. */
+const EDGE_SPACE = /^\s|\s$/;
+
 export interface ReportOptions {
   /**
    * The report goes to a terminal or a pipe (`report <run-id>` on standard output): control characters
@@ -35,7 +38,11 @@ export async function writeReport(
   out: NodeJS.WritableStream,
   options: ReportOptions = {},
 ): Promise<ReportWritten> {
-  const csv = stringify({ header: true, columns: [...REPORT_COLUMNS], quoted_match: QUOTED_MATCH });
+  const csv = stringify({
+    header: true,
+    columns: [...REPORT_COLUMNS],
+    quoted_match: [QUOTED_MATCH, EDGE_SPACE],
+  });
   csv.pipe(out, { end: false });
   const cell = options.terminal ? (value: string) => terminalSafe(guardCell(value)) : guardCell;
   let lines = 0;

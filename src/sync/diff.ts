@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { toDecimal } from '../catalog/decimal.js';
+import { edgeSpacedKey, listedKeyWords } from '../catalog/key-forms.js';
 import { unsoldNotCreated, unsoldStatusKept } from '../catalog/unsold.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
@@ -42,6 +43,8 @@ export interface DiffOptions {
   keepRemote?: ReadonlySet<string> | 'all';
   /** `--fields`: the fields sent (absent: all); a new product's missing field may be left out by it. */
   sent?: ReadonlySet<string>;
+  /** The run's match field: its value differing only by white space at its edges is the same key. */
+  matchBy?: string;
 }
 
 /** `--keep-remote-edits` as the diff takes it: `all` anywhere in the list keeps every field. */
@@ -106,6 +109,13 @@ export function diffProduct(
     if (mine === undefined) continue;
     const theirs = remote.values[name];
     if (theirs !== undefined && compactEquals(mine, theirs)) continue;
+    // `SP ` on the marketplace is the row's `SP` (listed keys are read as cells are: the row was
+    // matched so): kept as the seller's SKU, never changed for spaces alone (catalog/key-forms.ts).
+    if (name === options.matchBy && typeof mine === 'string' && edgeSpacedKey(mine, theirs)) {
+      const { shown, why } = listedKeyWords(theirs);
+      notes.push(`${name} is ${shown} on the marketplace${why}: matched as ${mine}, kept`);
+      continue;
+    }
     const sent = memory?.sent[name];
     if (options.createOnly?.has(name)) {
       if (createOnlyDiffers(mine, theirs, sent, memory?.echo?.[name]))
@@ -280,6 +290,8 @@ export function memoryOfShown(
   before: WriteMemory | undefined,
   fields: ProductFields,
   shown: Record<string, CompactValue>,
+  /** The run's match field: shown with white space at its edges, it shows as the row says (diffProduct). */
+  matchBy?: string,
 ): WriteMemory | null {
   const sent = { ...before?.sent };
   const echo = { ...before?.echo };
@@ -288,7 +300,11 @@ export function memoryOfShown(
   for (const [name, value] of Object.entries(fields)) {
     const mine = compactValue(value);
     const theirs = shown[name];
-    if (mine === undefined || theirs === undefined || !compactEquals(mine, theirs)) continue;
+    if (mine === undefined || theirs === undefined) continue;
+    const same =
+      compactEquals(mine, theirs) ||
+      (name === matchBy && typeof mine === 'string' && edgeSpacedKey(mine, theirs));
+    if (!same) continue;
     const known = sent[name];
     if (known !== undefined && sentEquals(mine, known)) continue;
     sent[name] = rememberedForm(mine);

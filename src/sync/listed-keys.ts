@@ -58,8 +58,9 @@ export function queueListedKeys(
 
 /**
  * A listed value as a row's key is compared (list-pages.ts matchKeyOf): read as a cell is (trimCell),
- * so that `SP` in the file finds the product whose SKU is `SP `, and one with a byte order mark at
- * its edge is a key with an invisible character (sync/invisible-edge-keys.ts), not the clean key.
+ * so that `SP` in the file finds the product whose SKU is `SP ` (its key is not changed for it:
+ * diff.ts), and one with a byte order mark at its edge is a key with an invisible character
+ * (sync/invisible-edge-keys.ts), not the clean key.
  */
 export function listedValue(value: unknown): string | null {
   if (typeof value === 'string') {

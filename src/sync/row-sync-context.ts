@@ -23,6 +23,8 @@ export interface RowSyncContext {
   keepRemote?: ReadonlySet<string> | 'all';
   /** `--fields`: the fields sent, when not all (see DiffOptions). */
   sent?: ReadonlySet<string>;
+  /** The run's match field: a listed key differing from the row's by edge spaces is the same key (DiffOptions). */
+  matchBy: string;
   /** An `--incremental` run: unchanged rows are recorded too, so the next run needs no list read. */
   recordUnchanged: boolean;
   /** `--only create|update`: the rows that need the other write are skipped. */
@@ -79,10 +81,13 @@ export function givenUp(ctx: RowSyncContext, error: unknown, tries: readonly unk
   return ctx.afterTries ? ctx.afterTries(error, tries) : error;
 }
 
-/** The run's options of the diff (`--create-only-fields`, `--keep-remote-edits`, `--fields`). */
-export function diffOptionsOf(ctx: Pick<RowSyncContext, 'createOnly' | 'keepRemote' | 'sent'>): DiffOptions {
+/** The run's options of the diff (`--create-only-fields`, `--keep-remote-edits`, `--fields`, its match field). */
+export function diffOptionsOf(
+  ctx: Pick<RowSyncContext, 'createOnly' | 'keepRemote' | 'sent' | 'matchBy'>,
+): DiffOptions {
   return {
     createOnly: ctx.createOnly,
+    matchBy: ctx.matchBy,
     ...(ctx.keepRemote ? { keepRemote: ctx.keepRemote } : {}),
     ...(ctx.sent ? { sent: ctx.sent } : {}),
   };

@@ -89,7 +89,9 @@ async function syncAgainst(
       }
       if (!ctx.dryRun) {
         const memory = known && withLearned(known, diff.learned);
-        const seen = ctx.recordUnchanged ? memoryOfShown(memory, upsert.fields, remote?.values ?? {}) : null;
+        const seen = ctx.recordUnchanged
+          ? memoryOfShown(memory, upsert.fields, remote?.values ?? {}, ctx.matchBy)
+          : null;
         if (seen) await remember(ctx, upsert.key, { id: diff.id, ...seen });
         else if (memory && (memory !== known || adopted)) await remember(ctx, upsert.key, memory);
         else if (adopted) await remember(ctx, upsert.key, { id: diff.id, sent: {} });
@@ -103,7 +105,9 @@ async function syncAgainst(
       if (heldFor) return outcome('update', diff.id, 'held', heldFor, diff.notes);
       const learned = known && withLearned(known, diff.learned);
       // An --incremental run records, with the write, the fields the product shows as the source says.
-      const seen = ctx.recordUnchanged ? memoryOfShown(learned, upsert.fields, remote?.values ?? {}) : null;
+      const seen = ctx.recordUnchanged
+        ? memoryOfShown(learned, upsert.fields, remote?.values ?? {}, ctx.matchBy)
+        : null;
       const before = seen ? { id: diff.id, ...seen } : learned;
       const result = await writeUpdate(ctx, upsert, remote as IndexedProduct, diff.fields, before, true);
       if (result === 'gone') return create({ ...ctx, gone: (remote as IndexedProduct).id }, upsert, outcome);
@@ -294,7 +298,7 @@ async function adopt(
     found.values,
     token,
   );
-  const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly });
+  const diff = diffProduct(upsert, found, memory, { createOnly: ctx.createOnly, matchBy: ctx.matchBy });
   if (diff.action === 'update') {
     // Not this run's create after all (a claim taken over from another run): guarded as any update.
     const heldFor = await ctx.heldUpdate?.(upsert, found, diff.fields, { id: found.id, ...memory });

@@ -141,6 +141,7 @@ describe('syncRow against an API with its own forms (real Redis, fake API, fake 
       finder,
       dryRun: false,
       createOnly: new Set(),
+      matchBy: 'sku',
       recordUnchanged: false,
       retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 1 },
       sleep: wait,

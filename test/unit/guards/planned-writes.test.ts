@@ -71,7 +71,7 @@ describe('updateWrite: the price the buyer pays, sale prices included', () => {
 });
 
 describe('samePlan: the write approve would send now is the one held', () => {
-  const context = { createOnly: new Set<string>(), only: null };
+  const context = { createOnly: new Set<string>(), only: null, matchBy: 'sku' };
 
   it('a write planned unread, approved against the product read, is the same while its fields are', () => {
     const held = updateWrite({}, row, unread, { price: 0.2 }, known);

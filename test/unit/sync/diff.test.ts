@@ -251,6 +251,68 @@ describe('diffProduct', () => {
     });
   });
 
+  describe('when the match key differs from the listed one only by spaces at its edges', () => {
+    // The row was matched to the product so (listed keys are read as cells are: trimmed): the
+    // same key, not a change of it. Sent, the seller's SKU would change to one their ERP lacks.
+    const note = 'sku is "SP " on the marketplace (a space at its end): matched as SP, kept';
+
+    it('sends no key, and says the marketplace keeps its own', () => {
+      const result = diffProduct(
+        upsert({ sku: 'SP', name: 'Mug' }),
+        remote({ sku: 'SP ', name: 'Mug' }),
+        undefined,
+        {
+          matchBy: 'sku',
+        },
+      );
+      expect(result).toEqual({ action: 'unchanged', id: '7', notes: [note], learned: {} });
+    });
+
+    it('sends the other fields that changed without it', () => {
+      const result = diffProduct(
+        upsert({ sku: 'SP', name: 'Big mug' }),
+        remote({ sku: 'SP ', name: 'Mug' }),
+        undefined,
+        {
+          matchBy: 'sku',
+        },
+      );
+      expect(result).toEqual({
+        action: 'update',
+        id: '7',
+        fields: { name: 'Big mug' },
+        notes: [note],
+        learned: {},
+      });
+    });
+
+    it('whatever the match field, and only for it', () => {
+      const byBarcode = diffProduct(
+        upsert({ sku: 'S-1', barcode: '400', name: 'Mug' }),
+        remote({ sku: 'S-1 ', barcode: '400 ', name: 'Mug' }),
+        undefined,
+        { matchBy: 'barcode' },
+      );
+      expect(byBarcode).toMatchObject({
+        action: 'update',
+        fields: { sku: 'S-1' },
+        notes: ['barcode is "400 " on the marketplace (a space at its end): matched as 400, kept'],
+      });
+    });
+
+    it('sends a key that differs otherwise (its case, a character inside)', () => {
+      const result = diffProduct(
+        upsert({ sku: 'SP', name: 'Mug' }),
+        remote({ sku: 'sp ', name: 'Mug' }),
+        undefined,
+        {
+          matchBy: 'sku',
+        },
+      );
+      expect(result).toMatchObject({ action: 'update', fields: { sku: 'SP' }, notes: [] });
+    });
+  });
+
   describe('when the remote value was changed by hand', () => {
     it('updates it back although the last sent value equals the row', () => {
       const result = diffProduct(

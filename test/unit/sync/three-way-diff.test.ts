@@ -263,6 +263,21 @@ describe('memoryOfShown: what an --incremental run records of a product it read'
     ).toBeNull();
   });
 
+  it('records the match key as the row has it where the product shows it with spaces at its edges', () => {
+    // The next run relying on the record then knows the key as the same: it sends no sku.
+    const memory = memoryOfShown(undefined, { sku: 'SP', name: 'Mug' }, { sku: 'SP ', name: 'Mug' }, 'sku');
+    expect(memory?.sent).toEqual({ sku: 'SP', name: 'Mug' });
+    expect(
+      diffProduct(
+        row({ sku: 'SP', name: 'Mug' }),
+        { id: '7', values: {}, unread: true },
+        memory ?? undefined,
+      ),
+    ).toMatchObject({ action: 'unchanged' });
+    // Not for another field than the match field.
+    expect(memoryOfShown(undefined, { name: 'Mug' }, { name: 'Mug ' }, 'sku')).toBeNull();
+  });
+
   it('records nothing of a product it did not read', () => {
     expect(memoryOfShown(before, { sku: 'S-1', name: 'Shawl', price: 21 }, {})).toBeNull();
   });
