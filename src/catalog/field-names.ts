@@ -1,4 +1,5 @@
 import { PRODUCT_FIELDS } from './fields.js';
+import { shownName } from './invisible-text.js';
 
 /**
  * The product fields an option names (`--missing`, `--first`, `--create-only-fields`,
@@ -223,7 +224,7 @@ export function unknownFieldLine(named: NamedField, known: readonly string[], ca
     ? ''
     : nearest.otherName
       ? `; the ${named.name} field is ${nearest.field}`
-      : `; the nearest field is ${nearest.field}`;
+      : `; the nearest field is ${shownName(nearest.field)}`;
   return `${named.option}: ${named.name}: ${cause}${hint}`;
 }
 

@@ -112,10 +112,33 @@ export function invisibleEdgeForms(key: string): string[] {
  * white space other than a space too (a no-break space, a tab: `\u00a0`), which shows as one.
  */
 export function shownKey(key: string): string {
+  return escaped(key, true);
+}
+
+/**
+ * A name a message quotes (a header's column, a field the source gives) with each such character
+ * written as its escape: a header cell `\u200bsku` printed as it is reads `sku`.
+ */
+export function escapedName(name: string): string {
+  return escaped(name, false);
+}
+
+/**
+ * A name a message points the user to, with the invisible character at its edge named as a key's is
+ * (invisibleKeyReason): `"\u200bsku", which starts with an invisible character (U+200B zero width
+ * space)`. The nearest field to `sku` being `sku` to the eye, the message must say why it is not.
+ */
+export function shownName(name: string): string {
+  const edge = invisibleEdge(name);
+  if (edge === undefined) return escapedName(name);
+  return `"${escapedName(name)}", which ${edge.where} with an invisible character (${edge.code} ${edge.name})`;
+}
+
+function escaped(text: string, spaces: boolean): string {
   let out = '';
-  for (const char of key) {
+  for (const char of text) {
     const code = char.charCodeAt(0);
-    const hidden = isInvisible(code) || (code !== 0x20 && OTHER_SPACE.test(char));
+    const hidden = isInvisible(code) || (spaces && code !== 0x20 && OTHER_SPACE.test(char));
     out += hidden ? `\\u${code.toString(16).padStart(4, '0')}` : char;
   }
   return out;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
 import { editDistance, nearestField, type ReadAs } from './field-names.js';
+import { shownName } from './invisible-text.js';
 import type { MappingSpec } from './mapping-file.js';
 import { mayShowField, shownFields } from './shown-fields.js';
 
@@ -74,9 +75,9 @@ export function matchField(
   const column = read.preset ? nearestColumn(asked, read.preset.reads(), available) : undefined;
   const nearest = column ? undefined : nearestField(asked, available.filter(mayShowField), 1);
   const near = column
-    ? `; the nearest column is ${column.column}, read as ${column.field}`
+    ? `; the nearest column is ${shownName(column.column)}, read as ${column.field}`
     : nearest
-      ? `; the nearest field is ${nearest.field}`
+      ? `; the nearest field is ${shownName(nearest.field)}`
       : '';
   const fields = `(fields: ${shownFields(available)})`;
   if (found.column !== undefined && read.preset)

@@ -1,4 +1,5 @@
 import { SHOWN_FIELD_LENGTH, SHOWN_FIELDS } from '../defaults.js';
+import { escapedName } from './invisible-text.js';
 
 /**
  * The source's fields as the message lists them. A field's name is the source's header, and a file
@@ -8,7 +9,8 @@ import { SHOWN_FIELD_LENGTH, SHOWN_FIELDS } from '../defaults.js';
  */
 export function shownFields(available: readonly string[]): string {
   const plain = available.filter(mayShowField);
-  const shown = plain.slice(0, SHOWN_FIELDS);
+  // A header cell `\u200bsku` is not sku: its invisible character is written so (invisible-text.ts).
+  const shown = plain.slice(0, SHOWN_FIELDS).map(escapedName);
   if (plain.length > shown.length) shown.push(`${plain.length - shown.length} more`);
   const kept = keptBack(available);
   if (shown.length === 0 && kept === '') return 'none';

@@ -1,4 +1,5 @@
 import { nearestField, TOOL_FIELDS } from '../catalog/field-names.js';
+import { shownName } from '../catalog/invisible-text.js';
 import { MONEY_FIELDS } from '../catalog/money.js';
 import { PUBLISHED_STATE_PRESETS } from '../catalog/presets/index.js';
 import { mayShowField, shownFields } from '../catalog/shown-fields.js';
@@ -235,5 +236,5 @@ function nearestHint(name: string, known: readonly string[]): string {
   if (!nearest) return '';
   return nearest.otherName
     ? `; the ${name} field is ${nearest.field}`
-    : `; the nearest field is ${nearest.field}`;
+    : `; the nearest field is ${shownName(nearest.field)}`;
 }

@@ -95,6 +95,14 @@ describe('the field a user meant', () => {
       '--first: prise: no product has it; the nearest field is price',
     );
   });
+
+  it('names an invisible character of the field meant, which printed as it is reads as the name asked', () => {
+    expect(
+      unknownFieldLine({ option: '--fields', name: 'sku' }, ['\u200bsku', 'name'], 'no such field'),
+    ).toBe(
+      '--fields: sku: no such field; the nearest field is "\\u200bsku", which starts with an invisible character (U+200B zero width space)',
+    );
+  });
 });
 
 describe('the product field a name that is not one was meant to be', () => {

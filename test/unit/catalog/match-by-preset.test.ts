@@ -123,6 +123,15 @@ describe('--match-by a column of a platform preset', () => {
     );
   });
 
+  it('a nearest field with an invisible character names the character, as a key refusal does', () => {
+    // A header cell `\u200bsku` (a copy from a web page): the message printed it invisibly, so it
+    // read "the nearest field is sku" of a source said to give no sku.
+    const header = ['\u200bsku', 'name', 'price'];
+    expect(refusal(() => mapper(header, [['M-1', 'Mug', '5']], {}))).toBe(
+      '--match-by sku (the default): no column of this source gives the field "sku"; the nearest field is "\\u200bsku", which starts with an invisible character (U+200B zero width space) (fields: \\u200bsku, name, price)',
+    );
+  });
+
   it("a job file's matchBy is named where it was written", () => {
     expect(
       refusal(() =>

@@ -27,6 +27,10 @@ describe('shownFields', () => {
     );
   });
 
+  it('writes an invisible character of a name as its escape (a header cell `\\u200bsku` is not sku)', () => {
+    expect(shownFields(['\u200bsku', 'name'])).toBe('\\u200bsku, name');
+  });
+
   it('past 20 names, the rest are counted', () => {
     const many = Array.from({ length: 23 }, (_, i) => `f${i + 1}`);
     expect(shownFields(many)).toBe(`${many.slice(0, 20).join(', ')}, 3 more`);
