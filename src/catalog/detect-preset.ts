@@ -1,5 +1,7 @@
 import type { SourceRecord } from '../interfaces.js';
 import { CatalogConfigError } from './errors.js';
+import { type MisspeltColumn, misspeltColumns, misspeltList, renameHint } from './misspelt-columns.js';
+import { lookupReads, presetLookups } from './presets/asked-columns.js';
 import { Columns } from './presets/columns.js';
 import {
   isAmazonTemplatePreamble,
@@ -22,7 +24,8 @@ interface Fit {
   localized?: LocalizedHeader;
   /** Actual column names that matched the signature, required ones first. */
   matched: string[];
-  missing: string[];
+  /** The required columns none of whose names the header has, each with its other names. */
+  missing: string[][];
   distinctive: number;
 }
 
@@ -31,10 +34,10 @@ const MIN_DISTINCTIVE: Partial<Record<PresetName, number>> = { amazon: 2 };
 
 function matchSignature(preset: Preset, columns: Columns): Fit {
   const matched: string[] = [];
-  const missing: string[] = [];
+  const missing: string[][] = [];
   for (const alternatives of preset.signature.required) {
     const hit = columns.find(...alternatives);
-    if (hit === undefined) missing.push(alternatives[0]!);
+    if (hit === undefined) missing.push(alternatives);
     else matched.push(hit);
   }
   let distinctive = 0;
@@ -133,12 +136,41 @@ export function checkPreset(
   if (preset.name === 'amazon' && isAmazonTemplatePreamble(columns)) return preset.name;
   const { missing } = fitOf(preset, columns, sample);
   if (missing.length === 0) return preset.name;
+  const lacks = `--preset ${name}: the source has no column ${missing.map((m) => `"${m[0]}"`).join(', ')}`;
+  const misspelt = requiredMisspelt(preset, columns, missing);
+  if (misspelt.length > 0)
+    throw new CatalogConfigError(`${lacks}: ${misspeltList(misspelt)}: ${renameHint(misspelt)}`);
   const detected = detectPreset(columns, sample).name;
   const suggestion =
     detected === 'generic' ? 'no preset fits: try --preset generic or --mapping' : `preset ${detected} fits`;
-  throw new CatalogConfigError(
-    `--preset ${name}: the source has no column ${missing.map((m) => `"${m}"`).join(', ')} (${suggestion})`,
-  );
+  throw new CatalogConfigError(`${lacks} (${suggestion})`);
+}
+
+/**
+ * For a header no preset fits (detectPreset said `generic`): the preset whose signature it carries
+ * but for required columns it writes one typo off (`Variant Pirce`), each such column with the one
+ * it is near; undefined when none is so. Read as a generic file, a Shopify export with `Variant
+ * Pirce` was refused for a reason that never named it (`no preset knows these columns`), and a
+ * WooCommerce one with `Regular pirce` was sent as a generic file, its prices never read.
+ */
+export function nearlyFits(
+  columns: readonly string[],
+  sample: readonly SourceRecord[] = [],
+): { name: PresetName; misspelt: MisspeltColumn[] } | undefined {
+  for (const preset of Object.values(PRESETS)) {
+    if (preset.name === 'generic') continue;
+    const fit = fitOf(preset, columns, sample);
+    if (fit.missing.length === 0 || fit.distinctive < (MIN_DISTINCTIVE[preset.name] ?? 1)) continue;
+    const misspelt = requiredMisspelt(preset, columns, fit.missing);
+    const named = (names: string[]) => misspelt.some(({ near }) => lookupReads(names, near));
+    if (fit.missing.every(named)) return { name: preset.name, misspelt };
+  }
+  return undefined;
+}
+
+/** The header's columns `preset` reads under no name, one typo from a required column it lacks. */
+function requiredMisspelt(preset: Preset, columns: readonly string[], missing: string[][]): MisspeltColumn[] {
+  return misspeltColumns(columns, presetLookups(preset, columns), missing);
 }
 
 /** The header read back to the preset's names, when the source writes it in the store's language. */

@@ -64,7 +64,7 @@ export function genericNames(
 }
 
 /** What a mapping file with `preset: generic` gives (KeyRule): its fields, and the columns it reads. */
-function mappingUse(mapping: MappingSpec): Pick<KeyRule, 'mapped' | 'reads'> {
+export function mappingUse(mapping: MappingSpec): Pick<KeyRule, 'mapped' | 'reads'> {
   const mapped = new Map<string, readonly string[] | null>();
   const reads = new Set<string>();
   for (const [field, rule] of Object.entries(mapping.fields)) {

@@ -5,6 +5,7 @@ import { checkPreset, detectPreset, localizedHeader } from './detect-preset.js';
 import type { ReadAs } from './field-names.js';
 import { genericNames } from './generic-names.js';
 import type { MappingSpec } from './mapping-file.js';
+import { refuseMisspeltHeader, refuseNearlyFit } from './misspelt-header.js';
 import { type LocalizedHeader, PRESETS, type Preset, type RowMapper } from './presets/index.js';
 import { sourceList } from './source-lists.js';
 
@@ -91,6 +92,7 @@ export function choosePreset(
     detections.push(`fields from the mapping file ${mapping.origin}`);
   } else {
     const detected = detectPreset(columns, sample);
+    if (detected.name === 'generic') refuseNearlyFit(columns, sample);
     base = PRESETS[detected.name];
     label = detected.name;
     localized = detected.localized;
@@ -131,6 +133,15 @@ export function choosePreset(
   if (said) choice.said = said;
   // Another preset reads a localized header by its own names: records are renamed on the way in.
   if (localized) choice.rename = renamer(columns, localized.columns, options.openColumns === true);
+  // A platform preset's column mistyped in the header is never read: refused, not synced without it.
+  if (base !== mappingOnly && label !== 'generic')
+    refuseMisspeltHeader(label, base, {
+      columns,
+      presetColumns,
+      sample: choice.rename ? sample.map(choice.rename) : sample,
+      open: options.openColumns === true,
+      ...(mapping ? { mapping } : {}),
+    });
   return choice;
 }
 
