@@ -2,7 +2,7 @@ import { RUN_TTL_SECONDS } from '../defaults.js';
 import type { Logger } from '../logger.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import type { RunStore } from '../runs/run-store.js';
-import { type MarkDeps, producerLives, readingEnded } from './producing-mark.js';
+import { type MarkDeps, producerLives, type ReaderWatch, readingEnded } from './producing-mark.js';
 import { releaseSource } from './source-claim.js';
 import { endRunEarly } from './unsent-rows.js';
 
@@ -21,7 +21,7 @@ export async function claimSource(
   ref: string,
   sourceId: string,
   runId: string,
-  signal?: AbortSignal,
+  watch: ReaderWatch = {},
 ): Promise<string | null> {
   const key = deps.keys.activeRun(ref, sourceId);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -31,7 +31,7 @@ export async function claimSource(
     if (!holder) continue;
     // The rest may take a few beats: meanwhile another import may end the holder and claim the
     // source, so the claim is given up only while it is still the holder's.
-    if ((await endIfStopped(deps, holder, runId, signal)) === 'unfinished') return holder;
+    if ((await endIfStopped(deps, holder, runId, watch)) === 'unfinished') return holder;
     await releaseSource(deps.redis, deps.keys, ref, sourceId, holder);
   }
   return null;
@@ -51,9 +51,30 @@ async function endIfStopped(
   deps: ClaimDeps,
   earlier: string,
   runId: string,
-  signal?: AbortSignal,
+  watch: ReaderWatch,
 ): Promise<StoppedOutcome> {
-  return endUnlessRead(deps, earlier, runId, await producerLives(deps, earlier, { signal }));
+  return endUnlessRead(deps, earlier, runId, await readerLives(deps, earlier, watch));
+}
+
+/**
+ * producerLives of an earlier run whose record leaves that to decide (endUnlessRead): one over,
+ * ending already, or read to its end is not watched (false), whatever mark it left, so that nothing
+ * waits three beats on an answer that changes nothing.
+ */
+export async function readerLives(deps: ClaimDeps, earlier: string, watch: ReaderWatch): Promise<boolean> {
+  const run = await deps.runs.get(earlier);
+  const undecided =
+    run !== null &&
+    !run.produced &&
+    run.endingEarly === undefined &&
+    run.cancelledAt === undefined &&
+    (run.state === 'queued' || run.state === 'running');
+  if (!undecided) return false;
+  const { signal, onWatch } = watch;
+  return producerLives(deps, earlier, {
+    ...(signal ? { signal } : {}),
+    ...(onWatch ? { onWatch: (upToMs: number) => onWatch(earlier, upToMs) } : {}),
+  });
 }
 
 export type StoppedOutcome = 'unfinished' | 'ended' | 'over';
@@ -74,7 +95,6 @@ export async function endUnlessRead(
   if (run.endingEarly !== undefined || run.cancelledAt !== undefined) return 'over';
   if (beingRead || run.produced) return 'unfinished';
   const endedEarly = `its process stopped before the source was read to the end; run ${runId} reads it anew`;
-  await deps.redis.del(deps.keys.producing(earlier));
   // Read no more: the seller's later runs (this one first) do not wait for its mark to run out.
   await readingEnded(deps, earlier, run.sellerRef);
   deps.logger.warn(

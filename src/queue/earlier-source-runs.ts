@@ -1,7 +1,7 @@
 import type { RunRecord } from '../runs/run-store.js';
 import { runsOfSourceKey } from '../runs/source-runs.js';
-import { type ClaimDeps, endUnlessRead } from './claim-source.js';
-import { beatEvery, producerLives } from './producing-mark.js';
+import { type ClaimDeps, endUnlessRead, readerLives } from './claim-source.js';
+import { beatEvery, type ReaderWatch } from './producing-mark.js';
 import { supersedeIfUnwritten } from './supersede.js';
 
 /** An earlier run of the source, and whether its reader's mark still changes (producerLives). */
@@ -23,7 +23,11 @@ export interface EarlierRunsWatch {
  * be known dead, each as long. Begun before the source is claimed, so that the claim's own watch of
  * its holder (claimSource) and these overlap; acted on by endEarlierRunsOfSource once it is claimed.
  */
-export function watchEarlierRuns(deps: ClaimDeps, run: RunRecord, signal?: AbortSignal): EarlierRunsWatch {
+export function watchEarlierRuns(
+  deps: ClaimDeps,
+  run: RunRecord,
+  { signal, onWatch }: ReaderWatch = {},
+): EarlierRunsWatch {
   const stopped = new AbortController();
   const stop = () => stopped.abort();
   signal?.addEventListener('abort', stop, { once: true });
@@ -41,7 +45,7 @@ export function watchEarlierRuns(deps: ClaimDeps, run: RunRecord, signal?: Abort
       [...found].map(async ([id, createdAt]) => ({
         id,
         createdAt,
-        beingRead: await producerLives(deps, id, { signal: stopped.signal }),
+        beingRead: await readerLives(deps, id, { signal: stopped.signal, ...(onWatch ? { onWatch } : {}) }),
       })),
     );
   })();

@@ -26,7 +26,7 @@ import { finaliseIfSettled } from './finalise.js';
 import type { FirstRows } from './first-rows.js';
 import { produceChunks } from './producer.js';
 import { RunInterruptedError, SourceLeftUnreadError } from './producer-stops.js';
-import { beatEvery, producerLives, producingBeat, readingEnded } from './producing-mark.js';
+import { beatEvery, producerLives, producingBeat, readingEnded, watchTellingOnce } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { type RunOrderDeps, runWaitedFor, sayWait, waitingAhead, wakeNextRun } from './run-order.js';
@@ -77,6 +77,12 @@ export interface EnqueueHooks {
    * take the chunks of an earlier run that this one is about to supersede (supersede.ts).
    */
   onEarlierRunsSettled?: () => void;
+  /**
+   * Told once per earlier run of the source whose reader's mark this run watches before it reads the
+   * source: a killed reader is known dead only once its mark stays unchanged for three beats, and
+   * the user is told whose reader is waited for, and how long at most, not left with silence.
+   */
+  onReaderWatch?: (runId: string, upToMs: number) => void;
 }
 
 export type EnqueueResult =
@@ -117,8 +123,10 @@ export async function enqueueRun(
 }
 
 /**
- * The run's source is read no more: later runs of the seller wait for it no longer, and one whose
- * chunks waited only for this read (its chunks all written already) goes on (run-order.ts).
+ * The run's source is read no more, whichever way its read ended: its reader mark goes, so that the
+ * next run of the source starts at once instead of watching it (producing-mark.ts); later runs of the
+ * seller wait for it no longer, and one whose chunks waited only for this read (its chunks all
+ * written already) goes on (run-order.ts).
  */
 async function endReading(deps: EnqueueDeps, run: RunRecord): Promise<void> {
   await readingEnded(deps, run.id, run.sellerRef);
@@ -185,8 +193,9 @@ async function produceRun(
   const queueName = queueNameOf(deps.keys, run);
   if (spec.sourceId) {
     // Watched while the source is claimed: each killed reader's mark takes three beats to be known dead.
-    const watch = watchEarlierRuns(deps, run, hooks.signal);
-    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, hooks.signal).catch(
+    const readers = watchTellingOnce(hooks.signal, hooks.onReaderWatch);
+    const watch = watchEarlierRuns(deps, run, readers);
+    const earlier = await claimSource(deps, spec.sellerRef, spec.sourceId, run.id, readers).catch(
       (error: unknown) => {
         watch.stop();
         throw error;
@@ -260,18 +269,15 @@ async function produceRun(
       (error instanceof RunInterruptedError && hooks.interruptLeavesQueued)
     ) {
       // Left open on purpose: its queued rows go on after the pause (or the interrupt). Unmarked as
-      // producing, so that the next import of the source ends it and reads the source anew
-      // (claimSource); `status` says its source was left unread meanwhile (readerStopped).
-      await deps.redis.del(deps.keys.producing(run.id));
+      // producing as its read ends (endReading), so that the next import of the source ends it and
+      // reads the source anew (claimSource); `status` says its source was left unread meanwhile
+      // (readerStopped).
       throw error;
     }
-    if (faultOf(error) !== null) {
-      // Redis refuses writes (or lost the run): nothing can be recorded. The run stays as it is,
-      // unmarked as producing (a delete is taken even by a full Redis), so that the next import of
-      // the source, once Redis takes writes, ends it and starts over (claimSource).
-      await deps.redis.del(deps.keys.producing(run.id)).catch(() => undefined);
-      throw error;
-    }
+    // Redis refuses writes (or lost the run): nothing can be recorded. The run stays as it is,
+    // unmarked as producing as its read ends (endReading: a delete is taken even by a full Redis), so
+    // that the next import of the source, once Redis takes writes, ends it and starts over.
+    if (faultOf(error) !== null) throw error;
     // A source that breaks half way leaves a run that would never end: it ends early, once the rows
     // it queued are settled (its chunks still waiting are not sent). Its `--missing` deactivates
     // nothing, said in the summary and `status` as finalise.ts says it; its webhook hears `ended`

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { BEATS_BEFORE_DEAD, PRODUCING_BEAT_MS, PRODUCING_BEATS_KEPT } from '../defaults.js';
+import { formatDuration } from '../duration.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -38,12 +39,53 @@ export function producingBeat(deps: MarkDeps, runId: string, sellerRef: string):
 }
 
 /**
- * The run's source is read no more (read to its end, left unread, or failed): it leaves its seller's
- * runs being read. Called once its beat has stopped (the beats and this go on one connection, in
- * order), so that no late beat lists it again.
+ * The run's source is read no more (read to its end, left unread, failed, interrupted, or its reader
+ * found dead): its mark goes, or the next run of the source would watch it for three beats to learn
+ * that (producerLives), and it leaves its seller's runs being read. Called once its beat has stopped
+ * (the beats and this go on one connection, in order), so that no late beat marks or lists it again.
+ * The mark first: a delete is taken even by a full Redis.
  */
 export async function readingEnded(deps: MarkDeps, runId: string, sellerRef: string): Promise<void> {
+  await deps.redis.del(deps.keys.producing(runId));
   await deps.redis.zrem(deps.keys.sellerReading(sellerRef), runId);
+}
+
+/** How a run watches other runs' readers (producerLives): given up on a signal, and told. */
+export interface ReaderWatch {
+  /** Aborted: the watch is given up, the reader taken as alive (nothing is ended on the way out). */
+  signal?: AbortSignal;
+  /** Told as a reader's mark starts to be watched: whose, and how long the answer may take. */
+  onWatch?: (runId: string, upToMs: number) => void;
+}
+
+/**
+ * A ReaderWatch that tells `tell` of each run once: a run's claim and its watch of the source's
+ * earlier runs (enqueue-run.ts) may both watch the same reader.
+ */
+export function watchTellingOnce(
+  signal: AbortSignal | undefined,
+  tell: ((runId: string, upToMs: number) => void) | undefined,
+): ReaderWatch {
+  const told = new Set<string>();
+  const onWatch = (runId: string, upToMs: number) => {
+    if (told.has(runId)) return;
+    told.add(runId);
+    tell?.(runId, upToMs);
+  };
+  return { ...(signal ? { signal } : {}), ...(tell ? { onWatch } : {}) };
+}
+
+/**
+ * Why a run waits before it reads its source, in one line for the user: an earlier run's reader
+ * left its mark, and only a mark that changes tells a live reader from a killed one.
+ */
+export function readerWatchText(deps: MarkDeps, runId: string, upToMs: number): string {
+  const beat = beatEvery(deps);
+  return (
+    `run ${runId} left a reader's mark on this source: waiting up to ${formatDuration(upToMs)} to tell ` +
+    `whether its process still reads it (a live one renews its mark every ${formatDuration(beat)}; ` +
+    `a killed process leaves its mark up to ${formatDuration(beat * PRODUCING_BEATS_KEPT)})`
+  );
 }
 
 /**

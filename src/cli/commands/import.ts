@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer-stops.js';
-import { endWays } from '../../queue/producing-mark.js';
+import { endWays, readerWatchText } from '../../queue/producing-mark.js';
 import { ownConnection } from '../../runs/connection-words.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
@@ -68,6 +68,8 @@ export function registerImport(program: Command, io: CliIo): void {
             signal: interrupt.signal,
             interruptLeavesQueued: true,
             sourceRows: prepared.sourceRows,
+            onReaderWatch: (earlier, upToMs) =>
+              say(io, `catalog-sync: ${readerWatchText(runtime, earlier, upToMs)}\n`),
             assertHealthy: () => runtime.health.assertWritable(),
             // Called every poll while the queue is full: said once a minute, and at once when the
             // reason changes, not four times a second.

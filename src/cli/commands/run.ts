@@ -4,6 +4,7 @@ import type { CancelDeps } from '../../queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
 import { closeOwnQueue } from '../../queue/own-queue-end.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer-stops.js';
+import { readerWatchText } from '../../queue/producing-mark.js';
 import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
@@ -216,6 +217,10 @@ async function syncAndClose(
     const production = enqueue(deps, spec, prepared.rows, {
       onRunCreated: (run) => announce(run.id),
       onEarlierRunsSettled: serveSeller,
+      onReaderWatch: (earlier, upToMs) => {
+        progress.stop();
+        say(io, `catalog-sync: ${readerWatchText(runtime, earlier, upToMs)}\n`);
+      },
       sourceRows: prepared.sourceRows,
       firstRows: { chunks: chunksAtOnceFor(flags.concurrency), begun },
       signal: interrupt.signal,
