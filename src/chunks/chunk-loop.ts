@@ -12,13 +12,15 @@ import type { RunContext, WorkerDeps } from './run-context.js';
 export function notSyncedOutcomes(
   rows: ReadonlyArray<{ row: number; key: string }>,
   reason: string,
+  /** `ok`: left out on purpose (its run was interrupted: queue/ending-early.ts), not failed. */
+  status: 'ok' | 'failed' = 'failed',
 ): RowOutcome[] {
   return rows.map((row) => ({
     row: row.row,
     key: row.key,
     action: 'skipped',
     productId: null,
-    status: 'failed',
+    status,
     error: reason,
   }));
 }

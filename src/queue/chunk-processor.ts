@@ -22,7 +22,7 @@ import { CANCELLED } from './cancel-deactivations.js';
 import { ChunkAttempts } from './chunk-attempts.js';
 import { cancelledOutcomes } from './chunk-failure.js';
 import { ChunkHold, jobLockKey } from './chunk-hold.js';
-import { unsentReason } from './ending-early.js';
+import { unsentReason, unsentStatusOf } from './ending-early.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
 import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseSeller } from './pause-seller.js';
@@ -109,20 +109,23 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
       throw new (bullmq().DelayedError)();
     };
     let context = await contexts.get(runId).catch(keyUnavailable);
-    const [[state, snapshotFailed, recorded, cancelledAt, aborted, endingEarly, unsent], keyRejected] =
-      await Promise.all([
-        deps.redis.hmget(
-          deps.keys.run(runId),
-          'state',
-          SNAPSHOT_FAILED,
-          'createdAt',
-          'cancelledAt',
-          'aborted',
-          'endingEarly',
-          'unsentReason',
-        ),
-        context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
-      ]);
+    const [
+      [state, snapshotFailed, recorded, cancelledAt, aborted, endingEarly, unsent, interrupted],
+      keyRejected,
+    ] = await Promise.all([
+      deps.redis.hmget(
+        deps.keys.run(runId),
+        'state',
+        SNAPSHOT_FAILED,
+        'createdAt',
+        'cancelledAt',
+        'aborted',
+        'endingEarly',
+        'unsentReason',
+        'interrupted',
+      ),
+      context ? deps.sellers.rejectedKeys.has(context.run.sellerRef, context.keyFingerprint) : false,
+    ]);
     // Taken back after its process stopped holding it (killed, or cut off from Redis past its lock):
     // the requests that process had not yet added to the run are lost, so its counts are lower bounds.
     // Not when that process is this one (its attempt added them as it ended), nor once the run ended:
@@ -153,7 +156,8 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
     // happened to it.
     if (endingEarly && !mayHaveSent(job)) {
       const reason = unsent || unsentReason(context.run.dryRun);
-      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason), sources);
+      const status = unsentStatusOf({ interrupted: interrupted === '1' });
+      await deps.runs.settle(runId, notSyncedOutcomes(rows, reason, status), sources);
       if (await finaliseIfSettled(deps, runId, queue)) contexts.drop(runId);
       return;
     }

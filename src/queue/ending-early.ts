@@ -12,8 +12,11 @@ import { unsentOutcome } from './source-failure.js';
 // queued are taken out and their rows settled not sent (unsent-rows.ts); a chunk a worker holds
 // settles its rows as it would have, and the last to settle ends the run.
 
-/** Why a run ends early with rows read and not sent: its source broke, or the process reading it died. */
-export type EndingCause = 'source-broke' | 'reader-stopped';
+/**
+ * Why a run ends early with rows read and not sent: its source broke, the process reading it died,
+ * or that process was interrupted (SIGINT, SIGTERM) and ended it on its way out.
+ */
+export type EndingCause = 'source-broke' | 'reader-stopped' | 'interrupted';
 
 /** What the rows of a run that ended early, queued but never sent (or planned), are reported with. */
 export function unsentReason(dryRun: boolean, cause: EndingCause = 'source-broke'): string {
@@ -21,6 +24,8 @@ export function unsentReason(dryRun: boolean, cause: EndingCause = 'source-broke
   // Ended by a later run of its source, which reads the source anew: nothing is left to do.
   if (cause === 'reader-stopped')
     return `${not}: the process reading the source stopped before its turn (a later run reads it anew)`;
+  // Nothing broke: the user stopped the run (the words of `run`'s own line as it exits).
+  if (cause === 'interrupted') return `${not}: the run was interrupted before its turn (run it again)`;
   return `${not}: the source broke before its turn (run it again)`;
 }
 
@@ -30,6 +35,15 @@ export function unsentReason(dryRun: boolean, cause: EndingCause = 'source-broke
  */
 export function unsentReasonOf(run: Pick<RunRecord, 'dryRun' | 'unsentReason'>): string {
   return run.unsentReason ?? unsentReason(run.dryRun);
+}
+
+/**
+ * What a row of a run ending early that was never sent is settled as: `failed` when something broke
+ * (the source, the reader's process), left out as a cancel leaves it (`ok`) when the run was
+ * interrupted; counted apart in `status` either way, with its reason in the report.
+ */
+export function unsentStatusOf(run: Pick<RunRecord, 'interrupted'>): 'ok' | 'failed' {
+  return run.interrupted ? 'ok' : 'failed';
 }
 
 interface PlannedDeps {
@@ -55,7 +69,9 @@ export async function settlePlannedAsUnsent(deps: PlannedDeps, run: RunRecord): 
     const settled = await deps.runs.settledRows(run.id, rows);
     const open = rows.filter((row) => !settled.has(row));
     const writes = await plans.get(run.id, open);
-    const outcomes: RowOutcome[] = [...writes.values()].map((write) => unsentOutcome(write.upsert, reason));
+    const outcomes: RowOutcome[] = [...writes.values()].map((write) =>
+      unsentOutcome(write.upsert, reason, unsentStatusOf(run)),
+    );
     if (outcomes.length > 0) await deps.runs.settle(run.id, outcomes, await plans.sources(run.id, open));
   }
 }

@@ -278,12 +278,14 @@ async function produceRun(
     // unmarked as producing as its read ends (endReading: a delete is taken even by a full Redis), so
     // that the next import of the source, once Redis takes writes, ends it and starts over.
     if (faultOf(error) !== null) throw error;
-    // A source that breaks half way leaves a run that would never end: it ends early, once the rows
-    // it queued are settled (its chunks still waiting are not sent). Its `--missing` deactivates
-    // nothing, said in the summary and `status` as finalise.ts says it; its webhook hears `ended`
-    // (after the pause it was told of, if any).
+    // A source that breaks half way (or a `run` interrupted mid-read) leaves a run that would never
+    // end: it ends early, once the rows it queued are settled (its chunks still waiting are not
+    // sent). Its `--missing` deactivates nothing, said in the summary and `status` as finalise.ts
+    // says it; its webhook hears `ended` (after the pause it was told of, if any). Interrupted,
+    // nothing broke: its unsent rows are said interrupted, not failed (ending-early.ts).
     await pauseTold;
-    await endRunEarly(deps, run, endedEarlyReason(error));
+    const cause = error instanceof RunInterruptedError ? 'interrupted' : 'source-broke';
+    await endRunEarly(deps, run, endedEarlyReason(error), cause);
     // Only while it is still this run's: a re-run that took this one for dead may hold it now.
     if (spec.sourceId) await releaseSource(deps.redis, deps.keys, spec.sellerRef, spec.sourceId, run.id);
     throw error;

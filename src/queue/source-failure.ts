@@ -21,14 +21,21 @@ export function watchSource<T>(rows: AsyncIterable<T>): { rows: AsyncIterable<T>
   return { rows: { [Symbol.asyncIterator]: () => watched }, failed: () => failed };
 }
 
-/** A row read but never queued, its source broken: what its report line says (unsent-rows.ts). */
-export function unsentOutcome(upsert: ProductUpsert, reason: string): RowOutcome {
+/**
+ * A row read but never sent, its run ended early: what its report line says (unsent-rows.ts);
+ * `failed` unless its run was interrupted (ending-early.ts unsentStatusOf).
+ */
+export function unsentOutcome(
+  upsert: ProductUpsert,
+  reason: string,
+  status: 'ok' | 'failed' = 'failed',
+): RowOutcome {
   return {
     row: upsert.row,
     key: upsert.key,
     action: 'skipped',
     productId: null,
-    status: 'failed',
+    status,
     error: reason,
   };
 }

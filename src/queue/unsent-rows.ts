@@ -10,7 +10,7 @@ import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { jobsOfRun, WAITING_STATES } from './cancel-run.js';
-import { type EndingCause, unsentReason, unsentReasonOf } from './ending-early.js';
+import { type EndingCause, unsentReason, unsentReasonOf, unsentStatusOf } from './ending-early.js';
 import { finaliseIfSettled } from './finalise.js';
 import { readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';
@@ -39,16 +39,18 @@ export async function endRunEarly(
   cause: EndingCause = 'source-broke',
 ): Promise<void> {
   const unsent = unsentReason(run.dryRun, cause);
+  const interrupted = cause === 'interrupted';
   await deps.runs.markEndingEarly(run.id, reason, {
     ...(run.missing ? { missingNotApplied: NOT_READ_TO_END } : {}),
     unsentReason: unsent,
+    ...(interrupted ? { interrupted } : {}),
   });
   // A dead reader's last beat listed the run as being read for a minute more (producing-mark.ts),
   // and it will never take itself off: taken off here, or the seller's later runs would wait for it
   // until then, and past its end, to the one-minute backstop (run-order.ts). A live producer (its
   // source broke) takes itself off as its read ends (enqueue-run.ts).
   if (cause === 'reader-stopped') await readingEnded(deps, run.id, run.sellerRef);
-  await settleUnsentRows(deps, { ...run, unsentReason: unsent });
+  await settleUnsentRows(deps, { ...run, unsentReason: unsent, ...(interrupted ? { interrupted } : {}) });
   await finaliseIfSettled(deps, run.id);
   // Its chunks taken out (and perhaps the run ended): the next run's chunks put back behind it go on.
   if (cause === 'reader-stopped' && !run.ownQueue)
@@ -75,16 +77,18 @@ function runQueue(deps: UnsentDeps, run: RunRecord): Queue<ChunkJobData> {
  */
 export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promise<number> {
   const reason = unsentReasonOf(run);
+  const status = unsentStatusOf(run);
   const queue = runQueue(deps, run);
   let settled = 0;
   try {
     for (const job of await jobsOfRun(queue, run.id, WAITING_STATES)) {
       // 0: a worker took it meanwhile; it finds the run ending and settles its rows itself.
       if ((await queue.remove(job.id as string)) !== 1) continue;
-      await deps.runs.settle(run.id, notSyncedOutcomes(job.data.rows, reason), sourcesByRow(job.data));
+      const outcomes = notSyncedOutcomes(job.data.rows, reason, status);
+      await deps.runs.settle(run.id, outcomes, sourcesByRow(job.data));
       settled += job.data.rows.length;
     }
-    settled += await settleUnheldRows(deps, run.id, queue, reason);
+    settled += await settleUnheldRows(deps, run.id, queue, reason, status);
   } finally {
     await queue.close();
   }
@@ -103,6 +107,7 @@ async function settleUnheldRows(
   runId: string,
   queue: Queue<ChunkJobData>,
   reason: string,
+  status: 'ok' | 'failed',
 ): Promise<number> {
   // Its total as it is now: the caller's record may be older than the producer's last count.
   const [total, planned] = await deps.redis.hmget(deps.keys.run(runId), 'total', 'planned');
@@ -128,6 +133,7 @@ async function settleUnheldRows(
       notSyncedOutcomes(
         open.map((row) => ({ row, key: '' })),
         reason,
+        status,
       ),
     );
     settled += open.length;

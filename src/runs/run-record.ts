@@ -117,6 +117,11 @@ export interface RunRecord extends RunSpec {
    * its reader died: queue/ending-early.ts unsentReason).
    */
   unsentReason?: string;
+  /**
+   * With `endingEarly`: its own process was interrupted (SIGINT, SIGTERM) before the source was read
+   * to the end. Nothing broke: its rows never sent are left out as a cancel's are, not failed.
+   */
+  interrupted?: boolean;
   total: number;
   settled: number;
   snapshotReady: boolean;
@@ -232,6 +237,7 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.endedEarly) fields.endedEarly = hash.endedEarly;
   if (hash.endingEarly) fields.endingEarly = hash.endingEarly;
   if (hash.unsentReason) fields.unsentReason = hash.unsentReason;
+  if (hash.interrupted === '1') fields.interrupted = true;
   if (hash.planFirst === '1') fields.planFirst = true;
   if (hash.missingGuarded === '1') fields.missingGuarded = true;
   if (hash.lookalikeGuarded === '1') fields.lookalikeGuarded = true;

@@ -144,13 +144,14 @@ export class RunStore {
   async markEndingEarly(
     id: string,
     reason: string,
-    also: { missingNotApplied?: string; unsentReason?: string } = {},
+    also: { missingNotApplied?: string; unsentReason?: string; interrupted?: boolean } = {},
   ): Promise<void> {
-    const { missingNotApplied, unsentReason } = also;
+    const { missingNotApplied, unsentReason, interrupted } = also;
     await this.redis.hset(this.keys.run(id), {
       endingEarly: reason,
       ...(missingNotApplied ? { missingNotApplied } : {}),
       ...(unsentReason ? { unsentReason } : {}),
+      ...(interrupted ? { interrupted: 1 } : {}),
     });
   }
 
