@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
-import {
-  startWooDouble,
-  type WooDouble,
-  type WooProduct,
-} from '../../../src/sources/stores/woocommerce/double.js';
+import { startWooDouble, type WooDouble } from '../../../src/sources/stores/woocommerce/double.js';
 import { sampleCategories } from '../../../src/sources/stores/woocommerce/sample-store.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 import { runStore } from './store-cli.js';
+import { simpleWooStore } from './woo-numbered-store.js';
 
 const KEYS = { consumerKey: 'ck_double_0123456789', consumerSecret: 'cs_double_9876543210' };
 const WOO_ENV = {
@@ -18,21 +15,6 @@ const WOO_ENV = {
   // The reader's beat as a seam: a mark left behind would hold the next run for three of them.
   CATALOG_SYNC_PRODUCING_BEAT_MS: '1000',
 };
-
-/** `n` simple products: two pages of 100 for 150. */
-function manyProducts(n: number): WooProduct[] {
-  return Array.from({ length: n }, (_, i) => ({
-    id: 1000 + i,
-    name: `Product ${i + 1}`,
-    type: 'simple' as const,
-    status: 'publish' as const,
-    sku: `P-${i + 1}`,
-    regular_price: '10.00',
-    manage_stock: true,
-    stock_quantity: 5,
-    stock_status: 'instock' as const,
-  }));
-}
 
 describe('a store whose read broke, run again at once', () => {
   const pipeline = usePipeline();
@@ -43,7 +25,7 @@ describe('a store whose read broke, run again at once', () => {
   });
 
   it('the run that ended early left no reader mark: the next run reads the store at once', async () => {
-    woo = await startWooDouble(manyProducts(150), sampleCategories(), { ...KEYS });
+    woo = await startWooDouble(simpleWooStore(150), sampleCategories(), { ...KEYS });
     // Page 2 (offset 99: pages overlap by one) drops the connection on every try.
     woo.seams.failPage = { offset: 99, answer: 'reset' };
     const broken = await runStore(pipeline, woo.source, [], WOO_ENV);

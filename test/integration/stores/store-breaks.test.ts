@@ -1,33 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  startWooDouble,
-  type WooDouble,
-  type WooProduct,
-} from '../../../src/sources/stores/woocommerce/double.js';
+import { startWooDouble, type WooDouble } from '../../../src/sources/stores/woocommerce/double.js';
 import { sampleCategories } from '../../../src/sources/stores/woocommerce/sample-store.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { oneLine, runStore, type Waits } from './store-cli.js';
+import { simpleWooStore } from './woo-numbered-store.js';
 
 const KEYS = { consumerKey: 'ck_double_0123456789', consumerSecret: 'cs_double_9876543210' };
 const WOO_ENV = { WOO_CONSUMER_KEY: KEYS.consumerKey, WOO_CONSUMER_SECRET: KEYS.consumerSecret };
 /** What a row queued but never sent is reported with (unsent-rows.ts). */
 const UNSENT = 'not sent: the source broke before its turn (run it again)';
-
-/** `n` simple products, three pages of 100 for 250. */
-function manyProducts(n: number): WooProduct[] {
-  return Array.from({ length: n }, (_, i) => ({
-    id: 1000 + i,
-    name: `Product ${i + 1}`,
-    type: 'simple' as const,
-    status: 'publish' as const,
-    sku: `P-${i + 1}`,
-    regular_price: '10.00',
-    manage_stock: true,
-    stock_quantity: 5,
-    stock_status: 'instock' as const,
-  }));
-}
 
 describe('a store that fails half way through the read, after the run wrote', () => {
   const pipeline = usePipeline();
@@ -51,7 +33,7 @@ describe('a store that fails half way through the read, after the run wrote', ()
   }
 
   it('WooCommerce: page 3 answers 500 on every try: the summary, the report and one line naming the cause and the run (exit 2)', async () => {
-    const products = manyProducts(250);
+    const products = simpleWooStore(250);
     woo = await startWooDouble(products, sampleCategories(), { ...KEYS });
     expect((await runWoo()).result.code).toBe(0);
     // A price changed in the store, on page 1; page 3 (offset 198: pages overlap by one) fails once the
@@ -101,7 +83,7 @@ describe('a store that fails half way through the read, after the run wrote', ()
   });
 
   it('WooCommerce: the connection dropped on page 3 at every try is the same, named as such', async () => {
-    const products = manyProducts(250);
+    const products = simpleWooStore(250);
     woo = await startWooDouble(products, sampleCategories(), { ...KEYS });
     expect((await runWoo()).result.code).toBe(0);
     products[5]!.regular_price = '12.00';

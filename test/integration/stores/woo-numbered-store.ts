@@ -37,6 +37,21 @@ export function numberedProduct(n: number): WooProduct {
   };
 }
 
+/** `n` simple products `P-1`… (id 1000 on, price 10.00, stock 5): pages of 100 as the store serves them. */
+export function simpleWooStore(n: number): WooProduct[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: 1000 + i,
+    name: `Product ${i + 1}`,
+    type: 'simple' as const,
+    status: 'publish' as const,
+    sku: `P-${i + 1}`,
+    regular_price: '10.00',
+    manage_stock: true,
+    stock_quantity: 5,
+    stock_status: 'instock' as const,
+  }));
+}
+
 /** Runs `change` on the store's products once, just before the `nth` page of products is served. */
 export function beforeProductPage(
   store: WooDouble,
