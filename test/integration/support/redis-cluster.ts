@@ -44,13 +44,22 @@ export function tlsUnsupported(): string | null {
   return /Bad directive|TLS not supported/i.test(said) ? 'redis-server is built without TLS' : null;
 }
 
+/** How the cluster is laid out: replicas per master, and how soon a silent node is failed over. */
+export interface ClusterLayout {
+  /** `redis-cli --cluster create --cluster-replicas N` (default 0: masters only). */
+  replicas?: number;
+  /** `cluster-node-timeout`: a master silent this long is failed and its replica promoted. */
+  nodeTimeoutMs?: number;
+}
+
 /** A 3-master Redis Cluster on free loopback ports, nothing on disk, in a temporary directory. */
 export class TestCluster {
-  private readonly children: ChildProcess[] = [];
+  private readonly children = new Map<number, ChildProcess>();
   private constructor(
     readonly ports: number[],
     readonly dir: string,
     readonly security: ClusterSecurity,
+    readonly layout: ClusterLayout,
   ) {}
 
   /** The nodes, `host:port,…`. */
@@ -70,15 +79,20 @@ export class TestCluster {
     return join(this.dir, 'ca.pem');
   }
 
-  static async start(masters = 3, security: ClusterSecurity = {}): Promise<TestCluster> {
+  static async start(
+    masters = 3,
+    security: ClusterSecurity = {},
+    layout: ClusterLayout = {},
+  ): Promise<TestCluster> {
     const dir = await mkdtemp(join(tmpdir(), 'catalog-sync-cluster-'));
     const ports: number[] = [];
-    while (ports.length < masters) {
+    const replicas = layout.replicas ?? 0;
+    while (ports.length < masters * (1 + replicas)) {
       const port = await freePort();
       // The cluster bus listens on port + 10000: keep both free and below 65536.
       if (port < 55_000 && !ports.includes(port)) ports.push(port);
     }
-    const cluster = new TestCluster(ports, dir, security);
+    const cluster = new TestCluster(ports, dir, security, layout);
     try {
       if (security.tls) makeTestCertificates(dir);
       for (const port of ports) cluster.startNode(port);
@@ -94,7 +108,7 @@ export class TestCluster {
           'create',
           ...ports.map((p) => `127.0.0.1:${p}`),
           '--cluster-replicas',
-          '0',
+          String(replicas),
           '--cluster-yes',
         ],
         { encoding: 'utf8', timeout: 20_000 },
@@ -109,6 +123,7 @@ export class TestCluster {
         }
         return true;
       }, 'cluster_state:ok on every node');
+      if (replicas > 0) await cluster.replicasInSync();
     } catch (error) {
       await cluster.stop();
       throw error;
@@ -125,6 +140,43 @@ export class TestCluster {
     ];
   }
 
+  /** Waits until every replica has its master's data (a failover may promote it). */
+  async replicasInSync(): Promise<void> {
+    await this.waitFor(async () => {
+      for (const port of this.alivePorts()) {
+        const info = String(await this.node(port, (r) => r.info('replication')));
+        if (info.includes('role:slave') && !info.includes('master_link_status:up')) return false;
+        if (!info.includes('role:')) return false;
+      }
+      return true;
+    }, 'every replica in sync');
+  }
+
+  /** The ports whose node runs (not killed). */
+  alivePorts(): number[] {
+    return this.ports.filter((port) => {
+      const child = this.children.get(port);
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    });
+  }
+
+  /** Kills a node as a crash would (SIGKILL); resolves once its process is gone. */
+  async kill(port: number): Promise<void> {
+    const child = this.children.get(port);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  /** Starts a killed node again on its port: it rejoins the cluster (a former master as a replica). */
+  async revive(port: number): Promise<void> {
+    if (this.alivePorts().includes(port)) return;
+    this.startNode(port);
+    await this.waitFor(async () => (await this.node(port, (r) => r.ping())) === 'PONG', 'the node to answer');
+  }
+
   private startNode(port: number): void {
     const { password, tls } = this.security;
     const listen = tls
@@ -134,12 +186,16 @@ export class TestCluster {
       ? ['--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem']
       : [];
     const auth = password ? ['--requirepass', password, '--masterauth', password] : [];
+    const timeout = this.layout.nodeTimeoutMs
+      ? ['--cluster-node-timeout', String(this.layout.nodeTimeoutMs)]
+      : [];
     const child = spawn(
       'redis-server',
       [
         ...listen,
         ...certificates,
         ...auth,
+        ...timeout,
         '--bind',
         '127.0.0.1',
         '--cluster-enabled',
@@ -155,11 +211,11 @@ export class TestCluster {
       ],
       { cwd: this.dir, stdio: 'ignore' },
     );
-    this.children.push(child);
+    this.children.set(port, child);
   }
 
-  /** Runs `body` on a plain connection to one node (a command of that node only). */
-  private async node<T>(port: number, body: (redis: Redis) => Promise<T>): Promise<T | null> {
+  /** Runs `body` on a plain connection to one node (a command of that node only); null when it fails. */
+  async node<T>(port: number, body: (redis: Redis) => Promise<T>): Promise<T | null> {
     const redis = new Redis(port, '127.0.0.1', {
       lazyConnect: true,
       retryStrategy: () => null,
@@ -178,7 +234,7 @@ export class TestCluster {
 
   private async waitFor(ready: () => Promise<boolean>, what: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      if (this.children.some((child) => child.exitCode !== null))
+      if ([...this.children.values()].some((child) => child.exitCode !== null))
         throw new Error(`a cluster node exited (${what})`);
       if (await ready()) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -208,6 +264,8 @@ export class TestCluster {
     const found: string[] = [];
     for (const port of this.ports) {
       await this.node(port, async (redis) => {
+        // A replica holds its master's keys again.
+        if (String(await redis.info('replication')).includes('role:slave')) return;
         let cursor = '0';
         do {
           const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
@@ -221,7 +279,7 @@ export class TestCluster {
 
   async stop(): Promise<void> {
     await Promise.all(
-      this.children.map(
+      [...this.children.values()].map(
         (child) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -235,10 +293,13 @@ export class TestCluster {
 }
 
 /** One cluster for the test file: started before its tests, stopped after. */
-export function useTestCluster(security: ClusterSecurity = {}): { cluster: TestCluster } {
+export function useTestCluster(
+  security: ClusterSecurity = {},
+  layout: ClusterLayout = {},
+): { cluster: TestCluster } {
   const holder = {} as { cluster: TestCluster };
   beforeAll(async () => {
-    holder.cluster = await TestCluster.start(3, security);
+    holder.cluster = await TestCluster.start(3, security, layout);
   }, 60_000);
   afterAll(async () => {
     await holder.cluster?.stop();

@@ -11,6 +11,10 @@ export interface StallingFeedOptions {
   stalls?: number;
   /** Rows of an answer that ends: the same first rows (the same source), then more. */
   wholeRows?: number;
+  /** A stalled answer goes on once this resolves: the rest of `wholeRows`, then its end. */
+  resumeWhen?: Promise<void>;
+  /** Characters of a `description` column on every row: fewer rows fill the 64 KiB a run sniffs. */
+  padding?: number;
 }
 
 /**
@@ -24,15 +28,30 @@ export function useStallingFeed(): (options?: StallingFeedOptions) => Promise<st
     await new Promise((resolve) => (feed ? feed.close(resolve) : resolve(undefined)));
     feed = undefined;
   });
-  return async ({ rows = 3000, stalls = Number.POSITIVE_INFINITY, wholeRows = rows } = {}) => {
+  return async ({
+    rows = 3000,
+    stalls = Number.POSITIVE_INFINITY,
+    wholeRows = rows,
+    resumeWhen,
+    padding = 0,
+  } = {}) => {
     let answered = 0;
+    const description = padding > 0 ? `,${'d'.repeat(padding)}` : '';
     const server = createServer((_request, response) => {
       const stall = answered++ < stalls;
+      const write = (from: number, to: number) => {
+        for (const row of catalogRows(to).slice(from))
+          response.write(`${row.sku},"${row.name} with a longer name",${row.price}${description}\n`);
+      };
       response.writeHead(200, { 'Content-Type': 'text/csv' });
-      response.write('sku,name,price\n');
-      for (const row of catalogRows(stall ? rows : wholeRows))
-        response.write(`${row.sku},"${row.name} with a longer name",${row.price}\n`);
+      response.write(`sku,name,price${description ? ',description' : ''}\n`);
+      write(0, stall ? rows : wholeRows);
       if (!stall) response.end();
+      else
+        resumeWhen?.then(() => {
+          write(rows, wholeRows);
+          response.end();
+        });
     });
     feed = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
