@@ -33,7 +33,7 @@ import { UsageError } from './usage-error.js';
  * | CATALOG_SYNC_STALL_CHECK_MS | how often workers look for jobs whose lock ran out | half the lock          |
  * | CATALOG_SYNC_RETRY_BASE_MS| first backoff of a failed request (doubles each try)| 500                      |
  * | CATALOG_SYNC_RETRIES      | tries after the first for 5xx, timeouts, resets     | 4                        |
- * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less) | 20000 |
+ * | CATALOG_SYNC_REDIS_DEADLINE_MS | how long `run` waits for a Redis that stopped answering (a restart takes less); on a cluster, how long a command is retried through a failover | 20000 |
  * | CATALOG_SYNC_CLOSE_DEADLINE_MS | how long a command's workers may take to close as it ends (1 s at most without Redis) | 10000 |
  * | LOG_FORMAT                | `pretty` or `json` log lines                        | pretty on a terminal, else json |
  * | CATALOG_SYNC_PROBE_MS     | first wait before an API out of reach is probed again (doubles, up to 5 min) | 5000 |

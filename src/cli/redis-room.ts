@@ -5,6 +5,7 @@ import { displayRedisUrl } from '../redis/connect.js';
 import type { RedisFaultError } from '../redis/health.js';
 import { describeMemory, formatBytes, type RedisServerInfo, roomLeft } from '../redis/server-info.js';
 import { KEPT_BYTES_PER_ROW, QUEUED_BYTES_PER_ROW, runNeedBytes } from '../redis/sizing.js';
+import { RedisLostError } from '../redis/watch.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { RowEstimate } from '../sources/index.js';
@@ -13,7 +14,7 @@ import { UsageError } from './usage-error.js';
 
 /** What these checks read of a runtime (runtime.ts), without importing it. */
 interface RedisView {
-  config: { redisUrl: string };
+  config: { redisUrl: string; redisDeadlineMs: number };
   serverInfo(): Promise<RedisServerInfo | null>;
 }
 
@@ -99,6 +100,15 @@ export async function redisFaultLine(
   const at = displayRedisUrl(runtime.config.redisUrl);
   if (fault.kind === 'lost') {
     return "Redis lost this run's state, probably a restart without persistence: run it again";
+  }
+  if (fault.kind === 'unanswered') {
+    // A cluster's failover that did not end in time: said as a single Redis's silence is.
+    const seconds = Math.round(runtime.config.redisDeadlineMs / 1000);
+    if (who === 'run') return new RedisLostError(runtime.config.redisUrl, seconds).message;
+    return (
+      `Redis at ${at} has not answered for ${seconds} s (a master of the cluster is out of reach, ` +
+      'and no replica took its place); no new job is taken until it answers again'
+    );
   }
   const info = await runtime.serverInfo().catch(() => null);
   const then = who === 'run' ? 'then run again' : 'no new job is taken until it accepts writes again';

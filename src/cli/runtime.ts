@@ -115,7 +115,11 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     const cluster = config.redisCluster;
     const connect = (connectionName?: string) => {
       const named = connectionName ? { connectionName } : {};
-      return cluster ? connectCluster(cluster, named) : connectRedis(config.redisUrl, named);
+      // A command on a cluster is retried through a failover as long as `run` waits for a Redis that
+      // stopped answering (CATALOG_SYNC_REDIS_DEADLINE_MS).
+      return cluster
+        ? connectCluster(cluster, { ...named, rideOutMs: config.redisDeadlineMs })
+        : connectRedis(config.redisUrl, named);
     };
     redis = await connect();
     commands = await connect('catalog-sync-commands').catch(async (error: unknown) => {
@@ -185,8 +189,9 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     serverInfo: () => readServerInfo(redis),
     async close() {
       // The request numbers reserved and not used go back, so the day's count stays exact.
-      // The run's requests counted and not yet added too.
-      if (commands.status === 'ready')
+      // The run's requests counted and not yet added too. Not to a cluster found out of reach: each
+      // would wait out another failover's retries.
+      if (commands.status === 'ready' && health.fault?.kind !== 'unanswered')
         await Promise.all([sellers.quota.giveBackAll(), runs.flushRequestCounts()]).catch(() => undefined);
       await Promise.all([closeRedis(redis), closeRedis(commands)]);
       await privateRedis?.stop();

@@ -1,8 +1,8 @@
-import type { Cluster, Command, Redis, RedisOptions } from 'ioredis';
-import { ioredis } from '../cjs-packages.js';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
+import { WatchedCluster } from './watched-cluster.js';
 
 /**
  * REDIS_CLUSTER: every connection of the process is an ioredis Cluster (BullMQ takes one as its
@@ -22,19 +22,6 @@ export function nodeOptions(redis: Redis): Record<string, unknown> {
     return cluster.options.redisOptions as Record<string, unknown>;
   }
   return cluster.options as unknown as Record<string, unknown>;
-}
-
-/** WatchedRedis for a cluster: every command Redis answers with an error is emitted as `command-error`. */
-export class WatchedCluster extends ioredis().Cluster {
-  override sendCommand(command: Command, stream?: unknown, node?: unknown): unknown {
-    const sent = (super.sendCommand as (c: Command, s?: unknown, n?: unknown) => unknown)(
-      command,
-      stream,
-      node,
-    );
-    command.promise.catch((error: unknown) => this.emit('command-error', error));
-    return sent;
-  }
 }
 
 /**
@@ -93,7 +80,7 @@ function nodeOf(hostPort: string): { host: string; port: number } {
  */
 export async function connectCluster(
   target: RedisClusterTarget,
-  options: { connectTimeoutMs?: number; connectionName?: string } = {},
+  options: { connectTimeoutMs?: number; connectionName?: string; rideOutMs?: number } = {},
 ): Promise<Redis> {
   const display = clusterDisplay(target);
   const cluster = new WatchedCluster(target.nodes.map(nodeOf), {
@@ -129,7 +116,9 @@ export async function connectCluster(
     cluster.off('error', remember);
     cluster.off('node error', remember);
   }
-  // Once connected, a lost node is reconnected (a failover, a restart), as connectRedis does.
+  // Once connected, a lost node is reconnected (a failover, a restart), as connectRedis does, and
+  // a command waits out a failover.
   cluster.options.clusterRetryStrategy = (attempt: number) => Math.min(attempt * 250, 2000);
+  cluster.rideOutMs = options.rideOutMs ?? 0;
   return cluster as unknown as Redis;
 }

@@ -6,8 +6,10 @@ import type { EventEmitter } from 'node:events';
  * - `read-only`: it refuses writes as a replica (`READONLY`);
  * - `lost`: a run's own record is gone (a restart without persistence, FLUSHALL, a failover to an
  *   empty replica): what the run did so far is unknown to Redis.
+ * - `unanswered`: a Redis Cluster whose master of a slot stayed out of reach, no replica taking over,
+ *   for longer than its commands are retried through a failover (connect-cluster.ts, rideOutMs).
  */
-export type RedisFaultKind = 'full' | 'read-only' | 'lost';
+export type RedisFaultKind = 'full' | 'read-only' | 'lost' | 'unanswered';
 
 /** A write was refused, or a run's state is gone: nothing more may be sent for it. */
 export class RedisFaultError extends Error {
@@ -29,6 +31,13 @@ export class RunStateLostError extends RedisFaultError {
   }
 }
 
+/** What a fault that stops the process's writes says, from the error that showed it. */
+const FAULT_MESSAGES: Record<Exclude<RedisFaultKind, 'lost'>, (said: string) => string> = {
+  full: (said) => `Redis refused a write: it is full (${said.slice(0, 200)})`,
+  'read-only': () => 'Redis refused a write: it is a read-only replica',
+  unanswered: (said) => `Redis Cluster did not answer a command (${said.slice(0, 200)})`,
+};
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -43,6 +52,7 @@ export function faultOf(error: unknown): RedisFaultKind | null {
   const message = messageOf(error);
   if (message.includes('OOM command not allowed')) return 'full';
   if (/\bREADONLY\b/.test(message)) return 'read-only';
+  if (clusterUnanswered(message)) return 'unanswered';
   const previous = (error as { previousErrors?: unknown } | null)?.previousErrors;
   if (Array.isArray(previous)) {
     for (const earlier of previous) {
@@ -51,6 +61,15 @@ export function faultOf(error: unknown): RedisFaultKind | null {
     }
   }
   return null;
+}
+
+/**
+ * What a cluster's command fails with once its retries are used up (ioredis's words): its last
+ * error after the redirections, CLUSTERDOWN (a pipeline's command is not retried past them either),
+ * or no node giving the slots. Never a single Redis's: its commands wait (connect.ts).
+ */
+function clusterUnanswered(message: string): boolean {
+  return /^Too many Cluster redirections|^CLUSTERDOWN\b|^Failed to refresh slots cache/.test(message);
 }
 
 /**
@@ -85,18 +104,13 @@ export class RedisHealth {
       return error as RedisFaultError;
     }
     if (!this.#fault) {
-      this.#fault = new RedisFaultError(
-        kind,
-        kind === 'full'
-          ? `Redis refused a write: it is full (${messageOf(error).replace(/\s+/g, ' ').slice(0, 200)})`
-          : 'Redis refused a write: it is a read-only replica',
-      );
+      this.#fault = new RedisFaultError(kind, FAULT_MESSAGES[kind](messageOf(error).replace(/\s+/g, ' ')));
       this.#tell(this.#fault);
     }
     return this.#fault;
   }
 
-  /** The write refusal met so far (full or read-only), or null. */
+  /** The write refusal (full or read-only) or cluster out of reach met so far, or null. */
   get fault(): RedisFaultError | null {
     return this.#fault;
   }

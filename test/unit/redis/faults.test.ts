@@ -26,6 +26,19 @@ describe('faultOf: a write Redis refused, as Redis 7 words it', () => {
     ],
     ['a replica', reply("READONLY You can't write against a read only replica."), 'read-only'],
     ['a run found gone', new RunStateLostError('20260101T000000-abcdef'), 'lost'],
+    [
+      'a cluster command past its retries (ioredis)',
+      new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'),
+      'unanswered',
+    ],
+    ['a cluster down (a pipeline’s command)', reply('CLUSTERDOWN The cluster is down'), 'unanswered'],
+    [
+      'a cluster down in MULTI',
+      reply('EXECABORT Transaction discarded because of previous errors.', {
+        previousErrors: [reply('CLUSTERDOWN Hash slot not served')],
+      }),
+      'unanswered',
+    ],
   ])('%s', (_, error, kind) => {
     expect(faultOf(error)).toBe(kind);
   });
@@ -49,6 +62,19 @@ describe('RedisHealth', () => {
 
     expect(told).toEqual(['full']);
     expect(() => health.assertWritable()).toThrow(/Redis refused a write: it is full/);
+    health.clear();
+    expect(() => health.assertWritable()).not.toThrow();
+  });
+
+  it('stops requests once a cluster did not answer through a failover, until cleared', () => {
+    const health = new RedisHealth();
+    const told: string[] = [];
+    health.onFault((fault) => told.push(fault.kind));
+
+    health.note(new Error('Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN'));
+
+    expect(told).toEqual(['unanswered']);
+    expect(() => health.assertWritable()).toThrow(/Redis Cluster did not answer a command/);
     health.clear();
     expect(() => health.assertWritable()).not.toThrow();
   });

@@ -187,6 +187,14 @@ const cases: Case[] = [
     'pause-seller',
   ],
   [
+    // Not sent because Redis failed: never a row failed by the API; it stays queued.
+    'a Redis Cluster that did not answer through a failover (ioredis, its retries used up)',
+    () => new Error('Too many Cluster redirections. Last error: ReplyError: MOVED 9872 127.0.0.1:7001'),
+    'stop',
+    'stop',
+    'stop',
+  ],
+  [
     'a plain TypeError (a bug, not the API)',
     () => new TypeError('cannot read properties of undefined'),
     'fail-row',
