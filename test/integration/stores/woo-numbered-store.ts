@@ -37,7 +37,7 @@ export function numberedProduct(n: number): WooProduct {
   };
 }
 
-/** `n` simple products `P-1`… (id 1000 on, price 10.00, stock 5): pages of 100 as the store serves them. */
+/** `n` simple products `P-1`… (id 1000 on, at 10 each, 5 in stock): pages of 100 as the store serves them. */
 export function simpleWooStore(n: number): WooProduct[] {
   return Array.from({ length: n }, (_, i) => ({
     id: 1000 + i,
