@@ -37,7 +37,7 @@ export function numberedProduct(n: number): WooProduct {
   };
 }
 
-/** `n` simple products `P-1`… (id 1000 on, at 10 each, 5 in stock): pages of 100 as the store serves them. */
+/** `n` simple products `P-1`… (id 1000 on, at 9.50 each, 5 in stock): pages of 100 as the store serves them. */
 export function simpleWooStore(n: number): WooProduct[] {
   return Array.from({ length: n }, (_, i) => ({
     id: 1000 + i,
@@ -45,7 +45,7 @@ export function simpleWooStore(n: number): WooProduct[] {
     type: 'simple' as const,
     status: 'publish' as const,
     sku: `P-${i + 1}`,
-    regular_price: '10.00',
+    regular_price: '9.50',
     manage_stock: true,
     stock_quantity: 5,
     stock_status: 'instock' as const,
