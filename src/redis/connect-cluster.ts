@@ -1,5 +1,6 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
+import { ClusterNodeError } from './cluster-node-check.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
 import { WatchedCluster } from './watched-cluster.js';
@@ -63,7 +64,9 @@ async function firstNodeRefusal(
     probe.disconnect();
     return null;
   } catch (error) {
-    return error instanceof RedisUnavailableError ? error.cause : error;
+    if (!(error instanceof RedisUnavailableError)) return error;
+    // A node of the cluster is one, as it should be: it answered.
+    return error.cause instanceof ClusterNodeError ? null : error.cause;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Command, Redis } from 'ioredis';
 import { ioredis } from '../cjs-packages.js';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
+import { ClusterNodeError, clusterNodeLine, clusterStateOf } from './cluster-node-check.js';
 import { databaseIndexOf } from './redis-url.js';
 
 /**
@@ -109,6 +110,9 @@ export function describeConnectFailure(
   // `--redis-url` overrides REDIS_URL: a hint to change the variable would change nothing.
   const variable = cluster ? 'REDIS_CLUSTER' : (context.from ?? 'REDIS_URL');
   const { asked } = context;
+  if (cause instanceof ClusterNodeError && !cluster) {
+    return clusterNodeLine(context.from ?? 'REDIS_URL', at, url, cause.state);
+  }
   if (asked && /SELECT is not allowed in cluster mode/i.test(reason)) {
     return `${variable} names database ${asked.database}, but Redis at ${at} is a cluster node (${reason}), which has only database 0: name the cluster's nodes in REDIS_CLUSTER instead`;
   }
@@ -178,7 +182,7 @@ export class WatchedRedis extends ioredis().Redis {
 
 /**
  * Connects and proves the connection with a PING, failing fast with one line when nothing answers
- * or Redis refuses us (password, TLS). Once connected, the client reconnects on its own: a Redis
+ * or Redis refuses us (password, TLS), or is a node of a cluster (REDIS_CLUSTER's). Once connected, the client reconnects on its own: a Redis
  * restarted mid-run (with AOF) is waited for. `maxRetriesPerRequest: null` is what BullMQ requires
  * of connections its workers use. `rediss://` connects with TLS (Node's trusted CAs, plus
  * NODE_EXTRA_CA_CERTS).
@@ -217,8 +221,13 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
     // only says so in an 'error' event and goes on in database 0: selected again here, so that a
     // refusal ends the command before anything is written to another database than the one named.
     if (database !== 0) await redis.select(database);
+    // Database 0 of a cluster node is taken (SELECT 0 too): CLUSTER INFO tells (cluster-node-check.ts).
+    else {
+      const state = await clusterStateOf(redis);
+      if (state !== null) throw new ClusterNodeError(state);
+    }
   } catch (error) {
-    const refusal = cause ?? error;
+    const refusal = error instanceof ClusterNodeError ? error : (cause ?? error);
     const databases = isDatabaseRefusal(refusal) ? await databaseCount(redis) : null;
     redis.disconnect();
     throw new RedisUnavailableError(url, refusal, { database, databases });

@@ -7,6 +7,17 @@ import { UsageError } from '../usage-error.js';
  * which only knew it as "(invalid REDIS_URL)".
  */
 export function checkRedisUrl(url: string, origin: string): void {
+  // A node list (`redis://…@h1:7000,h2:7000`), REDIS_CLUSTER's form: said as such, not as "not a URL".
+  const authority = /^(rediss?):\/\/([^/?#]*)/i.exec(url);
+  const hosts = authority?.[2]?.slice(authority[2].lastIndexOf('@') + 1) ?? '';
+  if (hosts.includes(',')) {
+    const scheme = authority?.[1]?.toLowerCase();
+    // --redis-url goes before REDIS_CLUSTER (flags override variables): it must go for REDIS_CLUSTER to count.
+    const andThen = origin === '--redis-url' ? ', and no --redis-url' : '';
+    throw new UsageError(
+      `${origin} lists several hosts, but it names one Redis server: name a Redis Cluster's nodes in REDIS_CLUSTER (${scheme}://USER:PASSWORD@host:port,host:port,…)${andThen}`,
+    );
+  }
   let scheme: string | null = null;
   try {
     scheme = new URL(url).protocol;
