@@ -15,6 +15,7 @@ import {
 } from '../redis/connect.js';
 import { connectCluster, nodeOptions } from '../redis/connect-cluster.js';
 import { faultOf, RedisHealth } from '../redis/health.js';
+import { infoRefused, infoRefusedLine } from '../redis/info-access.js';
 import { routeUnneededPasswordWarning, unneededPasswordLine } from '../redis/password-warning.js';
 import {
   hasRedisServerBinary,
@@ -139,6 +140,8 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     throw error;
   }
   const info = await readServerInfo(redis);
+  if (!info && options.writes && infoRefused(redis))
+    logger.info(infoRefusedLine(displayRedisUrl(config.redisUrl)));
   const unfit = info && options.writes ? unfitForWrites(config.redisUrl, info, options.writes) : null;
   if (unfit) {
     await Promise.all([closeRedis(redis), closeRedis(commands)]);

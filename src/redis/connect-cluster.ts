@@ -3,6 +3,7 @@ import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { ClusterNodeError } from './cluster-node-check.js';
 import { clusterDisplay, type RedisClusterTarget } from './cluster-nodes.js';
 import { connectRedis, RedisUnavailableError } from './connect.js';
+import { applyInfoAccess, infoAccessOf, noteInfoRefused } from './info-access.js';
 import { WatchedCluster } from './watched-cluster.js';
 
 /**
@@ -38,6 +39,8 @@ function nodeOptionsOf(
     maxRetriesPerRequest: null,
     connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
     connectionName: options.connectionName ?? 'catalog-sync',
+    // Its INFO may be refused: turned on once INFO is known to be granted (info-access.ts).
+    enableReadyCheck: false,
     ...(target.username === undefined ? {} : { username: target.username }),
     ...(target.password === undefined ? {} : { password: target.password }),
     ...(target.tls ? { tls: {} } : {}),
@@ -105,6 +108,12 @@ export async function connectCluster(
     await cluster.connect();
     const masters = cluster.nodes('master');
     if (masters.length === 0) throw new Error('no master answered');
+    // Every master once loaded; INFO refused on any: taken as refused on all (one user, one ACL a node).
+    const accesses = await Promise.all(masters.map((master) => infoAccessOf(master)));
+    const access = accesses.includes('refused') ? 'refused' : 'granted';
+    for (const node of [cluster.options.redisOptions ?? {}, ...cluster.nodes().map((n) => n.options)])
+      applyInfoAccess(node, access);
+    if (access === 'refused') noteInfoRefused(cluster);
     await Promise.all(
       masters.map((master) =>
         master.ping().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import type { Command, Redis } from 'ioredis';
 import { ioredis } from '../cjs-packages.js';
 import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { ClusterNodeError, clusterNodeLine, clusterStateOf } from './cluster-node-check.js';
+import { applyInfoAccess, infoAccessOf, noteInfoRefused } from './info-access.js';
 import { databaseIndexOf } from './redis-url.js';
 
 /**
@@ -203,6 +204,8 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
     connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
     connectionName: options.connectionName ?? 'catalog-sync',
     retryStrategy: () => null,
+    // Its INFO may be refused: turned on below once INFO is known to be granted (info-access.ts).
+    enableReadyCheck: false,
   });
   // Errors surface through the commands that fail; an 'error' event without a listener would crash.
   // While connecting, the event holds the cause (NOAUTH, a certificate) that `connect` reports only
@@ -216,6 +219,9 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   const database = databaseIndexOf(url, 'REDIS_URL');
   try {
     await redis.connect();
+    const access = await infoAccessOf(redis);
+    applyInfoAccess(redis.options, access);
+    if (access === 'refused') noteInfoRefused(redis);
     await redis.ping();
     // ioredis SELECTs it as it connects, but when Redis refuses (a database it does not have) it
     // only says so in an 'error' event and goes on in database 0: selected again here, so that a

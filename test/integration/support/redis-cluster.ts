@@ -242,6 +242,14 @@ export class TestCluster {
     throw new Error(`the test cluster never reached ${what}`);
   }
 
+  /** `ACL SETUSER name …rules` on every node (a cluster's ACLs are per node): a user of the test's own. */
+  async aclSetUser(name: string, rules: string[]): Promise<void> {
+    for (const port of this.ports) {
+      const said = await this.node(port, (redis) => redis.acl('SETUSER', name, ...rules));
+      if (said !== 'OK') throw new Error(`ACL SETUSER ${name} failed on node ${port}`);
+    }
+  }
+
   /** A cluster client of the test's own (keys, CLUSTER KEYSLOT); quit it after. */
   client(): Cluster {
     return new Cluster(
