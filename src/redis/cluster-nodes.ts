@@ -29,7 +29,8 @@ export function parseRedisCluster(value: string | undefined): RedisClusterTarget
   const rest = scheme ? value.trim().slice(scheme[0].length) : value;
   // The nodes hold no @: the last one ends the credentials, whatever the password holds.
   const at = rest.lastIndexOf('@');
-  const credentials = at >= 0 ? readCredentials(rest.slice(0, at)) : {};
+  const credentials =
+    at >= 0 ? readCredentials(rest.slice(0, at), scheme?.[1]?.toLowerCase() ?? 'redis') : {};
   const nodes = rest
     .slice(at + 1)
     .split(',')
@@ -61,11 +62,12 @@ function withoutDatabase(node: string): string {
   return named[1] ?? node;
 }
 
-function readCredentials(text: string): { username?: string; password?: string } {
+/** `scheme`: REDIS_CLUSTER's own (`rediss` for TLS), kept in the form a refusal tells to write. */
+function readCredentials(text: string, scheme: string): { username?: string; password?: string } {
   const colon = text.indexOf(':');
   if (colon < 0) {
     throw new UsageError(
-      'REDIS_CLUSTER names a user without a password: write redis://USER:PASSWORD@host:port,… or redis://:PASSWORD@host:port,…',
+      `REDIS_CLUSTER names a user without a password: write ${scheme}://USER:PASSWORD@host:port,… or ${scheme}://:PASSWORD@host:port,…`,
     );
   }
   try {

@@ -75,6 +75,17 @@ function withPasswordPlaceholder(url: string): string {
   }
 }
 
+/**
+ * The names a certificate holds, from the error of a host-name mismatch (Node puts the peer's
+ * certificate on it): its subjectAltName (`DNS:redis.internal, IP Address:10.0.0.5`), else its CN.
+ */
+function certificateNames(cause: unknown): string {
+  const cert = (cause as { cert?: { subjectaltname?: string; subject?: { CN?: string } } }).cert;
+  if (cert?.subjectaltname) return cert.subjectaltname;
+  if (cert?.subject?.CN) return `CN=${cert.subject.CN}`;
+  return 'other names';
+}
+
 /** Node's codes for a certificate that the client does not accept. */
 const CERTIFICATE_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -82,11 +93,8 @@ const CERTIFICATE_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
   'CERT_UNTRUSTED',
   'CERT_REJECTED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 /** Where a Redis URL came from, for the hint of the line that says it failed. */
@@ -132,6 +140,16 @@ export function describeConnectFailure(
   }
   if (/^NOPERM\b/.test(reason)) {
     return `${redis} at ${at} refused this user a command catalog-sync needs (${reason}): give the user all commands on its keys`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    // Node checks the name only once the chain is trusted: a CA to add would change nothing.
+    return `${redis} at ${at}: its TLS certificate is for ${certificateNames(cause)}, not ${(cause as { host?: string }).host ?? 'the host named'}: name the server in ${variable} as its certificate does (its CA is trusted here)`;
+  }
+  if (code === 'CERT_HAS_EXPIRED') {
+    return `${redis} at ${at}: its TLS certificate has expired (${reason}): the server's certificate must be renewed (or this machine's clock is wrong)`;
+  }
+  if (code === 'CERT_NOT_YET_VALID') {
+    return `${redis} at ${at}: its TLS certificate is not valid yet (${reason}): check this machine's clock and the server's`;
   }
   if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
     return (

@@ -39,12 +39,14 @@ export function makeTestCertificates(dir: string): TestCertificates {
 
 /**
  * Another server certificate from the CA of `makeTestCertificates(dir)`, for `subjectAltName` (e.g.
- * `DNS:api.example.test`), as `<name>.pem` and `<name>.key` in `dir`.
+ * `DNS:api.example.test`), as `<name>.pem` and `<name>.key` in `dir`. `days` -1: one that has expired
+ * (its end a day before its start, which is now).
  */
 export function signTestCertificate(
   dir: string,
   name: string,
   subjectAltName: string,
+  days = 1,
 ): { cert: string; key: string } {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
   openssl(
@@ -62,7 +64,7 @@ export function signTestCertificate(
   writeFileSync(join(dir, `${name}.cnf`), `subjectAltName=${subjectAltName}\n`);
   openssl(
     ...['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial'],
-    ...['-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.cnf`],
+    ...['-out', `${name}.pem`, '-days', String(days), '-extfile', `${name}.cnf`],
   );
   return { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) };
 }

@@ -323,6 +323,15 @@ describe('REDIS_CLUSTER', () => {
     expect(said.split('\n')).toHaveLength(1);
   });
 
+  it("a user without a password: the form to write keeps REDIS_CLUSTER's scheme (TLS)", () => {
+    expect(() => readCommonConfig({ REDIS_CLUSTER: 'rediss://fleet@h:7000,h:7001' })).toThrow(
+      'REDIS_CLUSTER names a user without a password: write rediss://USER:PASSWORD@host:port,… or rediss://:PASSWORD@host:port,…',
+    );
+    expect(() => readCommonConfig({ REDIS_CLUSTER: 'redis://fleet@h:7000' })).toThrow(
+      'REDIS_CLUSTER names a user without a password: write redis://USER:PASSWORD@host:port,… or redis://:PASSWORD@host:port,…',
+    );
+  });
+
   it('refuses a prefix with braces: the tool tags its keys itself', () => {
     expect(() => readCommonConfig({ REDIS_CLUSTER: 'h:7000', CATALOG_SYNC_PREFIX: '{cs}' })).toThrow(
       /CATALOG_SYNC_PREFIX holds \{ \}/,

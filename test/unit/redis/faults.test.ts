@@ -120,6 +120,42 @@ describe('describeConnectFailure: one line for a Redis that refused us, never th
     );
   });
 
+  it('names a certificate for other host names: the CA is trusted, the name is what to change', () => {
+    // Node's own reason ends "is not in the cert's list: " with the list empty (the names are DNS ones).
+    const error = Object.assign(
+      new Error(
+        "Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: ",
+      ),
+      {
+        code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        host: '127.0.0.1',
+        cert: { subjectaltname: 'DNS:redis.internal.test, DNS:redis-2.internal.test', subject: { CN: 'w' } },
+      },
+    );
+    expect(describeConnectFailure('rediss://:s3cret@127.0.0.1:6380', error, { from: 'REDIS_URL' })).toBe(
+      'Redis at rediss://:***@127.0.0.1:6380: its TLS certificate is for DNS:redis.internal.test, DNS:redis-2.internal.test, not 127.0.0.1: name the server in REDIS_URL as its certificate does (its CA is trusted here)',
+    );
+    const noNames = Object.assign(new Error('Hostname/IP does not match'), {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      host: 'redis.example',
+      cert: { subject: { CN: 'other.example' } },
+    });
+    expect(describeConnectFailure('rediss://redis.example:6380', noNames, { from: '--redis-url' })).toBe(
+      'Redis at rediss://redis.example:6380: its TLS certificate is for CN=other.example, not redis.example: name the server in --redis-url as its certificate does (its CA is trusted here)',
+    );
+  });
+
+  it('names a certificate expired, or not valid yet, with no word of NODE_EXTRA_CA_CERTS', () => {
+    const expired = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+    expect(describeConnectFailure('rediss://127.0.0.1:6380', expired)).toBe(
+      "Redis at rediss://127.0.0.1:6380: its TLS certificate has expired (certificate has expired): the server's certificate must be renewed (or this machine's clock is wrong)",
+    );
+    const early = Object.assign(new Error('certificate is not yet valid'), { code: 'CERT_NOT_YET_VALID' });
+    expect(describeConnectFailure('rediss-cluster://h:7000,h:7001', early)).toBe(
+      "Redis Cluster at rediss-cluster://h:7000,h:7001: its TLS certificate is not valid yet (certificate is not yet valid): check this machine's clock and the server's",
+    );
+  });
+
   it('keeps "not reachable" for a Redis that does not answer', () => {
     const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
     expect(describeConnectFailure('redis://127.0.0.1:1', error)).toMatch(
