@@ -2,6 +2,8 @@
 // Thin launcher: the CLI is compiled and bundled into dist/ by `npm ci` (the `prepare` script).
 // First, before anything allocates: how far the heap may grow between collections (peak memory).
 import '../dist/bundle/heap-growth.js';
+// Next: a password on the command line (`--redis-url rediss://USER:PASSWORD@…`) masked in what ps shows.
+import '../dist/bundle/ps-title.js';
 // Then a line for an interrupt that comes before the command listens for one (early-signals.js).
 import './early-signals.js';
 
