@@ -136,7 +136,8 @@ describe('prestashop: a shop in a comma locale', () => {
   it('reads a lone comma or dot as the decimal point', () => {
     // 1.299 euros: read as the decimal point, then sent as money (cents), and the row says so.
     expect(byKey.get('RP-demo_1')?.fields).toMatchObject({ price: 1.3, weight: 1.25, quantity: 160 });
-    expect(byKey.get('RP-demo_1')?.notes).toContain('price 1.299 → 1.30 (rounded half up to 2 decimals)');
+    // The note quotes the cell as the file writes it (comma and all).
+    expect(byKey.get('RP-demo_1')?.notes).toContain('price 1,299 → 1.30 (rounded half up to 2 decimals)');
     expect(byKey.get('RP-demo_3')?.fields).toMatchObject({ price: 12.5, weight: 1.25, quantity: 7 });
     expect(detections).toContain('decimals with a dot or a comma, never a thousands separator');
   });
