@@ -4,8 +4,8 @@ import { maskedCommandLine } from '../../../src/cli/ps-title.js';
 describe('maskedCommandLine: what ps shows of a command line that holds a password', () => {
   it.each([
     [
-      ['node', 'catalog-sync.js', 'worker', '--redis-url', 'rediss://fleet:s3cr%2Ft@10.0.0.1:6380/2'],
-      'node catalog-sync.js worker --redis-url rediss://fleet:***@10.0.0.1:6380/2',
+      ['node', 'catalog-sync.js', 'worker', '--redis-url', 'rediss://fleet:s3cr%2Ft@redis-a.example.test:6380/2'],
+      'node catalog-sync.js worker --redis-url rediss://fleet:***@redis-a.example.test:6380/2',
     ],
     [
       ['node', 'catalog-sync.js', 'worker', '--redis-url=redis://:s3cret@h:6379'],

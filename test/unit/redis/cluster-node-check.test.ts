@@ -7,15 +7,15 @@ describe('a Redis URL that names a node of a Redis Cluster', () => {
   const node = new ClusterNodeError('cluster_state:ok');
 
   it('says so in one line, pointing at REDIS_CLUSTER in the form the URL would take there', () => {
-    expect(describeConnectFailure('redis://10.0.0.1:7000', node, { from: 'REDIS_URL' })).toBe(
-      "REDIS_URL names Redis at redis://10.0.0.1:7000, a node of a Redis Cluster (cluster_state:ok): a cluster's keys live on all its masters; name its nodes in REDIS_CLUSTER instead (REDIS_CLUSTER=10.0.0.1:7000,…)",
+    expect(describeConnectFailure('redis://redis-a.example.test:7000', node, { from: 'REDIS_URL' })).toBe(
+      "REDIS_URL names Redis at redis://redis-a.example.test:7000, a node of a Redis Cluster (cluster_state:ok): a cluster's keys live on all its masters; name its nodes in REDIS_CLUSTER instead (REDIS_CLUSTER=redis-a.example.test:7000,…)",
     );
   });
 
   it('from --redis-url, which goes before REDIS_CLUSTER: to be left out too; the password never shown', () => {
-    const line = describeConnectFailure('rediss://app:s3cret@10.0.0.1:7000', node, { from: '--redis-url' });
+    const line = describeConnectFailure('rediss://app:s3cret@redis-a.example.test:7000', node, { from: '--redis-url' });
     expect(line).toBe(
-      "--redis-url names Redis at rediss://app:***@10.0.0.1:7000, a node of a Redis Cluster (cluster_state:ok): a cluster's keys live on all its masters; name its nodes in REDIS_CLUSTER instead (REDIS_CLUSTER=rediss://USER:PASSWORD@10.0.0.1:7000,…), and no --redis-url",
+      "--redis-url names Redis at rediss://app:***@redis-a.example.test:7000, a node of a Redis Cluster (cluster_state:ok): a cluster's keys live on all its masters; name its nodes in REDIS_CLUSTER instead (REDIS_CLUSTER=rediss://USER:PASSWORD@redis-a.example.test:7000,…), and no --redis-url",
     );
     expect(line).not.toContain('s3cret');
   });
