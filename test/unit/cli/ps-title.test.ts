@@ -4,7 +4,13 @@ import { maskedCommandLine } from '../../../src/cli/ps-title.js';
 describe('maskedCommandLine: what ps shows of a command line that holds a password', () => {
   it.each([
     [
-      ['node', 'catalog-sync.js', 'worker', '--redis-url', 'rediss://fleet:s3cr%2Ft@redis-a.example.test:6380/2'],
+      [
+        'node',
+        'catalog-sync.js',
+        'worker',
+        '--redis-url',
+        'rediss://fleet:s3cr%2Ft@redis-a.example.test:6380/2',
+      ],
       'node catalog-sync.js worker --redis-url rediss://fleet:***@redis-a.example.test:6380/2',
     ],
     [

@@ -13,7 +13,9 @@ describe('a Redis URL that names a node of a Redis Cluster', () => {
   });
 
   it('from --redis-url, which goes before REDIS_CLUSTER: to be left out too; the password never shown', () => {
-    const line = describeConnectFailure('rediss://app:s3cret@redis-a.example.test:7000', node, { from: '--redis-url' });
+    const line = describeConnectFailure('rediss://app:s3cret@redis-a.example.test:7000', node, {
+      from: '--redis-url',
+    });
     expect(line).toBe(
       "--redis-url names Redis at rediss://app:***@redis-a.example.test:7000, a node of a Redis Cluster (cluster_state:ok): a cluster's keys live on all its masters; name its nodes in REDIS_CLUSTER instead (REDIS_CLUSTER=rediss://USER:PASSWORD@redis-a.example.test:7000,…), and no --redis-url",
     );
