@@ -3,6 +3,7 @@ import { countOf } from '../count-words.js';
 import type { Logger } from '../logger.js';
 import { displayRedisUrl } from '../redis/connect.js';
 import type { RedisFaultError } from '../redis/health.js';
+import { permissionRefusalLine } from '../redis/permission-refusal.js';
 import { describeMemory, formatBytes, type RedisServerInfo, roomLeft } from '../redis/server-info.js';
 import { KEPT_BYTES_PER_ROW, QUEUED_BYTES_PER_ROW, runNeedBytes } from '../redis/sizing.js';
 import { RedisLostError } from '../redis/watch.js';
@@ -14,7 +15,12 @@ import { UsageError } from './usage-error.js';
 
 /** What these checks read of a runtime (runtime.ts), without importing it. */
 interface RedisView {
-  config: { redisUrl: string; redisDeadlineMs: number };
+  config: {
+    redisUrl: string;
+    redisDeadlineMs: number;
+    prefix: string;
+    redisCluster: { username?: string } | null;
+  };
   serverInfo(): Promise<RedisServerInfo | null>;
 }
 
@@ -110,6 +116,16 @@ export async function redisFaultLine(
       'and no replica took its place); no new job is taken until it answers again'
     );
   }
+  if (fault.kind === 'denied') {
+    // No wait: a worker ends with it as `run` does (worker.ts). Nothing is lost meanwhile: a run's
+    // rows not settled stay in its queue, a chunk in progress too (taken up once its lock runs out).
+    return permissionRefusalLine(fault.message, {
+      at,
+      user: redisUser(runtime.config),
+      prefix: runtime.config.prefix,
+      next: 'then run the command again (the rows already queued stay queued)',
+    });
+  }
   const info = await runtime.serverInfo().catch(() => null);
   const then = who === 'run' ? 'then run again' : 'no new job is taken until it accepts writes again';
   if (fault.kind === 'read-only') {
@@ -127,4 +143,14 @@ export async function redisFaultLine(
         ? `, ${what} about ${formatBytes(needBytes)} more`
         : `, ${what} a little more to finish`;
   return `Redis at ${at} is full${memory}${need}; raise maxmemory or free space; ${then}`;
+}
+
+/** The ACL user REDIS_URL (or REDIS_CLUSTER) names; `default`, Redis's, when it names none. */
+function redisUser(config: RedisView['config']): string {
+  if (config.redisCluster) return config.redisCluster.username || 'default';
+  try {
+    return decodeURIComponent(new URL(config.redisUrl).username) || 'default';
+  } catch {
+    return 'default';
+  }
 }

@@ -60,6 +60,8 @@ export function pauseWhileRedisRefuses(
       return;
     }
     workers.pause().catch(() => undefined);
+    // A permission the user lacks is no wait: the worker ends with its line (worker.ts).
+    if (fault.kind === 'denied') return;
     say().catch(() => undefined);
     probing ??= setInterval(() => {
       probe().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { isPermissionRefusal } from '../redis/permission-refusal.js';
 
 /** A connection that dropped and is being made again: what a Redis restart looks like from here. */
 function isReconnecting(error: Error): boolean {
@@ -28,7 +29,8 @@ export function throttledErrorLog(logger: Logger, what: string, everyMs = 10_000
     // then refused (`Lock mismatch`, `Missing lock`): the chunk was handed out again, or is about to
     // be, and that attempt ends it.
     const lockLost = /could not renew lock|Lock mismatch|Missing lock/.test(error.message);
-    const level = isReconnecting(error) || lockLost ? 'info' : 'warn';
+    // A permission the ACL user lacks ends the command with its own line (health.ts, `denied`).
+    const level = isReconnecting(error) || lockLost || isPermissionRefusal(error.message) ? 'info' : 'warn';
     logger[level]({ err: error.message }, `${what}: ${error.message} (retrying)`);
   };
 }

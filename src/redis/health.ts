@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { isNeededPermissionRefusal } from './permission-refusal.js';
 
 /**
  * What can go wrong with a Redis that still answers (issue 18, issue 10 item 9):
@@ -8,8 +9,11 @@ import type { EventEmitter } from 'node:events';
  *   empty replica): what the run did so far is unknown to Redis.
  * - `unanswered`: a Redis Cluster whose master of a slot stayed out of reach, no replica taking over,
  *   for longer than its commands are retried through a failover (connect-cluster.ts, rideOutMs).
+ * - `denied`: the ACL user lacks a permission the tool needs (scripting, its keys: NOPERM): nothing
+ *   goes on without it, and it is the user's grant to fix, not a wait (permission-refusal.ts). Its
+ *   message is Redis's own answer, which the line that ends the command reads.
  */
-export type RedisFaultKind = 'full' | 'read-only' | 'lost' | 'unanswered';
+export type RedisFaultKind = 'full' | 'read-only' | 'lost' | 'unanswered' | 'denied';
 
 /** A write was refused, or a run's state is gone: nothing more may be sent for it. */
 export class RedisFaultError extends Error {
@@ -36,6 +40,7 @@ const FAULT_MESSAGES: Record<Exclude<RedisFaultKind, 'lost'>, (said: string) => 
   full: (said) => `Redis refused a write: it is full (${said.slice(0, 200)})`,
   'read-only': () => 'Redis refused a write: it is a read-only replica',
   unanswered: (said) => `Redis Cluster did not answer a command (${said.slice(0, 200)})`,
+  denied: (said) => said.slice(0, 300),
 };
 
 function messageOf(error: unknown): string {
@@ -52,6 +57,7 @@ export function faultOf(error: unknown): RedisFaultKind | null {
   const message = messageOf(error);
   if (message.includes('OOM command not allowed')) return 'full';
   if (/\bREADONLY\b/.test(message)) return 'read-only';
+  if (isNeededPermissionRefusal(message)) return 'denied';
   if (clusterUnanswered(message)) return 'unanswered';
   const previous = (error as { previousErrors?: unknown } | null)?.previousErrors;
   if (Array.isArray(previous)) {
@@ -110,7 +116,7 @@ export class RedisHealth {
     return this.#fault;
   }
 
-  /** The write refusal (full or read-only) or cluster out of reach met so far, or null. */
+  /** The write refusal (full, read-only, denied) or cluster out of reach met so far, or null. */
   get fault(): RedisFaultError | null {
     return this.#fault;
   }

@@ -1,6 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { displayRedisUrl } from './connect.js';
 import { isCluster } from './connect-cluster.js';
+import { infoRefused } from './info-access.js';
 
 /** What catalog-sync needs to know of a Redis server before it writes to it. */
 export interface RedisServerInfo {
@@ -21,6 +22,8 @@ export interface RedisServerInfo {
  */
 export async function readServerInfo(redis: Redis): Promise<RedisServerInfo | null> {
   const client = redis as Redis | Cluster;
+  // Refused at connect: asked again, its NOPERM would be taken for a permission the tool lacks (health.ts).
+  if (infoRefused(client)) return null;
   try {
     if (isCluster(client)) {
       const masters = client.nodes('master');

@@ -10,6 +10,7 @@ import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
 import { clearKeyChanged, keepMarkedServed, markKeyChanged, markServed } from '../../queue/served-marks.js';
+import type { RedisFaultError, RedisHealth } from '../../redis/health.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
 import { readTrustRules } from '../../trust-config.js';
@@ -192,7 +193,10 @@ export function registerWorker(
             runtime.logger.info(
               `no jobs folder at ${jobsDir}: this worker runs no scheduled import (give --jobs DIR)`,
             );
-          const signal = await untilStopped();
+          // Stopped by a signal, or by a permission the Redis user lacks: no job can go on without it.
+          const denied = untilDenied(runtime.health);
+          const signal = await Promise.race([untilStopped(), denied.met.then((fault) => fault.kind)]);
+          denied.stop();
           stopMarking();
           stopWatchingRedis();
           runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
@@ -204,10 +208,25 @@ export function registerWorker(
             slots.close().then(() => Promise.all([scheduled.close(), workers.close()])),
           );
           if (metrics) await closeWithinDeadline(runtime, metrics.close());
+          // Said by withRuntime in one line (exit 2); the jobs not done stay queued.
+          if (runtime.health.fault?.kind === 'denied') throw runtime.health.fault;
           runtime.logger.info('worker stopped');
         });
       },
     );
+}
+
+/** Resolves with the first `denied` fault the runtime meets (health.ts); `stop` stops listening. */
+function untilDenied(health: RedisHealth): { met: Promise<RedisFaultError>; stop: () => void } {
+  let stop = () => {};
+  const met = new Promise<RedisFaultError>((resolve) => {
+    const listener = (fault: RedisFaultError) => {
+      if (fault.kind === 'denied') resolve(fault);
+    };
+    stop = health.onFault(listener);
+    if (health.fault) listener(health.fault);
+  });
+  return { met, stop };
 }
 
 /** 1 to 64: each queue served at once holds a blocking Redis connection. */
