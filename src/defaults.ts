@@ -207,6 +207,15 @@ export const EVENTS_KEPT = 100;
 /** Jobs read per call while `cancel` looks for a run's queued chunks. */
 export const CANCEL_JOBS_PAGE = 500;
 
+/**
+ * The longest a run idle with its rows held (a seller paused for the day) goes between two looks for
+ * rows that nothing holds (a chunk Redis lost: queue/lost-chunks.ts); the first comes after the lock
+ * and a stall check (CATALOG_SYNC_LOCK_MS, CATALOG_SYNC_STALL_CHECK_MS), each next one twice as late.
+ * A look reads the run's jobs and its outcomes page by page: once a minute at most, a paused run
+ * costs Redis little, and a chunk lost during such a pause ends its run at the next look.
+ */
+export const LOST_ROWS_LOOK_MAX_MS = 60_000;
+
 /** How long a job waits before another try when this worker lacks the run's key. */
 export const KEY_UNAVAILABLE_RETRY_MS = 60_000;
 

@@ -1,3 +1,5 @@
+import { settleLostRows } from '../queue/lost-chunks.js';
+import { LostRowsWatch } from '../queue/lost-rows-watch.js';
 import { RunStateLostError } from '../redis/health.js';
 import { withinRedisDeadline } from '../redis/watch.js';
 import type { RunRecord } from '../runs/run-store.js';
@@ -35,6 +37,7 @@ export async function waitForRun(
 ): Promise<WaitResult> {
   const now = options.now ?? Date.now;
   let waitingUntil: number | null = null;
+  const lostRows = lostRowsWatch(runtime, runId, now);
   for (;;) {
     if (options.signal?.aborted) return { kind: 'stopped' };
     const run = await withinRedisDeadline(
@@ -62,8 +65,28 @@ export async function waitForRun(
     }
     waitingUntil = seller.pausedUntil;
     options.progress.update(run);
+    // A run that does not move may wait on a chunk Redis lost: its rows are settled, and it ends.
+    await lostRows.observe(run);
     await (options.wake ?? new RunWake()).pause(options.pollMs ?? 250);
   }
+}
+
+/**
+ * The wait's look for rows of the run that nothing holds (a chunk Redis lost in a failover or a
+ * flush), once the run has been idle for a lock and a stall check: without it the wait would never
+ * end. A look that fails (Redis away) is logged; the next read of the run meets Redis' state.
+ */
+function lostRowsWatch(runtime: Runtime, runId: string, now: () => number): LostRowsWatch {
+  const deps = { ...runtime, prefix: runtime.config.prefix };
+  const idleMs = runtime.config.lockDurationMs + runtime.config.stallCheckMs;
+  return new LostRowsWatch(
+    idleMs,
+    () =>
+      settleLostRows(deps, runId).catch((error: unknown) =>
+        runtime.logger.warn({ run: runId, err: String(error) }, 'could not look for rows no chunk holds'),
+      ),
+    now,
+  );
 }
 
 /**
