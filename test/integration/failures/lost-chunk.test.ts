@@ -22,7 +22,7 @@ const ROWS = 250;
 const LOCK_MS = 1500;
 /** What a row whose queued chunk Redis lost is reported with. */
 /** The steps before the loss happen in a moment: waited for up to this (only a guard against a hang). */
-const SETUP = { timeoutMs: 10_000 };
+const SETUP = { timeoutMs: 30_000 };
 const LOST = /^not sent: its queued chunk was lost from Redis \(.*\); a re-run of the source sends it$/;
 
 /**
@@ -82,7 +82,7 @@ describe('a run whose queued chunk Redis lost', () => {
   }
 
   it('ends once idle: the lost chunk’s rows failed, not sent, in the report; the others written; exit 1', {
-    timeout: 45_000,
+    timeout: 60_000,
   }, async () => {
     const writesGate = gate();
     writes = () => writesGate.promise;
@@ -155,7 +155,7 @@ describe('a run whose queued chunk Redis lost', () => {
   }
 
   it('ends a run ending early whose chunk under way was then lost: not left "ending early" for good', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const rest = gate();
     const writesGate = gate();
