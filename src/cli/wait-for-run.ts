@@ -65,8 +65,10 @@ export async function waitForRun(
     }
     waitingUntil = seller.pausedUntil;
     options.progress.update(run);
-    // A run that does not move may wait on a chunk Redis lost: its rows are settled, and it ends.
-    await lostRows.observe(run);
+    // A run that does not move may wait on a chunk Redis lost: its rows are settled, and it ends. Not
+    // while its seller is paused (a daily limit: hours): it is idle for that, and a look reads every
+    // one of its jobs and outcomes; the first poll after the pause lifts looks, if it is still idle.
+    if (seller.pausedUntil === null) await lostRows.observe(run);
     await (options.wake ?? new RunWake()).pause(options.pollMs ?? 250);
   }
 }
