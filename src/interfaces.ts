@@ -122,6 +122,18 @@ export interface ProductUpsert {
    * the API cannot clear a field (sync/sale-end.ts). Never sent itself.
    */
   noSale?: true;
+  /**
+   * Set when the row names its price's currency (`12.50 EUR`) and `--fields` sends the price but not
+   * `currency`: the price is sent only to a listed product in that currency; any other row is
+   * invalid, saying to add currency to --fields (sync/currency-unsent.ts). Never sent itself.
+   */
+  currencyUnsent?: CurrencyUnsent;
+}
+
+/** The currency a row's price is in, not sent (`--fields`), and the cell that says so (`price "12.50 EUR"`). */
+export interface CurrencyUnsent {
+  currency: string;
+  cell: string;
 }
 
 /** A record that cannot be sent; reported with its row number and a one-line reason. */

@@ -19,7 +19,7 @@ import { Columns } from './presets/columns.js';
 import type { Draft, PresetName, PresetRun, PriceBasis } from './presets/index.js';
 import { UNSENDABLE_FIELD, unsendableReason } from './presets/unsendable.js';
 import { SeenIds } from './seen-ids.js';
-import { availableFields, checkFields } from './sent-fields.js';
+import { availableFields, checkFields, sendableFields } from './sent-fields.js';
 import { SourceKeys } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
 import { type UnreadRowKeyParts, unreadRowKey } from './unread-row-key.js';
@@ -211,7 +211,7 @@ export function createMapper(options: MapperOptions): Mapper {
     },
     matchBy,
     matchColumnNames: match.columnNames,
-    fields: send ? available.filter((field) => send.has(field)) : available,
+    fields: send ? sendableFields(available).filter((field) => send.has(field)) : available,
     sourceFields: available,
     readAs,
     async *map(records, parents) {

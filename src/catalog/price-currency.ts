@@ -10,6 +10,9 @@ export interface PriceCurrency {
 }
 
 const PRICED = ['price', 'sale_price'] as const;
+/** Anything but digits, separators and a sign: a cell that may carry a mark (made once, not per row). */
+const MAY_BE_MARKED = /[^\d.,\s'+-]/;
+const NO_CURRENCY = ': no currency sent';
 
 /** A currency mark in a money cell, and the currencies it may name. */
 interface Marked {
@@ -20,9 +23,10 @@ interface Marked {
 }
 
 /**
- * The currency a generic file writes in its price cells (`12.50 USD`, `€12.50`): parseDecimal reads
- * the number past it, so without this it was dropped in silence. Sent as `currency`, as the
- * google-merchant preset sends its feed's; checked against the row's own `currency` column and
+ * The currency a row writes in its price cells (`12.50 USD`, `€12.50`), whatever preset or mapping
+ * file read them (validate.ts finishDraft): parseDecimal reads the number past it, so without this
+ * it was dropped in silence. Sent as `currency`, as the google-merchant preset sends its feed's;
+ * checked against the row's own `currency` (a column, a feed's or a sheet's currency) and
  * between price and sale price. A code that is no currency (`XYZ`), or a sign that is none's (`¢`),
  * refuses the row. A sign that several currencies write (`$`) names none: no currency is sent and
  * the row says so, as the ebay preset does for a sheet that names no currency.
@@ -32,7 +36,7 @@ export function currencyOfPrices(fields: RawFields): PriceCurrency {
   for (const field of PRICED) {
     const text = fields[field];
     // Digits alone (nearly every price) have no mark: no regex run for them.
-    if (typeof text !== 'string' || !/[^\d.,\s'+-]/.test(text)) continue;
+    if (typeof text !== 'string' || !MAY_BE_MARKED.test(text)) continue;
     for (const mark of currencyMarksOf(text)) {
       const { codes } = currenciesOf(mark);
       if (codes.length === 0) return { refused: noCurrency(field, text, mark) };
@@ -78,8 +82,17 @@ function noCurrency(field: string, text: string, mark: string): string {
   return `${field} "${text}": ${mark} ${what}: write the currency's code beside the price (12.50 EUR)`;
 }
 
+/**
+ * A note on a cell that a preset noted already (an ebay sheet that names no currency says so of its
+ * `$` price in its own words): one note per cell, not two.
+ */
+export function notedAlready(notes: readonly string[], note: string): boolean {
+  const head = note.slice(0, note.indexOf(NO_CURRENCY) + NO_CURRENCY.length);
+  return notes.some((other) => other.startsWith(head));
+}
+
 function severalNote(m: Marked): string {
   const shown = m.codes.length > 3 ? `${m.codes.slice(0, 3).join(', ')} …` : m.codes.join(', ');
   const number = m.text.replace(m.mark, '').trim();
-  return `${quoted(m)}: no currency sent: ${m.mark} is the sign of several currencies (${shown}); write its code (${number} ${m.codes[0]}) or give a currency column`;
+  return `${quoted(m)}${NO_CURRENCY}: ${m.mark} is the sign of several currencies (${shown}); write its code (${number} ${m.codes[0]}) or give a currency column`;
 }

@@ -12,9 +12,11 @@ import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } fr
 import { isInvisibleKey } from './invisible-text.js';
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
+import { currencyOfPrices, notedAlready } from './price-currency.js';
 import { moneyAsSent, type Unrounded } from './sent-money.js';
 import { excelKeyOf, keyOfRow, type SourceKeys, untrustedKey } from './source-keys.js';
 import type { FieldSpec } from './transforms.js';
+import { currencyUnsentOf } from './unsent-currency.js';
 import { leftOutUnsold, notSoldWithoutStatus, stateOfOwnStatus } from './unsold.js';
 
 export interface RowRules {
@@ -152,6 +154,12 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   const notes = draft.notes;
   const errors: string[] = draft.refused === undefined ? [] : [draft.refused];
   const raws: RawFields = draft.fields;
+  // The currency a price cell writes (`12.50 EUR`), whatever preset or mapping file read it: sent,
+  // checked against the row's own, never dropped in silence (price-currency.ts).
+  const priced = currencyOfPrices(raws);
+  if (priced.currency !== undefined) raws.currency = priced.currency;
+  if (priced.refused !== undefined) errors.push(priced.refused);
+  if (priced.note !== undefined && !notedAlready(notes, priced.note)) notes.push(priced.note);
   // The money values the file gave with more decimals than are sent (rare: made only for such a row).
   let unrounded: Record<string, Unrounded> | undefined;
   for (const field in raws) {
@@ -220,6 +228,8 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
     fields: pick(fields, rules),
   };
   if (draft.id !== undefined) upsert.id = draft.id;
+  const unsent = currencyUnsentOf(fields, raws, rules.send);
+  if (unsent !== undefined) upsert.currencyUnsent = unsent;
   if (former !== undefined) upsert.formerKey = former;
   if (excelKey !== undefined) upsert.excelKey = excelKey;
   if (rowKey.derived) upsert.derivedKey = true;

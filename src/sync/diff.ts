@@ -4,6 +4,7 @@ import { edgeSpacedKey, listedKeyWords } from '../catalog/key-forms.js';
 import { unsoldNotCreated, unsoldStatusKept } from '../catalog/unsold.js';
 import type { ProductFields, ProductUpsert } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue } from './compact-value.js';
+import { currencyUnsentRefusal } from './currency-unsent.js';
 import { saleToEnd } from './sale-end.js';
 
 /** A remote product as the run's index keeps it: its id and the compact values of the run's fields. */
@@ -81,6 +82,16 @@ export function diffProduct(
   memory: WriteMemory | undefined = undefined,
   options: DiffOptions = {},
 ): DiffResult {
+  if (upsert.currencyUnsent !== undefined) {
+    // An --incremental run that read no product: what this tool last sent stands for the listed value.
+    const listed = remote && {
+      id: remote.id,
+      currency: remote.unread ? memory?.sent.currency : remote.values.currency,
+      unread: remote.unread === true,
+    };
+    const wrongCurrency = currencyUnsentRefusal(upsert, listed);
+    if (wrongCurrency !== undefined) return { action: 'invalid', reason: wrongCurrency };
+  }
   if (!remote) {
     // Not sold in the source and sent without status (`--fields`): created, it could only go live.
     if (upsert.notSold !== undefined) return { action: 'skipped', reason: unsoldNotCreated(upsert.notSold) };

@@ -21,6 +21,9 @@ export function indexedFieldsOf(
   // showed before, to give it back when the product returns; left out, every night would send the
   // PUT again and a product's former stock would be lost (`--fields sku,name,price --missing quantity=0`).
   const only = run.fields ? new Set([...run.fields, run.matchBy, ...Object.keys(run.missing ?? {})]) : null;
+  // A price sent without currency goes only to a product in the currency its row names: the
+  // product's currency is read to tell (sync/currency-unsent.ts).
+  if (only && !only.has('currency') && (only.has('price') || only.has('sale_price'))) only.add('currency');
   // A run record from before sentFields was kept says nothing of what the source sends: keep all.
   if (!run.sentFields) return { only, leaveOut: new Set() };
   const read = new Set([...run.sentFields, run.matchBy, ...Object.keys(run.missing ?? {})]);

@@ -1,6 +1,5 @@
 import { trimCell } from '../cell-text.js';
 import { kindOf, listItems } from '../fields.js';
-import { currencyOfPrices } from '../price-currency.js';
 import { sourceList } from '../source-lists.js';
 import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
@@ -56,14 +55,11 @@ export const generic: Preset = {
         } else if (field === 'id') id = value as string;
         else fields[field] = value;
       }
-      // The currency a price cell writes (`12.50 USD`) is sent, never dropped in silence.
-      const priced = currencyOfPrices(fields);
-      if (priced.currency !== undefined) fields.currency = priced.currency;
-      const notes = priced.note === undefined ? [] : [priced.note];
+      // The currency a price cell writes (`12.50 USD`) is sent by finishDraft, as for every preset.
+      const notes: string[] = [];
       const draft: Extract<Draft, { kind: 'product' }> = id
         ? { kind: 'product', record, fields, id, notes }
         : { kind: 'product', record, fields, notes };
-      if (priced.refused !== undefined) draft.refused = priced.refused;
       // Where a column near the name is sent under its own (`Titel`), a create says which: a mapping
       // file may still give the name (validate.ts keeps this only where it does not).
       if (fields.name === undefined) {
@@ -72,8 +68,7 @@ export const generic: Preset = {
       }
       if (twice === undefined) return draft;
       const [field] = twice;
-      const refused = twiceReason(field as string, values, nameOf);
-      return { ...draft, refused: draft.refused ? `${refused}; ${draft.refused}` : refused };
+      return { ...draft, refused: twiceReason(field as string, values, nameOf) };
     });
   },
 };

@@ -4,6 +4,8 @@ import type { Draft, Preset, RawFields } from './types.js';
 import { oneToOne } from './types.js';
 
 const TRAILING_CURRENCY = /^(.*?)\s*([A-Z]{3})$/;
+/** A currency's code or sign anywhere in the cell (`USD 12.50`): then it has one. */
+const MARKED = /[A-Z]{3}|\p{Sc}/u;
 /** A price of nothing: `0`, `0.00`, `.0` (a blank one is no price at all, not this). */
 const ZERO = /^(?:0+(?:\.0*)?|\.0+)$/;
 
@@ -86,13 +88,16 @@ export const googleMerchant: Preset = {
       put(fields, 'sku', read.id(record));
       put(fields, 'name', read.title(record));
       put(fields, 'description', read.description(record));
-      const price = TRAILING_CURRENCY.exec(read.price(record));
-      const amount = price ? (price[1] ?? '') : read.price(record);
+      const written = read.price(record);
+      const price = TRAILING_CURRENCY.exec(written);
+      const amount = price ? (price[1] ?? '') : written;
       if (ZERO.test(amount))
-        return { kind: 'invalid', record, key: read.id(record), reason: zeroPrice(read.price(record)) };
-      put(fields, 'price', amount);
-      put(fields, 'currency', price?.[2] ?? '');
-      if (read.price(record) !== '' && !price) notes.push('price without a currency');
+        return { kind: 'invalid', record, key: read.id(record), reason: zeroPrice(written) };
+      // As written (`12.50 USD`): finishDraft reads its currency as every price cell's
+      // (price-currency.ts), a code that is none refuses the row, and a sale price in another
+      // currency does too; a reason quotes the cell.
+      put(fields, 'price', written);
+      if (written !== '' && !price && !MARKED.test(written)) notes.push('price without a currency');
       put(fields, 'sale_price', read.sale(record));
       put(fields, 'url', read.link(record));
       // In a feed, one element per link (each its own item); in a TSV file, one cell split on `,`.

@@ -39,6 +39,15 @@ describe('indexedFieldsOf', () => {
   });
 
   it('keeps only the --fields and the match key when --fields is given', () => {
-    expect(indexedFieldsOf({ ...run, fields: ['price'] }).only).toEqual(new Set(['price', 'sku']));
+    expect(indexedFieldsOf({ ...run, fields: ['quantity'] }).only).toEqual(new Set(['quantity', 'sku']));
+  });
+
+  it('keeps currency too where --fields sends a price without it: a row naming its currency is checked against it', () => {
+    expect(indexedFieldsOf({ ...run, fields: ['price'] }).only).toEqual(
+      new Set(['price', 'sku', 'currency']),
+    );
+    expect(indexedFieldsOf({ ...run, fields: ['sale_price'] }).only).toEqual(
+      new Set(['sale_price', 'sku', 'currency']),
+    );
   });
 });
