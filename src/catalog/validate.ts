@@ -229,7 +229,10 @@ export function finishDraft(draft: Draft, rules: RowRules, seen: SourceKeys): Ma
   };
   if (draft.id !== undefined) upsert.id = draft.id;
   const unsent = currencyUnsentOf(fields, raws, rules.send);
-  if (unsent !== undefined) upsert.currencyUnsent = unsent;
+  if (unsent !== undefined) {
+    upsert.currencyUnsent = unsent;
+    notes.push(`${unsent.cell}: its currency ${unsent.currency} not sent (--fields leaves currency out)`);
+  }
   if (former !== undefined) upsert.formerKey = former;
   if (excelKey !== undefined) upsert.excelKey = excelKey;
   if (rowKey.derived) upsert.derivedKey = true;

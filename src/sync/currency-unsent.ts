@@ -10,33 +10,26 @@ export interface ListedCurrency {
   unread?: boolean;
 }
 
-const ADD = 'and --fields leaves currency out: add currency to --fields';
-
 /**
  * A row whose price is in a currency it names, sent without `currency` (`--fields sku,price`,
- * catalog/unsent-currency.ts): its price may go only to a product in that currency, else the
- * product would show the number in another one (12.50 EUR as 12.50 USD). The reason it is refused
- * (one line, naming the row and the cell), or undefined where the price may go. Checked whether
- * or not the price differs: an unchanged 12.50 in the wrong currency is no more right.
+ * catalog/unsent-currency.ts, which notes it on the row): where the listed product is in another
+ * currency, the product would show the number in that one (12.50 EUR as 12.50 USD), so the row is
+ * refused (one line, naming the row and the cell). Checked whether or not the price differs: an
+ * unchanged 12.50 in the wrong currency is no more right. Where the marketplace shows no currency
+ * (the API's products need not have one), a product to create, or an `--incremental` run that never
+ * sent one: nothing tells of a mismatch, and the row goes out with its note. Undefined where the
+ * price may go.
  */
 export function currencyUnsentRefusal(
   upsert: ProductUpsert,
   remote: ListedCurrency | undefined,
 ): string | undefined {
   const unsent = upsert.currencyUnsent;
-  if (unsent === undefined) return undefined;
-  const said = `row ${upsert.row}: ${unsent.cell} is in ${unsent.currency}, but`;
-  if (!remote)
-    return `${said} a new product would be created without it: --fields leaves currency out: add currency to --fields`;
+  if (unsent === undefined || !remote) return undefined;
   const theirs = remote.currency;
-  if (typeof theirs !== 'string' || theirs.trim() === '') {
-    const why = remote.unread
-      ? `product ${remote.id}'s currency is not known (this run read no product, and this tool never sent one),`
-      : `product ${remote.id} shows no currency on the marketplace,`;
-    return `${said} ${why} ${ADD}`;
-  }
+  if (typeof theirs !== 'string' || theirs.trim() === '') return undefined;
   const code = theirs.trim().toUpperCase();
-  return code === unsent.currency
-    ? undefined
-    : `${said} product ${remote.id} is in ${code} on the marketplace, ${ADD}`;
+  if (code === unsent.currency) return undefined;
+  const listed = remote.unread ? 'was last sent in' : 'is in';
+  return `row ${upsert.row}: ${unsent.cell} is in ${unsent.currency}, but product ${remote.id} ${listed} ${code} on the marketplace, and --fields leaves currency out: add currency to --fields`;
 }

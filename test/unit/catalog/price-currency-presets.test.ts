@@ -92,7 +92,7 @@ describe('a currency written in a price cell, whatever reads the file', () => {
 });
 
 describe('--fields that sends a price but not currency, where the row names the price’s currency', () => {
-  it('keeps the currency with the row, to check against the listed product; sends it not', async () => {
+  it('keeps the currency with the row, to check against the listed product, notes it; sends it not', async () => {
     const rows = await mapRows(
       ['sku', 'name', 'price'],
       [
@@ -105,13 +105,13 @@ describe('--fields that sends a price but not currency, where the row names the 
     expect(rows.map(sent)).toEqual([
       {
         fields: { sku: 'A', price: 12.5 },
-        notes: undefined,
+        notes: ['price "12.50 EUR": its currency EUR not sent (--fields leaves currency out)'],
         currencyUnsent: { currency: 'EUR', cell: 'price "12.50 EUR"' },
       },
       { fields: { sku: 'B', price: 12.5 }, notes: undefined, currencyUnsent: undefined },
       {
         fields: { sku: 'C', price: 9.5 },
-        notes: undefined,
+        notes: ['price "€9.50": its currency EUR not sent (--fields leaves currency out)'],
         currencyUnsent: { currency: 'EUR', cell: 'price "€9.50"' },
       },
     ]);

@@ -44,16 +44,13 @@ describe('a price in a currency the row names, sent without currency (--fields)'
     });
   });
 
-  it('refuses the row where the product shows no currency, or would be created without it', () => {
-    expect(diffProduct(row({ sku: 'A', price: 9.5 }), listed({ sku: 'A', price: 12.5 }))).toEqual({
-      action: 'invalid',
-      reason:
-        'row 3: price "9.50 EUR" is in EUR, but product 17 shows no currency on the marketplace, and --fields leaves currency out: add currency to --fields',
+  it('sends the price where nothing tells of a mismatch: no currency shown, or a product to create', () => {
+    expect(diffProduct(row({ sku: 'A', price: 9.5 }), listed({ sku: 'A', price: 12.5 }))).toMatchObject({
+      action: 'update',
+      fields: { price: 9.5 },
     });
-    expect(diffProduct(row({ sku: 'A', name: 'Mug', price: 9.5 }), undefined)).toEqual({
-      action: 'invalid',
-      reason:
-        'row 3: price "9.50 EUR" is in EUR, but a new product would be created without it: --fields leaves currency out: add currency to --fields',
+    expect(diffProduct(row({ sku: 'A', name: 'Mug', price: 9.5 }), undefined)).toMatchObject({
+      action: 'create',
     });
   });
 
@@ -65,10 +62,15 @@ describe('a price in a currency the row names, sent without currency (--fields)'
       action: 'update',
       fields: { price: 9.5 },
     });
-    expect(diffProduct(row({ sku: 'A', price: 9.5 }), unread, { sent: { price: 12.5 } })).toEqual({
+    expect(
+      diffProduct(row({ sku: 'A', price: 9.5 }), unread, { sent: { price: 12.5, currency: 'USD' } }),
+    ).toEqual({
       action: 'invalid',
       reason:
-        'row 3: price "9.50 EUR" is in EUR, but product 17\'s currency is not known (this run read no product, and this tool never sent one), and --fields leaves currency out: add currency to --fields',
+        'row 3: price "9.50 EUR" is in EUR, but product 17 was last sent in USD on the marketplace, and --fields leaves currency out: add currency to --fields',
+    });
+    expect(diffProduct(row({ sku: 'A', price: 9.5 }), unread, { sent: { price: 12.5 } })).toMatchObject({
+      action: 'update',
     });
   });
 });
