@@ -4,7 +4,7 @@ import { HeldRows } from '../guards/held-rows.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
 import { readOutcomes } from '../runs/outcome-rows.js';
 import type { RunRecord } from '../runs/run-store.js';
-import { cancelledOutcomes } from './chunk-failure.js';
+import { cancelledOutcomes } from './cancelled-outcomes.js';
 import { endIfFinalisationOver, type FinaliseDeps } from './finalise.js';
 
 /**

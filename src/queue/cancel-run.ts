@@ -9,7 +9,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelApprovedRows } from './cancel-approval.js';
 import { cancelDueDeactivations } from './cancel-deactivations.js';
-import { cancelledOutcomes } from './chunk-failure.js';
+import { cancelledOutcomes } from './cancelled-outcomes.js';
 import { endIfFinalisationOver, finaliseIfSettled } from './finalise.js';
 import { type MarkDeps, producerLives, readingEnded } from './producing-mark.js';
 import { queueOptions } from './queue-options.js';

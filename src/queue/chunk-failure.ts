@@ -3,23 +3,10 @@ import { notSyncedOutcomes } from '../chunks/chunk-loop.js';
 import { chunkMode, chunkRows } from '../chunks/chunk-rows.js';
 import type { WorkerDeps } from '../chunks/run-context.js';
 import { CLAIM_MS } from '../defaults.js';
-import type { RowOutcome } from '../interfaces.js';
 import { settleJobUnsent } from '../missing/deactivations.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { reasonOf } from '../sync/error-policy.js';
 import { advanceRun, endAfterDeactivations, finaliseIfSettled, tellApprovalEnd } from './finalise.js';
-
-/** Rows of a cancelled run never sent: left out on purpose (`skipped`, status ok), said why. */
-export function cancelledOutcomes(rows: ReadonlyArray<{ row: number; key: string }>): RowOutcome[] {
-  return rows.map((row) => ({
-    row: row.row,
-    key: row.key,
-    action: 'skipped',
-    productId: null,
-    status: 'ok',
-    error: 'cancelled',
-  }));
-}
 
 /**
  * A chunk whose last attempt failed (Redis out of reach, a bug: an API failure settles its rows

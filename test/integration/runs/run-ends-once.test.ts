@@ -5,7 +5,7 @@ import { HeldRows } from '../../../src/guards/held-rows.js';
 import type { RowOutcome } from '../../../src/interfaces.js';
 import { createLogger } from '../../../src/logger.js';
 import type { RunNotifier } from '../../../src/notify/notifier.js';
-import { cancelledOutcomes } from '../../../src/queue/chunk-failure.js';
+import { cancelledOutcomes } from '../../../src/queue/cancelled-outcomes.js';
 import { endIfFinalisationOver, tellApprovalEnd } from '../../../src/queue/finalise.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { type RunRecord, RunStore } from '../../../src/runs/run-store.js';
