@@ -39,6 +39,14 @@ export async function wholeRunVerdict(redis: Redis, keys: RedisKeys, runId: stri
 }
 
 /**
+ * Whether the decision on the run's planned writes began (its verdict is stored): from then on its
+ * `apply` jobs, not its plan, hold the rows the guards let through.
+ */
+export async function guardsDecided(redis: Redis, keys: RedisKeys, runId: string): Promise<boolean> {
+  return (await redis.hexists(keys.run(runId), VERDICT)) === 1;
+}
+
+/**
  * Once every row of a planned run (guarded, over the day's quota, or with `--missing`) is planned
  * (or settled), decides its guards, once: when a whole-run guard trips, every planned write settles `held`; else
  * the rows a row guard held settle `held` and the others go to the queue as `apply` jobs. Safe to

@@ -30,6 +30,7 @@ import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
 import { matchSpaceOf } from '../sync/match-space.js';
+import { settleCancelledPlans } from './cancelled-plans.js';
 import { settlePlannedAsUnsent } from './ending-early.js';
 import { releaseSource } from './source-claim.js';
 
@@ -54,6 +55,8 @@ export async function advanceRun(
   phase?: ChunkJobData['phase'],
 ): Promise<boolean> {
   await decideGuardsIfPlanned(deps, runId, queue, (run) => weighMissing(deps, run));
+  // Cancelled while its rows were planned: no decision comes, its planned rows settle cancelled.
+  await settleCancelledPlans(deps, runId);
   if (await finaliseIfSettled(deps, runId, queue)) return true;
   if (phase !== 'approve') return false;
   // This chunk's rows (or another's) ended the round: its end is told once (tellApprovalEnd).
