@@ -9,7 +9,7 @@ import { PlanStore } from '../plan/plan-store.js';
 import { type ChunkJobData, runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
-import { cancelledOutcomes } from './chunk-failure.js';
+import { cancelledOutcomes } from './cancelled-outcomes.js';
 import { advanceRun } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
