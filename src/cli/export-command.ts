@@ -26,21 +26,26 @@ export interface ExportFlags extends ConnectionFlags {
 export interface ExportKind {
   /** `order`, `product`: said in the count line (`1 product exported`, `7 products exported`). */
   noun: string;
-  /** The name `--format` gives JSON lines (`jsonl`, `ndjson`). */
-  linesFormat: string;
   list(client: SellerApiClient): AsyncIterable<ReadonlyArray<{ fields: Record<string, unknown> }>>;
   csv: CsvShape;
 }
 
-/** Adds the options of an export command: `--out`, `--format csv|<lines>`, and how to reach the API. */
-export function exportOptions(command: Command, kind: Pick<ExportKind, 'linesFormat'>): Command {
+/**
+ * JSON lines go by two names, and both exports write the same thing: each takes both, so that a
+ * user who learnt one command's name is not refused by the other. `ndjson` is the documented one.
+ */
+const FORMATS = ['csv', 'ndjson', 'jsonl'];
+
+/** Adds the options of an export command: `--out`, `--format csv|ndjson|jsonl`, and how to reach the API. */
+export function exportOptions(command: Command): Command {
   command
     .option('--out <file>', 'write to a file instead of standard output')
     .addOption(
       new (commander().Option)(
         '--format <format>',
-        `csv or ${kind.linesFormat} (default: from --out's extension, .jsonl/.ndjson/.json, else csv)`,
-      ).choices(['csv', kind.linesFormat]),
+        "csv or ndjson (alias: jsonl), one JSON record a line (default: from --out's extension, " +
+          '.jsonl/.ndjson/.json, else csv)',
+      ).choices(FORMATS),
     );
   return addConnectionOptions(command, { redis: false });
 }

@@ -63,4 +63,17 @@ describe('catalog-sync --help', () => {
       expect(text().stdout).not.toContain('(default: [])');
     },
   );
+
+  it.each(['orders export', 'products export'])(
+    '`%s --help`: --format names ndjson and its alias jsonl',
+    async (command) => {
+      const { io, text } = capture();
+      await main(['node', 'catalog-sync', ...command.split(' '), '--help'], io);
+      const entry =
+        text()
+          .stdout.split(/\n(?= {2}-)/)
+          .find((e) => e.trimStart().startsWith('--format')) ?? '';
+      expect(entry).toMatch(/csv or ndjson \(alias: jsonl\)/);
+    },
+  );
 });

@@ -18,7 +18,6 @@ const ORDERS_CSV: CsvShape = { cells: orderCells, columns: (seen) => [...seen] }
 
 const ORDERS: ExportKind = {
   noun: 'order',
-  linesFormat: 'jsonl',
   list: (client) => client.listOrders(),
   csv: ORDERS_CSV,
 };
@@ -27,8 +26,7 @@ export function registerOrders(program: Command, io: CliIo): void {
   // Made by the program, so that it takes the program's error output and exit handling (main.ts).
   const orders = program.command('orders').description("the seller's orders (read-only)");
   exportOptions(
-    orders.command('export').description("the seller's orders, every page, as CSV or JSON lines"),
-    ORDERS,
+    orders.command('export').description("the seller's orders, every page, as CSV or NDJSON (JSON lines)"),
   ).action(async (flags: ExportFlags) => {
     io.exitCode = await runExport(io, flags, ORDERS);
   });

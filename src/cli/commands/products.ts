@@ -5,7 +5,6 @@ import type { CliIo } from '../program.js';
 
 const PRODUCTS: ExportKind = {
   noun: 'product',
-  linesFormat: 'ndjson',
   list: (client) => client.listProducts(),
   csv: PRODUCTS_CSV,
 };
@@ -21,7 +20,6 @@ export function registerProducts(program: Command, io: CliIo): void {
           'code-point order; lists as "a, b") that imports back with `run` (generic preset) with no write, ' +
           'or NDJSON (each product as the API gave it)',
       ),
-    PRODUCTS,
   ).action(async (flags: ExportFlags) => {
     io.exitCode = await runExport(io, flags, PRODUCTS);
   });

@@ -53,6 +53,15 @@ describe('catalog-sync orders export', () => {
     expect(JSON.parse(lines[6] ?? '{}')).toHaveProperty('status');
   });
 
+  // products export names it ndjson, orders export jsonl: either name works for both.
+  it.each(['ndjson', 'jsonl'])('writes JSON lines to standard output with --format %s', async (format) => {
+    const result = await runCli(['orders', 'export', '--format', format], env);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(7);
+    expect(JSON.parse(lines[0] ?? '{}')).toHaveProperty('status');
+  });
+
   it('exits 3 with one line when the key is rejected', async () => {
     const result = await runCli(['orders', 'export'], { ...env, SELLER_API_KEY: 'unknown' });
     expect(result.code).toBe(3);

@@ -71,10 +71,11 @@ describe('catalog-sync products export', () => {
     expect(products[6]).toMatchObject({ attributes: { size: 'L' } });
   });
 
-  it('writes NDJSON to standard output with --format ndjson', async () => {
+  // orders export names it jsonl, products export ndjson: either name works for both.
+  it.each(['ndjson', 'jsonl'])('writes NDJSON to standard output with --format %s', async (format) => {
     pipeline.sandbox.seedProducts(MAIN_SELLER, SEEDED);
 
-    const result = await pipeline.cli(['products', 'export', '--format', 'ndjson']);
+    const result = await pipeline.cli(['products', 'export', '--format', format]);
 
     expect(result.code).toBe(0);
     expect(
