@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { CatalogConfigError } from './errors.js';
-import { editDistance, nearestField, type ReadAs } from './field-names.js';
+import { editDistance, meantField, nearestField, type ReadAs } from './field-names.js';
 import { shownName } from './invisible-text.js';
 import type { MappingSpec } from './mapping-file.js';
 import { mayShowField, shownFields } from './shown-fields.js';
@@ -74,11 +74,14 @@ export function matchField(
   // run would create the catalog again.
   const column = read.preset ? nearestColumn(asked, read.preset.reads(), available) : undefined;
   const nearest = column ? undefined : nearestField(asked, available.filter(mayShowField), 1);
+  const misspelt = nearest && misspeltKey(asked, nearest.field, read);
   const near = column
     ? `; the nearest column is ${shownName(column.column)}, read as ${column.field}`
-    : nearest
-      ? `; the nearest field is ${shownName(nearest.field)}`
-      : '';
+    : misspelt
+      ? `; the column ${shownName(misspelt)} looks like ${asked} misspelt: rename it "${asked}" (or give --match-by the field to match by)`
+      : nearest
+        ? `; the nearest field is ${shownName(nearest.field)}`
+        : '';
   const fields = `(fields: ${shownFields(available)})`;
   if (found.column !== undefined && read.preset)
     throw new CatalogConfigError(
@@ -92,6 +95,17 @@ export function matchField(
   throw new CatalogConfigError(
     `${origin}: no column of this source gives the field "${asked}"${near} ${fields}${hint}`,
   );
+}
+
+/**
+ * The column sent under its own name that is `asked`, a product field, misspelt (`skuu` for the
+ * default `sku`): the fix is the column's name, not `--match-by`. Said as "the nearest field is
+ * skuu", the line read as if the tool suggested the typo. Not where `asked` is the misspelt one
+ * (`--match-by skuu` on a `sku` column: meantField gives none for a product field).
+ */
+function misspeltKey(asked: string, field: string, read: ReadColumns): string | undefined {
+  if (!read.columns.includes(field) || read.readAs.has(field)) return undefined;
+  return meantField(field)?.field === asked ? field : undefined;
 }
 
 /** The field `asked` names, and the column it names where it names one (read as no field: none). */

@@ -132,6 +132,18 @@ describe('--match-by a column of a platform preset', () => {
     );
   });
 
+  it('a key column one typo from the field asked for is named as misspelt, with the rename', () => {
+    // `skuu,name,prise,quantity`: the line named the user's own misspelling as "the nearest field"
+    // and never said to rename it, where every other misspelt column is told so.
+    const header = ['skuu', 'name', 'prise', 'quantity'];
+    expect(refusal(() => mapper(header, [['A-1', 'Thing one', '12.50', '3']], {}))).toBe(
+      '--match-by sku (the default): no column of this source gives the field "sku"; the column skuu looks like sku misspelt: rename it "sku" (or give --match-by the field to match by) (fields: skuu, name, prise, quantity)',
+    );
+    expect(
+      refusal(() => mapper(['sku', 'name', 'barcod'], [['A-1', 'Mug', '40']], { matchBy: 'barcode' })),
+    ).toMatch(/; the column barcod looks like barcode misspelt: rename it "barcode" \(or give --match-by /);
+  });
+
   it("a job file's matchBy is named where it was written", () => {
     expect(
       refusal(() =>
