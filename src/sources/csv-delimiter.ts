@@ -6,6 +6,8 @@ export interface CsvDelimiter {
   delimiter: string;
   /** 2 past a `sep=` line, else 1: csv-parse's `from_line`, so lines keep the file's numbers. */
   fromLine: number;
+  /** Where it came from, for a refusal that names what to fix (one-column-header.ts). */
+  how: 'forced' | 'sep' | 'tsv' | 'detected';
 }
 
 /**
@@ -40,7 +42,7 @@ export function chooseDelimiter(
         ? `, over the sep= line's ${describeDelimiter(declared)}`
         : '';
     detections.push(`delimiter ${describeDelimiter(forced)} (forced${over})`);
-    return { delimiter: forced, fromLine };
+    return { delimiter: forced, fromLine, how: 'forced' };
   }
   if (declared !== undefined) {
     if (!(DELIMITERS as readonly string[]).includes(declared)) {
@@ -50,13 +52,13 @@ export function chooseDelimiter(
       );
     }
     detections.push(`delimiter ${describeDelimiter(declared)} (from the sep= line)`);
-    return { delimiter: declared, fromLine };
+    return { delimiter: declared, fromLine, how: 'sep' };
   }
   if (extension === 'tsv') {
     detections.push(`delimiter tab (from the .tsv extension)`);
-    return { delimiter: '\t', fromLine };
+    return { delimiter: '\t', fromLine, how: 'tsv' };
   }
   const delimiter = detectDelimiter(sample, complete);
   detections.push(`delimiter ${describeDelimiter(delimiter)} (detected)`);
-  return { delimiter, fromLine };
+  return { delimiter, fromLine, how: 'detected' };
 }

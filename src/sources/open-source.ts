@@ -14,6 +14,7 @@ import { binaryReason, detectEncoding, hasNulByte } from './detect-encoding.js';
 import { detectFormat, extensionOf } from './detect-format.js';
 import { contentFingerprint } from './fingerprint.js';
 import { readNdjson } from './ndjson-records.js';
+import { refuseOneColumnHeader } from './one-column-header.js';
 import { type Sniffed, sniff } from './sniff.js';
 import { SourceError, sourceError } from './source-error.js';
 import { isStoreSource, storeAddressMisfit } from './stores/store-url.js';
@@ -140,6 +141,7 @@ async function readSource(
   const badHeader = csvColumns.map(badByteIn).find((byte) => byte !== undefined);
   if (badHeader !== undefined)
     throw sourceError(bytes.label, `the header holds ${badBytesReason(badHeader, encoding)}`);
+  if (csv) refuseOneColumnHeader(bytes.label, csvHeader, csv);
   const columns = format === 'csv' ? csvColumns : first.done ? [] : Object.keys(first.value.values);
   const firstRecord = first.done ? null : first.value;
   const rowEstimate = estimateRows(sniffed, bytes.size, format, firstRecord, csv?.fromLine);
