@@ -12,6 +12,7 @@ import type { RunRecord, RunSpec } from '../../runs/run-store.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { ExitCode } from '../exit-codes.js';
+import { interruptedReadLine } from '../interrupted-read.js';
 import { resumeIfKeyWorksAgain } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
@@ -282,12 +283,12 @@ async function syncAndClose(
     }
     if (id === null) throw new Error('the run was not created, and no Redis fault says why');
     if (interrupt.signal.aborted) {
-      say(
-        io,
-        sourceRead === 'interrupted'
-          ? `catalog-sync: interrupted (${interrupt.name}) before the source was read to the end: run ${id} is ended, and its rows are not synced. Run it again.\n`
-          : interruptedLine(interrupt.name, spec, id, 'run'),
-      );
+      if (sourceRead !== 'interrupted') say(io, interruptedLine(interrupt.name, spec, id, 'run'));
+      else {
+        // Its rows under way settle first: the line counts what stays written.
+        await closeWithinDeadline(runtime, workers.close());
+        say(io, interruptedReadLine(interrupt.name, id, await runtime.runs.get(id)));
+      }
       return interrupt.exitCode();
     }
     if (sourceRead instanceof SourceBroke) {
