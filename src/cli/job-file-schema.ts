@@ -79,12 +79,12 @@ function text(z: typeof Z) {
 }
 
 /* What a key takes, said alike of a value of the wrong type (`fullReadAfter: 7`) and of a wrong value. */
-const TAX_RATE = 'must be a percentage such as 20% or 7.7%';
+const TAX_RATE = 'must be a percentage such as 20% or 7.7% (below 1 with its %: 0.2%, not 0.2)';
 const PRICE_DECIMALS = 'must be a whole number from 0 to 6 (the decimals of the currency, e.g. 2 for cents)';
 const FULL_READ_AFTER = 'must be a duration such as 7d, 12h or 30m';
 const SOURCE_TIMEOUT = 'must be a duration such as 30s or 2m';
 const RECORD_BYTES = 'must be a size from 1KiB to 1GiB, such as 8MiB, 512KiB or 1048576';
-const PRICE_CHANGE = 'must be a percentage such as 50%';
+const PRICE_CHANGE = 'must be a percentage such as 50% (below 1 with its %: 0.5%, not 0.5)';
 
 const MISSING_FORMS =
   'takes field: value pairs, e.g. missing: {quantity: 0} (or the flag\'s form, missing: "quantity=0")';

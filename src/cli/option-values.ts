@@ -1,3 +1,4 @@
+import { refuseBareFraction } from '../bare-fraction.js';
 import { MAX_PRICE_DECIMALS, MAX_RECORD_BYTES, MIN_RECORD_BYTES } from '../defaults.js';
 import { parseDuration, unitlessLine } from '../duration.js';
 import { parseDailyReset } from '../seller-api/index.js';
@@ -48,13 +49,18 @@ export function parseFieldList(value: string, option = '--fields'): string[] {
   return fields;
 }
 
-/** `--tax-rate P%`: a percentage from 0 to 100, `20%`, `20` or `7.7%` (`7,7%` too), as a decimal string. */
+/**
+ * `--tax-rate P%`: a percentage from 0 to 100, `20%`, `20` or `7.7%` (`7,7%` too), as a decimal
+ * string. Below 1 without its `%` it is refused (bare-fraction.ts): `0.2` may be 0.2% or 20%.
+ */
 export function parseTaxRate(value: string): string {
-  const match = /^\s*(\d{1,3}(?:[.,]\d+)?)\s*%?\s*$/.exec(String(value));
+  const match = /^\s*(\d{1,3}(?:[.,]\d+)?|[.,]\d+)\s*%?\s*$/.exec(String(value));
   const rate = match ? Number(match[1]?.replace(',', '.')) : Number.NaN;
   if (!match || !(rate >= 0 && rate <= 100))
     throw new UsageError(`--tax-rate takes a percentage such as 20% or 7.7%, not "${value}"`);
-  return (match[1] ?? '').replace(',', '.');
+  refuseBareFraction('--tax-rate', String(value), rate);
+  const text = (match[1] ?? '').replace(',', '.');
+  return text.startsWith('.') ? `0${text}` : text;
 }
 
 /** `--price-decimals N`: the decimals of the currency's minor unit, a whole number from 0 to 6. */

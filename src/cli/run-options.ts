@@ -141,7 +141,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--tax-rate <percent>',
-      'the tax rate added to net prices a row gives no rate for, e.g. 20% (implies --price-includes-tax)',
+      'the tax rate added to net prices a row gives no rate for, in percent: 20% or 20; below 1 only with its %, 0.5% (implies --price-includes-tax)',
       parseTaxRate,
     )
     .option(
@@ -249,7 +249,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--max-price-change <P%>',
-      'guard: a row whose price, or the price the buyer pays (its sale price below the price), would move by more than this (either way) is held',
+      'guard: a row whose price, or the price the buyer pays (its sale price below the price), would move by more than this (either way) is held; in percent: 50% or 50; below 1 only with its %, 0.5%',
       (value: string) => parsePercent(value, '--max-price-change'),
     )
     .option(

@@ -1,3 +1,4 @@
+import { refuseBareFraction } from '../bare-fraction.js';
 import { toDecimal } from '../catalog/decimal.js';
 import { UsageError } from '../usage-error.js';
 
@@ -32,10 +33,14 @@ export function parseCountOrPercent(
   );
 }
 
-/** `P%` only (any size: a price may double, +100%, or more). */
+/**
+ * `P%`, or `P` (any size: a price may double, +100%, or more). `P` below 1 without its `%` is
+ * refused (bare-fraction.ts): `0.5` may be half a percent or half the price.
+ */
 export function parsePercent(value: string, option: string): string {
-  const match = /^\s*(\d{1,6}(?:\.\d+)?)\s*%?\s*$/.exec(String(value));
+  const match = /^\s*(\d{1,6}(?:\.\d+)?|\.\d+)\s*%?\s*$/.exec(String(value));
   if (!match) throw new UsageError(`${option} takes a percentage such as 50%, not "${value}"`);
+  refuseBareFraction(option, String(value), Number(match[1]));
   return `${Number(match[1])}%`;
 }
 

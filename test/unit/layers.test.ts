@@ -33,6 +33,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'trust-rules.ts',
     'logger.ts',
     'usage-error.ts',
+    'bare-fraction.ts',
     'terminal-safe.ts',
     'async-relay.ts',
     'cjs-packages.ts',

@@ -8,6 +8,7 @@ import {
   readLimit,
 } from '../../../src/guards/limits.js';
 import { wholeRunRefusal } from '../../../src/guards/verdict.js';
+import { UsageError } from '../../../src/usage-error.js';
 import { runSpec } from '../../support/run-record.js';
 
 describe('N|P% limits', () => {
@@ -29,6 +30,19 @@ describe('N|P% limits', () => {
     expect(parsePercent('150%', '--max-price-change')).toBe('150%');
     expect(parsePercent('50', '--max-price-change')).toBe('50%');
     expect(() => parsePercent('abc', '--max-price-change')).toThrow(/not "abc"/);
+  });
+
+  it('a number below 1 without a % is refused: 0.5 may mean 0.5% or 50%', () => {
+    expect(parsePercent('50%', '--max-price-change')).toBe('50%');
+    expect(parsePercent('0.5%', '--max-price-change')).toBe('0.5%');
+    expect(parsePercent('0', '--max-price-change')).toBe('0%');
+    expect(parsePercent('1', '--max-price-change')).toBe('1%');
+    for (const text of ['0.5', ' .5', '0.05'])
+      expect(() => parsePercent(text, '--max-price-change')).toThrow(
+        new UsageError(
+          `--max-price-change ${text.trim()}: a number below 1 needs its % sign, as it may be a fraction: write ${text.trim()}% or ${Number(text) * 100}%`,
+        ),
+      );
   });
 
   it('trips only on more than the limit', () => {

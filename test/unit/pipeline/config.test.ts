@@ -268,6 +268,13 @@ describe('parseTaxRate', () => {
   it.each(['', 'twenty', '-5%', '120%', '20%%'])('refuses %j naming --tax-rate', (text) => {
     expectOneLineUsageError(() => parseTaxRate(text), '--tax-rate');
   });
+
+  it.each(['0.2', '0,2', '.07'])('refuses %j: below 1 without a %, it may be a fraction', (text) => {
+    expect(() => parseTaxRate(text)).toThrow(
+      `--tax-rate ${text}: a number below 1 needs its % sign, as it may be a fraction: write ${text.replace(',', '.')}% or ${Math.round(Number(text.replace(',', '.')) * 100)}%`,
+    );
+    expect(parseTaxRate(`${text}%`)).toBe(text.replace(',', '.').replace(/^\./, '0.'));
+  });
 });
 
 describe('REDIS_CLUSTER', () => {
