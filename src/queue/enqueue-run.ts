@@ -15,6 +15,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { fieldsNoLongerInSource } from '../runs/managed-fields.js';
 import type { RunRecord, RunSpec, RunStore } from '../runs/run-store.js';
 import type { SourceRows } from '../runs/source-rows.js';
+import { forgetSteppedAside } from '../runs/stepped-aside.js';
 import type { SellerRegistry } from '../sellers/seller-registry.js';
 import type { SellerState, SellerStatus } from '../sellers/seller-state.js';
 import { chunkSizeOf } from './chunking.js';
@@ -206,11 +207,8 @@ async function produceRun(
     else await endEarlierRunsOfSource(deps, run, watch, hooks.signal);
     hooks.onEarlierRunsSettled?.();
     if (earlier) {
-      // Unlisted first, then deleted, apart: on a cluster the runs index (global) and the run (its
-      // seller's slot) cannot share a MULTI. Stopped between the two, the run is an unlisted record
-      // that expires with its week; never a listed id without its record.
-      await deps.redis.zrem(deps.keys.runs, run.id);
-      await deps.redis.del(deps.keys.run(run.id), deps.keys.producing(run.id));
+      // Nothing of it stays: no id in the seller's runs or its source's runs without a record.
+      await forgetSteppedAside(deps.redis, deps.keys, run);
       return { kind: 'already-queued', runId: earlier };
     }
   }
