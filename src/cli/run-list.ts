@@ -3,6 +3,7 @@ import { countOf } from '../count-words.js';
 import { readerStopped } from '../queue/producing-mark.js';
 import { sellerLabel } from '../queue/seller-names.js';
 import type { RedisKeys } from '../runs/keys.js';
+import { newestWithRecord } from '../runs/newest-run.js';
 import { RunCountRefused } from '../runs/run-counts.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { rowOutcomes, runCounts } from '../runs/summary.js';
@@ -97,9 +98,12 @@ export async function listRuns(
 export async function latestRunOf(deps: RunListDeps, refs: readonly string[]): Promise<string | null> {
   let latest: { id: string; at: number } | null = null;
   for (const ref of refs) {
-    const [id, at] = await deps.redis.zrevrange(deps.keys.sellerRuns(ref), 0, 0, 'WITHSCORES');
-    if (id !== undefined && (!latest || Number(at) > latest.at) && (await readable(deps.runs, id)))
-      latest = { id, at: Number(at) };
+    const newest = await newestWithRecord(
+      deps.redis,
+      deps.keys.sellerRuns(ref),
+      async (id) => (await readable(deps.runs, id)) !== null,
+    );
+    if (newest && (!latest || newest.at > latest.at)) latest = newest;
   }
   return latest?.id ?? null;
 }

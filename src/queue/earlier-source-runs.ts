@@ -42,11 +42,10 @@ export function watchEarlierRuns(
     found.delete(run.id);
     // Given up (interrupted, attached): taken as alive, so that nothing is ended.
     return Promise.all(
-      [...found].map(async ([id, createdAt]) => ({
-        id,
-        createdAt,
-        beingRead: await readerLives(deps, id, { signal: stopped.signal, ...(onWatch ? { onWatch } : {}) }),
-      })),
+      [...found].map(async ([id, createdAt]) => {
+        const told = onWatch && (await namesAReader(deps, id)) ? { onWatch } : {};
+        return { id, createdAt, beingRead: await readerLives(deps, id, { signal: stopped.signal, ...told }) };
+      }),
     );
   })();
   runs.catch(() => undefined);
@@ -98,6 +97,20 @@ export async function endEarlierRunsOfSource(
     if (!after || after.state === 'done' || after.state === 'cancelled' || after.state === 'held')
       await deps.redis.zrem(key, id);
   }
+}
+
+/**
+ * Whether the wait on this run's mark is told by its id: only a run that holds its source's claim,
+ * or has read rows of it, is a reader, and it never steps aside. Another import started at about the
+ * same time (not claimed, nothing read) marks itself too, but most often steps aside a moment later
+ * and takes its run back (stepped-aside.ts): named, the user would be told of a run `status` never
+ * finds. Its mark is watched all the same, silently: the claim's holder is told (claimSource).
+ */
+async function namesAReader(deps: ClaimDeps, id: string): Promise<boolean> {
+  const record = await deps.runs.get(id);
+  if (!record) return false;
+  if (record.total > 0 || record.produced || record.sourceId === null) return true;
+  return (await deps.redis.get(deps.keys.activeRun(record.sellerRef, record.sourceId))) === id;
 }
 
 /**

@@ -7,6 +7,7 @@ import { keepOnlyWhatEndedRunsRead } from './ended-run.js';
 import { claimFinalisationLease, type FinaliseClaim, type LeaseOptions } from './finalise-claim.js';
 import type { RedisKeys } from './keys.js';
 import { missingMember } from './missing-order.js';
+import { newestWithRecord } from './newest-run.js';
 import { encodeOutcome } from './outcome-codec.js';
 import { reportLines } from './outcome-rows.js';
 import { PACKED_BLOCK_ROWS } from './packed-outcomes.js';
@@ -104,10 +105,9 @@ export class RunStore {
     await recordRevert(this.redis, this.keys.run(id), at, counts);
   }
 
-  /** The newest run, for `status` without an id. */
+  /** The newest run Redis still holds, for `status` without an id. */
   async latestId(): Promise<string | null> {
-    const [id] = await this.redis.zrevrange(this.keys.runs, 0, 0);
-    return id ?? null;
+    return (await newestWithRecord(this.redis, this.keys.runs, (id) => this.exists(id)))?.id ?? null;
   }
 
   /** True for the one call that moved the run from queued to running (a worker's "run started"). */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { sellerRef } from '../../../src/sellers/seller-ref.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
 import { pipelineEnv, usePipeline } from '../support/pipeline.js';
+import { withRedis } from '../support/redis-prefix.js';
 
 const OTHER_KEY = 'sk_test_list_other';
 const OTHER_SELLER = 'seller-list-other';
@@ -92,6 +94,24 @@ describe('status --list and status --seller', () => {
 
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`run ${second}: done`);
+  });
+
+  it('passes over an id whose run has no record, as an import that stepped aside once left', async () => {
+    const [, second, third] = await threeRuns();
+    const phantom = '20991231T235959-a9efee';
+    const ref = sellerRef(pipeline.sandbox.baseUrl, OTHER_KEY);
+    await withRedis(async (redis) => {
+      await redis.zadd(`${pipeline.prefix}:seller:${ref}:runs`, Date.now() + 1000, phantom);
+      await redis.zadd(`${pipeline.prefix}:runs`, Date.now() + 1000, phantom);
+    });
+
+    const ofSeller = await pipeline.cli(['status', '--seller', 'shop-b']);
+    const latest = await pipeline.cli(['status']);
+
+    expect([ofSeller.code, ofSeller.stderr]).toEqual([0, '']);
+    expect(ofSeller.stdout).toContain(`run ${second}: done`);
+    expect([latest.code, latest.stderr]).toEqual([0, '']);
+    expect(latest.stdout).toContain(`run ${third}: done`);
   });
 
   it('says so in one line for an unknown seller, an empty window or a bad combination (exit 2)', async () => {
