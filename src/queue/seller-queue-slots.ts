@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { QUEUE_READS_PER_SECOND, REGISTRY_READ_MS } from '../defaults.js';
+import { keysOnRefusedHosts, refusedHostLine } from '../sellers/refused-hosts.js';
 import { sellerRef } from '../sellers/seller-ref.js';
 import type { SellerInfo, SellerRegistry } from '../sellers/seller-registry.js';
 import { heldKeys, servableSellers } from '../sellers/servable-sellers.js';
@@ -64,6 +65,8 @@ export class SellerQueueSlots {
   /** The queues with work at the last read, less those that drained since. */
   private withWork = new Set<string>();
   private lastRead = new Map<string, QueueReadiness>();
+  /** The sellers said to be held but not served (their API host not allowed), `host ref`: said once. */
+  private refusedSaid = new Set<string>();
 
   constructor(private readonly deps: SellerQueueSlotsDeps) {
     this.rotation = new SellerRotation(deps.rotation ?? DEFAULT_ROTATION);
@@ -150,6 +153,7 @@ export class SellerQueueSlots {
       this.byQueue = new Map(this.servable.map((seller) => [seller.queueName, seller]));
       this.servableQueues = new Set(this.byQueue.keys());
       this.registryReadAt = now;
+      await this.sayRefusedHosts(registered, keys, keysChanged);
       if (this.servable.length !== before)
         deps.logger.info(
           { registered: registered.length, served: this.servable.length },
@@ -198,6 +202,27 @@ export class SellerQueueSlots {
     }
     for (const seller of unlinked) this.keyChanged.add(seller.ref);
     if (unlinked.length > 0) this.deps.onKeyChangedUnlinked?.(unlinked);
+  }
+
+  /**
+   * Says which sellers this worker holds a key for but will not serve, their API host not allowed
+   * (refused-hosts.ts): at its first read, of a seller registered since, and all again when the keys
+   * file was read again. Otherwise only each `import` would say, seconds later, that no worker holds
+   * the key, and the worker's own log nothing.
+   */
+  private async sayRefusedHosts(
+    registered: readonly SellerInfo[],
+    keys: readonly string[],
+    keysChanged: boolean,
+  ): Promise<void> {
+    if (keysChanged) this.refusedSaid.clear();
+    for (const refused of await keysOnRefusedHosts(this.deps.registry, registered, keys, this.deps.trust)) {
+      const sellers = refused.sellers.filter(
+        (seller) => !this.refusedSaid.has(`${refused.host} ${seller.ref}`),
+      );
+      for (const seller of sellers) this.refusedSaid.add(`${refused.host} ${seller.ref}`);
+      if (sellers.length > 0) this.deps.logger.warn(refusedHostLine({ host: refused.host, sellers }));
+    }
   }
 
   /**
