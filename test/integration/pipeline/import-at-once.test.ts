@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sellerRef } from '../../../src/sellers/seller-ref.js';
+import { namedSellerRef } from '../../../src/queue/seller-names.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
-import { MAIN_KEY, usePipeline } from '../support/pipeline.js';
+import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
 
 /**
@@ -31,24 +31,45 @@ describe('imports of the same source started at once (no worker running)', () =>
     });
   }
 
-  it('queues one run, leaves no id without its record, and `status --seller` names that run', async () => {
+  /** Imports of one source at once, in this process (`inProcess`) or as the prober ran them. */
+  async function importsAtOnce(count: number, inProcess: boolean) {
     const source = await pipeline.csv('catalog.csv', catalogRows(30));
+    const args = ['import', source, '--seller', 's3'];
+    if (inProcess) return Promise.all(Array.from({ length: count }, () => pipeline.cli(args, BEAT)));
+    const children = Array.from({ length: count }, () => pipeline.spawn(args, BEAT));
+    return Promise.all(
+      children.map(async (child) => {
+        const { code } = await child.exited;
+        return { code, stdout: child.stdout(), stderr: child.stderr() };
+      }),
+    );
+  }
 
-    const results = await Promise.all([1, 2, 3, 4].map(() => pipeline.cli(['import', source], BEAT)));
+  it.each([
+    ['in this process', true],
+    ['as processes of their own', false],
+  ])(
+    'queue one run, leave no id without its record, and `status --seller` names that run (%s)',
+    {
+      timeout: 60_000,
+    },
+    async (_how, inProcess) => {
+      const results = await importsAtOnce(4, inProcess);
 
-    expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0]);
-    const ids = new Set(results.map((result) => runIdOf(result.stdout)));
-    expect(ids.size).toBe(1);
-    const [runId] = [...ids] as [string];
-    const ref = sellerRef(pipeline.sandbox.baseUrl, MAIN_KEY);
-    expect(await indexed(pipeline.prefix, ref)).toEqual({ sellerRuns: [runId], without: [] });
-    for (const result of results) {
-      // A wait line names only a run `status` finds.
-      for (const named of result.stderr.matchAll(/run (\S+) left a reader's mark/g))
-        expect(named[1]).toBe(runId);
-    }
-    const status = await pipeline.cli(['status', '--seller', ref]);
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain(runId);
-  });
+      expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0]);
+      const ids = new Set(results.map((result) => runIdOf(result.stdout)));
+      expect(ids.size).toBe(1);
+      const [runId] = [...ids] as [string];
+      const ref = namedSellerRef(pipeline.sandbox.baseUrl, 's3');
+      expect(await indexed(pipeline.prefix, ref)).toEqual({ sellerRuns: [runId], without: [] });
+      for (const result of results) {
+        // A wait line names only a run `status` finds.
+        for (const named of result.stderr.matchAll(/run (\S+) left a reader's mark/g))
+          expect(named[1]).toBe(runId);
+      }
+      const status = await pipeline.cli(['status', '--seller', 's3']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(runId);
+    },
+  );
 });
