@@ -46,6 +46,39 @@ describe('when a run is looked at for rows that nothing holds', () => {
     expect(looks.slice(5)).toEqual([1410]);
   });
 
+  it('says when a look is due without changing anything, and gives the look the time to the next one', async () => {
+    let clock = 0;
+    const looks: Array<{ run: string; nextMs: number }> = [];
+    const watch = new LostRowsWatch(
+      100,
+      async (run, nextMs) => {
+        looks.push({ run: `${run.settled}/${run.total}`, nextMs });
+      },
+      () => clock,
+      300,
+    );
+    const idle = { settled: 5, total: 10 };
+    expect(watch.due(idle)).toBe(false);
+    await watch.observe(idle);
+    clock = 99;
+    expect(watch.due(idle)).toBe(false);
+    clock = 100;
+    expect(watch.due(idle)).toBe(true);
+    expect(watch.due({ settled: 6, total: 10 })).toBe(false);
+    // Asking twice looks at nothing; a caller that does not observe (a paused seller) keeps it due.
+    expect(watch.due(idle)).toBe(true);
+    expect(looks).toEqual([]);
+    clock = 5000;
+    await watch.observe(idle);
+    expect(looks).toEqual([{ run: '5/10', nextMs: 200 }]);
+    expect(watch.due(idle)).toBe(false);
+    clock = 5200;
+    await watch.observe(idle);
+    clock = 5500;
+    await watch.observe(idle);
+    expect(looks.map((look) => look.nextMs)).toEqual([200, 300, 300]);
+  });
+
   it('says the rows were never sent, why, and what sends them', () => {
     expect(lostChunkReason(false)).toBe(
       'not sent: its queued chunk was lost from Redis (a failover or a flush dropped its job); a re-run of the source sends it',
