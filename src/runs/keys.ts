@@ -245,6 +245,14 @@ export class RedisKeys {
   notified(runId: string, event: string): string {
     return `${this.#run(runId)}:notified:${event}`;
   }
+  /**
+   * String: the run's progress (`settled/total`) a worker last looked at for rows no chunk holds,
+   * with the time to that worker's next look as its TTL: another worker of the fleet, meeting the
+   * run idle at the same progress, leaves the look to it (queue/fleet-lost-rows.ts).
+   */
+  lostRowsLook(runId: string): string {
+    return `${this.#run(runId)}:lost-rows-look`;
+  }
   /** String lock held while one worker reads the seller's products into the index. */
   snapshotLock(runId: string): string {
     return `${this.#run(runId)}:snapshot-lock`;

@@ -17,6 +17,7 @@ import { readTrustRules } from '../../trust-config.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { DATA_DIR_VARIABLE } from '../job-paths.js';
 import { checkJobsFolder, isFolder } from '../jobs-folder.js';
+import { watchLostRows } from '../lost-rows-of-fleet.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { withRuntime } from '../runtime.js';
@@ -171,6 +172,8 @@ export function registerWorker(
           servedSellers = () => slots.servableSellers;
           await slots.tick();
           slots.start(SLOTS_TICK_MS);
+          // No `run` waits on an import's run: the workers end one whose queued chunk Redis lost.
+          const lostRows = watchLostRows(runtime, () => slots.servableSellers.map((seller) => seller.ref));
           const stopMarking = keepMarkedServed(
             runtime.commands,
             runtime.keys,
@@ -205,7 +208,9 @@ export function registerWorker(
           // finish (its request unanswered) is taken back once its lock runs out.
           await closeWithinDeadline(
             runtime,
-            slots.close().then(() => Promise.all([scheduled.close(), workers.close()])),
+            Promise.all([slots.close(), lostRows.close()]).then(() =>
+              Promise.all([scheduled.close(), workers.close()]),
+            ),
           );
           if (metrics) await closeWithinDeadline(runtime, metrics.close());
           // Said by withRuntime in one line (exit 2); the jobs not done stay queued.
