@@ -33,6 +33,8 @@ export async function waitForRun(
     wake?: RunWake;
     /** A daily pause the run waits out begins (once per pause, with its end). */
     onWaiting?: (run: RunRecord, until: number) => Promise<void>;
+    /** Each look at the run, before anything is decided from it (run-plan-echo.ts). */
+    onLook?: (run: RunRecord) => Promise<void>;
   },
 ): Promise<WaitResult> {
   const now = options.now ?? Date.now;
@@ -47,6 +49,7 @@ export async function waitForRun(
       runtime.config.redisDeadlineMs,
     );
     if (!run) throw new RunStateLostError(runId);
+    await options.onLook?.(run);
     if (run.state === 'done' || run.state === 'held' || run.state === 'cancelled') {
       options.progress.update(run);
       return run.state === 'held' ? { kind: 'held', run } : { kind: 'done', run };

@@ -7,12 +7,9 @@ import { bullmq } from '../cjs-packages.js';
 import { KEY_UNAVAILABLE_RETRY_MS } from '../defaults.js';
 import { settleJobUnsent } from '../missing/deactivations.js';
 import { markMissingGuarded } from '../missing/missing-guard.js';
-import { startPlanOf } from '../plan/start-plan.js';
 import { faultOf, RunStateLostError } from '../redis/health.js';
 import { type ChunkJobData, sourcesByRow } from '../runs/chunk-job.js';
 import { markRequestsAtLeast, markRequestsCounted } from '../runs/request-counts.js';
-import { exceedsToday, startPlanLine } from '../runs/run-plan.js';
-import type { RunSpec } from '../runs/run-store.js';
 import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
@@ -28,6 +25,7 @@ import { stopOwnQueueRun } from './own-queue-401.js';
 import { pauseSeller } from './pause-seller.js';
 import { probeReach } from './reach-probe.js';
 import { RunOrder } from './run-order.js';
+import { sayRunStarted } from './run-started.js';
 
 /**
  * Processes one chunk: snapshot (once per run), skip rows already settled, diff and write each row
@@ -290,18 +288,4 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
  */
 function mayHaveSent(job: Job<ChunkJobData>): boolean {
   return job.attemptsMade > 0 || job.stalledCounter > 0;
-}
-
-/**
- * The worker's "run started" line, with the plan against the daily limit (issue 14) that `run`
- * prints too. A dry run's plan is in its summary.
- */
-async function sayRunStarted(deps: WorkerDeps, spec: RunSpec, runId: string): Promise<void> {
-  const plan = spec.dryRun ? null : await startPlanOf(deps, runId);
-  const line = plan ? startPlanLine(plan) : undefined;
-  // More than the day's remaining quota: every row is planned, then the `--first` writes go first.
-  if (plan && exceedsToday(plan)) await deps.redis.hset(deps.keys.run(runId), 'planFirst', 1);
-  const { source, preset, sellerRef: seller } = spec;
-  deps.logger.info({ run: runId, seller, source, preset, plan: line }, `run ${runId} started`);
-  if (line) deps.onRunPlan?.(runId, line);
 }

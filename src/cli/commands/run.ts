@@ -9,7 +9,6 @@ import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
 import type { RunRecord, RunSpec } from '../../runs/run-store.js';
-import { terminalSafe } from '../../terminal-safe.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { ExitCode } from '../exit-codes.js';
 import { interruptedReadLine } from '../interrupted-read.js';
@@ -24,6 +23,7 @@ import { type RunClosing, withRunClosing } from '../run-closing.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
+import { RunPlanEcho } from '../run-plan-echo.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { BEFORE_THE_RUN, BeforeRun, onInterrupt } from '../signals.js';
@@ -132,10 +132,9 @@ async function syncAndClose(
   }
   // The base URL this run was prepared with passed this process's checks (command line, sandbox, or an allowed job file).
   let runIdKnown: string | null = null;
-  // The plan against the daily limit, said before the run's first write (issue 14).
-  const onRunPlan = (planned: string, line: string) => {
-    if (planned === runIdKnown) io.stdout.write(`${terminalSafe(line)}\n`);
-  };
+  // The plan against the daily limit, said before the run's first write (issue 14), wherever read.
+  const plan = new RunPlanEcho(io.stdout, () => runIdKnown);
+  const onRunPlan = (planned: string, line: string) => plan.heard(planned, line);
   const wake = new RunWake();
   const onRunLeft = (left: string) => {
     if (left === runIdKnown) wake.wake();
@@ -262,7 +261,8 @@ async function syncAndClose(
         progress.stop();
         say(io, await waitingLine(runtime, spec, run.id, until));
       };
-      const waitOptions = { wait: flags.wait, progress, signal: stop.signal, wake, onWaiting };
+      const onLook = (run: RunRecord) => plan.look(runtime, run);
+      const waitOptions = { wait: flags.wait, progress, signal: stop.signal, wake, onWaiting, onLook };
       const waiting = waitForRun(runtime, id, waitOptions).then((result) => {
         if (result.kind !== 'done' && result.kind !== 'held') leave.abort();
         return result;
