@@ -301,9 +301,12 @@ async function syncAndClose(
     }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
     const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread, keyKnown);
-    if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     const ended = waited.kind === 'done' || waited.kind === 'held';
     closing.hear(interrupt, `run ${id} had ${ended ? 'ended' : 'stopped'}`);
+    // This process's worker that ended the run logs `run <id> done` as its chunk finishes, a moment
+    // after the wait saw it: closed first, so that a collector's last line is the summary.
+    if (waited.kind === 'done') await closeWithinDeadline(runtime, workers.close(), closing.signal);
+    if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {
     stopMarking();
