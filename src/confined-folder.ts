@@ -1,6 +1,7 @@
 import { constants, existsSync } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { refuseHardLinked } from './sole-link.js';
 
 /**
  * The folder of a file a job file chose (its report), held open: reached from one of the folders the
@@ -91,6 +92,23 @@ async function realOrPlanned(path: string): Promise<string> {
 }
 
 /**
+ * A job file's file written in place (a file with other hard links, one its folder does not let be
+ * replaced) in a folder held open: opened without following a link and without truncating it, and
+ * emptied only once it is known to have no other hard link (sole-link.ts).
+ */
+export async function openSoleFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+  try {
+    await refuseHardLinked(handle);
+    await handle.truncate(0);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
  * Where /proc/self/fd is absent (openFolderWithin gives null): opens `path` for writing without
  * following a link at its end and without truncating it, checks where the open file really is, and
  * only then empties it: a file outside `within` is left as it was. Its folders are reached by path.
@@ -108,6 +126,7 @@ export async function openFileWithin(path: string, within: readonly string[]): P
       if (!existed) await unlink(real).catch(() => undefined);
       throw outside();
     }
+    await refuseHardLinked(handle);
     await handle.truncate(0);
     return handle;
   } catch (error) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream, type Stats } from 'node:fs';
 import { access, chmod, chown, lstat, mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type ConfinedFolder, openFileWithin, openFolderWithin } from './confined-folder.js';
+import { type ConfinedFolder, openFileWithin, openFolderWithin, openSoleFile } from './confined-folder.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -28,6 +28,11 @@ export interface WriteOptions {
    * it is changed.
    */
   within?: readonly string[];
+  /**
+   * A job file chose it (set with `within`): a file with other hard links is refused, never written
+   * in place, judged on the opened file before a byte of it is changed (sole-link.ts).
+   */
+  soleLink?: boolean;
   /**
    * What was at the path when it was checked, before the run (output-check.ts): `changed` is
    * called, just before the file is put in place, when the path holds another file since (another
@@ -78,7 +83,11 @@ export async function writeToFile<T>(
   if (folder) {
     try {
       // Held open, the folder is the check: nothing in it is reached through a path again.
-      const held = { noFollow: true, ...(options.sinceCheck ? { sinceCheck: options.sinceCheck } : {}) };
+      const held = {
+        noFollow: true,
+        soleLink: true,
+        ...(options.sinceCheck ? { sinceCheck: options.sinceCheck } : {}),
+      };
       return await replaceWhole(folder, basename(path), write, held, fileError);
     } finally {
       await folder.close();
@@ -169,23 +178,28 @@ async function writeStream<T>(
   // followed out of the job's folders; the open fails (ELOOP) instead. A new partial file is made
   // (exclusive), never found, and follows no link.
   const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  const givenOpen = options.within !== undefined || (options.soleLink === true && !options.exclusive);
   const file = options.within
     ? createWriteStream('', {
         fd: await openFileWithin(path, options.within).catch((error) => Promise.reject(fileError(error))),
       })
     : options.exclusive
       ? createWriteStream(path, { flags: exclusiveFlags as never })
-      : options.noFollow
-        ? createWriteStream(path, { flags: noFollowFlags as never })
-        : createWriteStream(path);
+      : options.soleLink
+        ? createWriteStream('', {
+            fd: await openSoleFile(path).catch((error) => Promise.reject(fileError(error))),
+          })
+        : options.noFollow
+          ? createWriteStream(path, { flags: noFollowFlags as never })
+          : createWriteStream(path);
   // Settles only when the file fails: raced with each step, so that no step waits on a dead file.
   const failed = new Promise<never>((_, reject) => {
     file.once('error', (error) => reject(fileError(error)));
   });
   failed.catch(() => undefined);
   try {
-    // A stream given an open file (within) is open already, and says nothing of it.
-    if (!options.within)
+    // A stream given an open file (within, soleLink) is open already, and says nothing of it.
+    if (!givenOpen)
       await Promise.race([new Promise<void>((opened) => file.once('open', () => opened())), failed]);
     const result = await Promise.race([write(file), failed]);
     file.end();

@@ -1,6 +1,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
+import { HARD_LINKED, hasOtherLinks } from '../sole-link.js';
 import { isStoreSource } from '../sources/stores/store-url.js';
 import { quoteForMessage } from '../terminal-safe.js';
 import { UsageError } from './usage-error.js';
@@ -78,6 +79,7 @@ export async function checkJobPath(
   }
   checkReportName(real, shown, folders, target);
   if (target !== null && isPrivate(target)) throw new UsageError(privateLine(shown, target));
+  if (target !== null && hasOtherLinks(target)) throw new UsageError(hardLinkLine(shown));
 }
 
 /**
@@ -87,7 +89,7 @@ export async function checkJobPath(
  */
 export function refuseJobRead(
   real: string,
-  info: { isFile(): boolean; mode: number } | null,
+  info: { isFile(): boolean; mode: number; nlink: number } | null,
   shown: string,
   folders: JobFolders,
 ): void {
@@ -102,6 +104,13 @@ export function refuseJobRead(
       `${shown} is not a plain file (a FIFO, a device or a folder): a job file reads only a plain file; give it on the command line instead`,
     );
   if (isPrivate(info)) throw new UsageError(privateLine(shown, info));
+  // Judged again on the descriptor it is read from (job-file-open.ts): a link made meanwhile too.
+  if (hasOtherLinks(info)) throw new UsageError(hardLinkLine(shown));
+}
+
+/** `nightly.yml: source: x.csv has other hard links: …`: a hard link carries no folder (sole-link.ts). */
+function hardLinkLine(shown: string): string {
+  return `${shown} ${HARD_LINKED.replace(/^it /, '')}; give it on the command line instead`;
 }
 
 function inFolders(real: string, folders: JobFolders): boolean {

@@ -46,6 +46,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'output-file.ts',
     'output-check.ts',
     'confined-folder.ts',
+    'sole-link.ts',
     'project-root.ts',
     'sale-window.ts',
     'scratch-folder.ts',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -149,5 +149,19 @@ describe.runIf(existsSync('/proc/self/fd'))("a job file's report, a folder on it
     await expect(writing).rejects.toThrow(/: it is a symbolic link$/);
     expect(await readFile(join(outside, 'kept.csv'), 'utf8')).toBe('kept\n');
     expect(await readdir(join(project, 'rd'))).toEqual(['out.csv']);
+  });
+
+  it('a report that became a hard link to a file outside meanwhile is not written into', async () => {
+    await writeFile(join(outside, 'kept.csv'), 'kept\n');
+    await link(join(outside, 'kept.csv'), join(project, 'rd', 'out.csv'));
+
+    const writing = writeToFile(
+      join(project, 'rd', 'out.csv'),
+      async (file) => void file.write('x\n'),
+      options(),
+    );
+
+    await expect(writing).rejects.toThrow(/: it has other hard links: it may be a file outside the folder$/);
+    expect(await readFile(join(outside, 'kept.csv'), 'utf8')).toBe('kept\n');
   });
 });
