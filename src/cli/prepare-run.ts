@@ -122,6 +122,7 @@ export async function prepareRun(
       stdin: io.stdin,
       sourceTimeoutMs: flags.sourceTimeout,
       allowPrivateSource: flags.allowPrivateSource === true,
+      sourceNamedByJob: flags.sourceFromJob === true,
       maxRecordBytes: flags.maxRecordBytes,
       ...(io.network ? { network: io.network } : {}),
       store: {

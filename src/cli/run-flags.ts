@@ -48,6 +48,8 @@ export interface RunFlags {
   reportWithin?: string[];
   /** The job file's own source and mapping: judged again on the descriptor each is read from (job-file-open.ts). */
   jobReads?: JobReads;
+  /** The source is the job file's (not the command line's): a feed it names is held to the job's rules. */
+  sourceFromJob?: boolean;
   /** `--data-dir DIR`: a folder, besides the job's project folder, that a job file's paths may name. */
   dataDir?: string;
   dailyReset: string;

@@ -202,7 +202,7 @@ function addSharedOptions(command: Command): Command {
     )
     .option(
       '--allow-private-source',
-      'allow a source URL, redirect or webhook that leads to a link-local, metadata, 100.64.0.0/10 or IPv6 unique-local address, or from a public address into loopback or a private range',
+      "allow a source URL, redirect or webhook that leads to a link-local, metadata, 100.64.0.0/10 or IPv6 unique-local address, or from a public address into loopback or a private range, or a job file's feed on loopback or a private network",
       false,
     )
     .addOption(
@@ -307,6 +307,7 @@ export async function resolveRunInput(
       env,
     );
     resolved.flags.jobReads = reads;
+    resolved.flags.sourceFromJob = source === undefined;
     if (resolved.flags.reportFromJob) resolved.flags.reportWithin = reportFolders(folders);
     await checkJobNotify(command, job, path, resolved.flags, env);
     // The job's store source only: one given on the command line is the operator's.

@@ -184,15 +184,19 @@ const NEVER_HEARD: ReadonlySet<AddressKind> = new Set([
  * Why connecting to an address of `kind` is refused, or undefined when it is allowed. Loopback and
  * private addresses are allowed when the operator names them, but not when a redirect from a public
  * address leads there (`from` is the kind of the address that answered with the redirect;
- * undefined for the URL given).
+ * undefined for the URL given), nor when a job file named the URL (`namedByJob`: its choices are
+ * not trusted, so reaching the operator's own machine or network takes the operator's flag).
  */
 export function refusal(
   kind: AddressKind,
   from: AddressKind | undefined,
   allowPrivate: boolean,
+  namedByJob = false,
 ): string | undefined {
   if (allowPrivate) return undefined;
   if (NEVER_HEARD.has(kind)) return describeKind(kind);
+  if (namedByJob && (kind === 'loopback' || kind === 'private'))
+    return `${describeKind(kind)} named by a job file`;
   if (from === 'public' && (kind === 'loopback' || kind === 'private')) {
     return `${describeKind(kind)}, from a public one`;
   }

@@ -45,6 +45,8 @@ export interface CheckedConnectOptions extends NetworkSeams {
   from?: AddressKind;
   /** `--allow-private-source`, from the command line. */
   allowPrivate: boolean;
+  /** A job file named the URL: loopback and private addresses too take `--allow-private-source`. */
+  namedByJob?: boolean;
   /** Ends the lookup and the connection; `abortError` is what is thrown then. */
   signal: AbortSignal;
   abortError: () => Error;
@@ -71,7 +73,7 @@ export async function connectChecked(
   let lastError: unknown;
   for (const { address } of addresses) {
     const { kind } = readAddress(address);
-    const refused = refusal(kind, options.from, options.allowPrivate);
+    const refused = refusal(kind, options.from, options.allowPrivate, options.namedByJob === true);
     if (refused) {
       throw new AddressRefusedError(describeAddress(address, literal ? undefined : hostname), refused);
     }

@@ -96,6 +96,7 @@ function openBytes(source: string, options: OpenSourceOptions): Promise<ByteSour
       ...(options.sourceTimeoutMs === undefined ? {} : { sourceTimeoutMs: options.sourceTimeoutMs }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
       allowPrivateSource: options.allowPrivateSource === true,
+      namedByJob: options.sourceNamedByJob === true,
     });
   }
   return openFile(source, extensionOf(source), options.openFile);

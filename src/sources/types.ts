@@ -24,6 +24,8 @@ export interface OpenSourceOptions {
   connectTimeoutMs?: number;
   /** URL sources: `--allow-private-source`. */
   allowPrivateSource?: boolean;
+  /** URL sources: a job file named it, so a loopback or private address takes `--allow-private-source`. */
+  sourceNamedByJob?: boolean;
   /** `--max-record-bytes`: one record (CSV record, NDJSON line, JSON element, XML item), after decompression. */
   maxRecordBytes?: number;
   /** Store sources (`shopify://`, `woocommerce://`): credentials' choice, API version, seams. */

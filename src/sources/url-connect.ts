@@ -19,6 +19,8 @@ export type SourceNetwork = NetworkSeams;
 export interface ConnectOptions extends SourceNetwork {
   /** `--allow-private-source`. */
   allowPrivateSource?: boolean;
+  /** A job file named the URL (not the command line): loopback and private take the flag too. */
+  namedByJob?: boolean;
   connectTimeoutMs?: number;
 }
 
@@ -50,6 +52,7 @@ export async function connectHop(
       ...(options.connect ? { connect: options.connect } : {}),
       ...(from ? { from } : {}),
       allowPrivate: options.allowPrivateSource === true,
+      namedByJob: options.namedByJob === true,
       signal: controller.signal,
       abortError: () =>
         new ConnectTimeoutError(

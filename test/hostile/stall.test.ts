@@ -180,7 +180,11 @@ describe('a feed that stalls', () => {
       const job = join(folder.dir, 'trickle.yml');
       writeFileSync(job, `source: ${server.base}/trickle.csv\nsourceTimeout: 700ms\n`);
 
-      const result = await within(20_000, runCli(['run', '--job', job, '--sandbox'], env()));
+      // A feed on loopback named by a job file takes the operator's flag (docs/security.md).
+      const result = await within(
+        20_000,
+        runCli(['run', '--job', job, '--sandbox', '--allow-private-source'], env()),
+      );
 
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(

@@ -111,4 +111,15 @@ describe('refusal', () => {
     expect(refusal(kind, from, false)).toBe(expected);
     expect(refusal(kind, from, true)).toBeUndefined();
   });
+
+  it.each([
+    ['loopback', undefined, 'a loopback address named by a job file'],
+    ['private', undefined, 'a private address named by a job file'],
+    ['private', 'private', 'a private address named by a job file'],
+    ['public', undefined, undefined],
+    ['metadata', undefined, 'a cloud metadata address'],
+  ] as const)('named by a job file, %s reached from %s: %s', (kind, from, expected) => {
+    expect(refusal(kind, from, false, true)).toBe(expected);
+    expect(refusal(kind, from, true, true)).toBeUndefined();
+  });
 });
