@@ -8,12 +8,26 @@
 /** A plain number: `-12.5`, `-3`, `-.5`, `-1e6`; a `-` before one is a sign, not a formula. */
 const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
-/** True when a spreadsheet would read `value` as a formula (the OWASP rule, a negative number excepted). */
+/**
+ * True when a spreadsheet would read `value` as a formula (the OWASP rule, a negative number
+ * excepted). Leading white space is looked past: an import that trims cells (LibreOffice's "Trim
+ * spaces") reads ` =1+1` as `=1+1`.
+ */
 export function startsLikeFormula(value: string): boolean {
-  const first = value[0];
+  const text = value.replace(LEADING_SPACE, '');
+  const first = text[0];
   if (first === '=' || first === '+' || first === '@' || first === '\t' || first === '\r') return true;
-  return first === '-' && !NUMBER.test(value);
+  return first === '-' && !NUMBER.test(text);
 }
+
+/** Spaces and line feeds (tab and CR start a formula of their own). */
+const LEADING_SPACE = /^[ \n]+/;
+
+/**
+ * The cells csv-stringify is told to quote besides QUOTED_MATCH: white space at a cell's start or
+ * end, which a reader that trims would lose (a key `dup `), is kept inside quotes.
+ */
+export const EDGE_SPACE = /^\s|\s$/;
 
 /** The separators a spreadsheet may split a line at, whichever its locale: `,` `;` tab `|`. */
 export const SEPARATORS = /[,;\t|]/;
@@ -75,6 +89,8 @@ function lastSeparator(text: string): number {
 function formulaAfter(text: string, at: number, last: number): boolean {
   let start = at;
   while (text[start] === "'") start++;
+  // White space after the `'`s is looked past too, as startsLikeFormula does (a trimming import).
+  while (text[start] === ' ' || text[start] === '\n') start++;
   const first = text[start];
   if (first === '=' || first === '+' || first === '@' || first === '\t' || first === '\r') return true;
   return first === '-' && (start < last || !NUMBER.test(text.slice(start)));

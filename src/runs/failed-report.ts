@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import { ERROR_COLUMN } from '../catalog/index.js';
-import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
+import { EDGE_SPACE, guardCell, QUOTED_MATCH } from '../csv-guard.js';
 import { terminalSafe } from '../terminal-safe.js';
 import { type FailedSourceRow, failedSourceRows, keptAsFailed, type SourceShape } from './failed-rows.js';
 import type { RunRecord, RunStore } from './run-store.js';
@@ -59,7 +59,8 @@ export async function writeFailedRows(
   // Each kept value is read from Redis: text whatever JSON it was stored as.
   const cell = (value: unknown) => guardCell(typeof value === 'string' ? value : String(value ?? ''));
   const guard = options.terminal ? (value: unknown) => terminalSafe(cell(value)) : cell;
-  const csv = stringify({ delimiter: shape.delimiter, quoted_match: QUOTED_MATCH });
+  // Quoted as the report is (report.ts): a separator, or white space at a cell's edge.
+  const csv = stringify({ delimiter: shape.delimiter, quoted_match: [QUOTED_MATCH, EDGE_SPACE] });
   csv.pipe(out, { end: false });
   const { kept, names } = failedReportColumns(shape.header);
   const write = async (cells: string[]) => {

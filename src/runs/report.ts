@@ -1,14 +1,11 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
-import { guardCell, QUOTED_MATCH } from '../csv-guard.js';
+import { EDGE_SPACE, guardCell, QUOTED_MATCH } from '../csv-guard.js';
 import { type WriteOptions, writeToFile } from '../output-file.js';
 import { terminalSafe } from '../terminal-safe.js';
 import type { RunStore } from './run-store.js';
 
 export const REPORT_COLUMNS = ['row', 'key', 'action', 'product_id', 'status', 'error', 'note'] as const;
-
-/** A cell with white space at its edge is quoted: a key listed as `dup ` shows its space in any text view. */
-const EDGE_SPACE = /^\s|\s$/;
 
 export interface ReportOptions {
   /**

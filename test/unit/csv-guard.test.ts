@@ -21,6 +21,11 @@ describe('guardCell (OWASP CSV injection rule)', () => {
     ['-', "'-"],
     ['--1', "'--1"],
     ['-1 ', "'-1 "],
+    // A formula after leading spaces: an import that trims cells would run it.
+    [' =1', "' =1"],
+    ['  +x', "'  +x"],
+    ['\n@x', "'\n@x"],
+    [' -5', ' -5'],
     // A negative number is a number.
     ['-12.5', '-12.5'],
     ['-3', '-3'],
@@ -31,7 +36,6 @@ describe('guardCell (OWASP CSV injection rule)', () => {
     ['SKU-1', 'SKU-1'],
     ['12.5', '12.5'],
     ['a=b', 'a=b'],
-    [' =1', ' =1'],
     ["'Tis the season", "'Tis the season"],
     ["'-12.5", "'-12.5"],
     // A value that already starts with ' before a formula gets one more, so it reads back as it was.

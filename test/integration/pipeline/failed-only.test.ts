@@ -268,6 +268,22 @@ describe('report <run-id> --failed-only', () => {
     expect(kept.parents.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6]);
   });
 
+  it('quotes a cell with white space at its edges and guards a formula after leading spaces, as the report does', async () => {
+    const source = join(pipeline.dir, 'spaced.csv');
+    await writeFile(source, 'sku,name,price\nA1," =1+1",n/a\nA2,"Mug ",n/a\nA3," Bowl",n/a\n');
+    const first = await pipeline.cli(['run', source]);
+    expect(first.code).toBe(1);
+
+    const printed = await pipeline.cli(['report', runIdOf(first.stdout), '--failed-only']);
+
+    expect(printed.code).toBe(0);
+    const lines = printed.stdout.split('\n');
+    // Guarded, the cell starts with its `'`: no white space at its edge is left to lose.
+    expect(lines[1]).toMatch(/^A1,' =1\+1,n\/a,/);
+    expect(lines[2]).toMatch(/^A2,"Mug ",n\/a,/);
+    expect(lines[3]).toMatch(/^A3," Bowl",n\/a,/);
+  });
+
   it('lists nothing but the header for a run without failures', async () => {
     const source = await pipeline.csv('ok.csv', [{ sku: 'A', name: 'Apple', price: '1' }]);
     const first = await pipeline.cli(['run', source]);
