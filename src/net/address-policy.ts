@@ -5,7 +5,9 @@ import { isIPv4, isIPv6 } from 'node:net';
  * address that is then connected to, never on the host name: a name may resolve anywhere.
  *
  * `shared` is 100.64.0.0/10 (carrier NAT, and cloud internals such as 100.100.100.200);
- * `unique-local` is IPv6 fc00::/7; `metadata` a known cloud metadata or platform address.
+ * `unique-local` is IPv6 fc00::/7; `metadata` a known cloud metadata or platform address;
+ * `multicast` 224.0.0.0/4 and ff00::/8, `broadcast` 255.255.255.255: no feed or webhook is there,
+ * and a packet to one reaches every host of a network.
  */
 export type AddressKind =
   | 'public'
@@ -15,6 +17,8 @@ export type AddressKind =
   | 'unspecified'
   | 'shared'
   | 'unique-local'
+  | 'multicast'
+  | 'broadcast'
   | 'metadata';
 
 /** What an address is, and the IPv4 address it carries when it is an IPv6 form of one. */
@@ -51,6 +55,8 @@ const SEVERITY: readonly AddressKind[] = [
   'loopback',
   'shared',
   'unique-local',
+  'multicast',
+  'broadcast',
   'unspecified',
   'link-local',
   'metadata',
@@ -77,6 +83,8 @@ function classifyV4(octets: number[]): AddressKind {
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'private';
   if (a === 169 && b === 254) return 'link-local';
   if (a === 100 && (b & 0xc0) === 64) return 'shared';
+  if (a >= 224 && a <= 239) return 'multicast';
+  if (octets.every((octet) => octet === 255)) return 'broadcast';
   return 'public';
 }
 
@@ -88,6 +96,7 @@ function readV6(bytes: number[]): AddressReading {
   const carried = carriedIPv4(bytes, zero);
   if (carried) return carried;
   const [b0 = 0, b1 = 0] = bytes;
+  if (b0 === 0xff) return { kind: 'multicast' };
   if ((b0 & 0xfe) === 0xfc) return { kind: 'unique-local' };
   if (b0 === 0xfe && (b1 & 0xc0) === 0xc0) return { kind: 'private' }; // fec0::/10, site-local (deprecated)
   if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return { kind: 'link-local' };
@@ -97,7 +106,8 @@ function readV6(bytes: number[]): AddressReading {
 /**
  * The IPv6 forms that reach an IPv4 address: IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
  * (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96, and the local-use
- * 64:ff9b:1::/48 with any of the RFC 6052 prefix lengths it may use) and 6to4 (2002::/16).
+ * 64:ff9b:1::/48 with any of the RFC 6052 prefix lengths it may use), 6to4 (2002::/16) and Teredo
+ * (2001:0::/32, the client's address in the last 32 bits with every bit inverted).
  */
 function carriedIPv4(bytes: number[], zero: (from: number, to: number) => boolean): AddressReading | null {
   const at = (...positions: number[]) => positions.map((position) => bytes[position] ?? 0);
@@ -118,6 +128,7 @@ function carriedIPv4(bytes: number[], zero: (from: number, to: number) => boolea
     );
   }
   if (word(0) === 0x2002) return judged([at(2, 3, 4, 5)], '6to4');
+  if (word(0) === 0x2001 && word(2) === 0) return judged([tail.map((octet) => octet ^ 0xff)], 'Teredo');
   return null;
 }
 
@@ -154,6 +165,8 @@ const DESCRIBED: Record<AddressKind, string> = {
   unspecified: 'the unspecified address',
   shared: 'an address of the shared range 100.64.0.0/10 (carrier and cloud internal networks)',
   'unique-local': 'an IPv6 unique-local address (fc00::/7, internal networks)',
+  multicast: 'a multicast address (224.0.0.0/4, ff00::/8)',
+  broadcast: 'the broadcast address 255.255.255.255',
   metadata: 'a cloud metadata address',
 };
 
@@ -177,6 +190,8 @@ const NEVER_HEARD: ReadonlySet<AddressKind> = new Set([
   'unspecified',
   'shared',
   'unique-local',
+  'multicast',
+  'broadcast',
   'metadata',
 ]);
 

@@ -70,6 +70,21 @@ describe('classifyAddress', () => {
     ['2002:a9fe:a9fe::1', 'metadata'],
     ['2002:6464:0001::', 'shared'],
     ['2002:808:808::1', 'public'],
+    // Teredo (2001:0::/32): the client's IPv4 address is the last 32 bits, each bit inverted
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'metadata'],
+    ['[2001:0000:4136:e378:8000:63bf:5601:5601]', 'metadata'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'private'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'],
+    ['2001:1::1', 'public'],
+    // Multicast and broadcast
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['ff02::1', 'multicast'],
+    ['ff05::1:3', 'multicast'],
+    ['::ffff:224.0.0.251', 'multicast'],
+    ['64:ff9b::e000:fb', 'multicast'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
@@ -80,6 +95,9 @@ describe('classifyAddress', () => {
       '::ffff:a9fe:a9fe (169.254.169.254 through IPv4-mapped)',
     );
     expect(describeAddress('2002:a9fe:a9fe::1')).toBe('2002:a9fe:a9fe::1 (169.254.169.254 through 6to4)');
+    expect(describeAddress('2001:0:4136:e378:8000:63bf:5601:5601')).toBe(
+      '2001:0:4136:e378:8000:63bf:5601:5601 (169.254.169.254 through Teredo)',
+    );
     expect(describeAddress('10.0.0.5')).toBe('10.0.0.5');
     expect(describeAddress('::ffff:a9fe:a9fe', 'feed.example')).toBe(
       'feed.example (::ffff:a9fe:a9fe, 169.254.169.254 through IPv4-mapped)',
@@ -107,6 +125,8 @@ describe('refusal', () => {
     ['loopback', 'loopback', undefined],
     ['link-local', 'private', 'a link-local address (such as a cloud metadata service)'],
     ['unique-local', 'private', 'an IPv6 unique-local address (fc00::/7, internal networks)'],
+    ['multicast', undefined, 'a multicast address (224.0.0.0/4, ff00::/8)'],
+    ['broadcast', undefined, 'the broadcast address 255.255.255.255'],
   ] as const)('%s, reached from %s: %s', (kind, from, expected) => {
     expect(refusal(kind, from, false)).toBe(expected);
     expect(refusal(kind, from, true)).toBeUndefined();
