@@ -5,16 +5,22 @@ export const REDACTED = '[redacted]';
  * The forms an echo of `value` takes, as sent first: URL-encoded (a query string or form quoted
  * back; `+`, `/`, `=` and `&` change), with lower-case hex too (some servers write it so), JSON-
  * escaped (`\/`, as PHP writes a slash, and `\"`, `\\`). A body's `\u…` escapes are undone by
- * parsing it first (redactJsonText, redactParsed): no list of forms could hold them all.
+ * parsing it first (redactJsonText, redactParsed): no list of forms could hold them all. And its
+ * base64 (padded or not, and URL-safe), as an API that quotes an `Authorization` value it decoded
+ * or encoded again writes it. Every form is matched whatever its case (SecretForms' pattern), so
+ * an echo upper-cased (`SK_LIVE_…`) is cut too.
  */
 export function secretForms(value: string): string[] {
   const encoded = encodeURIComponent(value);
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
   return [
     value,
     encoded,
-    encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
     JSON.stringify(value).slice(1, -1),
     value.replaceAll('/', '\\/'),
+    base64,
+    base64.replace(/=+$/, ''),
+    Buffer.from(value, 'utf8').toString('base64url'),
   ];
 }
 
@@ -32,7 +38,8 @@ export class SecretForms {
     for (const value of values) if (value) for (const form of secretForms(value)) forms.add(form);
     // Longest first: where two forms start at one place, the one that holds the other is replaced whole.
     const longestFirst = [...forms].sort((a, b) => b.length - a.length);
-    this.pattern = forms.size === 0 ? null : new RegExp(longestFirst.map(literal).join('|'), 'g');
+    // Case-insensitive: an echo upper- or lower-cased (and URL-encoded hex in either case) is cut.
+    this.pattern = forms.size === 0 ? null : new RegExp(longestFirst.map(literal).join('|'), 'gi');
   }
 
   /** `text` with every form of every secret replaced. */

@@ -108,3 +108,25 @@ describe('the secrets a process holds', () => {
     expect(many.redact('sk_live_many_499_x%2Fy and sk_live_many_1_x\\/y')).toBe('[redacted] and [redacted]');
   });
 });
+
+describe('a key echoed changed by a hostile API', () => {
+  const KEY = 'sk_live_CaseEcho7319';
+  const forms = new SecretForms([KEY]);
+
+  it.each([
+    ['upper-cased', KEY.toUpperCase()],
+    ['lower-cased', KEY.toLowerCase()],
+    ['in base64', Buffer.from(KEY).toString('base64')],
+    ['in base64 without padding', Buffer.from(KEY).toString('base64').replace(/=+$/, '')],
+    ['in URL-safe base64', Buffer.from(KEY).toString('base64url')],
+  ])('%s, it is cut', (_how, echoed) => {
+    const text = `invalid key: ${echoed} (see docs)`;
+    expect(forms.redact(text)).toBe('invalid key: [redacted] (see docs)');
+  });
+
+  it('held for every text too', () => {
+    holdSecrets(['sk_live_HeldEcho2846']);
+    const echoed = Buffer.from('sk_live_HeldEcho2846').toString('base64');
+    expect(redactHeld(`got ${echoed} and SK_LIVE_HELDECHO2846`)).toBe('got [redacted] and [redacted]');
+  });
+});
