@@ -66,6 +66,7 @@ async function serve(
     const at = state.options.now();
     state.requests.record({ method, path, query, body, status, at, ...(seller ? { seller } : {}) });
   };
+  state.stats.arrived();
   if (state.faults.latencyMs > 0) await sleep(state.faults.latencyMs);
   await state.options.hold?.({ method, path, body });
   if (body === null) {

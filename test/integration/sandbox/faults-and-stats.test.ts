@@ -106,6 +106,8 @@ describe('stats', () => {
       rateLimited: 1,
       writesApplied: 2,
       dropped: 0,
+      // One request at a time.
+      maxInFlight: 1,
     });
   });
 
