@@ -23,7 +23,12 @@ export interface RunStatus {
   stateText: string;
   /** `runCounts` of the run: created, updated, unchanged, invalid, failed, missing, … */
   counts: Record<string, number>;
-  seller: { pausedUntil: number | null; authRejected: boolean; requestsToday: number };
+  seller: {
+    pausedUntil: number | null;
+    authRejected: boolean;
+    requestsToday: number;
+    requestsReserved?: number;
+  };
 }
 
 export interface FailureRig {
