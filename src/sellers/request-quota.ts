@@ -95,8 +95,13 @@ export class RequestQuota {
     for (;;) {
       const block = this.blocks.get(ref);
       const stale = block?.freshUntil !== undefined && limit !== undefined && limit.now > block.freshUntil;
-      if (block && (stale || !sameCounters(block.counters, counters))) await this.returnUnused(ref);
-      else if (block && block.next <= block.last) {
+      if (block && (stale || !sameCounters(block.counters, counters))) {
+        // Looked at anew: while it went back, another take may have reserved the block to use
+        // (reserving one more here would replace it, its numbers held and never sent).
+        await this.returnUnused(ref);
+        continue;
+      }
+      if (block && block.next <= block.last) {
         const day = block.next++;
         return { day, window: day + block.windowOffset };
       }
