@@ -14,7 +14,7 @@ import {
   NetworkError,
   type RequestEvent,
   type RetryPolicy,
-  remainingRequests,
+  rateFigures,
   SellerApiClient,
 } from '../seller-api/index.js';
 import { sellerRef } from '../sellers/seller-ref.js';
@@ -268,7 +268,7 @@ export class RunContexts {
         // The API's day is open, and what it says is left of it, if it says: past that, one probe.
         // The answer's rate headers are read against the number its request was given.
         if (slot && event.status !== null && !pause)
-          deps.sellers.noteAnswer(ref, slot as ReservedRequest, remainingRequests(event.headers));
+          deps.sellers.noteAnswer(ref, slot as ReservedRequest, rateFigures(event.headers));
         // A request whose connection was never made is none of the run's (the day's: given back above).
         if (!event.notSent)
           deps.runs.countRequest(runId, isAnsweredWrite(event.method, event.status)).catch(() => undefined);

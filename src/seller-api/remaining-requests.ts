@@ -4,9 +4,32 @@
  * the tool learns from its 429s (issue 31). Pure: headers (lower-cased names) in, a count or null out.
  */
 export function remainingRequests(headers: Record<string, string>): number | null {
+  return rateFigure(headers, 'remaining');
+}
+
+/**
+ * The daily limit the API says it holds the key to (`X-RateLimit-Limit` and its kin), when it says
+ * so: read with the remaining count when that count shows the tool's own count wrong (the API's
+ * day turned unseen, or its limit rose: sellers/window-rebase.ts).
+ */
+export function announcedLimit(headers: Record<string, string>): number | null {
+  return rateFigure(headers, 'limit');
+}
+
+/** What an answer's rate headers say: left in the API's day, and its limit (null: unsaid). */
+export interface RateFigures {
+  remaining: number | null;
+  limit: number | null;
+}
+
+export function rateFigures(headers: Record<string, string>): RateFigures {
+  return { remaining: remainingRequests(headers), limit: announcedLimit(headers) };
+}
+
+function rateFigure(headers: Record<string, string>, name: 'remaining' | 'limit'): number | null {
   const named =
-    headers['x-ratelimit-remaining'] ?? headers['x-rate-limit-remaining'] ?? headers['ratelimit-remaining'];
-  const value = named ?? /(?:^|[;,\s])remaining=(\d+)/i.exec(headers.ratelimit ?? '')?.[1];
+    headers[`x-ratelimit-${name}`] ?? headers[`x-rate-limit-${name}`] ?? headers[`ratelimit-${name}`];
+  const value = named ?? new RegExp(`(?:^|[;,\\s])${name}=(\\d+)`, 'i').exec(headers.ratelimit ?? '')?.[1];
   if (value === undefined || !/^\d+$/.test(value.trim())) return null;
   const count = Number(value.trim());
   return Number.isSafeInteger(count) ? count : null;

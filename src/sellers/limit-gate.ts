@@ -4,6 +4,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import { LimitProbes } from './limit-probe.js';
 import { LimitWindows } from './limit-window.js';
 import type { Counters, Refusal, RequestQuota, Taken, WindowLimit } from './request-quota.js';
+import { type Rebase, rebaseOf } from './window-rebase.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -32,6 +33,8 @@ export interface GateSeller {
   assertNotPausedLocally(ref: string): void;
   /** The run's record is gone, or the budget is used up (the seller pauses until the quota day's end). */
   refuse(ref: string, refusal: Refusal, dayEnd: number, runId: string): Promise<never>;
+  /** Begins the window anew (window-rebase.ts): true when this call did. */
+  rebase(ref: string, window: { from: number; now: number; rebase: Rebase }): Promise<boolean>;
 }
 
 /**
@@ -46,6 +49,8 @@ export interface GateSeller {
 export class LimitGate {
   readonly windows = new LimitWindows();
   private readonly probes = new LimitProbes();
+  /** A window begun anew from the API's figure, not yet in Redis: the next request waits for it. */
+  private readonly rebasing = new Map<string, Promise<void>>();
 
   constructor(private readonly seller: GateSeller) {}
 
@@ -77,6 +82,7 @@ export class LimitGate {
     // Since when this request waits for the requests of the window in flight in other processes.
     let waitingSince: number | null = null;
     for (;;) {
+      await this.rebasing.get(ref);
       if (gated) await this.probes.whileProbing(ref);
       this.seller.assertNotPausedLocally(ref);
       const { counters, windowStart, dayStart } = this.countersOf(ref, dailyReset);
@@ -188,8 +194,36 @@ export class LimitGate {
    * The API answered `request` (anything but a 429): its day is open; `remaining`, when its headers
    * said it, is how many requests it still allows.
    */
-  noteAnswer(ref: string, request: ReservedRequest, remaining: number | null): void {
+  noteAnswer(
+    ref: string,
+    request: ReservedRequest,
+    remaining: number | null,
+    apiLimit: number | null = null,
+  ): void {
     this.windows.noteOpen(ref, request.windowStart);
-    if (remaining !== null) this.windows.noteRemaining(ref, request.windowStart, request.window, remaining);
+    if (remaining === null) return;
+    this.windows.noteRemaining(ref, request.windowStart, request.window, remaining);
+    // Alone, its answer says what the API allows exactly: past the learned limit, the count is wrong.
+    const rebase = request.alone
+      ? rebaseOf(request.window, remaining, this.windows.learned(ref), apiLimit)
+      : null;
+    if (rebase === null || this.rebasing.has(ref)) return;
+    const begun = this.rebase(ref, request.windowStart, rebase).finally(() => this.rebasing.delete(ref));
+    this.rebasing.set(ref, begun);
+  }
+
+  /**
+   * The window begins anew now, as the API counts its day: at full concurrency (its count is the
+   * API's, all answered), its first request not alone here (the API just answered). A window
+   * another process began is found by the next reservation ('moved'); one not begun (Redis failed)
+   * leaves the count as it was: the next request alone tries again.
+   */
+  private async rebase(ref: string, from: number, rebase: Rebase): Promise<void> {
+    const now = this.seller.now();
+    const begun = await this.seller.rebase(ref, { from, now, rebase }).catch(() => false);
+    if (!begun) return;
+    this.windows.noteReset(ref, now);
+    this.windows.noteOpen(ref, now);
+    if (rebase.limit !== null) this.windows.noteLimit(ref, rebase.limit);
   }
 }

@@ -48,6 +48,11 @@ export class LimitWindows {
     else this.limits.delete(ref);
   }
 
+  /** The learned limit this process holds, or null. */
+  learned(ref: string): number | null {
+    return this.limits.get(ref) ?? null;
+  }
+
   /**
    * An answer to the window's request `number` said `remaining` requests are left: the API allows
    * the numbers up to their sum. The latest answer holds: it saw the others' requests counted.

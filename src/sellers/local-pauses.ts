@@ -1,4 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WAKE_LEAD_MS } from '../defaults.js';
 import type { SellerPausedError } from '../sync/seller-pause.js';
+
+/**
+ * A chunk taken just before a daily limit's reset (WAKE_LEAD_MS: the queue wakes that early)
+ * waits it out, ready: its first request leaves at the reset, none before. True once waited.
+ */
+export async function waitOutReset(
+  pause: SellerPausedError | undefined,
+  now: () => number,
+): Promise<boolean> {
+  if (pause?.reason !== 'daily-limit' || pause.until === null) return false;
+  const left = pause.until - now();
+  if (left > WAKE_LEAD_MS) return false;
+  if (left > 0) await sleep(left);
+  return true;
+}
 
 /** Whether Redis, as one read found it, still holds the marks another process may lift. */
 export interface SharedMarks {

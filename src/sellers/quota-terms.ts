@@ -39,6 +39,11 @@ export interface WindowLimit {
 export interface Taken {
   day: number;
   window: number;
+  /**
+   * Sent alone: past the limit, every other request of the window answered (or waited out), so
+   * its number plus what its answer says is left is what the API allows (window-rebase.ts).
+   */
+  alone?: boolean;
 }
 
 /**

@@ -13,7 +13,9 @@ import { luaScript } from '../redis/scripts.js';
 // process's limit (-1: none), the last number the API's headers allow in the window (-1: unsaid),
 // the numbers of this process's used-up block the new one replaces (no longer held).
 // Returns {first number - 1, numbers reserved, first number in the window - 1, why none, …}: why
-// none is 0 (see the numbers), 1 (the run's record is gone), 2 (the seller is paused: until, and
+// none is 0 (see the numbers, then 1 when its one number goes alone: past the limit, every other
+// request of the window answered or waited out, so its answer's rate headers say exactly what the
+// API allows in the window's numbers: window-rebase.ts), 1 (the run's record is gone), 2 (the seller is paused: until, and
 // the pause's cause), 3 (the window is over: a later reset passed, at), 4 (past the limit, with a
 // request of the window in flight somewhere: look again).
 // With a limit, a block never reaches past it, so the numbers within it go out once across the
@@ -34,6 +36,7 @@ if size <= 0 then return {used, 0, 0, 0, 0} end
 local windowUsed = used
 if KEYS[3] ~= KEYS[1] then windowUsed = tonumber(redis.call('GET', KEYS[3]) or '0') end
 local limit = tonumber(ARGV[4])
+local alone = 0
 if limit >= 0 then
   local answered = redis.call('INCRBY', KEYS[7], ARGV[7])
   redis.call('EXPIRE', KEYS[7], ARGV[3])
@@ -57,6 +60,7 @@ if limit >= 0 then
   if ARGV[9] == '1' and answered == 0 then limit = 0 end
   if limit >= 0 then
     if windowUsed >= limit and answered < windowUsed and ARGV[8] ~= '1' then return {used, 0, 0, 4, 0} end
+    if windowUsed >= limit then alone = 1 end
     size = math.max(1, math.min(size, limit - windowUsed))
   end
 end
@@ -72,7 +76,7 @@ if KEYS[9] ~= KEYS[1] then
   if before < 0 then redis.call('SET', KEYS[9], size, 'EX', ARGV[3])
   elseif before == 0 then redis.call('EXPIRE', KEYS[9], ARGV[3]) end
 end
-return {used, size, windowUsed, 0, 0}
+return {used, size, windowUsed, 0, alone}
 `,
 );
 

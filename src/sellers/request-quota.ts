@@ -52,6 +52,8 @@ interface Block {
    * only uses a block it holds; an older block goes back and the next number is reserved anew.
    */
   freshUntil?: number;
+  /** Its one number goes alone (quota-terms.ts Taken). */
+  alone?: boolean;
 }
 
 const sameCounters = (a: Counters, b: Counters) => a.day === b.day && a.window === b.window;
@@ -103,7 +105,7 @@ export class RequestQuota {
       }
       if (block && block.next <= block.last) {
         const day = block.next++;
-        return { day, window: day + block.windowOffset };
+        return { day, window: day + block.windowOffset, ...(block.alone ? { alone: true } : {}) };
       }
       const pending = this.reserving.get(ref);
       if (pending) {
@@ -178,6 +180,7 @@ export class RequestQuota {
       size,
       windowOffset: windowUsed - used,
       ...(limit ? { freshUntil: limit.now + LIMITED_BLOCK_FRESH_MS } : {}),
+      ...(instant === 1 && size === 1 ? { alone: true } : {}),
     });
     return null;
   }

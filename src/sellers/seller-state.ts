@@ -1,14 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { DEFAULT_PROBE_BACKOFF, WAKE_LEAD_MS } from '../defaults.js';
+import { DEFAULT_PROBE_BACKOFF } from '../defaults.js';
 import { RunStateLostError } from '../redis/health.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { parseLearned } from '../runs/learned-limit.js';
+import type { RateFigures } from '../seller-api/remaining-requests.js';
 import { type ApiUnreachableError, SellerPausedError, storedDailyPause } from '../sync/seller-pause.js';
 import { AcceptedAnswers } from './accepted-answers.js';
 import { LimitGate, type ReservedRequest } from './limit-gate.js';
 import { noteLimitReset } from './limit-reset.js';
-import { LocalPauses } from './local-pauses.js';
+import { LocalPauses, waitOutReset } from './local-pauses.js';
 import { passedReset, storedInstant } from './quota-day.js';
 import { RejectedKeys } from './rejected-keys.js';
 import { RequestQuota } from './request-quota.js';
@@ -20,6 +20,7 @@ import {
   type UnreachableRecord,
 } from './seller-reach.js';
 import { readSellerStatus, type SellerStatus } from './seller-status.js';
+import { rebaseWindow } from './window-rebase.js';
 
 export type { ReservedRequest, SellerStatus };
 
@@ -70,6 +71,7 @@ export class SellerState {
         }
         throw await this.pauseUntil(ref, dayEnd, 'daily-budget', runId);
       },
+      rebase: (ref, window) => rebaseWindow(redis, keys, ref, window),
     });
   }
 
@@ -83,7 +85,7 @@ export class SellerState {
    * when the seller's API was out of reach and its next probe may go now: the caller probes first.
    */
   async assertNotPaused(ref: string): Promise<{ probeDue: boolean }> {
-    await this.waitOutReset(this.localPause.get(ref));
+    await waitOutReset(this.localPause.get(ref), this.now);
     // A copy of a rejected key's or an unreachable API's mark is checked against Redis first: another
     // process may have lifted it (`resume`, the next `run`, `cancel`). Any other pause fails at once.
     const copy = this.localPause.liftable(ref);
@@ -120,21 +122,9 @@ export class SellerState {
     if (reach && reach.retryAt > this.now()) throw this.remember(ref, pauseOfRecord(reach), true);
     if (until && Number(until) > this.now()) {
       const pause = storedDailyPause(Number(until), cause ?? null);
-      if (!(await this.waitOutReset(pause))) throw this.remember(ref, pause, true);
+      if (!(await waitOutReset(pause, this.now))) throw this.remember(ref, pause, true);
     }
     return { probeDue: reach !== null };
-  }
-
-  /**
-   * A chunk taken just before a daily limit's reset (WAKE_LEAD_MS: the queue wakes that early)
-   * waits it out, ready: its first request leaves at the reset, none before. True once waited.
-   */
-  private async waitOutReset(pause: SellerPausedError | undefined): Promise<boolean> {
-    if (pause?.reason !== 'daily-limit' || pause.until === null) return false;
-    const left = pause.until - this.now();
-    if (left > WAKE_LEAD_MS) return false;
-    if (left > 0) await sleep(left);
-    return true;
   }
 
   /**
@@ -253,10 +243,10 @@ export class SellerState {
     return this.gate.reserve(ref, dailyReset, budget, run, true);
   }
 
-  /** The API answered `request` other than with a 429; `remaining`: what its headers said is left. */
-  noteAnswer(ref: string, request: ReservedRequest, remaining: number | null): void {
+  /** The API answered `request` other than with a 429; `figures`: what its rate headers said. */
+  noteAnswer(ref: string, request: ReservedRequest, figures: RateFigures): void {
     this.accepted.note(ref, request.windowStart);
-    this.gate.noteAnswer(ref, request, remaining);
+    this.gate.noteAnswer(ref, request, figures.remaining, figures.limit);
     // An answer that comes after a 429 ended its window (a request in flight then): counted at
     // once, it raises the limit learned from that 429. Only at a crossing: a few requests.
     const ended = this.gate.windows.lastAnnounced(ref);
