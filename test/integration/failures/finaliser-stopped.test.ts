@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { catalogRows } from '../support/catalog.js';
 import { runIdOf } from '../support/cli.js';
@@ -36,7 +36,16 @@ describe('when the process ending a run is killed half way', () => {
 
     expect(done.counts).toMatchObject({ created: ROWS, failed: 0 });
     expectExactCatalog(rig.sandbox.products(SELLER_A), rows);
-    const claim = await withRedis((redis) => redis.hget(new RedisKeys(rig.prefix).run(runId), 'finalising'));
-    expect(claim === null || claim === 'done').toBe(true);
+    // The worker's claim is marked done once its end step returns, a moment after the record says
+    // `done` (queue/finalise.ts): waited for, not read at once (a race on a busy machine).
+    await vi.waitFor(
+      async () => {
+        const claim = await withRedis((redis) =>
+          redis.hget(new RedisKeys(rig.prefix).run(runId), 'finalising'),
+        );
+        expect(claim === null || claim === 'done', `finalising: ${claim}`).toBe(true);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   });
 });
