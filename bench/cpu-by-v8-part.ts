@@ -38,6 +38,8 @@ async function recorded(
     const perf = ['record', '-q', '-F', String(FREQUENCY), '-o', data, '--', process.execPath];
     const child = spawn('perf', [...perf, '--perf-basic-prof', ...(await args(sandbox.baseUrl))], {
       env: { ...env(sandbox.baseUrl), PATH: process.env.PATH },
+      // --perf-basic-prof turns V8's logger on, which writes isolate-*-v8.log where the process runs.
+      cwd: dir,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let errors = '';
