@@ -97,8 +97,20 @@ async function realOrPlanned(path: string): Promise<string> {
  * emptied only once it is known to have no other hard link (sole-link.ts).
  */
 export async function openSoleFile(path: string): Promise<FileHandle> {
+  return openEmptiedOnceChecked(path, async () => undefined);
+}
+
+/**
+ * Opens `path` for writing without following a link at its end and without truncating it; empties
+ * it only once `check` (where it really is) and the hard-link check passed; closed if either throws.
+ */
+async function openEmptiedOnceChecked(
+  path: string,
+  check: (handle: FileHandle) => Promise<void>,
+): Promise<FileHandle> {
   const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   try {
+    await check(handle);
     await refuseHardLinked(handle);
     await handle.truncate(0);
     return handle;
@@ -118,21 +130,14 @@ export async function openFileWithin(path: string, within: readonly string[]): P
     () => true,
     () => false,
   );
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
-  try {
+  return openEmptiedOnceChecked(path, async (handle) => {
     const real = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => realpath(path));
     if (!within.some((folder) => isInside(real, folder))) {
       // Made by this open, out there: taken back (one that was there is left as it was).
       if (!existed) await unlink(real).catch(() => undefined);
       throw outside();
     }
-    await refuseHardLinked(handle);
-    await handle.truncate(0);
-    return handle;
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+  });
 }
 
 function isInside(child: string, folder: string): boolean {

@@ -5,7 +5,7 @@ import { samplesByPart, v8PartOf } from '../../../bench/v8-parts/categories.js';
 const REPORT = `
 # Samples: 9K of event 'cpu-clock:ppp'
 #
-    10.27%           979  [kernel.kallsyms]     [k] pvm_irq_enable
+    12.34%           979  [kernel.kallsyms]     [k] pvm_irq_enable
      3.95%           376  node                  [.] Builtins_LoadIC
      1.59%           152  node                  [.] v8::internal::compiler::GraphReducer::ReduceTop
      1.57%           150  libc.so.6             [.] __memmove_avx512_unaligned_erms
