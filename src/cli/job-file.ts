@@ -6,6 +6,7 @@ import { syntaxErrorLine } from '../catalog/mapping-file.js';
 import { parseDuration } from '../duration.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { yaml } from '../lazy-modules.js';
+import type { LookupFunction } from '../net/checked-connect.js';
 import { checkJobNotifyAddress, checkJobNotifyHost } from '../notify/webhook-url.js';
 import { parseByteSize } from '../sources/limits.js';
 import { checkBaseUrlHost, checkKeyEnv, readTrustRules, readWebhookHosts } from '../trust-config.js';
@@ -218,8 +219,9 @@ export function applyJob(
 
 /**
  * A job file's webhook is the file's choice, not the operator's: its host must be listed in the
- * environment `env` (CATALOG_SYNC_WEBHOOK_HOSTS), and it gets the address policy of source URLs,
- * judged before any request. One given on the command line wins.
+ * environment `env` (CATALOG_SYNC_WEBHOOK_HOSTS), and it gets the address policy of a job file's
+ * feed, judged before any request. One given on the command line wins. `lookup`: the resolver of
+ * the process's network seams (tests inject one), the system's when absent.
  */
 export async function checkJobNotify(
   command: Command,
@@ -227,6 +229,7 @@ export async function checkJobNotify(
   jobPath: string,
   flags: RunFlags,
   env: NodeJS.ProcessEnv,
+  lookup?: LookupFunction,
 ): Promise<void> {
   if (job.notify === undefined || command.getOptionValueSource('notify') === 'cli' || !flags.notify) return;
   checkJobNotifyHost(flags.notify, `${basename(jobPath)}: notify`, readWebhookHosts(env));
@@ -234,6 +237,7 @@ export async function checkJobNotify(
     flags.notify,
     `${basename(jobPath)}: notify`,
     flags.allowPrivateSource === true,
+    ...(lookup ? [async (host: string) => (await lookup(host)).map((entry) => entry.address)] : []),
   );
 }
 

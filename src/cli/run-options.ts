@@ -8,6 +8,7 @@ import {
 } from '../defaults.js';
 import { parseCountOrPercent, parsePercent } from '../guards/limits.js';
 import { parseMissingValues } from '../missing/missing-values.js';
+import type { LookupFunction } from '../net/checked-connect.js';
 import { parseNotifyUrl } from '../notify/webhook-url.js';
 import { parseSellerName } from '../queue/seller-names.js';
 import { addConnectionOptions } from './connection-options.js';
@@ -294,6 +295,8 @@ export async function resolveRunInput(
   source: string | undefined,
   flags: RunFlags,
   env: NodeJS.ProcessEnv,
+  /** The resolver of the process's network seams: a job's webhook is judged on what it answers. */
+  lookup?: LookupFunction,
 ): Promise<{ source: string; flags: RunFlags }> {
   if (flags.job) {
     const { path, job } = await loadJob(flags.job);
@@ -309,7 +312,7 @@ export async function resolveRunInput(
     resolved.flags.jobReads = reads;
     resolved.flags.sourceFromJob = source === undefined;
     if (resolved.flags.reportFromJob) resolved.flags.reportWithin = reportFolders(folders);
-    await checkJobNotify(command, job, path, resolved.flags, env);
+    await checkJobNotify(command, job, path, resolved.flags, env, lookup);
     // The job's store source only: one given on the command line is the operator's.
     if (source === undefined) checkJobStoreSource(resolved.source, path, env);
     return { source: source ?? resolved.source, flags: resolved.flags };

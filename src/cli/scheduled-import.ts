@@ -9,6 +9,7 @@ import {
   type ScheduledImportData,
   type ScheduledImportOutcome,
 } from '../queue/scheduled-imports/index.js';
+import { redactUrl } from '../sources/url-source.js';
 import { applyJob, checkJobNotify, loadJob } from './job-file.js';
 import { checkJobPaths } from './job-paths.js';
 import { checkJobStoreSource } from './job-store-source.js';
@@ -21,26 +22,35 @@ import { UsageError } from './usage-error.js';
 
 export const JOB_FILE_EXTENSIONS = ['.yml', '.yaml', '.json'];
 
+/** What the worker's own command line says of its scheduled imports. */
+export interface ScheduledImportOptions {
+  /** `worker --jobs`: the only folder job files are read from. */
+  jobsDir: string;
+  /** `worker --data-dir`: a folder the job files' paths may name besides their project folder. */
+  dataDir?: string;
+  /** `worker --allow-private-source`: a job's feed or webhook may lead to loopback or a private network. */
+  allowPrivateSource: boolean;
+}
+
 /**
  * A fired scheduled job becomes a run exactly as `catalog-sync import --job NAME` makes one: the job
  * file read anew from this worker's own `jobsDir` (never a folder read from Redis), the same option
- * defaults and checks, the key read from this process's `keyEnv` variable.
+ * defaults and checks, the key read from this process's `keyEnv` variable, and the address policy
+ * of a job file's feed and webhook, lifted only by this worker's own `--allow-private-source`.
  */
 export function makeScheduledImport(
   io: CliIo,
   runtime: Runtime,
-  jobsDir: string,
-  dataDir?: string,
+  options: ScheduledImportOptions,
 ): RunScheduledImport {
-  return async (data) => importScheduledJob(io, runtime, data, jobsDir, dataDir);
+  return async (data) => importScheduledJob(io, runtime, data, options);
 }
 
 async function importScheduledJob(
   io: CliIo,
   runtime: Runtime,
   data: ScheduledImportData,
-  jobsDir: string,
-  dataDir: string | undefined,
+  { jobsDir, dataDir, allowPrivateSource }: ScheduledImportOptions,
 ): Promise<ScheduledImportOutcome> {
   const { path, job } = await loadJob(await findJobFile(data.job, jobsDir));
   if (!job.schedule) {
@@ -55,6 +65,10 @@ async function importScheduledJob(
   );
   command.parse([], { from: 'user' });
   const { source, flags } = applyJob(command, command.opts<RunFlags>(), job, path, io.env);
+  // The source is the job file's choice, never the command line's: a feed it names on loopback or a
+  // private network takes the operator's flag (a job file cannot give one: job-file.ts).
+  flags.sourceFromJob = true;
+  flags.allowPrivateSource = allowPrivateSource;
   // The worker's --data-dir (else CATALOG_SYNC_DATA_DIR): the job's paths are held to it as `import --job`'s.
   const checked = await checkJobPaths(
     command,
@@ -65,13 +79,17 @@ async function importScheduledJob(
     io.env,
   );
   flags.jobReads = checked.reads;
-  await checkJobNotify(command, job, path, flags, io.env);
+  await checkJobNotify(command, job, path, flags, io.env, io.network?.lookup);
   // Held to this worker's own environment (CATALOG_SYNC_STORE_HOSTS), as `import --job` is to its.
   checkJobStoreSource(source, path, io.env);
   // Nothing may reach a scheduled import on this process's standard input.
   const input = new PassThrough();
   input.end();
-  const prepared = await prepareRun({ ...io, stdin: input }, source, flags, runtime.registry);
+  const prepared = await prepareRun({ ...io, stdin: input }, source, flags, runtime.registry).catch(
+    (error: unknown) => {
+      throw namingJobFile(error, source, path);
+    },
+  );
   try {
     const result = await enqueueRun(
       { ...runtime, prefix: runtime.config.prefix },
@@ -87,6 +105,16 @@ async function importScheduledJob(
   } finally {
     await prepared.close();
   }
+}
+
+/**
+ * A line about the job's feed (`http://…/feed.csv: refused: … named by a job file`) names the job
+ * file and its key, as the checks of its paths do: the worker's log says which file to fix.
+ */
+function namingJobFile(error: unknown, source: string, path: string): unknown {
+  if (!(error instanceof UsageError) || !/^https?:\/\//i.test(source)) return error;
+  if (!error.message.startsWith(`${redactUrl(source)}: `)) return error;
+  return new UsageError(`${basename(path)}: source: ${error.message}`, error.exitCode);
 }
 
 /** `jobsDir/NAME.yml` (or .yaml, .json), as `schedule` found it; a name that could leave the folder is refused. */

@@ -48,10 +48,10 @@ export function checkJobNotifyHost(url: string, origin: string, hosts: readonly 
 }
 
 /**
- * A job file is not trusted: its webhook gets the address policy of source URLs (address-policy.ts),
- * judged on every address its host resolves to, before any request. The POST itself connects only
- * to an address that passes the same rule (post-webhook.ts), so a name that changes its answer later
- * gains nothing.
+ * A job file is not trusted: its webhook gets the address policy of the feeds a job file names
+ * (address-policy.ts): loopback and private addresses too take the operator's
+ * `--allow-private-source`. Judged on every address its host resolves to, before any request.
+ * The POST itself connects only to an address that passes the policy of webhooks (post-webhook.ts).
  */
 export async function checkJobNotifyAddress(
   url: string,
@@ -67,8 +67,11 @@ export async function checkJobNotifyAddress(
     throw new UsageError(`${origin}: the host ${host} of ${webhookOrigin(url)} does not resolve`);
   }
   for (const address of addresses) {
-    const refused = refusal(classifyAddress(address), undefined, allowPrivate);
-    if (refused) throw new UsageError(`${origin}: ${webhookOrigin(url)} leads to ${refused}: refused`);
+    const refused = refusal(classifyAddress(address), undefined, allowPrivate, true);
+    if (refused)
+      throw new UsageError(
+        `${origin}: ${webhookOrigin(url)} leads to ${refused}: refused; --allow-private-source allows it`,
+      );
   }
 }
 

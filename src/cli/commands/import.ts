@@ -24,7 +24,13 @@ export function registerImport(program: Command, io: CliIo): void {
       .description('enqueue one import run for the workers and print its run id; exits at once'),
     'import',
   ).action(async (sourceArgument: string | undefined, options: RunFlags, command: Command) => {
-    const { source, flags } = await resolveRunInput(command, sourceArgument, options, io.env);
+    const { source, flags } = await resolveRunInput(
+      command,
+      sourceArgument,
+      options,
+      io.env,
+      io.network?.lookup,
+    );
     // Heard from the start: connecting to Redis and opening the source come before the run exists.
     const before = new BeforeRun(BEFORE_THE_RUN, io.signals);
     const runtimeOptions = {

@@ -40,7 +40,7 @@ export function registerRun(program: Command, io: CliIo): void {
       ),
     'run',
   ).action(async (source: string | undefined, options: RunFlags, command: Command) => {
-    const input = await resolveRunInput(command, source, options, io.env);
+    const input = await resolveRunInput(command, source, options, io.env, io.network?.lookup);
     io.exitCode = await runCommand(io, input.source, input.flags);
   });
 }

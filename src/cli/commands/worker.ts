@@ -77,6 +77,11 @@ export function registerWorker(
       false,
     )
     .option(
+      '--allow-private-source',
+      "let a scheduled job file's feed (and its redirects) or webhook lead to loopback or a private network, or to an address the policy refuses (link-local, metadata, 100.64.0.0/10, IPv6 unique-local); and tell a run's webhook there (a job file cannot allow it)",
+      false,
+    )
+    .option(
       '--allow-eviction',
       'work with a Redis whose maxmemory-policy is not noeviction (an evicted key is a lost row or a duplicate)',
       false,
@@ -92,6 +97,7 @@ export function registerWorker(
           dataDir?: string;
           allowEviction: boolean;
           allowInsecure: boolean;
+          allowPrivateSource: boolean;
           metricsPort?: number;
         },
         command: Command,
@@ -103,6 +109,8 @@ export function registerWorker(
         const options = {
           ...(flags.redisUrl ? { redisUrl: flags.redisUrl } : {}),
           writes: { allowEviction: flags.allowEviction },
+          // The webhooks this worker tells get the policy its own command line sets, as `run`'s do.
+          allowPrivateSource: flags.allowPrivateSource,
         };
         await withRuntime(io, options, async (runtime) => {
           // Set once the slots exist: a scrape before then lists no seller.
@@ -139,12 +147,11 @@ export function registerWorker(
             health: runtime.health,
             prefix: runtime.config.prefix,
             logger: runtime.logger,
-            runImport: makeScheduledImport(
-              io,
-              runtime,
+            runImport: makeScheduledImport(io, runtime, {
               jobsDir,
-              flags.dataDir === undefined ? undefined : resolve(flags.dataDir),
-            ),
+              ...(flags.dataDir === undefined ? {} : { dataDir: resolve(flags.dataDir) }),
+              allowPrivateSource: flags.allowPrivateSource,
+            }),
           });
           // A few seller queues at a time, those with work whose key this process holds (issue 13).
           const slots = new SellerQueueSlots({

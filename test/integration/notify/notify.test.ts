@@ -154,7 +154,7 @@ describe('--notify: a run that ends', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(
-      'catalog-sync: nightly.yml: notify: http://169.254.169.254 leads to a cloud metadata address: refused',
+      'catalog-sync: nightly.yml: notify: http://169.254.169.254 leads to a cloud metadata address: refused; --allow-private-source allows it',
     );
     expect(rig.sandbox.stats().total).toBe(0);
   });
@@ -164,7 +164,7 @@ describe('notify: in a job file', () => {
   const rig = useFailureRig();
   const hook = useWebhookReceiver();
 
-  it('is told like --notify when CATALOG_SYNC_WEBHOOK_HOSTS lists its host and its address passes the rule of sources', async () => {
+  it("on loopback, is refused as a job file's loopback feed is: one line, exit 2, nothing sent", async () => {
     const source = await rig.csv('catalog.csv', catalogRows(2));
     await mkdir(join(rig.dir, 'jobs'));
     const job = join(rig.dir, 'jobs', 'nightly.yml');
@@ -172,6 +172,26 @@ describe('notify: in a job file', () => {
 
     const result = await rig.cli(
       ['run', '--job', job],
+      rig.env(KEY_A, { CATALOG_SYNC_WEBHOOK_HOSTS: new URL(hook.url).host }),
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(
+      `catalog-sync: nightly.yml: notify: ${new URL(hook.url).origin} leads to a loopback address named by a job file: refused; --allow-private-source allows it`,
+    );
+    expect(hook.posts).toEqual([]);
+    expect(rig.sandbox.stats().total).toBe(0);
+  });
+
+  it('is told like --notify when CATALOG_SYNC_WEBHOOK_HOSTS lists its host and the operator allows its address', async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(2));
+    await mkdir(join(rig.dir, 'jobs'));
+    const job = join(rig.dir, 'jobs', 'nightly.yml');
+    await writeFile(job, `source: ${source}\nnotify: ${hook.url}\n`);
+
+    // The hook is on loopback: a job file's choice, so it takes the operator's flag.
+    const result = await rig.cli(
+      ['run', '--job', job, '--allow-private-source'],
       rig.env(KEY_A, { CATALOG_SYNC_WEBHOOK_HOSTS: new URL(hook.url).host }),
     );
 
