@@ -1,5 +1,6 @@
 import type { Decimal, ProductFields } from '../interfaces.js';
 import { addPercent, decimalToNumber, parseDecimal, toDecimal } from './decimal.js';
+import { tooLargeToSend } from './largest-sent.js';
 import { roundedNote, roundedToZero } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 
@@ -40,8 +41,9 @@ export function moneyAsSent(
   const given = moneyGiven(fields, unrounded);
   let taxed: Taxed | undefined;
   if (rules.gross) {
-    taxed = withTax(fields, tax, rules.gross.rate, unrounded, rules.priceDecimals);
+    taxed = withTax(fields, tax, rules.gross.rate, unrounded, rules.priceDecimals, raws);
     if (typeof taxed === 'string') errors.push(taxed);
+    else if (taxed?.tooLarge) errors.push(...taxed.tooLarge);
   }
   errors.push(...zeroedMoney(fields, given, rules, taxed, raws));
   const rate = typeof taxed === 'object' ? taxed.rate : undefined;
@@ -54,8 +56,11 @@ export function moneyAsSent(
 
 const TAXED = ['price', 'sale_price'] as const;
 
-/** What withTax did: the reason it could not, the rate it added, or nothing (undefined). */
-type Taxed = string | { rate: Decimal } | undefined;
+/**
+ * What withTax did: the reason it could not, the rate it added (and the reasons of a gross too
+ * large to send exactly, largest-sent.ts), or nothing (undefined).
+ */
+type Taxed = string | { rate: Decimal; tooLarge?: string[] } | undefined;
 
 /**
  * `--price-includes-tax` (README, Options of `run` and `import`): the row's prices made gross, unless
@@ -70,6 +75,7 @@ function withTax(
   fallback: Decimal | undefined,
   unrounded: Record<string, Unrounded> | undefined,
   places: number | undefined,
+  raws: RawFields,
 ): Taxed {
   if (tax?.basis === 'gross') return undefined;
   if (!TAXED.some((field) => typeof fields[field] === 'number')) return undefined;
@@ -80,12 +86,18 @@ function withTax(
   if (own && !own.ok) return `invalid tax rate "${tax?.basis === 'net' ? tax.rate : ''}"`;
   const rate = own?.ok ? own.value : fallback;
   if (rate === undefined) return 'the price is net of tax and the row gives no tax rate: give --tax-rate P%';
+  const tooLarge: string[] = [];
   for (const field of TAXED) {
     const value = fields[field];
     const net = unrounded?.[field]?.exact ?? (typeof value === 'number' ? toDecimal(value) : null);
-    if (net !== null) fields[field] = decimalToNumber(addPercent(net, rate, places));
+    if (net === null) continue;
+    const gross = addPercent(net, rate, places);
+    // A net that fits may have a gross that does not: checked on the exact gross, before it is a double.
+    const reason = tooLargeToSend(field, written(raws, field, net), gross, places ?? 2, { taxRate: rate });
+    if (reason !== null) tooLarge.push(reason);
+    fields[field] = decimalToNumber(gross);
   }
-  return { rate };
+  return tooLarge.length > 0 ? { rate, tooLarge } : { rate };
 }
 
 /** The money fields of a row as the file gave them (before rounding and tax). */

@@ -10,6 +10,7 @@ import type {
 import { decimalToNumber, isExactAsNumber, type ParsedDecimal, withoutFloatNoise } from './decimal.js';
 import { isSpreadsheetMangled, NON_NEGATIVE_FIELDS, parseBoolean, splitList } from './fields.js';
 import { isInvisibleKey } from './invisible-text.js';
+import { tooLargeToSend } from './largest-sent.js';
 import { decimalsOf, MONEY_FIELDS, roundHalfUp } from './money.js';
 import type { Draft, RawFields } from './presets/types.js';
 import { currencyOfPrices, notedAlready } from './price-currency.js';
@@ -118,6 +119,11 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           ok: false,
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
+      }
+      // Money and counts also past 2^53 - 1 of their unit (largest-sent.ts); a weight is not counted.
+      if (spec.kind === 'integer' || MONEY_FIELDS.has(field)) {
+        const tooLarge = tooLargeToSend(field, text, sent, places ?? 0, rounded ? { rounded: true } : {});
+        if (tooLarge !== null) return { ok: false, reason: tooLarge };
       }
       if (rounded === undefined) return { ok: true, value: decimalToNumber(value) };
       // Float noise rounded away is the price the file stands for (1.5699999999999998 → 1.57): no note.

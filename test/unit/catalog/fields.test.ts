@@ -114,6 +114,70 @@ describe('convertField', () => {
         value: 12345678901234.56,
       });
     });
+
+    // A double holds every whole number of cents up to 2^53 - 1; past it, a JSON number is a
+    // value the seller did not write, however its text reads (1e20 is a double, 10^22 cents is not
+    // a count a double keeps exact), and the API states no bound of its own that would refuse it.
+    it('refuses a price that rounding makes too large to send exactly, quoting the cell and what it rounds to', () => {
+      expect(convertField('price', '99999999999999999999.995', money())).toEqual({
+        ok: false,
+        reason:
+          'price "99999999999999999999.995" is too large to send exactly (rounded to 2 decimals it is 100000000000000000000.00; at most 90071992547409.91)',
+      });
+      expect(convertField('sale_price', '$99999999999999999999.995', money())).toEqual({
+        ok: false,
+        reason:
+          'sale_price "$99999999999999999999.995" is too large to send exactly (rounded to 2 decimals it is 100000000000000000000.00; at most 90071992547409.91)',
+      });
+    });
+
+    it.each([['100000000000000000000'], ['90071992547409.92'], ['90071992547410']])(
+      'refuses %s: more cents than a double counts exactly',
+      (raw) => {
+        expect(convertField('price', raw, money())).toEqual({
+          ok: false,
+          reason: `price "${raw}" is too large to send exactly (at most 90071992547409.91)`,
+        });
+      },
+    );
+
+    it.each([
+      ['999999999.99', 2, 999999999.99],
+      ['12345678901.5', 2, 12345678901.5],
+      ['90071992547409.9', 2, 90071992547409.9],
+      ['9007199254740991', 0, 9007199254740991],
+      ['999999999.999999', 6, 999999999.999999],
+    ])('sends %s at %i decimals: its minor units fit', (raw, priceDecimals, value) => {
+      expect(convertField('price', raw, { ...rules(), priceDecimals })).toEqual({ ok: true, value });
+    });
+
+    it.each([
+      ['9007199254740992', 0, 'at most 9007199254740991'],
+      ['9007199254.740992', 6, 'at most 9007199254.740991'],
+      ['12345678901.5', 6, 'at most 9007199254.740991'],
+      ['9007199254740991.5', 0, 'rounded to 0 decimals it is 9007199254740992; at most 9007199254740991'],
+    ])('refuses %s at %i decimals (%s)', (raw, priceDecimals, why) => {
+      expect(convertField('price', raw, { ...rules(), priceDecimals })).toEqual({
+        ok: false,
+        reason: `price "${raw}" is too large to send exactly (${why})`,
+      });
+    });
+  });
+
+  describe('a quantity past 2^53 - 1 (a double skips whole numbers there)', () => {
+    it.each([['9007199254740992'], ['9007199254740994'], ['10000000000000000000']])('refuses %s', (raw) => {
+      expect(convertField('quantity', raw, rules())).toEqual({
+        ok: false,
+        reason: `quantity "${raw}" is too large to send exactly (at most 9007199254740991)`,
+      });
+    });
+
+    it('sends 9007199254740991, the largest a double counts exactly', () => {
+      expect(convertField('quantity', '9007199254740991', rules())).toEqual({
+        ok: true,
+        value: 9007199254740991,
+      });
+    });
   });
 
   it('drops a barcode a spreadsheet mangled, with a note', () => {

@@ -210,6 +210,26 @@ describe('a rounded price, as its note says it', () => {
     expect(upsert(rows[1]).fields.price).toBe(12.5);
   });
 
+  it('with --tax-rate: a gross too large to send exactly makes its row invalid, the net quoted as written', async () => {
+    const rows = await mapRows(
+      COLUMNS,
+      [
+        ['A', 'Mug', '90000000000000'],
+        ['B', 'Cup', '75000000000000'],
+      ],
+      { taxRate: '19' },
+    );
+    // The net fits (9 × 10^15 cents); its gross, 1.071 × 10^16 cents, is past what a double counts.
+    expect(rows[0]).toMatchObject({
+      kind: 'invalid',
+      row: 1,
+      key: 'A',
+      reason:
+        'price "90000000000000" + 19% tax is too large to send exactly (with the tax it is 107100000000000.00; at most 90071992547409.91)',
+    });
+    expect(upsert(rows[1]).fields.price).toBe(89250000000000);
+  });
+
   it('with --tax-rate: a gross that rounds back to the net says so, as other rounded rows do', async () => {
     const rows = await mapRows(
       COLUMNS,
