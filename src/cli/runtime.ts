@@ -233,6 +233,7 @@ export async function withRuntime<T>(
 function redisUrlContext(config: CommonConfig): RedisUrlContext {
   const root = projectRoot();
   return {
+    prefix: config.prefix,
     ...(config.redisUrlFrom ? { from: config.redisUrlFrom } : {}),
     ...(existsSync(join(root, 'docker-compose.yml')) ? { composeFolder: root } : {}),
   };

@@ -1,9 +1,10 @@
 import type { Command, Redis } from 'ioredis';
 import { ioredis } from '../cjs-packages.js';
-import { REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
+import { DEFAULT_PREFIX, REDIS_CONNECT_TIMEOUT_MS } from '../defaults.js';
 import { ClusterNodeError, clusterNodeLine, clusterStateOf } from './cluster-node-check.js';
 import { applyInfoAccess, infoAccessOf, noteInfoRefused } from './info-access.js';
-import { databaseIndexOf } from './redis-url.js';
+import { permissionRefusalLine } from './permission-refusal.js';
+import { databaseIndexOf, redisUserOf } from './redis-url.js';
 
 /**
  * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
@@ -103,6 +104,8 @@ export interface RedisUrlContext {
   from?: '--redis-url' | 'REDIS_URL';
   /** The checkout holding docker-compose.yml; none in a copy installed from npm, which lacks it. */
   composeFolder?: string;
+  /** CATALOG_SYNC_PREFIX, for the grant of its keys when Redis refuses them (default unless told). */
+  prefix?: string;
 }
 
 /** One line for a Redis that could not be used: what it said, in the tool's words. */
@@ -139,7 +142,14 @@ export function describeConnectFailure(
     return `${redis} at ${at} rejected the password (${reason}): check the one in ${variable}`;
   }
   if (/^NOPERM\b/.test(reason)) {
-    return `${redis} at ${at} refused this user a command catalog-sync needs (${reason}): give the user all commands on its keys`;
+    // Said as a refusal met later is (redis-room.ts): the user, the command and its grant.
+    return permissionRefusalLine(reason, {
+      server: redis,
+      at,
+      user: redisUserOf(url),
+      prefix: context.prefix ?? DEFAULT_PREFIX,
+      next: 'then run the command again',
+    });
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // Node checks the name only once the chain is trusted: a CA to add would change nothing.

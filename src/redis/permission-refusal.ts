@@ -50,6 +50,8 @@ const SCRIPTING = /^(eval|evalsha|eval_ro|evalsha_ro|script(\|.*)?|fcall|fcall_r
 
 /** Where the user and keys are, for the grant the line names. */
 export interface RefusalContext {
+  /** What the line calls the server: `Redis` unless told (`Redis Cluster` at connect, connect.ts). */
+  server?: string;
   /** The URL as shown (password masked: displayRedisUrl). */
   at: string;
   /** The ACL user of REDIS_URL (or REDIS_CLUSTER); `default` when it names none. */
@@ -64,17 +66,18 @@ export interface RefusalContext {
 export function permissionRefusalLine(said: string, context: RefusalContext): string {
   const refusal = permissionRefusalOf(said) ?? { lacks: 'command', command: null };
   const { at, user, prefix, next } = context;
+  const redis = context.server ?? 'Redis';
   const reason = said.replace(/\s+/g, ' ').trim().slice(0, 200);
   const setuser = (rule: string) => `ACL SETUSER ${user} ${rule}`;
   if (refusal.lacks === 'keys') {
     return (
-      `Redis at ${at} refused user ${user} the keys of catalog-sync (${reason}): they all start with ` +
+      `${redis} at ${at} refused user ${user} the keys of catalog-sync (${reason}): they all start with ` +
       `${prefix}: (CATALOG_SYNC_PREFIX); grant them with ${setuser(`~${prefix}:*`)}, or set ` +
       `CATALOG_SYNC_PREFIX to a prefix its key patterns cover; ${next}`
     );
   }
   if (refusal.lacks === 'channels') {
-    return `Redis at ${at} refused user ${user} a channel (${reason}): grant it with ${setuser('&*')}; ${next}`;
+    return `${redis} at ${at} refused user ${user} a channel (${reason}): grant it with ${setuser('&*')}; ${next}`;
   }
   const { command } = refusal;
   const grant =
@@ -83,5 +86,5 @@ export function permissionRefusalLine(said: string, context: RefusalContext): st
       : SCRIPTING.test(command)
         ? `${setuser('+@scripting')} (its queue and its own steps are Lua scripts)`
         : setuser(`+${command}`);
-  return `Redis at ${at} refused user ${user} a command catalog-sync needs (${reason}): grant it with ${grant}; ${next}`;
+  return `${redis} at ${at} refused user ${user} a command catalog-sync needs (${reason}): grant it with ${grant}; ${next}`;
 }

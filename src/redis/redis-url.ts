@@ -51,3 +51,17 @@ export function databaseIndexOf(url: string, origin: string): number {
     throw new UsageError(`${origin} names database ${path} in its path and ${query} in ?db=: name one`);
   return path ?? query ?? 0;
 }
+
+/**
+ * The ACL user a Redis URL names, as a line shows it: REDIS_URL's, or that of a cluster's display
+ * (`redis-cluster://app:***@…`, cluster-nodes.ts); `default`, Redis's own, when it names none.
+ */
+export function redisUserOf(url: string): string {
+  const cluster = /^rediss?-cluster:\/\/([^:@/]*):[^@]*@/.exec(url);
+  try {
+    const name = cluster ? cluster[1] : /^rediss?-cluster:/.test(url) ? '' : new URL(url).username;
+    return decodeURIComponent(name ?? '') || 'default';
+  } catch {
+    return 'default';
+  }
+}

@@ -108,6 +108,22 @@ describe('a Redis ACL user refused scripting or the keys of catalog-sync', () =>
     expect(queuedRows.filter((row) => !skus.has(row.sku))).toEqual([]);
   });
 
+  // Refused at connect (the PING that proves the connection): the same line as a refusal met later.
+  it('refused even PING at connect: one line naming the command and the ACL SETUSER that grants it, exit 2', {
+    timeout: 60_000,
+  }, async () => {
+    const user = await aclUser('noping', [`~${pipeline.prefix}:*`, '&*', '+@all', '-ping']);
+    const name = escaped(user.name);
+    const line = new RegExp(
+      `^catalog-sync: Redis at ${user.at} refused user ${name} a command catalog-sync needs ` +
+        `\\(NOPERM [^)]*'ping' command\\): grant it with ACL SETUSER ${name} \\+ping; then run the command again$`,
+    );
+    const source = await pipeline.csv('feed.csv', catalogRows(3));
+    for (const args of [['status'], ['run', source]])
+      expectOneLine(await spawned(args, user.env), line, args[0] as string);
+    expect(pipeline.products()).toEqual([]);
+  });
+
   it('refused the keys of its prefix: one line naming the key pattern to grant, exit 2', {
     timeout: 120_000,
   }, async () => {

@@ -111,6 +111,34 @@ describe('describeConnectFailure: one line for a Redis that refused us, never th
     expect(line).not.toContain('s3cret');
   });
 
+  // As the refusals met later (permission-refusal.ts): the user by name, the command, its grant.
+  it('names a command refused at connect and the ACL SETUSER that grants it to the user, without the password', () => {
+    const line = describeConnectFailure(
+      'redis://cs%2Duser:s3cret@127.0.0.1:6395',
+      reply("NOPERM User cs-user has no permissions to run the 'ping' command"),
+    );
+    expect(line).toBe(
+      "Redis at redis://cs%2Duser:***@127.0.0.1:6395 refused user cs-user a command catalog-sync needs (NOPERM User cs-user has no permissions to run the 'ping' command): grant it with ACL SETUSER cs-user +ping; then run the command again",
+    );
+    expect(line).not.toContain('s3cret');
+  });
+
+  it('names the default user where the URL names none, and scripting as the later refusals do', () => {
+    expect(
+      describeConnectFailure(url, reply("NOPERM this user has no permissions to run the 'evalsha' command")),
+    ).toBe(
+      "Redis at redis://:***@127.0.0.1:6395 refused user default a command catalog-sync needs (NOPERM this user has no permissions to run the 'evalsha' command): grant it with ACL SETUSER default +@scripting (its queue and its own steps are Lua scripts); then run the command again",
+    );
+  });
+
+  it('names the prefix of its keys when the keys are refused at connect', () => {
+    expect(
+      describeConnectFailure(url, reply('NOPERM No permissions to access a key'), { prefix: 'shop-1' }),
+    ).toBe(
+      'Redis at redis://:***@127.0.0.1:6395 refused user default the keys of catalog-sync (NOPERM No permissions to access a key): they all start with shop-1: (CATALOG_SYNC_PREFIX); grant them with ACL SETUSER default ~shop-1:*, or set CATALOG_SYNC_PREFIX to a prefix its key patterns cover; then run the command again',
+    );
+  });
+
   it('names a TLS certificate not trusted', () => {
     const error = Object.assign(new Error('self-signed certificate in certificate chain'), {
       code: 'SELF_SIGNED_CERT_IN_CHAIN',
@@ -222,8 +250,10 @@ describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its word
       /^Redis Cluster at redis-cluster:\/\/app:\*\*\*@127\.0\.0\.1:7000,127\.0\.0\.1:7001 rejected the password \(WRONGPASS .*\): check the one in REDIS_CLUSTER$/,
     );
     expect(
-      describeConnectFailure(at, reply("NOPERM this user has no permissions to run the 'eval' command")),
-    ).toMatch(/^Redis Cluster at .* refused this user a command catalog-sync needs/);
+      describeConnectFailure(at, reply("NOPERM this user has no permissions to run the 'ping' command")),
+    ).toBe(
+      `Redis Cluster at ${at} refused user app a command catalog-sync needs (NOPERM this user has no permissions to run the 'ping' command): grant it with ACL SETUSER app +ping; then run the command again`,
+    );
     const certificate = Object.assign(new Error('self-signed certificate in certificate chain'), {
       code: 'SELF_SIGNED_CERT_IN_CHAIN',
     });
