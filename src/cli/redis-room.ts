@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { displayRedisUrl } from '../redis/connect.js';
 import type { RedisFaultError } from '../redis/health.js';
 import { permissionRefusalLine } from '../redis/permission-refusal.js';
+import { redisUserOf } from '../redis/redis-url.js';
 import { describeMemory, formatBytes, type RedisServerInfo, roomLeft } from '../redis/server-info.js';
 import { KEPT_BYTES_PER_ROW, QUEUED_BYTES_PER_ROW, runNeedBytes } from '../redis/sizing.js';
 import { RedisLostError } from '../redis/watch.js';
@@ -148,9 +149,5 @@ export async function redisFaultLine(
 /** The ACL user REDIS_URL (or REDIS_CLUSTER) names; `default`, Redis's, when it names none. */
 function redisUser(config: RedisView['config']): string {
   if (config.redisCluster) return config.redisCluster.username || 'default';
-  try {
-    return decodeURIComponent(new URL(config.redisUrl).username) || 'default';
-  } catch {
-    return 'default';
-  }
+  return redisUserOf(config.redisUrl);
 }
