@@ -211,6 +211,8 @@ export function applyJob(
   // Written without following a symbolic link (checkJobPaths refused one already).
   if (job.report !== undefined && !fromCli('report')) merged.reportFromJob = true;
   if (job.mapping !== undefined && !fromCli('mapping')) merged.mappingAsWritten = job.mapping;
+  // Recorded with the run: whichever process POSTs to it later judges the address it connects to.
+  if (job.notify !== undefined && !fromCli('notify')) merged.notifyFromJob = true;
   return {
     source: isLocalPath(job.source) ? localPath(jobPath, job.source) : job.source,
     flags: merged as unknown as RunFlags,

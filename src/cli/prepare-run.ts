@@ -216,6 +216,7 @@ export async function prepareRun(
       maxPriceChange: flags.maxPriceChange ?? null,
       only: flags.only ?? null,
       notify: flags.notify ?? null,
+      ...(flags.notify && flags.notifyFromJob ? { notifyFromJob: true } : {}),
       missing: flags.missing ?? null,
       maxMissing: flags.missing ? (flags.maxMissing ?? null) : null,
       rowEstimate: opened.rowEstimate?.rows ?? null,

@@ -82,6 +82,8 @@ export interface RunFlags {
   allowEviction: boolean;
   /** `--notify URL` (job files: `notify`): the webhook told of the run's end, hold and pauses. */
   notify?: string;
+  /** `notify` is the job file's (not the command line's): its POST is held to the job's address rule. */
+  notifyFromJob?: boolean;
   job?: string;
   /** `--max-invalid N|P%` (guard), as stored: `"5"` or `"10%"`. */
   maxInvalid?: string;

@@ -55,7 +55,9 @@ export class RunNotifier {
         log.warn({ reason: refused }, `webhook not told: ${refused}`);
         return;
       }
-      const result = await postWebhook(run.notify, notifyBody(event, run, detail), this.delivery);
+      // A job file's webhook: judged by the job file's rule on the address this process connects to.
+      const delivery = run.notifyFromJob === true ? { ...this.delivery, namedByJob: true } : this.delivery;
+      const result = await postWebhook(run.notify, notifyBody(event, run, detail), delivery);
       if (result.ok) log.debug({ attempts: result.attempts }, 'webhook told');
       else
         log.warn({ attempts: result.attempts, reason: result.reason }, `webhook not told: ${result.reason}`);

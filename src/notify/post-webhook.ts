@@ -17,6 +17,12 @@ export interface WebhookDelivery {
   network?: NetworkSeams;
   /** `--allow-private-source` on this process's command line: the address policy is lifted. */
   allowPrivateAddresses?: boolean;
+  /**
+   * A job file named the URL (the run's record says so): loopback and private addresses too are
+   * refused, unless `allowPrivateAddresses`. Judged on the address connected to, so a name that
+   * resolved to a public address when the run was queued and rebinds since gains nothing.
+   */
+  namedByJob?: boolean;
 }
 
 export const DEFAULT_DELIVERY: Omit<WebhookDelivery, 'sleep'> = WEBHOOK_DELIVERY;
@@ -72,13 +78,18 @@ async function postOnce(url: string, payload: Buffer, delivery: WebhookDelivery)
     const { socket } = await connectChecked(target, {
       ...delivery.network,
       allowPrivate: delivery.allowPrivateAddresses === true,
+      namedByJob: delivery.namedByJob === true,
       signal: controller.signal,
       abortError: noAnswer,
     });
     return await send(target, payload, socket, controller.signal, noAnswer);
   } catch (error) {
     if (error instanceof AddressRefusedError) {
-      return { status: null, reason: `refused: it leads to ${error.why}`, refused: true };
+      // As the job file's check before queueing says: the flag that lifts it, and whose it must be.
+      const lift = delivery.namedByJob
+        ? '; --allow-private-source (of the process that tells it) allows it'
+        : '';
+      return { status: null, reason: `refused: it leads to ${error.why}${lift}`, refused: true };
     }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (controller.signal.aborted) return { status: null, reason: noAnswer().message };

@@ -51,7 +51,8 @@ export function checkJobNotifyHost(url: string, origin: string, hosts: readonly 
  * A job file is not trusted: its webhook gets the address policy of the feeds a job file names
  * (address-policy.ts): loopback and private addresses too take the operator's
  * `--allow-private-source`. Judged on every address its host resolves to, before any request.
- * The POST itself connects only to an address that passes the policy of webhooks (post-webhook.ts).
+ * The POST, later and perhaps elsewhere, is judged again on the address it connects to, by the same
+ * rule and the sending process's own flag (the run's `notifyFromJob`: notifier.ts): a name may rebind.
  */
 export async function checkJobNotifyAddress(
   url: string,

@@ -76,6 +76,13 @@ export interface RunSpec {
   only?: 'create' | 'update' | null;
   /** `--notify`: the webhook told of the run's end, hold and pauses (null: none). */
   notify?: string | null;
+  /**
+   * `notify` came from a job file, not the operator's command line: the process that POSTs to it
+   * (`run`, or any worker) holds the address it connects to to the job file's rule, lifted by that
+   * process's own `--allow-private-source` (notify/notifier.ts). Absent: the operator's, or a run
+   * queued by a version that did not record it (told as before).
+   */
+  notifyFromJob?: boolean;
   /** `--missing field=value,…`: what a managed product gone from the source is given (null: none). */
   missing?: Record<string, FieldValue> | null;
   /** `--max-missing N|P%` (guard, with `--missing`): more deactivations than this hold the run. */

@@ -83,6 +83,28 @@ describe('postWebhook', () => {
     }
   });
 
+  it("refuses a job file's hook on loopback unless this process allows private addresses; the operator's is told", async () => {
+    const { delivery } = recordedDelivery();
+
+    const refused = await postWebhook(hook.url, {}, { ...delivery, namedByJob: true });
+    const operators = await postWebhook(hook.url, {}, delivery);
+    const allowed = await postWebhook(
+      hook.url,
+      {},
+      { ...delivery, namedByJob: true, allowPrivateAddresses: true },
+    );
+
+    expect(refused).toEqual({
+      ok: false,
+      attempts: 1,
+      reason:
+        'refused: it leads to a loopback address named by a job file; --allow-private-source (of the process that tells it) allows it',
+    });
+    expect(operators).toEqual({ ok: true, attempts: 1 });
+    expect(allowed).toEqual({ ok: true, attempts: 1 });
+    expect(hook.posts).toHaveLength(2);
+  });
+
   it('a hook that cannot be reached is a reason, not an exception', async () => {
     const { delivery } = recordedDelivery({ attempts: 1 });
     const closed = new URL(hook.url);
