@@ -3,8 +3,8 @@ import { canonicalise } from './decimal.js';
 import { asMoney, decimalsOf } from './money.js';
 
 /**
- * The bound on what goes out as a JSON number: a price (in its minor unit, cents at 2 decimals) or
- * a quantity counts at most 2^53 - 1. Past it a double skips whole numbers, so the number sent is
+ * The bound on what goes out as a JSON number: a price (in its minor unit, cents at 2 decimals), a
+ * quantity, or a weight (in its own last decimal: 12.5 is 125) counts at most 2^53 - 1. Past it a double skips whole numbers, so the number sent is
  * one near what the seller wrote, not it (`99999999999999999999.995` rounds to 1e20, a double that
  * no longer tells the cents); an API that keeps money in minor units cannot hold it either. The
  * API's spec states no bound, so nothing there would refuse it: this tool does, before any request.
@@ -25,7 +25,7 @@ function minorUnits(d: Decimal, places: number): bigint {
 }
 
 /**
- * Why `sent` (a price rounded to `places` decimals, or a whole number at 0) cannot go out as the
+ * Why `sent` (a price rounded to `places` decimals, a whole number or a weight at 0) cannot go out as the
  * JSON number of the cell `written`; null when it can. `how` says what made `sent` differ from
  * the cell, for the reason to show it (`rounded to 2 decimals`, `with the tax`); omitted when the
  * cell is the value. One line, the cell quoted as written.

@@ -120,11 +120,10 @@ export function convertField(field: string, raw: string | string[], rules: RowRu
           reason: `${field} "${text}" has too many digits to send exactly as a JSON number`,
         };
       }
-      // Money and counts also past 2^53 - 1 of their unit (largest-sent.ts); a weight is not counted.
-      if (spec.kind === 'integer' || MONEY_FIELDS.has(field)) {
-        const tooLarge = tooLargeToSend(field, text, sent, places ?? 0, rounded ? { rounded: true } : {});
-        if (tooLarge !== null) return { ok: false, reason: tooLarge };
-      }
+      // Nor past 2^53 - 1 of its unit (largest-sent.ts): money's minor unit, a count's one, a
+      // weight's own last decimal (it has no minor unit, and is not rounded).
+      const tooLarge = tooLargeToSend(field, text, sent, places ?? 0, rounded ? { rounded: true } : {});
+      if (tooLarge !== null) return { ok: false, reason: tooLarge };
       if (rounded === undefined) return { ok: true, value: decimalToNumber(value) };
       // Float noise rounded away is the price the file stands for (1.5699999999999998 → 1.57): no note.
       const noise = rounded === withoutFloatNoise(value);

@@ -180,6 +180,27 @@ describe('convertField', () => {
     });
   });
 
+  // A weight has no minor unit: it counts in its own decimals (12.5 is 125 tenths), held to the
+  // bound a price or a quantity is held to, as a double counts whole numbers exactly only up to it.
+  describe('a weight past 2^53 - 1 of its own last decimal', () => {
+    const dotted = rules({ weight: { kind: 'decimal', decimal: 'dot' } });
+
+    it.each([['100000000000000000000'], ['10000000000000000'], ['9010000000000000']])('refuses %s', (raw) => {
+      expect(convertField('weight', raw, dotted)).toEqual({
+        ok: false,
+        reason: `weight "${raw}" is too large to send exactly (at most 9007199254740991)`,
+      });
+    });
+
+    it.each([
+      ['999999999999999', 999999999999999],
+      ['90071992547.4099', 90071992547.4099],
+      ['453.592', 453.592],
+    ])('sends %s: it fits', (raw, value) => {
+      expect(convertField('weight', raw, dotted)).toEqual({ ok: true, value });
+    });
+  });
+
   it('drops a barcode a spreadsheet mangled, with a note', () => {
     expect(convertField('barcode', '3.65275E+11', rules())).toMatchObject({ ok: 'drop' });
     // As a spreadsheet in a comma-decimal locale saves it.
