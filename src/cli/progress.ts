@@ -94,6 +94,9 @@ class BarView implements ProgressView {
   }
 }
 
+/** How often a pause that lasts is said again in the log (LogView.paused). */
+const PAUSE_REPEAT_MS = 60 * 60_000;
+
 export class LogView implements ProgressView {
   private lastLog = 0;
   private lastPauseLog = 0;
@@ -108,6 +111,8 @@ export class LogView implements ProgressView {
   ) {}
 
   update(run: RunRecord): void {
+    // The wait loop's first look comes before the run has queued a row: a line of zeros says nothing.
+    if (run.total === 0 && run.settled === 0 && run.requests === 0) return;
     const now = this.now();
     if (now - this.lastLog < 5000) return;
     const said = `${run.settled}/${run.total}/${run.requests}`;
@@ -121,11 +126,12 @@ export class LogView implements ProgressView {
   }
 
   /**
-   * Once a minute while a pause lasts, and at once when another begins (a second pause within the
-   * minute, a day scaled short): its line says its own end and wait, as the stderr line does.
+   * As a pause begins (a second pause within the hour too, a day scaled short), then once an hour
+   * while it lasts: its line says its own end and wait, as the stderr line does. A daily limit met at
+   * 02:30 lasts until midnight: once a minute put ~1,300 lines in the cron mail.
    */
   paused(until: number, now: number): void {
-    if (until === this.lastPauseUntil && now - this.lastPauseLog < 60_000) return;
+    if (until === this.lastPauseUntil && now - this.lastPauseLog < PAUSE_REPEAT_MS) return;
     this.lastPauseLog = now;
     this.lastPauseUntil = until;
     this.logger.warn({ until: new Date(until).toISOString() }, pausedMessage(until, now));

@@ -28,8 +28,8 @@ describe('RecentRate, the rows/s behind the progress bar', () => {
 });
 
 describe('LogView, the progress of a run without a terminal (cron, a log file)', () => {
-  const run = (settled: number, requests: number) =>
-    ({ id: 'r1', settled, total: 100, requests }) as unknown as RunRecord;
+  const run = (settled: number, requests: number, total = 100) =>
+    ({ id: 'r1', settled, total, requests }) as unknown as RunRecord;
   const lines = () => {
     const written: string[] = [];
     const stream = new Writable({
@@ -58,6 +58,28 @@ describe('LogView, the progress of a run without a terminal (cron, a log file)',
     await new Promise((resolve) => setImmediate(resolve));
     const settled = written.map((line) => JSON.parse(line).settled);
     expect(settled).toEqual([10, 20, 30]);
+  });
+
+  it('logs no progress line before the run has anything to count (its first look, at the start)', async () => {
+    const { written, logger } = lines();
+    const clock = { now: 100_000 };
+    const view = new LogView(logger, () => clock.now);
+    view.update(run(0, 0, 0));
+    clock.now = 106_000;
+    view.update(run(0, 0, 50));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.map((line) => JSON.parse(line).total)).toEqual([50]);
+  });
+
+  it('says a pause of hours once an hour while it lasts, not once a minute (a cron mail of 22 h)', async () => {
+    const { written, logger } = lines();
+    const start = Date.UTC(2025, 0, 1, 2, 30, 0);
+    const until = Date.UTC(2025, 0, 2, 0, 0, 0);
+    const view = new LogView(logger);
+    // Looked at every 5 s, as run's wait loop does, for the whole 21 h 30 min.
+    for (let at = start; at < until; at += 5_000) view.paused(until, at);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toHaveLength(22);
   });
 
   it("logs each pause as it begins, with its own end and wait: a second pause within a minute is not the first's line", async () => {
