@@ -70,10 +70,48 @@ export class WooRestApi {
 
   private async pageOnce(path: string, query: Record<string, string>): Promise<WooPage | null> {
     const label = this.store.display;
-    const url = new URL(`${this.store.base.href.replace(/\/$/, '')}${WOO_API_PATH}${path}`);
+    const url = this.urlOf(path);
     url.searchParams.set('per_page', '100');
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     const which = query.offset !== undefined ? `offset ${query.offset}` : `page ${query.page ?? '1'}`;
+    const variations = /\/variations$/.test(path);
+    const answer = await this.call(url, path, `${url.pathname} ${which}`, variations ? [404] : []);
+    if (answer.status === 404) {
+      if (wooCode(answer.body) === PRODUCT_GONE) return null;
+      throw noApiHere(label, url);
+    }
+    const items = parseJson(answer.body, label, `${which} of ${path}`);
+    if (!Array.isArray(items)) throw sourceError(label, `${which} of ${path} is not a list`);
+    return {
+      items: items as Array<Record<string, unknown>>,
+      totalPages: count(answer.headers['x-wp-totalpages']),
+      total: count(answer.headers['x-wp-total']),
+      next: nextLink(answer.headers.link),
+    };
+  }
+
+  /**
+   * One object under `/wp-json/wc/v3` (`/data/currencies/current`): its JSON, or the status of an
+   * answer in `accept` (a 403 the reader carries on without), handed back rather than ended on.
+   */
+  async object(path: string, accept: readonly number[]): Promise<{ status: number; value?: unknown }> {
+    const url = this.urlOf(path);
+    const answer = await this.call(url, path, url.pathname, accept);
+    if (accept.includes(answer.status)) return { status: answer.status };
+    return { status: answer.status, value: parseJson(answer.body, this.store.display, path) };
+  }
+
+  private urlOf(path: string): URL {
+    return new URL(`${this.store.base.href.replace(/\/$/, '')}${WOO_API_PATH}${path}`);
+  }
+
+  /**
+   * A GET of `path` (at `url`, with its query) and its answer, waited out and tried again as the
+   * class says; a status in `accept` is handed back as it is, any other but a 2xx JSON answer ends
+   * the read in one line (`which`: the request as the line names it).
+   */
+  private async call(url: URL, path: string, which: string, accept: readonly number[]): Promise<CallAnswer> {
+    const label = this.store.display;
     const failures = new StoreTries(true, this.sleep);
     let busy = 0;
     for (;;) {
@@ -97,18 +135,13 @@ export class WooRestApi {
           label,
           `WooCommerce refused the REST API keys in ${this.credentials.variables} (401): check them, or create a key with Read access`,
         );
+      if (accept.includes(answer.status)) return answer;
       if (answer.status === 403)
         throw sourceError(
           label,
           `the REST API keys in ${this.credentials.variables} may not read products (403): give the key Read access`,
         );
-      if (answer.status === 404 && /\/variations$/.test(path) && wooCode(answer.body) === PRODUCT_GONE)
-        return null;
-      if (answer.status === 404)
-        throw sourceError(
-          label,
-          `no WooCommerce REST API here (404 on ${url.pathname}): is the site's address and path right, and are pretty permalinks on?`,
-        );
+      if (answer.status === 404) throw noApiHere(label, url);
       if (answer.status === 429 || answer.status === 503) {
         if (busy >= STORE_MAX_RETRIES_IN_A_ROW)
           throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${busy} waits`);
@@ -117,7 +150,7 @@ export class WooRestApi {
         await this.sleep(Math.min(STORE_MAX_WAIT_MS, wait));
         continue;
       }
-      const failed = `${label}: the REST API answered ${answer.status} on ${url.pathname} ${which}`;
+      const failed = `${label}: the REST API answered ${answer.status} on ${which}`;
       if (isPassingStatus(answer.status)) {
         await failures.afterPassingStatus(failed);
         continue;
@@ -131,14 +164,7 @@ export class WooRestApi {
           label,
           `no WooCommerce REST API here (an HTML page on ${url.pathname}, not JSON): is the site's address and path right, are pretty permalinks on, is the site behind a login or maintenance page?`,
         );
-      const items = parseJson(answer.body, label, `${which} of ${path}`);
-      if (!Array.isArray(items)) throw sourceError(label, `${which} of ${path} is not a list`);
-      return {
-        items: items as Array<Record<string, unknown>>,
-        totalPages: count(answer.headers['x-wp-totalpages']),
-        total: count(answer.headers['x-wp-total']),
-        next: nextLink(answer.headers.link),
-      };
+      return answer;
     }
   }
 
@@ -171,6 +197,13 @@ export class WooRestApi {
       if (totals.size <= 1 || attempt === 3) return items;
     }
   }
+}
+
+function noApiHere(label: string, url: URL): SourceError {
+  return sourceError(
+    label,
+    `no WooCommerce REST API here (404 on ${url.pathname}): is the site's address and path right, and are pretty permalinks on?`,
+  );
 }
 
 /** WooCommerce's code for a product id it does not know (`/products/<id>/variations` of a deleted one). */
