@@ -103,10 +103,10 @@ describe('a sale that ends in the store ends on the marketplace', () => {
       'update: sale_price 40 ended (the source has no sale now): sent as the price 50, as the API cannot clear a field',
     );
     expect(said.get('ENDED')).toBe(
-      'update: Sale price 25.00 not sent: its sale ended 2020-01-31; sale_price 25 ended (the source has no sale now): sent as the price 30, as the API cannot clear a field',
+      'update: Sale price 25.00 USD not sent: its sale ended 2020-01-31; sale_price 25 ended (the source has no sale now): sent as the price 30, as the API cannot clear a field',
     );
     expect(said.get('LATER')).toMatch(
-      /^update: Sale price 45.00 not sent: its sale has not started \(it starts 2099-01-01\); sale_price 45 ended/,
+      /^update: Sale price 45.00 USD not sent: its sale has not started \(it starts 2099-01-01\); sale_price 45 ended/,
     );
     expect(said.get('NEVER')).toBe('unchanged: ');
 

@@ -54,6 +54,9 @@ describe('catalog-sync sandbox --as shopify|woocommerce', () => {
         expect(migrated.result.stderr).toBe('');
         expect(migrated.result.code).toBe(0);
         expect(pipeline.products()).toHaveLength(products);
+        // The double answers the store's currency too: the sample store's prices go out in it.
+        expect(migrated.result.stdout).toContain("prices in USD (the store's currency)");
+        expect(pipeline.products().every((product) => product.currency === 'USD')).toBe(true);
       } finally {
         command.stop();
         await command.running;

@@ -137,8 +137,10 @@ describe('a Shopify shop read through its Admin API (bulk operation)', () => {
 
     expect(first.result.code).toBe(0);
     expect(pipeline.products()).toHaveLength(5);
-    // Three answered THROTTLED and were asked again: run (throttled ×3, then once), then the polls.
-    expect(shop.requests.filter((request) => request.operation === 'run')).toHaveLength(4);
+    // Three answered THROTTLED and were asked again: the shop's currency, its first query (throttled
+    // ×3, then once), then the bulk operation's run and polls.
+    expect(shop.requests.filter((request) => request.operation === 'shop')).toHaveLength(4);
+    expect(shop.requests.filter((request) => request.operation === 'run')).toHaveLength(1);
     // (50 points needed − 10 available) at 50 a second: 0.8 s, and never less than a second.
     expect(waits.asked.slice(0, 3)).toEqual([1000, 1000, 1000]);
   });

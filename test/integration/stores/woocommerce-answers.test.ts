@@ -8,8 +8,8 @@ const ENV = { WOO_CONSUMER_KEY: 'ck_test_0123456789', WOO_CONSUMER_SECRET: 'cs_t
 
 /**
  * Answers a WooCommerce store may give that are not its REST API's (a redirect, a theme's HTML page)
- * or that are its errors, from a raw server on loopback: the categories answer an empty list, every
- * products request `answer`.
+ * or that are its errors, from a raw server on loopback: the categories answer an empty list, the
+ * store's currency USD, every products request `answer`.
  */
 describe('what a WooCommerce store answered, named in the line that ends the read', () => {
   let server: Server | undefined;
@@ -24,6 +24,11 @@ describe('what a WooCommerce store answered, named in the line that ends the rea
       if (req.url?.startsWith('/shop/wp-json/wc/v3/products/categories')) {
         res.writeHead(200, { 'content-type': 'application/json', 'x-wp-total': '0', 'x-wp-totalpages': '0' });
         res.end('[]');
+        return;
+      }
+      if (req.url?.startsWith('/shop/wp-json/wc/v3/data/currencies/current')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"code":"USD","name":"United States (US) dollar","symbol":"$"}');
         return;
       }
       answer(req, res);

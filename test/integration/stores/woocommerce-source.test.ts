@@ -53,6 +53,8 @@ describe('a WooCommerce store read through its REST API v3', () => {
       ],
       weight: 1.2,
       status: 'active',
+      // The store's currency (the double's: USD), as a price cell `30.00 USD` sends it.
+      currency: 'USD',
     });
     expect(products.get('Wool scarf - Grey')).toMatchObject({
       sku: 'SCARF-GREY',
@@ -74,8 +76,14 @@ describe('a WooCommerce store read through its REST API v3', () => {
       quantity: 0,
       category: 'Textiles',
       status: 'active',
+      currency: 'USD',
     });
-    expect(products.get('Beeswax candle')).toEqual({ name: 'Beeswax candle', price: 6.5, status: 'active' });
+    expect(products.get('Beeswax candle')).toEqual({
+      name: 'Beeswax candle',
+      price: 6.5,
+      status: 'active',
+      currency: 'USD',
+    });
     expect([...products.keys()]).toHaveLength(8);
     const actions = new Map(first.report.map((line) => [line.key, line.action]));
     expect(actions.get('GIFT-SET')).toBe('skipped');

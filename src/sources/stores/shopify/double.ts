@@ -69,6 +69,8 @@ export interface ShopifyDoubleSeams extends OperationPace {
   resultLines?: number;
   /** A COMPLETED operation gives no `url` though it counted objects (never an empty shop's). */
   noResultUrl?: boolean;
+  /** The shop's `currencyCode` (`shop { currencyCode }`); USD when absent. */
+  currency?: string;
 }
 
 export interface ShopifyDouble extends RunningDouble {
@@ -77,7 +79,7 @@ export interface ShopifyDouble extends RunningDouble {
   seams: ShopifyDoubleSeams;
   /**
    * What each request carried (method, path, the token header's presence), in order; `operation`
-   * is run, poll (`node(id:)`), current, cancel, result (the file) or other.
+   * is run, poll (`node(id:)`), current, cancel, shop (its currency), result (the file) or other.
    */
   requests: Array<{ method: string; path: string; operation: string; token: string | undefined }>;
   /** The bulk query operations started in the shop, oldest first, with their status now. */
@@ -94,8 +96,9 @@ const MUTATION_COST = 10;
  * a `url`), `bulkOperationCancel` cancels it (CANCELING, then CANCELED; double-operations.ts), and
  * the URL serves the JSONL file: each product, and its variants and media images, each a line
  * naming it in `__parentId`, grouped under it or not as `groupObjects` and the API version say
- * (double-result-file.ts). The double knows the queries catalog-sync sends by their operation, not
- * GraphQL at large; whatever bulk query is sent, the file holds the products.
+ * (double-result-file.ts); `shop { currencyCode }` says the shop's currency. The double knows the
+ * queries catalog-sync sends by their operation, not GraphQL at large; whatever bulk query is
+ * sent, the file holds the products.
  */
 export async function startShopifyDouble(
   products: ShopProduct[],
@@ -218,6 +221,8 @@ export async function startShopifyDouble(
       found.canceledAt = found.looks;
       return graphql({ bulkOperationCancel: { bulkOperation: node(found), userErrors: [] } });
     }
+    if (operation === 'shop')
+      return graphql({ shop: { currencyCode: double.seams.currency ?? 'USD' } }, undefined, 1);
     if (operation === 'current') {
       const found = latest();
       if (!found) return graphql({ currentBulkOperation: null });
@@ -252,6 +257,7 @@ function operationOf(query: string): string {
   if (query.includes('bulkOperationCancel')) return 'cancel';
   if (query.includes('currentBulkOperation')) return 'current';
   if (query.includes('node(')) return 'poll';
+  if (/\bshop\s*\{\s*currencyCode\s*\}/.test(query)) return 'shop';
   return 'other';
 }
 

@@ -1,6 +1,7 @@
 import { thousands } from '../../../thousands.js';
 import { SourceError } from '../../source-error.js';
 import { readShopifyToken } from '../credentials.js';
+import { pricedIn, storeCurrencyLine } from '../store-currency.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
@@ -9,11 +10,15 @@ import { runProductsBulkOperation } from './bulk-operation.js';
 import { checkApiVersion, oneBulkQueryAtATime, quotedApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
 import { exportRows, SHOPIFY_EXPORT_COLUMNS } from './export-rows.js';
 import { readBulkProducts } from './result-file.js';
+import { readShopCurrency } from './shop-currency.js';
+
+/** The export's cells in the shop's currency (store-currency.ts pricedIn). */
+const PRICE_COLUMNS = ['Variant Price', 'Variant Compare At Price'] as const;
 
 /**
  * A shop's catalog through the Admin GraphQL API: the bulk operation is run and waited for here
  * (a wrong token, a failed operation end the run before any row), then its file streams as the
- * rows of the shop's CSV export.
+ * rows of the shop's CSV export, its prices in the shop's currency (read first: shop-currency.ts).
  */
 export async function readShop(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
   const version = options.apiVersion ?? SHOPIFY_API_VERSION;
@@ -23,6 +28,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     );
   const credentials = readShopifyToken(options.env, options.credentials, store.display);
   const api = new ShopifyAdminApi(store, credentials, version, options);
+  const currency = await readShopCurrency(api);
   // Absent a CLI to interrupt it, the wait runs as it is (a signal never aborted).
   const whilePreparing = options.whilePreparing ?? ((wait) => wait(new AbortController().signal));
   const { url, objects, bytes, joined } = await whilePreparing(
@@ -32,7 +38,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
   async function* rows(): AsyncGenerator<Record<string, string>> {
     if (url === null) return;
     for await (const product of readBulkProducts(url, bytes, api.kind, store.display, options)) {
-      yield* exportRows(product);
+      for (const row of exportRows(product)) yield pricedIn(row, PRICE_COLUMNS, currency);
     }
   }
   return {
@@ -40,6 +46,7 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
     columns: [...SHOPIFY_EXPORT_COLUMNS],
     detections: [
       `store ${store.display} (Shopify Admin API ${version}, bulk operation of ${objects} objects${joined ? `, begun ${joined.begun} by another run` : ''})`,
+      storeCurrencyLine(currency),
     ],
     rowEstimate:
       objects > 0

@@ -80,6 +80,14 @@ export interface WooDoubleSeams {
    * a test changes the store while a read is under way (deletes a product, adds one) by editing them.
    */
   beforeList?: (request: WooListRequest, products: WooProduct[]) => void;
+  /** The store's currency (`/data/currencies/current`); USD when absent. */
+  currency?: string;
+  /**
+   * `/data/currencies/current` is answered 403 (`woocommerce_rest_cannot_view`), as for a key whose
+   * user may read products but not manage WooCommerce, or 404 (`rest_no_route`), as by a
+   * WooCommerce before 3.5.
+   */
+  currencyRefused?: 403 | 404;
 }
 
 /** A list request as the double saw it: `/products`, `/products/<id>/variations` or `/products/categories`. */
@@ -113,9 +121,9 @@ export interface WooDouble extends RunningDouble {
  * `X-WP-TotalPages` and a `Link` header; `orderby=id` with `order` (products and variations default
  * to `desc`, categories to `asc`; without `orderby`, the store's own order: the array's), `type` on
  * products, and WordPress' `_fields`; a variation without a SKU of its own listed with its
- * parent's; HTTP Basic with
- * the consumer key and secret; 401 with WordPress' error body otherwise. The site lives under `/shop`
- * (a WordPress in a folder), as `woocommerce://HOST/path` allows.
+ * parent's; `/data/currencies/current`, the store's currency; HTTP Basic with the consumer key and
+ * secret; 401 with WordPress' error body otherwise. The site lives under `/shop` (a WordPress in a
+ * folder), as `woocommerce://HOST/path` allows.
  */
 export async function startWooDouble(
   products: WooProduct[],
@@ -161,6 +169,8 @@ export async function startWooDouble(
         'There has been a critical error on this website.',
       );
     }
+    if (path === '/shop/wp-json/wc/v3/data/currencies/current' && request.method === 'GET')
+      return currentCurrency(authorized, double.seams);
     const route = /^\/shop\/wp-json\/wc\/v3\/products(?:\/(categories)|\/(\d+)\/variations)?$/.exec(path);
     if (!route || request.method !== 'GET')
       return wooError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
@@ -201,6 +211,24 @@ export async function startWooDouble(
     requests,
   };
   return double;
+}
+
+/** `/data/currencies/current`: the store's currency as WooCommerce gives it, to a key that may read it. */
+function currentCurrency(authorized: boolean, seams: WooDoubleSeams): DoubleAnswer {
+  if (!authorized) return wooError(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.');
+  if (seams.currencyRefused === 403)
+    return wooError(403, 'woocommerce_rest_cannot_view', 'Sorry, you cannot view this resource.');
+  if (seams.currencyRefused === 404)
+    return wooError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+  const code = seams.currency ?? 'USD';
+  const names: Record<string, string> = { USD: 'United States (US) dollar', EUR: 'Euro' };
+  const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code })
+    .formatToParts(0)
+    .find((part) => part.type === 'currency')?.value;
+  return {
+    status: 200,
+    body: JSON.stringify({ code, name: names[code] ?? code, symbol: symbol ?? code }),
+  };
 }
 
 /**

@@ -2,15 +2,20 @@ import { WOO_MAX_CATEGORIES } from '../../../defaults.js';
 import { SourceError } from '../../source-error.js';
 import type { RowEstimate } from '../../types.js';
 import { readWooKeys } from '../credentials.js';
+import { pricedIn, storeCurrencyLine } from '../store-currency.js';
 import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { categoryPaths, productRow, variationRow, WOO_EXPORT_COLUMNS } from './export-rows.js';
 import { readById } from './read-by-id.js';
 import { type WooPage, WooRestApi } from './rest-api.js';
+import { readWooCurrency } from './store-currency.js';
 
 /** The order every product and variation read is in: ascending id (read-by-id.ts says why). */
 const BY_ID = { orderby: 'id', order: 'asc' } as const;
+
+/** The export's cells in the store's currency (store-currency.ts pricedIn). */
+const PRICE_COLUMNS = ['Regular price', 'Sale price'] as const;
 
 /**
  * A WooCommerce store's catalog through the REST API v3: the categories first (for their paths),
@@ -18,7 +23,8 @@ const BY_ID = { orderby: 'id', order: 'asc' } as const;
  * the store's CSV export. The products and each product's variations are read in ascending id with
  * pages that overlap by one (read-by-id.ts), so a product deleted or added during the read moves
  * no other out of it nor into it twice. The first page is read here, so a wrong key ends the run
- * before any row.
+ * before any row. The prices are in the store's currency, read after the categories (a wrong key is
+ * told there, as a read of the catalog): store-currency.ts.
  */
 export async function readWooStore(store: StoreAddress, options: StoreReadOptions): Promise<StoreRows> {
   if (options.apiVersion !== undefined)
@@ -33,6 +39,7 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
     parent: category.parent,
   }));
   const paths = categoryPaths(categories);
+  const currency = await readWooCurrency(api);
   const label = store.display;
   const products = (query: Record<string, string>) => (offset: number) =>
     api.page('/products', { ...BY_ID, ...query, offset: String(offset) });
@@ -40,19 +47,19 @@ export async function readWooStore(store: StoreAddress, options: StoreReadOption
 
   async function* rows(): AsyncGenerator<Record<string, string>> {
     for await (const product of readById(products({}), label, '/products', first)) {
-      yield productRow(product, paths);
+      yield pricedIn(productRow(product, paths), PRICE_COLUMNS, currency);
       if (product.type !== 'variable') continue;
       const path = `/products/${encodeURIComponent(String(product.id))}/variations`;
       const variations = (offset: number) => api.page(path, { ...BY_ID, offset: String(offset) });
       for await (const variation of readById(variations, label, path)) {
-        yield variationRow(variation, product);
+        yield pricedIn(variationRow(variation, product), PRICE_COLUMNS, currency);
       }
     }
   }
   return {
     preset: 'woocommerce',
     columns: [...WOO_EXPORT_COLUMNS],
-    detections: [`store ${store.display} (WooCommerce REST API v3)`],
+    detections: [`store ${store.display} (WooCommerce REST API v3)`, storeCurrencyLine(currency)],
     rowEstimate: await countRows(api, first, label),
     rows: rows(),
   };
