@@ -472,6 +472,9 @@ export const STORE_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** Waits asked by the store (throttle, Retry-After) are capped: a wrong header must not hang a run. */
 export const STORE_MAX_WAIT_MS = 5 * 60_000;
 
+/** A wait the store asks for this long or longer is said as it begins (store-wait.ts): shorter ones pass unseen. */
+export const STORE_WAIT_SAID_MS = 5000;
+
 /** Throttled or busy answers in a row before the run gives up (each waited out first). */
 export const STORE_MAX_RETRIES_IN_A_ROW = 20;
 

@@ -43,6 +43,11 @@ export interface PreparedRun {
   reportSeen?: FileSeen | undefined;
   /** Closes the source and stops the in-process sandbox, if any. */
   close(): Promise<void>;
+  /**
+   * `clear` runs before a store's line is said while its rows are read (a long wait it asked for):
+   * `run` stops its progress bar there, so the line does not land in the bar.
+   */
+  beforeStoreLines(clear: () => void): void;
 }
 
 /**
@@ -61,6 +66,7 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   let sandbox: Sandbox | null = null;
   let opened: OpenedSource | null = null;
+  let clearForLine = () => {};
   try {
     // Options that would do nothing in this run are refused before anything is opened or asked.
     const names = new OptionNames(flags, flags.origins);
@@ -132,6 +138,13 @@ export async function prepareRun(
         ...(flags.sourceApiVersion ? { apiVersion: flags.sourceApiVersion } : {}),
         ...(io.storeSeams ?? {}),
         onProgress: io.storeSeams?.onProgress ?? ((line) => tellProgress(io, line)),
+        // A long wait the store asked for: said on any stderr, a terminal's or a cron mail's.
+        onWait:
+          io.storeSeams?.onWait ??
+          ((line) => {
+            clearForLine();
+            io.stderr.write(`catalog-sync: ${terminalSafeLine(line)}\n`);
+          }),
         // Ctrl-C or a cron `timeout` while the shop prepares its file: one line, 130/143.
         whilePreparing: (wait, what) =>
           before ? before.during(wait, { what }) : interruptible(wait, what, io.signals),
@@ -245,6 +258,9 @@ export async function prepareRun(
       async close() {
         await openedSource.close();
         await sandbox?.close();
+      },
+      beforeStoreLines(clear) {
+        clearForLine = clear;
       },
     };
   } catch (error) {

@@ -17,7 +17,7 @@ export interface CliIo {
    * A store source's waits, progress and longest answer; real ones when absent (tests pass a sleep
    * that returns at once, and scale the answers down).
    */
-  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress' | 'maxAnswerBytes'>;
+  storeSeams?: Pick<StoreReadOptions, 'sleep' | 'now' | 'onProgress' | 'onWait' | 'maxAnswerBytes'>;
   /** The resolver and connector of source URLs; the system's when absent (tests inject their own). */
   network?: SourceNetwork;
   /** The caps of the API's answers (answer-caps.ts); ANSWER_CAPS when absent (tests scale them down). */

@@ -61,6 +61,7 @@ async function openStoreSource(source: string, options: OpenSourceOptions): Prom
     ...(options.store?.sleep ? { sleep: options.store.sleep } : {}),
     ...(options.store?.now ? { now: options.store.now } : {}),
     ...(options.store?.onProgress ? { onProgress: options.store.onProgress } : {}),
+    ...(options.store?.onWait ? { onWait: options.store.onWait } : {}),
     ...(options.store?.whilePreparing ? { whilePreparing: options.store.whilePreparing } : {}),
     ...(options.store?.maxAnswerBytes ? { maxAnswerBytes: options.store.maxAnswerBytes } : {}),
     ...(options.network ? { network: options.network } : {}),

@@ -38,6 +38,7 @@ export interface OpenSourceOptions {
     | 'sleep'
     | 'now'
     | 'onProgress'
+    | 'onWait'
     | 'maxAnswerBytes'
     | 'whilePreparing'
   >;

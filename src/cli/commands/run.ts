@@ -172,6 +172,7 @@ async function syncAndClose(
     ? () => {}
     : keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
+  prepared.beforeStoreLines(() => progress.stop());
   // No await since the last check: the run's own interrupt takes over before the run is created.
   before.handOver();
   const interrupt = onInterrupt(io.signals);

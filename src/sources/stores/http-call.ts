@@ -16,17 +16,23 @@ export interface CallOptions extends ConnectOptions {
   timeoutMs: number;
   /** The kind of the address that gave this URL (the API, for a result URL); undefined for the store. */
   from?: AddressKind;
+  /** The read given up (an interrupt): the call ends at once with the signal's reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The connection part of every call a store reader makes: the address policy, its seams, the time-outs. */
 export function connectionOf(
-  options: Pick<StoreReadOptions, 'network' | 'allowPrivateSource' | 'connectTimeoutMs' | 'timeoutMs'>,
-): ConnectOptions & { timeoutMs: number } {
+  options: Pick<
+    StoreReadOptions,
+    'network' | 'allowPrivateSource' | 'connectTimeoutMs' | 'timeoutMs' | 'signal'
+  >,
+): ConnectOptions & Pick<CallOptions, 'timeoutMs' | 'signal'> {
   return {
     ...options.network,
     allowPrivateSource: options.allowPrivateSource,
     ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 }
 
@@ -72,11 +78,17 @@ export async function callStore(
 ): Promise<CallAnswer> {
   const { socket, kind } = await connectStore(url, label, options);
   const stall = new StoreStall(label, options.timeoutMs, 'the store');
+  const unwatch = endOnAbort(socket, options.signal);
   try {
     const answer = await send(socket, url, init, label, stall);
     const body = await readBody(answer, label, options, stall);
     return { status: answer.statusCode ?? 0, headers: answer.headers, body, kind };
+  } catch (error) {
+    // Given up: the reason, not the broken connection it left.
+    options.signal?.throwIfAborted();
+    throw error;
   } finally {
+    unwatch();
     stall.dispose();
     // One connection per call: the next call is checked by the address policy again.
     socket.destroy();
@@ -95,11 +107,30 @@ export async function openCall(
 ): Promise<IncomingMessage> {
   const { socket } = await connectStore(url, label, options);
   const stall = new StoreStall(label, options.timeoutMs, 'the store');
+  // Until the answer's body is read: json-lines.ts destroys the answer, its socket with it.
+  endOnAbort(socket, options.signal);
   try {
     return await send(socket, url, init, label, stall);
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    throw error;
   } finally {
     stall.dispose();
   }
+}
+
+/**
+ * Destroys the call's connection when the read is given up (an interrupt), so that the request,
+ * or the answer being read, ends at once and not when the store answers or `--source-timeout` comes.
+ * Returns what stops watching.
+ */
+function endOnAbort(socket: Duplex, signal: AbortSignal | undefined): () => void {
+  if (!signal) return () => {};
+  const end = () => socket.destroy(signal.reason instanceof Error ? signal.reason : undefined);
+  if (signal.aborted) end();
+  else signal.addEventListener('abort', end, { once: true });
+  socket.once('close', () => signal.removeEventListener('abort', end));
+  return () => signal.removeEventListener('abort', end);
 }
 
 /**
@@ -111,11 +142,16 @@ export async function openCall(
 async function connectStore(
   url: URL,
   label: string,
-  options: Pick<CallOptions, keyof ConnectOptions | 'from'>,
+  options: Pick<CallOptions, keyof ConnectOptions | 'from' | 'signal'>,
 ): Promise<Awaited<ReturnType<typeof connectHop>>> {
+  options.signal?.throwIfAborted();
   try {
-    return await connectHop(url, options.from, label, options, null, 'cannot reach the store');
+    const connected = await connectHop(url, options.from, label, options, null, 'cannot reach the store');
+    if (options.signal?.aborted) connected.socket.destroy();
+    options.signal?.throwIfAborted();
+    return connected;
   } catch (error) {
+    options.signal?.throwIfAborted();
     if (error instanceof ConnectTimeoutError) throw new StoreCallFailure(error.message, false);
     if (error instanceof SourceError) throw error;
     const line = `${label}: cannot reach the store: ${failureWords(error)}`;

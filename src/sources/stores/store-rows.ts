@@ -16,8 +16,9 @@ export interface StoreRows {
  * --failed-only` writes rows that import back as that platform's export), the preset forced. The
  * first row is read before this resolves, as a file's first record is: a store whose catalog cannot
  * be read at all (an expired result file, a refused address) fails here, before any write.
+ * `giveUp` ends the wait or call under way when the source is closed before its end.
  */
-export async function storeSource(store: StoreRows): Promise<OpenedSource> {
+export async function storeSource(store: StoreRows, giveUp: () => void = () => {}): Promise<OpenedSource> {
   let row = 0;
   const records = relay<Record<string, string>, SourceRecord>(store.rows, {
     each: (values) => {
@@ -27,6 +28,8 @@ export async function storeSource(store: StoreRows): Promise<OpenedSource> {
   });
   const first = await records.next();
   const close = async () => {
+    // A generator's return waits for the step under way (a page in a 300 s Retry-After): ended first.
+    giveUp();
     await store.rows.return(undefined);
   };
   return {

@@ -1,4 +1,4 @@
-import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, STORE_MAX_WAIT_MS } from '../../../defaults.js';
+import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW } from '../../../defaults.js';
 import type { AddressKind } from '../../../net/address-policy.js';
 import { SecretForms } from '../../../secret-forms.js';
 import { SourceError, sourceError } from '../../source-error.js';
@@ -6,7 +6,8 @@ import type { ShopifyCredentials } from '../credentials.js';
 import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
-import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { waitAsAsked } from '../store-wait.js';
+import { type StoreReadOptions, sleepOf } from '../types.js';
 
 interface GraphqlAnswer {
   data?: unknown;
@@ -40,7 +41,7 @@ export class ShopifyAdminApi {
     private readonly options: StoreReadOptions,
   ) {
     this.endpoint = new URL(`/admin/api/${version}/graphql.json`, store.base);
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = sleepOf(options);
     this.secrets = new SecretForms(credentials.secrets);
   }
 
@@ -91,10 +92,12 @@ export class ShopifyAdminApi {
         );
       const busy = answer.status === 429 || answer.status === 503;
       if (busy) {
-        await this.wait(
-          tries++,
-          retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 2000,
-          'busy',
+        this.checkWaits(tries++, 'busy');
+        await waitAsAsked(
+          `${label}: the Admin API answered ${answer.status}`,
+          retryAfterMs(answer.headers, (this.options.now ?? Date.now)()),
+          2000,
+          this.options,
         );
         continue;
       }
@@ -110,7 +113,13 @@ export class ShopifyAdminApi {
       ) as GraphqlAnswer;
       const throttled = body.errors?.some((error) => error.extensions?.code === 'THROTTLED') === true;
       if (throttled) {
-        await this.wait(tries++, throttleWaitMs(body), 'throttled');
+        this.checkWaits(tries++, 'throttled');
+        await waitAsAsked(
+          `${label}: the Admin API throttled the query (THROTTLED)`,
+          throttleWaitMs(body),
+          0,
+          this.options,
+        );
         continue;
       }
       if (body.errors && body.errors.length > 0) {
@@ -126,10 +135,10 @@ export class ShopifyAdminApi {
     }
   }
 
-  private async wait(tries: number, ms: number, why: string): Promise<void> {
+  /** Busy and throttled answers in a row have their own bound. */
+  private checkWaits(tries: number, why: string): void {
     if (tries >= STORE_MAX_RETRIES_IN_A_ROW)
       throw new SourceError(`${this.store.display}: the Admin API stayed ${why} after ${tries} waits`);
-    await this.sleep(Math.min(STORE_MAX_WAIT_MS, Math.max(0, ms)));
   }
 }
 

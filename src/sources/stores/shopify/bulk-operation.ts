@@ -1,7 +1,7 @@
 import { SHOPIFY_POLL_FIRST_MS, SHOPIFY_POLL_MAX_MS } from '../../../defaults.js';
 import { thousands } from '../../../thousands.js';
 import { sourceError } from '../../source-error.js';
-import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { defaultSleep, type StoreReadOptions, sleepOf } from '../types.js';
 import type { ShopifyAdminApi } from './admin-api.js';
 import { type BulkOperation, startOrJoin, type WaitedOperation } from './bulk-operation-start.js';
 import { POLL_BULK_QUERY } from './bulk-query.js';
@@ -27,15 +27,9 @@ export async function runProductsBulkOperation(
   label: string,
   given: Pick<StoreReadOptions, 'sleep' | 'onProgress'> & { signal?: AbortSignal },
 ): Promise<BulkResult> {
-  // A wait given up (the CLI was interrupted) polls no more: its next wake ends it.
-  const sleep = given.sleep ?? defaultSleep;
-  const options = {
-    ...given,
-    sleep: async (ms: number) => {
-      await sleep(ms);
-      given.signal?.throwIfAborted();
-    },
-  };
+  // A wait given up (the CLI was interrupted) polls no more: it ends at once.
+  const sleep = sleepOf(given);
+  const options = { ...given, sleep };
   for (let restarts = 0; ; restarts++) {
     const operation = await startOrJoin(api, label, options);
     const result = await untilWritten(api, label, operation, options);

@@ -4,7 +4,7 @@ import { redactUrl } from '../../url-source.js';
 import { connectionOf, openCall } from '../http-call.js';
 import { linesOf } from '../json-lines.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
-import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { type StoreReadOptions, sleepOf } from '../types.js';
 import { type BulkLine, type BulkProduct, productsOf } from './product-groups.js';
 
 export type { BulkProduct } from './product-groups.js';
@@ -33,7 +33,7 @@ export async function* readBulkProducts(
   }
   if (address.protocol !== 'https:' && address.protocol !== 'http:')
     throw sourceError(label, `the bulk operation's result URL is not http(s): ${redactUrl(url)}`);
-  const failures = new StoreTries(true, options.sleep ?? defaultSleep);
+  const failures = new StoreTries(true, sleepOf(options));
   let answer: Awaited<ReturnType<typeof openCall>>;
   for (;;) {
     try {

@@ -67,9 +67,16 @@ export interface WooDoubleSeams {
    * A flaky host: requests of `/products` at this `offset` (the reader's pages overlap by one: with
    * pages of 100, offsets 0, 99, 198…) are answered `answer` (a status, or `reset`: the connection
    * closed with no answer), `times` of them (every one when absent); `before` is awaited first (a
-   * test holds the read until the run has written something).
+   * test holds the read until the run has written something; one that never resolves: a page that
+   * never answers). A 429 or 503 comes with `Retry-After: retryAfter` (seconds) when given.
    */
-  failPage?: { offset: number; answer: number | 'reset'; times?: number; before?: () => Promise<void> };
+  failPage?: {
+    offset: number;
+    answer: number | 'reset';
+    times?: number;
+    before?: () => Promise<void>;
+    retryAfter?: number;
+  };
   /**
    * Not WooCommerce's own behaviour: a cache or plugin before the store that answers `/products` as
    * if no `offset` were asked (the first page, whatever the offset), X-WP-Total unchanged.
@@ -163,11 +170,14 @@ export async function startWooDouble(
       await failing.before?.();
       if (failing.times !== undefined) failing.times--;
       if (failing.answer === 'reset') return { status: 0, reset: true, body: '' };
-      return wooError(
+      const answer = wooError(
         failing.answer,
         'internal_server_error',
         'There has been a critical error on this website.',
       );
+      return failing.retryAfter === undefined
+        ? answer
+        : { ...answer, headers: { 'retry-after': String(failing.retryAfter) } };
     }
     if (path === '/shop/wp-json/wc/v3/data/currencies/current' && request.method === 'GET')
       return currentCurrency(authorized, double.seams);

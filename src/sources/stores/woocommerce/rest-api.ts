@@ -1,9 +1,4 @@
-import {
-  STORE_MAX_ANSWER_BYTES,
-  STORE_MAX_RETRIES_IN_A_ROW,
-  STORE_MAX_WAIT_MS,
-  WOO_MAX_PAGES,
-} from '../../../defaults.js';
+import { STORE_MAX_ANSWER_BYTES, STORE_MAX_RETRIES_IN_A_ROW, WOO_MAX_PAGES } from '../../../defaults.js';
 import { SecretForms } from '../../../secret-forms.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { WooCredentials } from '../credentials.js';
@@ -17,7 +12,8 @@ import {
 } from '../http-call.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
-import { defaultSleep, type StoreReadOptions } from '../types.js';
+import { waitAsAsked } from '../store-wait.js';
+import { type StoreReadOptions, sleepOf } from '../types.js';
 import { isHtmlPage, redirectLine, WOO_API_PATH, withStoreMessage } from './answer-lines.js';
 import { pageInParts } from './page-in-parts.js';
 import type { WooPage } from './woo-page.js';
@@ -42,7 +38,7 @@ export class WooRestApi {
     private readonly credentials: WooCredentials,
     private readonly options: StoreReadOptions,
   ) {
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = sleepOf(options);
     this.maxBytes = Math.max(options.maxAnswerBytes ?? STORE_MAX_ANSWER_BYTES, options.maxRecordBytes);
     this.secrets = new SecretForms(credentials.secrets);
   }
@@ -146,8 +142,12 @@ export class WooRestApi {
         if (busy >= STORE_MAX_RETRIES_IN_A_ROW)
           throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${busy} waits`);
         busy++;
-        const wait = retryAfterMs(answer.headers, (this.options.now ?? Date.now)()) ?? 5000;
-        await this.sleep(Math.min(STORE_MAX_WAIT_MS, wait));
+        await waitAsAsked(
+          `${label}: the store answered ${answer.status} on ${url.pathname} ${which}`,
+          retryAfterMs(answer.headers, (this.options.now ?? Date.now)()),
+          5000,
+          this.options,
+        );
         continue;
       }
       const failed = `${label}: the REST API answered ${answer.status} on ${which}`;
