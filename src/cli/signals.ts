@@ -62,6 +62,9 @@ export function isInterruptExitCode(code: number): boolean {
 /** The line's words for `run` and `import` interrupted before their run is created. */
 export const BEFORE_THE_RUN = 'before the run was created: no row was queued or sent';
 
+/** What an interrupt's line says was interrupted: words, or words made as the signal comes (what a wait knows then). */
+export type InterruptedWords = string | (() => string);
+
 /**
  * SIGINT/SIGTERM heard from a command's start until its run is about to be created (`run`, `import`):
  * nothing is queued yet, so the command gives up what it waits for at once and ends with one line,
@@ -75,17 +78,18 @@ export const BEFORE_THE_RUN = 'before the run was created: no row was queued or 
 export class BeforeRun {
   private readonly interrupt: ReturnType<typeof onInterrupt>;
   /** What the line says was interrupted: the innermost wait's words (a store preparing its file). */
-  private readonly whats: string[];
+  private readonly whats: InterruptedWords[];
   private line = '';
 
-  constructor(what: string, source: SignalSource = process) {
+  constructor(what: InterruptedWords, source: SignalSource = process) {
     this.whats = [what];
     this.interrupt = onInterrupt(source);
     // Worded as the signal comes, before any wait hears it: the wait under way then is the one said.
     this.interrupt.signal.addEventListener(
       'abort',
       () => {
-        this.line = `interrupted (${this.interrupt.name}) ${this.whats.at(-1)}`;
+        const what = this.whats.at(-1) ?? '';
+        this.line = `interrupted (${this.interrupt.name}) ${typeof what === 'string' ? what : what()}`;
       },
       { once: true },
     );
@@ -106,7 +110,7 @@ export class BeforeRun {
    */
   async during<T>(
     work: (signal: AbortSignal) => Promise<T>,
-    options: { what?: string; abandon?: (late: T) => unknown } = {},
+    options: { what?: InterruptedWords; abandon?: (late: T) => unknown } = {},
   ): Promise<T> {
     this.check();
     if (options.what) this.whats.push(options.what);
@@ -150,7 +154,7 @@ export class BeforeRun {
  */
 export async function interruptible<T>(
   wait: (signal: AbortSignal) => Promise<T>,
-  what: string,
+  what: InterruptedWords,
   source: SignalSource = process,
 ): Promise<T> {
   const before = new BeforeRun(what, source);

@@ -40,7 +40,11 @@ export interface StoreReadOptions {
    * the CLI gives it up on SIGINT/SIGTERM with one line, `interrupted (SIGINT) <interrupted>`
    * (signals.ts); `signal` then stops the wait's polling. Absent: the wait simply runs.
    */
-  whilePreparing?: <T>(wait: (signal: AbortSignal) => Promise<T>, interrupted: string) => Promise<T>;
+  whilePreparing?: <T>(
+    wait: (signal: AbortSignal) => Promise<T>,
+    /** Made as the signal comes, when a function: what the wait knows then (an operation started or not). */
+    interrupted: string | (() => string),
+  ) => Promise<T>;
 }
 
 /** A timer, ended early (rejecting with the signal's reason) when `signal` is aborted. */

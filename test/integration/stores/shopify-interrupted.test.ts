@@ -67,4 +67,23 @@ describe('`run` interrupted while Shopify prepares its export (before the run ex
       }
     },
   );
+
+  it('SIGINT while Shopify refuses to start the operation for now (429): no operation is said to be left in the shop, exit 130', async () => {
+    shop = await startShopifyDouble(sampleShop(), {
+      token: TOKEN,
+      failing: { operation: 'run', answer: 429, times: 1000, retryAfter: 300 },
+    });
+    const run = pipeline.spawn(['run', shop.source], { SHOPIFY_ACCESS_TOKEN: TOKEN });
+    // The start was refused, and the run waits as Shopify asked.
+    await run.waitForStderr(/asked to wait/);
+
+    run.process.kill('SIGINT');
+    const exited = await run.exited;
+
+    expect(exited).toEqual({ code: 130, signal: null });
+    expect(run.stderr().trim().split('\n').at(-1)).toBe(
+      `catalog-sync: interrupted (SIGINT) before Shopify started the export of ${shop.source}: nothing was sent, and no bulk operation of this run is left in the shop.`,
+    );
+    expect(shop.operations()).toEqual([]);
+  });
 });

@@ -3,7 +3,14 @@ import type { AddressKind } from '../../../net/address-policy.js';
 import { SecretForms } from '../../../secret-forms.js';
 import { SourceError, sourceError } from '../../source-error.js';
 import type { ShopifyCredentials } from '../credentials.js';
-import { type CallAnswer, callStore, connectionOf, parseJson, retryAfterMs } from '../http-call.js';
+import {
+  type CallAnswer,
+  callStore,
+  connectionOf,
+  parseJson,
+  retryAfterMs,
+  StoreCallFailure,
+} from '../http-call.js';
 import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { waitAsAsked } from '../store-wait.js';
@@ -30,6 +37,11 @@ interface GraphqlAnswer {
 export class ShopifyAdminApi {
   /** The kind of address the API answered from: the result file's URL is judged as a redirect from it. */
   kind: AddressKind | undefined;
+  /**
+   * A call that may change the shop (the mutation that starts the bulk operation) is under way: sent,
+   * its answer not read yet. Between such calls, Shopify has started nothing that was not answered.
+   */
+  changing = false;
   private readonly endpoint: URL;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly secrets: SecretForms;
@@ -53,6 +65,7 @@ export class ShopifyAdminApi {
     let tries = 0;
     for (;;) {
       let answer: CallAnswer;
+      this.changing = !reads;
       try {
         answer = await callStore(
           this.endpoint,
@@ -71,9 +84,12 @@ export class ShopifyAdminApi {
           },
         );
       } catch (error) {
+        // A request that may have reached Shopify: it may have started what it asked for.
+        this.changing = !reads && !(error instanceof StoreCallFailure && !error.sent);
         await failures.afterFailure(error);
         continue;
       }
+      this.changing = false;
       this.kind = answer.kind;
       if (answer.status === 401)
         throw sourceError(

@@ -15,6 +15,11 @@ export interface BulkResult {
   joined: { begun: string } | null;
 }
 
+/** The operation a read waits for once Shopify has given it (null until then), for its interrupt's line. */
+export interface BulkSeen {
+  operation: WaitedOperation | null;
+}
+
 /**
  * Starts the catalog's bulk operation, or joins the one of another run (bulk-operation-start.ts),
  * and polls it (`node(id:)`) until Shopify has written its file; resolves to the file's URL, or
@@ -25,13 +30,16 @@ export interface BulkResult {
 export async function runProductsBulkOperation(
   api: ShopifyAdminApi,
   label: string,
-  given: Pick<StoreReadOptions, 'sleep' | 'onProgress'> & { signal?: AbortSignal },
+  given: Pick<StoreReadOptions, 'sleep' | 'onProgress'> & { signal?: AbortSignal; seen?: BulkSeen },
 ): Promise<BulkResult> {
   // A wait given up (the CLI was interrupted) polls no more: it ends at once.
   const sleep = sleepOf(given);
   const options = { ...given, sleep };
   for (let restarts = 0; ; restarts++) {
+    // A joined operation that was canceled is no operation of this read's any more.
+    if (given.seen) given.seen.operation = null;
     const operation = await startOrJoin(api, label, options);
+    if (given.seen) given.seen.operation = operation;
     const result = await untilWritten(api, label, operation, options);
     if (result !== 'canceled') return result;
     if (restarts > 0) throw canceled(label);

@@ -53,9 +53,15 @@ export interface ShopifyDoubleSeams extends OperationPace {
   resultOrigin?: string;
   /**
    * A flaky host: the next `times` calls of this operation are answered `answer` (a status, or
-   * `reset`: the connection closed with no answer) before the double does anything with them.
+   * `reset`: the connection closed with no answer) before the double does anything with them; a
+   * 429 or 503 with `Retry-After: retryAfter` (seconds) when given.
    */
-  failing?: { operation: 'run' | 'poll' | 'result'; answer: number | 'reset'; times: number };
+  failing?: {
+    operation: 'run' | 'poll' | 'result';
+    answer: number | 'reset';
+    times: number;
+    retryAfter?: number;
+  };
   /** The oldest API version the shop serves (an older one is served as it); double-result-file.ts. */
   oldestSupported?: string;
   /** The file is ungrouped whatever `groupObjects` said (a shop, or an operation, that ignored it). */
@@ -114,7 +120,11 @@ export async function startShopifyDouble(
     if (!failing || failing.operation !== operation || failing.times <= 0) return null;
     failing.times--;
     if (failing.answer === 'reset') return { status: 0, reset: true, body: '' };
-    return { status: failing.answer, body: '{"errors":"Internal Server Error"}' };
+    return {
+      status: failing.answer,
+      ...(failing.retryAfter === undefined ? {} : { headers: { 'retry-after': String(failing.retryAfter) } }),
+      body: '{"errors":"Internal Server Error"}',
+    };
   };
 
   const fileOf = (operation: DoubleOperation | undefined) =>

@@ -6,7 +6,7 @@ import type { StoreRows } from '../store-rows.js';
 import type { StoreAddress } from '../store-url.js';
 import type { StoreReadOptions } from '../types.js';
 import { ShopifyAdminApi } from './admin-api.js';
-import { runProductsBulkOperation } from './bulk-operation.js';
+import { type BulkSeen, runProductsBulkOperation } from './bulk-operation.js';
 import { checkApiVersion, oneBulkQueryAtATime, quotedApiVersion, SHOPIFY_API_VERSION } from './bulk-query.js';
 import { exportRows, SHOPIFY_EXPORT_COLUMNS } from './export-rows.js';
 import { readBulkProducts } from './result-file.js';
@@ -31,9 +31,14 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
   const currency = await readShopCurrency(api);
   // Absent a CLI to interrupt it, the wait runs as it is (a signal never aborted).
   const whilePreparing = options.whilePreparing ?? ((wait) => wait(new AbortController().signal));
+  const seen: BulkSeen = { operation: null };
   const { url, objects, bytes, joined } = await whilePreparing(
-    (signal) => runProductsBulkOperation(api, store.display, { ...options, signal }),
-    interruptedLine(store.display, version),
+    (signal) => runProductsBulkOperation(api, store.display, { ...options, signal, seen }),
+    // Worded as the signal comes: Shopify may not have started any operation yet.
+    () =>
+      seen.operation === null && !api.changing
+        ? notStartedLine(store.display)
+        : interruptedLine(store.display, version),
   );
   async function* rows(): AsyncGenerator<Record<string, string>> {
     if (url === null) return;
@@ -60,6 +65,14 @@ export async function readShop(store: StoreAddress, options: StoreReadOptions): 
         : null,
     rows: rows(),
   };
+}
+
+/**
+ * A run stopped before Shopify started its operation (the start refused for now: a 429, a throttle,
+ * an operation being canceled) and with no start request under way: none of it is left in the shop.
+ */
+function notStartedLine(label: string): string {
+  return `before Shopify started the export of ${label}: nothing was sent, and no bulk operation of this run is left in the shop.`;
 }
 
 /**
