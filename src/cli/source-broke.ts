@@ -56,10 +56,17 @@ export async function reportSourceBroke(
   }
   const run = (await runtime.runs.get(id)) ?? ended;
   io.stdout.write(formatSummary(run, ownConnection(prepared.spec), prepared.detections));
-  io.stderr.write(`catalog-sync: ${terminalSafeLine(`${broke.error.message}. ${endedEarlyText(run)}`)}\n`);
+  io.stderr.write(
+    `catalog-sync: ${terminalSafeLine(`${sentence(broke.error.message)} ${endedEarlyText(run)}`)}\n`,
+  );
   await writeRunReport(io, runtime, flags, id, prepared.reportSeen);
   logRunSummary(io.stderr, runtime.logger, run, 'source-broke', ExitCode.usage);
   return ExitCode.usage;
+}
+
+/** The cause as a sentence: a line that ends in a question (`…a login or maintenance page?`) gets no period. */
+function sentence(line: string): string {
+  return /[.?!]$/.test(line) ? line : `${line}.`;
 }
 
 /** `Run … ended early after 200 rows: 1 updated, …`: what stays written, and where each row is told. */

@@ -32,6 +32,21 @@ describe('a store that fails half way through the read, after the run wrote', ()
     }
   }
 
+  it("WooCommerce: a login page half way through: its line and the run's, one sentence each (exit 2)", async () => {
+    woo = await startWooDouble(simpleWooStore(250), sampleCategories(), { ...KEYS });
+    woo.seams.failPage = { offset: 99, answer: 'html' };
+
+    const broken = await runWoo();
+
+    expect(broken.result.code).toBe(2);
+    const id = runIdOf(broken.result.stdout);
+    // Was `…login or maintenance page?. Run …`.
+    expect(oneLine(broken.result.stderr)).toContain(
+      'is the site behind a login or maintenance page? ' +
+        `Run ${id} ended early after 100 rows of the source`,
+    );
+  });
+
   it('WooCommerce: page 3 answers 500 on every try: the summary, the report and one line naming the cause and the run (exit 2)', async () => {
     const products = simpleWooStore(250);
     woo = await startWooDouble(products, sampleCategories(), { ...KEYS });

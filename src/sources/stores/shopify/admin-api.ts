@@ -15,6 +15,7 @@ import { isPassingStatus, StoreTries } from '../store-tries.js';
 import type { StoreAddress } from '../store-url.js';
 import { waitAsAsked } from '../store-wait.js';
 import { type StoreReadOptions, sleepOf } from '../types.js';
+import { adminRedirectLine, htmlPageLine, isWebPage } from './admin-answer-lines.js';
 
 interface GraphqlAnswer {
   data?: unknown;
@@ -122,7 +123,10 @@ export class ShopifyAdminApi {
         await failures.afterPassingStatus(failed);
         continue;
       }
+      if (answer.status >= 300 && answer.status <= 399)
+        throw new SourceError(adminRedirectLine(failed, this.endpoint, answer.headers.location));
       if (answer.status < 200 || answer.status > 299) throw new SourceError(failed);
+      if (isWebPage(answer)) throw sourceError(label, htmlPageLine(this.endpoint));
       // A GraphQL error (or any text of the answer a message quotes) may echo the token it was sent.
       const body = this.secrets.redactParsed(
         parseJson(answer.body, label, "the Admin API's answer"),

@@ -65,14 +65,14 @@ export interface WooDoubleSeams {
   retryAfter?: number;
   /**
    * A flaky host: requests of `/products` at this `offset` (the reader's pages overlap by one: with
-   * pages of 100, offsets 0, 99, 198…) are answered `answer` (a status, or `reset`: the connection
-   * closed with no answer), `times` of them (every one when absent); `before` is awaited first (a
+   * pages of 100, offsets 0, 99, 198…) are answered `answer` (a status, `reset`: the connection
+   * closed with no answer, or `html`: a login page, as a security plugin or a maintenance mode gives), `times` of them (every one when absent); `before` is awaited first (a
    * test holds the read until the run has written something; one that never resolves: a page that
    * never answers). A 429 or 503 comes with `Retry-After: retryAfter` (seconds) when given.
    */
   failPage?: {
     offset: number;
-    answer: number | 'reset';
+    answer: number | 'reset' | 'html';
     times?: number;
     before?: () => Promise<void>;
     retryAfter?: number;
@@ -170,6 +170,12 @@ export async function startWooDouble(
       await failing.before?.();
       if (failing.times !== undefined) failing.times--;
       if (failing.answer === 'reset') return { status: 0, reset: true, body: '' };
+      if (failing.answer === 'html')
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=UTF-8' },
+          body: '<!DOCTYPE html><html><body><form id="loginform">Log in</form></body></html>',
+        };
       const answer = wooError(
         failing.answer,
         'internal_server_error',
