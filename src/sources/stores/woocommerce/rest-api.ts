@@ -143,7 +143,7 @@ export class WooRestApi {
           throw new SourceError(`${label}: the store stayed busy (${answer.status}) after ${busy} waits`);
         busy++;
         await waitAsAsked(
-          `${label}: the store answered ${answer.status} on ${url.pathname} ${which}`,
+          `${label}: the store answered ${answer.status} on ${which}`,
           retryAfterMs(answer.headers, (this.options.now ?? Date.now)()),
           5000,
           this.options,
