@@ -18,6 +18,8 @@ export function partialRead(
   run: Pick<RunRecord, 'aborted' | 'only' | 'state' | 'cancelledAt' | 'fieldsRefused'>,
   listFailed: boolean,
   listSkipped = false,
+  /** Why no chunk read the list, when Redis lost them all first (queue/list-never-read.ts). */
+  listNeverRead: string | null = null,
 ): string | null {
   if (run.aborted) return NOT_READ_TO_END;
   // The list was read: a field name no listed product shows refused the run before any write.
@@ -26,6 +28,7 @@ export function partialRead(
   if (run.state === 'cancelled' || run.cancelledAt !== undefined) return 'the run was cancelled';
   if (run.only) return `--only ${run.only} leaves rows out`;
   if (listFailed) return "the seller's products could not be read";
+  if (listNeverRead) return listNeverRead;
   if (listSkipped)
     return 'no product list read (--incremental relied on its record): the next full read applies it (a run without --incremental, or once the record is older than --full-read-after)';
   return null;

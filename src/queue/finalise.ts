@@ -26,6 +26,7 @@ import type { ChunkJobData } from '../runs/chunk-job.js';
 import { finalisationOver, type LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { recordFieldsSent } from '../runs/managed-fields.js';
+import { LIST_NEVER_READ } from '../runs/run-record.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 import { LIST_SKIPPED, recordFullRead, voidRecordLacking } from '../sync/incremental.js';
@@ -104,15 +105,17 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     await settlePlannedAsUnsent(deps, run);
     return endRun(deps, runId, false, run.endingEarly);
   }
-  const [listFailed, heldRows, heldReason, scanned, listSkipped, lookalikeRows] = await deps.redis.hmget(
-    deps.keys.run(runId),
-    'snapshotFailed',
-    'status:held',
-    'heldReason',
-    DEACTIVATIONS_SCANNED,
-    LIST_SKIPPED,
-    LOOKALIKE_ROWS,
-  );
+  const [listFailed, heldRows, heldReason, scanned, listSkipped, lookalikeRows, listNeverRead] =
+    await deps.redis.hmget(
+      deps.keys.run(runId),
+      'snapshotFailed',
+      'status:held',
+      'heldReason',
+      DEACTIVATIONS_SCANNED,
+      LIST_SKIPPED,
+      LOOKALIKE_ROWS,
+      LIST_NEVER_READ,
+    );
   // A dry run holds nothing: its summary says what the real run would be held for.
   if (run.dryRun && lookalikeRows === '1') {
     const wouldHold = lookalikeText(await lookalikesOf(deps.redis, deps.keys, runId));
@@ -124,7 +127,9 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
     await enqueueDeactivations(deps, runId, queue);
     return false;
   }
-  const notApplied = run.missing ? partialRead(run, Boolean(listFailed), listSkipped === '1') : null;
+  const notApplied = run.missing
+    ? partialRead(run, Boolean(listFailed), listSkipped === '1', listNeverRead)
+    : null;
   // Said in the summary: `--missing` given and nothing deactivated is never silent.
   if (notApplied !== null) await deps.redis.hset(deps.keys.run(runId), MISSING_NOT_APPLIED, notApplied);
   const deactivate = run.missing && notApplied === null ? run.missing : null;

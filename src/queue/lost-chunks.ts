@@ -11,6 +11,7 @@ import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelledOutcomes } from './cancelled-outcomes.js';
 import { advanceRun } from './finalise.js';
+import { markListNeverRead } from './list-never-read.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
 
@@ -67,6 +68,8 @@ export async function settleLostRows(deps: LostChunkDeps, runId: string): Promis
         `run ${runId}: ${settled} rows held by no chunk job (their chunk was lost from Redis): settled not sent`,
       );
     }
+    // No job of it left: none will read the seller's list, which its end waits for otherwise.
+    if (held.jobs === 0) await markListNeverRead(deps.redis, deps.keys, runId);
     // Its last chunk lost, nothing would end it (a chunk that settles its last row does that).
     if (settled > 0 || held.jobs === 0) await advanceRun(deps, runId, queue);
     return settled;

@@ -263,3 +263,9 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (dropped > 0) fields.revertsDropped = dropped;
   return fields;
 }
+
+/**
+ * Run record field: no chunk of the run will ever read the seller's product list, Redis lost them all
+ * before one did (queue/list-never-read.ts). Its end does not wait for the read, as after a failed one.
+ */
+export const LIST_NEVER_READ = 'listNeverRead';

@@ -15,7 +15,14 @@ import { execWithCounts, RequestCounts } from './request-counts.js';
 import { recordRevert } from './revert-history.js';
 import { runCount } from './run-counts.js';
 import { runDataKeys } from './run-data-keys.js';
-import { laterFields, newRunId, type RunRecord, type RunSpec, type RunState } from './run-record.js';
+import {
+  LIST_NEVER_READ,
+  laterFields,
+  newRunId,
+  type RunRecord,
+  type RunSpec,
+  type RunState,
+} from './run-record.js';
 import { ADD_MISSING, FINISH, MARK_RUNNING, REQUEST_CANCEL, unwrittenCounter } from './run-scripts.js';
 import type { RowWrite } from './settle-batch.js';
 import { fenceArgs, type SettleFence } from './settle-fence.js';
@@ -242,12 +249,13 @@ export class RunStore {
       if (run.settled + planned < run.total) return null;
     } else if (!run.produced || run.settled < run.total) return null;
     // Without the product list there are no `missing` lines to write, but the run must still end
-    // (a cancelled run may end before its list was read, one whose source broke before any chunk).
+    // (a cancelled run may end before its list was read, one whose source broke before any chunk,
+    // one whose every chunk Redis lost before one read it).
     const listRead =
       run.endingEarly !== undefined ||
       run.snapshotReady ||
       run.cancelledAt !== undefined ||
-      (await this.redis.hexists(this.keys.run(id), 'snapshotFailed')) === 1;
+      (await this.redis.hmget(this.keys.run(id), 'snapshotFailed', LIST_NEVER_READ)).some((v) => v !== null);
     if (!listRead) return null;
     return claimFinalisationLease(this.redis, this.keys.run(id), lease);
   }
