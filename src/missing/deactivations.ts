@@ -19,7 +19,7 @@ interface DueDeps {
 }
 
 /** The run's due deactivations (keys.deactivations), in batches; HSCAN may repeat one, never skip one. */
-async function* dueBatches(deps: DueDeps, runId: string): AsyncGenerator<DeactivateItem[]> {
+export async function* dueBatches(deps: DueDeps, runId: string): AsyncGenerator<DeactivateItem[]> {
   let cursor = '0';
   do {
     const [next, flat] = await deps.redis.hscan(

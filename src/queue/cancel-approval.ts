@@ -20,7 +20,8 @@ import { endIfFinalisationOver, type FinaliseDeps } from './finalise.js';
 export async function cancelApprovedRows(
   deps: FinaliseDeps,
   run: Pick<RunRecord, 'id' | 'total' | 'approvedQueued' | 'approvedRows'>,
-  active: readonly Job<ChunkJobData>[],
+  /** The run's jobs a worker may still hold: their rows are theirs to settle. */
+  active: readonly Pick<Job<ChunkJobData>, 'data'>[],
 ): Promise<void> {
   if (!run.approvedQueued) return;
   const busy = new Set(active.flatMap((job) => job.data.rows.map((row) => row.row)));

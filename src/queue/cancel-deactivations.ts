@@ -17,7 +17,8 @@ export const CANCELLED = 'cancelled';
 export async function cancelDueDeactivations(
   deps: FinaliseDeps,
   runId: string,
-  active: readonly Job<ChunkJobData>[],
+  /** The run's jobs a worker may still hold: their deactivations are theirs to settle. */
+  active: readonly Pick<Job<ChunkJobData>, 'data'>[],
 ): Promise<void> {
   const busy = new Set(active.flatMap((job) => (job.data.deactivate ?? []).map((item) => item.id)));
   await settleDueUnsent(deps, runId, busy, CANCELLED);

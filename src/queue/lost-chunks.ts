@@ -10,8 +10,10 @@ import { type ChunkJobData, runIdOfChunkJob } from '../runs/chunk-job.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { cancelledOutcomes } from './cancelled-outcomes.js';
-import { advanceRun } from './finalise.js';
+import { advanceRun, endIfFinalisationOver, tellApprovalEnd } from './finalise.js';
 import { markListNeverRead } from './list-never-read.js';
+import { giveBackLostApprovals } from './lost-approvals.js';
+import { settleLostDeactivations } from './lost-deactivations.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
 
@@ -68,19 +70,33 @@ export async function settleLostRows(deps: LostChunkDeps, runId: string): Promis
         `run ${runId}: ${settled} rows held by no chunk job (their chunk was lost from Redis): settled not sent`,
       );
     }
+    // Its `--missing` deactivations and an approval's rows are held by jobs too (its end waits on them).
+    const deactivations = await settleLostDeactivations(deps, run, held.jobs);
+    const approved = await giveBackLostApprovals(deps, run, held.jobs);
+    if (deactivations > 0 || approved > 0) {
+      deps.logger?.warn(
+        { run: runId, deactivations, approved },
+        `run ${runId}: ${deactivations} deactivations and ${approved} approved rows held by no job (their job was lost from Redis): deactivations settled not sent, approved rows held again`,
+      );
+    }
     // No job of it left: none will read the seller's list, which its end waits for otherwise.
-    if (held.jobs === 0) await markListNeverRead(deps.redis, deps.keys, runId);
+    if (held.jobs.length === 0) await markListNeverRead(deps.redis, deps.keys, runId);
     // Its last chunk lost, nothing would end it (a chunk that settles its last row does that).
-    if (settled > 0 || held.jobs === 0) await advanceRun(deps, runId, queue);
-    return settled;
+    if (settled > 0 || held.jobs.length === 0) await advanceRun(deps, runId, queue);
+    // As after a `deactivate` or `approve` job: the last of them ends the run, or the round.
+    if (deactivations > 0 || approved > 0 || run.cancelledAt !== undefined) {
+      await tellApprovalEnd(deps, runId);
+      await endIfFinalisationOver(deps, runId);
+    }
+    return settled + deactivations + approved;
   } finally {
     await queue.close();
   }
 }
 
 /**
- * The rows the run's chunk jobs hold, and how many jobs it has; null when a worker holds a job of it
- * whose data is gone. Their ids are read in one step (one script over the states), so that a job
+ * The rows the run's chunk jobs hold, and the jobs' data (their deactivations); null when a worker
+ * holds a job of it whose data is gone. Their ids are read in one step (one script over the states), so that a job
  * moving between two states is never missed; their rows after, then the outcomes (settleUnheld): a
  * job that ends in between settled its rows before it went.
  */
@@ -88,18 +104,21 @@ async function heldRows(
   deps: LostChunkDeps,
   queue: Queue<ChunkJobData>,
   runId: string,
-): Promise<{ rows: Set<number>; jobs: number } | null> {
+): Promise<{ rows: Set<number>; jobs: ChunkJobData[] } | null> {
   const ids = (await queue.getRanges([...HOLDING_STATES], 0, -1, true)).filter(
     (id) => runIdOfChunkJob(id) === runId,
   );
   const rows = new Set<number>();
+  const jobs: ChunkJobData[] = [];
   for (const id of ids) {
     const job = await queue.getJob(id);
     if (job?.data?.rows) {
       for (const row of job.data.rows) rows.add(row.row);
+      jobs.push(job.data);
     } else if ((await deps.redis.exists(queue.toKey(`${id}:lock`))) === 1) return null;
+    // Its data gone and no worker on it: it holds nothing, and BullMQ hands it out no more.
   }
-  return { rows, jobs: ids.length };
+  return { rows, jobs };
 }
 
 /** Settles the run's rows neither settled, nor in `held`, nor planned, page by page. */

@@ -226,6 +226,13 @@ export class RedisKeys {
   deactivationClaims(runId: string): string {
     return `${this.#run(runId)}:deactivation-claims`;
   }
+  /**
+   * Set of `round:row`: the approved rows whose queued `approve` job Redis lost, given back to the
+   * held ones (queue/lost-approvals.ts): each is taken off the round's count once.
+   */
+  approvalsGivenBack(runId: string): string {
+    return `${this.#run(runId)}:approvals-given-back`;
+  }
   /** Set of remote ids that a source row addressed, created or updated. */
   touched(runId: string): string {
     return `${this.#run(runId)}:touched`;

@@ -22,6 +22,7 @@ export function runningOnlyKeys(keys: RedisKeys, id: string): string[] {
     keys.plan(id),
     keys.planParents(id),
     keys.deactivationClaims(id),
+    keys.approvalsGivenBack(id),
   ];
 }
 
