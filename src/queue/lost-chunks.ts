@@ -13,6 +13,7 @@ import { cancelledOutcomes } from './cancelled-outcomes.js';
 import { advanceRun, endIfFinalisationOver, tellApprovalEnd } from './finalise.js';
 import { markListNeverRead } from './list-never-read.js';
 import { giveBackLostApprovals } from './lost-approvals.js';
+import { createsOfRun, maybeSentReason } from './lost-creates.js';
 import { settleLostDeactivations } from './lost-deactivations.js';
 import { queueOptions } from './queue-options.js';
 import { queueNameOf } from './run-queue.js';
@@ -63,7 +64,13 @@ export async function settleLostRows(deps: LostChunkDeps, runId: string): Promis
   try {
     const held = await heldRows(deps, queue, runId);
     if (held === null) return 0;
-    const settled = await settleUnheld(deps, run, held.rows);
+    // A create of the run under way (its job vanished under a live worker): that worker settles its
+    // row, which the look cannot tell (its key went with its job), so the look waits for it.
+    const creates = await createsOfRun(deps.redis, deps.keys, run);
+    if (creates.live) return 0;
+    const reason =
+      creates.stale.length > 0 ? maybeSentReason(run.matchBy, creates.stale) : lostChunkReason(run.dryRun);
+    const settled = await settleUnheld(deps, run, held.rows, reason);
     if (settled > 0) {
       deps.logger?.warn(
         { run: runId, rows: settled },
@@ -122,12 +129,16 @@ async function heldRows(
 }
 
 /** Settles the run's rows neither settled, nor in `held`, nor planned, page by page. */
-async function settleUnheld(deps: LostChunkDeps, run: RunRecord, held: ReadonlySet<number>): Promise<number> {
+async function settleUnheld(
+  deps: LostChunkDeps,
+  run: RunRecord,
+  held: ReadonlySet<number>,
+  reason: string,
+): Promise<number> {
   // Its total as it is now: the record read before the jobs may be older than the producer's count.
   const [totalNow, planned] = await deps.redis.hmget(deps.keys.run(run.id), 'total', 'planned');
   const total = Number(totalNow ?? 0);
   const plans = Number(planned ?? 0) > 0 ? new PlanStore(deps.redis, deps.keys) : null;
-  const reason = lostChunkReason(run.dryRun);
   let settled = 0;
   for (let first = 1; first <= total; first += CANCEL_JOBS_PAGE) {
     const rows = Array.from({ length: Math.min(CANCEL_JOBS_PAGE, total - first + 1) }, (_, i) => first + i);

@@ -1,11 +1,14 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { settleLostRows } from '../../../src/queue/lost-chunks.js';
+import { LOST_DEACTIVATION, LOST_DEACTIVATION_MAYBE_SENT } from '../../../src/queue/lost-deactivations.js';
 import { queueOptions } from '../../../src/queue/queue-options.js';
 import { type ChunkJobData, chunkJobId } from '../../../src/runs/chunk-job.js';
 import { RedisKeys } from '../../../src/runs/keys.js';
 import { RunStore } from '../../../src/runs/run-store.js';
 import { gate } from '../../support/gate.js';
+import { runSpec } from '../../support/run-record.js';
 import { type CatalogRow, catalogRows } from '../support/catalog.js';
 import { type CliResult, runIdOf } from '../support/cli.js';
 import { TEST_REDIS_URL } from '../support/redis-prefix.js';
@@ -178,5 +181,26 @@ describe('a run whose queued deactivate or approve job Redis lost', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await rig.status(runId)).toMatchObject({ state: 'done', counts: { updated: ROWS, held: 0 } });
     expect(prices().sort()).toEqual(newPrices.sort());
+  });
+
+  it('a lost deactivation its job had claimed says it may have been sent; one unclaimed, not sent', async () => {
+    // By hand, the run as its last `deactivate` jobs left it: finalised, two products still due, one
+    // claimed by a job whose claim is no longer renewed; no job left in the queue.
+    const run = await runs.create(runSpec({ sellerRef: 'ref-lost-claims', missing: { quantity: 0 } }));
+    await runs.markProduced(run.id, 0);
+    await runs.markSnapshotReady(run.id);
+    await redis.hset(keys.run(run.id), { state: 'running', finalising: 'done', deactivationsScanned: 1 });
+    await redis.hset(keys.deactivations(run.id), { 'p-claimed': 'SKU-1', 'p-unclaimed': 'SKU-2' });
+    await redis.hset(keys.deactivationClaims(run.id), 'p-claimed', `a-job|${Date.now() - 1000}`);
+
+    expect(await settleLostRows({ redis, keys, runs, prefix: rig.prefix }, run.id)).toBe(2);
+
+    expect(await runs.get(run.id)).toMatchObject({ state: 'done' });
+    const lines = new Map<string, string | undefined>();
+    for await (const line of runs.outcomes(run.id)) lines.set(line.productId ?? '', line.error);
+    expect(Object.fromEntries(lines)).toEqual({
+      'p-claimed': LOST_DEACTIVATION_MAYBE_SENT,
+      'p-unclaimed': LOST_DEACTIVATION,
+    });
   });
 });
