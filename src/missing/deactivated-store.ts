@@ -2,17 +2,10 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import type { CompactValue } from '../sync/compact-value.js';
 import { moveDeactivatedByKey } from './deactivated-migration.js';
+import type { DeactivatedProduct } from './deactivated-product.js';
+import { mergedRecord } from './merged-record.js';
 
-/** What `--missing` recorded of a product before its deactivating PUT. */
-export interface DeactivatedProduct {
-  id: string;
-  /** The values the `--missing` fields showed before (null: the product showed none). */
-  former: Record<string, CompactValue | null>;
-  /** The day of the deactivating PUT (UTC, `2026-11-27`); absent in a record from before it was kept. */
-  at?: string;
-  /** The values `--missing` set; absent in a record from before they were kept. */
-  set?: Record<string, CompactValue>;
-}
+export type { DeactivatedProduct } from './deactivated-product.js';
 
 const REPLACE_SCRIPT = `
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
@@ -40,7 +33,9 @@ export class DeactivatedStore {
 
   /**
    * Records the values before the write. A product deactivated already keeps its first record: the
-   * values before the first deactivation are the ones to give back, not the `--missing` ones.
+   * values before the first deactivation are the ones to give back, not the `--missing` ones. What
+   * this write adds to it (more fields named since, a value set by hand since) is merged in
+   * (merged-record.ts). Resolves to the record as kept.
    */
   async record(product: DeactivatedProduct): Promise<DeactivatedProduct> {
     const key = await this.hash();
@@ -48,13 +43,8 @@ export class DeactivatedStore {
     const json = await this.redis.hget(key, product.id);
     const kept = json ? parseRecord(json) : null;
     if (!json || !kept || kept.id !== product.id) return product;
-    // A field the first record knew no value of, that the product shows now (set by hand since): that
-    // value is the one to give back.
-    const learned = Object.entries(product.former).filter(
-      ([field, value]) => value !== null && (kept.former[field] ?? null) === null,
-    );
-    if (learned.length === 0) return kept;
-    const merged = { ...kept, former: { ...kept.former, ...Object.fromEntries(learned) } };
+    const merged = mergedRecord(kept, product);
+    if (!merged) return kept;
     await this.replace(product.id, json, merged);
     return merged;
   }
@@ -70,9 +60,12 @@ export class DeactivatedStore {
     if (!json || !kept) return;
     const pick = <T>(values: Record<string, T> | undefined) =>
       values && Object.fromEntries(Object.entries(values).filter(([field]) => fields.includes(field)));
-    const narrowed: DeactivatedProduct = { ...kept, former: pick(kept.former) ?? {} };
+    const { set: _set, setOn: _setOn, ...rest } = kept;
+    const narrowed: DeactivatedProduct = { ...rest, former: pick(kept.former) ?? {} };
     const set = pick(kept.set);
     if (set) narrowed.set = set;
+    const setOn = pick(kept.setOn);
+    if (setOn && Object.keys(setOn).length > 0) narrowed.setOn = setOn;
     await this.replace(id, json, narrowed);
   }
 
@@ -109,8 +102,12 @@ function parseRecord(json: string): DeactivatedProduct | null {
     for (const [field, value] of Object.entries(parsed.former))
       former[field] = isScalar(value) ? value : null;
     const record: DeactivatedProduct = { id: parsed.id, former };
-    const { at, set } = parsed as { at?: unknown; set?: unknown };
-    if (typeof at === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(at)) record.at = at;
+    const { at, set, setOn } = parsed as { at?: unknown; set?: unknown; setOn?: unknown };
+    if (typeof at === 'string' && isDay(at)) record.at = at;
+    if (typeof setOn === 'object' && setOn !== null) {
+      const days = Object.entries(setOn).filter((entry): entry is [string, string] => isDay(entry[1]));
+      if (days.length > 0) record.setOn = Object.fromEntries(days);
+    }
     if (typeof set === 'object' && set !== null) {
       record.set = {};
       for (const [field, value] of Object.entries(set)) if (isScalar(value)) record.set[field] = value;
@@ -119,6 +116,10 @@ function parseRecord(json: string): DeactivatedProduct | null {
   } catch {
     return null;
   }
+}
+
+function isDay(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
 
 function isScalar(value: unknown): value is CompactValue {

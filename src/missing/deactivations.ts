@@ -10,6 +10,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { decodeEntry } from '../sync/index-entry.js';
 import { DeactivatedStore } from './deactivated-store.js';
 import { DeactivationClaims } from './deactivation-claims.js';
+import { mergedRecord } from './merged-record.js';
 import { alreadySo, formerValues, type MissingValues, notGivenBackNote } from './missing-values.js';
 
 interface DueDeps {
@@ -139,8 +140,10 @@ async function previewNotes(
     const json = listed[i];
     const values = json ? decodeEntry(item.id, json).values : {};
     if (alreadySo(values, preview.missing)) return;
-    const former = records.get(item.id)?.former ?? formerValues(values, preview.missing);
-    const [note] = notGivenBackNote({ former });
+    // What the send would record: the product's record with this run's fields merged in.
+    const fresh = { id: item.id, former: formerValues(values, preview.missing) };
+    const kept = records.get(item.id);
+    const [note] = notGivenBackNote(kept ? (mergedRecord(kept, fresh) ?? kept) : fresh);
     if (note) notes.set(item.id, note);
   });
   return notes;

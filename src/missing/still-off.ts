@@ -20,7 +20,8 @@ export function stillOffNotes(
   const notes = fields.map((field) => {
     const set = product.set?.[field];
     const value = set === undefined || isDigest(set) ? 'as --missing set it' : String(set);
-    const on = product.at ? ` on ${product.at}` : '';
+    const day = product.setOn?.[field] ?? product.at;
+    const on = day ? ` on ${day}` : '';
     const before = product.former[field];
     const why =
       before === null || before === undefined
