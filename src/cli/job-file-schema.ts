@@ -94,6 +94,22 @@ export function missingValuesOfJob(value: string | Record<string, unknown>): Mis
   return typeof value === 'string' ? parseMissingValues(value, 'missing') : missingValuesOfMap(value);
 }
 
+/**
+ * Why a job file's `missing:` is refused, or null: a value it may not set says why
+ * (`price=0 would put …`), a value not in its forms gets the forms.
+ */
+function missingRefusal(value: string | Record<string, unknown>): string | null {
+  try {
+    missingValuesOfJob(value);
+    return null;
+  } catch (error) {
+    // The values' own reasons name the key first (`missing: …`); the line names it already.
+    const prefix = 'missing: ';
+    const message = error instanceof Error ? error.message : '';
+    return message.startsWith(prefix) ? message.slice(prefix.length) : MISSING_FORMS;
+  }
+}
+
 /** The schema, built when the first job file is read (zod is loaded then: lazy-modules.ts). */
 export const jobFile = builtOnce(() => {
   const { z } = zod();
@@ -196,7 +212,10 @@ export const jobFile = builtOnce(() => {
         .union([z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))], {
           error: MISSING_FORMS,
         })
-        .refine((value) => parses(() => missingValuesOfJob(value)), MISSING_FORMS)
+        .superRefine((value, context) => {
+          const why = missingRefusal(value);
+          if (why !== null) context.addIssue({ code: 'custom', message: why });
+        })
         .optional(),
       maxMissing: countOrPercent(z, '--max-missing', 'product'),
       /** `--notify`: an http(s) URL (checked against the address rule of sources when the job is read). */

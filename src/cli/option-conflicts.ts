@@ -38,8 +38,28 @@ function onlyMakesIdle(option: keyof RunFlags, only: 'create' | 'update', why: s
       : null;
 }
 
+/**
+ * `--missing` naming the field the run matches products by: the product it writes would no longer
+ * be found under its key (missing/missing-value-rules.ts refuses `sku` and `id` alike, whatever the
+ * run). `matchBy` is the field, `given` how the run was told it (`--match-by name`), where it was.
+ */
+export function missingNamesMatchField(
+  flags: Pick<RunFlags, 'missing'>,
+  names: OptionNames,
+  matchBy: string,
+  given?: string,
+): string | null {
+  if (!flags.missing || !Object.hasOwn(flags.missing, matchBy)) return null;
+  const how = given ? ` (${given})` : '';
+  return `${names.name('missing')}: ${matchBy} is the field this run matches products by${how}: never a --missing field (a product given another key is lost to the source's row, and comes back as a second product)`;
+}
+
 /** Checked before the source is opened: the options alone tell. */
 const BEFORE_SOURCE: readonly Check[] = [
+  (flags, names) =>
+    flags.matchBy === undefined
+      ? null
+      : missingNamesMatchField(flags, names, flags.matchBy, names.withValue('matchBy', flags.matchBy)),
   // A guard of a deactivation that was not asked for would silently guard nothing.
   (flags, names) =>
     flags.maxMissing !== undefined && !flags.missing

@@ -19,7 +19,7 @@ import { terminalSafeLine } from '../terminal-safe.js';
 import { checkKeyEnv, readTrustRules } from '../trust-config.js';
 import { DEFAULT_KEY_ENV } from '../trust-rules.js';
 import { openJobFile } from './job-file-open.js';
-import { checkOptionsAlone, checkSentFields } from './option-conflicts.js';
+import { checkOptionsAlone, checkSentFields, missingNamesMatchField } from './option-conflicts.js';
 import { OptionNames } from './option-origins.js';
 import type { CliIo } from './program.js';
 import type { RunFlags } from './run-flags.js';
@@ -173,6 +173,9 @@ export async function prepareRun(
       ...(flags.taxRate !== undefined ? { taxRate: flags.taxRate } : {}),
       ...(flags.priceDecimals !== undefined ? { priceDecimals: flags.priceDecimals } : {}),
     });
+    // The field the source's columns and the mapping made the match field (`--match-by ean` is barcode).
+    const keyLine = missingNamesMatchField(flags, names, mapper.matchBy);
+    if (keyLine !== null) throw new UsageError(keyLine);
     // Before the other checks of these names: `stock` is refused for what it is, whatever the
     // listed products show (an older run's `stock` text field) or this run sends.
     // Each named where the user wrote it: a flag, or a job file's key (`missing in nightly.yml`).

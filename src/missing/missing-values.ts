@@ -4,6 +4,7 @@ import { convertField } from '../catalog/validate.js';
 import type { FieldValue, ProductFields } from '../interfaces.js';
 import { type CompactValue, compactEquals, compactValue, isDigest } from '../sync/compact-value.js';
 import { UsageError } from '../usage-error.js';
+import { refusedMissingValue } from './missing-value-rules.js';
 
 /**
  * `--missing field=value[,field=value]` (job files: `missing:` as a map): the fields a product this
@@ -28,6 +29,8 @@ function typed(field: string, text: string, option: string): FieldValue {
   });
   if (converted.ok !== true)
     throw new UsageError(`${option}: ${'reason' in converted ? converted.reason : converted.note}`);
+  const refused = refusedMissingValue(field, text, converted.value, option);
+  if (refused !== null) throw new UsageError(refused);
   return converted.value;
 }
 

@@ -36,4 +36,13 @@ describe("a job file's missing:", () => {
       );
     },
   );
+
+  it.each([
+    ['missing: {price: 0}', 'price=0 would put a product gone from the source on sale for nothing'],
+    ['missing: "quantity=0,sku=GONE"', "sku is a product's key, which runs find it by"],
+    ['missing: {status: bogus}', 'status=bogus is not a status that takes a product off sale'],
+    ['missing: {quantity: -1}', 'quantity=-1 is below 0'],
+  ])('%s: one line saying why the value is refused', (line, why) => {
+    expect(() => parseJob(`source: a.csv\n${line}\n`, PATH)).toThrow(`j.yml: missing: ${why}`);
+  });
 });

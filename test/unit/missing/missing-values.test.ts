@@ -19,12 +19,52 @@ import { UsageError } from '../../../src/usage-error.js';
 describe('--missing field=value lists', () => {
   it('types each value as the generic preset reads its column', () => {
     expect(parseMissingValues('stock=0')).toEqual({ stock: '0' });
-    expect(parseMissingValues('quantity=0, price=0.00,status=inactive,active=no')).toEqual({
+    expect(parseMissingValues('quantity=0, price=999.00,status=inactive,active=no')).toEqual({
       quantity: 0,
-      price: 0,
+      price: 999,
       status: 'inactive',
       active: false,
     });
+    for (const status of ['inactive', 'draft', 'private', 'archived', 'hidden'])
+      expect(parseMissingValues(`status=${status}`)).toEqual({ status });
+  });
+
+  const OFF_SALE = 'one of inactive, draft, private, archived, hidden';
+  it.each([
+    [
+      'price=0',
+      '--missing: price=0 would put a product gone from the source on sale for nothing (a price is sent as 0 only where the source gives 0): take it off sale with quantity=0 or status=inactive',
+    ],
+    ['price=0.00', 'price=0.00 would put a product gone from the source on sale for nothing'],
+    // Sent as money is, to cents: 0.
+    ['price=0.004', 'price=0.004 would put a product gone from the source on sale for nothing'],
+    ['quantity=0,sale_price=0', 'sale_price=0 would put a product gone from the source on sale for nothing'],
+    [
+      'quantity=-1',
+      '--missing: quantity=-1 is below 0: the API takes a quantity of 0 or more; take the product off sale with quantity=0',
+    ],
+    [
+      'status=bogus',
+      `--missing: status=bogus is not a status that takes a product off sale: give ${OFF_SALE}`,
+    ],
+    ['status=active', `status=active is not a status that takes a product off sale: give ${OFF_SALE}`],
+    ['status=Inactive', `status=Inactive is not a status that takes a product off sale: give ${OFF_SALE}`],
+    ['active=yes', '--missing: active=yes would put a product gone from the source on sale: give active=no'],
+    [
+      'sku=GONE',
+      "--missing: sku is a product's key, which runs find it by: never a --missing field (a product given another key is lost to the source's row, and comes back as a second product)",
+    ],
+    ['quantity=0,id=5', "--missing: id is the product's number on the marketplace, not a field a PUT sets"],
+  ])('%j refuses the run before anything is read or sent: %s', (text, message) => {
+    expect(() => parseMissingValues(text)).toThrow(UsageError);
+    expect(() => parseMissingValues(text)).toThrow(message);
+  });
+
+  it('a job file map is held to the same rules, named as written', () => {
+    expect(() => missingValuesOfMap({ price: 0 }, 'missing')).toThrow(
+      'missing: price=0 would put a product gone from the source on sale for nothing',
+    );
+    expect(() => missingValuesOfMap({ sku: 'GONE' }, 'missing')).toThrow("missing: sku is a product's key");
   });
 
   it.each([
