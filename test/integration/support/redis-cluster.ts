@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { makeTestCertificates } from '../../support/test-ca.js';
+import { makeTestCertificates, signTestCertificate } from '../../support/test-ca.js';
 import { freePort } from './own-redis.js';
 
 /**
@@ -26,6 +26,16 @@ export function clusterUnsupported(): string | null {
 export interface ClusterSecurity {
   password?: string;
   tls?: boolean;
+  /**
+   * The names the nodes' certificate holds, as a subjectAltName (`DNS:localhost`); default
+   * `IP:127.0.0.1`. One certificate for every node, as a managed cluster's wildcard is.
+   */
+  certificateFor?: string;
+  /**
+   * A host name every node announces (`cluster-announce-hostname`, and `cluster-preferred-endpoint-type
+   * hostname`: CLUSTER SLOTS then names the nodes by it, as a managed cluster's do).
+   */
+  announceHostname?: string;
 }
 
 /**
@@ -64,14 +74,24 @@ export class TestCluster {
 
   /** The nodes, `host:port,…`. */
   get nodes(): string {
-    return this.ports.map((port) => `127.0.0.1:${port}`).join(',');
+    return this.nodesNamed('127.0.0.1');
+  }
+
+  /** The nodes under another name of this machine (`localhost`), `host:port,…`. */
+  nodesNamed(host: string): string {
+    return this.ports.map((port) => `${host}:${port}`).join(',');
   }
 
   /** `REDIS_CLUSTER`'s value: the nodes, after the scheme and password a client needs. */
   get value(): string {
+    return this.valueNamed('127.0.0.1');
+  }
+
+  /** `REDIS_CLUSTER`'s value with the nodes named `host`. */
+  valueNamed(host: string): string {
     const { password, tls } = this.security;
-    if (!password && !tls) return this.nodes;
-    return `${tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}${this.nodes}`;
+    if (!password && !tls) return this.nodesNamed(host);
+    return `${tls ? 'rediss' : 'redis'}://${password ? `:${encodeURIComponent(password)}@` : ''}${this.nodesNamed(host)}`;
   }
 
   /** The CA that signed the nodes' certificate (TLS only): NODE_EXTRA_CA_CERTS of a client. */
@@ -94,7 +114,15 @@ export class TestCluster {
     }
     const cluster = new TestCluster(ports, dir, security, layout);
     try {
-      if (security.tls) makeTestCertificates(dir);
+      if (security.tls) {
+        makeTestCertificates(dir);
+        // Its own certificate in the place of the one for 127.0.0.1 (redis-cli checks no name).
+        if (security.certificateFor) {
+          const named = signTestCertificate(dir, 'named', security.certificateFor);
+          await rename(named.cert, join(dir, 'server.pem'));
+          await rename(named.key, join(dir, 'server.key'));
+        }
+      }
       for (const port of ports) cluster.startNode(port);
       await cluster.waitFor(async () => {
         for (const port of ports) if ((await cluster.node(port, (r) => r.ping())) !== 'PONG') return false;
@@ -186,6 +214,10 @@ export class TestCluster {
       ? ['--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem']
       : [];
     const auth = password ? ['--requirepass', password, '--masterauth', password] : [];
+    const { announceHostname } = this.security;
+    const announce = announceHostname
+      ? ['--cluster-announce-hostname', announceHostname, '--cluster-preferred-endpoint-type', 'hostname']
+      : [];
     const timeout = this.layout.nodeTimeoutMs
       ? ['--cluster-node-timeout', String(this.layout.nodeTimeoutMs)]
       : [];
@@ -195,6 +227,7 @@ export class TestCluster {
         ...listen,
         ...certificates,
         ...auth,
+        ...announce,
         ...timeout,
         '--bind',
         '127.0.0.1',
@@ -258,12 +291,19 @@ export class TestCluster {
     );
   }
 
-  /** What a client of the test's own needs to be let in. */
-  private clientSecurity(): { password?: string; tls?: { ca: Buffer } } {
-    const { password, tls } = this.security;
+  /**
+   * What a client of the test's own needs to be let in. It reaches the nodes at 127.0.0.1 whatever
+   * names their certificate holds: it checks the chain, not the name (the tool's checks are tested).
+   */
+  private clientSecurity(): {
+    password?: string;
+    tls?: { ca: Buffer; checkServerIdentity?: () => undefined };
+  } {
+    const { password, tls, certificateFor } = this.security;
+    const anyName = certificateFor ? { checkServerIdentity: () => undefined } : {};
     return {
       ...(password ? { password } : {}),
-      ...(tls ? { tls: { ca: readFileSync(this.caFile) } } : {}),
+      ...(tls ? { tls: { ca: readFileSync(this.caFile), ...anyName } } : {}),
     };
   }
 
