@@ -8,6 +8,7 @@ import { makeTestCertificates, signTestCertificate } from '../../support/test-ca
 import { freePort, OwnRedis } from '../support/own-redis.js';
 import { usePipeline } from '../support/pipeline.js';
 import { tlsUnsupported } from '../support/redis-cluster.js';
+import { TEST_REDIS_URL } from '../support/redis-prefix.js';
 
 const unsupported = tlsUnsupported();
 
@@ -84,3 +85,35 @@ describe.skipIf(unsupported !== null)(
     });
   },
 );
+
+/**
+ * rediss:// to a port that speaks no TLS (the test's plain Redis): it takes the connection and never
+ * answers the TLS hello, so the line said only `(connect ETIMEDOUT)`, as for a host out of reach.
+ * The reverse mistake is told `if that port speaks TLS, use rediss://`; this one is told its match.
+ */
+describe('rediss:// to a port without TLS', () => {
+  const pipeline = usePipeline();
+  const plain = new URL(TEST_REDIS_URL).host;
+
+  it.each([
+    [
+      'REDIS_URL',
+      `Redis is not reachable at rediss://${plain} (TLS handshake timed out; if that port does not speak TLS, use redis://). Check REDIS_URL (now rediss://${plain}), or start the Redis it names.`,
+    ],
+    [
+      'REDIS_CLUSTER',
+      `Redis Cluster is not reachable at rediss-cluster://${plain} (TLS handshake timed out; if that port does not speak TLS, use redis://). Check REDIS_CLUSTER: every master must be reachable from here.`,
+    ],
+  ])(
+    '%s: says the handshake timed out and to use redis://, exit 2',
+    { timeout: 60_000 },
+    async (variable, line) => {
+      const child = pipeline.spawn(['status'], {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        [variable]: `rediss://${plain}`,
+      });
+      expect((await child.exited).code).toBe(2);
+      expect(child.stderr()).toBe(`catalog-sync: ${line}\n`);
+    },
+  );
+});
