@@ -73,6 +73,17 @@ async function firstNodeRefusal(
   }
 }
 
+/**
+ * ioredis resolves the nodes it is given to addresses before connecting, and TLS then checks the
+ * certificate against the address: a certificate for host names (a managed cluster's,
+ * `*.cache.amazonaws.com`) would never match. Kept as named, the name is resolved as the socket
+ * connects and checked against the certificate (ioredis documents this for TLS clusters). The nodes
+ * the cluster names (CLUSTER SLOTS) are connected to as it names them.
+ */
+function keepHostName(hostname: string, callback: (error: null, address: string) => void): void {
+  callback(null, hostname);
+}
+
 function nodeOf(hostPort: string): { host: string; port: number } {
   const colon = hostPort.lastIndexOf(':');
   return { host: hostPort.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(colon + 1)) };
@@ -91,6 +102,7 @@ export async function connectCluster(
   const display = clusterDisplay(target);
   const cluster = new WatchedCluster(target.nodes.map(nodeOf), {
     lazyConnect: true,
+    ...(target.tls ? { dnsLookup: keepHostName } : {}),
     // No retries while proving the connection: a cluster out of reach is said at once.
     clusterRetryStrategy: () => null,
     slotsRefreshTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,

@@ -5,6 +5,7 @@ import { ClusterNodeError, clusterNodeLine, clusterStateOf } from './cluster-nod
 import { applyInfoAccess, infoAccessOf, noteInfoRefused } from './info-access.js';
 import { permissionRefusalLine } from './permission-refusal.js';
 import { databaseIndexOf, redisUserOf } from './redis-url.js';
+import { nameMismatchLine, schemeHint, withHandshakeTimeout } from './tls-lines.js';
 
 /**
  * Redis could not be used at all: a configuration problem for the user, said in one line (exit 2).
@@ -76,17 +77,6 @@ function withPasswordPlaceholder(url: string): string {
   }
 }
 
-/**
- * The names a certificate holds, from the error of a host-name mismatch (Node puts the peer's
- * certificate on it): its subjectAltName (`DNS:redis.internal, IP Address:10.0.0.5`), else its CN.
- */
-function certificateNames(cause: unknown): string {
-  const cert = (cause as { cert?: { subjectaltname?: string; subject?: { CN?: string } } }).cert;
-  if (cert?.subjectaltname) return cert.subjectaltname;
-  if (cert?.subject?.CN) return `CN=${cert.subject.CN}`;
-  return 'other names';
-}
-
 /** Node's codes for a certificate that the client does not accept. */
 const CERTIFICATE_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -151,10 +141,7 @@ export function describeConnectFailure(
       next: 'then run the command again',
     });
   }
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    // Node checks the name only once the chain is trusted: a CA to add would change nothing.
-    return `${redis} at ${at}: its TLS certificate is for ${certificateNames(cause)}, not ${(cause as { host?: string }).host ?? 'the host named'}: name the server in ${variable} as its certificate does (its CA is trusted here)`;
-  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return nameMismatchLine({ redis, at, variable, url }, cause);
   if (code === 'CERT_HAS_EXPIRED') {
     return `${redis} at ${at}: its TLS certificate has expired (${reason}): the server's certificate must be renewed (or this machine's clock is wrong)`;
   }
@@ -167,10 +154,7 @@ export function describeConnectFailure(
       `give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem, or check the host name in ${variable}`
     );
   }
-  const tlsHint =
-    code === 'ECONNRESET' && /^redis(-cluster)?:\/\//.test(url)
-      ? '; if that port speaks TLS, use rediss://'
-      : '';
+  const tlsHint = schemeHint(url, cause);
   if (cluster) {
     if (/cluster support disabled/i.test(reason)) {
       return `Redis at ${at} is not a cluster (${reason}): name it in REDIS_URL, and leave REDIS_CLUSTER unset`;
@@ -261,7 +245,14 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
       if (state !== null) throw new ClusterNodeError(state);
     }
   } catch (error) {
-    const refusal = error instanceof ClusterNodeError ? error : (cause ?? error);
+    const refusal =
+      error instanceof ClusterNodeError
+        ? error
+        : await withHandshakeTimeout(
+            url,
+            cause ?? error,
+            options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
+          );
     const databases = isDatabaseRefusal(refusal) ? await databaseCount(redis) : null;
     redis.disconnect();
     throw new RedisUnavailableError(url, refusal, { database, databases });

@@ -3,6 +3,7 @@ import { describeConnectFailure, displayRedisUrl } from '../../../src/redis/conn
 import { faultOf, RedisHealth, RunStateLostError } from '../../../src/redis/health.js';
 import { formatBytes, parseServerInfo, unfitForWrites } from '../../../src/redis/server-info.js';
 import { runNeedBytes } from '../../../src/redis/sizing.js';
+import { TlsHandshakeTimeout } from '../../../src/redis/tls-lines.js';
 
 /** A Redis error reply as ioredis rejects with it (a ReplyError is an Error with the reply's text). */
 function reply(message: string, extra: Record<string, unknown> = {}): Error {
@@ -259,6 +260,42 @@ describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its word
     });
     expect(describeConnectFailure(`rediss-cluster://${nodes}`, certificate)).toMatch(
       /^Redis Cluster at rediss-cluster:\/\/.*: its TLS certificate is not trusted here .*NODE_EXTRA_CA_CERTS.*REDIS_CLUSTER$/,
+    );
+  });
+
+  it('tells a certificate for other names than an announced node, which REDIS_CLUSTER cannot change', () => {
+    const mismatch = (host: string) =>
+      Object.assign(new Error(`Hostname/IP does not match certificate's altnames: Host: ${host}.`), {
+        code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        host,
+        cert: { subjectaltname: 'DNS:redis.example.test' },
+      });
+    const at = 'rediss-cluster://:***@redis.example.test:7000,10.9.9.9:7000';
+    expect(describeConnectFailure(at, mismatch('10.9.9.9'))).toBe(
+      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 10.9.9.9: name the server in REDIS_CLUSTER as its certificate does (its CA is trusted here)`,
+    );
+    expect(describeConnectFailure(at, mismatch('10.9.9.10'))).toBe(
+      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 10.9.9.10, the address the cluster announces for a node: have its nodes announce the names their certificate holds (cluster-announce-hostname, cluster-preferred-endpoint-type hostname) (its CA is trusted here)`,
+    );
+  });
+
+  it('hints at redis:// when a TLS hello is answered in clear or not at all', () => {
+    const clear = Object.assign(
+      new Error('1C0A0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number'),
+      {
+        code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      },
+    );
+    expect(describeConnectFailure('rediss://127.0.0.1:6379', clear, { from: 'REDIS_URL' })).toMatch(
+      /^Redis is not reachable at rediss:\/\/127\.0\.0\.1:6379 \(.*wrong version number; if that port does not speak TLS, use redis:\/\/\)\. Check REDIS_URL/,
+    );
+    expect(describeConnectFailure(`rediss-cluster://${nodes}`, new TlsHandshakeTimeout(null))).toBe(
+      `Redis Cluster is not reachable at rediss-cluster://${nodes} (TLS handshake timed out; if that port does not speak TLS, use redis://). Check REDIS_CLUSTER: every master must be reachable from here.`,
+    );
+    // A host out of reach (the TCP connection itself timed out) is no scheme's fault.
+    const silent = Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
+    expect(describeConnectFailure('rediss://127.0.0.1:6379', silent, { from: 'REDIS_URL' })).toBe(
+      'Redis is not reachable at rediss://127.0.0.1:6379 (connect ETIMEDOUT). Check REDIS_URL (now rediss://127.0.0.1:6379), or start the Redis it names.',
     );
   });
 
