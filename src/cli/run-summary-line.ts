@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { endedState } from '../runs/ended-state.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts } from '../runs/summary.js';
 
@@ -18,8 +19,9 @@ export function logRunSummary(
   logger.info(
     {
       run: run.id,
-      // A run ended early is `done` with `aborted` in its record: said as `status` says it.
-      state: run.aborted ? 'ended-early' : run.state,
+      // A run ended early, or refused by its list read, is `done` in its record: said as `status`
+      // says it (`ended-early`, `refused`), with why.
+      ...endedState(run),
       // A run that a newer read of its source superseded (queue/supersede.ts) says which.
       outcome: run.supersededBy ? 'superseded' : outcome,
       ...(run.supersededBy ? { supersededBy: run.supersededBy } : {}),

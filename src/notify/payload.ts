@@ -1,3 +1,4 @@
+import { endedState } from '../runs/ended-state.js';
 import type { RunRecord } from '../runs/run-store.js';
 import { runCounts, supersededText } from '../runs/summary.js';
 import { outOfReachText } from '../sync/seller-pause.js';
@@ -32,8 +33,9 @@ export interface NotifyBody {
   event: RunEvent;
   runId: string;
   /**
-   * The run's state (`status`), except `ended-early` for a run ended before its source was read to
-   * the end: its record says `done` with `aborted`, which a hook must not read as a whole run.
+   * The run's state as `status` says it: `ended-early` for a run ended before its source was read to
+   * the end, `refused` for one its read of the seller's products refused before any write (a field
+   * name no listed product shows): their records say `done`, which a hook must not read as a whole run.
    */
   state: string;
   sellerRef: string;
@@ -47,6 +49,8 @@ export interface NotifyBody {
   heldReason?: string;
   /** Why the run ended before its source was read to the end; only for `ended-early`. */
   endedEarly?: string;
+  /** The one line `run` printed refusing it (`--missing: stock: no product has it; …`); only for `refused`. */
+  refused?: string;
   /** The newer read of the same source that cancelled this run; only for a superseded run. */
   supersededBy?: string;
   text: string;
@@ -76,16 +80,14 @@ export interface PauseDetail {
   unreachable?: { cause: string; noApi: boolean };
 }
 
-/** Said when the run's record does not say why it ended early (a run ended by the next import). */
-const NOT_READ_TO_THE_END = 'the source was not read to the end';
-
 export function notifyBody(event: RunEvent, run: RunRecord, detail: PauseDetail = {}): NotifyBody {
   const { resumesAt } = detail;
   const counts = notifyCounts(run);
+  const ended = endedState(run);
   const body: NotifyBody = {
     event,
     runId: run.id,
-    state: run.aborted ? 'ended-early' : run.state,
+    state: ended.state,
     sellerRef: run.sellerRef,
     ...(run.sellerName ? { sellerName: run.sellerName } : {}),
     source: run.source,
@@ -94,7 +96,8 @@ export function notifyBody(event: RunEvent, run: RunRecord, detail: PauseDetail 
   };
   if (event === 'paused' && resumesAt != null) body.resumesAt = new Date(resumesAt).toISOString();
   if (event === 'held' && run.heldReason) body.heldReason = run.heldReason;
-  if (run.aborted) body.endedEarly = run.endedEarly ?? NOT_READ_TO_THE_END;
+  if ('endedEarly' in ended) body.endedEarly = ended.endedEarly;
+  if ('refused' in ended) body.refused = ended.refused;
   if (event === 'ended' && run.supersededBy) body.supersededBy = run.supersededBy;
   body.text = `catalog-sync run ${run.id} ${what(body, run, detail)} (seller ${run.sellerName ?? run.sellerRef})`;
   return body;
@@ -150,6 +153,8 @@ function unqueuedRows(run: RunRecord): string | null {
 /** How an `ended` run ended, as the text line's head: never `done` for a run that did not end whole. */
 function endedAs(body: NotifyBody, run: RunRecord): string {
   if (body.endedEarly !== undefined) return `ended early (${body.endedEarly})`;
+  // Nothing was written: every row is `failed`, not sent, for the reason `run` printed.
+  if (body.refused !== undefined) return `refused (${body.refused})`;
   if (body.supersededBy !== undefined) return supersededText(body.supersededBy);
   if (run.state === 'cancelled') return 'cancelled';
   return run.dryRun ? 'planned (dry run)' : 'done';

@@ -16,13 +16,13 @@ import {
   deactivationVerdict,
   MISSING_NOT_APPLIED,
   MISSING_WOULD_HOLD,
-  NOT_READ_TO_END,
   partialRead,
   wouldHoldText,
 } from '../missing/verdict.js';
 import type { RunNotifier } from '../notify/notifier.js';
 import { renewWhile } from '../redis/renew-while.js';
 import type { ChunkJobData } from '../runs/chunk-job.js';
+import { endedState } from '../runs/ended-state.js';
 import { finalisationOver, type LeaseOptions } from '../runs/finalise-claim.js';
 import type { RedisKeys } from '../runs/keys.js';
 import { recordFieldsSent } from '../runs/managed-fields.js';
@@ -251,17 +251,17 @@ async function endRun(
 
 /**
  * The one line a worker's log holds per run end (and per approval round's end): what became of its
- * rows. A run ended early is `done` with `aborted` in its record: said `ended-early`, with why, as
- * `status` and its webhook say it, never taken for a whole run by whoever reads the log.
+ * rows. A run ended early, and one its list read refused, are `done` in their record: said
+ * `ended-early` and `refused`, with why, as `status` and its webhook say them, never taken for a
+ * whole run by whoever reads the log.
  */
 function logRunEnd(deps: FinaliseDeps, run: RunRecord): void {
-  const early = run.aborted ? { state: 'ended-early', endedEarly: run.endedEarly ?? NOT_READ_TO_END } : null;
+  const ended = endedState(run);
   deps.logger?.info(
     {
       run: run.id,
       seller: run.sellerRef,
-      state: early?.state ?? run.state,
-      ...(early ? { endedEarly: early.endedEarly } : {}),
+      ...ended,
       ...(run.supersededBy ? { supersededBy: run.supersededBy } : {}),
       rows: run.total,
       ...runCounts(run),
@@ -270,6 +270,10 @@ function logRunEnd(deps: FinaliseDeps, run: RunRecord): void {
       // Lower bounds: a process serving the run died before it had added its counts.
       ...(run.requestsAtLeast ? { requestsAtLeast: true } : {}),
     },
-    early ? `run ${run.id} ended early: ${early.endedEarly}` : `run ${run.id} ${run.state}`,
+    'endedEarly' in ended
+      ? `run ${run.id} ended early: ${ended.endedEarly}`
+      : 'refused' in ended
+        ? `run ${run.id} refused: ${ended.refused}`
+        : `run ${run.id} ${run.state}`,
   );
 }

@@ -24,6 +24,9 @@ export async function* notingFieldNames(
  * the marketplace's own). Called by the one reader of the list, before any chunk of the run writes:
  * a name none shows refuses the whole run (every chunk then settles its rows unsent, and `run` says
  * the line with exit 2); nothing of the run is written.
+ * It needs the whole list, read before the refusal: the Seller API's spec lists a product's fields
+ * as illustrative, no fixed contract, so no name (not even another platform's `stock`) can be ruled
+ * out before the seller's products are read; and only the last page can say that none shows it.
  */
 export async function refuseUnlistedNames(
   redis: Redis,

@@ -23,6 +23,13 @@ describe('the `run summary` log line', () => {
     expect(summaryOf(run)).toMatchObject({ msg: 'run summary', state: 'ended-early' });
   });
 
+  it('says `refused` and why of a run its read of the products refused, as `status` does', () => {
+    const line = '--missing: stock: no product has it; the stock field is quantity';
+    const run = runRecord({ state: 'done', fieldsRefused: line });
+
+    expect(summaryOf(run)).toMatchObject({ msg: 'run summary', state: 'refused', refused: line });
+  });
+
   it("says the record's state of any other run", () => {
     expect(summaryOf(runRecord({ state: 'done' }))).toMatchObject({ state: 'done' });
   });

@@ -28,6 +28,16 @@ describe('the `ended` payload of a run that did not end whole', () => {
     );
   });
 
+  it('a run its read of the products refused says refused and why, not done', () => {
+    const line = '--missing: stock: no product has it; the stock field is quantity';
+    const run = runRecord({ ...base, fieldsRefused: line, counts: { 'status:failed': 40 } });
+    const body = notifyBody('ended', run);
+    expect(body).toMatchObject({ state: 'refused', refused: line, counts: { failed: 40 } });
+    expect(body.text).toBe(
+      `catalog-sync run 20261122T210000-abcdef refused (${line}): 0 created, 0 updated, 40 failed (seller abcdef0123456789)`,
+    );
+  });
+
   it('a cancelled dry run says cancelled, not planned', () => {
     const run = runRecord({ ...base, dryRun: true, state: 'cancelled', counts: { 'pair:skipped:ok': 40 } });
     expect(notifyBody('ended', run).text).toBe(
