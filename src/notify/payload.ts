@@ -19,6 +19,11 @@ export interface NotifyCounts {
   /** `--missing`: managed products gone from the source that got their deactivating PUT. */
   deactivated: number;
   /**
+   * `--missing`: deactivations a guard held back (`--max-missing`, or the run held whole), not sent:
+   * `approve` sends them. Apart from `held`, which counts the source's rows held.
+   */
+  deactivateHeld: number;
+  /**
    * Rows read from the source that have no outcome (yet): for `ended`, rows the run never tried
    * (it ended early). Rows past the point where the source broke were never read: not counted.
    */
@@ -68,6 +73,7 @@ export function notifyCounts(run: RunRecord): NotifyCounts {
     held: run.counts['status:held'] ?? 0,
     notApplied: c.notApplied,
     deactivated: c.deactivated,
+    deactivateHeld: c.deactivateHeld,
     notTried: Math.max(0, run.total - run.settled),
   };
 }

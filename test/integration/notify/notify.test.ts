@@ -103,6 +103,22 @@ describe('--notify: a run that ends', () => {
     expect(String(hook.posts[0]?.body.heldReason)).toContain('--max-updates 1');
   });
 
+  it('POSTs `held` of a run --max-missing holds with its held deactivations counted', async () => {
+    const rows = catalogRows(4).map((row) => ({ ...row, stock_level: '5' }));
+    expect((await rig.cli(['run', await rig.csv('catalog.csv', rows)])).code).toBe(0);
+
+    const args = ['--missing', 'stock_level=0', '--max-missing', '1', '--notify', hook.url];
+    const result = await rig.cli(['run', await rig.csv('one.csv', rows.slice(0, 1)), ...args]);
+
+    expect(result.code).toBe(5);
+    expect(hook.posts.map((post) => post.body.event)).toEqual(['held']);
+    expect(hook.posts[0]?.body).toMatchObject({
+      state: 'held',
+      counts: { held: 0, deactivated: 0, deactivateHeld: 3 },
+    });
+    expect(String(hook.posts[0]?.body.heldReason)).toContain('--max-missing 1');
+  });
+
   it('tries again after a 500 and is told once the hook answers 200', async () => {
     hook.answers = [500, 200];
     const source = await rig.csv('catalog.csv', catalogRows(2));
