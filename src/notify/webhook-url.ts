@@ -36,6 +36,20 @@ function shown(value: string): string {
 }
 
 /**
+ * `import --notify URL` leaves the telling to the workers, which read the URL back from Redis and
+ * tell it only on a host their own CATALOG_SYNC_WEBHOOK_HOSTS lists (`run` tells its own `--notify`
+ * itself, this process's command line trusted). Judged by this environment's list, the likeliest
+ * the workers share: null when it lists the host, else the one line `import` says (the origin only).
+ */
+export function workersMayNotTellLine(url: string, hosts: readonly AllowedHost[]): string | null {
+  if (webhookRefusal(url, hosts) === null) return null;
+  return (
+    `--notify ${webhookOrigin(url)} is told only by workers whose ${WEBHOOK_HOSTS_VARIABLE} lists ` +
+    `${new URL(url).host}; this environment's does not`
+  );
+}
+
+/**
  * A job file is not trusted: its webhook must be on a host the operator's environment lists
  * (`hosts`, CATALOG_SYNC_WEBHOOK_HOSTS), as a worker that reads it back from Redis will require.
  */

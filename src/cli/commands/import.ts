@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { workersMayNotTellLine } from '../../notify/webhook-url.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer-stops.js';
 import { endWays, readerWatchText } from '../../queue/producing-mark.js';
 import { ownConnection } from '../../runs/connection-words.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { terminalSafeLine } from '../../terminal-safe.js';
+import { readWebhookHosts } from '../../trust-config.js';
 import { rejectedKeyText } from '../key-pause.js';
 import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
@@ -127,6 +129,9 @@ export function registerImport(program: Command, io: CliIo): void {
         const queued = result.kind === 'already-queued' ? await runtime.runs.get(result.runId) : result.run;
         if (queued && (await noWorkerNoticed(runtime.commands, runtime.keys, queued)))
           io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
+        // Said at once, not found in a worker's log in the morning (a job file's is checked already).
+        const untold = flags.notify ? workersMayNotTellLine(flags.notify, readWebhookHosts(io.env)) : null;
+        if (untold && result.kind === 'queued') io.stderr.write(`catalog-sync: queued, but ${untold}\n`);
         // A key the API rejected for the seller: no worker sends with it (rejected-keys.ts).
         const key = io.env[prepared.spec.keyEnv]?.trim();
         const rejected =
