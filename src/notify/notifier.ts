@@ -47,17 +47,42 @@ export class RunNotifier {
    */
   async notifyRun(event: RunEvent, run: RunRecord, detail: PauseDetail = {}): Promise<void> {
     if (!run.notify) return;
-    const log = this.deps.logger.child({ run: run.id, event, webhook: webhookOrigin(run.notify) });
+    await this.tell(event, run, run.notify, run.notifyFromJob === true, detail, true);
+  }
+
+  /**
+   * Tells `hook`, the webhook of a `run` that joined `run` (the queued run of its source: it was
+   * not queued itself), of `run`'s event, with `run`'s body. No claim: only the process that joined
+   * knows of this hook, and it tells each event once; `run`'s own webhook is told as ever.
+   */
+  async notifyJoiner(
+    event: RunEvent,
+    run: RunRecord,
+    hook: { url: string; fromJob: boolean },
+    detail: PauseDetail = {},
+  ): Promise<void> {
+    await this.tell(event, run, hook.url, hook.fromJob, detail, false);
+  }
+
+  private async tell(
+    event: RunEvent,
+    run: RunRecord,
+    url: string,
+    fromJob: boolean,
+    detail: PauseDetail,
+    claimed: boolean,
+  ): Promise<void> {
+    const log = this.deps.logger.child({ run: run.id, event, webhook: webhookOrigin(url) });
     try {
-      if (!(await this.claim(event, run.id, detail.resumesAt))) return;
-      const refused = webhookRefusal(run.notify, this.deps.webhookHosts);
+      if (claimed && !(await this.claim(event, run.id, detail.resumesAt))) return;
+      const refused = webhookRefusal(url, this.deps.webhookHosts);
       if (refused) {
         log.warn({ reason: refused }, `webhook not told: ${refused}`);
         return;
       }
       // A job file's webhook: judged by the job file's rule on the address this process connects to.
-      const delivery = run.notifyFromJob === true ? { ...this.delivery, namedByJob: true } : this.delivery;
-      const result = await postWebhook(run.notify, notifyBody(event, run, detail), delivery);
+      const delivery = fromJob ? { ...this.delivery, namedByJob: true } : this.delivery;
+      const result = await postWebhook(url, notifyBody(event, run, detail), delivery);
       if (result.ok) log.debug({ attempts: result.attempts }, 'webhook told');
       else
         log.warn({ attempts: result.attempts, reason: result.reason }, `webhook not told: ${result.reason}`);

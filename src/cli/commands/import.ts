@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { workersMayNotTellLine } from '../../notify/webhook-url.js';
+import { webhookOrigin, workersMayNotTellLine } from '../../notify/webhook-url.js';
 import { enqueueRun } from '../../queue/enqueue-run.js';
 import { RunInterruptedError } from '../../queue/producer-stops.js';
 import { endWays, readerWatchText } from '../../queue/producing-mark.js';
@@ -127,6 +127,12 @@ export function registerImport(program: Command, io: CliIo): void {
         }
         // Said at once, not found out in the morning: nothing will take this run's rows.
         const queued = result.kind === 'already-queued' ? await runtime.runs.get(result.runId) : result.run;
+        // Not queued, its webhook is nobody's: the queued run tells its own, and this import waits for nothing.
+        if (result.kind === 'already-queued' && flags.notify && queued && queued.notify !== flags.notify)
+          io.stderr.write(
+            `catalog-sync: --notify ${webhookOrigin(flags.notify)} is not told of run ${terminalSafeLine(result.runId)}: ` +
+              `only the webhook that run was queued with is (\`catalog-sync run\` of the source waits for it and tells its own)\n`,
+          );
         if (queued && (await noWorkerNoticed(runtime.commands, runtime.keys, queued)))
           io.stderr.write(`catalog-sync: queued, but ${terminalSafeLine(workerWaitText(queued))}\n`);
         // Said at once, not found in a worker's log in the morning (a job file's is checked already).

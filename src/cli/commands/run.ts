@@ -12,6 +12,7 @@ import type { RunRecord, RunSpec } from '../../runs/run-store.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import { ExitCode } from '../exit-codes.js';
 import { interruptedReadLine } from '../interrupted-read.js';
+import { type JoinedRunHook, joinedRunHook } from '../joined-run-hook.js';
 import { resumeIfKeyWorksAgain } from '../key-pause.js';
 import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
@@ -212,6 +213,8 @@ async function syncAndClose(
     // A wait that ends on a pause (exit 3, 4 or 6) while the producer holds at the high-water mark:
     // the rest of the source stays unread, and the run open for its queued rows (issue 12).
     const leave = new AbortController();
+    // Its source's run was queued already: this run's own webhook is told of that run by this process.
+    let joined: Promise<JoinedRunHook | null> = Promise.resolve(null);
     // A run that waits attaches to an earlier run of its source only once that one is read to the
     // end (or reads the source itself); with --no-wait it attaches at once and exits on a pause.
     const enqueue = flags.wait ? enqueueOrAttach : enqueueRun;
@@ -233,6 +236,10 @@ async function syncAndClose(
       (result) => {
         if (result.kind === 'already-queued') {
           runtime.logger.warn({ run: result.runId }, 'this source is already queued: waiting for that run');
+          joined = joinedRunHook(runtime, spec, result.runId).then(async (hook) => {
+            await hook?.atJoin();
+            return hook;
+          });
           announce(result.runId);
         }
         return 'read' as const;
@@ -301,7 +308,16 @@ async function syncAndClose(
       return code;
     }
     const leftUnread = sourceRead instanceof SourceLeftUnreadError ? sourceRead : null;
-    const code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread, keyKnown);
+    const joinedHook = await joined.catch(() => null);
+    let untold: string | null | undefined = null;
+    let code: number;
+    try {
+      code = await reportOutcome(io, runtime, prepared, flags, id, waited, leftUnread, keyKnown);
+    } finally {
+      // Told even when the report could not be written: the run ended all the same.
+      untold = await joinedHook?.atEnd(waited);
+    }
+    if (untold) say(io, untold);
     const ended = waited.kind === 'done' || waited.kind === 'held';
     closing.hear(interrupt, `run ${id} had ${ended ? 'ended' : 'stopped'}`);
     // This process's worker that ended the run logs `run <id> done` as its chunk finishes, a moment
