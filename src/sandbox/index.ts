@@ -1,5 +1,5 @@
 /**
- * The sandbox Seller API: the whole of spec/seller-api-v1.md, in memory, on loopback.
+ * The sandbox Seller API: the whole of docs/seller-api-v1.md, in memory, on loopback.
  * Used by `npm start`, `run --sandbox`, `catalog-sync sandbox`, integration tests and benchmarks.
  */
 export type { ListShape, ResetHeader, SandboxFaults, SandboxKey, SandboxOptions } from './options.js';
