@@ -65,11 +65,23 @@ export class OwnRedis {
     return new Redis(this.urlWithPassword, { maxRetriesPerRequest: null });
   }
 
+  /** Freezes the server (SIGSTOP to its PID): connections stay open and nothing is answered. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     await new Promise((resolve) => {
       child.once('exit', resolve);
+      // A paused server would hold the SIGTERM until it runs again.
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
     });
   }
