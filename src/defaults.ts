@@ -526,3 +526,9 @@ export const RECENT_RUNS_FOR_RESET = 50;
 
 /** Jobs read per call while the metrics count the rows queued. */
 export const METRICS_JOBS_PAGE = 200;
+
+/**
+ * How long a metrics scrape waits for its reads of Redis: well under Prometheus's default 10 s
+ * scrape timeout, so a Redis that does not answer still leaves a scrape with the counters.
+ */
+export const METRICS_REDIS_READ_MS = 2_500;

@@ -35,7 +35,8 @@ export async function startMetricsServer(
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: GET /metrics\n');
       return;
     }
-    metrics.registry.metrics().then(
+    // Redis out of reach is no failure here (worker-metrics.ts): what fails is prom-client's own.
+    metrics.text().then(
       (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
       (error: unknown) => {
         logger.warn({ err: String(error) }, 'metrics could not be read');
