@@ -51,7 +51,8 @@ export async function reportSourceBroke(
     // Not ended yet (the wait stopped on a pause): a chunk put back since the producer's look, or
     // handed back by this process's workers as they closed, is not sent either.
     const deps = { ...runtime, prefix: runtime.config.prefix };
-    await settleUnsentRows(deps, ended);
+    // Its reader is this process, which queued or settled every row it counted.
+    await settleUnsentRows(deps, ended, { readerDied: false });
     await finaliseIfSettled(deps, id);
   }
   const run = (await runtime.runs.get(id)) ?? ended;

@@ -50,7 +50,11 @@ export async function endRunEarly(
   // until then, and past its end, to the one-minute backstop (run-order.ts). A live producer (its
   // source broke) takes itself off as its read ends (enqueue-run.ts).
   if (cause === 'reader-stopped') await readingEnded(deps, run.id, run.sellerRef);
-  await settleUnsentRows(deps, { ...run, unsentReason: unsent, ...(interrupted ? { interrupted } : {}) });
+  await settleUnsentRows(
+    deps,
+    { ...run, unsentReason: unsent, ...(interrupted ? { interrupted } : {}) },
+    { readerDied: cause === 'reader-stopped' },
+  );
   await finaliseIfSettled(deps, run.id);
   // Its chunks taken out (and perhaps the run ended): the next run's chunks put back behind it go on.
   if (cause === 'reader-stopped' && !run.ownQueue)
@@ -74,8 +78,21 @@ function runQueue(deps: UnsentDeps, run: RunRecord): Queue<ChunkJobData> {
  * unsentReason (ending-early.ts; and their source
  * values, for `report --failed-only`), so that the report lists every row read. A chunk a worker
  * holds (this process's or another's) is left to it. Resolves to the rows settled so.
+ *
+ * `readerDied`: its reader was killed, and may have counted rows it never queued (producer.ts):
+ * those, held by nothing, are settled too. A reader that ended the run itself (its source broke,
+ * or it was interrupted) queued or settled every row it counted, so a row of its run held by nothing
+ * was in a chunk Redis lost, whose worker may still be sending it (its lock gone with the job, it
+ * sends until its next look at the lock): left to the look at the idle run (lost-chunks.ts), which
+ * comes after that look and says the chunk was lost. Settled here, such a row in flight was said
+ * `not sent` although it went. (Rows such a reader counted and whose last write Redis refused as the
+ * source broke are left to that look too: Redis did lose them.)
  */
-export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promise<number> {
+export async function settleUnsentRows(
+  deps: UnsentDeps,
+  run: RunRecord,
+  { readerDied }: { readerDied: boolean },
+): Promise<number> {
   const reason = unsentReasonOf(run);
   const status = unsentStatusOf(run);
   const queue = runQueue(deps, run);
@@ -88,7 +105,7 @@ export async function settleUnsentRows(deps: UnsentDeps, run: RunRecord): Promis
       await deps.runs.settle(run.id, outcomes, sourcesByRow(job.data));
       settled += job.data.rows.length;
     }
-    settled += await settleUnheldRows(deps, run.id, queue, reason, status);
+    if (readerDied) settled += await settleUnheldRows(deps, run.id, queue, reason, status);
   } finally {
     await queue.close();
   }

@@ -154,6 +154,23 @@ describe('a run whose queued chunk Redis lost', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/export.csv`;
   }
 
+  /**
+   * Redis loses the chunk under way: its job, its lock and its place among the active ones. Resolves,
+   * once it is lost, to when its worker's next request looks at its lock (past the half lock it may
+   * send without a look: chunk-hold.ts): that look finds the lock gone, and it sends no more of the
+   * chunk's rows.
+   */
+  async function loseActiveChunk(runId: string, queue: Queue<ChunkJobData>, jobId: string): Promise<number> {
+    const processedOn = (await queue.getJob(jobId))?.processedOn ?? Date.now();
+    const base = `${rig.prefix}:${keys.sellerQueue((await runs.get(runId))?.sellerRef ?? '')}`;
+    await redis
+      .multi()
+      .lrem(`${base}:active`, 0, jobId)
+      .del(`${base}:${jobId}`, `${base}:${jobId}:lock`)
+      .exec();
+    return processedOn + LOCK_MS;
+  }
+
   it('ends a run ending early whose chunk under way was then lost: not left "ending early" for good', {
     timeout: 60_000,
   }, async () => {
@@ -176,17 +193,7 @@ describe('a run whose queued chunk Redis lost', () => {
         async () => ((await runs.get(runId))?.endingEarly !== undefined ? true : undefined),
         SETUP,
       );
-      const processedOn = (await queue.getJob(first))?.processedOn ?? Date.now();
-      // Redis loses the chunk under way: its job, its lock and its place among the active ones.
-      const base = `${rig.prefix}:${keys.sellerQueue((await runs.get(runId))?.sellerRef ?? '')}`;
-      await redis
-        .multi()
-        .lrem(`${base}:active`, 0, first)
-        .del(`${base}:${first}`, `${base}:${first}:lock`)
-        .exec();
-      // Past the half lock its worker may send without a look at its lock (chunk-hold.ts): its next
-      // look finds the lock gone, and it sends no more of the chunk's rows.
-      await sleep(Math.max(0, processedOn + LOCK_MS - Date.now()));
+      await sleep(Math.max(0, (await loseActiveChunk(runId, queue, first)) - Date.now()));
       writesGate.open();
       result = await running;
     } finally {
@@ -195,15 +202,25 @@ describe('a run whose queued chunk Redis lost', () => {
       await queue.close();
     }
 
+    await expectEndedEarlyWithChunkLost(runId, result);
+  });
+
+  /**
+   * The run ended early (exit 2) with every row read settled: row 1, whose create was in flight as
+   * its chunk was lost, went and says so; the rest of the lost chunk never went and says its chunk
+   * was lost; the rows read after it say the source broke before their turn.
+   */
+  async function expectEndedEarlyWithChunkLost(runId: string, result: CliResult): Promise<void> {
     expect(result.code, result.stderr).toBe(2);
     const run = await runs.get(runId);
     // The rows read before the break (the reader may keep the last of them back, unread).
     const total = run?.total ?? 0;
     expect(total).toBeGreaterThan(100);
     expect(run).toMatchObject({ state: 'done', aborted: true, settled: total });
-    const outcomes = new Map<number, { status: string; error: string }>();
+    const outcomes = new Map<number, { action: string; status: string; error: string }>();
     for await (const outcome of runs.outcomes(runId)) outcomes.set(outcome.row ?? 0, outcome);
-    // Row 1's write was in flight: it went. The rest of the lost chunk never did.
+    expect(rig.sandbox.products('seller-a')).toHaveLength(1);
+    expect(outcomes.get(1)).toMatchObject({ action: 'create', status: 'ok' });
     for (let row = 2; row <= 100; row++) {
       expect(outcomes.get(row), `row ${row}`).toMatchObject({ status: 'failed' });
       expect(outcomes.get(row)?.error).toMatch(LOST);
@@ -212,5 +229,42 @@ describe('a run whose queued chunk Redis lost', () => {
       expect(outcomes.get(row)?.error, `row ${row}`).toBe(
         'not sent: the source broke before its turn (run it again)',
       );
+  }
+
+  // The same loss a moment earlier, before the source breaks (or as its run is ended early): the
+  // rows a live reader counted are all queued or settled, so none held by no job is "before its
+  // turn"; their chunk was under way, its worker may still be sending (row 1's create is in flight).
+  it('a chunk under way lost before the source breaks: its row in flight is reported as sent, the rest as lost', {
+    timeout: 60_000,
+  }, async () => {
+    const rest = gate();
+    const writesGate = gate();
+    writes = () => writesGate.promise;
+    const url = await breakingFeed(catalogRows(ROWS), 150, rest);
+    const running = rig.cli(['run', url, '--concurrency', '1'], env());
+    const runId = await theRun();
+    const queue = await sellerQueue(runId);
+    const first = chunkJobId(runId, 0);
+    let result: CliResult;
+    try {
+      await eventually('a write held', () => (held > 0 ? true : undefined), SETUP);
+      expect(await queue.getJobState(first)).toBe('active');
+      const workerLooks = await loseActiveChunk(runId, queue, first);
+      // The source breaks while row 1's create is still in flight.
+      rest.open();
+      await eventually(
+        'the run ending early',
+        async () => ((await runs.get(runId))?.endingEarly !== undefined ? true : undefined),
+        SETUP,
+      );
+      await sleep(Math.max(0, workerLooks - Date.now()));
+      writesGate.open();
+      result = await running;
+    } finally {
+      rest.open();
+      writesGate.open();
+      await queue.close();
+    }
+    await expectEndedEarlyWithChunkLost(runId, result);
   });
 });
