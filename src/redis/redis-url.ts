@@ -2,9 +2,9 @@ import { UsageError } from '../usage-error.js';
 
 /**
  * Refuses, in one line naming where it came from (`--redis-url` or `REDIS_URL`), a Redis URL that
- * connect.ts could not connect to: not a URL, or not redis:// or rediss://, or a database index that
- * is no whole number. The URL is never quoted: it may hold a password. Said before the connection,
- * which only knew it as "(invalid REDIS_URL)".
+ * connect.ts could not connect to: not a URL, or not redis:// or rediss:// (both slashes, then a
+ * host), or a database index that is no whole number. The URL is never quoted: it may hold a
+ * password. Said before the connection, which only knew it as "(invalid REDIS_URL)".
  */
 export function checkRedisUrl(url: string, origin: string): void {
   // A node list (`redis://…@h1:7000,h2:7000`), REDIS_CLUSTER's form: said as such, not as "not a URL".
@@ -19,10 +19,15 @@ export function checkRedisUrl(url: string, origin: string): void {
     );
   }
   let scheme: string | null = null;
+  let host = '';
   try {
-    scheme = new URL(url).protocol;
+    ({ protocol: scheme, hostname: host } = new URL(url));
   } catch {}
-  if (scheme !== 'redis:' && scheme !== 'rediss:')
+  // redis: is no special scheme to WHATWG URL: `redis:/h:6379` (a slash short) or `redis:///h:6379`
+  // parse, with no host and the rest as the path, which read as a database named "h:6379" (and
+  // quoted a password before the host). Both slashes and a host, or the URL is malformed.
+  const malformed = !/^rediss?:\/\//i.test(url) || host === '';
+  if ((scheme !== 'redis:' && scheme !== 'rediss:') || malformed)
     throw new UsageError(
       `${origin} is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)`,
     );

@@ -61,4 +61,11 @@ describe('a Redis URL that is not one', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(line('REDIS_URL'));
   });
+
+  it('REDIS_URL a slash short: the same line, not a database named after the host, and no password', async () => {
+    const result = await runCli(['status'], { REDIS_URL: 'redis:/:s3cret@127.0.0.1:47201' });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(line('REDIS_URL'));
+  });
 });

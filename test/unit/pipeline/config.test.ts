@@ -382,6 +382,24 @@ describe("REDIS_URL's database index", () => {
     expect(said).not.toContain('s3cret');
   });
 
+  it.each([
+    'redis:/:s3cret@127.0.0.1:47201',
+    'redis:/127.0.0.1:47201',
+    'redis::s3cret@127.0.0.1:6379',
+    'redis:///127.0.0.1:6379',
+    'rediss:/:s3cret@h:6379/1',
+  ])('refuses %s, a slash short or too many, as malformed, not as a database name', (value) => {
+    let said = '';
+    try {
+      readCommonConfig({ REDIS_URL: value });
+    } catch (error) {
+      said = (error as Error).message;
+    }
+    expect(said).toBe(
+      'REDIS_URL is not a valid Redis URL: it must look like redis://host:6379 (rediss:// for TLS)',
+    );
+  });
+
   it('names --redis-url when the flag gave it', () => {
     expect(() => readCommonConfig({}, { redisUrl: 'redis://h/x' })).toThrow(
       /^--redis-url names database "x"/,
