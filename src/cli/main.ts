@@ -13,6 +13,7 @@ import { ExitCode } from './exit-codes.js';
 import { nearestName } from './nearest-name.js';
 import type { CliIo, RegisterCommand } from './program.js';
 import { spacedPathHint } from './spaced-path.js';
+import { unknownVariableLines } from './unknown-variables.js';
 import { UsageError } from './usage-error.js';
 
 const packageJson = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
@@ -90,6 +91,9 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   refuseEmptyValues(program);
   // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
   program.hook('preAction', async (_program, action) => {
+    // A mistyped CATALOG_SYNC_ variable is said, never refused (a newer version's must not stop this one).
+    for (const line of unknownVariableLines(io.env))
+      io.stderr.write(`catalog-sync: warning: ${terminalSafeLine(line)}\n`);
     const loaded = await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
     if (loaded) io.keysFile = loaded;
     // Every key (a keys file's too) and store credential this process holds: no error text it keeps

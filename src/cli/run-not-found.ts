@@ -9,12 +9,13 @@ interface RunsPlace {
 }
 
 /**
- * Where runs were looked for: the Redis (password masked) and a prefix that is not the default. A
- * run made with another REDIS_URL or CATALOG_SYNC_PREFIX is "not found" here, and that is the cause.
+ * Where runs were looked for: the Redis (password masked) and the prefix. A run made with another
+ * REDIS_URL or CATALOG_SYNC_PREFIX is "not found" here, and that is the cause. The default prefix is
+ * named too: a mistyped variable (`CATALOG_SYNC_PREFX=staging`) leaves it, and the line said none.
  */
 export function runsPlace(place: RunsPlace): string {
-  const prefix = place.prefix === DEFAULT_PREFIX ? '' : ` under CATALOG_SYNC_PREFIX=${place.prefix}`;
-  return `Redis at ${displayRedisUrl(place.redisUrl)}${prefix}`;
+  const theDefault = place.prefix === DEFAULT_PREFIX ? ' (the default)' : '';
+  return `Redis at ${displayRedisUrl(place.redisUrl)} under CATALOG_SYNC_PREFIX=${place.prefix}${theDefault}`;
 }
 
 /** status, report, cancel, approve, revert of an id this Redis does not hold. */
