@@ -6,7 +6,7 @@ import { EXPORT_RETRY } from '../defaults.js';
 import { type CsvShape, exportRecords } from '../exports/export-file.js';
 import { checkOutputFile } from '../output-check.js';
 import { writeToFile } from '../output-file.js';
-import { SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
+import { DailyLimitError, SellerApiClient, SellerApiError, UnauthorizedError } from '../seller-api/index.js';
 import { afterTries, readRetry } from '../sync/error-policy.js';
 import { ApiUnreachableError } from '../sync/seller-pause.js';
 import { unreachedCause } from '../sync/unreached.js';
@@ -15,6 +15,7 @@ import { addConnectionOptions, type ConnectionFlags } from './connection-options
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './program.js';
 import { onInterrupt } from './signals.js';
+import { spentLimitLine } from './spent-limit-line.js';
 
 /** The flags every `… export` command takes. */
 export interface ExportFlags extends ConnectionFlags {
@@ -89,6 +90,11 @@ export async function runExport(io: CliIo, flags: ExportFlags, kind: ExportKind)
     if (unreached !== null) {
       io.stderr.write(`catalog-sync: cannot reach ${api.baseUrl}: ${unreached}\n`);
       return ExitCode.apiUnreachable;
+    }
+    if (error instanceof DailyLimitError) {
+      // As `ping`: exit 4 (README, Exit codes), not 2, which sends an operator looking for a typo.
+      io.stderr.write(`catalog-sync: ${spentLimitLine(api, error)}\n`);
+      return ExitCode.pausedDailyLimit;
     }
     io.stderr.write(`catalog-sync: ${terminalSafeLine(error.message)}\n`);
     return error instanceof UnauthorizedError ? ExitCode.unauthorized : ExitCode.usage;

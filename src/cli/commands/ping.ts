@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import { readApiConfig } from '../../config.js';
 import { PING_TIMEOUT_MS } from '../../defaults.js';
-import { untilText } from '../../runs/summary.js';
 import {
   DailyLimitError,
   EndpointNotFoundError,
@@ -16,6 +15,7 @@ import { terminalSafeLine } from '../../terminal-safe.js';
 import { addConnectionOptions, type ConnectionFlags } from '../connection-options.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../program.js';
+import { spentLimitLine } from '../spent-limit-line.js';
 
 export function registerPing(program: Command, io: CliIo): void {
   addConnectionOptions(program.command('ping'), { redis: false })
@@ -40,11 +40,7 @@ export function registerPing(program: Command, io: CliIo): void {
           io.stderr.write(`catalog-sync: ${outOfReachText(api.baseUrl, unreached, false)}\n`);
           io.exitCode = ExitCode.apiUnreachable;
         } else if (error instanceof DailyLimitError) {
-          // A 429 is the daily limit of a key the API took (an unknown key is a 401): valid, only spent.
-          const until = untilText(error.resetAt.getTime(), Date.now());
-          io.stderr.write(
-            `catalog-sync: the key in ${api.keyEnv} is valid for ${api.baseUrl}, but the seller's daily request limit is spent until ${until} (429)\n`,
-          );
+          io.stderr.write(`catalog-sync: ${spentLimitLine(api, error)}\n`);
           io.exitCode = ExitCode.pausedDailyLimit;
         } else if (error instanceof SellerApiError && error.status !== null && error.status >= 500) {
           // No verdict on the key, as when the API is out of reach (ping sends one request, never retried).

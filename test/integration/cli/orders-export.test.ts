@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/cli/exit-codes.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { parseCsv } from '../support/catalog.js';
 import { runCli } from '../support/cli.js';
@@ -67,5 +68,22 @@ describe('catalog-sync orders export', () => {
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toContain('unknown');
+  });
+
+  // It exited 2 ("usage or configuration error") where `ping` exits 4 on the same answer.
+  it('exits 4 on a 429 (the daily limit spent), in the line ping gives', async () => {
+    sandbox.setFaults({ dailyLimit: 0 });
+
+    const result = await runCli(['orders', 'export'], env);
+
+    expect(result.code).toBe(ExitCode.pausedDailyLimit);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^catalog-sync: the key in SELLER_API_KEY is valid for ${sandbox.baseUrl.replace(/[.]/g, '\\.')}, ` +
+            "but the seller's daily request limit is spent until (?:\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(in [^)]+\\) \\(429\\)$",
+        ),
+      ),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../../src/cli/exit-codes.js';
 import { parseCsv } from '../support/catalog.js';
 import { MAIN_SELLER, requestCounts, usePipeline } from '../support/pipeline.js';
 
@@ -91,5 +92,23 @@ describe('catalog-sync products export', () => {
 
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  // It exited 2 ("usage or configuration error") where `ping` exits 4 on the same answer.
+  it('exits 4 on a 429 (the daily limit spent), in the line ping gives', async () => {
+    pipeline.sandbox.seedProducts(MAIN_SELLER, SEEDED);
+    pipeline.sandbox.setFaults({ dailyLimit: 0 });
+
+    const result = await pipeline.cli(['products', 'export']);
+
+    expect(result.code).toBe(ExitCode.pausedDailyLimit);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^catalog-sync: the key in SELLER_API_KEY is valid for ${pipeline.sandbox.baseUrl.replace(/[.]/g, '\\.')}, ` +
+            "but the seller's daily request limit is spent until (?:\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC \\(in [^)]+\\) \\(429\\)$",
+        ),
+      ),
+    ]);
   });
 });
