@@ -117,13 +117,17 @@ export function parseUnreachable(json: string | null | undefined): UnreachableRe
  * When the API is tried next, as `status` and the dashboard say it. Only a live process that serves
  * the seller (`served`: a worker or a `run` holding its key, served-marks.ts) probes it: with none,
  * no probe time is promised (it would stand long after it passed), the last try is named instead,
- * and the next worker or `run` of the seller probes first.
+ * and who takes the rows up: a worker with the seller's key, or the next `run` of the source, which
+ * probe first (`status --list` and the dashboard have no line of their own to say it).
  */
 export function nextProbeText(record: UnreachableRecord, now: number, served: boolean): string {
   const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
   if (!served) {
     const last = record.at !== undefined ? `last tried at ${clock(record.at)}; ` : '';
-    return `${last}no probe scheduled: no running worker or run serves the seller`;
+    return (
+      `${last}no probe scheduled: no running worker or run serves the seller ` +
+      '(a `catalog-sync worker` with its key, or the next `catalog-sync run` of its source, takes it up)'
+    );
   }
   return record.retryAt > now ? `probed again at ${clock(record.retryAt)}` : 'probed by the next chunk';
 }

@@ -170,7 +170,7 @@ async function syncAndClose(
   // This process serves its seller: `status` elsewhere must not say the run waits for a worker. Not
   // a dry run's: the seller's other runs still wait for one (its own run waits for none: worker-wait.ts).
   const stopMarking = spec.ownQueue
-    ? () => {}
+    ? async () => {}
     : keepMarkedServed(runtime.commands, runtime.keys, () => [seller.ref]);
   const progress = createProgressView(io.stderr, runtime.logger, progressBarAllowed(io.env, io.stderr));
   prepared.beforeStoreLines(() => progress.stop());
@@ -326,7 +326,9 @@ async function syncAndClose(
     if (waited.kind !== 'stopped') logRunSummary(io.stderr, runtime.logger, waited.run, waited.kind, code);
     return code;
   } finally {
-    stopMarking();
+    // This process probes the seller no more: `status` must not promise a probe. Not awaited: sent
+    // before the connection's QUIT, it never holds the end up when Redis is gone.
+    void stopMarking();
     stopOnFault();
     if (!closing.hears(interrupt)) interrupt.dispose();
     progress.stop();

@@ -9,7 +9,13 @@ import { parseMetricsPort } from '../../metrics/metrics-server.js';
 import { serveScheduledImports } from '../../queue/scheduled-imports/index.js';
 import { SellerQueueSlots } from '../../queue/seller-queue-slots.js';
 import { DEFAULT_ROTATION } from '../../queue/seller-rotation.js';
-import { clearKeyChanged, keepMarkedServed, markKeyChanged, markServed } from '../../queue/served-marks.js';
+import {
+  clearKeyChanged,
+  keepMarkedServed,
+  markKeyChanged,
+  markServed,
+  servedHolder,
+} from '../../queue/served-marks.js';
 import type { RedisFaultError, RedisHealth } from '../../redis/health.js';
 import type { SellerInfo } from '../../sellers/seller-registry.js';
 import { unusableKeyLines } from '../../sellers/servable-sellers.js';
@@ -153,6 +159,8 @@ export function registerWorker(
               allowPrivateSource: flags.allowPrivateSource,
             }),
           });
+          // This worker in the sellers' served marks: taken back as it stops (served-marks.ts).
+          const holder = servedHolder();
           // A few seller queues at a time, those with work whose key this process holds (issue 13).
           const slots = new SellerQueueSlots({
             redis: runtime.commands,
@@ -168,7 +176,7 @@ export function registerWorker(
             rotation: { ...DEFAULT_ROTATION, slots: flags.sellersAtOnce, sliceMs: flags.sellerSlice },
             onServable: (added) => {
               const refs = added.map((seller) => seller.ref);
-              markServed(runtime.commands, runtime.keys, refs, Date.now()).catch(() => undefined);
+              markServed(runtime.commands, runtime.keys, refs, Date.now(), holder).catch(() => undefined);
               clearKeyChanged(runtime.commands, runtime.keys, refs).catch(() => undefined);
             },
             onKeyChangedUnlinked: (lost) => {
@@ -187,6 +195,7 @@ export function registerWorker(
             () => slots.servableSellers.map((seller) => seller.ref),
             Date.now,
             () => slots.keyChangedSellers,
+            holder,
           );
           runtime.logger.info(
             {
@@ -207,7 +216,8 @@ export function registerWorker(
           const denied = untilDenied(runtime.health);
           const signal = await Promise.race([untilStopped(), denied.met.then((fault) => fault.kind)]);
           denied.stop();
-          stopMarking();
+          // Not awaited: sent before the connection's QUIT, it never holds the stop up (Redis gone).
+          void stopMarking();
           stopWatchingRedis();
           runtime.logger.info({ signal }, 'stopping: letting the jobs in progress finish');
           // Within the close deadline, as `run` (cli/close-deadline.ts): with Redis gone the slots'

@@ -56,7 +56,7 @@ describe('runStateText of a run whose seller is paused out of reach', () => {
   it('with no process serving it, says when it was last tried and that no probe is scheduled, however long ago', () => {
     for (const retryAt of [NOW - 5_000, NOW - 6 * 3_600_000, NOW + 5_000]) {
       expect(runStateText(run({}), paused(retryAt, false), NOW)).toBe(
-        `${HEAD}, last tried at ${at(NOW - 60_000)}; no probe scheduled: no running worker or run serves the seller`,
+        `${HEAD}, last tried at ${at(NOW - 60_000)}; no probe scheduled: no running worker or run serves the seller (a \`catalog-sync worker\` with its key, or the next \`catalog-sync run\` of its source, takes it up)`,
       );
     }
   });

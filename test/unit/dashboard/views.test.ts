@@ -102,7 +102,7 @@ describe('sellerView of a seller out of reach that no process serves', () => {
 
     expect(sellerView(info, status, queue, NOW).stateText).toBe(
       "no Seller API at https://api.example.com/x/api/v1: GET /products: 404 Not Found: no such endpoint (check the base URL: --base-url, SELLER_API_BASE_URL or the job's baseUrl); " +
-        `last tried at ${at} UTC; no probe scheduled: no running worker or run serves the seller`,
+        `last tried at ${at} UTC; no probe scheduled: no running worker or run serves the seller (a \`catalog-sync worker\` with its key, or the next \`catalog-sync run\` of its source, takes it up)`,
     );
   });
 });
