@@ -18,6 +18,12 @@ export interface DecimalChoice {
   preset?: { style: Separator; name: string };
   /** The CSV is `;`-delimited, as a spreadsheet in a comma-decimal locale writes it. */
   semicolon?: boolean;
+  /**
+   * The values are a store's API answers: it writes its numbers one way, so the summary has no
+   * style to tell (it said `the file shows 40.00` of a source that has no file); only one that
+   * shows both, which the API should never give, is said.
+   */
+  storeApi?: boolean;
 }
 
 /** The style a source's ambiguous values (`1,299`) are read with now, and why: the summary's line. */
@@ -83,11 +89,13 @@ export function createDecimalReader(choice: DecimalChoice = {}): DecimalReader {
       choice.preset && style !== choice.preset.style
         ? `, over the ${choice.preset.name} preset's ${choice.preset.style}`
         : '';
+    const source = choice.storeApi ? "the store's API" : 'the file';
+    if (choice.storeApi && why !== 'conflict') return { style, line: undefined };
     switch (why) {
       case 'conflict':
         return {
           style,
-          line: `decimals: the file shows both a dot (${shown.dot}) and a comma (${shown.comma}): a value that reads two ways (1,299) is refused`,
+          line: `decimals: ${source} shows both a dot (${shown.dot}) and a comma (${shown.comma}): a value that reads two ways (1,299) is refused`,
         };
       case 'shown':
         return { style, line: `decimals with a ${style} (the file shows ${shown[style!]}${over})` };
@@ -127,6 +135,7 @@ export function decimalChoice(
     decimalStyle?: DecimalStyle;
     mapping?: { decimal?: DecimalStyle; origin: string };
     delimiter?: string;
+    fromStoreApi?: boolean;
   },
   presetStyle: DecimalStyle,
   presetName: string,
@@ -140,5 +149,6 @@ export function decimalChoice(
   else if (presetStyle === 'either') choice.fixed = { style: 'either' };
   else if (presetStyle !== 'auto') choice.preset = { style: presetStyle, name: presetName };
   if (options.delimiter === ';') choice.semicolon = true;
+  if (options.fromStoreApi) choice.storeApi = true;
   return choice;
 }

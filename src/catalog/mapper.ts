@@ -46,6 +46,8 @@ export interface MapperOptions {
   decimalStyle?: DecimalStyle;
   /** The CSV delimiter: `;` suggests comma decimals. */
   delimiter?: string;
+  /** The records are a store's API answers (shopify://, woocommerce://), not a file's lines. */
+  fromStoreApi?: boolean;
   /**
    * The records name their own fields (JSON, NDJSON, XML: `OpenedSource.openColumns`): `columns`
    * are the first record's, and a later record may bring one they lack.

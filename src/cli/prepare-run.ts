@@ -165,6 +165,7 @@ export async function prepareRun(
       ...(mapping ? { mapping } : {}),
       ...(flags.fields ? { fields: flags.fields, fieldsOption: names.name('fields') } : {}),
       ...(opened.delimiter ? { delimiter: opened.delimiter } : {}),
+      ...(platform ? { fromStoreApi: true } : {}),
       openColumns: opened.openColumns,
       ...(flags.onlyPublished ? { onlyPublished: true } : {}),
       ...(flags.missing ? { missing: true } : {}),

@@ -15,6 +15,13 @@ function readAll(choice: DecimalChoice, texts: string[]): string[] {
   });
 }
 
+/** The summary's decimals line after the values read in order by one reader. */
+function lineAfter(choice: DecimalChoice, texts: string[]): string | undefined {
+  const reader = createDecimalReader(choice);
+  for (const text of texts) reader.read(text);
+  return reader.decision().line;
+}
+
 const dotPreset: DecimalChoice = { preset: { style: 'dot', name: 'shopify' } };
 const semicolon = { semicolon: true };
 
@@ -92,12 +99,6 @@ describe('decimalChoice', () => {
 });
 
 describe("the summary's decimals line", () => {
-  function lineAfter(choice: DecimalChoice, texts: string[]): string | undefined {
-    const reader = createDecimalReader(choice);
-    for (const text of texts) reader.read(text);
-    return reader.decision().line;
-  }
-
   it('says the style used and why', () => {
     expect(lineAfter(dotPreset, ['25', '226,796185'])).toBe(
       "decimals with a comma (the file shows 226,796185, over the shopify preset's dot)",
@@ -122,5 +123,29 @@ describe("the summary's decimals line", () => {
     expect(lineAfter(decimalChoice({}, 'either', 'prestashop'), [])).toBe(
       'decimals with a dot or a comma, never a thousands separator',
     );
+  });
+});
+
+describe("the decimals line of a store's API answers", () => {
+  const store = decimalChoice({ fromStoreApi: true }, 'dot', 'shopify');
+
+  it('is not said: the API writes one style, and there is no file to have shown it', () => {
+    expect(lineAfter(store, ['40.00'])).toBeUndefined();
+    expect(lineAfter(store, [])).toBeUndefined();
+    expect(
+      lineAfter(decimalChoice({ fromStoreApi: true }, 'auto', 'woocommerce'), ['30.00']),
+    ).toBeUndefined();
+  });
+
+  it('is said, in words for the API, when its answers show both styles', () => {
+    expect(lineAfter(store, ['12,5', '12.50'])).toBe(
+      "decimals: the store's API shows both a dot (12.50) and a comma (12,5): a value that reads two ways (1,299) is refused",
+    );
+  });
+
+  it('is said when the user fixed the style', () => {
+    expect(
+      lineAfter(decimalChoice({ fromStoreApi: true, decimalStyle: 'comma' }, 'dot', 'shopify'), []),
+    ).toBe('decimals with a comma (as asked)');
   });
 });
