@@ -19,6 +19,7 @@ import { SNAPSHOT_FAILED } from '../sync/snapshot.js';
 import { UsageError } from '../usage-error.js';
 import { APPROVAL_ALIVE_AT, type ApprovalBeatDeps, beatWhileQueueing } from './approval-beat.js';
 import { APPROVAL_RESUMED_AT, takeOverStoppedApproval } from './approval-takeover.js';
+import { approvalUnderWayLine } from './approval-under-way.js';
 import { endAfterDeactivations, type FinaliseDeps, tellApprovalEnd } from './finalise.js';
 import { queueOptions } from './queue-options.js';
 
@@ -153,7 +154,7 @@ export async function startApproval(
     rows ? rows.join(',') : '',
     rows ? (reasonLeftHeld(run, heldCount, heldCount - count) ?? '') : '',
   )) as number;
-  if (round === 0) throw new UsageError(`run ${run.id} is being approved already`);
+  if (round === 0) throw new UsageError(approvalUnderWayLine(run.id, rows, 'it has just begun'));
   return { round, rows, count, resumed: false };
 }
 
@@ -199,7 +200,7 @@ async function unfinishedApproval(
   now: number,
 ): Promise<ApprovalRound | null> {
   if (run.state !== 'running' || !run.approvalUnqueued) return null;
-  if (!approvalStopped(run, now)) throw beingApprovedError(run);
+  if (!approvalStopped(run, now)) throw beingApprovedError(run, rows);
   // run-record.ts: an unqueued approval has its rows ('' for all) in the record.
   const [approvals, kept, count] = await deps.redis.hmget(
     deps.keys.run(run.id),
@@ -217,16 +218,21 @@ async function unfinishedApproval(
   }
   const round = Number(approvals);
   // Its approve renewed its heartbeat since the record was read (or another took it over): alive.
-  if (!(await takeOverStoppedApproval(deps, run.id, round, now))) throw beingApprovedError(run);
+  if (!(await takeOverStoppedApproval(deps, run.id, round, now))) throw beingApprovedError(run, rows);
   return { round, rows: stopped, count: Number(count ?? 0), resumed: true };
 }
 
 /** Another approve is queueing the run's writes: when it began, and from when it may be taken for stopped. */
-function beingApprovedError(run: RunRecord): UsageError {
-  const since = approveStartedAt(run);
-  const stoppedFrom = approveLastHeardAt(run) + APPROVAL_STOPPED_AFTER_MS;
+function beingApprovedError(run: RunRecord, rows: number[] | null): UsageError {
+  const since = new Date(approveStartedAt(run)).toISOString();
+  const stoppedFrom = new Date(approveLastHeardAt(run) + APPROVAL_STOPPED_AFTER_MS).toISOString();
   return new UsageError(
-    `run ${run.id} is being approved already (since ${new Date(since).toISOString()}); if that approve was stopped, run this again after ${new Date(stoppedFrom).toISOString()}`,
+    approvalUnderWayLine(
+      run.id,
+      rows,
+      `since ${since}`,
+      `if that approve was stopped, run this again after ${stoppedFrom}`,
+    ),
   );
 }
 

@@ -3,6 +3,7 @@ import { insecureRunRefusal } from '../../chunks/insecure-run.js';
 import { countOf } from '../../count-words.js';
 import { type Approved, parseRowList, queueApproval } from '../../queue/approval.js';
 import { noteApprovalResumed } from '../../queue/approval-takeover.js';
+import { approvalUnderWayLine } from '../../queue/approval-under-way.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import type { RunRecord } from '../../runs/run-store.js';
 import { formatSummary } from '../../runs/summary.js';
@@ -92,7 +93,12 @@ async function approve(
   const queued = approvalQueued(run);
   if (queued && flags.rows)
     throw new UsageError(
-      `run ${run.id} is being approved: its writes are queued; \`catalog-sync approve ${run.id}\` (without --rows) sends them`,
+      approvalUnderWayLine(
+        run.id,
+        flags.rows,
+        'its writes are queued',
+        'if that approve was stopped, they go on with any `catalog-sync worker`',
+      ),
     );
   before.check();
   // Ctrl-C (or SIGTERM) from here on: said, exit 130/143, as `run` does. While the writes are being

@@ -96,11 +96,11 @@ describe('an approve still queueing its writes', () => {
     // A second approve meanwhile is refused, as two at once are; also one that read the run before
     // the latest renewals (its record says silent): the takeover checks the heartbeat as it is.
     await expect(queueApproval(second, alive, null, time.clock())).rejects.toThrow(
-      `run ${runId} is being approved already (since `,
+      `run ${runId} is being approved by another approve (since `,
     );
     expect(approvalPhase(readAtStart, time.clock())).toBe('stopped');
     await expect(queueApproval(second, readAtStart, null, time.clock())).rejects.toThrow(
-      `run ${runId} is being approved already (since `,
+      `run ${runId} is being approved by another approve (since `,
     );
 
     // Its renewals stop (the process frozen, or killed): once its heartbeat is older than the bound,

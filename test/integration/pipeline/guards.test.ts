@@ -116,8 +116,12 @@ describe('guards: --max-price-change', () => {
 
     // Too soon to tell a stopped approve from one still queueing: refused as two at once are.
     expect((await pipeline.cli(['approve', runId])).stderr).toContain(
-      `run ${runId} is being approved already (since `,
+      `run ${runId} is being approved by another approve (since `,
     );
+    // One with --rows is told to keep them: without, once the run is held again, every held row goes.
+    const withRows = await pipeline.cli(['approve', runId, '--rows', '2']);
+    expect(withRows.stderr).toContain('once that approval has ended, run this approve again with the same --rows');
+    expect(withRows.stderr).not.toContain('without --rows');
     await withRedis((redis) =>
       redis.hset(
         new RedisKeys(pipeline.prefix).run(runId),
@@ -155,9 +159,9 @@ describe('guards: --max-price-change', () => {
     expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('running');
     pipeline.sandbox.resetStats();
 
-    expect((await pipeline.cli(['approve', runId, '--rows', '2'])).stderr).toContain(
-      `\`catalog-sync approve ${runId}\` (without --rows) sends them`,
-    );
+    const refused = await pipeline.cli(['approve', runId, '--rows', '2']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toContain('without --rows');
     const finished = await pipeline.cli(['approve', runId]);
 
     expect(finished.code).toBe(0);
@@ -168,6 +172,37 @@ describe('guards: --max-price-change', () => {
     const prices = [...bySku(pipeline.products()).values()].map((p) => p.price);
     expect(prices).toEqual(pricesOver100(good).map((row) => Number(row.price)));
     expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).state).toBe('done');
+  });
+
+  it('approve --rows while another approval is under way: retry the same --rows once it ended, never drop them', async () => {
+    const { good, broken } = await syncGoodThenBroken();
+    const runId = runIdOf(broken.stdout);
+    // The first approve (--rows 4,5,6), held between queueing its writes and sending them.
+    await asStoppedApprove(runId, (deps, run) => queueApproval(deps, run, [4, 5, 6]));
+    pipeline.sandbox.resetStats();
+
+    const refused = await pipeline.cli(['approve', runId, '--rows', '1,2']);
+
+    expect(refused.code).toBe(2);
+    const line = refused.stderr.trim();
+    expect(line.split('\n')).toHaveLength(1);
+    // Before: "`catalog-sync approve <id>` (without --rows) sends them", which, once the first approval
+    // had ended, sent every row still held, row 3 too, which nobody picked.
+    expect(line).not.toContain('without --rows');
+    expect(line).toContain(`run ${runId} is being approved by another approve`);
+    expect(line).toContain('once that approval has ended, run this approve again with the same --rows');
+    expect(line).toContain(`\`catalog-sync status ${runId}\``);
+    expect(requestCounts(pipeline.sandbox.stats()).updates).toBe(0);
+
+    // The approval under way ends (its queued writes sent), then the line is followed.
+    expect((await pipeline.cli(['approve', runId])).code).toBe(5);
+    expect((await pipeline.cli(['approve', runId, '--rows', '1,2'])).code).toBe(5);
+
+    const prices = [...bySku(pipeline.products()).values()].map((p) => p.price);
+    const sent = pricesOver100(good).map((row) => Number(row.price));
+    expect(prices).toEqual([sent[0], sent[1], Number(good[2]?.price), sent[3], sent[4], sent[5]]);
+    const report = parseCsv((await pipeline.cli(['report', runId])).stdout);
+    expect(report.map((l) => l.status)).toEqual(['ok', 'ok', 'held', 'ok', 'ok', 'ok']);
   });
 
   it('approve --rows sends only those rows; the others stay held', async () => {
