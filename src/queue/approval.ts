@@ -160,17 +160,18 @@ export async function startApproval(
 
 /**
  * The held reason once `approve --rows` has sent all but `left` of the `held` rows, when the
- * reason counts them (the row guard's alone: `5 rows held: their prices move…`). Null for any
- * other reason, which says what tripped, not how many rows are held; and when no row is left and
- * the run ends. With no row left and deactivations held with the run (`--missing`), the row
- * guard's count gives way to theirs: their own report lines keep the reason they were held with.
- * Each round that leaves rows held writes it anew: the stored reason counts the rows held then.
+ * reason counts them (the row guard's: `5 rows held: their prices move…`) or says nothing was sent
+ * (a whole run's hold). Null for any other reason, and when no row is left and the run ends. With
+ * no row left and deactivations held with the run (`--missing`), whatever held the run gives way to
+ * their count (a `--max-missing` hold's `…: nothing was sent` is no longer true once a row was):
+ * their own report lines keep the reason they were held with. Each round that leaves rows held
+ * writes it anew: the stored reason counts the rows held then.
  */
 function reasonLeftHeld(run: RunRecord, held: number, left: number): string | null {
   if (run.heldReason === undefined) return null;
   const rowGuard = Boolean(run.maxPriceChange) && run.heldReason === rowGuardReason(run, held);
   const deactivations = heldDeactivations(run);
-  if (left <= 0 && rowGuard && deactivations > 0)
+  if (left <= 0 && deactivations > 0)
     return `no row held; ${countOf(deactivations, 'deactivation')} held with the run (--missing): \`approve\` without --rows sends ${deactivations === 1 ? 'it' : 'them'}`;
   if (left <= 0) return null;
   if (rowGuard) return rowGuardReason(run, left);

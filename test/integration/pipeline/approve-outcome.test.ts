@@ -76,4 +76,27 @@ describe('approve: how it ends', () => {
     expect((await pipeline.cli(['approve', runId, '--rows', '3'])).code).toBe(5);
     expect(await reasonOf()).toMatch(/more than --max-updates 2: 3 rows still held, the others approved$/);
   });
+
+  it('approve --rows of a run held by --max-missing: once no row is held, the held line says the deactivations wait', async () => {
+    const good = catalogRows(10).map((row) => ({ ...row, quantity: '5' }));
+    expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
+    // 3 of 10 gone (30%, more than the default --max-missing 20%), row 2 renamed: the whole run held.
+    const night = good.slice(0, 7).map((row, i) => (i === 1 ? { ...row, name: `${row.name} v2` } : row));
+    const held = await pipeline.cli(['run', await pipeline.csv('night.csv', night), '--missing', 'quantity=0']);
+    expect(held.code).toBe(5);
+    const runId = runIdOf(held.stdout);
+    expect(held.stdout).toContain('more than --max-missing 20%: nothing was sent');
+
+    const approved = await pipeline.cli(['approve', runId, '--rows', '2']);
+
+    expect(approved.code).toBe(5);
+    expect(pipeline.products().find((p) => p.sku === night[1]?.sku)?.name).toBe(night[1]?.name);
+    // Before: still "3 of 10 managed products would be deactivated (30%), more than --max-missing 20%:
+    // nothing was sent", with row 2's update sent.
+    const line =
+      'no row held; 3 deactivations held with the run (--missing): `approve` without --rows sends them';
+    expect(approved.stdout).toMatch(new RegExp(`^ {2}held {6}${line.replace(/[()`-]/g, '\\$&')}$`, 'm'));
+    expect(JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).heldReason).toBe(line);
+    expect((await pipeline.cli(['approve', runId])).code).toBe(0);
+  });
 });
