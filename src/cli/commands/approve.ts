@@ -73,7 +73,7 @@ export function registerApprove(program: Command, io: CliIo): void {
 }
 
 /** The line's words for an `approve` interrupted before it marked the run approved. */
-const BEFORE_THE_APPROVAL = 'before the approval began: nothing was approved, queued or sent';
+export const BEFORE_THE_APPROVAL = 'before the approval began: nothing was approved, queued or sent';
 
 /** Like `run`, in this process: queue the held writes, serve them, wait, say what became of them. */
 async function approve(

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BEFORE_THE_APPROVAL } from '../../../src/cli/commands/approve.js';
+import { BEFORE_THE_RUN } from '../../../src/cli/signals.js';
 import { projectRoot } from '../../../src/project-root.js';
 import { usePipeline } from '../support/pipeline.js';
 
@@ -78,14 +80,12 @@ describe('an interrupt while the bundle loads', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)('%s: one line, exit %i', { timeout: 30_000 }, async (signal, code) => {
+  /** The launcher with `args`, interrupted by `signal` while its bundle loads: its exit and stderr. */
+  async function interruptedWhileLoading(args: string[], signal: NodeJS.Signals) {
     await rm(join(dir, 'held'), { force: true });
     const child = spawn(
       process.execPath,
-      ['--import', join(dir, 'register.mjs'), join(projectRoot(), 'bin/catalog-sync.js'), 'status'],
+      ['--import', join(dir, 'register.mjs'), join(projectRoot(), 'bin/catalog-sync.js'), ...args],
       { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -97,7 +97,36 @@ describe('an interrupt while the bundle loads', () => {
 
     child.kill(signal);
 
-    expect(await exited).toEqual([code, null]);
-    expect(stderr).toBe(`catalog-sync: interrupted (${signal})\n`);
+    return { exit: await exited, stderr };
+  }
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: one line, exit %i', { timeout: 30_000 }, async (signal, code) => {
+    expect(await interruptedWhileLoading(['status'], signal)).toEqual({
+      exit: [code, null],
+      stderr: `catalog-sync: interrupted (${signal})\n`,
+    });
   });
+
+  // Before: `approve` interrupted in its first ~0.5 s said only `interrupted (SIGINT)`, leaving the
+  // seller to guess whether anything was approved; from its action on, the line said the state.
+  it.each([
+    [['approve', 'R1', '--rows', '1,2'], 'SIGINT', 130, BEFORE_THE_APPROVAL],
+    [['approve', 'R1'], 'SIGTERM', 143, BEFORE_THE_APPROVAL],
+    [['run', 'feed.csv'], 'SIGINT', 130, BEFORE_THE_RUN],
+    [['import', 'feed.csv'], 'SIGTERM', 143, BEFORE_THE_RUN],
+  ] as const)(
+    '%j, %s: the line says nothing was done, as the command says it later',
+    {
+      timeout: 30_000,
+    },
+    async (args, signal, code, words) => {
+      expect(await interruptedWhileLoading([...args], signal)).toEqual({
+        exit: [code, null],
+        stderr: `catalog-sync: interrupted (${signal}) ${words}\n`,
+      });
+    },
+  );
 });

@@ -82,7 +82,12 @@ describe('approve: how it ends', () => {
     expect((await pipeline.cli(['run', await pipeline.csv('good.csv', good)])).code).toBe(0);
     // 3 of 10 gone (30%, more than the default --max-missing 20%), row 2 renamed: the whole run held.
     const night = good.slice(0, 7).map((row, i) => (i === 1 ? { ...row, name: `${row.name} v2` } : row));
-    const held = await pipeline.cli(['run', await pipeline.csv('night.csv', night), '--missing', 'quantity=0']);
+    const held = await pipeline.cli([
+      'run',
+      await pipeline.csv('night.csv', night),
+      '--missing',
+      'quantity=0',
+    ]);
     expect(held.code).toBe(5);
     const runId = runIdOf(held.stdout);
     expect(held.stdout).toContain('more than --max-missing 20%: nothing was sent');

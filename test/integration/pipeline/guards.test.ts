@@ -120,7 +120,9 @@ describe('guards: --max-price-change', () => {
     );
     // One with --rows is told to keep them: without, once the run is held again, every held row goes.
     const withRows = await pipeline.cli(['approve', runId, '--rows', '2']);
-    expect(withRows.stderr).toContain('once that approval has ended, run this approve again with the same --rows');
+    expect(withRows.stderr).toContain(
+      'once that approval has ended, run this approve again with the same --rows',
+    );
     expect(withRows.stderr).not.toContain('without --rows');
     await withRedis((redis) =>
       redis.hset(
