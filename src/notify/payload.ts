@@ -129,8 +129,12 @@ function what(body: NotifyBody, run: RunRecord, detail: PauseDetail): string {
       if (c.deactivated) parts.push(`${c.deactivated} deactivated`);
       return `${endedAs(body, run)}: ${parts.join(', ')}`;
     }
-    case 'held':
-      return `held: ${run.heldReason ?? 'a guard held the writes back'}; nothing held was sent (catalog-sync approve ${run.id})`;
+    case 'held': {
+      const reason = run.heldReason ?? 'a guard held the writes back';
+      // A whole run's hold says it already (guards/verdict.ts): not twice in one line.
+      const unsent = reason.endsWith('nothing was sent') ? '' : '; nothing held was sent';
+      return `held: ${reason}${unsent} (catalog-sync approve ${run.id})`;
+    }
     case 'paused':
       return `paused on the daily limit until ${body.resumesAt ?? 'the reset'}; ${unqueuedRows(run) ?? 'its rows stay queued'}`;
     case 'key-rejected':

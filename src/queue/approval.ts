@@ -21,6 +21,7 @@ import { APPROVAL_ALIVE_AT, type ApprovalBeatDeps, beatWhileQueueing } from './a
 import { APPROVAL_RESUMED_AT, takeOverStoppedApproval } from './approval-takeover.js';
 import { approvalUnderWayLine } from './approval-under-way.js';
 import { endAfterDeactivations, type FinaliseDeps, tellApprovalEnd } from './finalise.js';
+import { nothingToApproveLine } from './nothing-to-approve.js';
 import { queueOptions } from './queue-options.js';
 
 /**
@@ -124,7 +125,7 @@ export async function startApproval(
   const held = new HeldRows(deps.redis, deps.keys);
   const heldCount = run.counts['status:held'] ?? 0;
   if (run.state !== 'held' || heldCount + heldDeactivations(run) === 0)
-    throw new UsageError(`run ${run.id} holds nothing to approve (it is ${run.state})`);
+    throw new UsageError(nothingToApproveLine(run));
   // Its other writes were put back: its held ones, from the same feed, are not sent after them.
   if (run.revertedAt !== undefined)
     throw new UsageError(
