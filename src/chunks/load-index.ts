@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { indexLoadOf, readApprovedProducts } from '../guards/approval-read.js';
+import { indexLoadOf, readApprovedById, readApprovedProducts } from '../guards/approval-read.js';
 import type { Logger } from '../logger.js';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
@@ -51,6 +51,11 @@ export async function loadRunIndex(
     if (verdict.rely) return;
   }
   await voidRecordOfOtherField(redis, keys, run, deps.now());
+  // An approval reads its held products by id when that costs less than the list (approval-read.ts).
+  if (load === 'approval' && !toConfirm) {
+    const read = await readApprovedById(deps, run, client, (pages) => index.load(pages));
+    if (read) return deps.logger.info(`approve: the ${read.ids} held products read again by id`);
+  }
   const startedAt = deps.now();
   const listed = new Set<string>();
   const unkeyed = await index.load(

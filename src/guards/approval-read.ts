@@ -8,6 +8,9 @@ import { LIST_SKIPPED, markApprovalRead } from '../sync/incremental.js';
 import { HeldRows } from './held-rows.js';
 import { supersededOutcomes } from './superseded.js';
 
+/** Run record field: how many products the run listed (runs/ended-run.ts, queue/approval.ts). */
+export const PRODUCTS_LISTED = 'productsListed';
+
 /**
  * What a load of a run's index of the seller's products is for: the run's own rows, or an
  * `approve` of its held ones (once an approval began, every load is one: each approval drops the
@@ -46,7 +49,7 @@ export async function readApprovedProducts(
   load: (pages: AsyncIterable<RemoteProduct[]>) => Promise<unknown>,
   recordSize: () => Promise<number>,
 ): Promise<{ ids: number; byId: boolean }> {
-  const ids = await approvedProductIds(deps, run);
+  const { ids } = await approvedProductIds(deps, run);
   // Within the catalog this tool's record holds: what the list read would show, as for --max-updates.
   const byId = ids.length === 0 || readsByIdCheaper(ids.length, await recordSize());
   await load(byId ? productsById(client, ids) : client.listProducts());
@@ -56,27 +59,34 @@ export async function readApprovedProducts(
 
 /**
  * The products the approved held updates of this round address: the rows `approve --rows` named, or
- * every row still held; less those a later run wrote since (they are not written at all).
+ * every row still held; less those a later run wrote since (they are not written at all). `creates`:
+ * whether an approved held create is among them (found only by its key: in the list).
  */
-async function approvedProductIds(deps: ApprovalReadDeps, run: RunRecord): Promise<string[]> {
+async function approvedProductIds(
+  deps: ApprovalReadDeps,
+  run: RunRecord,
+): Promise<{ ids: string[]; creates: boolean }> {
   const [named] = await deps.redis.hmget(deps.keys.run(run.id), 'approvalRows');
   const held = new HeldRows(deps.redis, deps.keys);
   const plans = new PlanStore(deps.redis, deps.keys);
   const ids = new Set<string>();
+  let creates = false;
   let batch: number[] = [];
   const flush = async () => {
     const writes = await plans.get(run.id, [...(await held.heldAmong(run.id, batch))]);
     batch = [];
-    const updates = [...writes.values()].filter((write) => write.action === 'update');
     const superseded = await supersededOutcomes(
       deps,
       run,
-      updates.map((write) => write.upsert),
+      [...writes.values()].map((write) => write.upsert),
       writes,
     );
     const skipped = new Set(superseded.outcomes.map((outcome) => outcome.row));
-    for (const write of updates)
-      if (write.productId !== null && !skipped.has(write.upsert.row)) ids.add(write.productId);
+    for (const write of writes.values()) {
+      if (skipped.has(write.upsert.row)) continue;
+      if (write.action === 'update' && write.productId !== null) ids.add(write.productId);
+      else creates = true;
+    }
   };
   const rows = named ? named.split(',').map(Number) : held.all(run.id, run.total);
   for await (const row of rows) {
@@ -84,13 +94,14 @@ async function approvedProductIds(deps: ApprovalReadDeps, run: RunRecord): Promi
     if (batch.length >= BY_ID_PAGE * 10) await flush();
   }
   await flush();
-  return [...ids];
+  return { ids: [...ids], creates };
 }
 
 /** The products with these ids, a page at a time; an id that answers 404 is gone (absent). */
 async function* productsById(
   client: SellerApiClient,
   ids: readonly string[],
+  gone: { count: number } = { count: 0 },
 ): AsyncGenerator<RemoteProduct[]> {
   for (let first = 0; first < ids.length; first += BY_ID_PAGE) {
     // The client's limiter (`--concurrency`) paces these.
@@ -99,11 +110,41 @@ async function* productsById(
         try {
           return await client.getProduct(id);
         } catch (error) {
-          if (error instanceof NotFoundError) return null;
-          throw error;
+          if (!(error instanceof NotFoundError)) throw error;
+          gone.count += 1;
+          return null;
         }
       }),
     );
     yield page.filter((product): product is RemoteProduct => product !== null);
   }
+}
+
+/**
+ * For the approval of a run that read the seller's products (not `--incremental`, or one that read
+ * them): the products its approved held updates (and the held deactivations it sends) address, read
+ * into the run's index by id, when that takes fewer requests than every page of the list (as
+ * `revert` reads, sized on the products the run listed: `productsListed`, kept as the approval
+ * began). False when the list is to be read instead: a held create is approved (only the list tells
+ * whether a product was made meanwhile under its key: it is not made twice), reading by id costs
+ * more, the run's count of products is unknown, or a product read by id is gone (404): the update
+ * would create it again, so the list is read to find one listed under its key first.
+ */
+export async function readApprovedById(
+  deps: ApprovalReadDeps,
+  run: RunRecord,
+  client: SellerApiClient,
+  load: (pages: AsyncIterable<RemoteProduct[]>) => Promise<unknown>,
+): Promise<{ ids: number } | false> {
+  const [listed] = await deps.redis.hmget(deps.keys.run(run.id), PRODUCTS_LISTED);
+  if (listed === null) return false;
+  const { ids, creates } = await approvedProductIds(deps, run);
+  if (creates) return false;
+  const due = await deps.redis.hlen(deps.keys.deactivations(run.id));
+  if (!readsByIdCheaper(ids.length + due, Number(listed))) return false;
+  const all =
+    due > 0 ? [...new Set([...ids, ...(await deps.redis.hkeys(deps.keys.deactivations(run.id)))])] : ids;
+  const gone = { count: 0 };
+  await load(productsById(client, all, gone));
+  return gone.count > 0 ? false : { ids: all.length };
 }

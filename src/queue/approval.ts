@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { bullmq } from '../cjs-packages.js';
 import { countOf } from '../count-words.js';
 import { APPROVAL_STOPPED_AFTER_MS, DEFAULT_CHUNK_SIZE } from '../defaults.js';
+import { PRODUCTS_LISTED } from '../guards/approval-read.js';
 import { HeldRows } from '../guards/held-rows.js';
 import { rememberApproved } from '../guards/lookalike-creates.js';
 import { refuseWhileLaterRunsWrite, settleSuperseded } from '../guards/superseded.js';
@@ -49,12 +50,17 @@ export interface Approved {
 // read no product reads the held ones then, guards/approval-read.ts). What is approved (the
 // rows, '' for all) is kept until the round's writes are all queued (APPROVAL_QUEUED): an approve
 // stopped in between (killed, Redis gone) is finished by the next one, once its heartbeat is old
-// (approval-beat.ts). A held reason that counts the held rows (ARGV[5], '' for none) says, from
+// (approval-beat.ts). How many products the run listed is kept first (the first round's: later
+// ones drop an index an approval read, maybe by id): the approval reads by id when that costs less
+// (guards/approval-read.ts), as `revert` does. A held reason that counts the held rows (ARGV[5], '' for none) says, from
 // now on, those left held.
 const START_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'held' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'running', 'approving', ARGV[1], 'approvedAt', ARGV[2], 'approvalRows', ARGV[4], 'approvalCount', ARGV[1])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'heldReason', ARGV[5]) end
+if redis.call('HEXISTS', KEYS[1], '${PRODUCTS_LISTED}') == 0 and redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('HSET', KEYS[1], '${PRODUCTS_LISTED}', redis.call('HLEN', KEYS[2]))
+end
 redis.call('HDEL', KEYS[1], 'snapshotReady', ARGV[3], 'deactivationsEnded', 'approvalQueued', '${APPROVAL_READ}', '${APPROVAL_RESUMED_AT}', '${APPROVAL_ALIVE_AT}')
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 return redis.call('HINCRBY', KEYS[1], 'approvals', 1)
