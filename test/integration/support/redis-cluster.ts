@@ -208,7 +208,19 @@ export class TestCluster {
   private startNode(port: number): void {
     const { password, tls } = this.security;
     const listen = tls
-      ? ['--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-auth-clients', 'no']
+      ? // Its replicas too speak TLS to it (the plain port is off).
+        [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cluster',
+          'yes',
+          '--tls-replication',
+          'yes',
+          '--tls-auth-clients',
+          'no',
+        ]
       : ['--port', String(port)];
     const certificates = tls
       ? ['--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem']
