@@ -1,10 +1,23 @@
-import type { ClusterNode, ClusterOptions, Command } from 'ioredis';
+import type { ChainableCommander, ClusterNode, ClusterOptions, Command } from 'ioredis';
 import { ioredis } from '../cjs-packages.js';
+import { rideMigrations } from './migration-pipeline.js';
+import { migrationReplyOf, tryAgainDelayMs } from './migration-replies.js';
 
-/** ioredis's count of one command's (or pipeline's) redirections left, and when the first was met. */
+/** ioredis's count of one command's (or pipeline's) redirections left, when the first was met, its TRYAGAINs. */
 interface Redirections {
   value?: number;
   since?: number;
+  tryAgains?: number;
+}
+
+/** ioredis's handlers of a command's redirection (cluster/index.js), the one this file calls itself. */
+interface RedirectionHandlers {
+  tryagain: () => void;
+}
+
+/** ioredis's queue of delayed retries, a field its types call private. */
+interface DelayQueue {
+  push(bucket: string, item: () => void, options: { timeout: number }): void;
 }
 
 /** ioredis's words for a command on a connection that closed. */
@@ -32,12 +45,34 @@ export class WatchedCluster extends ioredis().Cluster {
    * delay (retryDelayOnFailover…), but 16 tries last ~1.6 s, and the command then failed (a `run`
    * crashed so, its rows reported failed). Within rideOutMs of the first, a delayed retry leaves the
    * count whole; a MOVED or ASK (tried again at once) still counts down, so a loop of them ends as
-   * before. Pipelines and MULTI (Pipeline.exec) come through here too.
+   * before. Pipelines and MULTI (Pipeline.exec) come through here too. A TRYAGAIN of a slot's move
+   * is not bounded by it (handleError).
    */
   rideOutMs = 0;
 
+  /**
+   * A slot's move (CLUSTER SETSLOT … MIGRATING, MIGRATE … KEYS in batches, SETSLOT … NODE) answers a
+   * command over keys of it split between the two masters with TRYAGAIN until the move is done,
+   * which takes as long as the operator's reshard takes: seconds or minutes. Redis answers all that
+   * while: such a command is tried again for as long, with a backoff of its own
+   * (tryAgainDelayMs, at most a second), never counted against its redirections nor its failover
+   * deadline (a `run` ended so, "has not answered", its rows left unsent; a chunk failed so sent its
+   * rows' PUTs again). ioredis tries it again on a random master, whose MOVED leads back.
+   */
   override handleError(error: Error, ttl: Redirections, handlers: unknown): void {
     ttl.since ??= Date.now();
+    if (migrationReplyOf(error) === 'TRYAGAIN') {
+      ttl.value = this.options.maxRedirections ?? 16;
+      ttl.tryAgains = (ttl.tryAgains ?? 0) + 1;
+      const wait = tryAgainDelayMs(ttl.tryAgains);
+      // Bucketed by wait: ioredis's queue flushes a bucket at its first item's time.
+      (this as unknown as { delayQueue: DelayQueue }).delayQueue.push(
+        `tryagain-${wait}`,
+        (handlers as RedirectionHandlers).tryagain,
+        { timeout: wait },
+      );
+      return;
+    }
     const redirected = /^(MOVED|ASK) /.test(error.message);
     if (ttl.value !== undefined && !redirected && Date.now() - ttl.since < this.rideOutMs) {
       // ioredis takes one off before it compares.
@@ -52,8 +87,42 @@ export class WatchedCluster extends ioredis().Cluster {
       stream,
       node,
     );
-    command.promise.catch((error: unknown) => this.emit('command-error', error));
+    command.promise.catch((error: unknown) => {
+      // A pipeline's command (sent to a node) answered with a slot's move is sent again by the
+      // pipeline (migration-pipeline.ts): reported only if it gives up.
+      if (node !== undefined && migrationReplyOf(error) !== null) return;
+      this.emit('command-error', error);
+    });
     return sent;
+  }
+
+  /** ioredis's pipeline, riding out a slot's move (migration-pipeline.ts). */
+  override pipeline(commands?: unknown[][]): ChainableCommander {
+    const pipeline = super.pipeline(commands);
+    rideMigrations(pipeline, this.#riding(), false);
+    return pipeline;
+  }
+
+  /** ioredis's MULTI, sent again whole when a slot's move discarded it (migration-pipeline.ts). */
+  ridingMulti(...args: unknown[]): unknown {
+    const multi = (ioredis().Cluster.prototype.multi as (...a: unknown[]) => unknown).apply(this, args);
+    const options = args.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg));
+    // { pipeline: false }: a bare MULTI command (its commands then sent one by one), not a pipeline.
+    if ((options as { pipeline?: boolean } | undefined)?.pipeline !== false)
+      rideMigrations(multi as ChainableCommander, this.#riding(), true);
+    return multi;
+  }
+
+  #riding() {
+    const Cluster = ioredis().Cluster;
+    return {
+      rawPipeline: () => Cluster.prototype.pipeline.call(this),
+      rawMulti: () => Cluster.prototype.multi.call(this),
+      refreshSlotsCache: () => this.refreshSlotsCache(),
+      maxRedirections: this.options.maxRedirections ?? 16,
+      rideOutMs: this.rideOutMs,
+      gaveUp: (error: Error) => this.emit('command-error', error),
+    };
   }
 
   /**
@@ -107,3 +176,6 @@ export class WatchedCluster extends ioredis().Cluster {
     return copy;
   }
 }
+
+// ioredis's multi() is typed by its overloads, which a method of a subclass cannot restate.
+WatchedCluster.prototype.multi = WatchedCluster.prototype.ridingMulti as WatchedCluster['multi'];

@@ -41,12 +41,12 @@ describe('WatchedCluster: a command through a failover', () => {
     const cluster = idleCluster(20_000);
     const command = redirections(cluster);
 
-    // TRYAGAIN: ioredis delays each try (retryDelayOnTryAgain); a failover's errors are retried so.
-    command.meet('TRYAGAIN Multiple keys request during rehashing of slot', 100);
+    // CLUSTERDOWN: ioredis delays each try (retryDelayOnClusterDown); a failover's errors are retried so.
+    command.meet('CLUSTERDOWN The cluster is down', 100);
     expect(command.gaveUp()).toBe(false);
 
     vi.setSystemTime(Date.now() + 20_000);
-    command.meet('TRYAGAIN Multiple keys request during rehashing of slot', 17);
+    command.meet('CLUSTERDOWN The cluster is down', 17);
     expect(command.gaveUp()).toBe(true);
     cluster.disconnect();
   });
@@ -62,8 +62,45 @@ describe('WatchedCluster: a command through a failover', () => {
   it('without rideOutMs: ioredis’s 16 tries', () => {
     const cluster = idleCluster(0);
     const command = redirections(cluster);
-    command.meet('TRYAGAIN Multiple keys request during rehashing of slot', 17);
+    command.meet('CLUSTERDOWN The cluster is down', 17);
     expect(command.gaveUp()).toBe(true);
+    cluster.disconnect();
+  });
+});
+
+describe('WatchedCluster: a command met by a slot on the move (TRYAGAIN)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is tried again as long as the move lasts, past rideOutMs, with a backoff of at most a second', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const cluster = idleCluster(20_000);
+    const tries: number[] = [];
+    const ttl = {};
+    const start = Date.now();
+    const handlers = {
+      tryagain: () => tries.push(Date.now() - start),
+      maxRedirections: () => tries.push(-1),
+    };
+    for (let i = 0; i < 40; i++) {
+      cluster.handleError(
+        new Error('TRYAGAIN Multiple keys request during rehashing of slot'),
+        ttl,
+        handlers,
+      );
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    // A MOVED on the way back from the random master ioredis tries it on counts, the TRYAGAIN after starts it over.
+    cluster.handleError(new Error('MOVED 9872 127.0.0.1:7001'), ttl, { ...handlers, moved: () => {} });
+    cluster.handleError(new Error('TRYAGAIN Multiple keys request during rehashing of slot'), ttl, handlers);
+    await vi.advanceTimersByTimeAsync(1000);
+
+    expect(tries).not.toContain(-1);
+    expect(tries).toHaveLength(41);
+    // 50, 100, 200, 400, 800 ms, then a second each.
+    expect(tries.slice(0, 3)).toEqual([50, 1100, 2200]);
+    expect(tries[10]).toBe(11_000);
     cluster.disconnect();
   });
 });
