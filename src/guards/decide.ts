@@ -110,7 +110,10 @@ async function storedVerdict(deps: DecideDeps, run: RunRecord, weighMissing: Wei
  * start of the run; or, when an `--incremental` run did not read the list, those the tool's record
  * (the id map) holds, which the list would have shown: the index then holds only the rows' own.
  */
-async function productsWeighedAgainst(deps: DecideDeps, run: RunRecord): Promise<number> {
+export async function productsWeighedAgainst(
+  deps: Pick<DecideDeps, 'redis' | 'keys'>,
+  run: RunRecord,
+): Promise<number> {
   if ((await deps.redis.hget(deps.keys.run(run.id), LIST_SKIPPED)) === '1') {
     return productsRecordedByField(deps.redis, deps.keys, run);
   }

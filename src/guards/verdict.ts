@@ -60,6 +60,18 @@ export interface PlanFigures {
  * `error` too: it starts with the figures, so that no report cell starts with `-` (csv-guard.ts).
  */
 export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | null {
+  const reasons = wholeRunReasons(spec, figures);
+  return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
+}
+
+/**
+ * Each whole-run guard that trips, in the words of its hold: a real run's verdict (wholeRunRefusal),
+ * and what a dry run says the real run would be held for (dry-run-verdict.ts).
+ */
+export function wholeRunReasons(
+  spec: Pick<RunSpec, 'maxInvalid' | 'maxUpdates' | 'maxMissing'>,
+  figures: PlanFigures,
+): string[] {
   const reasons: string[] = [];
   if (spec.maxInvalid && exceeds(figures.invalid, figures.rows, readLimit(spec.maxInvalid))) {
     reasons.push(
@@ -79,7 +91,7 @@ export function wholeRunRefusal(spec: RunSpec, figures: PlanFigures): string | n
   // Held as --max-missing holds: the whole run (CONTRACT), its deactivations with it.
   if (missing?.keyless && missing.due > 0) reasons.push(missing.keyless);
   if (figures.lookalikes) reasons.push(figures.lookalikes);
-  return reasons.length > 0 ? `${reasons.join('; ')}: nothing was sent` : null;
+  return reasons;
 }
 
 /** `5 of 10 managed products would be deactivated (50%), more than --max-missing 20%`. */
@@ -88,7 +100,7 @@ export function maxMissingText(due: number, managed: number, limit: string): str
 }
 
 /** The run's held reason when only the row guard held rows back. */
-export function rowGuardReason(spec: RunSpec, heldRows: number): string {
+export function rowGuardReason(spec: Pick<RunSpec, 'maxPriceChange'>, heldRows: number): string {
   const rows = heldRows === 1 ? '1 row held: its price moves' : `${heldRows} rows held: their prices move`;
   return `${rows} more than --max-price-change ${spec.maxPriceChange}`;
 }
