@@ -1,4 +1,5 @@
 import { SETTLE_HOLD } from '../defaults.js';
+import { wouldHoldUpdate } from '../guards/dry-run-verdict.js';
 import { heldAtWrite } from '../guards/held-at-write.js';
 import { HeldRows } from '../guards/held-rows.js';
 import { planWrite, samePlan, withReplanNote } from '../guards/planned-writes.js';
@@ -98,8 +99,8 @@ export function chunkRows(
       const unwritten: { outcomes: RowOutcome[]; records: RowWrite[] } = { outcomes: [], records: [] };
       const written = new SettleBatch(settle, SETTLE_HOLD);
       // A guarded run's `apply`: an update its plan did not see (a create whose product another run
-      // made meanwhile) meets the row guard here.
-      const heldUpdate = heldAtWrite(deps, runId, spec);
+      // made meanwhile) meets the row guard here. A dry run's updates all meet it (it plans none).
+      const heldUpdate = wouldHoldUpdate(spec) ?? heldAtWrite(deps, runId, spec);
       return {
         todo: unsettled,
         handle: async (context, row, lookup) => {

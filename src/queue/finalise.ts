@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decideGuardsIfPlanned, wholeRunVerdict } from '../guards/decide.js';
+import { noteGuardsWouldHold } from '../guards/dry-run-verdict.js';
 import { APPROVAL_END_UNTOLD } from '../guards/held-rows.js';
 import {
   LOOKALIKE_ROWS,
@@ -135,6 +136,7 @@ async function finalise(deps: FinaliseDeps, runId: string, queue?: Queue<ChunkJo
   const deactivate = run.missing && notApplied === null ? run.missing : null;
   const space = await matchSpaceOf(deps.redis, deps.keys, run.sellerRef, run.matchBy, runId, run.dryRun);
   const figures = await scanMissing(deps, runId, run.sellerRef, deactivate, space, run.matchBy);
+  await noteGuardsWouldHold(deps, run, figures.due);
   if (figures.due > 0) {
     // Held rows, or a whole-run guard that tripped (`--max-missing` among them) with no write to hold.
     const wholeRun = await wholeRunVerdict(deps.redis, deps.keys, runId);

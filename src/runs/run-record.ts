@@ -211,8 +211,12 @@ export interface RunRecord extends RunSpec {
   incrementalRead?: string;
   /** `--missing` was given and not applied: why (missing/verdict.ts, partialRead). */
   missingNotApplied?: string;
+  /** A dry run's figures over `--max-invalid` or `--max-updates`: what the real run would be held for (guards/dry-run-verdict.ts). */
+  guardsWouldHold?: string;
   /** A dry run's deactivations over `--max-missing`: what the real run would be held for (missing/verdict.ts). */
   missingWouldHold?: string;
+  /** A dry run's rows over `--max-price-change`: what the real run would hold (guards/dry-run-verdict.ts). */
+  pricesWouldHold?: string;
   /** A dry run's creates that look like products the tool has no record of: what the real run would be held for. */
   lookalikeWouldHold?: string;
   /** Source rows read with no key: `--missing` may not deactivate without `approve` (keyless-rows.ts). */
@@ -251,8 +255,10 @@ export function laterFields(hash: Record<string, string>): Partial<RunRecord> {
   if (hash.fieldsRefused) fields.fieldsRefused = hash.fieldsRefused;
   if (hash.incrementalRead) fields.incrementalRead = hash.incrementalRead;
   if (hash.missingNotApplied) fields.missingNotApplied = hash.missingNotApplied;
+  if (hash.guardsWouldHold) fields.guardsWouldHold = hash.guardsWouldHold;
   if (hash.missingWouldHold) fields.missingWouldHold = hash.missingWouldHold;
   if (hash.lookalikeWouldHold) fields.lookalikeWouldHold = hash.lookalikeWouldHold;
+  if (hash.pricesWouldHold) fields.pricesWouldHold = hash.pricesWouldHold;
   const keyless = keylessOf(hash);
   if (keyless) fields.keyless = keyless;
   if (hash.keyRejectedAt) fields.keyRejectedAt = Number(hash.keyRejectedAt);

@@ -12,6 +12,12 @@ import { LUA_FENCE } from './settle-fence.js';
  */
 export const STILL_OFF_MARK = 'set by --missing';
 
+/**
+ * The words that start a dry run's note on a row the real run's row guard would hold
+ * (guards/dry-run-verdict.ts): counted as `notes:would-hold`, the figure of its summary's guard line.
+ */
+export const WOULD_HOLD_MARK = 'a run without --dry-run would hold it';
+
 // Settles each row once: a row whose outcome is there already (a retried chunk, after a 429, a crash)
 // is not counted again, nor a row twice in one call (the first one counts). In the same step: what
 // the rows' writes record (row-writes.ts, the writes of write-list.ts), the requests counted since the
@@ -58,6 +64,7 @@ for n = 1, #rows do
     if #cjson.decode(ARGV[i + 1]) >= 6 then count('notes:rows', 1) end
     if string.find(ARGV[i + 1], 'accepted but not applied', 1, true) then count('notes:not-applied', 1) end
     if string.find(ARGV[i + 1], '${STILL_OFF_MARK}', 1, true) then count('notes:still-off', 1) end
+    if string.find(ARGV[i + 1], '${WOULD_HOLD_MARK}', 1, true) then count('notes:would-hold', 1) end
     if ARGV[i + 5] ~= '' then
       failed[#failed + 1] = row
       failed[#failed + 1] = ARGV[i + 5]

@@ -123,14 +123,20 @@ export function missingNotAppliedLine(run: Pick<RunRecord, 'missingNotApplied'>)
 }
 
 /**
- * `  guard     a run without --dry-run would be held …`: a dry run's deactivations over
- * `--max-missing`, or its creates that look like products the tool has no record of
- * (guards/lookalike-creates.ts), which a dry run does not hold; null when neither would hold it.
+ * `  guard     a run without --dry-run would be held …`: every guard a dry run found would hold the
+ * real run (guards/dry-run-verdict.ts), in the words of the real run's hold and in its order
+ * (guards/verdict.ts): the whole-run ones (`--max-invalid`, `--max-updates`, `--max-missing`, rows
+ * with no key, look-alike creates), then the rows `--max-price-change` would hold; null for none.
  */
-export function missingWouldHoldLine(
-  run: Pick<RunRecord, 'missingWouldHold' | 'lookalikeWouldHold'>,
+export function wouldHoldLine(
+  run: Pick<RunRecord, 'guardsWouldHold' | 'missingWouldHold' | 'lookalikeWouldHold' | 'pricesWouldHold'>,
 ): string | null {
-  const reasons = [run.missingWouldHold, run.lookalikeWouldHold].filter((reason) => reason);
+  const reasons = [
+    run.guardsWouldHold,
+    run.missingWouldHold,
+    run.lookalikeWouldHold,
+    run.pricesWouldHold,
+  ].filter((reason) => reason);
   return reasons.length > 0
     ? `  guard     a run without --dry-run would be held (exit 5): ${reasons.join('; ')}`
     : null;
@@ -265,7 +271,7 @@ export function formatSummary(
     lines.push(`  deactivate ${deactivations} (--missing: managed products gone from the source)`);
   const notDeactivated = missingNotAppliedLine(run);
   if (notDeactivated) lines.push(notDeactivated);
-  const wouldHold = missingWouldHoldLine(run);
+  const wouldHold = wouldHoldLine(run);
   if (wouldHold) lines.push(wouldHold);
   if (c.held > 0 || c.deactivateHeld > 0) {
     lines.push(`  held      ${run.heldReason ?? 'a guard held writes back'}`);

@@ -48,7 +48,9 @@ export interface RowSyncContext {
   rowWrites?: RowWrite[];
   /**
    * When given (a guarded run's writes, guards/held-at-write.ts): asked before an update is sent,
-   * a create that became one included (its product made meanwhile by another run).
+   * a create that became one included (its product made meanwhile by another run): the reason it
+   * is held, or null. A dry run's (guards/dry-run-verdict.ts) is asked of each update it plans: the
+   * note of one the real run would hold (it stays `planned`), or null.
    */
   heldUpdate?: HeldUpdate;
   /**

@@ -99,9 +99,14 @@ async function syncAgainst(
       return outcome('unchanged', diff.id, 'ok', '', diff.notes);
     }
     case 'update': {
-      if (ctx.dryRun) return outcome('update', diff.id, 'planned', '', diff.notes);
-      // A guarded run's update, planned so or a create that found the product made meanwhile.
-      const heldFor = await ctx.heldUpdate?.(upsert, remote as IndexedProduct, diff.fields, known);
+      // A guarded run's update, planned so or a create that found the product made meanwhile; a dry
+      // run's, weighed as the real run would: planned all the same, its hook's answer the row's note.
+      const product = remote ?? { id: diff.id, values: {} };
+      const heldFor = await ctx.heldUpdate?.(upsert, product, diff.fields, known);
+      if (ctx.dryRun) {
+        const notes = heldFor ? [...diff.notes, heldFor] : diff.notes;
+        return outcome('update', diff.id, 'planned', '', notes);
+      }
       if (heldFor) return outcome('update', diff.id, 'held', heldFor, diff.notes);
       const learned = known && withLearned(known, diff.learned);
       // An --incremental run records, with the write, the fields the product shows as the source says.

@@ -16,13 +16,13 @@ import {
   deactivationText,
   incrementalLine,
   missingNotAppliedLine,
-  missingWouldHoldLine,
   notAppliedLine,
   REQUESTS_AT_LEAST_WHY,
   requestCount,
   rowOutcomes,
   runCounts,
   stillOffLine,
+  wouldHoldLine,
 } from '../../runs/summary.js';
 import type { SellerStatus } from '../../sellers/seller-status.js';
 import { jsonTerminalSafe, terminalSafe } from '../../terminal-safe.js';
@@ -123,7 +123,7 @@ export function registerStatus(program: Command, io: CliIo): void {
                 (line) => line !== null,
               ),
               ...(deactivations ? [`  deactivate ${deactivations} (--missing)`] : []),
-              ...[missingNotAppliedLine(run), missingWouldHoldLine(run)].filter((line) => line !== null),
+              ...[missingNotAppliedLine(run), wouldHoldLine(run)].filter((line) => line !== null),
               ...(run.state === 'held'
                 ? [approveLine(run, counts, { allowedHosts: allowedHostsHere(io.env) })].filter(
                     (line) => line !== null,
