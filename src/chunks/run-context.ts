@@ -30,6 +30,7 @@ import { KeyChangedError } from '../sync/key-changed.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { RemoteIndex } from '../sync/remote-index.js';
 import type { RowSyncContext } from '../sync/row-sync-context.js';
+import { SendingStoppedError } from '../sync/sending-stopped.js';
 import { baseUrlRefusal, keyEnvRefusal, type TrustRules } from '../trust-rules.js';
 import { insecureRunRefusal } from './insecure-run.js';
 import { KeyRejectedError, KeyUnavailableError, RunNotAllowedError } from './key-errors.js';
@@ -77,6 +78,11 @@ export interface WorkerDeps {
    * (health.ts). Absent in tests that do not need it.
    */
   health?: RedisHealth;
+  /**
+   * Aborted when the command serving in this process was interrupted (`approve`): no request leaves
+   * from then on (sync/sending-stopped.ts); the ones in flight finish and settle.
+   */
+  stopSending?: AbortSignal;
   /** Told of every request sent to the Seller API (`worker --metrics-port`). */
   onRequestSent?: (event: RequestEvent) => void;
   /** Told when a chunk of a run begins its rows (the list read done): `run` reads the rest of its source. */
@@ -219,6 +225,8 @@ export class RunContexts {
           // is gone from Redis (issue 10: the claims that prevent a second create may be gone too).
           deps.health?.assertWritable();
           deps.sellers.assertNotPausedLocally(ref);
+          if (deps.stopSending?.aborted)
+            throw new SendingStoppedError(`run ${runId}: interrupted: not sent, the row stays queued`);
           // A key changed in the keys file since this context was built is not sent: the chunk goes
           // back to its queue and the context is built again with the key as it is now.
           if (!stillHeld())

@@ -21,7 +21,14 @@ export function startSellerWorkers(
   own: { baseUrls?: readonly string[]; allowInsecure: boolean },
   observe: Pick<
     WorkerDeps,
-    'onRequestSent' | 'onRowsBegun' | 'onRunPlan' | 'onRunLeft' | 'answerCaps' | 'refreshKeys' | 'command'
+    | 'onRequestSent'
+    | 'stopSending'
+    | 'onRowsBegun'
+    | 'onRunPlan'
+    | 'onRunLeft'
+    | 'answerCaps'
+    | 'refreshKeys'
+    | 'command'
   > = {},
 ): SellerWorkers {
   runtime.sellers.quota.blockSize = blockSizeFor(concurrency);

@@ -13,6 +13,7 @@ import { markRequestsAtLeast, markRequestsCounted } from '../runs/request-counts
 import { ChunkLockLostError } from '../sync/chunk-lock-lost.js';
 import { pauseOf } from '../sync/error-policy.js';
 import { KeyChangedError } from '../sync/key-changed.js';
+import { SendingStoppedError } from '../sync/sending-stopped.js';
 import { ensureSnapshot, SNAPSHOT_FAILED, SnapshotError } from '../sync/snapshot.js';
 import { LOOKALIKE_GUARDED } from '../sync/unrecorded-names.js';
 import { CANCELLED } from './cancel-deactivations.js';
@@ -254,6 +255,9 @@ function makeChunkSync(deps: WorkerDeps, contexts: RunContexts, queue: Queue, or
         deps.logger.info({ run: runId, seller: ref }, error.message);
         throw new (bullmq().RateLimitError)();
       }
+      // Its command was interrupted (sync/sending-stopped.ts): the rows it had not sent go back
+      // with the chunk, no attempt spent, for whichever worker or approve takes it next.
+      if (error instanceof SendingStoppedError) throw new (bullmq().RateLimitError)();
       throw error;
     } finally {
       // What this chunk counted reaches Redis now: the seller's unused numbers and accepted requests, the run's requests.

@@ -15,6 +15,7 @@ import {
 import { ChunkLockLostError } from './chunk-lock-lost.js';
 import { KeyChangedError } from './key-changed.js';
 import { ApiUnreachableError, NoApiAtBaseUrlError, SellerPausedError } from './seller-pause.js';
+import { SendingStoppedError } from './sending-stopped.js';
 import { isConnectTimeout, isTlsMisfit, outOfReachCause, unreachedCause } from './unreached.js';
 
 /**
@@ -57,6 +58,11 @@ const POLICY: readonly PolicyRow[] = [
     // The run's key changed in the keys file before the request left: not sent, and the row stays
     // queued for the chunk taken again with the key as it is now.
     matches: (error) => error instanceof KeyChangedError,
+    actions: everywhere('stop'),
+  },
+  {
+    // The command serving the run here was interrupted: not sent; the row stays queued.
+    matches: (error) => error instanceof SendingStoppedError,
     actions: everywhere('stop'),
   },
   {

@@ -12,6 +12,7 @@ import { outOfReachText } from '../../sync/seller-pause.js';
 import { terminalSafe } from '../../terminal-safe.js';
 import { readCheckedKey, readTrustRules } from '../../trust-config.js';
 import { type KeysFileNames, keyEnvRefusal, missingKeyLine } from '../../trust-rules.js';
+import { approveInterruptedLine } from '../approve-interrupted.js';
 import { closeWithinDeadline } from '../close-deadline.js';
 import {
   addConnectionOptions,
@@ -26,7 +27,7 @@ import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { createProgressView, pausedMessage } from '../progress.js';
 import { noRunLine } from '../run-not-found.js';
-import { endedRunExitCode, interruptedLine, pauseCause, waitingLine } from '../run-outcome.js';
+import { endedRunExitCode, pauseCause, waitingLine } from '../run-outcome.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { BeforeRun, onInterrupt } from '../signals.js';
 import { UsageError } from '../usage-error.js';
@@ -139,7 +140,7 @@ async function approveQueued(
     );
   }
   if (interrupt.signal.aborted) {
-    say(io, interruptedLine(interrupt.name, run, run.id, 'approve'));
+    say(io, await approveInterruptedLine(runtime, interrupt.name, run.id, Promise.resolve()));
     return interrupt.exitCode();
   }
   const workers = startSellerWorkers(
@@ -147,7 +148,8 @@ async function approveQueued(
     io.env,
     flags.concurrency,
     { baseUrls: vouched, allowInsecure: flags.allowInsecure },
-    { command: 'approve' },
+    // Interrupted, nothing new is sent: the writes in flight settle, the rest stay queued.
+    { command: 'approve', stopSending: interrupt.signal },
   );
   workers.serve({
     ref: run.sellerRef,
@@ -164,7 +166,8 @@ async function approveQueued(
     const waited = await waitForRun(runtime, run.id, waitOptions);
     switch (waited.kind) {
       case 'stopped':
-        say(io, interruptedLine(interrupt.name, run, run.id, 'approve'));
+        // Said once the writes in flight have settled: the line counts what the record says.
+        say(io, await approveInterruptedLine(runtime, interrupt.name, run.id, workers.close()));
         return interrupt.exitCode();
       case 'unauthorized':
         say(

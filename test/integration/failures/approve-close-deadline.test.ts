@@ -57,7 +57,8 @@ describe('approve, when its workers cannot close promptly', () => {
     const bound = new Promise((resolve) => setTimeout(() => resolve('still running'), 8000));
     expect(await Promise.race([approve.exited, bound])).toEqual({ code: 143, signal: null });
     expect(approve.stderr().trim().split('\n').at(-1)).toBe(
-      `catalog-sync: interrupted (SIGTERM): the approved rows of run ${id} stay queued and go on with any ` +
+      `catalog-sync: interrupted (SIGTERM): 0 of the 4 approved rows of run ${id} settled before it stopped, ` +
+        `4 stay queued and go on with any ` +
         `\`catalog-sync worker\` or another \`catalog-sync approve ${id}\`.`,
     );
   });

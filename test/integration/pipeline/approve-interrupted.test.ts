@@ -8,10 +8,11 @@ async function statusOf(pipeline: Pipeline, runId: string) {
   return JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout) as Record<string, unknown>;
 }
 
-function queuedLine(signal: string, runId: string): string {
+/** The line once `settled` of the 20 approved rows settled: the others stay queued. */
+function queuedLine(signal: string, runId: string, settled = 0): string {
   return (
-    `catalog-sync: interrupted (${signal}): the approved rows of run ${runId} stay queued and go on with any ` +
-    `\`catalog-sync worker\` or another \`catalog-sync approve ${runId}\`.`
+    `catalog-sync: interrupted (${signal}): ${settled} of the 20 approved rows of run ${runId} settled before it stopped, ` +
+    `${20 - settled} stay queued and go on with any \`catalog-sync worker\` or another \`catalog-sync approve ${runId}\`.`
   );
 }
 
@@ -110,6 +111,8 @@ describe('approve, interrupted in-process once its writes are queued', () => {
 
     const result = await approve.result;
     expect(result.code).toBe(130);
-    expect(result.stderr.trim().split('\n')).toEqual([queuedLine('SIGINT', runId)]);
+    // The PUT in flight settles; nothing more is sent once interrupted.
+    expect(result.stderr.trim().split('\n')).toEqual([queuedLine('SIGINT', runId, 1)]);
+    expect(pipeline.sandbox.stats().byRoute['PUT /products'] ?? 0).toBe(1);
   });
 });

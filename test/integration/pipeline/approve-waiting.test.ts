@@ -49,7 +49,8 @@ describe('an approve that waits out the daily limit', () => {
     expect(await approve.exited).toEqual({ code: 130, signal: null });
     expect(approve.stderr().match(notice)).toHaveLength(1);
     expect(approve.stderr()).toContain(
-      `catalog-sync: interrupted (SIGINT): the approved rows of run ${id} stay queued and go on with any ` +
+      `catalog-sync: interrupted (SIGINT): 3 of the 4 approved rows of run ${id} settled before it stopped, ` +
+        `1 stays queued and goes on with any ` +
         `\`catalog-sync worker\` or another \`catalog-sync approve ${id}\`.\n`,
     );
     const status = await pipeline.cli(['status', id]);
