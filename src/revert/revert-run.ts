@@ -8,6 +8,7 @@ import { errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
+import { SendingStoppedError } from '../sync/sending-stopped.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
 
@@ -40,7 +41,10 @@ export interface RevertResult {
   products: RevertedProduct[];
   /** Products the run created (action create, ok), by id: listed, never deleted. */
   created: Array<{ id: string; key: string }>;
-  /** A 429 or a 401 that stopped the revert half way (the products not yet put back are `not-sent`). */
+  /**
+   * A 429, a 401 or an interrupt (SendingStoppedError) that stopped the revert half way (the products
+   * not yet put back are `not-sent`).
+   */
   stoppedBy: unknown;
 }
 
@@ -81,6 +85,15 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
     }),
   );
   if (stop.error === null) await deps.runs.markReverted(run.id, deps.now(), revertCounts(products, created));
+  // Interrupted half way: what it put back is listed too (`status`), with the products left.
+  else if (stop.error instanceof SendingStoppedError) {
+    const left = products.filter((p) => p.result === 'not-sent').length;
+    await deps.runs.markReverted(run.id, deps.now(), {
+      ...revertCounts(products, created),
+      left,
+      interrupted: 1,
+    });
+  }
   return { products, created, stoppedBy: stop.error };
 }
 
@@ -92,7 +105,8 @@ async function putBack(deps: RevertDeps, product: RevertedProduct, stop: { error
       product.result = 'put';
       return;
     } catch (error) {
-      if (pauseOf(error)) {
+      // Interrupted (its command's Ctrl-C): not sent, left for the next revert.
+      if (pauseOf(error) || error instanceof SendingStoppedError) {
         stop.error ??= error;
         return;
       }

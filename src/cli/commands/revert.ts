@@ -15,6 +15,7 @@ import { NetworkError, SellerApiClient, SellerApiError } from '../../seller-api/
 import { sellerRef } from '../../sellers/seller-ref.js';
 import { afterTries, pauseOf, readRetry } from '../../sync/error-policy.js';
 import { NoApiAtBaseUrlError, outOfReachText, type SellerPausedError } from '../../sync/seller-pause.js';
+import { SendingStoppedError } from '../../sync/sending-stopped.js';
 import { unreachedCause } from '../../sync/unreached.js';
 import { terminalSafe, terminalSafeLine } from '../../terminal-safe.js';
 import { readTrustRules } from '../../trust-config.js';
@@ -26,6 +27,7 @@ import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
 import { noRunLine } from '../run-not-found.js';
 import { type Runtime, withRuntime } from '../runtime.js';
+import { onInterrupt } from '../signals.js';
 import { UsageError } from '../usage-error.js';
 
 interface RevertFlags extends ConnectionFlags {
@@ -76,6 +78,29 @@ async function revertCommand(
     own: { baseUrl: api.baseUrl, allowInsecure: api.allowInsecure, keysFile },
   });
   const ref = run.sellerRef;
+  // Ctrl-C (or SIGTERM) from here on is heard: nothing new is sent, the PUTs in flight finish, and
+  // the command ends as any other (its turn among the seller's runs and its unused numbers of the
+  // day given back, its requests counted), saying what it put back. Unheard, the launcher ended the
+  // process at once with a bare line, leaving the turn to lapse (a minute) and the numbers held.
+  const interrupt = onInterrupt(io.signals);
+  try {
+    return await revertHeard(io, runtime, run, api, flags, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** The revert once its interrupt is heard: read, put back, say what it did. */
+async function revertHeard(
+  io: CliIo,
+  runtime: Runtime,
+  run: RunRecord,
+  api: ReturnType<typeof readApiConfig>,
+  flags: RevertFlags,
+  interrupt: ReturnType<typeof onInterrupt>,
+): Promise<number> {
+  const runId = run.id;
+  const ref = run.sellerRef;
   const { pausedUntil } = await runtime.sellers.status(ref, run.dailyReset);
   if (pausedUntil !== null && !flags.dryRun) return dailyLimitLine(io, runId, pausedUntil);
   const limiter = pLimit(flags.concurrency);
@@ -93,6 +118,7 @@ async function revertCommand(
     // Counted against the seller's day like a run's requests; none leaves once one answer said stop.
     schedule: (task) =>
       limiter(async () => {
+        if (interrupt.signal.aborted) throw new SendingStoppedError(`revert of run ${runId}: interrupted`);
         runtime.sellers.assertNotPausedLocally(ref);
         const reserved = await runtime.sellers.reserveRequest(ref, run.dailyReset, null);
         try {
@@ -132,14 +158,34 @@ async function revertCommand(
       result = turn.done;
     }
   } catch (error) {
+    if (error instanceof SendingStoppedError) {
+      io.stderr.write(
+        `catalog-sync: interrupted (${interrupt.name}) before anything was put back: nothing was written; run it again\n`,
+      );
+      return interrupt.exitCode();
+    }
     if (!(error instanceof SellerApiError) && !pauseOf(error)) throw error;
     return stoppedLine(io, runtime, run, api.keyEnv, error, null);
   }
   // What the API and Redis hold is shown, never obeyed by the terminal.
   const lines = [...revertLines(result, flags.dryRun), revertSummary(result, flags.dryRun)];
   io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
+  if (result.stoppedBy instanceof SendingStoppedError) {
+    io.stderr.write(terminalSafe(revertInterruptedLine(interrupt.name, run.id, result)));
+    return interrupt.exitCode();
+  }
   if (result.stoppedBy) return stoppedLine(io, runtime, run, api.keyEnv, result.stoppedBy, result);
   return result.products.some((p) => p.result === 'failed') ? ExitCode.rowsFailed : ExitCode.ok;
+}
+
+/** `interrupted (SIGINT): run R: 5 products put back, 35 left; …`: what an interrupted revert did. */
+function revertInterruptedLine(signal: string, runId: string, result: RevertResult): string {
+  const put = result.products.filter((p) => p.result === 'put').length;
+  const left = result.products.filter((p) => p.result === 'not-sent').length;
+  return (
+    `catalog-sync: interrupted (${signal}): run ${runId}: ${countOf(put, 'product')} put back, ${left} left; ` +
+    `\`catalog-sync revert ${runId}\` again finishes it\n`
+  );
 }
 
 /**

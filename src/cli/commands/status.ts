@@ -246,5 +246,7 @@ function revertedText(at: number, counts: Record<string, number>): string {
   if (count('failed') > 0) parts.push(`${count('failed')} failed`);
   parts.push(`${countOf(count('fieldsKept'), 'field')} left alone`);
   parts.push(`${countOf(count('created'), 'created product')} listed`);
+  // Interrupted half way (revert-run.ts): the products it had not put back yet.
+  if (count('interrupted') > 0) parts.push(`${count('left')} left (interrupted: revert it again to finish)`);
   return `reverted at ${new Date(at).toISOString()}: ${parts.join(', ')}`;
 }
