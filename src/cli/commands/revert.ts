@@ -77,7 +77,6 @@ async function revertCommand(
   await refuseRejectedKey(runtime, { ...run, baseUrl: api.baseUrl }, api.apiKey, api.keyEnv, {
     own: { baseUrl: api.baseUrl, allowInsecure: api.allowInsecure, keysFile },
   });
-  const ref = run.sellerRef;
   // Ctrl-C (or SIGTERM) from here on is heard: nothing new is sent, the PUTs in flight finish, and
   // the command ends as any other (its turn among the seller's runs and its unused numbers of the
   // day given back, its requests counted), saying what it put back. Unheard, the launcher ended the
