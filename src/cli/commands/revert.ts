@@ -100,8 +100,13 @@ async function revertHeard(
 ): Promise<number> {
   const runId = run.id;
   const ref = run.sellerRef;
-  const { pausedUntil } = await runtime.sellers.status(ref, run.dailyReset);
-  if (pausedUntil !== null && !flags.dryRun) return dailyLimitLine(io, runId, pausedUntil);
+  // Paused on its daily limit: a dry run reads nothing (every read would meet the 429); a revert
+  // says so once it has its turn, so that a run of the seller in its way is named first (exit 2).
+  const pausedUntil = async () => (await runtime.sellers.status(ref, run.dailyReset)).pausedUntil;
+  if (flags.dryRun) {
+    const until = await pausedUntil();
+    if (until !== null) return dryRunPausedLine(io, runId, until);
+  }
   const limiter = pLimit(flags.concurrency);
   const retry = {
     retries: runtime.config.retries,
@@ -150,10 +155,12 @@ async function revertHeard(
     // A dry run writes nothing: it needs no turn among the seller's runs.
     if (flags.dryRun) result = await revertRun(deps, run, true);
     else {
-      const turn = await inRevertTurn({ ...runtime, prefix: runtime.config.prefix }, run, () =>
-        revertRun(deps, run, false),
-      );
+      const turn = await inRevertTurn({ ...runtime, prefix: runtime.config.prefix }, run, async () => {
+        const until = await pausedUntil();
+        return until === null ? revertRun(deps, run, false) : { pausedUntil: until };
+      });
       if ('inTheWay' in turn) throw new UsageError(await inTheWayText(runtime, run.id, turn.inTheWay));
+      if ('pausedUntil' in turn.done) return dailyLimitLine(io, runId, turn.done.pausedUntil);
       result = turn.done;
     }
   } catch (error) {
@@ -277,6 +284,14 @@ async function stoppedLine(
     `catalog-sync: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}\n`,
   );
   return ExitCode.usage;
+}
+
+/** A dry run of a seller paused on its daily limit: nothing read, exit 4. */
+function dryRunPausedLine(io: CliIo, runId: string, until: number): number {
+  io.stderr.write(
+    `catalog-sync: the seller is paused on its daily limit: nothing was read; re-run \`catalog-sync revert ${runId} --dry-run\` after the reset (${new Date(until).toISOString()})\n`,
+  );
+  return ExitCode.pausedDailyLimit;
 }
 
 function dailyLimitLine(
