@@ -32,12 +32,14 @@ export function approveInterruptedText(
   const goesOn = `go on with any \`catalog-sync worker\` or another \`catalog-sync approve ${runId}\``;
   const left = run?.approvedQueued ?? 0;
   if (run?.state === 'running' && left > 0) {
-    const of = approved >= left ? `${approved - left} of the ${approved} approved rows` : 'the approved rows';
     const stay =
       left === 1
         ? `1 stays queued and ${goesOn.replace(/^go /, 'goes ')}`
         : `${left} stay queued and ${goesOn}`;
-    return `catalog-sync: interrupted (${signal}): ${of} of run ${runId} settled before it stopped, ${stay}.\n`;
+    // Without the round's count (a record from before it was kept): only what stays queued.
+    if (approved < left)
+      return `catalog-sync: interrupted (${signal}): of the approved rows of run ${runId}, ${stay}.\n`;
+    return `catalog-sync: interrupted (${signal}): ${approved - left} of the ${approved} approved rows of run ${runId} settled before it stopped, ${stay}.\n`;
   }
   if (run && run.state !== 'running')
     return `catalog-sync: interrupted (${signal}): every approved row of run ${runId} settled before it stopped: the run is ${run.state} (\`catalog-sync report ${runId}\`).\n`;

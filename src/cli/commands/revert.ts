@@ -25,6 +25,7 @@ import { ExitCode } from '../exit-codes.js';
 import { refuseRejectedKey } from '../key-pause.js';
 import { parseConcurrency } from '../option-values.js';
 import type { CliIo } from '../program.js';
+import { dailyLimitLine, dryRunPausedLine, revertInterruptedLine } from '../revert-stop-lines.js';
 import { noRunLine } from '../run-not-found.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { onInterrupt } from '../signals.js';
@@ -184,16 +185,6 @@ async function revertHeard(
   return result.products.some((p) => p.result === 'failed') ? ExitCode.rowsFailed : ExitCode.ok;
 }
 
-/** `interrupted (SIGINT): run R: 5 products put back, 35 left; …`: what an interrupted revert did. */
-function revertInterruptedLine(signal: string, runId: string, result: RevertResult): string {
-  const put = result.products.filter((p) => p.result === 'put').length;
-  const left = result.products.filter((p) => p.result === 'not-sent').length;
-  return (
-    `catalog-sync: interrupted (${signal}): run ${runId}: ${countOf(put, 'product')} put back, ${left} left; ` +
-    `\`catalog-sync revert ${runId}\` again finishes it\n`
-  );
-}
-
 /**
  * The variable the run's key is read from: `--key-env`, else the one the run was made with, as
  * `approve` and the workers read it. That name comes from Redis: it is read only if this
@@ -284,24 +275,4 @@ async function stoppedLine(
     `catalog-sync: ${terminalSafeLine(error instanceof Error ? error.message : String(error))}\n`,
   );
   return ExitCode.usage;
-}
-
-/** A dry run of a seller paused on its daily limit: nothing read, exit 4. */
-function dryRunPausedLine(io: CliIo, runId: string, until: number): number {
-  io.stderr.write(
-    `catalog-sync: the seller is paused on its daily limit: nothing was read; re-run \`catalog-sync revert ${runId} --dry-run\` after the reset (${new Date(until).toISOString()})\n`,
-  );
-  return ExitCode.pausedDailyLimit;
-}
-
-function dailyLimitLine(
-  io: CliIo,
-  runId: string,
-  until: number,
-  progress = 'before anything was sent',
-): number {
-  io.stderr.write(
-    `catalog-sync: the daily limit was reached ${progress}: re-run \`catalog-sync revert ${runId}\` after the reset (${new Date(until).toISOString()}); it puts back only what is left\n`,
-  );
-  return ExitCode.pausedDailyLimit;
 }
