@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SERVED_RENEW_MS, SERVED_TTL_MS } from '../defaults.js';
+import { luaScript, runScript } from '../redis/scripts.js';
 import type { RedisKeys } from '../runs/keys.js';
 
 /**
@@ -13,7 +14,10 @@ import type { RedisKeys } from '../runs/keys.js';
  * `status`'s MGET); a plain time is an earlier version's mark, kept until it runs out. Which
  * process, or which key, is not stored.
  */
-const MARK_SCRIPT = `
+const MARK_SCRIPT = luaScript(
+  'servedMark',
+  1,
+  `
 local now = tonumber(ARGV[1])
 local holder = ARGV[3]
 local old = redis.call('GET', KEYS[1])
@@ -43,7 +47,8 @@ end
 table.sort(parts)
 redis.call('SET', KEYS[1], table.concat(parts, ','), 'PX', string.format('%d', last - now))
 return #parts
-`;
+`,
+);
 
 /** A process's token in the served marks: random, it names nothing. */
 export function servedHolder(): string {
@@ -60,7 +65,7 @@ async function updateServed(
 ): Promise<void> {
   // One command per seller, sent together: each key lives in its seller's hash slot.
   await Promise.all(
-    refs.map((ref) => redis.eval(MARK_SCRIPT, 1, keys.servedBy(ref), now, SERVED_TTL_MS, holder, mode)),
+    refs.map((ref) => runScript(redis, MARK_SCRIPT, keys.servedBy(ref), now, SERVED_TTL_MS, holder, mode)),
   );
 }
 
