@@ -32,6 +32,7 @@ import { queueOptions } from './queue-options.js';
 import { throttledErrorLog } from './quiet-errors.js';
 import { type RunOrderDeps, runWaitedFor, sayWait, waitingAhead, wakeNextRun } from './run-order.js';
 import { queueNameOf } from './run-queue.js';
+import { assertScriptsAllowed } from './scripts-allowed.js';
 import { releaseSource } from './source-claim.js';
 import { endRunEarly } from './unsent-rows.js';
 
@@ -112,6 +113,8 @@ export async function enqueueRun(
     // With --fields the user chose what goes out: the others are absent on purpose.
     if (absent.length > 0 && spec.fields === null) spec = { ...spec, absentFields: absent };
   }
+  // Before the run exists: a user refused scripts could neither queue nor end it (scripts-allowed.ts).
+  await assertScriptsAllowed(deps.redis, deps.keys, spec.sellerRef);
   const run = await deps.runs.create(spec);
   // Marked before the source is claimed, so that no other import sees this run unread and unmarked.
   const beat = producingBeat(deps, run.id, spec.sellerRef);
