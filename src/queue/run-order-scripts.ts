@@ -12,16 +12,19 @@ const QUEUE_KEYS = 7;
 
 /** What both scripts share: a chunk job's run (runIdOfChunkJob), the runs' order, the runs present. */
 const COMMON = `
+-- The run of a chunk job, and whether it is an approval's (an \`approve\` chunk, or a deactivation
+-- of an approval's round: isApprovalChunk).
 local function runOf(id)
   local base = string.match(id, '^(.+)%-%d+$')
-  if not base or string.match(base, '%-approve%d+$') then return nil end
+  if not base then return nil end
+  local approved = string.match(base, '^(.+)%-approve%d+$')
+  if approved then return approved, true end
   local round = string.match(base, '%-deactivate(%d+)$')
   if round then
-    if tonumber(round) ~= 0 then return nil end
-    return string.sub(base, 1, #base - #round - #'-deactivate')
+    return string.sub(base, 1, #base - #round - #'-deactivate'), tonumber(round) ~= 0
   end
-  if string.sub(base, -6) == '-apply' then return string.sub(base, 1, -7) end
-  return base
+  if string.sub(base, -6) == '-apply' then return string.sub(base, 1, -7), false end
+  return base, false
 end
 local scores = {}
 local function scoreOf(run)
@@ -32,17 +35,33 @@ local function scoreOf(run)
   end
   return score
 end
+-- An approval's chunk goes in the order when it was queued (its job's timestamp), not when its run
+-- was created: it holds back a run created after it (whose list read must see the approved writes),
+-- never one created before (that run never waited for it: a process that found it first in line
+-- remembers it). KEYS[1] is the queue's \`active\` list: its job hashes share the prefix.
+local function queuedAt(id)
+  local key = string.sub(KEYS[1], 1, -7) .. id
+  return tonumber(redis.call('HGET', key, 'timestamp') or '') or false
+end
 -- A run created before another (or in the same millisecond, with a smaller id). A run that is not
 -- among the seller's runs (gone with its week) is in no order: it neither waits nor is waited for.
 local function before(a, b)
   local sa, sb = scoreOf(a), scoreOf(b)
   return sa ~= false and sb ~= false and (sa < sb or (sa == sb and a < b))
 end
--- Calls visit(run, job id) for each run being read (job id nil) and each chunk in the queue.
+-- Whether what eachPresent visited (a run, or an approval's chunk queued at \`at\`) goes before \`mine\`.
+local function ahead(run, at, mine)
+  if run == mine then return false end
+  if at == nil then return before(run, mine) end
+  local sm = scoreOf(mine)
+  return at ~= false and sm ~= false and at < sm
+end
+-- Calls visit(run, job id, at) for each run being read (job id nil) and each chunk in the queue;
+-- \`at\` is nil but for an approval's chunk: when it was queued (false when not known).
 local function eachPresent(now, visit)
   if PRUNE then redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now) end
   for _, run in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '(' .. now, '+inf')) do
-    if visit(run, nil) then return true end
+    if visit(run, nil, nil) then return true end
   end
   local lists = {
     redis.call('LRANGE', KEYS[1], 0, -1), redis.call('ZRANGE', KEYS[3], 0, -1),
@@ -50,8 +69,10 @@ local function eachPresent(now, visit)
   }
   for _, ids in ipairs(lists) do
     for _, id in ipairs(ids) do
-      local run = runOf(id)
-      if run and visit(run, id) then return true end
+      local run, approval = runOf(id)
+      local at = nil
+      if approval then at = queuedAt(id) end
+      if run and visit(run, id, at) then return true end
     end
   end
   return false
@@ -69,8 +90,8 @@ ${COMMON}
 local mine, job, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
 if scoreOf(mine) == false then return false end
 local earlier = false
-eachPresent(now, function(run, id)
-  if id ~= job and run ~= mine and before(run, mine) then earlier = run return true end
+eachPresent(now, function(run, id, at)
+  if id ~= job and ahead(run, at, mine) then earlier = run return true end
   return false
 end)
 if earlier then
@@ -89,11 +110,18 @@ export const NEXT_RUN_CHUNKS = luaScript(
   `local PRUNE = true
 ${COMMON}
 if redis.call('ZCARD', KEYS[7]) == 0 then return {} end
-local earliest = nil
-eachPresent(tonumber(ARGV[1]), function(run)
-  if scoreOf(run) ~= false and (earliest == nil or before(run, earliest)) then earliest = run end
+-- The earliest of what is present, by when it goes: an approval's chunk by when it was queued. When
+-- that is an approval's chunk, no listed chunk goes yet (its end wakes them).
+local earliest, earliestAt, earliestIsApproval = nil, nil, false
+eachPresent(tonumber(ARGV[1]), function(run, _, at)
+  local score = at
+  if at == nil then score = scoreOf(run) end
+  if score ~= false and (earliest == nil or score < earliestAt or (score == earliestAt and run < earliest)) then
+    earliest, earliestAt, earliestIsApproval = run, score, at ~= nil
+  end
   return false
 end)
+if earliestIsApproval then earliest = nil end
 local active = {}
 for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do active[id] = true end
 local wake = {}
@@ -123,8 +151,8 @@ local mine = ARGV[1]
 local count = redis.call('LLEN', KEYS[2]) + redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[4])
 if scoreOf(mine) == false then return count end
 for _, id in ipairs(redis.call('ZRANGE', KEYS[7], 0, -1)) do
-  local run = runOf(id)
-  if run and run ~= mine and before(mine, run) and redis.call('ZSCORE', KEYS[3], id) then
+  local run, approval = runOf(id)
+  if run and not approval and run ~= mine and before(mine, run) and redis.call('ZSCORE', KEYS[3], id) then
     count = count - 1
   end
 end
@@ -142,8 +170,8 @@ ${COMMON}
 local mine, now = ARGV[1], tonumber(ARGV[2])
 if scoreOf(mine) == false then return false end
 local earlier = false
-eachPresent(now, function(run)
-  if run ~= mine and before(run, mine) then earlier = run return true end
+eachPresent(now, function(run, _, at)
+  if ahead(run, at, mine) then earlier = run return true end
   return false
 end)
 return earlier

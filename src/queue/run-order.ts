@@ -27,8 +27,10 @@ import {
  * queue (BullMQ's promote: the workers waiting on the queue wake at once). RUN_ORDER_RECHECK_MS
  * is only the backstop for an end nobody saw (a process killed in between).
  *
- * An approval's writes (`approve`: its `approve` chunks and the deactivations it queues) neither
- * wait nor hold a later run back: they check a later run's source themselves (guards/superseded.ts).
+ * An approval's writes (`approve`: its `approve` chunks and the deactivations it queues) never wait:
+ * they check a later run's source themselves (guards/superseded.ts). They hold back a run created
+ * after they were queued (its list read must see them, or it would hold the same rows again), never
+ * one created before (the order goes by each chunk's job timestamp: run-order-scripts.ts).
  */
 
 export interface RunOrderDeps {
@@ -53,7 +55,7 @@ function orderKeys(keys: RedisKeys, sellerRef: string): string[] {
   ];
 }
 
-/** An approval's chunk: it neither waits for earlier runs nor holds later ones back. */
+/** An approval's chunk: it waits for no earlier run (it holds back only runs created after it was queued). */
 export function isApprovalChunk(data: Pick<ChunkJobData, 'phase' | 'round'>): boolean {
   return data.phase === 'approve' || (data.phase === 'deactivate' && (data.round ?? 0) > 0);
 }
