@@ -66,7 +66,7 @@ export function watchEarlierRuns(
  * feed), is ended all the same. One of a file or feed read to the end whose rows nobody is writing
  * now is superseded (supersede.ts): waiting out the seller's daily limit, or queued after it with no
  * worker on it. One still being read, or being written now, is left to run first; a held one is
- * left to `approve`. Runs found over leave the set. A few commands per earlier run, once per run.
+ * left to `approve`, and an approved one is kept (supersede.ts). Runs found over leave the set. A few commands per earlier run, once per run.
  */
 export async function endEarlierRunsOfSource(
   deps: ClaimDeps,

@@ -36,6 +36,7 @@ export async function supersedeIfUnwritten(
   const [until, cause] = await deps.redis.mget(deps.keys.pausedUntil(ref), deps.keys.pauseCause(ref));
   const paused = until !== null && Number(until) > Date.now();
   if (paused && cause !== 'limit') return;
+  if (approvedRunKept(deps, earlier, runId, paused)) return;
   if (!paused && (await beingWritten(deps, earlier))) return;
   if ((await cancelRun(deps, earlier.id, undefined, runId)).kind === 'refused') return;
   const why = paused ? 'was waiting out the daily limit' : 'was queued with no live process writing it';
@@ -43,6 +44,23 @@ export async function supersedeIfUnwritten(
     { run: earlier.id, supersededBy: runId },
     `run ${earlier.id} of this source ${why}: superseded by run ${runId}, its rows not yet sent skipped`,
   );
+}
+
+/**
+ * An approval round under way is the seller's decision on the rows a guard held, not last night's
+ * values: cancelled, it would be dropped, and the next run would hold the same rows again. Kept, said
+ * in one line. Its queued writes go before the later run's (an approval's chunks hold back a run
+ * created after them, run-order-scripts.ts): that run reads the products once they are written.
+ * An approve that has not queued them all (stopped, or queueing now) is finished by `approve`, which
+ * leaves out a row whose product the later run wrote since (guards/superseded.ts).
+ */
+function approvedRunKept(deps: SupersedeDeps, earlier: RunRecord, runId: string, paused: boolean): boolean {
+  if (earlier.state !== 'running' || earlier.approvedAt === undefined) return false;
+  const line = earlier.approvalUnqueued
+    ? `run ${earlier.id} of this source has an approval not queued yet: not superseded; \`catalog-sync approve ${earlier.id}\` finishes it`
+    : `run ${earlier.id} of this source was approved and ${paused ? 'waits out the daily limit' : 'is queued'}: not superseded; its approved writes go first, this run's after`;
+  deps.logger.info({ run: earlier.id, keptFor: runId }, line);
+  return true;
 }
 
 /**
