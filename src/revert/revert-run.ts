@@ -4,13 +4,14 @@ import type { RedisKeys } from '../runs/keys.js';
 import { missingSortKey } from '../runs/missing-order.js';
 import type { RunRecord, RunStore } from '../runs/run-store.js';
 import { backoffDelay, type RetryPolicy, type SellerApiClient } from '../seller-api/index.js';
-import { errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
+import { afterTries, errorAction, pauseOf, reasonOf } from '../sync/error-policy.js';
 import { IdMap } from '../sync/id-map.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 import { decodeReplaced, type ReplacedValues } from '../sync/replaced-values.js';
 import { SendingStoppedError } from '../sync/sending-stopped.js';
 import { readCurrentProducts, readsByIdCheaper } from './current-products.js';
 import { type ProductRevertPlan, planProductRevert, restoredMemory } from './plan.js';
+import { stopCounts } from './stop-record.js';
 
 export interface RevertDeps {
   redis: Redis;
@@ -42,8 +43,8 @@ export interface RevertResult {
   /** Products the run created (action create, ok), by id: listed, never deleted. */
   created: Array<{ id: string; key: string }>;
   /**
-   * A 429, a 401 or an interrupt (SendingStoppedError) that stopped the revert half way (the products
-   * not yet put back are `not-sent`).
+   * A 429, a 401, the API out of reach or an interrupt (SendingStoppedError) that stopped the revert
+   * half way (the products not yet put back are `not-sent`).
    */
   stoppedBy: unknown;
 }
@@ -72,7 +73,7 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
   const stop: { error: unknown } = { error: null };
   await Promise.all(
     products.map(async (product) => {
-      if (product.result === 'not-sent') await putBack(deps, product, stop);
+      if (product.result === 'not-sent') await putBack(deps, run.baseUrl, product, stop);
       // Its `--missing` values put back: no longer a deactivated product that a later run reactivates.
       if (product.result === 'put') await putBackDone?.(product, replaced.get(product.id) as ReplacedValues);
       if (product.result === 'put' || product.result === 'nothing') {
@@ -85,20 +86,28 @@ export async function revertRun(deps: RevertDeps, run: RunRecord, dryRun: boolea
     }),
   );
   if (stop.error === null) await deps.runs.markReverted(run.id, deps.now(), revertCounts(products, created));
-  // Interrupted half way: what it put back is listed too (`status`), with the products left.
-  else if (stop.error instanceof SendingStoppedError) {
+  else {
+    // Stopped half way (interrupted, a 429, a 401, the API out of reach): what it put back is
+    // listed too (`status`), with the products left and why (stop-record.ts).
+    const why = stopCounts(stop.error);
     const left = products.filter((p) => p.result === 'not-sent').length;
-    await deps.runs.markReverted(run.id, deps.now(), {
-      ...revertCounts(products, created),
-      left,
-      interrupted: 1,
-    });
+    if (why)
+      await deps.runs.markReverted(run.id, deps.now(), { ...revertCounts(products, created), left, ...why });
   }
   return { products, created, stoppedBy: stop.error };
 }
 
-/** One PUT of the fields to put back; a 429 or a 401 stops it and every PUT not sent yet. */
-async function putBack(deps: RevertDeps, product: RevertedProduct, stop: { error: unknown }): Promise<void> {
+/**
+ * One PUT of the fields to put back; a 429, a 401, or tries that never reached the API (out of
+ * reach, as `run` says it) stop it and every PUT not sent yet.
+ */
+async function putBack(
+  deps: RevertDeps,
+  baseUrl: string,
+  product: RevertedProduct,
+  stop: { error: unknown },
+): Promise<void> {
+  const tries: unknown[] = [];
   for (let attempt = 1; stop.error === null; attempt++) {
     try {
       await deps.client.updateProduct(product.id, product.put);
@@ -112,9 +121,16 @@ async function putBack(deps: RevertDeps, product: RevertedProduct, stop: { error
       }
       const action = errorAction(error, 'update');
       if (action === 'stop') throw error;
+      tries.push(error);
       if (action === 'retry' && attempt <= deps.retry.retries) {
         await deps.sleep(backoffDelay(attempt, deps.retry, deps.random));
         continue;
+      }
+      // No try reached the API: it is out of reach, not this product's failure; the rest wait too.
+      const outOfReach = action === 'retry' ? pauseOf(afterTries(error, baseUrl, deps.now(), tries)) : null;
+      if (outOfReach) {
+        stop.error ??= outOfReach;
+        return;
       }
       product.result = 'failed';
       // A 404 on PUT: deleted since the read.

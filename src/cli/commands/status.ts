@@ -8,6 +8,7 @@ import { readerStopped } from '../../queue/producing-mark.js';
 import { runWaitedFor } from '../../queue/run-order.js';
 import { sellerLabel } from '../../queue/seller-names.js';
 import { describeMemory } from '../../redis/server-info.js';
+import { stopNote } from '../../revert/stop-record.js';
 import { approvedRowsText } from '../../runs/approval-phase.js';
 import { approveLine } from '../../runs/approve-hint.js';
 import { resumeCommand } from '../../runs/connection-words.js';
@@ -246,7 +247,8 @@ function revertedText(at: number, counts: Record<string, number>): string {
   if (count('failed') > 0) parts.push(`${count('failed')} failed`);
   parts.push(`${countOf(count('fieldsKept'), 'field')} left alone`);
   parts.push(`${countOf(count('created'), 'created product')} listed`);
-  // Interrupted half way (revert-run.ts): the products it had not put back yet.
-  if (count('interrupted') > 0) parts.push(`${count('left')} left (interrupted: revert it again to finish)`);
+  // Stopped half way (revert-run.ts): the products it had not put back yet, and why.
+  const stopped = stopNote(counts);
+  if (stopped !== null) parts.push(`${count('left')} left (${stopped})`);
   return `reverted at ${new Date(at).toISOString()}: ${parts.join(', ')}`;
 }

@@ -5,6 +5,7 @@ import { runSpec } from '../../support/run-record.js';
 import { runIdOf } from '../support/cli.js';
 import { usePipeline } from '../support/pipeline.js';
 import { withRedis } from '../support/redis-prefix.js';
+import { until } from '../support/until.js';
 import { changingRun, nameAndPrice, putsSinceReset, RUN_ROWS, SEEDED } from './support.js';
 
 /** Exactly one line on standard error, matching `pattern`, and nothing on standard output. */
@@ -88,16 +89,29 @@ describe('`revert` stopped by the API', () => {
     expect(nameAndPrice(pipeline, 'LAMP')).toEqual({ name: 'Desk lamp', price: 20 });
     expect(nameAndPrice(pipeline, 'MUG')).toEqual({ name: 'Mug', price: 6 });
     expect(putsSinceReset(pipeline).map((put) => put.status)).toEqual([200, 429]);
+    // `status` lists the partial revert and why it stopped, with the reset's time.
+    const sellerRef = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).sellerRef;
+    const keys = new RedisKeys(pipeline.prefix);
+    const until = Number(await withRedis((redis) => redis.get(keys.pausedUntil(sellerRef))));
+    const hhmm = new Date(until).toISOString().slice(11, 16);
+    expect((await pipeline.cli(['status', runId])).stdout).toMatch(
+      new RegExp(
+        `^ {2}reverted {2}reverted at \\S+Z: 1 product put back, .*, 1 left \\(stopped: the daily limit is spent until ${hhmm} UTC: revert it again then\\)$`,
+        'm',
+      ),
+    );
 
     // The reset: the API takes requests again, and the seller's pause is over.
     pipeline.sandbox.setFaults({ dailyLimit: null });
-    const sellerRef = JSON.parse((await pipeline.cli(['status', runId, '--json'])).stdout).sellerRef;
-    await withRedis((redis) => redis.del(new RedisKeys(pipeline.prefix).pausedUntil(sellerRef)));
+    await withRedis((redis) => redis.del(keys.pausedUntil(sellerRef)));
     pipeline.sandbox.resetStats();
 
     const rerun = await pipeline.cli(['revert', runId]);
 
     expect(rerun.code).toBe(0);
+    expect((await pipeline.cli(['status', runId])).stdout).toMatch(
+      /^ {2}reverted {2}reverted at \S+Z: 1 product put back, [^(]*$/m,
+    );
     expect(putsSinceReset(pipeline)).toEqual([{ id: ids.get('MUG'), body: { price: 5 }, status: 200 }]);
     expect(nameAndPrice(pipeline, 'MUG')).toEqual({ name: 'Mug', price: 5 });
   });
@@ -110,5 +124,26 @@ describe('`revert` stopped by the API', () => {
 
     expect(result.code).toBe(3);
     oneLine(result, /the key in SELLER_API_KEY was rejected \(401\)/);
+  });
+
+  it('on a 401 half way: exit 3, and `status` lists what was put back and why it stopped', {
+    timeout: 30_000,
+  }, async () => {
+    const { runId } = await changingRun(pipeline);
+    pipeline.sandbox.resetStats();
+    pipeline.sandbox.setFaults({ latencyMs: 300 });
+    const revert = pipeline.spawn(['revert', runId, '--concurrency', '1']);
+    await until('the first PUT received', () => putsSinceReset(pipeline).length >= 1);
+    pipeline.sandbox.revokeKey(pipeline.env.SELLER_API_KEY ?? '');
+
+    expect((await revert.exited).code).toBe(3);
+    expect(revert.stderr().trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /the key in SELLER_API_KEY was rejected \(401\) after 1 of 2 products was put back$/,
+      ),
+    ]);
+    expect((await pipeline.cli(['status', runId])).stdout).toMatch(
+      /^ {2}reverted {2}reverted at \S+Z: 1 product put back, .*, 1 left \(stopped: the key was rejected \(401\): put the working key in place, then revert it again\)$/m,
+    );
   });
 });
