@@ -11,6 +11,7 @@ import { terminalSafe, terminalSafeLine } from '../terminal-safe.js';
 import { refuseEmptyValues } from './empty-values.js';
 import { ExitCode } from './exit-codes.js';
 import { nearestName } from './nearest-name.js';
+import { writePreRunWarning } from './pre-run-warning.js';
 import type { CliIo, RegisterCommand } from './program.js';
 import { spacedPathHint } from './spaced-path.js';
 import { unknownVariableLines } from './unknown-variables.js';
@@ -92,8 +93,7 @@ export async function buildProgram(io: CliIo, argv: readonly string[]): Promise<
   // `--keys-file` (worker and the commands that read a key): its keys join io.env before the action.
   program.hook('preAction', async (_program, action) => {
     // A mistyped CATALOG_SYNC_ variable is said, never refused (a newer version's must not stop this one).
-    for (const line of unknownVariableLines(io.env))
-      io.stderr.write(`catalog-sync: warning: ${terminalSafeLine(line)}\n`);
+    for (const line of unknownVariableLines(io.env)) writePreRunWarning(io, line);
     const loaded = await applyKeysFile(io, action.opts<{ keysFile?: string }>().keysFile);
     if (loaded) io.keysFile = loaded;
     // Every key (a keys file's too) and store credential this process holds: no error text it keeps

@@ -43,6 +43,7 @@ describe('a CATALOG_SYNC_ variable this version does not know', () => {
     expect(result.stderr).toBe('');
 
     const told = await runCli(['products', 'export', '--base-url', 'http://127.0.0.1:1/api/v1'], {
+      LOG_FORMAT: 'pretty',
       CATALOG_SYNC_PREFX: 'staging',
       CATALOG_SYNC_RETRIES: '0',
       SELLER_API_KEY: 'sk_test_x',
@@ -55,5 +56,30 @@ describe('a CATALOG_SYNC_ variable this version does not know', () => {
       /^catalog-sync: cannot reach http:\/\/127\.0\.0\.1:1\/api\/v1/,
     );
     expect(told.stderr).not.toContain('staging');
+  });
+
+  it('is one JSON log line (level warn) when the logs are JSON, as every other warning of the tool', async () => {
+    const told = await runCli(['products', 'export', '--base-url', 'http://127.0.0.1:1/api/v1'], {
+      LOG_FORMAT: 'json',
+      CATALOG_SYNC_PREFX: 'staging',
+      CATALOG_SYNC_RETRIES: '0',
+      SELLER_API_KEY: 'sk_test_x',
+    });
+    const [first, second] = told.stderr.split('\n');
+    expect(JSON.parse(first ?? '')).toMatchObject({
+      level: 40,
+      msg: 'CATALOG_SYNC_PREFX is not a variable catalog-sync knows, and is ignored: did you mean CATALOG_SYNC_PREFIX?',
+    });
+    expect(second).toMatch(/^catalog-sync: cannot reach http:\/\/127\.0\.0\.1:1\/api\/v1/);
+    expect(told.stderr).not.toContain('staging');
+  });
+
+  it('is JSON too with LOG_FORMAT unset off a terminal (a cron log), where the logs are JSON', async () => {
+    const told = await runCli(['products', 'export', '--base-url', 'http://127.0.0.1:1/api/v1'], {
+      CATALOG_SYNC_PRFEIX: 'staging',
+      CATALOG_SYNC_RETRIES: '0',
+      SELLER_API_KEY: 'sk_test_x',
+    });
+    expect(JSON.parse(told.stderr.split('\n')[0] ?? '')).toMatchObject({ level: 40 });
   });
 });
