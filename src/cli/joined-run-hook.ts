@@ -1,5 +1,4 @@
 import { pauseEventOf } from '../notify/pause-notice.js';
-import type { RunEvent } from '../notify/payload.js';
 import { webhookOrigin } from '../notify/webhook-url.js';
 import type { RunRecord, RunSpec } from '../runs/run-store.js';
 import type { Runtime } from './runtime.js';
@@ -11,13 +10,18 @@ import type { WaitResult } from './wait-for-run.js';
  * night's `run` still waiting), and this `run` waits for that one and reports it. That run's own
  * webhook (none, or another) is told as ever; this one is told by this process, which waits anyway:
  * the pause the joined run waits on as it is joined (as a run started while its seller is paused is
- * told), and its end (`ended`, or `held`) once the wait sees it. A wait that stops before the end
+ * told), each pause that begins while it waits (a daily limit met again on a later day), once per
+ * pause, and its end (`ended`, or `held`) once the wait sees it. A wait that stops before the end
  * (a pause with `--no-wait`, a rejected key, an API out of reach) tells that pause, and `run` says in
  * one line that this webhook will not hear the end. Never throws (the notifier does not).
+ * Not told: an `approve` that ends a joined run the wait saw end `held` (this process has left by
+ * then, and the hook is known to it alone: the run's record does not hold it).
  */
 export interface JoinedRunHook {
   /** Tells the webhook of the pause the joined run waits on now, if any. */
   atJoin(): Promise<void>;
+  /** Tells the webhook of a pause that began while it waits (the wait's onWaiting), unless told already. */
+  atPause(run: RunRecord): Promise<void>;
   /** Tells the webhook how the wait ended; the line to say when it will not hear the run's end. */
   atEnd(waited: WaitResult): Promise<string | null>;
 }
@@ -33,11 +37,13 @@ export async function joinedRunHook(
   const joined = await runtime.runs.get(joinedId);
   if (!joined || joined.notify === url) return null;
   const hook = { url, fromJob: spec.notifyFromJob === true };
-  const told = new Set<RunEvent>();
+  // Once per pause: a daily pause by its reset (a later day's is another pause), the others by kind.
+  const told = new Set<string>();
   const tellPause = async (run: RunRecord) => {
     const pause = pauseEventOf(await runtime.sellers.status(run.sellerRef, run.dailyReset));
-    if (!pause || told.has(pause.event)) return;
-    told.add(pause.event);
+    const which = pause && `${pause.event} ${pause.resumesAt ?? ''}`;
+    if (!pause || !which || told.has(which)) return;
+    told.add(which);
     await runtime.notifier.notifyJoiner(pause.event, run, hook, pause);
   };
   const safely = async <T>(what: () => Promise<T>, fallback: T): Promise<T> => {
@@ -50,6 +56,7 @@ export async function joinedRunHook(
   };
   return {
     atJoin: () => safely(() => tellPause(joined), undefined),
+    atPause: (run) => safely(() => tellPause(run), undefined),
     atEnd: (waited) =>
       safely(async () => {
         if (waited.kind === 'stopped') return null;

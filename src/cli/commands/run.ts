@@ -268,6 +268,8 @@ async function syncAndClose(
       const onWaiting = async (run: RunRecord, until: number) => {
         progress.stop();
         say(io, await waitingLine(runtime, spec, run.id, until));
+        // A pause of the run this one joined, begun as it waits: its own webhook hears of it too.
+        await (await joined.catch(() => null))?.atPause(run);
       };
       const onLook = (run: RunRecord) => plan.look(runtime, run);
       const waitOptions = { wait: flags.wait, progress, signal: stop.signal, wake, onWaiting, onLook };

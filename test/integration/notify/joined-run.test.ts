@@ -71,12 +71,16 @@ describe('import --notify of a source whose run is queued already', () => {
 });
 
 describe('--notify of a run that joins the run its seller waits out the daily limit for', () => {
-  // Days of 5 s: the run that joins waits through two resets; 12 rows take 13 requests, 5 a day.
+  // Days of 5 s: 17 rows take 18 requests, 5 a day. The first run meets the limit with 5 to 9 of them
+  // sent (its requests may straddle a reset), so the run that joins waits through at least two
+  // resets, and its seller meets the limit again while it waits.
   const rig = useFailureRig(() => ({ dailyLimit: 5, dayLengthMs: 5_000 }));
   const hook = useWebhookReceiver();
 
-  it('tells its own webhook the pause it joins and the end it waited for', { timeout: 60_000 }, async () => {
-    const source = await rig.csv('catalog.csv', catalogRows(12));
+  it('tells its own webhook the pause it joins, the pause that begins as it waits, and the end', {
+    timeout: 60_000,
+  }, async () => {
+    const source = await rig.csv('catalog.csv', catalogRows(17));
     const first = await rig.cli(['run', source, '--no-wait', '--concurrency', '1']);
     expect(first.code, first.stderr).toBe(4);
     const paused = runIdOf(first.stderr);
@@ -89,7 +93,13 @@ describe('--notify of a run that joins the run its seller waits out the daily li
     expect(events[0]).toEqual(['paused', paused]);
     expect(events.filter(([event]) => event === 'ended')).toEqual([['ended', paused]]);
     expect(events.at(-1)).toEqual(['ended', paused]);
-    expect(hook.posts.at(-1)?.body).toMatchObject({ state: 'done', counts: { created: 12 } });
+    expect(hook.posts.at(-1)?.body).toMatchObject({ state: 'done', counts: { created: 17 } });
+    // The pause it joins, then at least one that begins as it waits: each told once, with its own reset.
+    const pauses = hook.posts
+      .filter((post) => post.body.event === 'paused')
+      .map((post) => post.body.resumesAt);
+    expect(pauses.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(pauses).size).toBe(pauses.length);
   });
 });
 
