@@ -270,12 +270,12 @@ describe('describeConnectFailure for REDIS_CLUSTER: the same causes, in its word
         host,
         cert: { subjectaltname: 'DNS:redis.example.test' },
       });
-    const at = 'rediss-cluster://:***@redis.example.test:7000,10.9.9.9:7000';
-    expect(describeConnectFailure(at, mismatch('10.9.9.9'))).toBe(
-      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 10.9.9.9: name the server in REDIS_CLUSTER as its certificate does (its CA is trusted here)`,
+    const at = 'rediss-cluster://:***@redis.example.test:7000,127.0.0.2:7000';
+    expect(describeConnectFailure(at, mismatch('127.0.0.2'))).toBe(
+      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 127.0.0.2: name the server in REDIS_CLUSTER as its certificate does (its CA is trusted here)`,
     );
-    expect(describeConnectFailure(at, mismatch('10.9.9.10'))).toBe(
-      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 10.9.9.10, the address the cluster announces for a node: have its nodes announce the names their certificate holds (cluster-announce-hostname, cluster-preferred-endpoint-type hostname) (its CA is trusted here)`,
+    expect(describeConnectFailure(at, mismatch('127.0.0.3'))).toBe(
+      `Redis Cluster at ${at}: its TLS certificate is for DNS:redis.example.test, not 127.0.0.3, the address the cluster announces for a node: have its nodes announce the names their certificate holds (cluster-announce-hostname, cluster-preferred-endpoint-type hostname) (its CA is trusted here)`,
     );
   });
 
