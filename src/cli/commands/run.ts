@@ -1,30 +1,28 @@
 import type { Command } from 'commander';
 import { logLevelGiven, progressBarAllowed } from '../../config.js';
-import type { CancelDeps } from '../../queue/cancel-run.js';
 import { enqueueOrAttach, enqueueRun } from '../../queue/enqueue-run.js';
-import { closeOwnQueue } from '../../queue/own-queue-end.js';
 import { RunInterruptedError, SourceLeftUnreadError } from '../../queue/producer-stops.js';
 import { readerWatchText } from '../../queue/producing-mark.js';
 import { inOwnQueueIfDry, queueNameOf } from '../../queue/run-queue.js';
 import { keepMarkedServed } from '../../queue/served-marks.js';
 import type { RedisFaultError } from '../../redis/health.js';
-import type { RunRecord, RunSpec } from '../../runs/run-store.js';
+import type { RunRecord } from '../../runs/run-store.js';
 import { closeWithinDeadline } from '../close-deadline.js';
-import { ExitCode } from '../exit-codes.js';
 import { interruptedReadLine } from '../interrupted-read.js';
 import { type JoinedRunHook, joinedRunHook } from '../joined-run-hook.js';
 import { resumeIfKeyWorksAgain } from '../key-pause.js';
-import { asUsageError, type PreparedRun, prepareRun } from '../prepare-run.js';
+import { asUsageError, prepareRun } from '../prepare-run.js';
 import type { CliIo } from '../program.js';
 import { createProgressView } from '../progress.js';
 import { liftReachPause } from '../reach-pause.js';
-import { checkRedisRoom, redisFaultLine, remainingNeed } from '../redis-room.js';
+import { checkRedisRoom } from '../redis-room.js';
 import { keyHadHistory } from '../rejected-key-line.js';
 import { type RunClosing, withRunClosing } from '../run-closing.js';
 import type { RunFlags } from '../run-flags.js';
 import { addRunOptions, resolveRunInput } from '../run-options.js';
 import { interruptedLine, reportOutcome, say, waitingLine } from '../run-outcome.js';
 import { RunPlanEcho } from '../run-plan-echo.js';
+import { closeOwnQueueOf, endingEarly, reportFault } from '../run-stops.js';
 import { logRunSummary } from '../run-summary-line.js';
 import { type Runtime, withRuntime } from '../runtime.js';
 import { BEFORE_THE_RUN, BeforeRun, onInterrupt } from '../signals.js';
@@ -341,37 +339,4 @@ async function syncAndClose(
     await closeWithinDeadline(runtime, closeOwnQueueOf(runtime, deps, spec, runIdKnown));
     await prepared.close();
   }
-}
-
-/** Whether the run's source broke and it is ending (or ended) early; false when Redis cannot say. */
-async function endingEarly(runtime: Runtime, runId: string | null): Promise<boolean> {
-  if (runId === null) return false;
-  const run = await runtime.runs.get(runId).catch(() => null);
-  return run !== null && (run.endingEarly !== undefined || run.aborted);
-}
-
-/** A dry run's queue, once this process serves it no more (own-queue-end.ts); a failure is logged. */
-async function closeOwnQueueOf(
-  runtime: Runtime,
-  deps: CancelDeps,
-  spec: RunSpec,
-  runId: string | null,
-): Promise<void> {
-  if (!spec.ownQueue || runId === null) return;
-  await closeOwnQueue(deps, runId).catch((error: unknown) =>
-    runtime.logger.warn({ run: runId, err: String(error) }, 'could not remove the queue of the dry run'),
-  );
-}
-
-/** One line for a run stopped by Redis (full, read-only, its state lost): exit 2, rows left queued. */
-async function reportFault(
-  io: CliIo,
-  runtime: Runtime,
-  fault: RedisFaultError,
-  runId: string | null,
-  prepared: PreparedRun,
-): Promise<number> {
-  const need = fault.kind === 'full' ? await remainingNeed(runtime.runs, runId, prepared.rowEstimate) : null;
-  io.stderr.write(`catalog-sync: ${await redisFaultLine(runtime, fault, need)}\n`);
-  return ExitCode.usage;
 }
