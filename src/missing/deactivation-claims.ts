@@ -97,3 +97,8 @@ export class DeactivationClaims {
     );
   }
 }
+
+/** When a deactivation claim's value (`…|expiresAt`, as CLAIM's script writes it) runs out. */
+export function deactivationClaimExpiresAt(value: string): number {
+  return Number(value.slice(value.lastIndexOf('|') + 1));
+}

@@ -1,5 +1,6 @@
 import { exceeds, readLimit } from '../guards/limits.js';
 import { DEFAULT_MAX_MISSING, maxMissingText } from '../guards/verdict.js';
+import { NOT_READ_TO_THE_END } from '../runs/ended-state.js';
 import type { KeylessRows } from '../runs/keyless-rows.js';
 import type { RunRecord } from '../runs/run-store.js';
 
@@ -7,7 +8,7 @@ import type { RunRecord } from '../runs/run-store.js';
 export const MISSING_NOT_APPLIED = 'missingNotApplied';
 
 /** partialRead's reason for a run whose source was not read to the end (ended early: enqueue-run.ts). */
-export const NOT_READ_TO_END = 'the source was not read to the end';
+export const NOT_READ_TO_END = NOT_READ_TO_THE_END;
 
 /**
  * Why this run may not deactivate anything although `--missing` was given, or null when it may: a

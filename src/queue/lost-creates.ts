@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../runs/keys.js';
 import type { RunRecord } from '../runs/run-store.js';
+import { claimExpiresAt } from '../sync/create-claims.js';
 import { matchSpaceOf } from '../sync/match-space.js';
 
 // A create claims its match key before its POST (sync/create-claims.ts: `run|token|expiresAt`),
@@ -38,7 +39,7 @@ export async function createsOfRun(
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const [key, value] = [flat[i] as string, flat[i + 1] as string];
       if (!value.startsWith(mine)) continue;
-      if (Number(value.slice(value.lastIndexOf('|') + 1)) > now) found.live = true;
+      if (claimExpiresAt(value) > now) found.live = true;
       else found.stale.push(key);
     }
   } while (cursor !== '0');

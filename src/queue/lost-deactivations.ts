@@ -1,4 +1,5 @@
 import { DEFAULT_CHUNK_SIZE } from '../defaults.js';
+import { deactivationClaimExpiresAt } from '../missing/deactivation-claims.js';
 import { deactivateLine, dueBatches } from '../missing/deactivations.js';
 import type { ChunkJobData, DeactivateItem } from '../runs/chunk-job.js';
 import { finalisationOver } from '../runs/finalise-claim.js';
@@ -56,8 +57,7 @@ async function linesOfUnheld(deps: FinaliseDeps, runId: string, items: Deactivat
   return items.flatMap((item, i) => {
     const claim = claims[i];
     if (!claim) return [deactivateLine(item, 'failed', LOST_DEACTIVATION)];
-    const expires = Number(claim.slice(claim.lastIndexOf('|') + 1));
-    if (expires > now) return [];
+    if (deactivationClaimExpiresAt(claim) > now) return [];
     return [deactivateLine(item, 'failed', LOST_DEACTIVATION_MAYBE_SENT)];
   });
 }

@@ -9,7 +9,7 @@ export * from './errors/index.js';
 export type { HttpRequester } from './http-exchange.js';
 export { type ClosableRequester, createHttpRequester } from './http-requester.js';
 export { type ListPageReading, readListPage } from './list-page.js';
-export { announcedLimit, type RateFigures, rateFigures, remainingRequests } from './remaining-requests.js';
+export { rateFigures } from './remaining-requests.js';
 export type { RemoteOrder, RemoteProduct } from './remote-record.js';
 export { nextDailyReset, parseDailyReset, resetInstant } from './reset-instant.js';
 export { backoffDelay, type GetRetry, type RetryPolicy } from './retry-policy.js';

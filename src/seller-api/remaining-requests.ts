@@ -26,10 +26,22 @@ export function rateFigures(headers: Record<string, string>): RateFigures {
   return { remaining: remainingRequests(headers), limit: announcedLimit(headers) };
 }
 
+/** Where each figure may stand: its own headers (the common spellings), or a `RateLimit` field. */
+const FIGURE_SOURCES = {
+  remaining: {
+    headers: ['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining'],
+    field: /(?:^|[;,\s])remaining=(\d+)/i,
+  },
+  limit: {
+    headers: ['x-ratelimit-limit', 'x-rate-limit-limit', 'ratelimit-limit'],
+    field: /(?:^|[;,\s])limit=(\d+)/i,
+  },
+} as const;
+
 function rateFigure(headers: Record<string, string>, name: 'remaining' | 'limit'): number | null {
-  const named =
-    headers[`x-ratelimit-${name}`] ?? headers[`x-rate-limit-${name}`] ?? headers[`ratelimit-${name}`];
-  const value = named ?? new RegExp(`(?:^|[;,\\s])${name}=(\\d+)`, 'i').exec(headers.ratelimit ?? '')?.[1];
+  const { headers: names, field } = FIGURE_SOURCES[name];
+  const named = headers[names[0]] ?? headers[names[1]] ?? headers[names[2]];
+  const value = named ?? field.exec(headers.ratelimit ?? '')?.[1];
   if (value === undefined || !/^\d+$/.test(value.trim())) return null;
   const count = Number(value.trim());
   return Number.isSafeInteger(count) ? count : null;

@@ -122,3 +122,8 @@ export class CreateClaims {
     return this.keys.pendingCreates(this.sellerRef, this.space);
   }
 }
+
+/** When a create claim's value (`run|token|expiresAt`, CreateClaims.value) runs out; 0: left for a look-up. */
+export function claimExpiresAt(value: string): number {
+  return Number(value.slice(value.lastIndexOf('|') + 1));
+}

@@ -3,6 +3,7 @@ import type { ProductUpsert, RowOutcome } from '../interfaces.js';
 import { renewWhile } from '../redis/renew-while.js';
 import { backoffDelay } from '../seller-api/index.js';
 import { compactFields } from './compact-value.js';
+import { claimExpiresAt } from './create-claims.js';
 import { diffProduct, type IndexedProduct, memoryAfterWrite, memoryOfShown } from './diff.js';
 import { errorAction, pauseOf, reasonOf, retriesFor } from './error-policy.js';
 import { formerFormNote, formerFormOf } from './former-key-forms.js';
@@ -211,7 +212,7 @@ async function createClaimed(
  * given up at an unknown instant before this row saw it: only a read begun from now will do.
  */
 function lookUp(ctx: RowSyncContext, upsert: ProductUpsert, takenOver: string) {
-  const expiresAt = Number(takenOver.slice(takenOver.lastIndexOf('|') + 1));
+  const expiresAt = claimExpiresAt(takenOver);
   if (!(expiresAt > 0)) return ctx.finder.find(upsert.key, upsert.fields, ctx.finder.mark());
   const markedAt = ctx.finder.markSince(expiresAt);
   return ctx.finder.find(upsert.key, upsert.fields, markedAt, expiresAt + ctx.claims.claimMs / 2);
